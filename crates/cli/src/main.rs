@@ -1,0 +1,83 @@
+//! `league`: the command-line face of the platform. Each subcommand lives in its own module
+//! under `commands/`; this file only parses arguments, sets up logging and maps errors to
+//! exit codes (0 ok, 1 failure, 2 bad input).
+
+mod commands;
+mod error;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::commands::{bench, db, replay, schedule, score, serve};
+pub use crate::error::CliError;
+
+#[derive(Debug, Parser)]
+#[command(name = "league", version, about = "Event-sourced platform for board-game leagues")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the platform: GraphQL API, subscriptions and GraphiQL (migrates on start).
+    Serve(serve::ServeArgs),
+    /// Create or upgrade the database schema.
+    Migrate(db::MigrateArgs),
+    /// Walk the event log's hash chain; exit 1 at the first tampered position.
+    Verify(db::VerifyArgs),
+    /// Score one game read as JSON (FILE or - for stdin).
+    Score(score::ScoreArgs),
+    /// Rank players over several games read as JSON.
+    Standings(score::StandingsArgs),
+    /// Print every game of a league with balanced seats and opponents.
+    Schedule(schedule::ScheduleArgs),
+    /// Rebuild the read models from the log, or print standings at a point in history.
+    Replay(replay::ReplayArgs),
+    /// Explain, event by event, how each score of a league came to be.
+    Audit(replay::AuditArgs),
+    /// What-if: standings of a league under another scoring system (appends nothing).
+    Rescore(replay::RescoreArgs),
+    /// Benchmarks that print figures next to a baseline measured in the same run.
+    Bench(bench::BenchArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,sqlx=warn,sea_orm=warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("league: cannot start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let outcome = runtime.block_on(async move {
+        match cli.command {
+            Command::Serve(args) => serve::run(args).await,
+            Command::Migrate(args) => db::migrate(args).await,
+            Command::Verify(args) => db::verify(args).await,
+            Command::Score(args) => score::score(args),
+            Command::Standings(args) => score::standings(args),
+            Command::Schedule(args) => schedule::run(args),
+            Command::Replay(args) => replay::replay(args).await,
+            Command::Audit(args) => replay::audit(args).await,
+            Command::Rescore(args) => replay::rescore(args).await,
+            Command::Bench(args) => bench::run(args).await,
+        }
+    });
+    match outcome {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("league: {error}");
+            error.exit_code()
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Pure league domain: commands to events, invariants.

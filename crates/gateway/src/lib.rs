@@ -1,0 +1,1 @@
+//! GraphQL gateway: async-graphql on axum + tokio.

@@ -1,0 +1,1 @@
+//! Append-only, hash-chained event store over sea-orm (SQLite, PostgreSQL).
