@@ -1,1 +1,42 @@
-//! Pure league domain: commands to events, invariants.
+//! Pure league domain: commands to events, invariants. No IO, no async.
+//!
+//! Two aggregates, each one event stream:
+//! - [`Player`] (`player-<uuid>`): registration.
+//! - [`League`] (`league-<uuid>`): settings, subscriptions, the stored schedule, results,
+//!   corrections, completion.
+//!
+//! [`Aggregate::handle`] decides (`Result<Vec<DomainEvent>, DomainError>`, pure);
+//! [`Aggregate::apply`] only folds. Facts from other aggregates come in a [`Context`]
+//! filled by the application layer. [`DomainError::code`] maps each refusal to an API code.
+
+mod aggregate;
+mod commands;
+mod context;
+mod error;
+mod events;
+mod ids;
+mod league;
+mod player;
+pub mod rules;
+mod seats;
+
+pub use aggregate::Aggregate;
+pub use commands::{
+    CorrectResult, CreateLeague, LeagueCommand, PlayerCommand, RegisterPlayer, ReportResult,
+    Subscribe, Unsubscribe,
+};
+pub use context::{Context, SubscriberFacts};
+pub use error::{DomainError, ErrorCode};
+pub use events::{
+    DomainEvent, EVENT_TYPES, EventData, EventDecodeError, GameFinished, GameResultCorrected,
+    GamesScheduled, LeagueCompleted, LeagueCreated, LeagueEvent, PlayerRegistered,
+    PlayerSubscribed, PlayerUnsubscribed, SCHEMA_VERSION, ScheduledGame,
+};
+pub use ids::{
+    Actor, GameId, LEAGUE_STREAM_PREFIX, LeagueId, PLAYER_STREAM_PREFIX, ParseActorError, PlayerId,
+    game_id, league_id_of_stream, league_stream_id, player_id_of_stream, player_key,
+    player_stream_id,
+};
+pub use league::{Game, GameStatus, League, LeagueStatus};
+pub use player::Player;
+pub use seats::{DIPLOMACY_POWERS, seat_label, seat_labels};

@@ -1,0 +1,40 @@
+//! Facts from outside one aggregate that a pure handler needs; the application layer
+//! fills them from read models before calling `handle`.
+
+use chrono::{DateTime, Utc};
+
+/// What the handler may know beyond the aggregate's own events.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Context {
+    /// The current time (UTC); the activity window ends here.
+    pub now: DateTime<Utc>,
+    /// For a subscription: the subscribing player, or `None` when no such player is
+    /// registered. Ignored by other commands.
+    pub subscriber: Option<SubscriberFacts>,
+}
+
+/// What the platform knows about a registered player who wants to subscribe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SubscriberFacts {
+    /// Games with a `GameFinished` event, where the player was seated, recorded within
+    /// [`Context::activity_window_start`]..=`now` (seed 002's "last 90 days").
+    pub finished_games_in_window: u32,
+}
+
+impl Context {
+    /// A context with no subscriber (enough for every command but a subscription).
+    pub fn new(now: DateTime<Utc>) -> Self {
+        Context { now, subscriber: None }
+    }
+
+    /// The subscriber exists and finished `finished_games_in_window` games in the window.
+    pub fn with_subscriber(mut self, finished_games_in_window: u32) -> Self {
+        self.subscriber = Some(SubscriberFacts { finished_games_in_window });
+        self
+    }
+
+    /// Start of the window in which finished games count towards "active player".
+    pub fn activity_window_start(&self) -> DateTime<Utc> {
+        crate::rules::activity_window_start(self.now)
+    }
+}

@@ -1,0 +1,100 @@
+//! Why a command is refused, and how each refusal maps onto an API error code, so the
+//! gateway translates errors without knowing any rule.
+
+use crate::ids::{GameId, LeagueId, PlayerId};
+use crate::league::LeagueStatus;
+
+/// The API-level class of a refusal (GraphQL `extensions.code`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ErrorCode {
+    /// `BAD_USER_INPUT`, naming the offending input field (camelCase path, e.g. `result`).
+    BadUserInput { field: String },
+    /// `NOT_FOUND`.
+    NotFound,
+    /// `CONFLICT`: the request does not fit the current state.
+    Conflict,
+    /// `FORBIDDEN`: this actor may not do this.
+    Forbidden,
+    /// `INTERNAL`: a bug (e.g. the scheduler refusing a shape the domain accepted).
+    Internal,
+}
+
+impl ErrorCode {
+    /// The GraphQL `extensions.code` string.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            ErrorCode::BadUserInput { .. } => "BAD_USER_INPUT",
+            ErrorCode::NotFound => "NOT_FOUND",
+            ErrorCode::Conflict => "CONFLICT",
+            ErrorCode::Forbidden => "FORBIDDEN",
+            ErrorCode::Internal => "INTERNAL",
+        }
+    }
+}
+
+/// A refused command. Nothing is appended when a command is refused.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DomainError {
+    #[error("forbidden: {0}")]
+    Forbidden(&'static str),
+    #[error("{field}: {message}")]
+    InvalidInput { field: String, message: String },
+    #[error("player {0} not found")]
+    PlayerNotFound(PlayerId),
+    #[error("league {0} not found")]
+    LeagueNotFound(LeagueId),
+    #[error("game {0} not found in this league")]
+    GameNotFound(GameId),
+    #[error("player {0} is already registered")]
+    PlayerAlreadyRegistered(PlayerId),
+    #[error("league {0} already exists")]
+    LeagueAlreadyExists(LeagueId),
+    #[error("player {0} is already subscribed to this league")]
+    AlreadySubscribed(PlayerId),
+    #[error("player {0} is not subscribed to this league")]
+    NotSubscribed(PlayerId),
+    #[error("the league is {0}, not open")]
+    LeagueNotOpen(LeagueStatus),
+    #[error("the league is full")]
+    LeagueFull,
+    #[error(
+        "player {player_id} is not an active player: {finished_games} games finished in the \
+         last 90 days, at least {required} needed"
+    )]
+    PlayerNotActive { player_id: PlayerId, finished_games: u32, required: u32 },
+    #[error("game {0} already has a result; use a correction")]
+    GameAlreadyFinished(GameId),
+    #[error("game {0} has no result yet; report it instead of correcting")]
+    GameNotFinished(GameId),
+    #[error("scheduling failed: {0}")]
+    Scheduling(String),
+}
+
+impl DomainError {
+    pub(crate) fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
+        DomainError::InvalidInput { field: field.into(), message: message.into() }
+    }
+
+    /// The API error class of this refusal.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            DomainError::Forbidden(_) => ErrorCode::Forbidden,
+            DomainError::InvalidInput { field, .. } => {
+                ErrorCode::BadUserInput { field: field.clone() }
+            }
+            DomainError::PlayerNotFound(_)
+            | DomainError::LeagueNotFound(_)
+            | DomainError::GameNotFound(_) => ErrorCode::NotFound,
+            DomainError::PlayerAlreadyRegistered(_)
+            | DomainError::LeagueAlreadyExists(_)
+            | DomainError::AlreadySubscribed(_)
+            | DomainError::NotSubscribed(_)
+            | DomainError::LeagueNotOpen(_)
+            | DomainError::LeagueFull
+            | DomainError::PlayerNotActive { .. }
+            | DomainError::GameAlreadyFinished(_)
+            | DomainError::GameNotFinished(_) => ErrorCode::Conflict,
+            DomainError::Scheduling(_) => ErrorCode::Internal,
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! Identifiers and stream names: who and what the events are about.
+//!
+//! Player and league ids are UUIDs chosen by the caller (the application layer generates
+//! v7); game ids are derived from the league id and the game number, so replaying the
+//! schedule always yields the same ids.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use uuid::Uuid;
+
+/// A registered player (stream `player-<uuid>`).
+pub type PlayerId = Uuid;
+/// A league (stream `league-<uuid>`); the league stream also holds its games' results.
+pub type LeagueId = Uuid;
+/// A game of a league: UUID v5 of the game number in the league id's namespace.
+pub type GameId = Uuid;
+
+/// Prefix of player streams.
+pub const PLAYER_STREAM_PREFIX: &str = "player-";
+/// Prefix of league streams.
+pub const LEAGUE_STREAM_PREFIX: &str = "league-";
+
+/// The event stream of a player: `player-<uuid>`.
+pub fn player_stream_id(player_id: PlayerId) -> String {
+    format!("{PLAYER_STREAM_PREFIX}{player_id}")
+}
+
+/// The event stream of a league: `league-<uuid>`.
+pub fn league_stream_id(league_id: LeagueId) -> String {
+    format!("{LEAGUE_STREAM_PREFIX}{league_id}")
+}
+
+/// The league id of a `league-<uuid>` stream, if it is one.
+pub fn league_id_of_stream(stream_id: &str) -> Option<LeagueId> {
+    stream_id.strip_prefix(LEAGUE_STREAM_PREFIX).and_then(|id| Uuid::parse_str(id).ok())
+}
+
+/// The player id of a `player-<uuid>` stream, if it is one.
+pub fn player_id_of_stream(stream_id: &str) -> Option<PlayerId> {
+    stream_id.strip_prefix(PLAYER_STREAM_PREFIX).and_then(|id| Uuid::parse_str(id).ok())
+}
+
+/// The id of game `number` (1-based) of a league: UUID v5, namespace = league id,
+/// name = the decimal game number. Deterministic, so every replay finds the same ids.
+pub fn game_id(league_id: LeagueId, number: u32) -> GameId {
+    Uuid::new_v5(&league_id, number.to_string().as_bytes())
+}
+
+/// The player string used inside scoring results: the canonical hyphenated lowercase UUID.
+pub fn player_key(player_id: PlayerId) -> String {
+    player_id.hyphenated().to_string()
+}
+
+/// Who issues a command. Lands in event metadata (and in `reportedBy`/`correctedBy`).
+///
+/// Serialised as a string: `"admin"` or `"player:<uuid>"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Actor {
+    Admin,
+    Player(PlayerId),
+}
+
+impl Actor {
+    /// The player behind this actor, if it is a player.
+    pub fn player_id(&self) -> Option<PlayerId> {
+        match self {
+            Actor::Admin => None,
+            Actor::Player(id) => Some(*id),
+        }
+    }
+
+    pub fn is_admin(&self) -> bool {
+        matches!(self, Actor::Admin)
+    }
+}
+
+impl fmt::Display for Actor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Actor::Admin => f.write_str("admin"),
+            Actor::Player(id) => write!(f, "player:{id}"),
+        }
+    }
+}
+
+/// An actor string that is neither `admin` nor `player:<uuid>`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid actor {0:?}: expected \"admin\" or \"player:<uuid>\"")]
+pub struct ParseActorError(pub String);
+
+impl FromStr for Actor {
+    type Err = ParseActorError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s == "admin" {
+            return Ok(Actor::Admin);
+        }
+        s.strip_prefix("player:")
+            .and_then(|id| Uuid::parse_str(id).ok())
+            .map(Actor::Player)
+            .ok_or_else(|| ParseActorError(s.to_owned()))
+    }
+}
+
+impl Serialize for Actor {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Actor {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_ids_are_deterministic_and_distinct_per_number_and_league() {
+        let league = Uuid::from_u128(0x0190_0000_0000_7000_8000_0000_0000_0001);
+        let other = Uuid::from_u128(0x0190_0000_0000_7000_8000_0000_0000_0002);
+        assert_eq!(game_id(league, 1), game_id(league, 1));
+        assert_ne!(game_id(league, 1), game_id(league, 2));
+        assert_ne!(game_id(league, 1), game_id(other, 1));
+        assert_eq!(game_id(league, 3).get_version_num(), 5);
+    }
+
+    #[test]
+    fn stream_ids_round_trip() {
+        let id = Uuid::from_u128(42);
+        assert_eq!(league_stream_id(id), format!("league-{id}"));
+        assert_eq!(league_id_of_stream(&league_stream_id(id)), Some(id));
+        assert_eq!(player_id_of_stream(&player_stream_id(id)), Some(id));
+        assert_eq!(league_id_of_stream(&player_stream_id(id)), None);
+    }
+
+    #[test]
+    fn actor_serialises_as_a_string_and_back() {
+        let player = Actor::Player(Uuid::from_u128(7));
+        for actor in [Actor::Admin, player] {
+            let json = serde_json::to_string(&actor).unwrap();
+            assert_eq!(serde_json::from_str::<Actor>(&json).unwrap(), actor);
+        }
+        assert_eq!(serde_json::to_string(&Actor::Admin).unwrap(), "\"admin\"");
+        assert!("player:not-a-uuid".parse::<Actor>().is_err());
+        assert!("root".parse::<Actor>().is_err());
+    }
+}

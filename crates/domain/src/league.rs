@@ -1,0 +1,363 @@
+//! The `League` aggregate (stream `league-<uuid>`): settings, subscriptions, the stored
+//! schedule, results and corrections, completion.
+
+use std::fmt;
+
+use league_scoring::{GameResult, ScoringSystem};
+use serde::{Deserialize, Serialize};
+
+use crate::aggregate::Aggregate;
+use crate::commands::{
+    CorrectResult, CreateLeague, LeagueCommand, ReportResult, Subscribe, Unsubscribe,
+};
+use crate::context::Context;
+use crate::error::DomainError;
+use crate::events::{
+    DomainEvent, GameFinished, GameResultCorrected, GamesScheduled, LeagueCompleted, LeagueCreated,
+    PlayerSubscribed, PlayerUnsubscribed, ScheduledGame,
+};
+use crate::ids::{Actor, GameId, LeagueId, PlayerId, league_stream_id};
+use crate::rules::{
+    ACTIVE_PLAYER_MIN_FINISHED_GAMES, DEFAULT_LEAGUE_SIZE, check_league_size,
+    check_players_per_game, clean_name, clean_reason, is_active_player, resolve_games_per_seat,
+    schedule_league_games, validate_result,
+};
+use crate::seats::seat_labels;
+
+/// Where a league is in its life: open for subscriptions, running (games scheduled),
+/// completed (every game finished).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum LeagueStatus {
+    Open,
+    Running,
+    Completed,
+}
+
+impl fmt::Display for LeagueStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LeagueStatus::Open => "open",
+            LeagueStatus::Running => "running",
+            LeagueStatus::Completed => "completed",
+        })
+    }
+}
+
+/// Whether a game has a result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum GameStatus {
+    Scheduled,
+    Finished,
+}
+
+/// One game of a league as the aggregate knows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Game {
+    pub id: GameId,
+    pub number: u32,
+    /// `seats[i]` is the player in seat i.
+    pub seats: Vec<PlayerId>,
+    /// The current result (the latest correction, else as reported).
+    pub result: Option<GameResult>,
+    pub reported_by: Option<Actor>,
+    /// How many times the result was corrected.
+    pub corrections: u32,
+}
+
+impl Game {
+    pub fn status(&self) -> GameStatus {
+        if self.result.is_some() { GameStatus::Finished } else { GameStatus::Scheduled }
+    }
+
+    pub fn is_seated(&self, player_id: PlayerId) -> bool {
+        self.seats.contains(&player_id)
+    }
+}
+
+/// A league's state, folded from its stream.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct League {
+    version: u64,
+    settings: Option<LeagueCreated>,
+    players: Vec<PlayerId>,
+    games: Vec<Game>,
+    completed: bool,
+}
+
+impl League {
+    /// Whether the league has been created.
+    pub fn exists(&self) -> bool {
+        self.settings.is_some()
+    }
+
+    /// The league's settings, as created.
+    pub fn settings(&self) -> Option<&LeagueCreated> {
+        self.settings.as_ref()
+    }
+
+    pub fn id(&self) -> Option<LeagueId> {
+        self.settings.as_ref().map(|s| s.league_id)
+    }
+
+    /// `league-<uuid>`, once created.
+    pub fn stream_id(&self) -> Option<String> {
+        self.id().map(league_stream_id)
+    }
+
+    /// `None` before the league is created.
+    pub fn status(&self) -> Option<LeagueStatus> {
+        self.settings.as_ref()?;
+        Some(if self.completed {
+            LeagueStatus::Completed
+        } else if self.games.is_empty() {
+            LeagueStatus::Open
+        } else {
+            LeagueStatus::Running
+        })
+    }
+
+    /// Subscribed players, in subscription order (= schedule index order once running).
+    pub fn players(&self) -> &[PlayerId] {
+        &self.players
+    }
+
+    /// The scheduled games, by number (empty while open).
+    pub fn games(&self) -> &[Game] {
+        &self.games
+    }
+
+    pub fn game(&self, game_id: GameId) -> Option<&Game> {
+        self.games.iter().find(|g| g.id == game_id)
+    }
+
+    /// Whether every subscription place is taken.
+    pub fn is_full(&self) -> bool {
+        self.settings.as_ref().is_some_and(|s| self.players.len() >= s.size as usize)
+    }
+
+    /// Display labels of the seats (Diplomacy powers for k = 7 Diplomacy leagues).
+    pub fn seat_labels(&self) -> Vec<String> {
+        self.settings
+            .as_ref()
+            .map(|s| seat_labels(s.scoring_system, s.players_per_game))
+            .unwrap_or_default()
+    }
+
+    pub fn scoring_system(&self) -> Option<ScoringSystem> {
+        self.settings.as_ref().map(|s| s.scoring_system)
+    }
+
+    fn created(&self, league_id: LeagueId) -> Result<&LeagueCreated, DomainError> {
+        self.settings.as_ref().ok_or(DomainError::LeagueNotFound(league_id))
+    }
+
+    fn create(&self, c: &CreateLeague) -> Result<Vec<DomainEvent>, DomainError> {
+        if !c.actor.is_admin() {
+            return Err(DomainError::Forbidden("only an admin may create leagues"));
+        }
+        if self.exists() {
+            return Err(DomainError::LeagueAlreadyExists(c.league_id));
+        }
+        let name = clean_name("name", &c.name)?;
+        let game = clean_name("game", &c.game)?;
+        let game_version =
+            c.game_version.as_deref().map(|v| clean_name("gameVersion", v)).transpose()?;
+        check_players_per_game(c.scoring_system, c.players_per_game)?;
+        let size = c.size.unwrap_or(DEFAULT_LEAGUE_SIZE);
+        check_league_size(c.players_per_game, size)?;
+        let games_per_seat = resolve_games_per_seat(c.players_per_game, c.games_per_seat)?;
+        Ok(vec![DomainEvent::LeagueCreated(LeagueCreated {
+            league_id: c.league_id,
+            name,
+            game,
+            game_version,
+            scoring_system: c.scoring_system,
+            players_per_game: c.players_per_game,
+            size,
+            games_per_seat,
+            require_active_players: c.require_active_players.unwrap_or(false),
+        })])
+    }
+
+    fn subscribe(&self, c: &Subscribe, context: &Context) -> Result<Vec<DomainEvent>, DomainError> {
+        let settings = self.created(c.league_id)?;
+        authorise_self_or_admin(c.actor, c.player_id)?;
+        let subscriber = context.subscriber.ok_or(DomainError::PlayerNotFound(c.player_id))?;
+        let status = self.status().unwrap_or(LeagueStatus::Open);
+        if status != LeagueStatus::Open {
+            return Err(DomainError::LeagueNotOpen(status));
+        }
+        if self.players.contains(&c.player_id) {
+            return Err(DomainError::AlreadySubscribed(c.player_id));
+        }
+        if self.is_full() {
+            return Err(DomainError::LeagueFull);
+        }
+        if settings.require_active_players && !is_active_player(subscriber.finished_games_in_window)
+        {
+            return Err(DomainError::PlayerNotActive {
+                player_id: c.player_id,
+                finished_games: subscriber.finished_games_in_window,
+                required: ACTIVE_PLAYER_MIN_FINISHED_GAMES,
+            });
+        }
+        let mut events = vec![DomainEvent::PlayerSubscribed(PlayerSubscribed {
+            league_id: c.league_id,
+            player_id: c.player_id,
+        })];
+        if self.players.len() + 1 == settings.size as usize {
+            // Seed 002: the subscription that fills the league creates every game, in the
+            // same append, so a league is never full without games.
+            let mut players = self.players.clone();
+            players.push(c.player_id);
+            let games = schedule_league_games(
+                c.league_id,
+                &players,
+                settings.players_per_game,
+                settings.games_per_seat,
+            )?;
+            events.push(DomainEvent::GamesScheduled(GamesScheduled {
+                league_id: c.league_id,
+                games,
+            }));
+        }
+        Ok(events)
+    }
+
+    fn unsubscribe(&self, c: &Unsubscribe) -> Result<Vec<DomainEvent>, DomainError> {
+        self.created(c.league_id)?;
+        authorise_self_or_admin(c.actor, c.player_id)?;
+        let status = self.status().unwrap_or(LeagueStatus::Open);
+        if status != LeagueStatus::Open {
+            return Err(DomainError::LeagueNotOpen(status));
+        }
+        if !self.players.contains(&c.player_id) {
+            return Err(DomainError::NotSubscribed(c.player_id));
+        }
+        Ok(vec![DomainEvent::PlayerUnsubscribed(PlayerUnsubscribed {
+            league_id: c.league_id,
+            player_id: c.player_id,
+        })])
+    }
+
+    fn report(&self, c: &ReportResult) -> Result<Vec<DomainEvent>, DomainError> {
+        let settings = self.created(c.league_id)?;
+        let game = self.game(c.game_id).ok_or(DomainError::GameNotFound(c.game_id))?;
+        let seated = c.actor.player_id().is_some_and(|p| game.is_seated(p));
+        if !c.actor.is_admin() && !seated {
+            return Err(DomainError::Forbidden(
+                "only an admin or a player seated in the game may report its result",
+            ));
+        }
+        if game.result.is_some() {
+            return Err(DomainError::GameAlreadyFinished(c.game_id));
+        }
+        let result = validate_result(settings.scoring_system, &game.seats, &c.result)?;
+        let mut events = vec![DomainEvent::GameFinished(GameFinished {
+            league_id: c.league_id,
+            game_id: c.game_id,
+            result,
+            reported_by: c.actor,
+        })];
+        let others_finished =
+            self.games.iter().filter(|g| g.id != c.game_id).all(|g| g.result.is_some());
+        if others_finished {
+            events.push(DomainEvent::LeagueCompleted(LeagueCompleted { league_id: c.league_id }));
+        }
+        Ok(events)
+    }
+
+    fn correct(&self, c: &CorrectResult) -> Result<Vec<DomainEvent>, DomainError> {
+        if !c.actor.is_admin() {
+            return Err(DomainError::Forbidden("only an admin may correct results"));
+        }
+        let settings = self.created(c.league_id)?;
+        let game = self.game(c.game_id).ok_or(DomainError::GameNotFound(c.game_id))?;
+        if game.result.is_none() {
+            return Err(DomainError::GameNotFinished(c.game_id));
+        }
+        let reason = clean_reason(&c.reason)?;
+        let result = validate_result(settings.scoring_system, &game.seats, &c.result)?;
+        Ok(vec![DomainEvent::GameResultCorrected(GameResultCorrected {
+            league_id: c.league_id,
+            game_id: c.game_id,
+            result,
+            reason,
+            corrected_by: c.actor,
+        })])
+    }
+
+    fn game_mut(&mut self, game_id: GameId) -> Option<&mut Game> {
+        self.games.iter_mut().find(|g| g.id == game_id)
+    }
+}
+
+/// A player acts for themself; an admin may act for anyone.
+fn authorise_self_or_admin(actor: Actor, player_id: PlayerId) -> Result<(), DomainError> {
+    match actor {
+        Actor::Admin => Ok(()),
+        Actor::Player(me) if me == player_id => Ok(()),
+        Actor::Player(_) => Err(DomainError::Forbidden("a player may only act for themself")),
+    }
+}
+
+impl Aggregate for League {
+    type Command = LeagueCommand;
+
+    fn handle(
+        &self,
+        command: &LeagueCommand,
+        context: &Context,
+    ) -> Result<Vec<DomainEvent>, DomainError> {
+        match command {
+            LeagueCommand::Create(c) => self.create(c),
+            LeagueCommand::Subscribe(c) => self.subscribe(c, context),
+            LeagueCommand::Unsubscribe(c) => self.unsubscribe(c),
+            LeagueCommand::ReportResult(c) => self.report(c),
+            LeagueCommand::CorrectResult(c) => self.correct(c),
+        }
+    }
+
+    fn apply(&mut self, event: &DomainEvent) {
+        self.version += 1;
+        match event {
+            DomainEvent::LeagueCreated(e) => self.settings = Some(e.clone()),
+            DomainEvent::PlayerSubscribed(e) => self.players.push(e.player_id),
+            DomainEvent::PlayerUnsubscribed(e) => self.players.retain(|p| *p != e.player_id),
+            DomainEvent::GamesScheduled(e) => {
+                self.games = e.games.iter().map(scheduled_to_game).collect();
+            }
+            DomainEvent::GameFinished(e) => {
+                if let Some(game) = self.game_mut(e.game_id) {
+                    game.result = Some(e.result.clone());
+                    game.reported_by = Some(e.reported_by);
+                }
+            }
+            DomainEvent::GameResultCorrected(e) => {
+                if let Some(game) = self.game_mut(e.game_id) {
+                    game.result = Some(e.result.clone());
+                    game.corrections += 1;
+                }
+            }
+            DomainEvent::LeagueCompleted(_) => self.completed = true,
+            DomainEvent::PlayerRegistered(_) => {}
+        }
+    }
+
+    fn version(&self) -> u64 {
+        self.version
+    }
+}
+
+fn scheduled_to_game(scheduled: &ScheduledGame) -> Game {
+    Game {
+        id: scheduled.game_id,
+        number: scheduled.number,
+        seats: scheduled.seats.clone(),
+        result: None,
+        reported_by: None,
+        corrections: 0,
+    }
+}

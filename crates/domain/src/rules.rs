@@ -1,0 +1,298 @@
+//! The league rules, one function per rule (seed 002 and the issues' settings), used by the
+//! aggregates' handlers and available to callers that want to check ahead of time.
+
+use std::collections::BTreeSet;
+
+use chrono::{DateTime, Duration, Utc};
+use league_scheduling::{ScheduleSpec, schedule};
+use league_scoring::{GameResult, ScoringError, ScoringSystem, score_game};
+use uuid::Uuid;
+
+use crate::error::DomainError;
+use crate::events::ScheduledGame;
+use crate::ids::{LeagueId, PlayerId, game_id, player_key};
+
+/// Seed 002: "A league is composed by a variable number of games played among 8 players".
+pub const DEFAULT_LEAGUE_SIZE: u32 = 8;
+/// Largest league the scheduler supports (issue 4: k ≤ N ≤ 64).
+pub const MAX_LEAGUE_SIZE: u32 = 64;
+/// Upper bound on games per seat (seed 002's table tops out at 7); keeps leagues finite.
+pub const MAX_GAMES_PER_SEAT: u32 = 20;
+/// Longest name, game, game version.
+pub const MAX_NAME_CHARS: usize = 200;
+/// Longest correction reason.
+pub const MAX_REASON_CHARS: usize = 1000;
+/// Seed 002 "active player": "terminated at least 5 games in the last 90 days".
+pub const ACTIVE_PLAYER_MIN_FINISHED_GAMES: u32 = 5;
+/// Seed 002 "active player": the 90-day window.
+pub const ACTIVE_PLAYER_WINDOW_DAYS: i64 = 90;
+/// Diplomacy is played by seven powers.
+pub const DIPLOMACY_PLAYERS: u32 = 7;
+
+/// Whether a system scores Diplomacy games (seeds 000, 001, 003/004).
+pub fn is_diplomacy(system: ScoringSystem) -> bool {
+    matches!(system, ScoringSystem::Baf | ScoringSystem::Detour98f | ScoringSystem::Squares)
+}
+
+/// Whether a system scores team games with sides (seed 002's Blue Max and Wooden Ships).
+pub fn is_team_system(system: ScoringSystem) -> bool {
+    matches!(
+        system,
+        ScoringSystem::BlueMax | ScoringSystem::WoodenShips | ScoringSystem::WoodenShipsLegacy
+    )
+}
+
+/// Scoring-system / players-per-game compatibility: Diplomacy systems need k = 7;
+/// `placement` uses seed 002's table for 2..8 players; team systems need k ≥ 2.
+pub fn check_players_per_game(system: ScoringSystem, k: u32) -> Result<(), DomainError> {
+    let ok = if is_diplomacy(system) {
+        k == DIPLOMACY_PLAYERS
+    } else if system == ScoringSystem::Placement {
+        (2..=8).contains(&k)
+    } else {
+        k >= 2
+    };
+    if ok {
+        return Ok(());
+    }
+    let need = if is_diplomacy(system) {
+        "exactly 7 (Diplomacy)"
+    } else if system == ScoringSystem::Placement {
+        "2 to 8 (seed 002 placement table)"
+    } else {
+        "at least 2"
+    };
+    Err(DomainError::invalid(
+        "playersPerGame",
+        format!("{} needs {need} players per game, got {k}", system_name(system)),
+    ))
+}
+
+/// League size N: at least one game's worth of players (k) and at most [`MAX_LEAGUE_SIZE`].
+pub fn check_league_size(players_per_game: u32, size: u32) -> Result<(), DomainError> {
+    if size < players_per_game || size > MAX_LEAGUE_SIZE {
+        return Err(DomainError::invalid(
+            "size",
+            format!(
+                "a league of {players_per_game} players per game needs {players_per_game} to \
+                 {MAX_LEAGUE_SIZE} players, got {size}"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Games per seat s: seed 002's table value for k unless given; 1..=[`MAX_GAMES_PER_SEAT`].
+pub fn resolve_games_per_seat(
+    players_per_game: u32,
+    given: Option<u32>,
+) -> Result<u32, DomainError> {
+    let s = match given {
+        Some(s) => s,
+        None => league_scheduling::default_games_per_seat(players_per_game as usize)
+            .and_then(|s| u32::try_from(s).ok())
+            .ok_or_else(|| {
+                DomainError::invalid(
+                    "gamesPerSeat",
+                    format!("no default for {players_per_game} players per game; give it"),
+                )
+            })?,
+    };
+    if !(1..=MAX_GAMES_PER_SEAT).contains(&s) {
+        return Err(DomainError::invalid(
+            "gamesPerSeat",
+            format!("must be 1 to {MAX_GAMES_PER_SEAT}, got {s}"),
+        ));
+    }
+    Ok(s)
+}
+
+/// A display text (name, game, version): trimmed, non-empty, at most [`MAX_NAME_CHARS`].
+pub fn clean_name(field: &str, value: &str) -> Result<String, DomainError> {
+    clean_text(field, value, MAX_NAME_CHARS)
+}
+
+/// A correction reason: trimmed, non-empty, at most [`MAX_REASON_CHARS`].
+pub fn clean_reason(reason: &str) -> Result<String, DomainError> {
+    clean_text("reason", reason, MAX_REASON_CHARS)
+}
+
+fn clean_text(field: &str, value: &str, max_chars: usize) -> Result<String, DomainError> {
+    let trimmed = value.trim();
+    if trimmed.is_empty() {
+        return Err(DomainError::invalid(field, "must not be empty"));
+    }
+    let chars = trimmed.chars().count();
+    if chars > max_chars {
+        return Err(DomainError::invalid(
+            field,
+            format!("must be at most {max_chars} characters, got {chars}"),
+        ));
+    }
+    Ok(trimmed.to_owned())
+}
+
+/// Seed 002 "active player": "To be an active player you just need to have terminated at
+/// least 5 games in the last 90 days".
+pub fn is_active_player(finished_games_in_window: u32) -> bool {
+    finished_games_in_window >= ACTIVE_PLAYER_MIN_FINISHED_GAMES
+}
+
+/// Seed 002 "active player": the start of the 90-day window ending at `now`.
+pub fn activity_window_start(now: DateTime<Utc>) -> DateTime<Utc> {
+    now - Duration::days(ACTIVE_PLAYER_WINDOW_DAYS)
+}
+
+/// The scheduler seed of a league: the first 8 bytes of its id, big-endian.
+pub fn schedule_seed(league_id: LeagueId) -> u64 {
+    let bytes = league_id.as_bytes();
+    u64::from_be_bytes([
+        bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+    ])
+}
+
+/// Seed 002: "When the 8th player subscribe to the league, the system automatically
+/// creates all the games that are part of the league and automatically subscribe all the
+/// players to those games in a way that ensure an equal distribution of games and starting
+/// situation." Players are given in subscription order (schedule index = position); games
+/// are numbered from 1 in schedule order, with ids from [`game_id`].
+pub fn schedule_league_games(
+    league_id: LeagueId,
+    players: &[PlayerId],
+    players_per_game: u32,
+    games_per_seat: u32,
+) -> Result<Vec<ScheduledGame>, DomainError> {
+    let spec = ScheduleSpec {
+        players: players.len(),
+        per_game: players_per_game as usize,
+        games_per_seat: Some(games_per_seat as usize),
+        seed: schedule_seed(league_id),
+    };
+    let plan = schedule(&spec).map_err(|e| DomainError::Scheduling(e.to_string()))?;
+    plan.games
+        .iter()
+        .enumerate()
+        .map(|(index, seats)| {
+            let number = u32::try_from(index + 1)
+                .map_err(|_| DomainError::Scheduling("too many games".into()))?;
+            if seats.len() != players_per_game as usize {
+                return Err(DomainError::Scheduling(format!(
+                    "game {number} has {} seats, expected {players_per_game}",
+                    seats.len()
+                )));
+            }
+            let seats = seats
+                .iter()
+                .map(|&i| {
+                    players.get(i).copied().ok_or_else(|| {
+                        DomainError::Scheduling(format!("game {number} seats unknown player {i}"))
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(ScheduledGame { game_id: game_id(league_id, number), number, seats })
+        })
+        .collect()
+}
+
+/// Whether a result has the shape a system scores: placement → placement list, Diplomacy
+/// systems → Diplomacy list, team systems → sides.
+pub fn result_shape_matches(system: ScoringSystem, result: &GameResult) -> bool {
+    match result {
+        GameResult::Placement(_) => system == ScoringSystem::Placement,
+        GameResult::Diplomacy(_) => is_diplomacy(system),
+        GameResult::Teams(_) => is_team_system(system),
+    }
+}
+
+/// A result must name exactly the game's seated players (each once), have the shape of
+/// the league's system, and be scorable by it. Returns the result with every player
+/// string in canonical UUID form, ready to be stored.
+pub fn validate_result(
+    system: ScoringSystem,
+    seats: &[PlayerId],
+    result: &GameResult,
+) -> Result<GameResult, DomainError> {
+    if !result_shape_matches(system, result) {
+        return Err(DomainError::invalid(
+            "result",
+            format!("{} takes {} results", system_name(system), expected_shape(system)),
+        ));
+    }
+    let mut normalised = result.clone();
+    let mut named = BTreeSet::new();
+    for player in player_names_mut(&mut normalised) {
+        let id = Uuid::parse_str(player.trim()).map_err(|_| {
+            DomainError::invalid("result", format!("{player:?} is not a player id"))
+        })?;
+        if !named.insert(id) {
+            return Err(DomainError::invalid("result", format!("player {id} appears twice")));
+        }
+        if !seats.contains(&id) {
+            return Err(DomainError::invalid(
+                "result",
+                format!("player {id} is not seated in this game"),
+            ));
+        }
+        *player = player_key(id);
+    }
+    if let Some(missing) = seats.iter().find(|id| !named.contains(id)) {
+        return Err(DomainError::invalid(
+            "result",
+            format!("seated player {missing} is missing from the result"),
+        ));
+    }
+    score_game(system, &normalised).map_err(|ScoringError::Invalid { field, message }| {
+        let field = if field.is_empty() { "result".to_owned() } else { format!("result.{field}") };
+        DomainError::InvalidInput { field, message }
+    })?;
+    Ok(normalised)
+}
+
+/// Every player string in a result, for rewriting in place.
+fn player_names_mut(result: &mut GameResult) -> Vec<&mut String> {
+    match result {
+        GameResult::Placement(entries) => entries.iter_mut().map(|e| &mut e.player).collect(),
+        GameResult::Diplomacy(entries) => entries.iter_mut().map(|e| &mut e.player).collect(),
+        GameResult::Teams(teams) => teams
+            .sides
+            .iter_mut()
+            .flat_map(|side| side.players.iter_mut().map(|p| &mut p.player))
+            .collect(),
+    }
+}
+
+/// Every player named in a result, in result order.
+pub fn result_players(result: &GameResult) -> Vec<&str> {
+    match result {
+        GameResult::Placement(entries) => entries.iter().map(|e| e.player.as_str()).collect(),
+        GameResult::Diplomacy(entries) => entries.iter().map(|e| e.player.as_str()).collect(),
+        GameResult::Teams(teams) => teams
+            .sides
+            .iter()
+            .flat_map(|side| side.players.iter().map(|p| p.player.as_str()))
+            .collect(),
+    }
+}
+
+fn expected_shape(system: ScoringSystem) -> &'static str {
+    if is_diplomacy(system) {
+        "diplomacy"
+    } else if is_team_system(system) {
+        "teams"
+    } else {
+        "placement"
+    }
+}
+
+/// The CLI name of a system (its serde name), for messages.
+pub fn system_name(system: ScoringSystem) -> &'static str {
+    match system {
+        ScoringSystem::Placement => "placement",
+        ScoringSystem::Baf => "baf",
+        ScoringSystem::Detour98f => "detour98f",
+        ScoringSystem::Squares => "squares",
+        ScoringSystem::BlueMax => "bluemax",
+        ScoringSystem::WoodenShips => "woodenships",
+        ScoringSystem::WoodenShipsLegacy => "woodenships-legacy",
+    }
+}
