@@ -40,3 +40,6 @@ pub use ids::{
 pub use league::{Game, GameStatus, League, LeagueStatus};
 pub use player::Player;
 pub use seats::{DIPLOMACY_POWERS, seat_label, seat_labels};
+
+#[cfg(test)]
+mod tests;

@@ -241,11 +241,23 @@ pub fn validate_result(
             format!("seated player {missing} is missing from the result"),
         ));
     }
-    score_game(system, &normalised).map_err(|ScoringError::Invalid { field, message }| {
-        let field = if field.is_empty() { "result".to_owned() } else { format!("result.{field}") };
-        DomainError::InvalidInput { field, message }
-    })?;
+    score_game(system, &normalised).map_err(scoring_error)?;
     Ok(normalised)
+}
+
+/// Wraps a scoring refusal as invalid input under `result`. Every scoring error displays as
+/// `"<field>: <message>"` (the field is a path into the result), so the text is split
+/// rather than matched per variant.
+fn scoring_error(error: ScoringError) -> DomainError {
+    let text = error.to_string();
+    match text.split_once(": ") {
+        Some((field, message)) if !field.is_empty() && !field.contains(' ') => {
+            let field =
+                if field == "result" { field.to_owned() } else { format!("result.{field}") };
+            DomainError::invalid(field, message)
+        }
+        _ => DomainError::invalid("result", text),
+    }
 }
 
 /// Every player string in a result, for rewriting in place.

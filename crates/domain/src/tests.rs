@@ -1,0 +1,825 @@
+//! Given events / when command / then events or error, for every rule of the domain.
+
+use chrono::{TimeZone, Utc};
+use league_scoring::{
+    DiplomacyEntry, GameResult, PlacementEntry, ScoringSystem, Side, TeamPlayer, TeamResult,
+};
+use uuid::Uuid;
+
+use crate::*;
+
+const LEAGUE: LeagueId = Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0000_00aa);
+
+fn player(n: u128) -> PlayerId {
+    Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0001_0000 + n)
+}
+
+fn context() -> Context {
+    Context::new(Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap()).with_subscriber(0)
+}
+
+fn given<A: Aggregate>(events: &[DomainEvent]) -> A {
+    A::from_events(events)
+}
+
+fn created(system: ScoringSystem, k: u32, size: u32, s: u32) -> DomainEvent {
+    DomainEvent::LeagueCreated(LeagueCreated {
+        league_id: LEAGUE,
+        name: "Autumn".into(),
+        game: "Cartagena".into(),
+        game_version: None,
+        scoring_system: system,
+        players_per_game: k,
+        size,
+        games_per_seat: s,
+        require_active_players: false,
+    })
+}
+
+fn subscribed(n: u128) -> DomainEvent {
+    DomainEvent::PlayerSubscribed(PlayerSubscribed { league_id: LEAGUE, player_id: player(n) })
+}
+
+fn create_command(system: ScoringSystem, k: u32) -> CreateLeague {
+    CreateLeague {
+        actor: Actor::Admin,
+        league_id: LEAGUE,
+        name: "  Autumn  ".into(),
+        game: "Cartagena".into(),
+        game_version: Some("2nd edition".into()),
+        scoring_system: system,
+        players_per_game: k,
+        size: None,
+        games_per_seat: Some(1),
+        require_active_players: None,
+    }
+}
+
+fn subscribe(actor: Actor, n: u128) -> LeagueCommand {
+    Subscribe { actor, league_id: LEAGUE, player_id: player(n) }.into()
+}
+
+fn unsubscribe(actor: Actor, n: u128) -> LeagueCommand {
+    Unsubscribe { actor, league_id: LEAGUE, player_id: player(n) }.into()
+}
+
+/// A placement league of 4 players, k = 2, with a hand-made schedule of three games
+/// (1: p1 v p2, 2: p3 v p4, 3: p1 v p3), so result rules do not depend on the scheduler.
+fn running_placement_league() -> Vec<DomainEvent> {
+    let mut events = vec![created(ScoringSystem::Placement, 2, 4, 1)];
+    events.extend((1..=4).map(subscribed));
+    events.push(DomainEvent::GamesScheduled(GamesScheduled {
+        league_id: LEAGUE,
+        games: [(1, [1, 2]), (2, [3, 4]), (3, [1, 3])]
+            .into_iter()
+            .map(|(number, seats)| ScheduledGame {
+                game_id: game_id(LEAGUE, number),
+                number,
+                seats: seats.map(player).to_vec(),
+            })
+            .collect(),
+    }));
+    events
+}
+
+fn placement(entries: &[(u128, f64)]) -> GameResult {
+    GameResult::Placement(
+        entries
+            .iter()
+            .map(|&(n, points)| PlacementEntry { player: player(n).to_string(), points })
+            .collect(),
+    )
+}
+
+fn report(actor: Actor, number: u32, result: GameResult) -> LeagueCommand {
+    ReportResult { actor, league_id: LEAGUE, game_id: game_id(LEAGUE, number), result }.into()
+}
+
+fn correct(actor: Actor, number: u32, result: GameResult, reason: &str) -> LeagueCommand {
+    CorrectResult {
+        actor,
+        league_id: LEAGUE,
+        game_id: game_id(LEAGUE, number),
+        result,
+        reason: reason.into(),
+    }
+    .into()
+}
+
+fn finished(number: u32, result: GameResult) -> DomainEvent {
+    DomainEvent::GameFinished(GameFinished {
+        league_id: LEAGUE,
+        game_id: game_id(LEAGUE, number),
+        result,
+        reported_by: Actor::Admin,
+    })
+}
+
+fn handle_league(
+    events: &[DomainEvent],
+    command: LeagueCommand,
+) -> Result<Vec<DomainEvent>, DomainError> {
+    given::<League>(events).handle(&command, &context())
+}
+
+fn assert_bad_input(result: Result<Vec<DomainEvent>, DomainError>, field: &str) {
+    let error = result.expect_err("command must be refused");
+    assert_eq!(error.code(), ErrorCode::BadUserInput { field: field.into() }, "{error}");
+}
+
+fn assert_code(result: Result<Vec<DomainEvent>, DomainError>, code: ErrorCode) -> DomainError {
+    let error = result.expect_err("command must be refused");
+    assert_eq!(error.code(), code, "{error}");
+    error
+}
+
+mod players {
+    use super::*;
+
+    fn register(actor: Actor, name: &str) -> PlayerCommand {
+        RegisterPlayer { actor, player_id: player(1), name: name.into(), token_hash: "ab12".into() }
+            .into()
+    }
+
+    #[test]
+    fn admin_registers_a_player_with_a_trimmed_name() {
+        let events = given::<Player>(&[]).handle(&register(Actor::Admin, " Ada "), &context());
+        assert_eq!(
+            events.unwrap(),
+            [DomainEvent::PlayerRegistered(PlayerRegistered {
+                player_id: player(1),
+                name: "Ada".into(),
+                token_hash: "ab12".into(),
+            })]
+        );
+    }
+
+    #[test]
+    fn only_an_admin_registers_players() {
+        let result =
+            given::<Player>(&[]).handle(&register(Actor::Player(player(2)), "Ada"), &context());
+        assert_eq!(result.unwrap_err().code(), ErrorCode::Forbidden);
+    }
+
+    #[test]
+    fn registering_twice_is_a_conflict() {
+        let first =
+            given::<Player>(&[]).handle(&register(Actor::Admin, "Ada"), &context()).unwrap();
+        let state = given::<Player>(&first);
+        assert_eq!((state.name(), state.version()), (Some("Ada"), 1));
+        let again = state.handle(&register(Actor::Admin, "Ada"), &context());
+        assert_eq!(again.unwrap_err(), DomainError::PlayerAlreadyRegistered(player(1)));
+    }
+
+    #[test]
+    fn names_must_be_non_empty_and_at_most_200_characters() {
+        for bad in ["", "   ", &"x".repeat(201)] {
+            let result = given::<Player>(&[]).handle(&register(Actor::Admin, bad), &context());
+            assert_eq!(
+                result.unwrap_err().code(),
+                ErrorCode::BadUserInput { field: "name".into() }
+            );
+        }
+        let longest = "é".repeat(200);
+        assert!(given::<Player>(&[]).handle(&register(Actor::Admin, &longest), &context()).is_ok());
+    }
+}
+
+mod creation {
+    use super::*;
+
+    #[test]
+    fn admin_creates_a_league_with_seed_002_defaults() {
+        // Seed 002: "games played among 8 players"; eligibility is off by default.
+        let events =
+            handle_league(&[], create_command(ScoringSystem::Placement, 4).into()).unwrap();
+        let [DomainEvent::LeagueCreated(created)] = events.as_slice() else {
+            panic!("expected one LeagueCreated, got {events:?}")
+        };
+        assert_eq!(created.name, "Autumn");
+        assert_eq!(created.game_version.as_deref(), Some("2nd edition"));
+        assert_eq!((created.size, created.games_per_seat), (8, 1));
+        assert!(!created.require_active_players);
+        let league = given::<League>(&events);
+        assert_eq!(league.status(), Some(LeagueStatus::Open));
+        assert_eq!(league.stream_id(), Some(format!("league-{LEAGUE}")));
+    }
+
+    #[test]
+    fn games_per_seat_defaults_to_seed_002_table() {
+        // Seed 002 table: 4 players per game → 16 games per player, 32 in total (s = 4).
+        let mut command = create_command(ScoringSystem::Placement, 4);
+        command.games_per_seat = None;
+        let events = handle_league(&[], command.into()).unwrap();
+        let DomainEvent::LeagueCreated(created) = &events[0] else { panic!() };
+        assert_eq!(created.games_per_seat, 4);
+        assert_eq!(created.players_per_game * created.games_per_seat, 16);
+        assert_eq!(created.size * created.games_per_seat, 32);
+    }
+
+    #[test]
+    fn only_an_admin_creates_leagues() {
+        let mut command = create_command(ScoringSystem::Placement, 4);
+        command.actor = Actor::Player(player(1));
+        assert_code(handle_league(&[], command.into()), ErrorCode::Forbidden);
+    }
+
+    #[test]
+    fn creating_an_existing_league_is_a_conflict() {
+        let existing = [created(ScoringSystem::Placement, 4, 8, 4)];
+        let error = assert_code(
+            handle_league(&existing, create_command(ScoringSystem::Placement, 4).into()),
+            ErrorCode::Conflict,
+        );
+        assert_eq!(error, DomainError::LeagueAlreadyExists(LEAGUE));
+    }
+
+    #[test]
+    fn diplomacy_systems_need_seven_players_per_game() {
+        for system in [ScoringSystem::Baf, ScoringSystem::Detour98f, ScoringSystem::Squares] {
+            for k in [2, 6, 8] {
+                assert_bad_input(
+                    handle_league(&[], create_command(system, k).into()),
+                    "playersPerGame",
+                );
+            }
+            assert!(handle_league(&[], create_command(system, 7).into()).is_ok());
+        }
+    }
+
+    #[test]
+    fn placement_takes_two_to_eight_players_per_game() {
+        for k in [0, 1, 9] {
+            let mut command = create_command(ScoringSystem::Placement, k);
+            command.size = Some(10);
+            assert_bad_input(handle_league(&[], command.into()), "playersPerGame");
+        }
+        for k in 2..=8 {
+            assert!(handle_league(&[], create_command(ScoringSystem::Placement, k).into()).is_ok());
+        }
+    }
+
+    #[test]
+    fn team_systems_need_at_least_two_players_per_game() {
+        for system in
+            [ScoringSystem::BlueMax, ScoringSystem::WoodenShips, ScoringSystem::WoodenShipsLegacy]
+        {
+            assert_bad_input(
+                handle_league(&[], create_command(system, 1).into()),
+                "playersPerGame",
+            );
+            let mut large = create_command(system, 10);
+            large.size = Some(12);
+            assert!(handle_league(&[], large.into()).is_ok());
+        }
+    }
+
+    #[test]
+    fn size_is_between_players_per_game_and_64() {
+        for size in [3, 65] {
+            let mut command = create_command(ScoringSystem::Placement, 4);
+            command.size = Some(size);
+            assert_bad_input(handle_league(&[], command.into()), "size");
+        }
+        for size in [4, 64] {
+            let mut command = create_command(ScoringSystem::Placement, 4);
+            command.size = Some(size);
+            assert!(handle_league(&[], command.into()).is_ok());
+        }
+    }
+
+    #[test]
+    fn games_per_seat_is_between_1_and_20() {
+        for s in [0, 21] {
+            let mut command = create_command(ScoringSystem::Placement, 4);
+            command.games_per_seat = Some(s);
+            assert_bad_input(handle_league(&[], command.into()), "gamesPerSeat");
+        }
+    }
+
+    #[test]
+    fn texts_are_validated_with_their_field() {
+        let mut command = create_command(ScoringSystem::Placement, 4);
+        command.name = " ".into();
+        assert_bad_input(handle_league(&[], command.into()), "name");
+        let mut command = create_command(ScoringSystem::Placement, 4);
+        command.game = "g".repeat(201);
+        assert_bad_input(handle_league(&[], command.into()), "game");
+        let mut command = create_command(ScoringSystem::Placement, 4);
+        command.game_version = Some("".into());
+        assert_bad_input(handle_league(&[], command.into()), "gameVersion");
+    }
+}
+
+mod subscriptions {
+    use super::*;
+
+    fn open_league() -> Vec<DomainEvent> {
+        vec![created(ScoringSystem::Placement, 4, 8, 4)]
+    }
+
+    #[test]
+    fn a_player_subscribes_themself() {
+        let events = handle_league(&open_league(), subscribe(Actor::Player(player(1)), 1));
+        assert_eq!(events.unwrap(), [subscribed(1)]);
+    }
+
+    #[test]
+    fn admin_subscribes_anyone_but_a_player_only_themself() {
+        assert!(handle_league(&open_league(), subscribe(Actor::Admin, 1)).is_ok());
+        assert_code(
+            handle_league(&open_league(), subscribe(Actor::Player(player(2)), 1)),
+            ErrorCode::Forbidden,
+        );
+    }
+
+    #[test]
+    fn subscribing_to_an_unknown_league_is_not_found() {
+        let error =
+            assert_code(handle_league(&[], subscribe(Actor::Admin, 1)), ErrorCode::NotFound);
+        assert_eq!(error, DomainError::LeagueNotFound(LEAGUE));
+    }
+
+    #[test]
+    fn an_unknown_player_cannot_subscribe() {
+        let league = given::<League>(&open_league());
+        let no_such_player = Context::new(context().now);
+        let error = league.handle(&subscribe(Actor::Admin, 1), &no_such_player).unwrap_err();
+        assert_eq!(
+            (error.code(), error),
+            (ErrorCode::NotFound, DomainError::PlayerNotFound(player(1)))
+        );
+    }
+
+    #[test]
+    fn subscribing_twice_is_a_conflict() {
+        let mut events = open_league();
+        events.push(subscribed(1));
+        let error =
+            assert_code(handle_league(&events, subscribe(Actor::Admin, 1)), ErrorCode::Conflict);
+        assert_eq!(error, DomainError::AlreadySubscribed(player(1)));
+    }
+
+    #[test]
+    fn subscriptions_before_the_last_place_schedule_nothing() {
+        let mut events = open_league();
+        for n in 1..=7 {
+            let new = handle_league(&events, subscribe(Actor::Admin, n)).unwrap();
+            assert_eq!(new, [subscribed(n)]);
+            events.extend(new);
+        }
+        let league = given::<League>(&events);
+        assert_eq!(
+            (league.status(), league.players().len(), league.is_full()),
+            (Some(LeagueStatus::Open), 7, false)
+        );
+    }
+
+    /// Seed 002: "When the 8th player subscribe to the league, the system automatically
+    /// creates all the games that are part of the league" — 32 games for 4 per game.
+    #[test]
+    fn the_eighth_subscription_schedules_every_game_in_the_same_append() {
+        let mut events = open_league();
+        events.extend((1..=7).map(subscribed));
+        let new = handle_league(&events, subscribe(Actor::Player(player(8)), 8)).unwrap();
+        let [first, DomainEvent::GamesScheduled(scheduled)] = new.as_slice() else {
+            panic!("expected [PlayerSubscribed, GamesScheduled], got {new:?}")
+        };
+        assert_eq!(first, &subscribed(8));
+        assert_eq!(scheduled.games.len(), 32, "seed 002 table: 4 per game → 32 games");
+        for (index, game) in scheduled.games.iter().enumerate() {
+            assert_eq!(game.number as usize, index + 1);
+            assert_eq!(game.game_id, game_id(LEAGUE, game.number));
+            assert_eq!(game.seats.len(), 4);
+            assert!(game.seats.iter().all(|p| (1..=8).map(player).any(|q| q == *p)));
+        }
+        for n in 1..=8 {
+            let played = scheduled.games.iter().filter(|g| g.seats.contains(&player(n))).count();
+            assert_eq!(played, 16, "seed 002 table: 16 games per player");
+        }
+        events.extend(new);
+        let league = given::<League>(&events);
+        assert_eq!(league.status(), Some(LeagueStatus::Running));
+        assert!(league.is_full());
+    }
+
+    #[test]
+    fn the_schedule_is_the_same_for_the_same_league_and_players() {
+        let mut events = open_league();
+        events.extend((1..=7).map(subscribed));
+        let once = handle_league(&events, subscribe(Actor::Admin, 8)).unwrap();
+        let twice = handle_league(&events, subscribe(Actor::Admin, 8)).unwrap();
+        assert_eq!(once, twice);
+    }
+
+    #[test]
+    fn a_running_league_takes_no_subscriptions() {
+        let events = running_placement_league();
+        let error =
+            assert_code(handle_league(&events, subscribe(Actor::Admin, 9)), ErrorCode::Conflict);
+        assert_eq!(error, DomainError::LeagueNotOpen(LeagueStatus::Running));
+    }
+
+    /// Seed 002 "active player": at least 5 games terminated in the last 90 days.
+    #[test]
+    fn leagues_requiring_active_players_refuse_players_with_fewer_than_five_recent_games() {
+        let DomainEvent::LeagueCreated(mut settings) = created(ScoringSystem::Placement, 4, 8, 4)
+        else {
+            unreachable!()
+        };
+        settings.require_active_players = true;
+        let league = given::<League>(&[DomainEvent::LeagueCreated(settings)]);
+        let four = Context::new(context().now).with_subscriber(4);
+        let error = league.handle(&subscribe(Actor::Admin, 1), &four).unwrap_err();
+        assert_eq!(error.code(), ErrorCode::Conflict);
+        assert!(matches!(
+            error,
+            DomainError::PlayerNotActive { finished_games: 4, required: 5, .. }
+        ));
+        let five = Context::new(context().now).with_subscriber(5);
+        assert_eq!(league.handle(&subscribe(Actor::Admin, 1), &five).unwrap(), [subscribed(1)]);
+    }
+
+    /// Seed 002 "active player" is off by default: a new platform has no history.
+    #[test]
+    fn eligibility_is_off_by_default() {
+        let events =
+            handle_league(&[], create_command(ScoringSystem::Placement, 4).into()).unwrap();
+        let no_history = Context::new(context().now).with_subscriber(0);
+        assert!(given::<League>(&events).handle(&subscribe(Actor::Admin, 1), &no_history).is_ok());
+    }
+
+    #[test]
+    fn the_activity_window_is_90_days() {
+        let ctx = context();
+        assert_eq!(ctx.now - ctx.activity_window_start(), chrono::Duration::days(90));
+        assert!(!rules::is_active_player(4));
+        assert!(rules::is_active_player(5));
+    }
+
+    #[test]
+    fn a_player_unsubscribes_from_an_open_league_and_may_come_back() {
+        let mut events = open_league();
+        events.push(subscribed(1));
+        let left = handle_league(&events, unsubscribe(Actor::Player(player(1)), 1)).unwrap();
+        assert_eq!(
+            left,
+            [DomainEvent::PlayerUnsubscribed(PlayerUnsubscribed {
+                league_id: LEAGUE,
+                player_id: player(1)
+            })]
+        );
+        events.extend(left);
+        assert!(given::<League>(&events).players().is_empty());
+        assert_eq!(handle_league(&events, subscribe(Actor::Admin, 1)).unwrap(), [subscribed(1)]);
+    }
+
+    #[test]
+    fn unsubscribing_rules() {
+        let mut events = open_league();
+        events.push(subscribed(1));
+        assert_code(
+            handle_league(&events, unsubscribe(Actor::Player(player(2)), 1)),
+            ErrorCode::Forbidden,
+        );
+        assert!(handle_league(&events, unsubscribe(Actor::Admin, 1)).is_ok());
+        let error =
+            assert_code(handle_league(&events, unsubscribe(Actor::Admin, 2)), ErrorCode::Conflict);
+        assert_eq!(error, DomainError::NotSubscribed(player(2)));
+        let error = assert_code(
+            handle_league(&running_placement_league(), unsubscribe(Actor::Admin, 1)),
+            ErrorCode::Conflict,
+        );
+        assert_eq!(error, DomainError::LeagueNotOpen(LeagueStatus::Running));
+        assert_code(handle_league(&[], unsubscribe(Actor::Admin, 1)), ErrorCode::NotFound);
+    }
+}
+
+mod results {
+    use super::*;
+
+    #[test]
+    fn a_seated_player_reports_a_result_with_canonical_player_ids() {
+        let upper = GameResult::Placement(vec![
+            PlacementEntry { player: player(1).to_string().to_uppercase(), points: 10.0 },
+            PlacementEntry { player: player(2).to_string(), points: 8.0 },
+        ]);
+        let events =
+            handle_league(&running_placement_league(), report(Actor::Player(player(2)), 1, upper));
+        assert_eq!(
+            events.unwrap(),
+            [DomainEvent::GameFinished(GameFinished {
+                league_id: LEAGUE,
+                game_id: game_id(LEAGUE, 1),
+                result: placement(&[(1, 10.0), (2, 8.0)]),
+                reported_by: Actor::Player(player(2)),
+            })]
+        );
+    }
+
+    #[test]
+    fn only_admin_or_a_seated_player_reports() {
+        let events = running_placement_league();
+        let result = placement(&[(1, 10.0), (2, 8.0)]);
+        assert!(handle_league(&events, report(Actor::Admin, 1, result.clone())).is_ok());
+        assert_code(
+            handle_league(&events, report(Actor::Player(player(3)), 1, result)),
+            ErrorCode::Forbidden,
+        );
+    }
+
+    #[test]
+    fn reporting_an_unknown_game_is_not_found() {
+        let events = running_placement_league();
+        let error = assert_code(
+            handle_league(&events, report(Actor::Admin, 99, placement(&[(1, 1.0), (2, 0.0)]))),
+            ErrorCode::NotFound,
+        );
+        assert_eq!(error, DomainError::GameNotFound(game_id(LEAGUE, 99)));
+    }
+
+    #[test]
+    fn a_result_names_exactly_the_seated_players() {
+        let events = running_placement_league();
+        for bad in [
+            placement(&[(1, 10.0)]),                     // p2 missing
+            placement(&[(1, 10.0), (2, 8.0), (3, 1.0)]), // p3 not seated
+            placement(&[(1, 10.0), (3, 8.0)]),           // wrong player
+            placement(&[(1, 10.0), (1, 8.0)]),           // duplicate
+        ] {
+            assert_bad_input(handle_league(&events, report(Actor::Admin, 1, bad)), "result");
+        }
+        let not_an_id = GameResult::Placement(vec![
+            PlacementEntry { player: "ada".into(), points: 1.0 },
+            PlacementEntry { player: player(2).to_string(), points: 0.0 },
+        ]);
+        assert_bad_input(handle_league(&events, report(Actor::Admin, 1, not_an_id)), "result");
+    }
+
+    #[test]
+    fn a_result_has_the_shape_of_the_league_system() {
+        let events = running_placement_league();
+        let diplomacy = GameResult::Diplomacy(
+            [1, 2]
+                .map(|n| DiplomacyEntry {
+                    player: player(n).to_string(),
+                    centres: 17,
+                    eliminated: false,
+                    eliminated_year: None,
+                })
+                .to_vec(),
+        );
+        assert_bad_input(handle_league(&events, report(Actor::Admin, 1, diplomacy)), "result");
+        let teams = GameResult::Teams(TeamResult {
+            draw: false,
+            sides: [1, 2]
+                .map(|n| Side {
+                    name: format!("side {n}"),
+                    players: vec![TeamPlayer {
+                        player: player(n).to_string(),
+                        points: 1.0,
+                        units: 1,
+                        lost: 0,
+                        kills: 0,
+                        ships_left: None,
+                        surrendered: false,
+                    }],
+                })
+                .to_vec(),
+        });
+        assert_bad_input(handle_league(&events, report(Actor::Admin, 1, teams)), "result");
+    }
+
+    #[test]
+    fn a_result_the_scoring_crate_refuses_is_bad_input_under_result() {
+        let events = running_placement_league();
+        let error =
+            handle_league(&events, report(Actor::Admin, 1, placement(&[(1, f64::NAN), (2, 8.0)])))
+                .unwrap_err();
+        let ErrorCode::BadUserInput { field } = error.code() else { panic!("{error}") };
+        assert!(field.starts_with("result"), "{field}");
+    }
+
+    #[test]
+    fn reporting_a_finished_game_again_is_a_conflict() {
+        let mut events = running_placement_league();
+        events.push(finished(1, placement(&[(1, 10.0), (2, 8.0)])));
+        let error = assert_code(
+            handle_league(&events, report(Actor::Admin, 1, placement(&[(1, 1.0), (2, 8.0)]))),
+            ErrorCode::Conflict,
+        );
+        assert_eq!(error, DomainError::GameAlreadyFinished(game_id(LEAGUE, 1)));
+    }
+
+    #[test]
+    fn the_last_result_completes_the_league_in_the_same_append() {
+        let mut events = running_placement_league();
+        events.push(finished(1, placement(&[(1, 10.0), (2, 8.0)])));
+        let second =
+            handle_league(&events, report(Actor::Admin, 2, placement(&[(3, 1.0), (4, 2.0)])))
+                .unwrap();
+        assert_eq!(second.len(), 1, "two of three games finished: not complete");
+        events.extend(second);
+        let last =
+            handle_league(&events, report(Actor::Admin, 3, placement(&[(1, 1.0), (3, 2.0)])))
+                .unwrap();
+        assert_eq!(last.len(), 2);
+        assert_eq!(last[1], DomainEvent::LeagueCompleted(LeagueCompleted { league_id: LEAGUE }));
+        events.extend(last);
+        let league = given::<League>(&events);
+        assert_eq!(league.status(), Some(LeagueStatus::Completed));
+        assert!(league.games().iter().all(|g| g.status() == GameStatus::Finished));
+        assert_eq!(league.version(), events.len() as u64);
+    }
+
+    #[test]
+    fn diplomacy_results_are_validated_against_seven_seats() {
+        let mut events = vec![created(ScoringSystem::Baf, 7, 7, 1)];
+        events.extend((1..=7).map(subscribed));
+        events.push(DomainEvent::GamesScheduled(GamesScheduled {
+            league_id: LEAGUE,
+            games: vec![ScheduledGame {
+                game_id: game_id(LEAGUE, 1),
+                number: 1,
+                seats: (1..=7).map(player).collect(),
+            }],
+        }));
+        let centres = [18, 6, 5, 3, 2, 0, 0];
+        let result = GameResult::Diplomacy(
+            (1..=7)
+                .zip(centres)
+                .map(|(n, centres)| DiplomacyEntry {
+                    player: player(n).to_string(),
+                    centres,
+                    eliminated: centres == 0,
+                    eliminated_year: None,
+                })
+                .collect(),
+        );
+        let league = given::<League>(&events);
+        assert_eq!(league.seat_labels()[0], "Austria");
+        let done = league.handle(&report(Actor::Player(player(7)), 1, result), &context()).unwrap();
+        assert_eq!(done.len(), 2, "the only game finishes the league");
+    }
+}
+
+mod corrections {
+    use super::*;
+
+    fn one_finished() -> Vec<DomainEvent> {
+        let mut events = running_placement_league();
+        events.push(finished(1, placement(&[(1, 10.0), (2, 8.0)])));
+        events
+    }
+
+    #[test]
+    fn admin_corrects_a_finished_game_with_a_reason() {
+        let mut events = one_finished();
+        let new = handle_league(
+            &events,
+            correct(Actor::Admin, 1, placement(&[(1, 7.0), (2, 8.0)]), " typo "),
+        )
+        .unwrap();
+        assert_eq!(
+            new,
+            [DomainEvent::GameResultCorrected(GameResultCorrected {
+                league_id: LEAGUE,
+                game_id: game_id(LEAGUE, 1),
+                result: placement(&[(1, 7.0), (2, 8.0)]),
+                reason: "typo".into(),
+                corrected_by: Actor::Admin,
+            })]
+        );
+        events.extend(new);
+        let league = given::<League>(&events);
+        let game = league.game(game_id(LEAGUE, 1)).unwrap();
+        assert_eq!(
+            (game.result.clone(), game.corrections),
+            (Some(placement(&[(1, 7.0), (2, 8.0)])), 1)
+        );
+    }
+
+    #[test]
+    fn only_an_admin_corrects() {
+        let command =
+            correct(Actor::Player(player(1)), 1, placement(&[(1, 7.0), (2, 8.0)]), "typo");
+        assert_code(handle_league(&one_finished(), command), ErrorCode::Forbidden);
+    }
+
+    #[test]
+    fn corrections_need_a_finished_game_and_a_reason() {
+        let error = assert_code(
+            handle_league(
+                &one_finished(),
+                correct(Actor::Admin, 2, placement(&[(3, 1.0), (4, 0.0)]), "typo"),
+            ),
+            ErrorCode::Conflict,
+        );
+        assert_eq!(error, DomainError::GameNotFinished(game_id(LEAGUE, 2)));
+        assert_bad_input(
+            handle_league(
+                &one_finished(),
+                correct(Actor::Admin, 1, placement(&[(1, 7.0), (2, 8.0)]), "  "),
+            ),
+            "reason",
+        );
+        assert_bad_input(
+            handle_league(
+                &one_finished(),
+                correct(Actor::Admin, 1, placement(&[(1, 7.0), (3, 8.0)]), "typo"),
+            ),
+            "result",
+        );
+    }
+
+    #[test]
+    fn a_completed_league_still_takes_corrections_and_stays_completed() {
+        let mut events = one_finished();
+        events.push(finished(2, placement(&[(3, 1.0), (4, 2.0)])));
+        events.push(finished(3, placement(&[(1, 1.0), (3, 2.0)])));
+        events.push(DomainEvent::LeagueCompleted(LeagueCompleted { league_id: LEAGUE }));
+        let new = handle_league(
+            &events,
+            correct(Actor::Admin, 3, placement(&[(1, 3.0), (3, 2.0)]), "late appeal"),
+        )
+        .unwrap();
+        events.extend(new);
+        assert_eq!(given::<League>(&events).status(), Some(LeagueStatus::Completed));
+    }
+}
+
+mod stored_events {
+    use super::*;
+
+    fn one_of_each() -> Vec<DomainEvent> {
+        let mut events = vec![DomainEvent::PlayerRegistered(PlayerRegistered {
+            player_id: player(1),
+            name: "Ada".into(),
+            token_hash: "ab12".into(),
+        })];
+        events.extend(running_placement_league());
+        events.push(DomainEvent::PlayerUnsubscribed(PlayerUnsubscribed {
+            league_id: LEAGUE,
+            player_id: player(1),
+        }));
+        events.push(finished(1, placement(&[(1, 10.0), (2, 8.0)])));
+        events.push(DomainEvent::GameResultCorrected(GameResultCorrected {
+            league_id: LEAGUE,
+            game_id: game_id(LEAGUE, 1),
+            result: placement(&[(1, 10.0), (2, 9.0)]),
+            reason: "typo".into(),
+            corrected_by: Actor::Admin,
+        }));
+        events.push(DomainEvent::LeagueCompleted(LeagueCompleted { league_id: LEAGUE }));
+        events
+    }
+
+    #[test]
+    fn every_event_round_trips_through_its_stored_form() {
+        let events = one_of_each();
+        let types: std::collections::BTreeSet<_> =
+            events.iter().map(DomainEvent::event_type).collect();
+        assert_eq!(types.len(), EVENT_TYPES.len(), "the sample covers every type");
+        for event in events {
+            let data = event.to_data();
+            assert_eq!((data.event_type.as_str(), data.schema_version), (event.event_type(), 1));
+            assert_eq!(DomainEvent::from_data(data).unwrap(), event);
+        }
+    }
+
+    #[test]
+    fn payloads_are_camel_case() {
+        let created = created(ScoringSystem::Detour98f, 7, 8, 3).payload();
+        assert_eq!(created["playersPerGame"], 7);
+        assert_eq!(created["scoringSystem"], "detour98f");
+        assert_eq!(created["requireActivePlayers"], false);
+        assert_eq!(created["leagueId"], LEAGUE.to_string());
+        let finished = finished(1, placement(&[(1, 10.0), (2, 8.0)])).payload();
+        assert_eq!(finished["reportedBy"], "admin");
+        assert_eq!(finished["gameId"], game_id(LEAGUE, 1).to_string());
+    }
+
+    #[test]
+    fn unknown_types_versions_and_bad_payloads_are_typed_errors() {
+        let payload = subscribed(1).payload();
+        assert!(matches!(
+            DomainEvent::from_stored("PlayerBanned", 1, payload.clone()),
+            Err(EventDecodeError::UnknownType(t)) if t == "PlayerBanned"
+        ));
+        assert!(matches!(
+            DomainEvent::from_stored("PlayerSubscribed", 2, payload),
+            Err(EventDecodeError::UnsupportedVersion { schema_version: 2, .. })
+        ));
+        assert!(matches!(
+            DomainEvent::from_stored("PlayerSubscribed", 1, serde_json::json!({"leagueId": 3})),
+            Err(EventDecodeError::InvalidPayload { .. })
+        ));
+    }
+
+    #[test]
+    fn events_know_their_stream() {
+        let events = one_of_each();
+        assert_eq!(events[0].stream_id(), format!("player-{}", player(1)));
+        assert!(events[1..].iter().all(|e| e.stream_id() == format!("league-{LEAGUE}")));
+    }
+}
