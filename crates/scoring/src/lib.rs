@@ -10,7 +10,24 @@
 //! - [`score_game`]: validates and scores one game → [`ScoredGame`] (scores in input order).
 //! - [`rank_standings`]: ranks players over many scored games with the tie-breakers.
 
+use std::fmt;
+use std::str::FromStr;
+
 use serde::{Deserialize, Serialize};
+
+mod baf;
+mod bluemax;
+mod detour;
+mod finish;
+mod placement;
+mod squares;
+mod standings;
+mod validate;
+mod woodenships;
+
+pub use baf::{BAF_TABLE, baf_score, baf_shared_top};
+pub use detour::round_half_away_2dp;
+pub use standings::compare_games;
 
 /// Every scoring system the platform knows. The serde names are the CLI names
 /// (`placement`, `baf`, `detour98f`, `squares`, `bluemax`, `woodenships`, `woodenships-legacy`).
@@ -32,6 +49,93 @@ pub enum ScoringSystem {
     WoodenShipsLegacy,
 }
 
+impl ScoringSystem {
+    /// Every system, in the order the issue lists them.
+    pub const ALL: [ScoringSystem; 7] = [
+        ScoringSystem::Placement,
+        ScoringSystem::Baf,
+        ScoringSystem::Detour98f,
+        ScoringSystem::Squares,
+        ScoringSystem::BlueMax,
+        ScoringSystem::WoodenShips,
+        ScoringSystem::WoodenShipsLegacy,
+    ];
+
+    /// The name used everywhere (CLI, GraphQL enum value, events); same as the serde name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ScoringSystem::Placement => "placement",
+            ScoringSystem::Baf => "baf",
+            ScoringSystem::Detour98f => "detour98f",
+            ScoringSystem::Squares => "squares",
+            ScoringSystem::BlueMax => "bluemax",
+            ScoringSystem::WoodenShips => "woodenships",
+            ScoringSystem::WoodenShipsLegacy => "woodenships-legacy",
+        }
+    }
+
+    /// Which [`GameResult`] shape the system scores.
+    pub fn result_kind(self) -> ResultKind {
+        match self {
+            ScoringSystem::Placement => ResultKind::Placement,
+            ScoringSystem::Baf | ScoringSystem::Detour98f | ScoringSystem::Squares => {
+                ResultKind::Diplomacy
+            }
+            ScoringSystem::BlueMax
+            | ScoringSystem::WoodenShips
+            | ScoringSystem::WoodenShipsLegacy => ResultKind::Teams,
+        }
+    }
+
+    /// True for the seven-power Diplomacy systems (baf, detour98f, squares).
+    pub fn is_diplomacy(self) -> bool {
+        self.result_kind() == ResultKind::Diplomacy
+    }
+
+    /// True for the side-against-side systems (bluemax, woodenships, woodenships-legacy).
+    pub fn is_team(self) -> bool {
+        self.result_kind() == ResultKind::Teams
+    }
+}
+
+impl fmt::Display for ScoringSystem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for ScoringSystem {
+    type Err = ScoringError;
+
+    /// Parses a system name (exact, lower case); an unknown name is
+    /// [`ScoringError::UnknownSystem`] (field `system`).
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        ScoringSystem::ALL
+            .into_iter()
+            .find(|system| system.name() == name)
+            .ok_or_else(|| ScoringError::UnknownSystem { name: name.to_owned() })
+    }
+}
+
+/// The three shapes of [`GameResult`]; see [`ScoringSystem::result_kind`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ResultKind {
+    Placement,
+    Diplomacy,
+    Teams,
+}
+
+impl fmt::Display for ResultKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ResultKind::Placement => "placement",
+            ResultKind::Diplomacy => "Diplomacy",
+            ResultKind::Teams => "team",
+        })
+    }
+}
+
 /// One finished game, as reported. Which variant a system accepts: placement → `Placement`;
 /// baf, detour98f, squares → `Diplomacy`; bluemax, woodenships, woodenships-legacy → `Teams`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -40,6 +144,17 @@ pub enum GameResult {
     Placement(Vec<PlacementEntry>),
     Diplomacy(Vec<DiplomacyEntry>),
     Teams(TeamResult),
+}
+
+impl GameResult {
+    /// The shape of this result.
+    pub fn kind(&self) -> ResultKind {
+        match self {
+            GameResult::Placement(_) => ResultKind::Placement,
+            GameResult::Diplomacy(_) => ResultKind::Diplomacy,
+            GameResult::Teams(_) => ResultKind::Teams,
+        }
+    }
 }
 
 /// A player's final game points in an all-vs-all game (seed 002 placement scoring).
@@ -126,8 +241,20 @@ pub struct PlayerGameScore {
     pub player: String,
     pub score: f64,
     pub outcome: Outcome,
-    /// Human-readable lines that make up the score (`--explain`, audit).
+    /// Human-readable lines that make up the score (`--explain`, audit). Empty when scored
+    /// with [`score_game_unexplained`].
     pub explanation: Vec<String>,
+    /// Finishing position in the game (1 = first), by centres for Diplomacy and by league
+    /// score otherwise; players level share the best position of their group (seed 001
+    /// part 4.3).
+    #[serde(default = "one")]
+    pub position: u32,
+    /// How many players share [`Self::position`] (1 = outright).
+    #[serde(default = "one")]
+    pub sharing: u32,
+    /// Diplomacy: the year the power was eliminated, if reported (seed 001 part 4.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eliminated_year: Option<i32>,
 }
 
 /// A validated, scored game: one entry per player, in the input order.
@@ -151,21 +278,116 @@ pub struct Standing {
     pub games: u32,
 }
 
-/// Why a result cannot be scored. Every variant names the offending field.
+/// Why a result cannot be scored. Every variant names the offending field ([`Self::field`]),
+/// e.g. `players[3].centres`; the message is one line.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ScoringError {
+    /// The input breaks a validation rule (count, range, duplicate, missing value…).
     #[error("{field}: {message}")]
     Invalid { field: String, message: String },
+    /// The input is well-formed but the seed says such a result cannot happen (a blank Baf
+    /// cell, a tie count the Baf tie tables do not list). Never guessed.
+    #[error("{field}: impossible result: {message}")]
+    Impossible { field: String, message: String },
+    /// The system expects another result shape (e.g. team sides for `baf`).
+    #[error("result: {system} scores a {expected} result, got a {got} result")]
+    WrongResultKind { system: ScoringSystem, expected: ResultKind, got: ResultKind },
+    /// No system has this name.
+    #[error(
+        "system: unknown scoring system `{name}` (known: placement, baf, detour98f, squares, bluemax, woodenships, woodenships-legacy)"
+    )]
+    UnknownSystem { name: String },
 }
 
-/// Validates `result` for `system` and scores it (scores in input order).
+impl ScoringError {
+    /// The offending field, as a path into the input (`players[3].centres`, `sides[1].name`,
+    /// `result`, `system`).
+    pub fn field(&self) -> &str {
+        match self {
+            ScoringError::Invalid { field, .. } | ScoringError::Impossible { field, .. } => field,
+            ScoringError::WrongResultKind { .. } => "result",
+            ScoringError::UnknownSystem { .. } => "system",
+        }
+    }
+
+    pub(crate) fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
+        ScoringError::Invalid { field: field.into(), message: message.into() }
+    }
+
+    pub(crate) fn impossible(field: impl Into<String>, message: impl Into<String>) -> Self {
+        ScoringError::Impossible { field: field.into(), message: message.into() }
+    }
+}
+
+/// Validates `result` for `system` and scores it (scores in input order), with the
+/// explanation lines filled in.
 pub fn score_game(system: ScoringSystem, result: &GameResult) -> Result<ScoredGame, ScoringError> {
-    let _ = (system, result);
-    todo!("issue 3")
+    score_with(system, result, Explain::Yes)
 }
 
-/// Ranks players over scored games (seed 001 parts 3–4 tie-breakers), best first.
+/// Same as [`score_game`] but leaves every `explanation` empty: the allocation-light path for
+/// replaying long event logs.
+pub fn score_game_unexplained(
+    system: ScoringSystem,
+    result: &GameResult,
+) -> Result<ScoredGame, ScoringError> {
+    score_with(system, result, Explain::No)
+}
+
+/// Whether to build the human-readable explanation lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Explain {
+    Yes,
+    No,
+}
+
+fn score_with(
+    system: ScoringSystem,
+    result: &GameResult,
+    explain: Explain,
+) -> Result<ScoredGame, ScoringError> {
+    let players = match (system, result) {
+        (ScoringSystem::Placement, GameResult::Placement(entries)) => {
+            validate::placement(entries)?;
+            placement::score(entries, explain)
+        }
+        (ScoringSystem::Baf, GameResult::Diplomacy(entries)) => {
+            validate::diplomacy(entries)?;
+            baf::score(entries, explain)?
+        }
+        (ScoringSystem::Detour98f, GameResult::Diplomacy(entries)) => {
+            validate::diplomacy(entries)?;
+            detour::score(entries, explain)
+        }
+        (ScoringSystem::Squares, GameResult::Diplomacy(entries)) => {
+            validate::diplomacy(entries)?;
+            squares::score(entries, explain)
+        }
+        (ScoringSystem::BlueMax, GameResult::Teams(teams)) => {
+            validate::teams(system, teams)?;
+            bluemax::score(teams, bluemax::KillPoints::Counted, explain)
+        }
+        (ScoringSystem::WoodenShipsLegacy, GameResult::Teams(teams)) => {
+            validate::teams(system, teams)?;
+            bluemax::score(teams, bluemax::KillPoints::NotCounted, explain)
+        }
+        (ScoringSystem::WoodenShips, GameResult::Teams(teams)) => {
+            validate::teams(system, teams)?;
+            woodenships::score(teams, explain)
+        }
+        _ => {
+            return Err(ScoringError::WrongResultKind {
+                system,
+                expected: system.result_kind(),
+                got: result.kind(),
+            });
+        }
+    };
+    Ok(ScoredGame { system, players })
+}
+
+/// Ranks players over scored games (seed 001 parts 3–4 tie-breakers), best first. Players
+/// still level after every tie-breaker share a rank and are listed by name.
 pub fn rank_standings(games: &[ScoredGame]) -> Vec<Standing> {
-    let _ = games;
-    todo!("issue 3")
+    standings::rank(games)
 }

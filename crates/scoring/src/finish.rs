@@ -1,0 +1,85 @@
+//! Finishing positions and outcome classes shared by the systems: what the standings
+//! tie-breakers (seed 001 part 4) need to know about each player's game.
+
+use crate::{DiplomacyEntry, Outcome, PlayerGameScore};
+
+/// Centres that win a Diplomacy game outright (an "18 centre WIN", seeds 000, 001, 003/004).
+pub(crate) const SOLO_CENTRES: u32 = 18;
+
+/// Finishing position of player `index` among `count` players ranked by `key` (higher is
+/// better): 1 + how many are strictly ahead, and how many share that position, including the
+/// player (seed 001 part 4.3: "an equal 1st is behind an outright 1st but ahead of a 2nd").
+/// Quadratic but allocation-free; games have at most eight players.
+pub(crate) fn position<K: PartialOrd>(
+    count: usize,
+    index: usize,
+    key: impl Fn(usize) -> K,
+) -> (u32, u32) {
+    let own = key(index);
+    let mut ahead = 0u32;
+    let mut sharing = 0u32;
+    for other in 0..count {
+        let other_key = key(other);
+        if other_key > own {
+            ahead += 1;
+        } else if other_key == own {
+            sharing += 1;
+        }
+    }
+    (ahead + 1, sharing)
+}
+
+/// The soloist of a Diplomacy game, if any: the power on 18 or more centres (validation
+/// guarantees at most one).
+pub(crate) fn soloist(entries: &[DiplomacyEntry]) -> Option<usize> {
+    entries.iter().position(|entry| entry.centres >= SOLO_CENTRES)
+}
+
+/// Issue 3 outcome classes for Diplomacy (seed 001 part 4.1): win = solo; loss = someone
+/// else soloed; elimination = no solo and 0 centres or flagged eliminated; draw otherwise.
+pub(crate) fn diplomacy_outcome(
+    entries: &[DiplomacyEntry],
+    index: usize,
+    soloist: Option<usize>,
+) -> Outcome {
+    match soloist {
+        Some(winner) if winner == index => Outcome::Win,
+        Some(_) => Outcome::Loss,
+        None if entries[index].centres == 0 || entries[index].eliminated => Outcome::Elimination,
+        None => Outcome::Draw,
+    }
+}
+
+/// Builds the per-player rows of a Diplomacy game from the league scores (input order),
+/// ranking finishing positions by centres.
+pub(crate) fn diplomacy_rows(
+    entries: &[DiplomacyEntry],
+    mut score_of: impl FnMut(usize) -> (f64, Vec<String>),
+) -> Vec<PlayerGameScore> {
+    let solo = soloist(entries);
+    (0..entries.len())
+        .map(|index| {
+            let (score, explanation) = score_of(index);
+            let (position, sharing) = position(entries.len(), index, |i| entries[i].centres);
+            PlayerGameScore {
+                player: entries[index].player.clone(),
+                score,
+                outcome: diplomacy_outcome(entries, index, solo),
+                explanation,
+                position,
+                sharing,
+                eliminated_year: entries[index].eliminated_year,
+            }
+        })
+        .collect()
+}
+
+/// Sets finishing positions of a scored non-Diplomacy game by league score (issue 3: "by game
+/// score otherwise").
+pub(crate) fn rank_by_score(rows: &mut [PlayerGameScore]) {
+    for index in 0..rows.len() {
+        let (position, sharing) = position(rows.len(), index, |i| rows[i].score);
+        rows[index].position = position;
+        rows[index].sharing = sharing;
+    }
+}

@@ -1,0 +1,87 @@
+//! Seeds 003/004: DAANZ "Squares": each power scores the square of its centres, normalised so
+//! that a drawn game totals 100; an 18-centre win scores 100 and everybody else 0.
+
+use crate::finish::{SOLO_CENTRES, diplomacy_rows, soloist};
+use crate::{DiplomacyEntry, Explain, PlayerGameScore};
+
+/// Seeds 003/004 part 2.1: the winning player's score.
+pub const SQUARES_SOLO_POINTS: f64 = 100.0;
+
+/// Seeds 003/004 part 1.1: points equal to the square of the centres held (5 → 25, 15 → 225).
+pub fn square_points(centres: u32) -> u32 {
+    centres * centres
+}
+
+/// Seeds 003/004 part 1.2: the player's share of the game's squares, as a percentage (not
+/// rounded: the seed does not say to round).
+pub fn squares_share(centres: u32, sum_of_squares: u32) -> f64 {
+    100.0 * f64::from(square_points(centres)) / f64::from(sum_of_squares)
+}
+
+/// Seeds 003/004 part 2: the 18-centre winner scores 100, all losing players 0.
+pub fn solo_points(entry: &DiplomacyEntry) -> f64 {
+    if entry.centres >= SOLO_CENTRES { SQUARES_SOLO_POINTS } else { 0.0 }
+}
+
+/// Scores a validated Diplomacy game with Squares (input order).
+pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerGameScore> {
+    let solo = soloist(entries).is_some();
+    let sum: u32 = entries.iter().map(|entry| square_points(entry.centres)).sum();
+    diplomacy_rows(entries, |index| {
+        let centres = entries[index].centres;
+        let points = if solo { solo_points(&entries[index]) } else { squares_share(centres, sum) };
+        let explanation = match explain {
+            Explain::No => Vec::new(),
+            Explain::Yes if solo => vec![format!("centres {centres}, 18-centre game → {points}")],
+            Explain::Yes => vec![format!(
+                "centres {centres}, squared {} of {sum} → {points}",
+                square_points(centres)
+            )],
+        };
+        (points, explanation)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(centres: [u32; 7]) -> Vec<DiplomacyEntry> {
+        centres
+            .iter()
+            .enumerate()
+            .map(|(i, &centres)| DiplomacyEntry {
+                player: format!("P{i}"),
+                centres,
+                eliminated: false,
+                eliminated_year: None,
+            })
+            .collect()
+    }
+
+    /// Seeds 003/004 part 1.1 examples: 5 centres = 25 points, 15 centres = 225 points.
+    #[test]
+    fn seed_003_squares_examples() {
+        assert_eq!(square_points(5), 25);
+        assert_eq!(square_points(15), 225);
+    }
+
+    /// Seeds 003/004 part 1.2: 15, 5, 5, 5, 4, 0, 0 → squares 225+25+25+25+16 = 316.
+    #[test]
+    fn seed_003_normalised_to_100() {
+        let scores: Vec<f64> =
+            score(&game([15, 5, 5, 5, 4, 0, 0]), Explain::No).iter().map(|r| r.score).collect();
+        assert_eq!(scores[0], 100.0 * 225.0 / 316.0);
+        assert_eq!(scores[1], 100.0 * 25.0 / 316.0);
+        assert_eq!(scores[4], 100.0 * 16.0 / 316.0);
+        assert_eq!(scores[6], 0.0);
+    }
+
+    /// Seeds 003/004 part 2: 18-centre win → 100 and 0.
+    #[test]
+    fn seed_003_solo() {
+        let scores: Vec<f64> =
+            score(&game([5, 18, 5, 4, 2, 0, 0]), Explain::No).iter().map(|r| r.score).collect();
+        assert_eq!(scores, [0.0, 100.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+    }
+}

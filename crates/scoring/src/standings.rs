@@ -1,0 +1,347 @@
+//! Seed 001 parts 3–4 (the same text in seeds 003/004): league standings by total score with
+//! the DAANZ tie-breakers, and the game comparison they use. Applied to every system.
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+
+use crate::{Outcome, PlayerGameScore, ScoredGame, Standing};
+
+/// Scores are compared in millionths of a point so that sums of two-decimal scores that are
+/// equal on paper (0.1 + 0.2 versus 0.3) compare equal despite binary floating point.
+fn micro(points: f64) -> i64 {
+    (points * 1_000_000.0).round() as i64
+}
+
+/// One player's game inside the list of scored games.
+#[derive(Debug, Clone, Copy)]
+struct GameRef<'a> {
+    row: &'a PlayerGameScore,
+    /// League scores of the game's finishers, best finisher first (zero for eliminated ones).
+    finishers: &'a [f64],
+}
+
+/// Seed 001 part 4.5–4.6: the game's scores in finishing order (1st … 7th), zero used for
+/// eliminated players. Players sharing a position are ordered by score.
+fn finishing_scores(game: &ScoredGame) -> Vec<f64> {
+    let mut order: Vec<&PlayerGameScore> = game.players.iter().collect();
+    order.sort_by(|a, b| a.position.cmp(&b.position).then(b.score.total_cmp(&a.score)));
+    order
+        .into_iter()
+        .map(|row| if row.outcome == Outcome::Elimination { 0.0 } else { row.score })
+        .collect()
+}
+
+/// Seed 001 part 4, comparing two games (`Greater` = `a` is the better game): 1. win > draw >
+/// elimination > loss; 2. points from the game; 3. finishing position (an outright place
+/// beats a shared one, fewer sharers beat more); 4. if both eliminated, the later
+/// elimination year; 5–6. own score minus the 1st finisher's score, then the 2nd's, … .
+pub fn compare_games(
+    a: &PlayerGameScore,
+    a_finishers: &[f64],
+    b: &PlayerGameScore,
+    b_finishers: &[f64],
+) -> Ordering {
+    a.outcome
+        .cmp(&b.outcome)
+        .then_with(|| micro(a.score).cmp(&micro(b.score)))
+        .then_with(|| (b.position, b.sharing).cmp(&(a.position, a.sharing)))
+        .then_with(|| match (a.outcome, b.outcome, a.eliminated_year, b.eliminated_year) {
+            (Outcome::Elimination, Outcome::Elimination, Some(a_year), Some(b_year)) => {
+                a_year.cmp(&b_year)
+            }
+            _ => Ordering::Equal,
+        })
+        .then_with(|| {
+            let depth = a_finishers.len().max(b_finishers.len());
+            (0..depth)
+                .map(|k| {
+                    let a_gap = a.score - a_finishers.get(k).copied().unwrap_or(0.0);
+                    let b_gap = b.score - b_finishers.get(k).copied().unwrap_or(0.0);
+                    micro(a_gap).cmp(&micro(b_gap))
+                })
+                .find(|ordering| ordering.is_ne())
+                .unwrap_or(Ordering::Equal)
+        })
+}
+
+fn compare_refs(a: &GameRef<'_>, b: &GameRef<'_>) -> Ordering {
+    compare_games(a.row, a.finishers, b.row, b.finishers)
+}
+
+/// One player's games and totals while ranking.
+#[derive(Debug)]
+struct Record<'a> {
+    player: &'a str,
+    total: f64,
+    wins: u32,
+    draws: u32,
+    games: Vec<GameRef<'a>>,
+}
+
+/// Seed 001 part 3.3–3.5: the better 'best', 'second best', 'third best' game; a player
+/// without such a game is behind one who has it.
+fn compare_best_games(a: &Record<'_>, b: &Record<'_>) -> Ordering {
+    (0..3)
+        .map(|k| match (a.games.get(k), b.games.get(k)) {
+            (Some(a), Some(b)) => compare_refs(a, b),
+            (Some(_), None) => Ordering::Greater,
+            (None, Some(_)) => Ordering::Less,
+            (None, None) => Ordering::Equal,
+        })
+        .find(|ordering| ordering.is_ne())
+        .unwrap_or(Ordering::Equal)
+}
+
+/// Seed 001 part 3: most points, then 1. most wins, 2. most draws, 3–5. better best, second
+/// best, third best game (`Greater` = `a` ranks higher).
+fn compare_records(a: &Record<'_>, b: &Record<'_>) -> Ordering {
+    micro(a.total)
+        .cmp(&micro(b.total))
+        .then(a.wins.cmp(&b.wins))
+        .then(a.draws.cmp(&b.draws))
+        .then_with(|| compare_best_games(a, b))
+}
+
+/// Seed 001 part 3: rank every player over `games`, best first; players that cannot be split
+/// "are considered to have finished equal" and share the rank (1, 2, 2, 4), listed by name.
+pub(crate) fn rank(games: &[ScoredGame]) -> Vec<Standing> {
+    let finishers: Vec<Vec<f64>> = games.iter().map(finishing_scores).collect();
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut records: Vec<Record<'_>> = Vec::new();
+    for (game, finishers) in games.iter().zip(&finishers) {
+        for row in &game.players {
+            let slot = *index.entry(row.player.as_str()).or_insert_with(|| {
+                records.push(Record {
+                    player: &row.player,
+                    total: 0.0,
+                    wins: 0,
+                    draws: 0,
+                    games: Vec::new(),
+                });
+                records.len() - 1
+            });
+            let record = &mut records[slot];
+            record.total += row.score;
+            record.wins += u32::from(row.outcome == Outcome::Win);
+            record.draws += u32::from(row.outcome == Outcome::Draw);
+            record.games.push(GameRef { row, finishers });
+        }
+    }
+    for record in &mut records {
+        record.games.sort_by(|a, b| compare_refs(b, a));
+    }
+    records.sort_by(|a, b| compare_records(b, a).then_with(|| a.player.cmp(b.player)));
+    let mut standings = Vec::with_capacity(records.len());
+    for (place, record) in records.iter().enumerate() {
+        let rank = match place {
+            0 => 1,
+            _ if compare_records(&records[place - 1], record).is_eq() => {
+                standings.last().map_or(1, |previous: &Standing| previous.rank)
+            }
+            _ => place as u32 + 1,
+        };
+        standings.push(Standing {
+            rank,
+            player: record.player.to_owned(),
+            total: record.total,
+            wins: record.wins,
+            draws: record.draws,
+            games: record.games.len() as u32,
+        });
+    }
+    standings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{DiplomacyEntry, GameResult, PlacementEntry, ScoringSystem, score_game};
+
+    fn row(
+        player: &str,
+        score: f64,
+        outcome: Outcome,
+        position: u32,
+        sharing: u32,
+    ) -> PlayerGameScore {
+        PlayerGameScore {
+            player: player.to_owned(),
+            score,
+            outcome,
+            explanation: Vec::new(),
+            position,
+            sharing,
+            eliminated_year: None,
+        }
+    }
+
+    fn placement(points: &[(&str, f64)]) -> ScoredGame {
+        let entries = points
+            .iter()
+            .map(|(player, points)| PlacementEntry {
+                player: (*player).to_owned(),
+                points: *points,
+            })
+            .collect();
+        score_game(ScoringSystem::Placement, &GameResult::Placement(entries)).unwrap()
+    }
+
+    fn ranks(standings: &[Standing]) -> Vec<(u32, &str)> {
+        standings.iter().map(|s| (s.rank, s.player.as_str())).collect()
+    }
+
+    /// Seed 001 part 4.1: a loss is below an elimination or a draw "even though more
+    /// tournament points may be gained".
+    #[test]
+    fn seed_001_part_4_1_class_beats_points() {
+        let loss = row("A", 50.0, Outcome::Loss, 2, 1);
+        let elimination = row("B", 0.0, Outcome::Elimination, 7, 1);
+        let draw = row("C", 1.0, Outcome::Draw, 6, 1);
+        let win = row("D", 1.0, Outcome::Win, 1, 1);
+        assert_eq!(compare_games(&elimination, &[], &loss, &[]), Ordering::Greater);
+        assert_eq!(compare_games(&draw, &[], &elimination, &[]), Ordering::Greater);
+        assert_eq!(compare_games(&win, &[], &draw, &[]), Ordering::Greater);
+    }
+
+    /// Seed 001 part 4.2–4.3: points first, then position: an equal 1st is behind an
+    /// outright 1st but ahead of a 2nd; equal 2nd with 2 beats equal 2nd with 3.
+    #[test]
+    fn seed_001_part_4_3_position() {
+        let outright_first = row("A", 20.0, Outcome::Draw, 1, 1);
+        let shared_first = row("B", 20.0, Outcome::Draw, 1, 2);
+        let second = row("C", 20.0, Outcome::Draw, 2, 1);
+        let second_of_two = row("D", 20.0, Outcome::Draw, 2, 2);
+        let second_of_three = row("E", 20.0, Outcome::Draw, 2, 3);
+        assert_eq!(compare_games(&outright_first, &[], &shared_first, &[]), Ordering::Greater);
+        assert_eq!(compare_games(&shared_first, &[], &second, &[]), Ordering::Greater);
+        assert_eq!(compare_games(&second_of_two, &[], &second_of_three, &[]), Ordering::Greater);
+        let more_points = row("F", 20.5, Outcome::Draw, 3, 1);
+        assert_eq!(compare_games(&more_points, &[], &outright_first, &[]), Ordering::Greater);
+    }
+
+    /// Seed 001 part 4.4: if both eliminated, the longer survival (later year) is better.
+    #[test]
+    fn seed_001_part_4_4_longest_survival() {
+        let mut early = row("A", 0.0, Outcome::Elimination, 6, 2);
+        let mut late = row("B", 0.0, Outcome::Elimination, 6, 2);
+        early.eliminated_year = Some(1903);
+        late.eliminated_year = Some(1907);
+        assert_eq!(compare_games(&late, &[], &early, &[]), Ordering::Greater);
+    }
+
+    /// Seed 001 part 4.5–4.6: own score minus the 1st finisher's, then the 2nd's, … .
+    #[test]
+    fn seed_001_part_4_5_gap_to_finishers() {
+        let a = row("A", 10.0, Outcome::Draw, 3, 1);
+        let b = row("B", 10.0, Outcome::Draw, 3, 1);
+        // A's game leader scored 30, B's 40: A is closer to the top.
+        assert_eq!(
+            compare_games(&a, &[30.0, 20.0, 10.0], &b, &[40.0, 15.0, 10.0]),
+            Ordering::Greater
+        );
+        // Same leader: the 2nd finisher decides.
+        assert_eq!(compare_games(&a, &[30.0, 25.0, 10.0], &b, &[30.0, 20.0, 10.0]), Ordering::Less);
+    }
+
+    /// Seed 001 part 3: most points first; level players share the rank (1, 2, 2, 4).
+    #[test]
+    fn seed_001_part_3_totals_and_shared_ranks() {
+        let games = [placement(&[("A", 9.0), ("B", 5.0), ("C", 5.0), ("D", 1.0)])];
+        let standings = rank(&games);
+        assert_eq!(ranks(&standings), [(1, "A"), (2, "B"), (2, "C"), (4, "D")]);
+        assert_eq!(standings[0].total, 12.0);
+        assert_eq!((standings[0].wins, standings[1].draws, standings[1].games), (1, 0, 1));
+    }
+
+    /// Seed 001 part 3.1: equal totals → most wins. A: outright first (6) and last (0);
+    /// B: second three times (2 + 2 + 2); both total 6, A has the win.
+    #[test]
+    fn seed_001_part_3_1_most_wins() {
+        let games = [
+            placement(&[("A", 3.0), ("B", 2.0), ("C", 1.0)]),
+            placement(&[("C", 3.0), ("B", 2.0), ("A", 1.0)]),
+            placement(&[("C", 3.0), ("B", 2.0), ("D", 1.0)]),
+        ];
+        let standings = rank(&games);
+        let a = standings.iter().find(|s| s.player == "A").unwrap();
+        let b = standings.iter().find(|s| s.player == "B").unwrap();
+        assert_eq!((a.total, b.total), (6.0, 6.0));
+        assert!(a.rank < b.rank, "{standings:?}");
+        assert_eq!(ranks(&standings)[0], (1, "C"));
+    }
+
+    /// Seed 001 part 3.2: equal totals and wins → most drawn games (shared first is a draw).
+    #[test]
+    fn seed_001_part_3_2_most_draws() {
+        let games = [
+            // A and X share first: (6 + 2) / 2 = 4 each, a draw for both.
+            placement(&[("A", 5.0), ("X", 5.0), ("Y", 1.0)]),
+            // B: second alone (2) twice.
+            placement(&[("Z", 5.0), ("B", 3.0), ("Y", 1.0)]),
+            placement(&[("Z", 5.0), ("B", 3.0), ("Y", 1.0)]),
+        ];
+        let standings = rank(&games);
+        let a = standings.iter().find(|s| s.player == "A").unwrap();
+        let b = standings.iter().find(|s| s.player == "B").unwrap();
+        assert_eq!((a.total, b.total, a.wins, b.wins, a.draws), (4.0, 4.0, 0, 0, 1));
+        assert!(a.rank < b.rank, "{standings:?}");
+    }
+
+    /// Seed 001 part 3.3: equal totals, wins and draws → the better best game. Same points
+    /// everywhere, but A's best game is a 2nd place and B's best only a 3rd.
+    #[test]
+    fn seed_001_part_3_3_better_best_game() {
+        let a = row("A", 10.0, Outcome::Draw, 2, 1);
+        let a2 = row("A", 10.0, Outcome::Draw, 5, 1);
+        let b = row("B", 10.0, Outcome::Draw, 3, 1);
+        let b2 = row("B", 10.0, Outcome::Draw, 3, 1);
+        let game = |rows: Vec<PlayerGameScore>| ScoredGame {
+            system: ScoringSystem::Squares,
+            players: rows,
+        };
+        let games = [game(vec![a, b]), game(vec![a2, b2])];
+        assert_eq!(ranks(&rank(&games)), [(1, "A"), (2, "B")]);
+        // Identical records: finished equal, listed by name.
+        let twins =
+            [game(vec![row("Y", 5.0, Outcome::Draw, 1, 2), row("X", 5.0, Outcome::Draw, 1, 2)])];
+        assert_eq!(ranks(&rank(&twins)), [(1, "X"), (1, "Y")]);
+    }
+
+    /// Totals equal on paper compare equal although binary sums differ (0.1 + 0.2 vs 0.3).
+    #[test]
+    fn totals_compare_in_millionths() {
+        let game = |rows: Vec<PlayerGameScore>| ScoredGame {
+            system: ScoringSystem::Detour98f,
+            players: rows,
+        };
+        let games = [
+            game(vec![row("A", 0.1, Outcome::Draw, 1, 1), row("B", 0.3, Outcome::Draw, 1, 1)]),
+            game(vec![row("A", 0.2, Outcome::Draw, 1, 1)]),
+        ];
+        assert_ne!(0.1 + 0.2, 0.3);
+        let standings = rank(&games);
+        // A has two draws to B's one, so A is ahead only through the draws tie-breaker.
+        assert_eq!(ranks(&standings), [(1, "A"), (2, "B")]);
+        assert_eq!(standings[0].draws, 2);
+    }
+
+    /// Finishing order for part 4.5 uses zero for eliminated players (seed 001 part 4.6).
+    #[test]
+    fn finishing_scores_zero_eliminated() {
+        let entries: Vec<DiplomacyEntry> = [10, 8, 6, 5, 3, 2, 0]
+            .iter()
+            .enumerate()
+            .map(|(i, &centres)| DiplomacyEntry {
+                player: format!("P{i}"),
+                centres,
+                eliminated: false,
+                eliminated_year: (centres == 0).then_some(1908),
+            })
+            .collect();
+        let game = score_game(ScoringSystem::Detour98f, &GameResult::Diplomacy(entries)).unwrap();
+        assert!(game.players[6].score > 0.0, "eliminated after 1905 keeps the survival point");
+        let order = finishing_scores(&game);
+        assert_eq!(order[0], game.players[0].score);
+        assert_eq!(order[6], 0.0);
+    }
+}

@@ -1,0 +1,201 @@
+//! Issue 3 validation: a result is checked before it is scored, and every error names the
+//! offending field as a path into the input (`players[3].centres`, `sides[1].players[0].lost`).
+
+use crate::finish::SOLO_CENTRES;
+use crate::{DiplomacyEntry, PlacementEntry, ScoringError, ScoringSystem, TeamResult};
+
+/// Powers in a Diplomacy game.
+pub(crate) const DIPLOMACY_PLAYERS: usize = 7;
+/// Supply centres on the standard map.
+pub(crate) const TOTAL_CENTRES: u32 = 34;
+/// Players an all-vs-all placement game may have (seed 002 table columns 2..8).
+pub(crate) const PLACEMENT_PLAYERS: std::ops::RangeInclusive<usize> = 2..=8;
+
+/// Player names must be non-empty and distinct within one game. `path(i)` names player i.
+fn distinct_names<'a>(
+    names: impl Iterator<Item = &'a str>,
+    path: impl Fn(usize) -> String,
+) -> Result<(), ScoringError> {
+    let mut seen: Vec<&str> = Vec::with_capacity(8);
+    for (index, name) in names.enumerate() {
+        if name.trim().is_empty() {
+            return Err(ScoringError::invalid(path(index), "must not be empty"));
+        }
+        if seen.contains(&name) {
+            return Err(ScoringError::invalid(
+                path(index),
+                format!("`{name}` appears twice in this game"),
+            ));
+        }
+        seen.push(name);
+    }
+    Ok(())
+}
+
+/// Issue 3, Diplomacy systems: exactly 7 distinct players, centres 0..34 with total ≤ 34, at
+/// most one soloist, somebody holding a centre, and `eliminatedYear` (≥ 1901) only for a
+/// power that has 0 centres or is flagged eliminated.
+pub(crate) fn diplomacy(entries: &[DiplomacyEntry]) -> Result<(), ScoringError> {
+    if entries.len() != DIPLOMACY_PLAYERS {
+        return Err(ScoringError::invalid(
+            "players",
+            format!(
+                "a Diplomacy game has exactly {DIPLOMACY_PLAYERS} players, got {}",
+                entries.len()
+            ),
+        ));
+    }
+    distinct_names(entries.iter().map(|entry| entry.player.as_str()), |i| {
+        format!("players[{i}].player")
+    })?;
+    let mut total = 0;
+    let mut soloist = None;
+    for (index, entry) in entries.iter().enumerate() {
+        if entry.centres > TOTAL_CENTRES {
+            return Err(ScoringError::invalid(
+                format!("players[{index}].centres"),
+                format!("{} is more than the {TOTAL_CENTRES} centres on the board", entry.centres),
+            ));
+        }
+        total += entry.centres;
+        if entry.centres >= SOLO_CENTRES {
+            if entry.eliminated {
+                return Err(ScoringError::invalid(
+                    format!("players[{index}].eliminated"),
+                    format!("a power on {} centres cannot be eliminated", entry.centres),
+                ));
+            }
+            if let Some(first) = soloist {
+                return Err(ScoringError::invalid(
+                    format!("players[{index}].centres"),
+                    format!(
+                        "a second soloist (players[{first}] already has {SOLO_CENTRES}+ centres)"
+                    ),
+                ));
+            }
+            soloist = Some(index);
+        }
+        if let Some(year) = entry.eliminated_year {
+            if year < 1901 {
+                return Err(ScoringError::invalid(
+                    format!("players[{index}].eliminatedYear"),
+                    format!("{year} is before the game starts (1901)"),
+                ));
+            }
+            if entry.centres > 0 && !entry.eliminated {
+                return Err(ScoringError::invalid(
+                    format!("players[{index}].eliminatedYear"),
+                    format!(
+                        "given for a power still holding {} centres and not flagged eliminated",
+                        entry.centres
+                    ),
+                ));
+            }
+        }
+    }
+    if total > TOTAL_CENTRES {
+        return Err(ScoringError::invalid(
+            "players",
+            format!("centres add up to {total}, more than the {TOTAL_CENTRES} on the board"),
+        ));
+    }
+    if total == 0 {
+        return Err(ScoringError::invalid("players", "no power holds a centre"));
+    }
+    Ok(())
+}
+
+/// Issue 3, placement: 2..8 distinct players with finite game points.
+pub(crate) fn placement(entries: &[PlacementEntry]) -> Result<(), ScoringError> {
+    if !PLACEMENT_PLAYERS.contains(&entries.len()) {
+        return Err(ScoringError::invalid(
+            "players",
+            format!("a placement game has 2 to 8 players, got {}", entries.len()),
+        ));
+    }
+    distinct_names(entries.iter().map(|entry| entry.player.as_str()), |i| {
+        format!("players[{i}].player")
+    })?;
+    for (index, entry) in entries.iter().enumerate() {
+        if !entry.points.is_finite() {
+            return Err(ScoringError::invalid(
+                format!("players[{index}].points"),
+                "must be a finite number",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Issue 3, team systems: ≥ 2 sides (exactly 2 for Blue Max and its legacy Wooden Ships
+/// scheme), each with a distinct name and at least one player; players distinct across the
+/// game; points finite and not negative; Blue Max schemes: units ≥ 1 and `lost` ≤ `units`;
+/// Wooden Ships: `shipsLeft` reported.
+pub(crate) fn teams(system: ScoringSystem, result: &TeamResult) -> Result<(), ScoringError> {
+    let two_sides_only =
+        matches!(system, ScoringSystem::BlueMax | ScoringSystem::WoodenShipsLegacy);
+    let sides = result.sides.len();
+    if sides < 2 || (two_sides_only && sides != 2) {
+        let wanted = if two_sides_only { "exactly 2" } else { "at least 2" };
+        return Err(ScoringError::invalid(
+            "sides",
+            format!("{system} needs {wanted} sides, got {sides}"),
+        ));
+    }
+    distinct_names(result.sides.iter().map(|side| side.name.as_str()), |i| {
+        format!("sides[{i}].name")
+    })?;
+    let mut paths = Vec::new();
+    for (side_index, side) in result.sides.iter().enumerate() {
+        if side.players.is_empty() {
+            return Err(ScoringError::invalid(
+                format!("sides[{side_index}].players"),
+                "a side needs at least one player",
+            ));
+        }
+        paths.extend((0..side.players.len()).map(|player_index| (side_index, player_index)));
+    }
+    let all_players = result
+        .sides
+        .iter()
+        .flat_map(|side| side.players.iter().map(|player| player.player.as_str()));
+    distinct_names(all_players, |i| {
+        let (side, player) = paths[i];
+        format!("sides[{side}].players[{player}].player")
+    })?;
+    for (side_index, side) in result.sides.iter().enumerate() {
+        for (player_index, player) in side.players.iter().enumerate() {
+            let field = |name: &str| format!("sides[{side_index}].players[{player_index}].{name}");
+            if !player.points.is_finite() || player.points < 0.0 {
+                return Err(ScoringError::invalid(
+                    field("points"),
+                    "must be a finite number, not negative",
+                ));
+            }
+            if two_sides_only {
+                if player.units == 0 {
+                    return Err(ScoringError::invalid(
+                        field("units"),
+                        "a player starts with at least 1 unit",
+                    ));
+                }
+                if player.lost > player.units {
+                    return Err(ScoringError::invalid(
+                        field("lost"),
+                        format!(
+                            "{} lost is more than the {} units the player had",
+                            player.lost, player.units
+                        ),
+                    ));
+                }
+            }
+            if system == ScoringSystem::WoodenShips && player.ships_left.is_none() {
+                return Err(ScoringError::invalid(
+                    field("shipsLeft"),
+                    "Wooden Ships needs the ships left",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
