@@ -1,4 +1,5 @@
-//! The league rules, one function per rule (seed 002 and the issues' settings), used by the
+//! The league rules, one function per rule (seed 002, `seeds/002_2d62da7ec0eec4ee.txt`
+//! "League scoring system", and the issues' settings), used by the
 //! aggregates' handlers and available to callers that want to check ahead of time.
 
 use std::collections::BTreeSet;
@@ -12,7 +13,8 @@ use crate::error::DomainError;
 use crate::events::ScheduledGame;
 use crate::ids::{LeagueId, PlayerId, game_id, player_key};
 
-/// Seed 002: "A league is composed by a variable number of games played among 8 players".
+/// Seed 002 (`002_2d62da7ec0eec4ee.txt`), league size: "A league is composed by a variable number
+/// of games played among 8 players".
 pub const DEFAULT_LEAGUE_SIZE: u32 = 8;
 /// Largest league the scheduler supports (issue 4: k ≤ N ≤ 64).
 pub const MAX_LEAGUE_SIZE: u32 = 64;
@@ -132,8 +134,8 @@ fn clean_text(field: &str, value: &str, max_chars: usize) -> Result<String, Doma
     Ok(trimmed.to_owned())
 }
 
-/// Seed 002 "active player": "To be an active player you just need to have terminated at
-/// least 5 games in the last 90 days".
+/// Seed 002 (`002_2d62da7ec0eec4ee.txt`), rule "active player": "To be an active player you just
+/// need to have terminated at least 5 games in the last 90 days".
 pub fn is_active_player(finished_games_in_window: u32) -> bool {
     finished_games_in_window >= ACTIVE_PLAYER_MIN_FINISHED_GAMES
 }
@@ -151,11 +153,11 @@ pub fn schedule_seed(league_id: LeagueId) -> u64 {
     ])
 }
 
-/// Seed 002: "When the 8th player subscribe to the league, the system automatically
-/// creates all the games that are part of the league and automatically subscribe all the
-/// players to those games in a way that ensure an equal distribution of games and starting
-/// situation." Players are given in subscription order (schedule index = position); games
-/// are numbered from 1 in schedule order, with ids from [`game_id`].
+/// Seed 002 (`002_2d62da7ec0eec4ee.txt`), rule "automatic games": "When the 8th player subscribe to
+/// the league, the system automatically creates all the games that are part of the league and
+/// automatically subscribe all the players to those games in a way that ensure an equal
+/// distribution of games and starting situation." Players are given in subscription order (schedule
+/// index = position); games are numbered from 1 in schedule order, with ids from [`game_id`].
 pub fn schedule_league_games(
     league_id: LeagueId,
     players: &[PlayerId],

@@ -190,7 +190,8 @@ mod creation {
 
     #[test]
     fn admin_creates_a_league_with_seed_002_defaults() {
-        // Seed 002: "games played among 8 players"; eligibility is off by default.
+        // Seed 002 (`002_2d62da7ec0eec4ee.txt`): "games played among 8 players"; eligibility is off
+        // by default.
         let events =
             handle_league(&[], create_command(ScoringSystem::Placement, 4).into()).unwrap();
         let [DomainEvent::LeagueCreated(created)] = events.as_slice() else {
@@ -207,7 +208,8 @@ mod creation {
 
     #[test]
     fn games_per_seat_defaults_to_seed_002_table() {
-        // Seed 002 table: 4 players per game → 16 games per player, 32 in total (s = 4).
+        // Seed 002 (`002_2d62da7ec0eec4ee.txt`) table: 4 players per game → 16 games per player, 32
+        // in total (s = 4).
         let mut command = create_command(ScoringSystem::Placement, 4);
         command.games_per_seat = None;
         let events = handle_league(&[], command.into()).unwrap();
@@ -375,8 +377,9 @@ mod subscriptions {
         );
     }
 
-    /// Seed 002: "When the 8th player subscribe to the league, the system automatically
-    /// creates all the games that are part of the league" — 32 games for 4 per game.
+    /// Seed 002 (`002_2d62da7ec0eec4ee.txt`): "When the 8th player subscribe to the league, the
+    /// system automatically creates all the games that are part of the league" — 32 games for 4 per
+    /// game.
     #[test]
     fn the_eighth_subscription_schedules_every_game_in_the_same_append() {
         let mut events = open_league();
@@ -420,7 +423,8 @@ mod subscriptions {
         assert_eq!(error, DomainError::LeagueNotOpen(LeagueStatus::Running));
     }
 
-    /// Seed 002 "active player": at least 5 games terminated in the last 90 days.
+    /// Seed 002 (`002_2d62da7ec0eec4ee.txt`) "active player": at least 5 games terminated in the
+    /// last 90 days.
     #[test]
     fn leagues_requiring_active_players_refuse_players_with_fewer_than_five_recent_games() {
         let DomainEvent::LeagueCreated(mut settings) = created(ScoringSystem::Placement, 4, 8, 4)
@@ -440,7 +444,8 @@ mod subscriptions {
         assert_eq!(league.handle(&subscribe(Actor::Admin, 1), &five).unwrap(), [subscribed(1)]);
     }
 
-    /// Seed 002 "active player" is off by default: a new platform has no history.
+    /// Seed 002 (`002_2d62da7ec0eec4ee.txt`) "active player" is off by default: a new platform has
+    /// no history.
     #[test]
     fn eligibility_is_off_by_default() {
         let events =

@@ -1,7 +1,7 @@
 //! Property test: random command sequences never break the league invariants — a league
-//! is never full without games (seed 002: the 8th subscription creates every game), games
-//! are scheduled at most once, the league completes once and only when every game has a
-//! result, and the state's version always equals the number of events folded.
+//! is never full without games (seed 002, `002_2d62da7ec0eec4ee.txt`: the 8th subscription creates
+//! every game), games are scheduled at most once, the league completes once and only when every
+//! game has a result, and the state's version always equals the number of events folded.
 
 use chrono::{TimeZone, Utc};
 use league_domain::*;
@@ -52,7 +52,12 @@ fn step() -> impl Strategy<Value = Step> {
         2 => (who(), 0u8..8).prop_map(|(who, player)| Step::Unsubscribe { who, player }),
         6 => (who(), any::<u8>(), prop::collection::vec(0u8..5, 4), prop::bool::weighted(0.1))
             .prop_map(|(who, game, points, outsider)| Step::Report { who, game, points, outsider }),
-        2 => (who(), any::<u8>(), prop::collection::vec(0u8..5, 4), prop::sample::select(vec!["typo", " "]))
+        2 => (
+            who(),
+            any::<u8>(),
+            prop::collection::vec(0u8..5, 4),
+            prop::sample::select(vec!["typo", " "]),
+        )
             .prop_map(|(who, game, points, reason)| Step::Correct { who, game, points, reason }),
     ]
 }
@@ -182,7 +187,8 @@ proptest! {
         }
         // Replaying the stored form rebuilds exactly the same state.
         let stored: Vec<_> = log.iter().map(DomainEvent::to_data).collect();
-        let replayed: Vec<_> = stored.into_iter().map(|d| DomainEvent::from_data(d).unwrap()).collect();
+        let replayed: Vec<_> =
+            stored.into_iter().map(|d| DomainEvent::from_data(d).unwrap()).collect();
         prop_assert_eq!(League::from_events(&replayed), league);
     }
 }
