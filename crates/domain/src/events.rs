@@ -181,7 +181,13 @@ impl DomainEvent {
     pub fn stream_id(&self) -> String {
         match self {
             DomainEvent::PlayerRegistered(e) => player_stream_id(e.player_id),
-            _ => league_stream_id(self.league_id().expect("every other event is a league event")),
+            DomainEvent::LeagueCreated(e) => league_stream_id(e.league_id),
+            DomainEvent::PlayerSubscribed(e) => league_stream_id(e.league_id),
+            DomainEvent::PlayerUnsubscribed(e) => league_stream_id(e.league_id),
+            DomainEvent::GamesScheduled(e) => league_stream_id(e.league_id),
+            DomainEvent::GameFinished(e) => league_stream_id(e.league_id),
+            DomainEvent::GameResultCorrected(e) => league_stream_id(e.league_id),
+            DomainEvent::LeagueCompleted(e) => league_stream_id(e.league_id),
         }
     }
 

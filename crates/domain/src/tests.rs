@@ -828,3 +828,89 @@ mod stored_events {
         assert!(events[1..].iter().all(|e| e.stream_id() == format!("league-{LEAGUE}")));
     }
 }
+
+mod team_games {
+    use super::*;
+
+    fn running_blue_max_duel() -> Vec<DomainEvent> {
+        let mut events = vec![created(ScoringSystem::BlueMax, 2, 2, 1)];
+        events.extend((1..=2).map(subscribed));
+        events.push(DomainEvent::GamesScheduled(GamesScheduled {
+            league_id: LEAGUE,
+            games: vec![ScheduledGame {
+                game_id: game_id(LEAGUE, 1),
+                number: 1,
+                seats: vec![player(1), player(2)],
+            }],
+        }));
+        events
+    }
+
+    fn pilot(n: u128, kills: u32, lost: u32) -> TeamPlayer {
+        TeamPlayer {
+            player: player(n).to_string(),
+            points: 10.0,
+            units: 1,
+            lost,
+            kills,
+            ships_left: None,
+            surrendered: false,
+        }
+    }
+
+    /// Seed 002 (`002_2d62da7ec0eec4ee.txt`) Blue Max, Example 3: "1 vs. 1 Scenario: W1 play
+    /// against D1. W1 shots down D1" — a team-shaped result, one pilot per side.
+    #[test]
+    fn blue_max_takes_sides_and_refuses_a_placement_result() {
+        let events = running_blue_max_duel();
+        let duel = GameResult::Teams(TeamResult {
+            draw: false,
+            sides: vec![
+                Side { name: "W".into(), players: vec![pilot(1, 1, 0)] },
+                Side { name: "D".into(), players: vec![pilot(2, 0, 1)] },
+            ],
+        });
+        let done = handle_league(&events, report(Actor::Player(player(1)), 1, duel)).unwrap();
+        assert_eq!(done.len(), 2, "the only game finishes the league");
+        assert_bad_input(
+            handle_league(&events, report(Actor::Admin, 1, placement(&[(1, 1.0), (2, 0.0)]))),
+            "result",
+        );
+    }
+
+    #[test]
+    fn every_seated_pilot_must_be_on_a_side() {
+        let one_sided = GameResult::Teams(TeamResult {
+            draw: false,
+            sides: vec![Side { name: "W".into(), players: vec![pilot(1, 1, 0)] }],
+        });
+        assert_bad_input(
+            handle_league(&running_blue_max_duel(), report(Actor::Admin, 1, one_sided)),
+            "result",
+        );
+    }
+}
+
+mod codes {
+    use super::*;
+
+    #[test]
+    fn error_codes_are_the_graphql_extension_codes() {
+        let cases = [
+            (DomainError::Forbidden("x"), "FORBIDDEN"),
+            (DomainError::invalid("name", "empty"), "BAD_USER_INPUT"),
+            (DomainError::LeagueNotFound(LEAGUE), "NOT_FOUND"),
+            (DomainError::LeagueFull, "CONFLICT"),
+            (DomainError::Scheduling("bug".into()), "INTERNAL"),
+        ];
+        for (error, code) in cases {
+            assert_eq!(error.code().as_str(), code, "{error}");
+        }
+    }
+
+    #[test]
+    fn the_schedule_seed_is_the_first_eight_bytes_of_the_league_id() {
+        let id = Uuid::from_u128(0x0102_0304_0506_0708_1111_2222_3333_4444);
+        assert_eq!(rules::schedule_seed(id), 0x0102_0304_0506_0708);
+    }
+}
