@@ -5,8 +5,33 @@
 //! Public contract (other crates build on these names; keep them stable):
 //! - [`ScheduleSpec`] → [`schedule`] → [`Schedule`] (games as player indices in seat order).
 //! - [`default_games_per_seat`]: seed 002's table, as games per seat `s` for `k` per game.
+//! - [`report`] → [`BalanceReport`]: the balance figures of any schedule.
+//!
+//! How: base blocks developed over Z_N (seat balance by construction, see `cyclic`), chosen
+//! by local search on the sum of squared pair meetings; when that stops above the
+//! arithmetic bound, a set-level local search (`refine`) followed by König seat balancing
+//! (`matching`) takes over. The PRNG (`rng`) is written out so streams never change.
+
+mod cyclic;
+mod matching;
+mod refine;
+mod report;
+mod rng;
+mod shape;
 
 use serde::{Deserialize, Serialize};
+
+pub use crate::report::{BalanceReport, report};
+
+/// Largest league: player sets are 64-bit masks.
+pub const MAX_PLAYERS: usize = 64;
+/// Largest `games_per_seat` accepted (64 gives each player 64·k games already).
+pub const MAX_GAMES_PER_SEAT: usize = 64;
+
+/// Proposals of the base-block search (it stops earlier once ideal).
+const CYCLIC_STEPS: usize = 30_000;
+/// Proposals of the set-level search (it stops earlier at the bound).
+const REFINE_STEPS: usize = 300_000;
 
 /// What to schedule: `players` (N) players, `per_game` (k) seats per game, each player
 /// taking each seat `games_per_seat` (s) times (default: seed 002's table for k).
@@ -33,14 +58,58 @@ pub enum ScheduleError {
     InvalidShape(String),
 }
 
-/// Games per seat `s` for `per_game` = k, from seed 002's table (games per player = k·s).
+/// Games per seat `s` for `per_game` = k, from seed 002's table "Number of games per
+/// league" (games per player = k·s, total games = 8·s): k = 2..8 → 14/56, 9/24, 16/32,
+/// 25/40, 18/24, 21/24, 16/16, i.e. s = 7, 3, 4, 5, 3, 3, 2. `None` outside the table.
 pub fn default_games_per_seat(per_game: usize) -> Option<usize> {
-    let _ = per_game;
-    todo!("issue 4")
+    match per_game {
+        2 => Some(7),
+        3 => Some(3),
+        4 => Some(4),
+        5 => Some(5),
+        6 => Some(3),
+        7 => Some(3),
+        8 => Some(2),
+        _ => None,
+    }
 }
 
-/// Builds every game of the league.
+/// Builds every game of the league: N·s games; every player in every seat exactly s times;
+/// no player twice in a game; player sets (and, where sets must repeat, seatings) as
+/// distinct as combinatorics allow; pair meetings as even as the search reaches (the
+/// arithmetic bound in every N = 8 shape; see [`report`] for what a schedule achieves).
 pub fn schedule(spec: &ScheduleSpec) -> Result<Schedule, ScheduleError> {
-    let _ = spec;
-    todo!("issue 4")
+    let (players, per_game) = (spec.players, spec.per_game);
+    let invalid = |message: String| Err(ScheduleError::InvalidShape(message));
+    if per_game < 2 {
+        return invalid(format!("{per_game} players per game: at least 2 are needed"));
+    }
+    if per_game > players {
+        return invalid(format!("{per_game} players per game but only {players} players"));
+    }
+    if players > MAX_PLAYERS {
+        return invalid(format!("{players} players: at most {MAX_PLAYERS} are supported"));
+    }
+    let Some(games_per_seat) = spec.games_per_seat.or_else(|| default_games_per_seat(per_game))
+    else {
+        return invalid(format!(
+            "seed 002 has no games-per-seat entry for {per_game} players per game; give it"
+        ));
+    };
+    if !(1..=MAX_GAMES_PER_SEAT).contains(&games_per_seat) {
+        return invalid(format!(
+            "{games_per_seat} games per seat: must be between 1 and {MAX_GAMES_PER_SEAT}"
+        ));
+    }
+    let shape = shape::Shape::new(players, per_game, games_per_seat);
+    let mut rng = rng::SplitMix64::new(spec.seed);
+    let found = cyclic::search(&shape, &mut rng, CYCLIC_STEPS);
+    let mut games = cyclic::develop(players, &found.blocks);
+    if found.repeats == 0 && found.pair_excess > 0 && shape.set_cap == 1 {
+        let (sets, excess) = refine::improve(&shape, games.clone(), &mut rng, REFINE_STEPS);
+        if excess < found.pair_excess {
+            games = matching::balance_seats(players, &sets);
+        }
+    }
+    Ok(Schedule { players, per_game, games_per_seat, games })
 }
