@@ -3,7 +3,9 @@
 
 use std::fmt;
 
-use league_scoring::{GameResult, ScoringSystem};
+use league_scoring::{
+    GameResult, ScoredGame, ScoringError, ScoringSystem, Standing, rank_standings, score_game,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::aggregate::Aggregate;
@@ -147,6 +149,33 @@ impl League {
 
     pub fn scoring_system(&self) -> Option<ScoringSystem> {
         self.settings.as_ref().map(|s| s.scoring_system)
+    }
+
+    /// Every finished game scored under `system` (the league's own, or another one for a
+    /// what-if rescore), in game-number order.
+    pub fn scored_games_under(
+        &self,
+        system: ScoringSystem,
+    ) -> Result<Vec<ScoredGame>, ScoringError> {
+        self.games
+            .iter()
+            .filter_map(|game| game.result.as_ref())
+            .map(|result| score_game(system, result))
+            .collect()
+    }
+
+    /// Standings from the finished games under `system`, ranked with the scoring crate's
+    /// tie-breakers.
+    pub fn standings_under(&self, system: ScoringSystem) -> Result<Vec<Standing>, ScoringError> {
+        Ok(rank_standings(&self.scored_games_under(system)?))
+    }
+
+    /// Standings under the league's own system (empty before creation).
+    pub fn standings(&self) -> Result<Vec<Standing>, ScoringError> {
+        match self.scoring_system() {
+            Some(system) => self.standings_under(system),
+            None => Ok(Vec::new()),
+        }
     }
 
     fn created(&self, league_id: LeagueId) -> Result<&LeagueCreated, DomainError> {

@@ -914,3 +914,28 @@ mod codes {
         assert_eq!(rules::schedule_seed(id), 0x0102_0304_0506_0708);
     }
 }
+
+mod standings {
+    use super::*;
+
+    /// Seed 002 (`002_2d62da7ec0eec4ee.txt`) placement table, 2 players: 1st 2, 2nd 0.
+    #[test]
+    fn standings_follow_the_current_results_including_corrections() {
+        let mut events = running_placement_league();
+        events.push(finished(1, placement(&[(1, 10.0), (2, 8.0)])));
+        let league = given::<League>(&events);
+        let standings = league.standings().unwrap();
+        assert_eq!(standings[0].player, player(1).to_string());
+        assert_eq!((standings[0].total, standings[0].wins), (2.0, 1));
+        events.push(DomainEvent::GameResultCorrected(GameResultCorrected {
+            league_id: LEAGUE,
+            game_id: game_id(LEAGUE, 1),
+            result: placement(&[(1, 7.0), (2, 8.0)]),
+            reason: "typo".into(),
+            corrected_by: Actor::Admin,
+        }));
+        let corrected = given::<League>(&events).standings().unwrap();
+        assert_eq!((corrected[0].player.clone(), corrected[0].total), (player(2).to_string(), 2.0));
+        assert!(given::<League>(&events).standings_under(ScoringSystem::BlueMax).is_err());
+    }
+}
