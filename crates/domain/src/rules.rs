@@ -247,19 +247,15 @@ pub fn validate_result(
     Ok(normalised)
 }
 
-/// Wraps a scoring refusal as invalid input under `result`. Every scoring error displays as
-/// `"<field>: <message>"` (the field is a path into the result), so the text is split
-/// rather than matched per variant.
+/// Wraps a scoring refusal as invalid input under `result`: the scoring crate names the
+/// offending field as a path into the result (`players[3].centres`), which becomes
+/// `result.players[3].centres`.
 fn scoring_error(error: ScoringError) -> DomainError {
     let text = error.to_string();
-    match text.split_once(": ") {
-        Some((field, message)) if !field.is_empty() && !field.contains(' ') => {
-            let field =
-                if field == "result" { field.to_owned() } else { format!("result.{field}") };
-            DomainError::invalid(field, message)
-        }
-        _ => DomainError::invalid("result", text),
-    }
+    let field = error.field();
+    let message = text.strip_prefix(&format!("{field}: ")).unwrap_or(&text).to_owned();
+    let field = if field == "result" { field.to_owned() } else { format!("result.{field}") };
+    DomainError::InvalidInput { field, message }
 }
 
 /// Every player string in a result, for rewriting in place.
