@@ -7,12 +7,13 @@
 //! - [`default_games_per_seat`]: seed 002's table, as games per seat `s` for `k` per game.
 //! - [`report`] → [`BalanceReport`]: the balance figures of any schedule.
 //!
-//! How: base blocks developed over Z_N (seat balance by construction, see `cyclic`), chosen
+//! How: base blocks developed over Z_N or another abelian group of order N (seat balance by
+//! construction, see `development`), chosen
 //! by local search on the sum of squared pair meetings; when that stops above the
 //! arithmetic bound, a set-level local search (`refine`) followed by König seat balancing
 //! (`matching`) takes over. The PRNG (`rng`) is written out so streams never change.
 
-mod cyclic;
+mod development;
 mod matching;
 mod refine;
 mod report;
@@ -25,11 +26,14 @@ pub use crate::report::{BalanceReport, report};
 
 /// Largest league: player sets are 64-bit masks.
 pub const MAX_PLAYERS: usize = 64;
-/// Largest `games_per_seat` accepted (64 gives each player 64·k games already).
-pub const MAX_GAMES_PER_SEAT: usize = 64;
+/// Largest `games_per_seat` accepted (16 gives each player 16·k games; seed 002 uses ≤ 7).
+pub const MAX_GAMES_PER_SEAT: usize = 16;
 
-/// Proposals of the base-block search (it stops earlier once ideal).
-const CYCLIC_STEPS: usize = 30_000;
+/// Proposals of the base-block search per group (it stops earlier once ideal).
+const DEVELOPMENT_STEPS: usize = 30_000;
+/// Bound on the whole base-block search, in proposals × games × k (what one evaluation of
+/// repeats costs), so that big shapes stay within about a second.
+const DEVELOPMENT_WORK: usize = 50_000_000;
 /// Proposals of the set-level search (it stops earlier at the bound).
 const REFINE_STEPS: usize = 300_000;
 
@@ -103,13 +107,50 @@ pub fn schedule(spec: &ScheduleSpec) -> Result<Schedule, ScheduleError> {
     }
     let shape = shape::Shape::new(players, per_game, games_per_seat);
     let mut rng = rng::SplitMix64::new(spec.seed);
-    let found = cyclic::search(&shape, &mut rng, CYCLIC_STEPS);
-    let mut games = cyclic::develop(players, &found.blocks);
+    let mut best: Option<(development::Found, development::Group)> = None;
+    let mut steps_left = DEVELOPMENT_WORK / (shape.games * per_game);
+    for moduli in development::abelian_groups(players) {
+        // The cyclic group always gets a search; the others share what is left.
+        let steps = steps_left.min(DEVELOPMENT_STEPS).max(usize::from(best.is_none()));
+        if steps == 0 {
+            break;
+        }
+        steps_left = steps_left.saturating_sub(steps);
+        let group = development::Group::new(&moduli);
+        let found = development::search(&shape, &group, &mut rng, steps);
+        let rank = |f: &development::Found| (f.repeats, f.pair_excess);
+        if best.as_ref().is_none_or(|(b, _)| rank(&found) < rank(b)) {
+            best = Some((found, group));
+        }
+        if best.as_ref().is_some_and(|(b, _)| rank(b) == (0, 0)) {
+            break;
+        }
+    }
+    let (found, group) = best.expect("every order has the cyclic group");
+    let mut games = development::develop(&group, &found.blocks);
     if found.repeats == 0 && found.pair_excess > 0 && shape.set_cap == 1 {
-        let (sets, excess) = refine::improve(&shape, games.clone(), &mut rng, REFINE_STEPS);
+        // Local search on complements when they are smaller: a swap then moves fewer
+        // meetings at once, and pair balance of the complements is pair balance of the
+        // games (meetings differ by a constant), so the excess is the same number.
+        let complemented = 2 * per_game > players + 1;
+        let (search_shape, sets) = if complemented {
+            (
+                shape::Shape::new(players, players - per_game, games_per_seat),
+                complements(players, &games),
+            )
+        } else {
+            (shape.clone(), games.clone())
+        };
+        let (sets, excess) = refine::improve(&search_shape, sets, &mut rng, REFINE_STEPS);
         if excess < found.pair_excess {
+            let sets = if complemented { complements(players, &sets) } else { sets };
             games = matching::balance_seats(players, &sets);
         }
     }
     Ok(Schedule { players, per_game, games_per_seat, games })
+}
+
+/// Each game's absent players.
+fn complements(players: usize, games: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    games.iter().map(|game| (0..players).filter(|p| !game.contains(p)).collect()).collect()
 }

@@ -35,7 +35,17 @@ pub(crate) fn balance_seats(players: usize, games: &[Vec<usize>]) -> Vec<Vec<usi
             copy_edge: vec![None; games.len()],
             visited: vec![false; games.len()],
         };
-        for g in 0..games.len() {
+        // Greedy first (most games find a free copy at once), augmenting paths for the rest.
+        let mut unmatched = Vec::new();
+        for (g, edges) in game_edges.iter().enumerate() {
+            let free =
+                edges.iter().find(|&&e| !used[e] && matcher.copy_edge[edge_copy[e]].is_none());
+            match free {
+                Some(&edge) => matcher.copy_edge[edge_copy[edge]] = Some(edge),
+                None => unmatched.push(g),
+            }
+        }
+        for g in unmatched {
             matcher.visited.fill(false);
             let found = matcher.augment(g);
             debug_assert!(found, "a regular bipartite multigraph has a perfect matching");
@@ -92,7 +102,8 @@ mod tests {
     #[test]
     fn scrambled_seats_are_balanced_again() {
         // A cyclic schedule (N = 7, k = 3, s = 2) with every game's seat order shuffled.
-        let mut games = crate::cyclic::develop(7, &[vec![0, 1, 3], vec![0, 2, 3]]);
+        let group = crate::development::Group::new(&[7]);
+        let mut games = crate::development::develop(&group, &[vec![0, 1, 3], vec![0, 2, 3]]);
         let mut rng = SplitMix64::new(3);
         for game in &mut games {
             for i in (1..game.len()).rev() {

@@ -13,7 +13,7 @@ use crate::shape::Shape;
 /// Late-acceptance history length: a move is taken when it is no worse than the current
 /// state or than the state this many steps ago (Burke & Bykov's late acceptance hill
 /// climbing: integer-only, so the walk is the same on every machine).
-const HISTORY: usize = 100;
+const HISTORY: usize = 10;
 
 /// Improves `games` (distinct player sets, seat order ignored) for at most `max_steps`
 /// proposals; returns the best sets found and their pair excess over the bound.
