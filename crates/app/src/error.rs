@@ -1,0 +1,63 @@
+//! The application's error boundary: domain refusals pass through with their own codes;
+//! infrastructure failures are logged with a reference and shown only as "internal error".
+
+use league_domain::{DomainError, ErrorCode};
+use uuid::Uuid;
+
+/// Why a command or query failed. Nothing is appended when a command fails.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum AppError {
+    /// The domain refused the command.
+    #[error(transparent)]
+    Domain(#[from] DomainError),
+    /// Input the application checks itself (e.g. an idempotency key).
+    #[error("{field}: {message}")]
+    InvalidInput { field: String, message: String },
+    #[error("{0} not found")]
+    NotFound(String),
+    /// The aggregate kept changing under the command for every attempt.
+    #[error("{stream} kept changing while the command ran; try again")]
+    Contention { stream: String },
+    /// A failure of the database or of the platform itself; the cause is in the log under
+    /// `reference`.
+    #[error("internal error (reference {reference})")]
+    Internal { reference: Uuid },
+}
+
+impl AppError {
+    /// Logs `cause` under a fresh reference and returns the opaque internal error.
+    pub fn internal(cause: impl std::fmt::Display) -> AppError {
+        let reference = Uuid::now_v7();
+        tracing::error!(%reference, %cause, "internal error");
+        AppError::Internal { reference }
+    }
+
+    pub(crate) fn invalid(field: &str, message: impl Into<String>) -> AppError {
+        AppError::InvalidInput { field: field.to_owned(), message: message.into() }
+    }
+
+    /// The API error class (GraphQL `extensions.code`).
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            AppError::Domain(error) => error.code(),
+            AppError::InvalidInput { field, .. } => {
+                ErrorCode::BadUserInput { field: field.clone() }
+            }
+            AppError::NotFound(_) => ErrorCode::NotFound,
+            AppError::Contention { .. } => ErrorCode::Conflict,
+            AppError::Internal { .. } => ErrorCode::Internal,
+        }
+    }
+}
+
+impl From<league_store::StoreError> for AppError {
+    fn from(error: league_store::StoreError) -> Self {
+        AppError::internal(error)
+    }
+}
+
+impl From<league_projections::ProjectionError> for AppError {
+    fn from(error: league_projections::ProjectionError) -> Self {
+        AppError::internal(error)
+    }
+}

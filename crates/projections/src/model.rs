@@ -1,0 +1,536 @@
+//! [`ReadModel`]: the in-memory fold of the whole log — leagues, games with their league
+//! scores, players (with the token-hash lookup), standings, per-player score history and
+//! player activity (for seed 002's active-player eligibility).
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use chrono::{DateTime, Utc};
+use league_domain::{
+    DomainEvent, GameFinished, GameResultCorrected, GameStatus, GamesScheduled, LeagueCreated,
+    LeagueStatus, PlayerRegistered, seat_labels,
+};
+use league_scoring::{
+    GameResult, ScoredGame, ScoringSystem, rank_standings, score_game_unexplained,
+};
+use league_store::RecordedEvent;
+use uuid::Uuid;
+
+use crate::decode::decode_event;
+use crate::error::ProjectionError;
+
+/// A registered player.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlayerView {
+    pub id: Uuid,
+    pub name: String,
+    /// Hash of the player's bearer token (the token itself is never stored).
+    pub token_hash: String,
+    pub registered_at: DateTime<Utc>,
+}
+
+/// A league with its settings, players and games.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeagueView {
+    pub id: Uuid,
+    pub name: String,
+    pub game: String,
+    pub game_version: Option<String>,
+    pub scoring_system: ScoringSystem,
+    pub players_per_game: u32,
+    pub size: u32,
+    pub games_per_seat: u32,
+    pub require_active_players: bool,
+    pub status: LeagueStatus,
+    /// Subscribed players, in subscription order.
+    pub players: Vec<Uuid>,
+    /// The scheduled games, by number (empty while open).
+    pub games: Vec<Uuid>,
+    pub created_at: DateTime<Utc>,
+    /// Version of the league's stream after the last event folded.
+    pub stream_version: u64,
+}
+
+/// One seat of a game.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeatView {
+    /// 1-based seat number.
+    pub seat: u32,
+    /// Display label ("Seat 1", or the Diplomacy power).
+    pub label: String,
+    pub player: Uuid,
+}
+
+/// One game of a league.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameView {
+    pub id: Uuid,
+    pub league_id: Uuid,
+    pub number: u32,
+    pub seats: Vec<SeatView>,
+    pub status: GameStatus,
+    /// The current result (the latest correction, else as reported).
+    pub result: Option<GameResult>,
+    /// League score of each seated player, in seat order; empty until finished.
+    pub scores: Vec<(Uuid, f64)>,
+    /// When the result was first reported (corrections do not move it).
+    pub finished_at: Option<DateTime<Utc>>,
+}
+
+/// One line of a league's standings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StandingRow {
+    /// Competition rank (1, 2, 2, 4) after the scoring crate's tie-breakers.
+    pub rank: u32,
+    pub player: Uuid,
+    pub total: f64,
+    pub played: u32,
+    pub wins: u32,
+    pub draws: u32,
+}
+
+/// One change of a player's league total: a reported result or a correction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoreChange {
+    pub game: Uuid,
+    /// Global position of the event that made the change.
+    pub position: u64,
+    pub recorded_at: DateTime<Utc>,
+    pub delta: f64,
+    /// The player's league total after the change.
+    pub total: f64,
+    /// The correction's reason; `None` for a first report.
+    pub reason: Option<String>,
+}
+
+/// Position, stream version and commit time of an event being folded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EventMeta {
+    pub position: u64,
+    pub stream_version: u64,
+    pub recorded_at: DateTime<Utc>,
+}
+
+/// What folding one event changed: which league/player/game, and whether standings moved
+/// (for live notifications and for the projector's dirty set).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Applied {
+    pub position: u64,
+    pub event_type: &'static str,
+    /// The league the event concerns.
+    pub league: Option<Uuid>,
+    /// The player registered by the event.
+    pub player: Option<Uuid>,
+    /// The game whose result changed.
+    pub game: Option<Uuid>,
+    /// Every game of `league` was created.
+    pub games_scheduled: bool,
+    /// The league's standings (and its players' score histories) changed.
+    pub standings_changed: bool,
+}
+
+/// A league plus what ranking it needs.
+#[derive(Debug, Clone)]
+pub(crate) struct LeagueState {
+    pub(crate) view: LeagueView,
+    seat_labels: Vec<String>,
+    /// Every finished game scored under the league's system, in order of first report.
+    scored: Vec<ScoredGame>,
+    /// Game id → index in `scored`.
+    scored_slot: HashMap<Uuid, usize>,
+    /// Standings ranked on first request after a change.
+    standings: OnceLock<Vec<StandingRow>>,
+}
+
+/// The whole platform as of the last folded event. Pure: no IO.
+#[derive(Debug, Clone, Default)]
+pub struct ReadModel {
+    position: u64,
+    last_recorded_at: Option<DateTime<Utc>>,
+    pub(crate) players: HashMap<Uuid, PlayerView>,
+    pub(crate) player_order: Vec<Uuid>,
+    players_by_token: HashMap<String, Uuid>,
+    pub(crate) leagues: HashMap<Uuid, LeagueState>,
+    league_order: Vec<Uuid>,
+    pub(crate) games: HashMap<Uuid, GameView>,
+    /// (league, player) → every change of the player's total in that league.
+    pub(crate) history: HashMap<(Uuid, Uuid), Vec<ScoreChange>>,
+    /// Player → commit times of every `GameFinished` where the player was seated.
+    activity: HashMap<Uuid, Vec<DateTime<Utc>>>,
+}
+
+impl ReadModel {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Global position of the last folded event (0 before any).
+    pub fn position(&self) -> u64 {
+        self.position
+    }
+
+    /// Commit time of the last folded event.
+    pub fn last_recorded_at(&self) -> Option<DateTime<Utc>> {
+        self.last_recorded_at
+    }
+
+    pub fn league(&self, id: Uuid) -> Option<&LeagueView> {
+        self.leagues.get(&id).map(|state| &state.view)
+    }
+
+    /// Every league, in creation order.
+    pub fn leagues(&self) -> impl Iterator<Item = &LeagueView> {
+        self.league_order.iter().filter_map(|id| self.league(*id))
+    }
+
+    pub fn game(&self, id: Uuid) -> Option<&GameView> {
+        self.games.get(&id)
+    }
+
+    /// A league's games, by number.
+    pub fn games_of(&self, league: Uuid) -> impl Iterator<Item = &GameView> {
+        self.league(league)
+            .map(|view| view.games.as_slice())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|id| self.games.get(id))
+    }
+
+    pub fn player(&self, id: Uuid) -> Option<&PlayerView> {
+        self.players.get(&id)
+    }
+
+    /// Every player, in registration order.
+    pub fn players(&self) -> impl Iterator<Item = &PlayerView> {
+        self.player_order.iter().filter_map(|id| self.players.get(id))
+    }
+
+    /// The player whose bearer token hashes to `token_hash`.
+    pub fn player_by_token_hash(&self, token_hash: &str) -> Option<&PlayerView> {
+        self.players_by_token.get(token_hash).and_then(|id| self.players.get(id))
+    }
+
+    /// A league's standings under its own system, best first (empty for an unknown league
+    /// or before any result). Ranked once per change, on first request.
+    pub fn standings(&self, league: Uuid) -> Vec<StandingRow> {
+        self.leagues.get(&league).map(|state| state.standings().to_vec()).unwrap_or_default()
+    }
+
+    /// The scored games of a league under its own system, in order of first report.
+    pub fn scored_games(&self, league: Uuid) -> &[ScoredGame] {
+        self.leagues.get(&league).map(|state| state.scored.as_slice()).unwrap_or_default()
+    }
+
+    /// Every change of a player's total in a league, oldest first.
+    pub fn score_history(&self, league: Uuid, player: Uuid) -> Vec<ScoreChange> {
+        self.history.get(&(league, player)).cloned().unwrap_or_default()
+    }
+
+    /// Games with a `GameFinished` event recorded at or after `since`, where the player was
+    /// seated (seed 002's active-player count).
+    pub fn finished_games_since(&self, player: Uuid, since: DateTime<Utc>) -> usize {
+        self.activity.get(&player).map_or(0, |times| {
+            // Commit times never decrease along positions, so the list is sorted.
+            times.len() - times.partition_point(|time| *time < since)
+        })
+    }
+
+    /// Decodes and folds one stored event. Events must come in increasing position order.
+    pub fn apply(&mut self, recorded: &RecordedEvent) -> Result<Applied, ProjectionError> {
+        let event =
+            decode_event(&recorded.event_type, recorded.schema_version.into(), &recorded.payload)
+                .map_err(|source| ProjectionError::Decode { position: recorded.position, source })?;
+        let meta = EventMeta {
+            position: recorded.position,
+            stream_version: recorded.stream_version,
+            recorded_at: recorded.recorded_at,
+        };
+        self.apply_event(meta, event)
+    }
+
+    /// Folds one decoded event.
+    pub fn apply_event(
+        &mut self,
+        meta: EventMeta,
+        event: DomainEvent,
+    ) -> Result<Applied, ProjectionError> {
+        if meta.position <= self.position {
+            return Err(ProjectionError::OutOfOrder { after: self.position, got: meta.position });
+        }
+        let mut applied = Applied {
+            position: meta.position,
+            event_type: event.event_type(),
+            league: event.league_id(),
+            ..Applied::default()
+        };
+        match event {
+            DomainEvent::PlayerRegistered(e) => {
+                applied.player = Some(e.player_id);
+                self.register(meta, e)?;
+            }
+            DomainEvent::LeagueCreated(e) => self.create(meta, e)?,
+            DomainEvent::PlayerSubscribed(e) => {
+                self.league_mut(meta, e.league_id)?.players.push(e.player_id);
+            }
+            DomainEvent::PlayerUnsubscribed(e) => {
+                self.league_mut(meta, e.league_id)?.players.retain(|p| *p != e.player_id);
+            }
+            DomainEvent::GamesScheduled(e) => {
+                applied.games_scheduled = true;
+                self.schedule(meta, e)?;
+            }
+            DomainEvent::GameFinished(e) => {
+                applied.game = Some(e.game_id);
+                applied.standings_changed = true;
+                self.finish(meta, e)?;
+            }
+            DomainEvent::GameResultCorrected(e) => {
+                applied.game = Some(e.game_id);
+                applied.standings_changed = true;
+                self.correct(meta, e)?;
+            }
+            DomainEvent::LeagueCompleted(e) => {
+                self.league_mut(meta, e.league_id)?.status = LeagueStatus::Completed;
+            }
+        }
+        self.position = meta.position;
+        self.last_recorded_at = Some(meta.recorded_at);
+        Ok(applied)
+    }
+
+    fn register(&mut self, meta: EventMeta, e: PlayerRegistered) -> Result<(), ProjectionError> {
+        if self.players.contains_key(&e.player_id) {
+            return Err(ProjectionError::inconsistent(
+                meta.position,
+                format!("player {} registered twice", e.player_id),
+            ));
+        }
+        self.players_by_token.insert(e.token_hash.clone(), e.player_id);
+        self.player_order.push(e.player_id);
+        self.players.insert(
+            e.player_id,
+            PlayerView {
+                id: e.player_id,
+                name: e.name,
+                token_hash: e.token_hash,
+                registered_at: meta.recorded_at,
+            },
+        );
+        Ok(())
+    }
+
+    fn create(&mut self, meta: EventMeta, e: LeagueCreated) -> Result<(), ProjectionError> {
+        if self.leagues.contains_key(&e.league_id) {
+            return Err(ProjectionError::inconsistent(
+                meta.position,
+                format!("league {} created twice", e.league_id),
+            ));
+        }
+        let view = LeagueView {
+            id: e.league_id,
+            name: e.name,
+            game: e.game,
+            game_version: e.game_version,
+            scoring_system: e.scoring_system,
+            players_per_game: e.players_per_game,
+            size: e.size,
+            games_per_seat: e.games_per_seat,
+            require_active_players: e.require_active_players,
+            status: LeagueStatus::Open,
+            players: Vec::with_capacity(e.size as usize),
+            games: Vec::new(),
+            created_at: meta.recorded_at,
+            stream_version: meta.stream_version,
+        };
+        self.league_order.push(e.league_id);
+        self.leagues.insert(
+            e.league_id,
+            LeagueState {
+                view,
+                seat_labels: seat_labels(e.scoring_system, e.players_per_game),
+                scored: Vec::new(),
+                scored_slot: HashMap::new(),
+                standings: OnceLock::new(),
+            },
+        );
+        Ok(())
+    }
+
+    /// The league an event belongs to, with its stream version moved to the event's.
+    fn league_mut(
+        &mut self,
+        meta: EventMeta,
+        league: Uuid,
+    ) -> Result<&mut LeagueView, ProjectionError> {
+        let state = self.leagues.get_mut(&league).ok_or_else(|| {
+            ProjectionError::inconsistent(meta.position, format!("unknown league {league}"))
+        })?;
+        state.view.stream_version = meta.stream_version;
+        Ok(&mut state.view)
+    }
+
+    fn schedule(&mut self, meta: EventMeta, e: GamesScheduled) -> Result<(), ProjectionError> {
+        let state = self.leagues.get_mut(&e.league_id).ok_or_else(|| {
+            ProjectionError::inconsistent(meta.position, format!("unknown league {}", e.league_id))
+        })?;
+        state.view.stream_version = meta.stream_version;
+        state.view.status = LeagueStatus::Running;
+        state.view.games = e.games.iter().map(|g| g.game_id).collect();
+        for game in e.games {
+            let seats = game
+                .seats
+                .iter()
+                .zip(1u32..)
+                .map(|(player, seat)| SeatView {
+                    seat,
+                    label: state
+                        .seat_labels
+                        .get(seat as usize - 1)
+                        .cloned()
+                        .unwrap_or_else(|| format!("Seat {seat}")),
+                    player: *player,
+                })
+                .collect();
+            self.games.insert(
+                game.game_id,
+                GameView {
+                    id: game.game_id,
+                    league_id: e.league_id,
+                    number: game.number,
+                    seats,
+                    status: GameStatus::Scheduled,
+                    result: None,
+                    scores: Vec::new(),
+                    finished_at: None,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// Scores a result of `game` in `league`, returning the scored game and each seated
+    /// player's score in seat order.
+    fn score(
+        &self,
+        meta: EventMeta,
+        league: Uuid,
+        game: Uuid,
+        result: &GameResult,
+    ) -> Result<(ScoredGame, Vec<(Uuid, f64)>), ProjectionError> {
+        let state = self.leagues.get(&league).ok_or_else(|| {
+            ProjectionError::inconsistent(meta.position, format!("unknown league {league}"))
+        })?;
+        let view = self.games.get(&game).filter(|g| g.league_id == league).ok_or_else(|| {
+            ProjectionError::inconsistent(meta.position, format!("unknown game {game}"))
+        })?;
+        let scored = score_game_unexplained(state.view.scoring_system, result)
+            .map_err(|error| ProjectionError::inconsistent(meta.position, error.to_string()))?;
+        let mut scores = Vec::with_capacity(view.seats.len());
+        for seat in &view.seats {
+            let row = scored
+                .players
+                .iter()
+                .find(|row| Uuid::parse_str(&row.player).ok() == Some(seat.player))
+                .ok_or_else(|| {
+                    ProjectionError::inconsistent(
+                        meta.position,
+                        format!("result of game {game} misses seated player {}", seat.player),
+                    )
+                })?;
+            scores.push((seat.player, row.score));
+        }
+        Ok((scored, scores))
+    }
+
+    fn finish(&mut self, meta: EventMeta, e: GameFinished) -> Result<(), ProjectionError> {
+        let (scored, scores) = self.score(meta, e.league_id, e.game_id, &e.result)?;
+        for (player, score) in &scores {
+            self.push_change(e.league_id, *player, meta, e.game_id, *score, None);
+            self.activity.entry(*player).or_default().push(meta.recorded_at);
+        }
+        let game = self.games.get_mut(&e.game_id).expect("checked by score()");
+        game.status = GameStatus::Finished;
+        game.result = Some(e.result);
+        game.scores = scores;
+        game.finished_at = Some(meta.recorded_at);
+        let state = self.leagues.get_mut(&e.league_id).expect("checked by score()");
+        state.view.stream_version = meta.stream_version;
+        state.scored_slot.insert(e.game_id, state.scored.len());
+        state.scored.push(scored);
+        state.standings = OnceLock::new();
+        Ok(())
+    }
+
+    fn correct(&mut self, meta: EventMeta, e: GameResultCorrected) -> Result<(), ProjectionError> {
+        let (scored, scores) = self.score(meta, e.league_id, e.game_id, &e.result)?;
+        let old = std::mem::take(&mut self.games.get_mut(&e.game_id).expect("scored").scores);
+        if old.is_empty() {
+            return Err(ProjectionError::inconsistent(
+                meta.position,
+                format!("correction of game {} which has no result", e.game_id),
+            ));
+        }
+        for (player, score) in &scores {
+            let before = old.iter().find(|(p, _)| p == player).map_or(0.0, |(_, s)| *s);
+            let reason = Some(e.reason.clone());
+            self.push_change(e.league_id, *player, meta, e.game_id, score - before, reason);
+        }
+        let game = self.games.get_mut(&e.game_id).expect("scored");
+        game.result = Some(e.result);
+        game.scores = scores;
+        let state = self.leagues.get_mut(&e.league_id).expect("scored");
+        state.view.stream_version = meta.stream_version;
+        match state.scored_slot.get(&e.game_id) {
+            Some(slot) => state.scored[*slot] = scored,
+            None => {
+                state.scored_slot.insert(e.game_id, state.scored.len());
+                state.scored.push(scored);
+            }
+        }
+        state.standings = OnceLock::new();
+        Ok(())
+    }
+
+    fn push_change(
+        &mut self,
+        league: Uuid,
+        player: Uuid,
+        meta: EventMeta,
+        game: Uuid,
+        delta: f64,
+        reason: Option<String>,
+    ) {
+        let changes = self.history.entry((league, player)).or_default();
+        let total = changes.last().map_or(0.0, |last| last.total) + delta;
+        changes.push(ScoreChange {
+            game,
+            position: meta.position,
+            recorded_at: meta.recorded_at,
+            delta,
+            total,
+            reason,
+        });
+    }
+}
+
+impl LeagueState {
+    fn standings(&self) -> &[StandingRow] {
+        self.standings.get_or_init(|| {
+            rank_standings(&self.scored)
+                .into_iter()
+                .map(|standing| StandingRow {
+                    rank: standing.rank,
+                    player: Uuid::parse_str(&standing.player).unwrap_or_default(),
+                    total: standing.total,
+                    played: standing.games,
+                    wins: standing.wins,
+                    draws: standing.draws,
+                })
+                .collect()
+        })
+    }
+
+    pub(crate) fn standings_rows(&self) -> &[StandingRow] {
+        self.standings()
+    }
+}
