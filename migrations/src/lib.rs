@@ -1,7 +1,13 @@
 //! Database migrations for the league platform (sea-orm-migration): the append-only events
 //! table with its immutability triggers, and the read-model tables.
+//!
+//! One file per migration; add a new one at the end of [`Migrator::migrations`] and never edit
+//! a migration that has shipped (databases in the field have already run it).
 
 pub use sea_orm_migration::prelude::*;
+
+mod m20261121_000001_create_events;
+mod m20261122_000001_create_read_models;
 
 #[derive(Debug)]
 pub struct Migrator;
@@ -9,6 +15,9 @@ pub struct Migrator;
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![]
+        vec![
+            Box::new(m20261121_000001_create_events::Migration),
+            Box::new(m20261122_000001_create_read_models::Migration),
+        ]
     }
 }

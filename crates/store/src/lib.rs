@@ -1,1 +1,71 @@
-//! Append-only, hash-chained event store over sea-orm (SQLite, PostgreSQL).
+//! Append-only, hash-chained event store over sea-orm (SQLite, PostgreSQL). It knows nothing
+//! about leagues: streams of JSON events, a global log, a live feed and a tamper check.
+//!
+//! ```text
+//! EventStore::connect(url)            sqlite://file.db?mode=rwc | postgres://…
+//!   .migrate()                        create/upgrade the schema (league-migration)
+//!   .append(&stream, expected, events, metadata) -> AppendOutcome   atomic, optimistic, idempotent
+//!   .read_stream(&stream, from_version)          one stream, in version order
+//!   .read_all(from_position, limit)              one page of the global log
+//!   .stream_all(from_position)                   the global log as an async stream of events
+//!   .read_until(Bound::Position | Bound::Time)   everything up to a point (as-of views)
+//!   .subscribe(from_position)                    catch-up, then live: no gaps, no duplicates
+//!   .head_position() / .verify() / .connection()
+//! ```
+//!
+//! # Guarantees and how they are kept
+//! - **Gap-free global order.** Appends are serialised, so positions are assigned and committed
+//!   in the same order and a reader can never see position 11 committed while 10 is still in
+//!   flight (the sequence-gap problem). On PostgreSQL each append transaction first takes a
+//!   transaction-scoped advisory lock (`pg_advisory_xact_lock`, the approach of Message DB)
+//!   and then computes `position = head + 1`; the lock also protects the hash chain's
+//!   `prev_hash`. PostgreSQL releases the lock only after the commit is visible, so the next
+//!   writer, and every reader that sees its event, sees all earlier ones. On SQLite the
+//!   database has one writer anyway; appends run in `BEGIN IMMEDIATE` transactions, which take
+//!   the write lock up front (a deferred transaction that reads and then writes fails with
+//!   `SQLITE_BUSY` at once, ignoring the busy timeout). Within one process an async mutex
+//!   queues appends fairly before they reach the database lock.
+//! - **Atomic, optimistic appends.** All events of one call go into one transaction; the
+//!   stream's version is checked inside it ([`ExpectedVersion`]) and a stale expectation is a
+//!   [`StoreError::Conflict`] that writes nothing. `(stream_id, stream_version)` is unique as
+//!   a backstop.
+//! - **Idempotency.** An append whose [`Metadata::idempotency_key`] was used before returns the
+//!   first append's outcome (`deduplicated: true`) and writes nothing. The key and outcome go
+//!   into `idempotency_keys` in the append's transaction; the key is checked under the same
+//!   serialisation, and a unique-key violation (another process won) is answered by reading
+//!   the winner's outcome.
+//! - **Immutability.** Triggers installed by the migration make `UPDATE` and `DELETE` on
+//!   `events` fail on both databases.
+//! - **Hash chain.** See [`hash`](crate::GENESIS_HASH): each event's SHA-256 covers its
+//!   canonical bytes and the previous hash; [`EventStore::verify`] walks the chain.
+//! - **Live feed.** After each commit the store bumps an in-process `watch` channel holding
+//!   the head position; on PostgreSQL the append transaction also runs
+//!   `pg_notify('league_events', last_position)` and a `LISTEN`ing task bumps the channel, so
+//!   writes by other processes wake subscribers too. A subscriber only uses the channel as a
+//!   wake-up: it always reads by position from the database (and re-polls every second in
+//!   case a notification was lost), so order and completeness come from the log itself.
+//!
+//! # SQLite settings
+//! WAL journal (readers never block the writer), `synchronous=FULL`, a 30 s busy timeout,
+//! and a pool of several connections (sea-orm would otherwise use one connection and serialise
+//! every read behind every write). `FULL` rather than `NORMAL`: in WAL mode `NORMAL` does not
+//! sync the WAL at each commit, so an append acknowledged to a user could vanish on power
+//! loss; an event store's one promise is that an acknowledged event is kept. The cost is one
+//! WAL fsync per commit, which batching amortises.
+
+mod entity;
+mod error;
+mod hash;
+mod store;
+mod types;
+
+pub use error::StoreError;
+pub use hash::{GENESIS_HASH, format_time};
+pub use store::{EventStore, NOTIFY_CHANNEL};
+pub use types::{
+    AppendOutcome, Bound, ChainBreak, ChainProblem, ExpectedVersion, MAX_EVENT_TYPE_LEN,
+    MAX_STREAM_ID_LEN, Metadata, NewEvent, RecordedEvent, StreamId, VerifyReport,
+};
+
+/// The sea-orm connection type handed out by [`EventStore::connection`].
+pub use sea_orm::DatabaseConnection;

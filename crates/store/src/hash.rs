@@ -1,0 +1,189 @@
+//! The hash chain: the canonical bytes of an event and their SHA-256.
+//!
+//! Each event's hash covers every stored field and the previous event's hash, so changing,
+//! removing or re-ordering any event breaks every later link. The encoding is unambiguous:
+//! a fixed domain tag, then each field as an 8-byte big-endian length followed by its bytes
+//! (integers as decimal text). Payload and metadata enter as their canonical JSON text
+//! ([`canonical_json`]: sorted keys, no whitespace, exact integers, shortest round-trip
+//! floats), which is also exactly the text the database stores, so hashing needs no re-encoding and a
+//! payload reads back to the same bytes on SQLite and PostgreSQL alike. `recorded_at` enters as
+//! RFC 3339 UTC with exactly six fractional digits (the store truncates times to microseconds,
+//! PostgreSQL's precision).
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+use crate::StoreError;
+
+/// The `prev_hash` of the first event.
+pub const GENESIS_HASH: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+const DOMAIN_TAG: &[u8] = b"league-event-v1";
+
+/// The stored fields of one event, borrowed for hashing.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ChainFields<'a> {
+    pub position: u64,
+    pub stream_id: &'a str,
+    pub stream_version: u64,
+    pub event_id: Uuid,
+    pub event_type: &'a str,
+    pub schema_version: i32,
+    pub payload: &'a str,
+    pub metadata: &'a str,
+    pub recorded_at: DateTime<Utc>,
+    pub prev_hash: &'a str,
+}
+
+impl ChainFields<'_> {
+    /// SHA-256 of the canonical bytes, as 64 lowercase hex digits.
+    pub fn hash(&self) -> String {
+        let mut hasher = Sha256::new();
+        let mut field = |bytes: &[u8]| {
+            hasher.update((bytes.len() as u64).to_be_bytes());
+            hasher.update(bytes);
+        };
+        field(DOMAIN_TAG);
+        field(self.position.to_string().as_bytes());
+        field(self.stream_id.as_bytes());
+        field(self.stream_version.to_string().as_bytes());
+        field(self.event_id.hyphenated().to_string().as_bytes());
+        field(self.event_type.as_bytes());
+        field(self.schema_version.to_string().as_bytes());
+        field(self.payload.as_bytes());
+        field(self.metadata.as_bytes());
+        field(format_time(self.recorded_at).as_bytes());
+        field(self.prev_hash.as_bytes());
+        hex::encode(hasher.finalize())
+    }
+}
+
+/// RFC 3339 in UTC with exactly six fractional digits, e.g. `2026-11-21T23:48:45.123456Z`.
+pub fn format_time(time: DateTime<Utc>) -> String {
+    time.to_rfc3339_opts(SecondsFormat::Micros, true)
+}
+
+/// The canonical JSON text of a value: the bytes stored and hashed. Object keys are sorted
+/// (by their UTF-8 bytes), there is no whitespace, and strings and numbers are written as
+/// serde_json writes them: integers exactly (the full `i64`/`u64` range, unlike RFC 8785's
+/// doubles) and floats in their shortest round-trip form. Parsing the text and writing it
+/// again yields the same bytes, so what is read back is exactly what was appended.
+pub(crate) fn canonical_json(value: &serde_json::Value) -> Result<String, StoreError> {
+    let mut out = String::new();
+    write_canonical(value, &mut out)?;
+    Ok(out)
+}
+
+fn write_canonical(value: &serde_json::Value, out: &mut String) -> Result<(), StoreError> {
+    use serde_json::Value;
+    let invalid =
+        |error: serde_json::Error| StoreError::InvalidPayload { reason: error.to_string() };
+    match value {
+        Value::Array(items) => {
+            out.push('[');
+            for (index, item) in items.iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                write_canonical(item, out)?;
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            // Sorted here rather than relying on serde_json's map type, whose order depends
+            // on whether any crate in the build enables `preserve_order`.
+            let mut entries: Vec<_> = map.iter().collect();
+            entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            out.push('{');
+            for (index, (key, item)) in entries.into_iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                out.push_str(&serde_json::to_string(key).map_err(invalid)?);
+                out.push(':');
+                write_canonical(item, out)?;
+            }
+            out.push('}');
+        }
+        scalar => out.push_str(&serde_json::to_string(scalar).map_err(invalid)?),
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> ChainFields<'static> {
+        ChainFields {
+            position: 1,
+            stream_id: "league:1",
+            stream_version: 1,
+            event_id: Uuid::nil(),
+            event_type: "LeagueCreated",
+            schema_version: 1,
+            payload: r#"{"name":"x"}"#,
+            metadata: "{}",
+            recorded_at: DateTime::from_timestamp(0, 0).expect("epoch"),
+            prev_hash: GENESIS_HASH,
+        }
+    }
+
+    #[test]
+    fn every_field_changes_the_hash() {
+        let base = sample().hash();
+        let variants = [
+            ChainFields { position: 2, ..sample() },
+            ChainFields { stream_id: "league:2", ..sample() },
+            ChainFields { stream_version: 2, ..sample() },
+            ChainFields { event_id: Uuid::max(), ..sample() },
+            ChainFields { event_type: "LeagueRenamed", ..sample() },
+            ChainFields { schema_version: 2, ..sample() },
+            ChainFields { payload: r#"{"name":"y"}"#, ..sample() },
+            ChainFields { metadata: r#"{"a":1}"#, ..sample() },
+            ChainFields { recorded_at: DateTime::from_timestamp(0, 1000).expect("t"), ..sample() },
+            ChainFields { prev_hash: "1", ..sample() },
+        ];
+        for variant in variants {
+            assert_ne!(variant.hash(), base, "{variant:?}");
+        }
+        assert_eq!(sample().hash(), base, "hashing is deterministic");
+        assert_eq!(base.len(), 64);
+    }
+
+    #[test]
+    fn field_boundaries_are_unambiguous() {
+        let split_one = ChainFields { stream_id: "ab", event_type: "c", ..sample() };
+        let split_two = ChainFields { stream_id: "a", event_type: "bc", ..sample() };
+        assert_ne!(split_one.hash(), split_two.hash());
+    }
+
+    #[test]
+    fn canonical_json_sorts_keys_and_drops_whitespace() {
+        let value: serde_json::Value =
+            serde_json::from_str(r#"{ "b": [1, 2.50, "é"], "a": {"z": null, "y": true} }"#)
+                .expect("json");
+        assert_eq!(
+            canonical_json(&value).expect("canonical"),
+            r#"{"a":{"y":true,"z":null},"b":[1,2.5,"é"]}"#
+        );
+    }
+
+    #[test]
+    fn canonical_text_is_a_fixed_point() {
+        let text = r#"{"big":18446744073709551615,"neg":-9223372036854775808,"f":[0.1,-0.0,1e300,5e-324],"s":"\u0000\n\"☃"}"#;
+        let value: serde_json::Value = serde_json::from_str(text).expect("json");
+        let canonical = canonical_json(&value).expect("canonical");
+        let reparsed: serde_json::Value = serde_json::from_str(&canonical).expect("json");
+        assert_eq!(reparsed, value);
+        assert_eq!(canonical_json(&reparsed).expect("canonical"), canonical);
+        assert!(canonical.contains("18446744073709551615") && canonical.contains("-0.0"));
+    }
+
+    #[test]
+    fn times_have_six_fraction_digits() {
+        let time = DateTime::from_timestamp(1_700_000_000, 120_000_000).expect("t");
+        assert_eq!(format_time(time), "2023-11-14T22:13:20.120000Z");
+    }
+}

@@ -1,0 +1,745 @@
+//! [`EventStore`]: connecting, appending, reading, the live feed and verification. The
+//! guarantees and the reasons behind each mechanism are described in the crate docs.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, SubsecRound, Utc};
+use futures::Stream;
+use league_migration::{Migrator, MigratorTrait};
+use sea_orm::sqlx::postgres::PgListener;
+use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
+use sea_orm::{
+    ActiveValue::Set, ColumnTrait, ConnectOptions, ConnectionTrait, Database, DatabaseConnection,
+    DatabaseTransaction, DbBackend, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
+    SqlErr, SqliteTransactionMode, Statement, TransactionOptions, TransactionTrait, Value,
+};
+use tokio::sync::{Mutex, OnceCell, watch};
+use uuid::Uuid;
+
+use crate::entity::{event, idempotency_key};
+use crate::hash::{ChainFields, GENESIS_HASH, canonical_json};
+use crate::types::MAX_EVENT_TYPE_LEN;
+use crate::{
+    AppendOutcome, Bound, ChainBreak, ChainProblem, ExpectedVersion, Metadata, NewEvent,
+    RecordedEvent, StoreError, StreamId, VerifyReport,
+};
+
+/// The PostgreSQL `LISTEN`/`NOTIFY` channel; the payload is the new head position.
+pub const NOTIFY_CHANNEL: &str = "league_events";
+
+/// Key of the transaction-scoped advisory lock that serialises appends on PostgreSQL
+/// (an arbitrary constant: "league" in ASCII).
+const APPEND_LOCK_KEY: i64 = 0x0000_6c65_6167_7565;
+/// Connections in a SQLite pool: one writer at a time, readers in parallel (WAL).
+const SQLITE_POOL_SIZE: u32 = 8;
+const POSTGRES_POOL_SIZE: u32 = 10;
+const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+/// Events per page when the store pages through the log itself.
+const PAGE_SIZE: u64 = 500;
+/// A subscriber re-reads the log at least this often, even without a wake-up (a lost
+/// notification, or another process writing to the same SQLite file).
+const POLL_INTERVAL: Duration = Duration::from_secs(1);
+
+/// The event store: cheap to clone (all clones share one pool and one live feed).
+#[derive(Clone)]
+pub struct EventStore {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    db: DatabaseConnection,
+    backend: DbBackend,
+    /// Queues this process's appends before they reach the database's own serialisation.
+    append_lock: Mutex<()>,
+    /// The highest position known to be committed; subscribers wait on it.
+    head: watch::Sender<u64>,
+    /// PostgreSQL only: the task relaying `NOTIFY`s into `head`, started by the first
+    /// subscriber.
+    listener: OnceCell<tokio::task::JoinHandle<()>>,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        if let Some(task) = self.listener.get() {
+            task.abort();
+        }
+    }
+}
+
+impl fmt::Debug for EventStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EventStore")
+            .field("backend", &self.inner.backend)
+            .field("known_head", &*self.inner.head.borrow())
+            .finish_non_exhaustive()
+    }
+}
+
+/// What the transactional part of an append produced.
+enum Appended {
+    Written(AppendOutcome),
+    Deduplicated(AppendOutcome),
+}
+
+/// The log's tip and the stream's version, read under the append serialisation.
+struct Tip {
+    head: u64,
+    head_hash: String,
+    head_time: Option<DateTime<Utc>>,
+    stream_version: u64,
+    earlier_outcome: Option<idempotency_key::Model>,
+}
+
+impl EventStore {
+    /// Opens a pool on `sqlite://…` or `postgres://…` (the schema is not touched: call
+    /// [`migrate`](Self::migrate)).
+    pub async fn connect(url: &str) -> Result<EventStore, StoreError> {
+        let backend = if url.starts_with("sqlite:") {
+            DbBackend::Sqlite
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            DbBackend::Postgres
+        } else {
+            return Err(StoreError::UnsupportedDatabase { url: url.to_owned() });
+        };
+        let mut options = ConnectOptions::new(url);
+        options.sqlx_logging(false);
+        match backend {
+            DbBackend::Sqlite => {
+                let in_memory = url.contains(":memory:") || url.contains("mode=memory");
+                if in_memory {
+                    // Each connection would open its own private in-memory database.
+                    options.max_connections(1).min_connections(1);
+                    options.idle_timeout(None::<Duration>).max_lifetime(None::<Duration>);
+                } else {
+                    options.max_connections(SQLITE_POOL_SIZE);
+                }
+                options.map_sqlx_sqlite_opts(|sqlite| {
+                    sqlite
+                        .journal_mode(SqliteJournalMode::Wal)
+                        .synchronous(SqliteSynchronous::Full)
+                        .busy_timeout(SQLITE_BUSY_TIMEOUT)
+                        .foreign_keys(true)
+                });
+            }
+            _ => {
+                options.max_connections(POSTGRES_POOL_SIZE);
+            }
+        }
+        let db = Database::connect(options).await?;
+        let (head, _) = watch::channel(0);
+        Ok(EventStore {
+            inner: Arc::new(Inner {
+                db,
+                backend,
+                append_lock: Mutex::new(()),
+                head,
+                listener: OnceCell::new(),
+            }),
+        })
+    }
+
+    /// Creates or upgrades the schema (every pending migration of `league-migration`).
+    pub async fn migrate(&self) -> Result<(), StoreError> {
+        Migrator::up(&self.inner.db, None).await?;
+        Ok(())
+    }
+
+    /// The underlying sea-orm connection, for read-model tables kept in the same database.
+    pub fn connection(&self) -> &DatabaseConnection {
+        &self.inner.db
+    }
+
+    /// Which database engine this store runs on.
+    pub fn backend(&self) -> DbBackend {
+        self.inner.backend
+    }
+
+    /// Appends `events` to `stream` atomically, after checking `expected` (see the crate docs).
+    pub async fn append(
+        &self,
+        stream: &StreamId,
+        expected: ExpectedVersion,
+        events: Vec<NewEvent>,
+        metadata: Metadata,
+    ) -> Result<AppendOutcome, StoreError> {
+        if events.is_empty() {
+            return Err(StoreError::EmptyAppend);
+        }
+        let metadata_text =
+            canonical_json(&serde_json::to_value(&metadata).map_err(|error| {
+                StoreError::InvalidEvent { reason: format!("metadata: {error}") }
+            })?)?;
+        let mut prepared = Vec::with_capacity(events.len());
+        for event in events {
+            let length = event.event_type.chars().count();
+            if length == 0 || length > MAX_EVENT_TYPE_LEN {
+                return Err(StoreError::InvalidEvent {
+                    reason: format!("event type must have 1 to {MAX_EVENT_TYPE_LEN} characters"),
+                });
+            }
+            let payload = canonical_json(&event.payload)?;
+            prepared.push((event, payload));
+        }
+
+        let _queued = self.inner.append_lock.lock().await;
+        let txn = self.begin_write().await?;
+        let attempt =
+            self.append_in(&txn, stream, expected, prepared, &metadata, &metadata_text).await;
+        match attempt {
+            Ok(Appended::Written(outcome)) => {
+                txn.commit().await?;
+                self.announce(outcome.last_position);
+                Ok(outcome)
+            }
+            Ok(Appended::Deduplicated(outcome)) => {
+                txn.rollback().await?;
+                Ok(outcome)
+            }
+            Err(error) => {
+                txn.rollback().await.ok();
+                let key_taken = matches!(
+                    &error,
+                    StoreError::Database(db) if matches!(db.sql_err(), Some(SqlErr::UniqueConstraintViolation(_)))
+                );
+                if key_taken && let Some(key) = &metadata.idempotency_key {
+                    // Another process committed the same key first: answer with its outcome.
+                    if let Some(earlier) =
+                        idempotency_key::Entity::find_by_id(key.clone()).one(&self.inner.db).await?
+                    {
+                        return self.earlier_outcome(&self.inner.db, &earlier).await;
+                    }
+                }
+                Err(error)
+            }
+        }
+    }
+
+    /// Starts a write transaction that holds the database's append serialisation.
+    async fn begin_write(&self) -> Result<DatabaseTransaction, StoreError> {
+        let db = &self.inner.db;
+        let txn = match self.inner.backend {
+            DbBackend::Sqlite => {
+                db.begin_with_options(TransactionOptions {
+                    sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
+                    ..Default::default()
+                })
+                .await?
+            }
+            _ => {
+                let txn = db.begin().await?;
+                txn.execute_raw(Statement::from_sql_and_values(
+                    DbBackend::Postgres,
+                    "SELECT pg_advisory_xact_lock($1)",
+                    [APPEND_LOCK_KEY.into()],
+                ))
+                .await?;
+                txn
+            }
+        };
+        Ok(txn)
+    }
+
+    async fn append_in(
+        &self,
+        txn: &DatabaseTransaction,
+        stream: &StreamId,
+        expected: ExpectedVersion,
+        events: Vec<(NewEvent, String)>,
+        metadata: &Metadata,
+        metadata_text: &str,
+    ) -> Result<Appended, StoreError> {
+        let tip = self.read_tip(txn, stream, metadata.idempotency_key.as_deref()).await?;
+        if let Some(earlier) = &tip.earlier_outcome {
+            return Ok(Appended::Deduplicated(self.earlier_outcome(txn, earlier).await?));
+        }
+        if !expected.admits(tip.stream_version) {
+            return Err(StoreError::Conflict { expected, actual: tip.stream_version });
+        }
+
+        // Commit times never decrease along positions, so "everything up to time T" is a
+        // prefix of the log even if the clock steps back.
+        let now = Utc::now().trunc_subsecs(6);
+        let recorded_at = tip.head_time.map_or(now, |previous| previous.max(now));
+        let mut prev_hash = tip.head_hash;
+        let mut recorded = Vec::with_capacity(events.len());
+        let mut rows = Vec::with_capacity(events.len());
+        for (offset, (event, payload_text)) in (1u64..).zip(events) {
+            let position = tip.head + offset;
+            let stream_version = tip.stream_version + offset;
+            let event_id = Uuid::now_v7();
+            let hash = ChainFields {
+                position,
+                stream_id: stream.as_str(),
+                stream_version,
+                event_id,
+                event_type: &event.event_type,
+                schema_version: event.schema_version,
+                payload: &payload_text,
+                metadata: metadata_text,
+                recorded_at,
+                prev_hash: &prev_hash,
+            }
+            .hash();
+            rows.push(event::ActiveModel {
+                position: Set(to_db(position)),
+                stream_id: Set(stream.as_str().to_owned()),
+                stream_version: Set(to_db(stream_version)),
+                event_id: Set(event_id),
+                event_type: Set(event.event_type.clone()),
+                schema_version: Set(event.schema_version),
+                payload: Set(payload_text),
+                metadata: Set(metadata_text.to_owned()),
+                recorded_at: Set(recorded_at),
+                prev_hash: Set(prev_hash.clone()),
+                hash: Set(hash.clone()),
+            });
+            recorded.push(RecordedEvent {
+                position,
+                stream_id: stream.clone(),
+                stream_version,
+                event_id,
+                event_type: event.event_type,
+                schema_version: event.schema_version,
+                payload: event.payload,
+                metadata: metadata.clone(),
+                recorded_at,
+                prev_hash: std::mem::replace(&mut prev_hash, hash.clone()),
+                hash,
+            });
+        }
+        let count = recorded.len() as u64;
+        let outcome = AppendOutcome {
+            first_position: tip.head + 1,
+            last_position: tip.head + count,
+            stream_version: tip.stream_version + count,
+            events: recorded,
+            deduplicated: false,
+        };
+
+        event::Entity::insert_many(rows).exec_without_returning(txn).await?;
+        if let Some(key) = &metadata.idempotency_key {
+            idempotency_key::Entity::insert(idempotency_key::ActiveModel {
+                idempotency_key: Set(key.clone()),
+                stream_id: Set(stream.as_str().to_owned()),
+                first_position: Set(to_db(outcome.first_position)),
+                last_position: Set(to_db(outcome.last_position)),
+                stream_version: Set(to_db(outcome.stream_version)),
+            })
+            .exec_without_returning(txn)
+            .await?;
+        }
+        if self.inner.backend == DbBackend::Postgres {
+            txn.execute_raw(Statement::from_sql_and_values(
+                DbBackend::Postgres,
+                "SELECT pg_notify($1, $2)",
+                [NOTIFY_CHANNEL.into(), outcome.last_position.to_string().into()],
+            ))
+            .await?;
+        }
+        Ok(Appended::Written(outcome))
+    }
+
+    /// The head, its hash and time, the stream's version and any earlier use of the
+    /// idempotency key, in one round trip.
+    async fn read_tip(
+        &self,
+        txn: &DatabaseTransaction,
+        stream: &StreamId,
+        idempotency_key: Option<&str>,
+    ) -> Result<Tip, StoreError> {
+        let backend = self.inner.backend;
+        let sql = placeholders(
+            backend,
+            "SELECT h.position, h.hash, h.recorded_at, \
+               (SELECT MAX(stream_version) FROM events WHERE stream_id = $1) AS stream_version, \
+               (SELECT COUNT(*) FROM idempotency_keys WHERE idempotency_key = $2) AS key_used \
+             FROM (SELECT 1 AS one) AS anchor \
+             LEFT JOIN (SELECT position, hash, recorded_at FROM events \
+                        ORDER BY position DESC LIMIT 1) AS h ON 1 = 1",
+        );
+        let key: Value = idempotency_key.map(str::to_owned).into();
+        let row = txn
+            .query_one_raw(Statement::from_sql_and_values(
+                backend,
+                sql,
+                [stream.as_str().into(), key],
+            ))
+            .await?
+            .ok_or_else(|| DbErr::RecordNotFound("the log's tip".into()))?;
+        let head: Option<i64> = row.try_get_by_index(0)?;
+        let head_hash: Option<String> = row.try_get_by_index(1)?;
+        let head_time: Option<DateTime<Utc>> = row.try_get_by_index(2)?;
+        let stream_version: Option<i64> = row.try_get_by_index(3)?;
+        let key_used: i64 = row.try_get_by_index(4)?;
+        let earlier_outcome = match idempotency_key {
+            Some(key) if key_used > 0 => {
+                idempotency_key::Entity::find_by_id(key.to_owned()).one(txn).await?
+            }
+            _ => None,
+        };
+        Ok(Tip {
+            head: head.map_or(0, from_db),
+            head_hash: head_hash.unwrap_or_else(|| GENESIS_HASH.to_owned()),
+            head_time,
+            stream_version: stream_version.map_or(0, from_db),
+            earlier_outcome,
+        })
+    }
+
+    /// The outcome of an earlier append, re-read from the log.
+    async fn earlier_outcome<C: ConnectionTrait>(
+        &self,
+        db: &C,
+        earlier: &idempotency_key::Model,
+    ) -> Result<AppendOutcome, StoreError> {
+        let rows = event::Entity::find()
+            .filter(event::Column::Position.between(earlier.first_position, earlier.last_position))
+            .order_by_asc(event::Column::Position)
+            .all(db)
+            .await?;
+        Ok(AppendOutcome {
+            first_position: from_db(earlier.first_position),
+            last_position: from_db(earlier.last_position),
+            stream_version: from_db(earlier.stream_version),
+            events: rows.into_iter().map(decode).collect::<Result<_, _>>()?,
+            deduplicated: true,
+        })
+    }
+
+    /// The outcome of the append that first used `idempotency_key` (with
+    /// `deduplicated: true`), or `None` if the key is unused. Lets a caller answer a retried
+    /// command with its original outcome before re-deciding it against today's state.
+    pub async fn idempotent_outcome(
+        &self,
+        idempotency_key: &str,
+    ) -> Result<Option<AppendOutcome>, StoreError> {
+        let earlier = idempotency_key::Entity::find_by_id(idempotency_key.to_owned())
+            .one(&self.inner.db)
+            .await?;
+        match earlier {
+            Some(earlier) => Ok(Some(self.earlier_outcome(&self.inner.db, &earlier).await?)),
+            None => Ok(None),
+        }
+    }
+
+    /// Tells this process's subscribers that the log now reaches `position`.
+    fn announce(&self, position: u64) {
+        self.inner.head.send_if_modified(|head| {
+            let moved = position > *head;
+            *head = (*head).max(position);
+            moved
+        });
+    }
+
+    /// The events of `stream` from `from_version` (inclusive) on, in version order.
+    pub async fn read_stream(
+        &self,
+        stream: &StreamId,
+        from_version: u64,
+    ) -> Result<Vec<RecordedEvent>, StoreError> {
+        event::Entity::find()
+            .filter(event::Column::StreamId.eq(stream.as_str()))
+            .filter(event::Column::StreamVersion.gte(to_db(from_version)))
+            .order_by_asc(event::Column::StreamVersion)
+            .all(&self.inner.db)
+            .await?
+            .into_iter()
+            .map(decode)
+            .collect()
+    }
+
+    /// One page of the global log: at most `limit` events from `from_position` (inclusive).
+    pub async fn read_all(
+        &self,
+        from_position: u64,
+        limit: u64,
+    ) -> Result<Vec<RecordedEvent>, StoreError> {
+        self.read_range(from_position, u64::MAX, limit).await
+    }
+
+    async fn read_range(
+        &self,
+        from_position: u64,
+        to_position: u64,
+        limit: u64,
+    ) -> Result<Vec<RecordedEvent>, StoreError> {
+        self.read_rows(from_position, to_position, limit).await?.into_iter().map(decode).collect()
+    }
+
+    async fn read_rows(
+        &self,
+        from_position: u64,
+        to_position: u64,
+        limit: u64,
+    ) -> Result<Vec<event::Model>, StoreError> {
+        if from_position > to_position || limit == 0 {
+            return Ok(Vec::new());
+        }
+        Ok(event::Entity::find()
+            .filter(event::Column::Position.between(to_db(from_position), to_db(to_position)))
+            .order_by_asc(event::Column::Position)
+            .limit(limit.min(i64::MAX as u64))
+            .all(&self.inner.db)
+            .await?)
+    }
+
+    /// The global log from `from_position` (inclusive) to the head as it is when each page
+    /// is read, as an async stream read page by page.
+    pub fn stream_all(
+        &self,
+        from_position: u64,
+    ) -> impl Stream<Item = Result<RecordedEvent, StoreError>> + Send + 'static {
+        self.stream_range(from_position, u64::MAX)
+    }
+
+    /// Events from `from_position` to `to_position` (both inclusive), page by page.
+    pub fn stream_range(
+        &self,
+        from_position: u64,
+        to_position: u64,
+    ) -> impl Stream<Item = Result<RecordedEvent, StoreError>> + Send + 'static {
+        let store = self.clone();
+        async_stream::try_stream! {
+            let mut next = from_position.max(1);
+            loop {
+                let page = store.read_range(next, to_position, PAGE_SIZE).await?;
+                let full = page.len() as u64 == PAGE_SIZE;
+                for event in page {
+                    next = event.position + 1;
+                    yield event;
+                }
+                if !full {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// The last position included by `bound` (0 when it includes nothing): the bound's own
+    /// position capped at the head, or the last event recorded at or before the bound's time.
+    pub async fn position_at(&self, bound: Bound) -> Result<u64, StoreError> {
+        match bound {
+            Bound::Position(position) => Ok(position.min(self.head_position().await?)),
+            Bound::Time(time) => {
+                let last: Option<Option<i64>> = event::Entity::find()
+                    .select_only()
+                    .column_as(event::Column::Position.max(), "last")
+                    .filter(event::Column::RecordedAt.lte(time.trunc_subsecs(6)))
+                    .into_tuple()
+                    .one(&self.inner.db)
+                    .await?;
+                Ok(last.flatten().map_or(0, from_db))
+            }
+        }
+    }
+
+    /// Every event up to `bound` (see [`position_at`](Self::position_at)), in position order.
+    pub async fn read_until(&self, bound: Bound) -> Result<Vec<RecordedEvent>, StoreError> {
+        let last = self.position_at(bound).await?;
+        self.read_range(1, last, u64::MAX).await
+    }
+
+    /// The version of the last event of `stream` (0 when the stream has no events).
+    pub async fn stream_version(&self, stream: &StreamId) -> Result<u64, StoreError> {
+        let version: Option<Option<i64>> = event::Entity::find()
+            .select_only()
+            .column_as(event::Column::StreamVersion.max(), "version")
+            .filter(event::Column::StreamId.eq(stream.as_str()))
+            .into_tuple()
+            .one(&self.inner.db)
+            .await?;
+        Ok(version.flatten().map_or(0, from_db))
+    }
+
+    /// The position of the last committed event (0 for an empty log).
+    pub async fn head_position(&self) -> Result<u64, StoreError> {
+        let head: Option<Option<i64>> = event::Entity::find()
+            .select_only()
+            .column_as(event::Column::Position.max(), "head")
+            .into_tuple()
+            .one(&self.inner.db)
+            .await?;
+        Ok(head.flatten().map_or(0, from_db))
+    }
+
+    /// Every event from `from_position` (inclusive) on: first those already committed, then
+    /// each new one after it commits, in position order, without gaps or duplicates, also
+    /// for writes by other processes on PostgreSQL. The stream ends only with an error.
+    pub fn subscribe(
+        &self,
+        from_position: u64,
+    ) -> impl Stream<Item = Result<RecordedEvent, StoreError>> + Send + 'static {
+        let store = self.clone();
+        async_stream::try_stream! {
+            let mut wake = store.inner.head.subscribe();
+            store.start_listener().await?;
+            let mut next = from_position.max(1);
+            loop {
+                // Mark the wake-up as seen *before* reading, so a commit that lands after the
+                // read returns still wakes us.
+                wake.borrow_and_update();
+                loop {
+                    let page = store.read_all(next, PAGE_SIZE).await?;
+                    let full = page.len() as u64 == PAGE_SIZE;
+                    for event in page {
+                        next = event.position + 1;
+                        yield event;
+                    }
+                    if !full {
+                        break;
+                    }
+                }
+                tokio::select! {
+                    changed = wake.changed() => {
+                        if changed.is_err() {
+                            // Cannot happen while `store` is alive; poll instead of spinning.
+                            tokio::time::sleep(POLL_INTERVAL).await;
+                        }
+                    }
+                    () = tokio::time::sleep(POLL_INTERVAL) => {}
+                }
+            }
+        }
+    }
+
+    /// PostgreSQL: starts (once) the task that turns `NOTIFY`s from any process into
+    /// wake-ups. It is `LISTEN`ing before this returns, so no commit after it is missed.
+    async fn start_listener(&self) -> Result<(), StoreError> {
+        if self.inner.backend != DbBackend::Postgres {
+            return Ok(());
+        }
+        self.inner
+            .listener
+            .get_or_try_init(|| async {
+                let pool = self.inner.db.get_postgres_connection_pool();
+                let listen_error =
+                    |error: sea_orm::sqlx::Error| StoreError::Listener(error.to_string());
+                let mut listener = PgListener::connect_with(pool).await.map_err(listen_error)?;
+                listener.listen(NOTIFY_CHANNEL).await.map_err(listen_error)?;
+                let head = self.inner.head.clone();
+                Ok::<_, StoreError>(tokio::spawn(async move {
+                    loop {
+                        match listener.try_recv().await {
+                            Ok(Some(notification)) => {
+                                let position = notification.payload().parse().unwrap_or(0);
+                                head.send_if_modified(|known| {
+                                    *known = (*known).max(position);
+                                    true
+                                });
+                            }
+                            Ok(None) => {
+                                // Connection lost and re-established: notifications may
+                                // have been missed, so wake everyone to re-read.
+                                head.send_modify(|_| {});
+                            }
+                            Err(error) => {
+                                tracing::warn!(%error, "event store listener; retrying");
+                                head.send_modify(|_| {});
+                                tokio::time::sleep(POLL_INTERVAL).await;
+                            }
+                        }
+                    }
+                }))
+            })
+            .await?;
+        Ok(())
+    }
+
+    /// Walks the hash chain from position 1 and reports the first event whose position,
+    /// link or hash is wrong, or how many events are intact.
+    pub async fn verify(&self) -> Result<VerifyReport, StoreError> {
+        let mut expected_position = 1u64;
+        let mut expected_prev = GENESIS_HASH.to_owned();
+        loop {
+            let page = self.read_rows(expected_position, u64::MAX, PAGE_SIZE).await?;
+            let full = page.len() as u64 == PAGE_SIZE;
+            for row in page {
+                let position = from_db(row.position);
+                let problem = if position != expected_position {
+                    Some(ChainProblem::Gap { next_position: position })
+                } else if row.prev_hash != expected_prev {
+                    Some(ChainProblem::BrokenLink {
+                        prev_hash: row.prev_hash.clone(),
+                        expected: expected_prev.clone(),
+                    })
+                } else {
+                    let computed = fields(&row).hash();
+                    (computed != row.hash)
+                        .then(|| ChainProblem::HashMismatch { stored: row.hash.clone(), computed })
+                };
+                if let Some(problem) = problem {
+                    return Ok(VerifyReport {
+                        events_verified: expected_position - 1,
+                        first_bad: Some(ChainBreak { position: expected_position, problem }),
+                    });
+                }
+                expected_position += 1;
+                expected_prev = row.hash;
+            }
+            if !full {
+                return Ok(VerifyReport {
+                    events_verified: expected_position - 1,
+                    first_bad: None,
+                });
+            }
+        }
+    }
+}
+
+/// The hashed fields of a stored row.
+fn fields(row: &event::Model) -> ChainFields<'_> {
+    ChainFields {
+        position: from_db(row.position),
+        stream_id: &row.stream_id,
+        stream_version: from_db(row.stream_version),
+        event_id: row.event_id,
+        event_type: &row.event_type,
+        schema_version: row.schema_version,
+        payload: &row.payload,
+        metadata: &row.metadata,
+        recorded_at: row.recorded_at,
+        prev_hash: &row.prev_hash,
+    }
+}
+
+/// A stored row as a [`RecordedEvent`]; a row altered into something undecodable is
+/// [`StoreError::Corrupt`].
+fn decode(row: event::Model) -> Result<RecordedEvent, StoreError> {
+    let position = from_db(row.position);
+    let corrupt = |reason: String| StoreError::Corrupt { position, reason };
+    Ok(RecordedEvent {
+        position,
+        stream_id: StreamId::new(row.stream_id).map_err(|error| corrupt(error.to_string()))?,
+        stream_version: from_db(row.stream_version),
+        event_id: row.event_id,
+        event_type: row.event_type,
+        schema_version: row.schema_version,
+        payload: serde_json::from_str(&row.payload)
+            .map_err(|error| corrupt(format!("payload: {error}")))?,
+        metadata: serde_json::from_str(&row.metadata)
+            .map_err(|error| corrupt(format!("metadata: {error}")))?,
+        recorded_at: row.recorded_at,
+        prev_hash: row.prev_hash,
+        hash: row.hash,
+    })
+}
+
+/// Positions and versions are `u64` in the API and `BIGINT` in the database; the log cannot
+/// realistically pass `i64::MAX`, so saturating is only a guard.
+fn to_db(value: u64) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
+}
+
+fn from_db(value: i64) -> u64 {
+    u64::try_from(value).unwrap_or(0)
+}
+
+/// SQL written with PostgreSQL's `$n` placeholders, as SQLite's numbered `?n`.
+fn placeholders(backend: DbBackend, sql: &str) -> String {
+    match backend {
+        DbBackend::Sqlite => sql.replace('$', "?"),
+        _ => sql.to_owned(),
+    }
+}
