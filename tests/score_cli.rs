@@ -1,0 +1,194 @@
+//! End-to-end tests of `league score` and `league standings` (issue 3's exact command-line
+//! shapes) through the real binary.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{Value, json};
+
+/// Runs `league ARGS` with `stdin` piped in.
+fn league(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_league"))
+        .args(args)
+        .env("RUST_LOG", "error")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn json_stdout(output: &Output) -> Value {
+    assert!(output.status.success(), "stderr: {}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// Asserts the bad-input contract: exit 2, nothing on stdout, one line on stderr containing
+/// `needle`.
+fn assert_bad_input(output: &Output, needle: &str) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "stderr: {stderr}");
+    assert!(output.stdout.is_empty(), "stdout: {}", String::from_utf8_lossy(&output.stdout));
+    assert_eq!(stderr.trim_end().lines().count(), 1, "one line expected: {stderr}");
+    assert!(stderr.contains(needle), "`{needle}` not in: {stderr}");
+}
+
+fn diplomacy_game(centres: &[(&str, u32)]) -> Value {
+    json!({"players": centres.iter().map(|(player, centres)| json!({"player": player, "centres": centres})).collect::<Vec<_>>()})
+}
+
+const ISSUE_CHECK: [(&str, u32); 7] =
+    [("A", 2), ("E", 3), ("F", 4), ("G", 10), ("I", 4), ("R", 5), ("T", 6)];
+
+/// Issue 3 Detour check (seed 001): printed in input order, exactly the issue's shape.
+#[test]
+fn score_detour_issue_check_from_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("game.json");
+    std::fs::write(&path, diplomacy_game(&ISSUE_CHECK).to_string()).unwrap();
+    let output = league(&["score", "--system", "detour98f", path.to_str().unwrap()], "");
+    assert_eq!(
+        json_stdout(&output),
+        json!({"system": "detour98f", "scores": [
+            {"player": "A", "score": 6.56}, {"player": "E", "score": 8.2},
+            {"player": "F", "score": 9.84}, {"player": "G", "score": 32.79},
+            {"player": "I", "score": 9.84}, {"player": "R", "score": 14.75},
+            {"player": "T", "score": 18.03}
+        ]})
+    );
+}
+
+/// `--explain` adds the lines that make up each score (issue 3's Detour example line).
+#[test]
+fn score_explain_lists_the_parts() {
+    let output = league(
+        &["score", "--system", "detour98f", "--explain", "-"],
+        &diplomacy_game(&ISSUE_CHECK).to_string(),
+    );
+    let value = json_stdout(&output);
+    assert_eq!(
+        value["scores"][3]["explanation"],
+        json!(["centres 10, survival 1, alive 1, lead 4, position 4 → raw 20 of 61 → 32.79"])
+    );
+    assert_eq!(value["scores"][3]["score"], json!(32.79));
+}
+
+/// Seed 002 placement example read from stdin (no FILE means stdin).
+#[test]
+fn score_placement_from_stdin() {
+    let game = json!({"players": [
+        {"player": "A", "points": 1000}, {"player": "B", "points": 970}, {"player": "C", "points": 970},
+        {"player": "D", "points": 800}, {"player": "E", "points": 770}
+    ]});
+    let value = json_stdout(&league(&["score", "--system", "placement"], &game.to_string()));
+    let scores: Vec<f64> =
+        value["scores"].as_array().unwrap().iter().map(|s| s["score"].as_f64().unwrap()).collect();
+    assert_eq!(scores, [20.0, 9.0, 9.0, 2.0, 0.0]);
+}
+
+/// Seed 000 shared top (h): two on 10 score 41.848, the issue's sample figure.
+#[test]
+fn score_baf_shared_top() {
+    let game =
+        diplomacy_game(&[("A", 10), ("B", 10), ("C", 5), ("D", 4), ("E", 3), ("F", 2), ("G", 0)]);
+    let value = json_stdout(&league(&["score", "--system", "baf", "-"], &game.to_string()));
+    assert_eq!(value["scores"][0], json!({"player": "A", "score": 41.848}));
+    assert_eq!(value["scores"][6], json!({"player": "G", "score": 0.0}));
+}
+
+/// Seed 002 Blue Max example 1 in the issue's team JSON shape.
+#[test]
+fn score_bluemax_example_1() {
+    let game = json!({"draw": false, "sides": [
+        {"name": "W", "players": [
+            {"player": "W1", "points": 60, "kills": 2}, {"player": "W2", "points": 30, "kills": 1},
+            {"player": "W3", "points": 10}]},
+        {"name": "D", "players": [
+            {"player": "D1", "points": 10, "lost": 1}, {"player": "D2", "points": 10, "lost": 1},
+            {"player": "D3", "points": 11, "lost": 1, "shipsLeft": 0}]}
+    ]});
+    let value = json_stdout(&league(&["score", "--system", "bluemax"], &game.to_string()));
+    let scores: Vec<f64> =
+        value["scores"].as_array().unwrap().iter().map(|s| s["score"].as_f64().unwrap()).collect();
+    assert_eq!(scores, [7.0, 5.0, 4.0, -1.0, -1.0, -1.0]);
+}
+
+/// `league standings`: totals, wins, draws, games, shared ranks (seed 001 part 3).
+#[test]
+fn standings_ranks_players_over_games() {
+    let games = json!({"games": [
+        {"players": [{"player": "A", "points": 9}, {"player": "B", "points": 5}, {"player": "C", "points": 5}, {"player": "D", "points": 1}]},
+        {"players": [{"player": "B", "points": 9}, {"player": "A", "points": 5}, {"player": "C", "points": 1}]}
+    ]});
+    let value =
+        json_stdout(&league(&["standings", "--system", "placement", "-"], &games.to_string()));
+    assert_eq!(
+        value,
+        json!({"standings": [
+            {"rank": 1, "player": "A", "total": 14.0, "wins": 1, "draws": 0, "games": 2},
+            {"rank": 2, "player": "B", "total": 10.0, "wins": 1, "draws": 0, "games": 2},
+            {"rank": 3, "player": "C", "total": 4.0, "wins": 0, "draws": 0, "games": 2},
+            {"rank": 4, "player": "D", "total": 0.0, "wins": 0, "draws": 0, "games": 1}
+        ]})
+    );
+}
+
+#[test]
+fn unknown_system_is_bad_input() {
+    assert_bad_input(
+        &league(&["score", "--system", "diplomacy", "-"], "{}"),
+        "unknown scoring system `diplomacy`",
+    );
+    assert_bad_input(&league(&["standings", "--system", "nope"], "{}"), "system");
+}
+
+#[test]
+fn invalid_games_name_the_field() {
+    let mut too_many = ISSUE_CHECK;
+    too_many[3].1 = 35;
+    assert_bad_input(
+        &league(&["score", "--system", "squares"], &diplomacy_game(&too_many).to_string()),
+        "players[3].centres",
+    );
+    assert_bad_input(
+        &league(
+            &["score", "--system", "detour98f"],
+            "{\"players\": [{\"player\": \"A\", \"centres\": -1}]}",
+        ),
+        "players[0].centres",
+    );
+    assert_bad_input(&league(&["score", "--system", "detour98f"], "not json"), "invalid game JSON");
+    assert_bad_input(&league(&["score", "--system", "bluemax"], "{\"sides\": []}"), "sides");
+    // A blank Baf cell is an impossible result, not a guess (seed 000).
+    let blank =
+        diplomacy_game(&[("A", 3), ("B", 2), ("C", 2), ("D", 2), ("E", 2), ("F", 2), ("G", 1)]);
+    assert_bad_input(
+        &league(&["score", "--system", "baf"], &blank.to_string()),
+        "players[0].centres: impossible result",
+    );
+    assert_bad_input(
+        &league(&["score", "--system", "baf", "/no/such/game.json"], ""),
+        "cannot read /no/such/game.json",
+    );
+}
+
+#[test]
+fn standings_errors_name_the_game() {
+    let games = json!({"games": [
+        {"players": [{"player": "A", "points": 9}, {"player": "B", "points": 5}]},
+        {"players": [{"player": "A", "points": 9}]}
+    ]});
+    assert_bad_input(
+        &league(&["standings", "--system", "placement"], &games.to_string()),
+        "games[1].players",
+    );
+    assert_bad_input(
+        &league(
+            &["standings", "--system", "placement"],
+            "{\"games\": [{\"players\": [{\"player\": \"A\", \"points\": \"x\"}]}]}",
+        ),
+        "games[0].players[0].points",
+    );
+}
