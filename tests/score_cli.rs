@@ -192,3 +192,18 @@ fn standings_errors_name_the_game() {
         "games[0].players[0].points",
     );
 }
+
+/// Wooden Ships (site rules, issue 3) in the team JSON shape: the only coalition with ships
+/// left and more than double the points wins overwhelmingly; a surrendered member scores 0.
+#[test]
+fn score_woodenships_reads_ships_left_and_surrendered() {
+    let game = json!({"draw": false, "sides": [
+        {"name": "GB", "players": [
+            {"player": "N", "points": 30, "shipsLeft": 2}, {"player": "C", "points": 12, "shipsLeft": 0, "surrendered": true}]},
+        {"name": "FR", "players": [{"player": "V", "points": 20, "shipsLeft": 0}]}
+    ]});
+    let value = json_stdout(&league(&["score", "--system", "woodenships"], &game.to_string()));
+    let scores: Vec<f64> =
+        value["scores"].as_array().unwrap().iter().map(|s| s["score"].as_f64().unwrap()).collect();
+    assert_eq!(scores, [4.0, 0.0, 0.0]);
+}

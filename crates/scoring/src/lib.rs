@@ -7,7 +7,8 @@
 //! Public contract (other crates build on these names; keep them stable):
 //! - [`ScoringSystem`]: the systems, serialised with their CLI names.
 //! - [`GameResult`]: one finished game as reported (placement, Diplomacy or team shape).
-//! - [`score_game`]: validates and scores one game → [`ScoredGame`] (scores in input order).
+//! - [`score_game`]: validates and scores one game → [`ScoredGame`] (scores in input order);
+//!   [`score_game_unexplained`] does the same without building explanation lines (replay).
 //! - [`rank_standings`]: ranks players over many scored games with the tie-breakers.
 
 use std::fmt;

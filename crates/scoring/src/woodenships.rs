@@ -76,6 +76,19 @@ pub fn coalition_results(result: &TeamResult) -> Vec<CoalitionResult> {
     results
 }
 
+impl CoalitionResult {
+    /// The result's name in explanations.
+    pub fn label(self) -> &'static str {
+        match self {
+            CoalitionResult::OverwhelmingVictory => "overwhelming victory",
+            CoalitionResult::Victory => "victory",
+            CoalitionResult::Tie => "tie",
+            CoalitionResult::Draw => "draw by consent",
+            CoalitionResult::Loss => "loss",
+        }
+    }
+}
+
 /// Wooden Ships award to every member: overwhelming 4, victory 3, tie 1, draw 1, loss 0.
 pub fn award(result: CoalitionResult) -> f64 {
     match result {
@@ -110,13 +123,14 @@ pub(crate) fn score(teams: &TeamResult, explain: Explain) -> Vec<PlayerGameScore
             let explanation = match explain {
                 Explain::No => Vec::new(),
                 Explain::Yes if player.surrendered => {
-                    vec![format!("coalition {} {result:?}, surrendered → 0", side.name)]
+                    vec![format!("coalition {} {}, surrendered → 0", side.name, result.label())]
                 }
                 Explain::Yes => vec![format!(
-                    "coalition {} ({} points, {} ships left) {result:?} → {score}",
+                    "coalition {} ({} points, {} ships left) {} → {score}",
                     side.name,
                     coalition_points(side),
-                    ships_left(side)
+                    ships_left(side),
+                    result.label()
                 )],
             };
             rows.push(PlayerGameScore {
