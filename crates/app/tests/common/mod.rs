@@ -1,0 +1,110 @@
+//! Shared helpers for the app's integration tests: ids, commands and placement results.
+
+#![allow(dead_code)]
+
+use league_app::{App, CommandOptions, Executed};
+use league_domain::{
+    Actor, CorrectResult, CreateLeague, RegisterPlayer, ReportResult, Subscribe, game_id,
+};
+use league_scoring::{GameResult, PlacementEntry, ScoringSystem};
+use uuid::Uuid;
+
+pub fn player(n: u128) -> Uuid {
+    Uuid::from_u128(0x0193_5000_0000_7000_8000_0000_0001_0000 + n)
+}
+
+pub fn league(n: u128) -> Uuid {
+    Uuid::from_u128(0x0193_5000_0000_7000_8000_0000_0002_0000 + n)
+}
+
+pub fn no_options() -> CommandOptions {
+    CommandOptions::default()
+}
+
+pub fn register(n: u128) -> RegisterPlayer {
+    RegisterPlayer {
+        actor: Actor::Admin,
+        player_id: player(n),
+        name: format!("Player {n}"),
+        token_hash: format!("hash-{n}"),
+    }
+}
+
+/// A placement league of `size` players, `k` per game, `s` games per seat.
+pub fn create(league_n: u128, k: u32, size: u32, s: u32) -> CreateLeague {
+    CreateLeague {
+        actor: Actor::Admin,
+        league_id: league(league_n),
+        name: format!("League {league_n}"),
+        game: "Cartagena".into(),
+        game_version: None,
+        scoring_system: ScoringSystem::Placement,
+        players_per_game: k,
+        size: Some(size),
+        games_per_seat: Some(s),
+        require_active_players: None,
+    }
+}
+
+pub fn subscribe(league_n: u128, n: u128) -> Subscribe {
+    Subscribe { actor: Actor::Player(player(n)), league_id: league(league_n), player_id: player(n) }
+}
+
+/// A placement result for the seated players: `points[i]` for seat i.
+pub fn placement(seats: &[Uuid], points: &[f64]) -> GameResult {
+    GameResult::Placement(
+        seats
+            .iter()
+            .zip(points)
+            .map(|(player, points)| PlacementEntry { player: player.to_string(), points: *points })
+            .collect(),
+    )
+}
+
+/// The seats of game `number` of a league, from the read model.
+pub fn seats(app: &App, league_n: u128, number: u32) -> Vec<Uuid> {
+    let model = app.read();
+    model
+        .game(game_id(league(league_n), number))
+        .map(|game| game.seats.iter().map(|seat| seat.player).collect())
+        .unwrap_or_default()
+}
+
+pub fn report(app: &App, league_n: u128, number: u32, points: &[f64]) -> ReportResult {
+    let seats = seats(app, league_n, number);
+    ReportResult {
+        actor: Actor::Player(seats[0]),
+        league_id: league(league_n),
+        game_id: game_id(league(league_n), number),
+        result: placement(&seats, points),
+    }
+}
+
+pub fn correct(
+    app: &App,
+    league_n: u128,
+    number: u32,
+    points: &[f64],
+    reason: &str,
+) -> CorrectResult {
+    let seats = seats(app, league_n, number);
+    CorrectResult {
+        actor: Actor::Admin,
+        league_id: league(league_n),
+        game_id: game_id(league(league_n), number),
+        result: placement(&seats, points),
+        reason: reason.into(),
+    }
+}
+
+/// Registers players `1..=count`.
+pub async fn register_players(app: &App, count: u128) {
+    for n in 1..=count {
+        app.execute(register(n), no_options()).await.expect("register a player");
+    }
+}
+
+/// The event types of an append, in order.
+pub fn types(executed: &Executed) -> Vec<&str> {
+    executed.events.iter().map(|event| event.event_type.as_str()).collect()
+}

@@ -1,0 +1,310 @@
+//! The league life cycle through the application service, on SQLite and PostgreSQL:
+//! create → 8 subscribe → games exist → results → correction → completed; concurrent
+//! subscribers; idempotent retries; refusals append nothing; as-of equals a replay cut.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::*;
+use league_app::{App, AppError, AsOf, CommandOptions, ErrorCode};
+use league_domain::{Actor, DomainError, LeagueStatus, Subscribe, Unsubscribe, game_id};
+use league_projections::{GameStatus, fold_until, read_tables, replay};
+use league_testkit::TestDatabase;
+
+/// Every event of the log, in order.
+async fn whole_log(app: &App) -> Vec<league_store::RecordedEvent> {
+    app.store().read_all(1, u64::MAX).await.expect("read the log")
+}
+
+async fn head(app: &App) -> u64 {
+    app.store().head_position().await.expect("head position")
+}
+
+/// Seed 002 (`002_2d62da7ec0eec4ee.txt`), rule "automatic games": the 8th subscription creates
+/// every game in the same append; results, a correction and the last result complete it.
+async fn full_life_cycle(db: TestDatabase) {
+    let app = App::open(&db.url).await.expect("open the app");
+    register_players(&app, 8).await;
+    app.execute(create(1, 4, 8, 1), no_options()).await.expect("create the league");
+    for n in 1..=7 {
+        let executed = app.execute(subscribe(1, n), no_options()).await.expect("subscribe");
+        assert_eq!(types(&executed), ["PlayerSubscribed"]);
+        assert_eq!(app.read().league(league(1)).unwrap().status, LeagueStatus::Open);
+    }
+    let filling = app.execute(subscribe(1, 8), no_options()).await.expect("8th subscription");
+    assert_eq!(types(&filling), ["PlayerSubscribed", "GamesScheduled"]);
+    {
+        // Read-your-writes: the model has the games the moment execute returns.
+        let model = app.read();
+        let view = model.league(league(1)).unwrap();
+        assert_eq!(view.status, LeagueStatus::Running);
+        assert_eq!(view.games.len(), 8, "N·s = 8 games for k = 4, s = 1");
+        assert_eq!(view.players, (1..=8).map(player).collect::<Vec<_>>());
+        for id in &view.games {
+            let game = model.game(*id).unwrap();
+            assert_eq!(game.seats.len(), 4);
+            assert_eq!(game.status, GameStatus::Scheduled);
+        }
+    }
+
+    // Seed 002 placement table for 4 players: 12, 6, 2, 0.
+    for number in 1..=7 {
+        let executed = app
+            .execute(report(&app, 1, number, &[10.0, 5.0, 3.0, 1.0]), no_options())
+            .await
+            .expect("report a result");
+        assert_eq!(types(&executed), ["GameFinished"]);
+    }
+    let first_seats = seats(&app, 1, 1);
+    let winner = first_seats[0];
+    let before = app.read().score_history(league(1), winner);
+    assert_eq!(before.first().map(|c| (c.delta, c.reason.clone())), Some((12.0, None)));
+
+    // Correction: seat 1 and seat 4 swap places in game 1.
+    let corrected = app
+        .execute(
+            correct(&app, 1, 1, &[1.0, 5.0, 3.0, 10.0], "scores swapped on the sheet"),
+            no_options(),
+        )
+        .await
+        .expect("correct game 1");
+    assert_eq!(types(&corrected), ["GameResultCorrected"]);
+    let history = app.read().score_history(league(1), winner);
+    let last = history.last().unwrap();
+    assert_eq!(last.delta, -12.0);
+    assert_eq!(last.total, before.last().unwrap().total - 12.0);
+    assert_eq!(last.reason.as_deref(), Some("scores swapped on the sheet"));
+    assert_eq!(last.position, corrected.last_position);
+    let game = app.read().game(game_id(league(1), 1)).cloned().unwrap();
+    assert_eq!(game.scores[0], (winner, 0.0));
+    assert_eq!(game.scores[3], (first_seats[3], 12.0));
+
+    let last_result = app
+        .execute(report(&app, 1, 8, &[4.0, 3.0, 2.0, 1.0]), no_options())
+        .await
+        .expect("last result");
+    assert_eq!(types(&last_result), ["GameFinished", "LeagueCompleted"]);
+    let model = app.read();
+    assert_eq!(model.league(league(1)).unwrap().status, LeagueStatus::Completed);
+    let standings = model.standings(league(1));
+    assert_eq!(standings.len(), 8);
+    // Every game hands out 12 + 6 + 2 + 0 = 20 points; 8 games.
+    let sum: f64 = standings.iter().map(|row| row.total).sum();
+    assert_eq!(sum, 160.0);
+    assert!(standings.iter().all(|row| row.played == 4), "k·s = 4 games per player");
+    assert_eq!(
+        standings.iter().map(|row| row.wins).sum::<u32>(),
+        8,
+        "one outright winner per game"
+    );
+    assert!(standings.windows(2).all(|pair| pair[0].rank <= pair[1].rank));
+    for row in &standings {
+        let history = model.score_history(league(1), row.player);
+        assert_eq!(history.last().map(|c| c.total), Some(row.total));
+    }
+    drop(model);
+
+    // The incrementally written tables equal a rebuild from scratch.
+    app.wait_persisted(last_result.last_position).await.unwrap();
+    let incremental = read_tables(app.store().connection()).await.unwrap();
+    assert_eq!(incremental.checkpoint, last_result.last_position);
+    replay(app.store(), |_| {}).await.unwrap();
+    let rebuilt = read_tables(app.store().connection()).await.unwrap();
+    assert_eq!(incremental, rebuilt);
+    let standings_rows =
+        &rebuilt.tables.iter().find(|(name, _)| *name == "rm_standings").unwrap().1;
+    assert_eq!(standings_rows.len(), 8);
+}
+
+/// Stale-version race: 12 players subscribe at once to a league of 8. Exactly 8 are
+/// accepted, the others are refused (league full / not open), and the games are
+/// scheduled exactly once.
+async fn concurrent_subscribers_fill_exactly(db: TestDatabase) {
+    let app = App::open(&db.url).await.unwrap();
+    register_players(&app, 12).await;
+    app.execute(create(1, 2, 8, 1), no_options()).await.unwrap();
+    let attempts = (1..=12).map(|n| {
+        let app = app.clone();
+        tokio::spawn(async move { app.execute(subscribe(1, n), no_options()).await })
+    });
+    let outcomes: Vec<_> = futures::future::join_all(attempts)
+        .await
+        .into_iter()
+        .map(|joined| joined.expect("task"))
+        .collect();
+    let accepted = outcomes.iter().filter(|outcome| outcome.is_ok()).count();
+    assert_eq!(accepted, 8);
+    for refused in outcomes.iter().filter_map(|outcome| outcome.as_ref().err()) {
+        assert!(
+            matches!(
+                refused,
+                AppError::Domain(DomainError::LeagueFull | DomainError::LeagueNotOpen(_))
+            ),
+            "unexpected refusal {refused:?}"
+        );
+        assert_eq!(refused.code(), ErrorCode::Conflict);
+    }
+    let log = whole_log(&app).await;
+    assert_eq!(log.iter().filter(|e| e.event_type == "GamesScheduled").count(), 1);
+    assert_eq!(log.iter().filter(|e| e.event_type == "PlayerSubscribed").count(), 8);
+    let model = app.read();
+    let view = model.league(league(1)).unwrap();
+    assert_eq!(view.players.len(), 8);
+    assert_eq!(view.players.iter().collect::<BTreeSet<_>>().len(), 8);
+    assert_eq!(view.status, LeagueStatus::Running);
+}
+
+/// A retried command with the same idempotency key returns the original outcome even
+/// though the domain would now refuse it; another actor's same key is a different key.
+async fn idempotent_retry_returns_the_original_answer(db: TestDatabase) {
+    let app = App::open(&db.url).await.unwrap();
+    register_players(&app, 2).await;
+    app.execute(create(1, 2, 4, 1), no_options()).await.unwrap();
+    let keyed = || CommandOptions { idempotency_key: Some("join-1".into()), correlation_id: None };
+    let first = app.execute(subscribe(1, 1), keyed()).await.unwrap();
+    assert!(!first.deduplicated);
+    let head_after_first = head(&app).await;
+    let again = app.execute(subscribe(1, 1), keyed()).await.expect("retry answers, not refuses");
+    assert!(again.deduplicated);
+    assert_eq!(again.last_position, first.last_position);
+    assert_eq!(again.events, first.events);
+    assert_eq!(head(&app).await, head_after_first, "a retry appends nothing");
+    // Without the key the same command is refused: the domain has already seen it.
+    let unkeyed = app.execute(subscribe(1, 1), no_options()).await.unwrap_err();
+    assert_eq!(unkeyed, AppError::Domain(DomainError::AlreadySubscribed(player(1))));
+    // Player 2 using the same key string is not deduplicated against player 1.
+    let other = app.execute(subscribe(1, 2), keyed()).await.unwrap();
+    assert!(!other.deduplicated);
+    assert_eq!(
+        other.events[0].metadata.idempotency_key.as_deref(),
+        Some(&*format!("player:{}:join-1", player(2)))
+    );
+    assert_eq!(other.events[0].metadata.actor.as_deref(), Some(&*format!("player:{}", player(2))));
+    let blank = CommandOptions { idempotency_key: Some("  ".into()), correlation_id: None };
+    let error = app.execute(register(3), blank).await.unwrap_err();
+    assert_eq!(error.code(), ErrorCode::BadUserInput { field: "idempotencyKey".into() });
+}
+
+/// Refused commands append nothing and carry their API code.
+async fn refused_commands_append_nothing(db: TestDatabase) {
+    let app = App::open(&db.url).await.unwrap();
+    register_players(&app, 2).await;
+    app.execute(create(1, 2, 4, 1), no_options()).await.unwrap();
+    let before = head(&app).await;
+    let unknown_player = app.execute(subscribe(1, 9), no_options()).await.unwrap_err();
+    assert_eq!(unknown_player.code(), ErrorCode::NotFound);
+    let someone_else =
+        Subscribe { actor: Actor::Player(player(2)), league_id: league(1), player_id: player(1) };
+    assert_eq!(
+        app.execute(someone_else, no_options()).await.unwrap_err().code(),
+        ErrorCode::Forbidden
+    );
+    let not_subscribed =
+        Unsubscribe { actor: Actor::Admin, league_id: league(1), player_id: player(1) };
+    assert_eq!(
+        app.execute(not_subscribed, no_options()).await.unwrap_err().code(),
+        ErrorCode::Conflict
+    );
+    let mut bad = create(2, 9, 8, 1);
+    bad.players_per_game = 9;
+    assert_eq!(
+        app.execute(bad, no_options()).await.unwrap_err().code(),
+        ErrorCode::BadUserInput { field: "playersPerGame".into() }
+    );
+    assert_eq!(
+        app.execute(register(1), no_options()).await.unwrap_err().code(),
+        ErrorCode::Conflict
+    );
+    assert_eq!(head(&app).await, before);
+    assert!(app.read().league(league(2)).is_none());
+}
+
+/// As-of standings and score history equal a fold of the log cut at the same point, for
+/// every position and for the commit time of every event.
+async fn as_of_equals_a_replay_cut(db: TestDatabase) {
+    let app = App::open(&db.url).await.unwrap();
+    register_players(&app, 4).await;
+    app.execute(create(1, 2, 4, 1), no_options()).await.unwrap();
+    for n in 1..=4 {
+        app.execute(subscribe(1, n), no_options()).await.unwrap();
+    }
+    for number in 1..=3 {
+        app.execute(report(&app, 1, number, &[2.0, 1.0]), no_options()).await.unwrap();
+    }
+    app.execute(correct(&app, 1, 2, &[1.0, 2.0], "reversed"), no_options()).await.unwrap();
+    let log = whole_log(&app).await;
+    let watched = seats(&app, 1, 2)[0];
+    for cut in 0..=log.len() as u64 + 1 {
+        let expected = fold_until(&log, AsOf::Position(cut)).unwrap();
+        let standings = app.standings_as_of(league(1), AsOf::Position(cut)).await.unwrap();
+        assert_eq!(standings, expected.standings(league(1)), "standings as of position {cut}");
+        let history =
+            app.score_history_as_of(league(1), watched, AsOf::Position(cut)).await.unwrap();
+        assert_eq!(history, expected.score_history(league(1), watched), "history as of {cut}");
+    }
+    for event in &log {
+        let as_of = AsOf::Time(event.recorded_at);
+        let expected = fold_until(&log, as_of).unwrap();
+        assert_eq!(
+            app.standings_as_of(league(1), as_of).await.unwrap(),
+            expected.standings(league(1))
+        );
+    }
+    let error = app.standings_as_of(league(7), AsOf::Position(1)).await.unwrap_err();
+    assert_eq!(error.code(), ErrorCode::NotFound);
+}
+
+/// Two app instances on one database (two gateway processes): each follows the log and
+/// writes the read-model tables; the checkpoint's compare-and-set keeps them equal to a
+/// rebuild.
+async fn two_instances_share_the_tables(db: TestDatabase) {
+    let first = App::open(&db.url).await.unwrap();
+    let second = App::open(&db.url).await.unwrap();
+    register_players(&first, 4).await;
+    // The second instance sees players registered through the first once it has applied them.
+    second.wait_applied(head(&first).await).await.unwrap();
+    second.execute(create(1, 2, 4, 1), no_options()).await.unwrap();
+    for n in 1..=4 {
+        let app = if n % 2 == 0 { &first } else { &second };
+        app.wait_applied(head(app).await).await.unwrap();
+        app.execute(subscribe(1, n), no_options()).await.unwrap();
+    }
+    first.wait_applied(head(&first).await).await.unwrap();
+    first.execute(report(&first, 1, 1, &[2.0, 1.0]), no_options()).await.unwrap();
+    let last = head(&first).await;
+    first.wait_persisted(last).await.unwrap();
+    second.wait_persisted(last).await.unwrap();
+    let shared = read_tables(first.store().connection()).await.unwrap();
+    assert_eq!(shared.checkpoint, last);
+    replay(first.store(), |_| {}).await.unwrap();
+    assert_eq!(read_tables(first.store().connection()).await.unwrap(), shared);
+}
+
+/// Reopening an app rebuilds nothing it does not need: the model equals the one it had.
+async fn reopening_loads_the_same_model(db: TestDatabase) {
+    let app = App::open(&db.url).await.unwrap();
+    register_players(&app, 4).await;
+    app.execute(create(1, 2, 4, 1), no_options()).await.unwrap();
+    for n in 1..=4 {
+        app.execute(subscribe(1, n), no_options()).await.unwrap();
+    }
+    let done = app.execute(report(&app, 1, 1, &[3.0, 1.0]), no_options()).await.unwrap();
+    app.wait_persisted(done.last_position).await.unwrap();
+    let standings = app.read().standings(league(1));
+    drop(app);
+    let reopened = App::open(&db.url).await.unwrap();
+    assert_eq!(reopened.applied_position(), done.last_position);
+    assert_eq!(reopened.read().standings(league(1)), standings);
+    assert_eq!(reopened.read().player_by_token_hash("hash-3").map(|p| p.id), Some(player(3)));
+}
+
+league_testkit::on_both_databases!(
+    full_life_cycle,
+    concurrent_subscribers_fill_exactly,
+    idempotent_retry_returns_the_original_answer,
+    refused_commands_append_nothing,
+    as_of_equals_a_replay_cut,
+    two_instances_share_the_tables,
+    reopening_loads_the_same_model,
+);
