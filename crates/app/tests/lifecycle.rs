@@ -85,25 +85,26 @@ async fn full_life_cycle(db: TestDatabase) {
         .await
         .expect("last result");
     assert_eq!(types(&last_result), ["GameFinished", "LeagueCompleted"]);
-    let model = app.read();
-    assert_eq!(model.league(league(1)).unwrap().status, LeagueStatus::Completed);
-    let standings = model.standings(league(1));
-    assert_eq!(standings.len(), 8);
-    // Every game hands out 12 + 6 + 2 + 0 = 20 points; 8 games.
-    let sum: f64 = standings.iter().map(|row| row.total).sum();
-    assert_eq!(sum, 160.0);
-    assert!(standings.iter().all(|row| row.played == 4), "k·s = 4 games per player");
-    assert_eq!(
-        standings.iter().map(|row| row.wins).sum::<u32>(),
-        8,
-        "one outright winner per game"
-    );
-    assert!(standings.windows(2).all(|pair| pair[0].rank <= pair[1].rank));
-    for row in &standings {
-        let history = model.score_history(league(1), row.player);
-        assert_eq!(history.last().map(|c| c.total), Some(row.total));
+    {
+        let model = app.read();
+        assert_eq!(model.league(league(1)).unwrap().status, LeagueStatus::Completed);
+        let standings = model.standings(league(1));
+        assert_eq!(standings.len(), 8);
+        // Every game hands out 12 + 6 + 2 + 0 = 20 points; 8 games.
+        let sum: f64 = standings.iter().map(|row| row.total).sum();
+        assert_eq!(sum, 160.0);
+        assert!(standings.iter().all(|row| row.played == 4), "k·s = 4 games per player");
+        assert_eq!(
+            standings.iter().map(|row| row.wins).sum::<u32>(),
+            8,
+            "one outright winner per game"
+        );
+        assert!(standings.windows(2).all(|pair| pair[0].rank <= pair[1].rank));
+        for row in &standings {
+            let history = model.score_history(league(1), row.player);
+            assert_eq!(history.last().map(|c| c.total), Some(row.total));
+        }
     }
-    drop(model);
 
     // The incrementally written tables equal a rebuild from scratch.
     app.wait_persisted(last_result.last_position).await.unwrap();
