@@ -32,8 +32,8 @@ pub const MAX_GAMES_PER_SEAT: usize = 16;
 /// Proposals of the base-block search per group (it stops earlier once ideal).
 const DEVELOPMENT_STEPS: usize = 30_000;
 /// Bound on the whole base-block search, in proposals × games × k (what one evaluation of
-/// repeats costs), so that big shapes stay within about a second.
-const DEVELOPMENT_WORK: usize = 50_000_000;
+/// repeats costs), so that big shapes stay within about a second or two.
+const DEVELOPMENT_WORK: usize = 200_000_000;
 /// Proposals of the set-level search (it stops earlier at the bound).
 const REFINE_STEPS: usize = 300_000;
 
