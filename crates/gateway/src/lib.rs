@@ -1,1 +1,30 @@
-//! GraphQL gateway: async-graphql on axum + tokio.
+//! GraphQL gateway: the platform's public API for web frontends and admins, async-graphql on
+//! axum + tokio.
+//!
+//! Resolvers are thin: reads come from the application's in-memory read model, mutations
+//! become domain commands run by [`league_app::App`]; every rule (including who may do
+//! what) lives in the domain. The gateway authenticates callers (bearer tokens, see
+//! [`auth`]) and maps errors onto `extensions.code` (see [`error`]).
+//!
+//! Routes: `POST /graphql`, `GET /graphql/ws` (graphql-transport-ws and graphql-ws),
+//! `GET /` (GraphiQL), `GET /healthz`.
+
+pub mod auth;
+pub mod config;
+pub mod error;
+mod extension;
+mod http;
+pub mod schema;
+mod shutdown;
+
+pub use auth::{Caller, generate_token, hash_token};
+pub use config::GatewayConfig;
+pub use error::GatewayError;
+pub use http::{router, run};
+pub use schema::{GatewaySchema, build_schema, sdl};
+pub use shutdown::Shutdown;
+
+/// The id of the HTTP request being served (`x-request-id`), used as the correlation id
+/// of the events a mutation appends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RequestId(pub uuid::Uuid);

@@ -1,6 +1,16 @@
-//! `league serve`: runs the GraphQL gateway.
+//! `league serve`: runs the GraphQL gateway over the database until SIGTERM or ctrl-c,
+//! then shuts down gracefully (in-flight requests finish).
+//!
+//! Prints one line `listening on http://ADDR` on stdout once the socket is bound (port 0
+//! picks a free port; scripts and tests read the line), and, when `LEAGUE_ADMIN_TOKEN` is
+//! not set, the generated admin token once.
 
+use std::io::Write;
+use std::net::SocketAddr;
 use std::process::ExitCode;
+
+use anyhow::Context;
+use league_gateway::{GatewayConfig, generate_token};
 
 use crate::CliError;
 
@@ -8,8 +18,73 @@ use crate::CliError;
 pub struct ServeArgs {
     #[command(flatten)]
     pub database: super::DatabaseArgs,
+    /// Address to listen on (port 0 picks a free port).
+    #[arg(long, env = "LEAGUE_LISTEN", default_value = "127.0.0.1:8000")]
+    pub listen: String,
+    /// The admin's bearer token; generated and printed once when unset or empty.
+    #[arg(long, env = "LEAGUE_ADMIN_TOKEN", hide_env_values = true)]
+    pub admin_token: Option<String>,
+    /// Comma-separated browser origins allowed by CORS (`*` for any; empty for none).
+    #[arg(long, env = "LEAGUE_CORS_ORIGINS", default_value = "")]
+    pub cors_origins: String,
 }
 
-pub async fn run(_args: ServeArgs) -> Result<ExitCode, CliError> {
-    Err(crate::CliError::Failed(anyhow::anyhow!("not implemented yet")))
+pub async fn run(args: ServeArgs) -> Result<ExitCode, CliError> {
+    let address: SocketAddr = args.listen.parse().map_err(|_| {
+        CliError::BadInput(format!(
+            "--listen: {:?} is not an address like 127.0.0.1:8000",
+            args.listen
+        ))
+    })?;
+    let (admin_token, generated) = match args.admin_token.filter(|t| !t.trim().is_empty()) {
+        Some(token) => (token.trim().to_owned(), false),
+        None => (generate_token(), true),
+    };
+    let mut config = GatewayConfig::new(admin_token.clone());
+    config.cors_origins = GatewayConfig::parse_origins(&args.cors_origins);
+
+    let app =
+        league_app::App::open(&args.database.url).await.context("cannot open the database")?;
+    let listener = tokio::net::TcpListener::bind(address)
+        .await
+        .with_context(|| format!("cannot listen on {address}"))?;
+    let bound = listener.local_addr().context("cannot read the bound address")?;
+    tracing::info!(%bound, cors = ?config.cors_origins, "serving GraphQL at /graphql, GraphiQL at /");
+    {
+        let mut out = std::io::stdout().lock();
+        if generated {
+            writeln!(out, "admin token (generated, shown once): {admin_token}").ok();
+        }
+        writeln!(out, "listening on http://{bound}").ok();
+        out.flush().ok();
+    }
+    league_gateway::run(listener, app, config, shutdown_signal())
+        .await
+        .context("the server failed")?;
+    tracing::info!("stopped");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Completes on ctrl-c or (on Unix) SIGTERM, as sent by `docker stop` and process managers.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = terminate => {}
+    }
 }

@@ -1,0 +1,134 @@
+//! The gateway's error boundary: every failure becomes a GraphQL error whose
+//! `extensions.code` is one of `UNAUTHENTICATED`, `FORBIDDEN`, `BAD_USER_INPUT` (with
+//! `extensions.field`), `NOT_FOUND`, `CONFLICT`, `INTERNAL` or `QUERY_TOO_COMPLEX`.
+//! Internal causes are logged, never sent.
+
+use async_graphql::ErrorExtensions;
+use league_app::AppError;
+use league_domain::ErrorCode;
+
+/// Why the gateway refuses or fails a request.
+///
+/// Deliberately not `Display`: async-graphql turns every `Display` error into a GraphQL
+/// error *without* extensions, so a stray `?` would silently drop the code. Resolvers
+/// return [`GatewayResult`], whose only way out is [`ErrorExtensions::extend`].
+#[derive(Debug, Clone)]
+pub enum GatewayError {
+    /// No token where one is needed, or a token that is not valid.
+    Unauthenticated(&'static str),
+    /// An input the gateway itself cannot map (a malformed id, a page too large…).
+    BadUserInput { field: String, message: String },
+    /// A looked-up object does not exist.
+    NotFound(String),
+    /// The application refused (domain rules) or failed the command.
+    App(AppError),
+}
+
+/// Result type of resolvers.
+pub type GatewayResult<T> = Result<T, GatewayError>;
+
+/// `extensions.code` of an unauthenticated request.
+pub const UNAUTHENTICATED: &str = "UNAUTHENTICATED";
+/// `extensions.code` of errors that carry no code of their own: argument coercion done by
+/// async-graphql before a resolver runs (every resolver error of ours has a code).
+pub const FALLBACK_CODE: &str = "BAD_USER_INPUT";
+/// `extensions.code` of a query refused for its depth or complexity.
+pub const QUERY_TOO_COMPLEX: &str = "QUERY_TOO_COMPLEX";
+/// `extensions.code` of a document that does not parse.
+pub const PARSE_FAILED: &str = "GRAPHQL_PARSE_FAILED";
+/// `extensions.code` of a document that does not fit the schema.
+pub const VALIDATION_FAILED: &str = "GRAPHQL_VALIDATION_FAILED";
+
+impl From<AppError> for GatewayError {
+    fn from(error: AppError) -> Self {
+        GatewayError::App(error)
+    }
+}
+
+impl GatewayError {
+    pub fn bad_input(field: impl Into<String>, message: impl Into<String>) -> Self {
+        GatewayError::BadUserInput { field: field.into(), message: message.into() }
+    }
+
+    /// The `extensions.code` string.
+    pub fn code(&self) -> &'static str {
+        match self.error_code() {
+            Some(code) => code.as_str(),
+            None => UNAUTHENTICATED,
+        }
+    }
+
+    /// The domain's error class (`None` for unauthenticated, which the domain never sees).
+    fn error_code(&self) -> Option<ErrorCode> {
+        match self {
+            GatewayError::Unauthenticated(_) => None,
+            GatewayError::BadUserInput { field, .. } => {
+                Some(ErrorCode::BadUserInput { field: field.clone() })
+            }
+            GatewayError::NotFound(_) => Some(ErrorCode::NotFound),
+            GatewayError::App(error) => Some(error.code()),
+        }
+    }
+
+    /// The message sent to the client: never an internal cause.
+    pub fn message(&self) -> String {
+        match self {
+            GatewayError::Unauthenticated(why) => format!("unauthenticated: {why}"),
+            GatewayError::BadUserInput { field, message } => format!("{field}: {message}"),
+            GatewayError::NotFound(what) => format!("{what} not found"),
+            GatewayError::App(error) if matches!(error.code(), ErrorCode::Internal) => {
+                "internal error".to_owned()
+            }
+            GatewayError::App(error) => error.to_string(),
+        }
+    }
+}
+
+impl ErrorExtensions for GatewayError {
+    fn extend(&self) -> async_graphql::Error {
+        let code = self.error_code();
+        if matches!(code, Some(ErrorCode::Internal)) {
+            tracing::error!(error = ?self, "internal error while handling a request");
+        }
+        async_graphql::Error::new(self.message()).extend_with(|_, e| {
+            e.set("code", self.code());
+            if let Some(ErrorCode::BadUserInput { field }) = &code {
+                e.set("field", field.as_str());
+            }
+        })
+    }
+}
+
+impl From<GatewayError> for async_graphql::Error {
+    fn from(error: GatewayError) -> Self {
+        error.extend()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn extensions(error: GatewayError) -> serde_json::Value {
+        let error: async_graphql::Error = error.into();
+        let server = error.into_server_error(async_graphql::Pos::default());
+        serde_json::to_value(&server).unwrap()
+    }
+
+    #[test]
+    fn bad_input_names_the_field() {
+        let json = extensions(GatewayError::bad_input("first", "at most 100"));
+        assert_eq!(json["extensions"]["code"], "BAD_USER_INPUT");
+        assert_eq!(json["extensions"]["field"], "first");
+        assert_eq!(json["message"], "first: at most 100");
+    }
+
+    #[test]
+    fn unauthenticated_and_not_found_have_their_codes() {
+        let json = extensions(GatewayError::Unauthenticated("no token"));
+        assert_eq!(json["extensions"]["code"], "UNAUTHENTICATED");
+        assert!(json["extensions"].get("field").is_none());
+        let json = extensions(GatewayError::NotFound("game x".into()));
+        assert_eq!(json["extensions"]["code"], "NOT_FOUND");
+    }
+}

@@ -1,0 +1,116 @@
+//! An async-graphql extension that gives every error an `extensions.code` and enforces the
+//! depth and complexity limits with a clear code of its own.
+//!
+//! async-graphql's own `limit_depth`/`limit_complexity` refuse with a bare message
+//! ("Query is nested too deep."); here the limits are checked on the validation result
+//! instead, so the refusal says `QUERY_TOO_COMPLEX` and which limit was hit.
+
+use std::sync::Arc;
+
+use async_graphql::extensions::{
+    Extension, ExtensionContext, ExtensionFactory, NextParseQuery, NextRequest, NextSubscribe,
+    NextValidation,
+};
+use async_graphql::parser::types::ExecutableDocument;
+use async_graphql::{Response, ServerError, ServerResult, ValidationResult, Variables};
+use futures::StreamExt;
+use futures::stream::BoxStream;
+
+use crate::error::{FALLBACK_CODE, PARSE_FAILED, QUERY_TOO_COMPLEX, VALIDATION_FAILED};
+
+/// Factory of [`ErrorCodesExtension`].
+#[derive(Debug, Clone, Copy)]
+pub struct ErrorCodes {
+    max_depth: usize,
+    max_complexity: usize,
+}
+
+impl ErrorCodes {
+    pub fn new(max_depth: usize, max_complexity: usize) -> Self {
+        ErrorCodes { max_depth, max_complexity }
+    }
+}
+
+impl ExtensionFactory for ErrorCodes {
+    fn create(&self) -> Arc<dyn Extension> {
+        Arc::new(ErrorCodesExtension { limits: *self })
+    }
+}
+
+/// One request's instance of the extension.
+#[derive(Debug)]
+pub struct ErrorCodesExtension {
+    limits: ErrorCodes,
+}
+
+/// Sets `code` on an error that has none.
+fn with_code(mut error: ServerError, code: &str) -> ServerError {
+    let extensions = error.extensions.get_or_insert_with(Default::default);
+    if extensions.get("code").is_none() {
+        extensions.set("code", code);
+    }
+    error
+}
+
+fn with_codes(mut response: Response, code: &str) -> Response {
+    response.errors = response.errors.into_iter().map(|e| with_code(e, code)).collect();
+    response
+}
+
+fn too_complex(limit: &str, max: usize, actual: usize) -> ServerError {
+    let mut error =
+        ServerError::new(format!("query {limit} {actual} exceeds the limit of {max}"), None);
+    let extensions = error.extensions.get_or_insert_with(Default::default);
+    extensions.set("code", QUERY_TOO_COMPLEX);
+    extensions.set("limit", limit);
+    extensions.set("max", max as u64);
+    extensions.set("actual", actual as u64);
+    error
+}
+
+#[async_trait::async_trait]
+impl Extension for ErrorCodesExtension {
+    async fn request(&self, ctx: &ExtensionContext<'_>, next: NextRequest<'_>) -> Response {
+        with_codes(next.run(ctx).await, FALLBACK_CODE)
+    }
+
+    fn subscribe<'s>(
+        &self,
+        ctx: &ExtensionContext<'_>,
+        stream: BoxStream<'s, Response>,
+        next: NextSubscribe<'_>,
+    ) -> BoxStream<'s, Response> {
+        next.run(ctx, stream).map(|response| with_codes(response, FALLBACK_CODE)).boxed()
+    }
+
+    async fn parse_query(
+        &self,
+        ctx: &ExtensionContext<'_>,
+        query: &str,
+        variables: &Variables,
+        next: NextParseQuery<'_>,
+    ) -> ServerResult<ExecutableDocument> {
+        next.run(ctx, query, variables).await.map_err(|e| with_code(e, PARSE_FAILED))
+    }
+
+    async fn validation(
+        &self,
+        ctx: &ExtensionContext<'_>,
+        next: NextValidation<'_>,
+    ) -> Result<ValidationResult, Vec<ServerError>> {
+        let result = next.run(ctx).await.map_err(|errors| {
+            errors.into_iter().map(|e| with_code(e, VALIDATION_FAILED)).collect::<Vec<_>>()
+        })?;
+        if result.depth > self.limits.max_depth {
+            return Err(vec![too_complex("depth", self.limits.max_depth, result.depth)]);
+        }
+        if result.complexity > self.limits.max_complexity {
+            return Err(vec![too_complex(
+                "complexity",
+                self.limits.max_complexity,
+                result.complexity,
+            )]);
+        }
+        Ok(result)
+    }
+}

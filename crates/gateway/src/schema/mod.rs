@@ -1,0 +1,65 @@
+//! The GraphQL schema: queries over the in-memory read model, mutations mapped onto
+//! domain commands, subscriptions over the application's live feed.
+
+mod inputs;
+mod mutation;
+mod pagination;
+mod query;
+mod subscription;
+mod types;
+
+use async_graphql::{Context, Schema};
+use league_app::App;
+
+pub use inputs::{AsOf, GameResultInput, ScoringSystemValue};
+pub use mutation::MutationRoot;
+pub use query::QueryRoot;
+pub use subscription::SubscriptionRoot;
+pub use types::Snapshot;
+
+use crate::Shutdown;
+use crate::auth::Caller;
+use crate::config::GatewayConfig;
+use crate::extension::ErrorCodes;
+
+/// The gateway's schema type.
+pub type GatewaySchema = Schema<QueryRoot, MutationRoot, SubscriptionRoot>;
+
+/// Largest page any connection serves (`first` above it is `BAD_USER_INPUT`).
+pub const MAX_PAGE_SIZE: usize = 100;
+/// Page size when `first` is omitted.
+pub const DEFAULT_PAGE_SIZE: usize = 20;
+
+/// The schema serving `app`, with the configured depth and complexity limits;
+/// subscriptions end when `shutdown` fires.
+pub fn build_schema(app: App, config: &GatewayConfig, shutdown: Shutdown) -> GatewaySchema {
+    builder()
+        .data(app)
+        .data(shutdown)
+        .extension(ErrorCodes::new(config.max_depth, config.max_complexity))
+        .finish()
+}
+
+/// The exported SDL (what `schema.graphql` holds).
+pub fn sdl() -> String {
+    builder().finish().sdl()
+}
+
+fn builder() -> async_graphql::SchemaBuilder<QueryRoot, MutationRoot, SubscriptionRoot> {
+    Schema::build(QueryRoot, MutationRoot, SubscriptionRoot)
+}
+
+/// The application (schema data, always present in a served schema).
+pub(crate) fn app<'a>(ctx: &Context<'a>) -> &'a App {
+    ctx.data_unchecked::<App>()
+}
+
+/// Who is calling (request or connection data; anonymous when absent).
+pub(crate) fn caller(ctx: &Context<'_>) -> Caller {
+    ctx.data_opt::<Caller>().copied().unwrap_or(Caller::Anonymous)
+}
+
+/// The handle output objects read the model through.
+pub(crate) fn snapshot(ctx: &Context<'_>) -> Snapshot {
+    app(ctx).clone()
+}

@@ -1,0 +1,199 @@
+//! Mutations: each authenticates the caller, maps its input onto one domain command and
+//! runs it through the application. Whether the caller may do it is the domain's call.
+
+use async_graphql::{Context, ID, Object};
+use league_app::{App, CommandOptions, Executed};
+use league_domain::{
+    CorrectResult, CreateLeague, ErrorCode, RegisterPlayer, ReportResult, Subscribe, Unsubscribe,
+    league_id_of_stream,
+};
+use uuid::Uuid;
+
+use super::inputs::{CreateLeagueInput, GameResultInput, RegisterPlayerInput, count, parse_id};
+use super::types::{Game, League, Player, PlayerRegistration};
+use super::{app, caller, snapshot};
+use crate::RequestId;
+use crate::auth::{Caller, generate_token, hash_token};
+use crate::error::{GatewayError, GatewayResult};
+
+/// The mutation root.
+#[derive(Debug, Default)]
+pub struct MutationRoot;
+
+/// Changes: each needs a bearer token; the domain decides whether the caller may.
+#[Object(name = "Mutation")]
+impl MutationRoot {
+    /// Admin: registers a player and returns their bearer token (shown only this once).
+    async fn register_player(
+        &self,
+        ctx: &Context<'_>,
+        input: RegisterPlayerInput,
+    ) -> GatewayResult<PlayerRegistration> {
+        let actor = caller(ctx).actor()?;
+        let token = generate_token();
+        let command = RegisterPlayer {
+            actor,
+            player_id: Uuid::now_v7(),
+            name: input.name,
+            token_hash: hash_token(&token),
+        };
+        let player_id = command.player_id;
+        execute(ctx, command, None).await?;
+        Ok(PlayerRegistration { player: Player::new(snapshot(ctx), player_id), token })
+    }
+
+    /// Admin: creates a league. A retried call with the same `idempotencyKey` returns the
+    /// league the first call created.
+    async fn create_league(
+        &self,
+        ctx: &Context<'_>,
+        input: CreateLeagueInput,
+        idempotency_key: Option<String>,
+    ) -> GatewayResult<League> {
+        let actor = caller(ctx).actor()?;
+        let command = CreateLeague {
+            actor,
+            league_id: Uuid::now_v7(),
+            name: input.name,
+            game: input.game,
+            game_version: input.game_version,
+            scoring_system: input.scoring_system.into(),
+            players_per_game: count(input.players_per_game, "input.playersPerGame")?,
+            size: input.size.map(|n| count(n, "input.size")).transpose()?,
+            games_per_seat: input
+                .games_per_seat
+                .map(|n| count(n, "input.gamesPerSeat"))
+                .transpose()?,
+            require_active_players: input.require_active_players,
+        };
+        let fresh_id = command.league_id;
+        let executed = execute(ctx, command, idempotency_key).await?;
+        // A deduplicated retry created nothing: its league is the one the first call made.
+        let league_id = executed
+            .events
+            .first()
+            .and_then(|event| league_id_of_stream(event.stream_id.as_str()))
+            .unwrap_or(fresh_id);
+        Ok(League::new(snapshot(ctx), league_id))
+    }
+
+    /// Subscribes a player to an open league: a player themself (`playerId` omitted or
+    /// their own); the admin anyone.
+    async fn subscribe_to_league(
+        &self,
+        ctx: &Context<'_>,
+        league_id: ID,
+        player_id: Option<ID>,
+        idempotency_key: Option<String>,
+    ) -> GatewayResult<League> {
+        let caller = caller(ctx);
+        let actor = caller.actor()?;
+        let league_id = parse_id(&league_id, "leagueId")?;
+        let player_id = subject(caller, player_id)?;
+        execute(ctx, Subscribe { actor, league_id, player_id }, idempotency_key).await?;
+        Ok(League::new(snapshot(ctx), league_id))
+    }
+
+    /// Unsubscribes a player from a league that is still open; same rights as subscribing.
+    async fn unsubscribe_from_league(
+        &self,
+        ctx: &Context<'_>,
+        league_id: ID,
+        player_id: Option<ID>,
+        idempotency_key: Option<String>,
+    ) -> GatewayResult<League> {
+        let caller = caller(ctx);
+        let actor = caller.actor()?;
+        let league_id = parse_id(&league_id, "leagueId")?;
+        let player_id = subject(caller, player_id)?;
+        execute(ctx, Unsubscribe { actor, league_id, player_id }, idempotency_key).await?;
+        Ok(League::new(snapshot(ctx), league_id))
+    }
+
+    /// Reports a game's result: the admin or a player seated in that game. A retried call
+    /// with the same `idempotencyKey` gets the same answer and appends nothing.
+    async fn report_game_result(
+        &self,
+        ctx: &Context<'_>,
+        game_id: ID,
+        result: GameResultInput,
+        idempotency_key: Option<String>,
+    ) -> GatewayResult<Game> {
+        let actor = caller(ctx).actor()?;
+        let (league_id, game_id) = game_of(ctx, &game_id)?;
+        let command =
+            ReportResult { actor, league_id, game_id, result: result.to_domain("result")? };
+        execute(ctx, command, idempotency_key).await.map_err(|e| in_input_terms(e, &result))?;
+        Ok(Game::new(snapshot(ctx), game_id))
+    }
+
+    /// Admin: replaces a finished game's result, giving the reason (kept in the log and
+    /// shown in score histories).
+    async fn correct_game_result(
+        &self,
+        ctx: &Context<'_>,
+        game_id: ID,
+        result: GameResultInput,
+        reason: String,
+        idempotency_key: Option<String>,
+    ) -> GatewayResult<Game> {
+        let actor = caller(ctx).actor()?;
+        let (league_id, game_id) = game_of(ctx, &game_id)?;
+        let command = CorrectResult {
+            actor,
+            league_id,
+            game_id,
+            result: result.to_domain("result")?,
+            reason,
+        };
+        execute(ctx, command, idempotency_key).await.map_err(|e| in_input_terms(e, &result))?;
+        Ok(Game::new(snapshot(ctx), game_id))
+    }
+}
+
+/// Runs a command with the request's id as correlation id.
+async fn execute(
+    ctx: &Context<'_>,
+    command: impl Into<league_app::AppCommand>,
+    idempotency_key: Option<String>,
+) -> GatewayResult<Executed> {
+    let app: &App = app(ctx);
+    let options = CommandOptions {
+        idempotency_key,
+        correlation_id: ctx.data_opt::<RequestId>().map(|id| id.0),
+    };
+    Ok(app.execute(command, options).await?)
+}
+
+/// The player a (un)subscription is about: the named one, else the calling player.
+fn subject(caller: Caller, player_id: Option<ID>) -> GatewayResult<Uuid> {
+    match (player_id, caller) {
+        (Some(id), _) => parse_id(&id, "playerId"),
+        (None, Caller::Player(id)) => Ok(id),
+        (None, _) => Err(GatewayError::bad_input("playerId", "the admin must name the player")),
+    }
+}
+
+/// The league and id of a game named by an argument; `NOT_FOUND` if there is no such game.
+fn game_of(ctx: &Context<'_>, game_id: &ID) -> GatewayResult<(Uuid, Uuid)> {
+    let id = parse_id(game_id, "gameId")?;
+    app(ctx)
+        .read()
+        .game(id)
+        .map(|game| (game.league_id, id))
+        .ok_or_else(|| GatewayError::NotFound(format!("game {id}")))
+}
+
+/// A domain refusal of a result names the field in the scoring crate's terms; say it in
+/// the terms of the `GameResultInput` the caller sent.
+fn in_input_terms(error: GatewayError, input: &GameResultInput) -> GatewayError {
+    let GatewayError::App(app_error) = &error else {
+        return error;
+    };
+    let ErrorCode::BadUserInput { field } = app_error.code() else {
+        return error;
+    };
+    let text = app_error.to_string();
+    let message = text.strip_prefix(&format!("{field}: ")).unwrap_or(&text).to_owned();
+    GatewayError::bad_input(input.input_field(&field), message)
+}

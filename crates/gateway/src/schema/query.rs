@@ -1,0 +1,197 @@
+//! Queries: public reads from the in-memory read model (as-of views and the audit log are
+//! read from the event log by the application).
+
+use async_graphql::connection::{Connection, Edge};
+use async_graphql::{Context, ID, Object, SimpleObject};
+
+use super::inputs::{AsOf, parse_id};
+use super::pagination::{page_size, position_cursor};
+use super::types::{Event, Game, League, Player, ScoreChange, Standing, standings};
+use super::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, app, caller, snapshot};
+use crate::auth::Caller;
+use crate::error::{GatewayError, GatewayResult};
+
+/// Extra fields of every connection.
+#[derive(SimpleObject)]
+pub struct ConnectionTotals {
+    /// Number of nodes over all pages.
+    pub total_count: u64,
+}
+
+pub type LeagueConnection = Connection<String, League, ConnectionTotals>;
+pub type PlayerConnection = Connection<String, Player, ConnectionTotals>;
+pub type EventConnection = Connection<String, Event, ConnectionTotals>;
+
+/// The query root.
+#[derive(Debug, Default)]
+pub struct QueryRoot;
+
+/// Reads: public, served from the in-memory read model.
+#[Object(name = "Query")]
+impl QueryRoot {
+    /// A league by id (null if there is none).
+    async fn league(&self, ctx: &Context<'_>, id: ID) -> GatewayResult<Option<League>> {
+        let id = parse_id(&id, "id")?;
+        let read = snapshot(ctx);
+        Ok(read.read().league(id).is_some().then(|| League::new(read.clone(), id)))
+    }
+
+    /// Every league, in creation order (Relay connection; `first` ≤ 100).
+    #[graphql(complexity = "page_complexity(first, child_complexity)")]
+    async fn leagues(
+        &self,
+        ctx: &Context<'_>,
+        first: Option<i32>,
+        after: Option<String>,
+    ) -> GatewayResult<LeagueConnection> {
+        let read = snapshot(ctx);
+        let ids: Vec<_> = read.read().leagues().map(|league| league.id).collect();
+        id_page(ids, first, after, |id| League::new(read.clone(), id))
+    }
+
+    /// A game by id (null if there is none).
+    async fn game(&self, ctx: &Context<'_>, id: ID) -> GatewayResult<Option<Game>> {
+        let id = parse_id(&id, "id")?;
+        let read = snapshot(ctx);
+        Ok(read.read().game(id).is_some().then(|| Game::new(read.clone(), id)))
+    }
+
+    /// A player by id (null if there is none).
+    async fn player(&self, ctx: &Context<'_>, id: ID) -> GatewayResult<Option<Player>> {
+        let id = parse_id(&id, "id")?;
+        let read = snapshot(ctx);
+        Ok(read.read().player(id).is_some().then(|| Player::new(read.clone(), id)))
+    }
+
+    /// Every registered player, in registration order (Relay connection; `first` ≤ 100).
+    #[graphql(complexity = "page_complexity(first, child_complexity)")]
+    async fn players(
+        &self,
+        ctx: &Context<'_>,
+        first: Option<i32>,
+        after: Option<String>,
+    ) -> GatewayResult<PlayerConnection> {
+        let read = snapshot(ctx);
+        let ids: Vec<_> = read.read().players().map(|player| player.id).collect();
+        id_page(ids, first, after, |id| Player::new(read.clone(), id))
+    }
+
+    /// The calling player (null for the admin and anonymous callers).
+    async fn me(&self, ctx: &Context<'_>) -> Option<Player> {
+        match caller(ctx) {
+            Caller::Player(id) => Some(Player::new(snapshot(ctx), id)),
+            Caller::Admin | Caller::Anonymous => None,
+        }
+    }
+
+    /// Standings of a league, now or as of a position or instant of the log.
+    async fn standings(
+        &self,
+        ctx: &Context<'_>,
+        league_id: ID,
+        as_of: Option<AsOf>,
+    ) -> GatewayResult<Vec<Standing>> {
+        let league = parse_id(&league_id, "leagueId")?;
+        standings(ctx, &snapshot(ctx), league, as_of).await
+    }
+
+    /// How a player's total in a league came to be: one entry per reported or corrected
+    /// result, oldest first.
+    async fn score_history(
+        &self,
+        ctx: &Context<'_>,
+        league_id: ID,
+        player_id: ID,
+    ) -> GatewayResult<Vec<ScoreChange>> {
+        let league = parse_id(&league_id, "leagueId")?;
+        let player = parse_id(&player_id, "playerId")?;
+        let read = snapshot(ctx);
+        let changes = {
+            let model = read.read();
+            if model.league(league).is_none() {
+                return Err(GatewayError::NotFound(format!("league {league}")));
+            }
+            if model.player(player).is_none() {
+                return Err(GatewayError::NotFound(format!("player {player}")));
+            }
+            model.score_history(league, player)
+        };
+        Ok(changes.into_iter().map(|change| ScoreChange::new(read.clone(), change)).collect())
+    }
+
+    /// The audit log, oldest first: every event, or one league's (Relay connection;
+    /// `first` ≤ 100; cursors are global positions).
+    #[graphql(complexity = "page_complexity(first, child_complexity)")]
+    async fn events(
+        &self,
+        ctx: &Context<'_>,
+        league_id: Option<ID>,
+        first: Option<i32>,
+        after: Option<String>,
+    ) -> GatewayResult<EventConnection> {
+        let league = league_id.as_ref().map(|id| parse_id(id, "leagueId")).transpose()?;
+        let size = page_size(first)?;
+        let after = position_cursor(after.as_deref())?;
+        let read = snapshot(ctx);
+        // Positions are gapless from 1, so the head position counts every event; a
+        // league's stream version counts the league's.
+        let total_count = match league {
+            None => read.read().position(),
+            Some(league) => read.read().league(league).map_or(0, |view| view.stream_version),
+        };
+        // One more than the page tells whether there is a next page.
+        let mut events =
+            if size == 0 { Vec::new() } else { app(ctx).events(league, after, size + 1).await? };
+        let has_next_page = events.len() > size;
+        events.truncate(size);
+        let mut connection = Connection::with_additional_fields(
+            after.is_some_and(|position| position > 0),
+            has_next_page,
+            ConnectionTotals { total_count },
+        );
+        connection.edges.extend(
+            events.into_iter().map(|event| Edge::new(event.position.to_string(), Event(event))),
+        );
+        Ok(connection)
+    }
+}
+
+/// Complexity of a connection field: its selection counted once per node of the page
+/// asked for (clamped to the largest page, so a too-large `first` is reported as
+/// `BAD_USER_INPUT` by the resolver rather than as too complex).
+fn page_complexity(first: Option<i32>, child_complexity: usize) -> usize {
+    let page = first.map_or(DEFAULT_PAGE_SIZE, |n| n.clamp(1, MAX_PAGE_SIZE as i32) as usize);
+    page.saturating_mul(child_complexity).max(1)
+}
+
+/// One page of a list of ids, the cursor of each node being its id.
+fn id_page<Node: async_graphql::OutputType>(
+    ids: Vec<uuid::Uuid>,
+    first: Option<i32>,
+    after: Option<String>,
+    node: impl Fn(uuid::Uuid) -> Node,
+) -> GatewayResult<Connection<String, Node, ConnectionTotals>> {
+    let size = page_size(first)?;
+    let start = match after {
+        None => 0,
+        Some(cursor) => {
+            let index = uuid::Uuid::parse_str(&cursor)
+                .ok()
+                .and_then(|after| ids.iter().position(|id| *id == after));
+            index.map(|i| i + 1).ok_or_else(|| {
+                GatewayError::bad_input(
+                    "after",
+                    format!("{cursor:?} is not a cursor of this connection"),
+                )
+            })?
+        }
+    };
+    let end = (start + size).min(ids.len());
+    let mut connection = Connection::with_additional_fields(
+        start > 0,
+        end < ids.len(),
+        ConnectionTotals { total_count: ids.len() as u64 },
+    );
+    connection.edges.extend(ids[start..end].iter().map(|id| Edge::new(id.to_string(), node(*id))));
+    Ok(connection)
+}

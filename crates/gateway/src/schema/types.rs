@@ -1,0 +1,546 @@
+//! GraphQL output types. Each object holds the application (a cheap handle) and an id;
+//! every field is a lookup in the in-memory read model under a short read lock, so nested
+//! fields (a league's games, a game's seated players) cost no IO at all: no N+1, and no
+//! DataLoader needed to batch database reads.
+
+use async_graphql::{Context, Enum, ID, Json, Object, SimpleObject, Union};
+use chrono::{DateTime, Utc};
+use league_app::App;
+use league_projections::{GameView, LeagueView, PlayerView, StandingRow};
+use league_store::RecordedEvent;
+use uuid::Uuid;
+
+use super::app;
+use super::inputs::{AsOf, ScoringSystemValue};
+use crate::error::{GatewayError, GatewayResult};
+
+/// What output objects resolve their fields through: the application's read model.
+pub type Snapshot = App;
+
+/// `League.status`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+pub enum LeagueStatus {
+    /// Taking subscriptions.
+    Open,
+    /// Full; games scheduled, results coming in.
+    Running,
+    /// Every game has a result.
+    Completed,
+}
+
+impl From<&league_projections::LeagueStatus> for LeagueStatus {
+    fn from(status: &league_projections::LeagueStatus) -> Self {
+        match status {
+            league_projections::LeagueStatus::Open => LeagueStatus::Open,
+            league_projections::LeagueStatus::Running => LeagueStatus::Running,
+            league_projections::LeagueStatus::Completed => LeagueStatus::Completed,
+        }
+    }
+}
+
+/// `Game.status`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+pub enum GameStatus {
+    Scheduled,
+    Finished,
+}
+
+impl From<&league_projections::GameStatus> for GameStatus {
+    fn from(status: &league_projections::GameStatus) -> Self {
+        match status {
+            league_projections::GameStatus::Scheduled => GameStatus::Scheduled,
+            league_projections::GameStatus::Finished => GameStatus::Finished,
+        }
+    }
+}
+
+/// A registered player.
+#[derive(Clone)]
+pub struct Player {
+    read: Snapshot,
+    id: Uuid,
+}
+
+impl Player {
+    pub fn new(read: Snapshot, id: Uuid) -> Self {
+        Player { read, id }
+    }
+
+    /// A player named by a result's player string (a UUID).
+    fn from_key(read: &Snapshot, key: &str) -> Self {
+        Player::new(read.clone(), Uuid::parse_str(key).unwrap_or_default())
+    }
+
+    fn with<T>(&self, f: impl FnOnce(&PlayerView) -> T) -> Option<T> {
+        self.read.read().player(self.id).map(f)
+    }
+}
+
+/// A registered player.
+#[Object]
+impl Player {
+    async fn id(&self) -> ID {
+        ID(self.id.to_string())
+    }
+
+    async fn name(&self) -> String {
+        self.with(|p| p.name.clone()).unwrap_or_default()
+    }
+
+    async fn registered_at(&self) -> Option<DateTime<Utc>> {
+        self.with(|p| p.registered_at)
+    }
+
+    /// The leagues this player is subscribed to, in creation order.
+    async fn leagues(&self) -> Vec<League> {
+        let ids: Vec<Uuid> = self
+            .read
+            .read()
+            .leagues()
+            .filter(|league| league.players.contains(&self.id))
+            .map(|league| league.id)
+            .collect();
+        ids.into_iter().map(|id| League::new(self.read.clone(), id)).collect()
+    }
+}
+
+/// A league: settings, subscribed players, its schedule and standings.
+#[derive(Clone)]
+pub struct League {
+    read: Snapshot,
+    id: Uuid,
+}
+
+impl League {
+    pub fn new(read: Snapshot, id: Uuid) -> Self {
+        League { read, id }
+    }
+
+    /// Looks the league up. League objects are built only for ids found in the read
+    /// model, which never forgets a league (the log is append-only), so this cannot miss.
+    fn with<T>(&self, f: impl FnOnce(&LeagueView) -> T) -> T {
+        let read = self.read.read();
+        f(read.league(self.id).expect("a League object is built from an existing league"))
+    }
+}
+
+/// A league: settings, subscribed players, its schedule and standings.
+#[Object]
+impl League {
+    async fn id(&self) -> ID {
+        ID(self.id.to_string())
+    }
+
+    async fn name(&self) -> String {
+        self.with(|l| l.name.clone())
+    }
+
+    /// The board game played (e.g. "Diplomacy").
+    async fn game(&self) -> String {
+        self.with(|l| l.game.clone())
+    }
+
+    async fn game_version(&self) -> Option<String> {
+        self.with(|l| l.game_version.clone())
+    }
+
+    async fn scoring_system(&self) -> ScoringSystemValue {
+        self.with(|l| l.scoring_system.into())
+    }
+
+    /// k: seats per game.
+    async fn players_per_game(&self) -> u32 {
+        self.with(|l| l.players_per_game)
+    }
+
+    /// N: players in the league.
+    async fn size(&self) -> u32 {
+        self.with(|l| l.size)
+    }
+
+    /// s: times each player takes each seat.
+    async fn games_per_seat(&self) -> u32 {
+        self.with(|l| l.games_per_seat)
+    }
+
+    async fn require_active_players(&self) -> bool {
+        self.with(|l| l.require_active_players)
+    }
+
+    async fn status(&self) -> LeagueStatus {
+        self.with(|v| (&v.status).into())
+    }
+
+    async fn created_at(&self) -> DateTime<Utc> {
+        self.with(|l| l.created_at)
+    }
+
+    /// Number of events in the league's stream (its optimistic-concurrency version).
+    async fn version(&self) -> u64 {
+        self.with(|l| l.stream_version)
+    }
+
+    /// Subscribed players, in subscription order.
+    async fn players(&self) -> Vec<Player> {
+        let ids = self.with(|l| l.players.clone());
+        ids.into_iter().map(|id| Player::new(self.read.clone(), id)).collect()
+    }
+
+    /// Every game of the schedule, by number (empty while the league is open).
+    async fn games(&self) -> Vec<Game> {
+        let ids: Vec<Uuid> = {
+            let read = self.read.read();
+            let games = read.league(self.id).map(|l| l.games.as_slice()).unwrap_or_default();
+            games.iter().copied().filter(|id| read.game(*id).is_some()).collect()
+        };
+        ids.into_iter().map(|id| Game::new(self.read.clone(), id)).collect()
+    }
+
+    /// Standings now, or as of a point in history (replayed from the log).
+    async fn standings(
+        &self,
+        ctx: &Context<'_>,
+        as_of: Option<AsOf>,
+    ) -> GatewayResult<Vec<Standing>> {
+        standings(ctx, &self.read, self.id, as_of).await
+    }
+}
+
+/// Standings of a league, now (from `read`) or as of a bound (replayed by the app).
+pub async fn standings(
+    ctx: &Context<'_>,
+    read: &Snapshot,
+    league: Uuid,
+    as_of: Option<AsOf>,
+) -> GatewayResult<Vec<Standing>> {
+    let rows = match as_of {
+        None => {
+            let model = read.read();
+            if model.league(league).is_none() {
+                return Err(GatewayError::NotFound(format!("league {league}")));
+            }
+            model.standings(league)
+        }
+        Some(as_of) => app(ctx).standings_as_of(league, as_of.to_bound()?).await?,
+    };
+    Ok(rows.into_iter().map(|row| Standing::new(read.clone(), row)).collect())
+}
+
+/// One game of a league's schedule.
+#[derive(Clone)]
+pub struct Game {
+    read: Snapshot,
+    id: Uuid,
+}
+
+impl Game {
+    pub fn new(read: Snapshot, id: Uuid) -> Self {
+        Game { read, id }
+    }
+
+    /// Looks the game up; like leagues, games never leave the read model.
+    fn with<T>(&self, f: impl FnOnce(&GameView) -> T) -> T {
+        let read = self.read.read();
+        f(read.game(self.id).expect("a Game object is built from an existing game"))
+    }
+}
+
+/// One game of a league's schedule.
+#[Object]
+impl Game {
+    async fn id(&self) -> ID {
+        ID(self.id.to_string())
+    }
+
+    /// 1-based number within the league.
+    async fn number(&self) -> u32 {
+        self.with(|g| g.number)
+    }
+
+    async fn league(&self) -> League {
+        League::new(self.read.clone(), self.with(|g| g.league_id))
+    }
+
+    /// Who sits where (seat 1 first).
+    async fn seats(&self) -> Vec<Seat> {
+        self.with(|g| {
+            g.seats
+                .iter()
+                .map(|seat| Seat {
+                    seat: seat.seat,
+                    label: seat.label.clone(),
+                    player: Player::new(self.read.clone(), seat.player),
+                })
+                .collect()
+        })
+    }
+
+    async fn status(&self) -> GameStatus {
+        self.with(|v| (&v.status).into())
+    }
+
+    /// The result as reported (or last corrected); null until the game is finished.
+    async fn result(&self) -> Option<GameResultValue> {
+        self.with(|g| g.result.as_ref().map(|result| GameResultValue::new(&self.read, result)))
+    }
+
+    /// League score of each seated player for this game; empty until finished.
+    async fn scores(&self) -> Vec<GameScore> {
+        self.with(|g| {
+            g.scores
+                .iter()
+                .map(|(player, score)| GameScore {
+                    player: Player::new(self.read.clone(), *player),
+                    score: *score,
+                })
+                .collect()
+        })
+    }
+
+    async fn finished_at(&self) -> Option<DateTime<Utc>> {
+        self.with(|g| g.finished_at)
+    }
+}
+
+/// A seat of a game: its number, its label (a Diplomacy power, "Seat 2"…), its player.
+#[derive(SimpleObject)]
+pub struct Seat {
+    /// 1-based seat number.
+    pub seat: u32,
+    pub label: String,
+    pub player: Player,
+}
+
+/// A player's league score for one game.
+#[derive(SimpleObject)]
+pub struct GameScore {
+    pub player: Player,
+    pub score: f64,
+}
+
+/// A player's line in the standings.
+#[derive(SimpleObject)]
+pub struct Standing {
+    /// Competition rank after every tie-breaker (1, 2, 2, 4).
+    pub rank: u32,
+    pub player: Player,
+    pub total: f64,
+    /// Finished games counted.
+    pub played: u32,
+    pub wins: u32,
+    pub draws: u32,
+}
+
+impl Standing {
+    pub fn new(read: Snapshot, row: StandingRow) -> Self {
+        Standing {
+            rank: row.rank,
+            player: Player::new(read, row.player),
+            total: row.total,
+            played: row.played,
+            wins: row.wins,
+            draws: row.draws,
+        }
+    }
+}
+
+/// One change of a player's league total: a reported or corrected result.
+#[derive(SimpleObject)]
+pub struct ScoreChange {
+    pub game: Game,
+    /// Global position of the event that made the change.
+    pub position: u64,
+    pub recorded_at: DateTime<Utc>,
+    /// Change of the player's total.
+    pub delta: f64,
+    /// The player's total after the change.
+    pub total: f64,
+    /// The correction's reason (null for a first report).
+    pub reason: Option<String>,
+}
+
+impl ScoreChange {
+    pub fn new(read: Snapshot, change: league_projections::ScoreChange) -> Self {
+        ScoreChange {
+            game: Game::new(read, change.game),
+            position: change.position,
+            recorded_at: change.recorded_at,
+            delta: change.delta,
+            total: change.total,
+            reason: change.reason,
+        }
+    }
+}
+
+/// A game result, in the shape of the league's scoring system.
+#[derive(Union)]
+#[graphql(name = "GameResult")]
+pub enum GameResultValue {
+    Placement(PlacementResult),
+    Diplomacy(DiplomacyResult),
+    Teams(TeamResult),
+}
+
+impl GameResultValue {
+    fn new(read: &Snapshot, result: &league_scoring::GameResult) -> Self {
+        use league_scoring::GameResult as R;
+        match result {
+            R::Placement(entries) => GameResultValue::Placement(PlacementResult {
+                entries: entries
+                    .iter()
+                    .map(|e| PlacementEntry {
+                        player: Player::from_key(read, &e.player),
+                        points: e.points,
+                    })
+                    .collect(),
+            }),
+            R::Diplomacy(entries) => GameResultValue::Diplomacy(DiplomacyResult {
+                entries: entries
+                    .iter()
+                    .map(|e| DiplomacyEntry {
+                        player: Player::from_key(read, &e.player),
+                        centres: e.centres,
+                        eliminated: e.eliminated,
+                        eliminated_year: e.eliminated_year,
+                    })
+                    .collect(),
+            }),
+            R::Teams(teams) => GameResultValue::Teams(TeamResult {
+                draw: teams.draw,
+                sides: teams
+                    .sides
+                    .iter()
+                    .map(|side| Side {
+                        name: side.name.clone(),
+                        players: side
+                            .players
+                            .iter()
+                            .map(|p| TeamPlayer {
+                                player: Player::from_key(read, &p.player),
+                                points: p.points,
+                                units: p.units,
+                                lost: p.lost,
+                                kills: p.kills,
+                                ships_left: p.ships_left,
+                                surrendered: p.surrendered,
+                            })
+                            .collect(),
+                    })
+                    .collect(),
+            }),
+        }
+    }
+}
+
+/// An all-vs-all game's final points.
+#[derive(SimpleObject)]
+pub struct PlacementResult {
+    pub entries: Vec<PlacementEntry>,
+}
+
+#[derive(SimpleObject)]
+pub struct PlacementEntry {
+    pub player: Player,
+    pub points: f64,
+}
+
+/// A Diplomacy game's end position.
+#[derive(SimpleObject)]
+pub struct DiplomacyResult {
+    pub entries: Vec<DiplomacyEntry>,
+}
+
+#[derive(SimpleObject)]
+pub struct DiplomacyEntry {
+    pub player: Player,
+    pub centres: u32,
+    pub eliminated: bool,
+    pub eliminated_year: Option<i32>,
+}
+
+/// A side-against-side game.
+#[derive(SimpleObject)]
+pub struct TeamResult {
+    pub draw: bool,
+    pub sides: Vec<Side>,
+}
+
+#[derive(SimpleObject)]
+pub struct Side {
+    pub name: String,
+    pub players: Vec<TeamPlayer>,
+}
+
+#[derive(SimpleObject)]
+pub struct TeamPlayer {
+    pub player: Player,
+    pub points: f64,
+    pub units: u32,
+    pub lost: u32,
+    pub kills: u32,
+    pub ships_left: Option<u32>,
+    pub surrendered: bool,
+}
+
+/// `registerPlayer`'s answer: the player and their bearer token, shown this once.
+#[derive(SimpleObject)]
+pub struct PlayerRegistration {
+    pub player: Player,
+    /// Keep it: only its hash is stored, it cannot be shown again.
+    pub token: String,
+}
+
+/// One event of the audit log.
+pub struct Event(pub RecordedEvent);
+
+/// One event of the audit log.
+#[Object]
+impl Event {
+    /// Global position: 1, 2, 3… without gaps.
+    async fn position(&self) -> u64 {
+        self.0.position
+    }
+
+    /// `league-<uuid>` or `player-<uuid>`.
+    async fn stream_id(&self) -> &str {
+        self.0.stream_id.as_str()
+    }
+
+    /// Version within the stream.
+    async fn version(&self) -> u64 {
+        self.0.stream_version
+    }
+
+    /// Event type, e.g. `GameFinished`.
+    #[graphql(name = "type")]
+    async fn event_type(&self) -> &str {
+        &self.0.event_type
+    }
+
+    async fn recorded_at(&self) -> DateTime<Utc> {
+        self.0.recorded_at
+    }
+
+    /// Who caused it: `admin` or `player:<uuid>`.
+    async fn actor(&self) -> Option<&str> {
+        self.0.metadata.actor.as_deref()
+    }
+
+    async fn payload(&self) -> Json<&serde_json::Value> {
+        Json(&self.0.payload)
+    }
+
+    /// SHA-256 linking this event to the previous one (tamper evidence).
+    async fn hash(&self) -> &str {
+        &self.0.hash
+    }
+
+    async fn prev_hash(&self) -> &str {
+        &self.0.prev_hash
+    }
+
+    /// The league the event is about, if any.
+    async fn league_id(&self) -> Option<ID> {
+        league_domain::league_id_of_stream(self.0.stream_id.as_str()).map(|id| ID(id.to_string()))
+    }
+}
