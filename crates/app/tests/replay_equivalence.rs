@@ -107,18 +107,19 @@ async fn incremental_equals_replay(db: TestDatabase, four_player_games: bool, op
     let rebuilt = read_tables(app.store().connection()).await.unwrap();
     assert_eq!(incremental, rebuilt, "{db}: tables after {ops:?}");
     // The live in-memory model agrees with the rebuilt one too.
-    let live = app.read();
-    for view in live.leagues() {
-        assert_eq!(Some(view), rebuilt_model.league(view.id));
-        assert_eq!(live.standings(view.id), rebuilt_model.standings(view.id));
-        for player in &view.players {
-            assert_eq!(
-                live.score_history(view.id, *player),
-                rebuilt_model.score_history(view.id, *player)
-            );
+    {
+        let live = app.read();
+        for view in live.leagues() {
+            assert_eq!(Some(view), rebuilt_model.league(view.id));
+            assert_eq!(live.standings(view.id), rebuilt_model.standings(view.id));
+            for player in &view.players {
+                assert_eq!(
+                    live.score_history(view.id, *player),
+                    rebuilt_model.score_history(view.id, *player)
+                );
+            }
         }
     }
-    drop(live);
     let loaded = load_model(app.store(), None, |_| {}).await.unwrap();
     eprintln!(
         "COVER {:?}",
