@@ -67,5 +67,7 @@ pub use types::{
     MAX_STREAM_ID_LEN, Metadata, NewEvent, RecordedEvent, StreamId, VerifyReport,
 };
 
+/// sea-orm itself, so users of [`EventStore::connection`] use the very same version.
+pub use sea_orm;
 /// The sea-orm connection type handed out by [`EventStore::connection`].
 pub use sea_orm::DatabaseConnection;

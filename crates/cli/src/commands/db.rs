@@ -2,6 +2,9 @@
 
 use std::process::ExitCode;
 
+use anyhow::Context;
+use league_store::{EventStore, StoreError};
+
 use crate::CliError;
 
 #[derive(Debug, clap::Args)]
@@ -16,10 +19,40 @@ pub struct VerifyArgs {
     pub database: super::DatabaseArgs,
 }
 
-pub async fn migrate(_args: MigrateArgs) -> Result<ExitCode, CliError> {
-    Err(crate::CliError::Failed(anyhow::anyhow!("not implemented yet")))
+/// Opens the store named by `url`; a URL that names no supported database is bad input.
+pub async fn connect(url: &str) -> Result<EventStore, CliError> {
+    match EventStore::connect(url).await {
+        Ok(store) => Ok(store),
+        Err(error @ StoreError::UnsupportedDatabase { .. }) => {
+            Err(CliError::BadInput(error.to_string()))
+        }
+        Err(error) => {
+            Err(CliError::Failed(anyhow::Error::new(error).context("cannot open the database")))
+        }
+    }
 }
 
-pub async fn verify(_args: VerifyArgs) -> Result<ExitCode, CliError> {
-    Err(crate::CliError::Failed(anyhow::anyhow!("not implemented yet")))
+/// Creates or upgrades the schema; prints one line.
+pub async fn migrate(args: MigrateArgs) -> Result<ExitCode, CliError> {
+    let store = connect(&args.database.url).await?;
+    store.migrate().await.context("migration failed")?;
+    println!("ok: schema up to date ({:?})", store.backend());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Walks the hash chain: `ok: N events verified` (exit 0), or the first bad position on
+/// stderr (exit 1).
+pub async fn verify(args: VerifyArgs) -> Result<ExitCode, CliError> {
+    let store = connect(&args.database.url).await?;
+    let report = store.verify().await.context("cannot read the event log")?;
+    match report.first_bad {
+        None => {
+            println!("ok: {} events verified", report.events_verified);
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(first_bad) => Err(CliError::Failed(anyhow::anyhow!(
+            "the event log has been tampered with at {first_bad} ({} events before it are intact)",
+            report.events_verified
+        ))),
+    }
 }
