@@ -76,6 +76,10 @@ impl GatewayError {
             GatewayError::Unauthenticated(why) => format!("unauthenticated: {why}"),
             GatewayError::BadUserInput { field, message } => format!("{field}: {message}"),
             GatewayError::NotFound(what) => format!("{what} not found"),
+            // The app's own internal error shows only a reference to its log entry.
+            GatewayError::App(error @ AppError::Internal { .. }) => error.to_string(),
+            // Any other internal failure (e.g. the scheduler refusing a shape the domain
+            // accepted) may describe internals: say nothing but that it failed.
             GatewayError::App(error) if matches!(error.code(), ErrorCode::Internal) => {
                 "internal error".to_owned()
             }
@@ -121,6 +125,18 @@ mod tests {
         assert_eq!(json["extensions"]["code"], "BAD_USER_INPUT");
         assert_eq!(json["extensions"]["field"], "first");
         assert_eq!(json["message"], "first: at most 100");
+    }
+
+    #[test]
+    fn internal_errors_show_only_a_reference() {
+        let reference = uuid::Uuid::from_u128(7);
+        let json = extensions(GatewayError::App(AppError::Internal { reference }));
+        assert_eq!(json["extensions"]["code"], "INTERNAL");
+        assert_eq!(json["message"], format!("internal error (reference {reference})"));
+        let scheduling = league_domain::DomainError::Scheduling("seat table 3x7 broke".into());
+        let json = extensions(GatewayError::App(AppError::Domain(scheduling)));
+        assert_eq!(json["extensions"]["code"], "INTERNAL");
+        assert_eq!(json["message"], "internal error");
     }
 
     #[test]

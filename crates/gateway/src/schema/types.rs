@@ -539,6 +539,11 @@ impl Event {
         &self.0.prev_hash
     }
 
+    /// The request that caused it (the `x-request-id` of the mutation's HTTP request).
+    async fn correlation_id(&self) -> Option<&str> {
+        self.0.metadata.correlation_id.as_deref()
+    }
+
     /// The league the event is about, if any.
     async fn league_id(&self) -> Option<ID> {
         league_domain::league_id_of_stream(self.0.stream_id.as_str()).map(|id| ID(id.to_string()))
