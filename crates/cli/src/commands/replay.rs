@@ -1,35 +1,469 @@
-//! `league replay`, `league audit`, `league rescore`: the read side from the log.
+//! `league replay`, `league audit`, `league rescore`: the read side rebuilt from the log —
+//! rebuilding the read-model tables, standings at any point in history, how each score
+//! came to be, and what-if standings under another scoring system. Only `replay` without a
+//! bound writes anything (the derived `rm_*` tables); the event log is never touched.
 
+use std::fmt::Write as _;
 use std::process::ExitCode;
+use std::str::FromStr;
+use std::time::Instant;
+
+use anyhow::Context as _;
+use chrono::{DateTime, Utc};
+use futures::TryStreamExt;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use league_domain::{DomainEvent, league_id_of_stream, rules};
+use league_projections::{
+    AsOf, ReadModel, StandingRow, decode_event, load_model, replay as rebuild,
+};
+use league_scoring::{ScoringSystem, rank_standings, score_game};
+use league_store::EventStore;
+use serde_json::{Value, json};
+use uuid::Uuid;
 
 use crate::CliError;
+use crate::commands::db::connect;
+
+/// Logs shorter than this replay too fast for a progress bar to be worth drawing.
+const PROGRESS_FROM_EVENTS: u64 = 50_000;
 
 #[derive(Debug, clap::Args)]
 pub struct ReplayArgs {
     #[command(flatten)]
     pub database: super::DatabaseArgs,
+    /// Only this league's standings (UUID).
+    #[arg(long, value_name = "ID")]
+    pub league: Option<String>,
+    /// Standings as of this global position (prints JSON; rebuilds nothing).
+    #[arg(long, value_name = "P", conflicts_with = "at", allow_hyphen_values = true)]
+    pub to_position: Option<String>,
+    /// Standings as of this instant, RFC 3339 (prints JSON; rebuilds nothing).
+    #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
+    pub at: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
 pub struct AuditArgs {
     #[command(flatten)]
     pub database: super::DatabaseArgs,
+    /// The league to explain (UUID).
+    #[arg(long, value_name = "ID")]
+    pub league: String,
+    /// Only the events that changed this player's score (UUID).
+    #[arg(long, value_name = "ID")]
+    pub player: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
 pub struct RescoreArgs {
     #[command(flatten)]
     pub database: super::DatabaseArgs,
+    /// The league to rescore (UUID).
+    #[arg(long, value_name = "ID")]
+    pub league: String,
+    /// The scoring system to apply instead of the league's own.
+    #[arg(long, value_name = "NAME")]
+    pub system: String,
 }
 
-pub async fn replay(_args: ReplayArgs) -> Result<ExitCode, CliError> {
-    Err(crate::CliError::Failed(anyhow::anyhow!("not implemented yet")))
+fn parse_uuid(flag: &str, text: &str) -> Result<Uuid, CliError> {
+    Uuid::parse_str(text.trim())
+        .map_err(|_| CliError::BadInput(format!("{flag}: {text:?} is not a UUID")))
 }
 
-pub async fn audit(_args: AuditArgs) -> Result<ExitCode, CliError> {
-    Err(crate::CliError::Failed(anyhow::anyhow!("not implemented yet")))
+fn parse_bound(args: &ReplayArgs) -> Result<Option<AsOf>, CliError> {
+    if let Some(text) = &args.to_position {
+        let position = text.trim().parse::<u64>().map_err(|_| {
+            CliError::BadInput(format!(
+                "--to-position: {text:?} is not a log position (0, 1, 2, …)"
+            ))
+        })?;
+        return Ok(Some(AsOf::Position(position)));
+    }
+    if let Some(text) = &args.at {
+        let time = DateTime::parse_from_rfc3339(text.trim()).map_err(|_| {
+            CliError::BadInput(format!(
+                "--at: {text:?} is not an RFC 3339 time (e.g. 2026-11-22T10:00:00Z)"
+            ))
+        })?;
+        return Ok(Some(AsOf::Time(time.with_timezone(&Utc))));
+    }
+    Ok(None)
 }
 
-pub async fn rescore(_args: RescoreArgs) -> Result<ExitCode, CliError> {
-    Err(crate::CliError::Failed(anyhow::anyhow!("not implemented yet")))
+async fn open(url: &str) -> Result<EventStore, CliError> {
+    let store = connect(url).await?;
+    store.migrate().await.context("cannot migrate the database")?;
+    Ok(store)
+}
+
+/// A progress bar on stderr for long logs (hidden for short ones and when stderr is not a
+/// terminal).
+fn progress_bar(total: u64) -> ProgressBar {
+    if total < PROGRESS_FROM_EVENTS {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "{spinner} replaying [{bar:40}] {pos}/{len} events ({per_sec}, eta {eta})",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}
+
+/// `league replay`: rebuild the read-model tables (no bound), or print standings at a
+/// point in history as JSON (with `--to-position` or `--at`).
+pub async fn replay(args: ReplayArgs) -> Result<ExitCode, CliError> {
+    let league = args.league.as_deref().map(|text| parse_uuid("--league", text)).transpose()?;
+    let bound = parse_bound(&args)?;
+    let store = open(&args.database.url).await?;
+    let head = store.head_position().await.context("cannot read the event log")?;
+    let bar = progress_bar(head);
+    let started = Instant::now();
+    let model = match bound {
+        None => {
+            let (model, report) = rebuild(&store, |position| bar.set_position(position))
+                .await
+                .context("replay failed")?;
+            bar.finish_and_clear();
+            eprintln!(
+                "replayed {} events in {:.3} s ({:.0} events/s); wrote {} read-model rows in {:.3} s",
+                report.events,
+                report.fold_time.as_secs_f64(),
+                report.events_per_second(),
+                report.rows,
+                report.write_time.as_secs_f64()
+            );
+            model
+        }
+        Some(as_of) => {
+            let model = load_model(&store, Some(as_of), |position| bar.set_position(position))
+                .await
+                .context("replay failed")?;
+            bar.finish_and_clear();
+            model
+        }
+    };
+    if bound.is_none() && league.is_none() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let leagues: Vec<Value> = match league {
+        Some(id) => {
+            if model.league(id).is_none() {
+                return Err(CliError::BadInput(missing_league(&store, id, bound).await?));
+            }
+            vec![league_json(&model, id)]
+        }
+        None => model.leagues().map(|view| league_json(&model, view.id)).collect(),
+    };
+    if bound.is_some() {
+        let seconds = started.elapsed().as_secs_f64();
+        eprintln!(
+            "replayed {} events in {seconds:.3} s ({:.0} events/s)",
+            model.position(),
+            model.position() as f64 / seconds.max(1e-9)
+        );
+    }
+    let output = json!({
+        "position": model.position(),
+        "recordedAt": model.last_recorded_at(),
+        "leagues": leagues,
+    });
+    println!("{}", serde_json::to_string_pretty(&output).context("JSON output")?);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Why `--league` names nothing: no such league at all, or not yet at the bound.
+async fn missing_league(
+    store: &EventStore,
+    league: Uuid,
+    bound: Option<AsOf>,
+) -> Result<String, CliError> {
+    let exists_later = bound.is_some()
+        && load_model(store, None, |_| {}).await.context("replay failed")?.league(league).is_some();
+    Ok(if exists_later {
+        format!("--league: league {league} did not exist yet at that point")
+    } else {
+        format!("--league: no league {league} in this log")
+    })
+}
+
+fn standings_json(model: &ReadModel, rows: &[StandingRow]) -> Vec<Value> {
+    rows.iter()
+        .map(|row| {
+            json!({
+                "rank": row.rank,
+                "player": row.player,
+                "name": model.player(row.player).map(|p| p.name.as_str()),
+                "total": row.total,
+                "played": row.played,
+                "wins": row.wins,
+                "draws": row.draws,
+            })
+        })
+        .collect()
+}
+
+fn league_json(model: &ReadModel, league: Uuid) -> Value {
+    let view = model.league(league).expect("checked by the caller");
+    let finished = model.games_of(league).filter(|game| game.result.is_some()).count();
+    json!({
+        "league": view.id,
+        "name": view.name,
+        "status": view.status,
+        "scoringSystem": view.scoring_system,
+        "gamesFinished": finished,
+        "games": view.games.len(),
+        "standings": standings_json(model, &model.standings(league)),
+    })
+}
+
+fn name(model: &ReadModel, player: Uuid) -> String {
+    model.player(player).map_or_else(|| player.to_string(), |p| format!("{} ({player})", p.name))
+}
+
+/// The current league scores of the game an event reports or corrects (before folding it).
+fn scores_before(model: &ReadModel, event: &DomainEvent) -> Vec<(Uuid, f64)> {
+    let game = match event {
+        DomainEvent::GameFinished(e) => e.game_id,
+        DomainEvent::GameResultCorrected(e) => e.game_id,
+        _ => return Vec::new(),
+    };
+    model.game(game).map(|game| game.scores.clone()).unwrap_or_default()
+}
+
+/// `league audit`: every event of a league, in order, with how each score came to be.
+pub async fn audit(args: AuditArgs) -> Result<ExitCode, CliError> {
+    let league = parse_uuid("--league", &args.league)?;
+    let only = args.player.as_deref().map(|text| parse_uuid("--player", text)).transpose()?;
+    let store = open(&args.database.url).await?;
+    let mut model = ReadModel::new();
+    let mut text = String::new();
+    let mut seen = false;
+    let events = store.stream_all(1);
+    futures::pin_mut!(events);
+    while let Some(recorded) = events.try_next().await.context("cannot read the event log")? {
+        if league_id_of_stream(recorded.stream_id.as_str()) != Some(league) {
+            model.apply(&recorded).context("replay failed")?;
+            continue;
+        }
+        seen = true;
+        let event =
+            decode_event(&recorded.event_type, recorded.schema_version.into(), &recorded.payload)
+                .with_context(|| format!("event at position {}", recorded.position))?;
+        let before = scores_before(&model, &event);
+        model.apply(&recorded).context("replay failed")?;
+        let line = Line {
+            head: format!(
+                "#{} {} {}",
+                recorded.position,
+                recorded.recorded_at.to_rfc3339_opts(chrono::SecondsFormat::Micros, true),
+                recorded.event_type
+            ),
+            actor: recorded.metadata.actor.clone().unwrap_or_else(|| "unknown".into()),
+            only,
+        };
+        line.describe(&mut text, &model, &event, &before);
+    }
+    if !seen {
+        return Err(CliError::BadInput(format!("--league: no league {league} in this log")));
+    }
+    if let Some(player) = only
+        && model.league(league).is_some_and(|view| !view.players.contains(&player))
+    {
+        return Err(CliError::BadInput(format!(
+            "--player: player {player} is not in league {league}"
+        )));
+    }
+    let _ = writeln!(text, "\nStandings now:");
+    for row in model.standings(league).iter().filter(|row| only.is_none_or(|p| p == row.player)) {
+        let _ = writeln!(
+            text,
+            "  {:>2}. {}  {}  ({} played, {} wins, {} draws)",
+            row.rank,
+            name(&model, row.player),
+            row.total,
+            row.played,
+            row.wins,
+            row.draws
+        );
+    }
+    print!("{text}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What every audit line starts with, and whose lines to keep.
+struct Line {
+    head: String,
+    actor: String,
+    only: Option<Uuid>,
+}
+
+impl Line {
+    fn concerns(&self, player: Uuid) -> bool {
+        self.only.is_none_or(|p| p == player)
+    }
+
+    /// One league event in human words (the model has already folded it).
+    fn describe(
+        &self,
+        text: &mut String,
+        model: &ReadModel,
+        event: &DomainEvent,
+        before: &[(Uuid, f64)],
+    ) {
+        let (head, actor) = (&self.head, &self.actor);
+        match event {
+            DomainEvent::LeagueCreated(e) if self.only.is_none() => {
+                let _ = writeln!(
+                    text,
+                    "{head} by {actor}: \"{}\" ({}), scoring system {}, {} players per game, \
+                     {} players, {} games per seat{}",
+                    e.name,
+                    e.game,
+                    e.scoring_system,
+                    e.players_per_game,
+                    e.size,
+                    e.games_per_seat,
+                    if e.require_active_players { ", active players only" } else { "" }
+                );
+            }
+            DomainEvent::PlayerSubscribed(e) if self.concerns(e.player_id) => {
+                let _ = writeln!(text, "{head} by {actor}: {}", name(model, e.player_id));
+            }
+            DomainEvent::PlayerUnsubscribed(e) if self.concerns(e.player_id) => {
+                let _ = writeln!(text, "{head} by {actor}: {}", name(model, e.player_id));
+            }
+            DomainEvent::GamesScheduled(e) if self.only.is_none() => {
+                let _ = writeln!(text, "{head} by {actor}: {} games", e.games.len());
+            }
+            DomainEvent::GameFinished(e) => {
+                self.scores(text, model, e.league_id, e.game_id, &e.result, None, before);
+            }
+            DomainEvent::GameResultCorrected(e) => {
+                let reason = Some(e.reason.as_str());
+                self.scores(text, model, e.league_id, e.game_id, &e.result, reason, before);
+            }
+            DomainEvent::LeagueCompleted(_) if self.only.is_none() => {
+                let _ = writeln!(text, "{head}: every game has a result");
+            }
+            _ => {}
+        }
+    }
+
+    /// A result or correction: the system, each seated player's explanation lines, the
+    /// change of their league score and their new total.
+    #[allow(clippy::too_many_arguments)]
+    fn scores(
+        &self,
+        text: &mut String,
+        model: &ReadModel,
+        league: Uuid,
+        game: Uuid,
+        result: &league_scoring::GameResult,
+        reason: Option<&str>,
+        before: &[(Uuid, f64)],
+    ) {
+        let Some(view) = model.game(game) else { return };
+        if !view.seats.iter().any(|seat| self.concerns(seat.player)) {
+            return;
+        }
+        let Some(system) = model.league(league).map(|l| l.scoring_system) else { return };
+        let _ = write!(text, "{} by {}: game {} ({game})", self.head, self.actor, view.number);
+        match reason {
+            Some(reason) => {
+                let _ = writeln!(text, " corrected, reason: {reason:?}");
+            }
+            None => {
+                let _ = writeln!(text, " finished");
+            }
+        }
+        let _ = writeln!(text, "    scoring system: {system}");
+        let explained = score_game(system, result).ok();
+        for seat in view.seats.iter().filter(|seat| self.concerns(seat.player)) {
+            let now = view.scores.iter().find(|(p, _)| *p == seat.player).map_or(0.0, |s| s.1);
+            let total =
+                model.score_history(league, seat.player).last().map_or(now, |change| change.total);
+            let change = match before.iter().find(|(p, _)| *p == seat.player) {
+                Some((_, old)) => format!("{old} -> {now} ({:+})", now - old),
+                None => format!("{now:+}"),
+            };
+            let _ = writeln!(
+                text,
+                "    {} [{}]: {change}, league total {total}",
+                name(model, seat.player),
+                seat.label
+            );
+            let key = seat.player.to_string();
+            let lines = explained
+                .as_ref()
+                .and_then(|scored| scored.players.iter().find(|row| row.player == key))
+                .map(|row| row.explanation.clone())
+                .unwrap_or_default();
+            for line in lines {
+                let _ = writeln!(text, "        {line}");
+            }
+        }
+    }
+}
+
+/// `league rescore`: standings of a league if its results were scored under another
+/// system. Reads the log; appends nothing.
+pub async fn rescore(args: RescoreArgs) -> Result<ExitCode, CliError> {
+    let league = parse_uuid("--league", &args.league)?;
+    let system = ScoringSystem::from_str(args.system.trim())
+        .map_err(|error| CliError::BadInput(format!("--system: {error}")))?;
+    let store = open(&args.database.url).await?;
+    let model = load_model(&store, None, |_| {}).await.context("replay failed")?;
+    let Some(view) = model.league(league) else {
+        return Err(CliError::BadInput(format!("--league: no league {league} in this log")));
+    };
+    rules::check_players_per_game(system, view.players_per_game).map_err(|error| {
+        CliError::BadInput(format!("--system: {system} cannot score this league: {error}"))
+    })?;
+    let mut scored = Vec::new();
+    for game in model.games_of(league) {
+        let Some(result) = &game.result else { continue };
+        if !rules::result_shape_matches(system, result) {
+            return Err(CliError::BadInput(format!(
+                "--system: {system} cannot score this league's {} results",
+                result.kind()
+            )));
+        }
+        scored.push(score_game(system, result).map_err(|error| {
+            CliError::BadInput(format!(
+                "--system: {system} cannot score game {}: {error}",
+                game.number
+            ))
+        })?);
+    }
+    let actual = model.standings(league);
+    let what_if: Vec<StandingRow> = rank_standings(&scored)
+        .into_iter()
+        .map(|standing| StandingRow {
+            rank: standing.rank,
+            player: Uuid::parse_str(&standing.player).unwrap_or_default(),
+            total: standing.total,
+            played: standing.games,
+            wins: standing.wins,
+            draws: standing.draws,
+        })
+        .collect();
+    let mut rows = standings_json(&model, &what_if);
+    for row in &mut rows {
+        let player = row["player"].as_str().and_then(|id| Uuid::parse_str(id).ok());
+        let rank = actual.iter().find(|a| Some(a.player) == player).map(|a| a.rank);
+        row["rankUnderLeagueSystem"] = json!(rank);
+    }
+    let output = json!({
+        "league": league,
+        "name": view.name,
+        "leagueSystem": view.scoring_system,
+        "system": system,
+        "position": model.position(),
+        "standings": rows,
+    });
+    println!("{}", serde_json::to_string_pretty(&output).context("JSON output")?);
+    Ok(ExitCode::SUCCESS)
 }
