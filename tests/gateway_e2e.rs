@@ -1140,8 +1140,70 @@ async fn http_surface_and_graceful_shutdown(db: TestDatabase) {
     BufReader::new(stream).read_line(&mut status_line).await.unwrap();
     assert!(status_line.starts_with("HTTP/1.1 413"), "{status_line}");
 
+    // An open subscription does not hold shutdown up: its stream ends, the server exits 0.
+    let data = server
+        .data(
+            Some(&admin),
+            "mutation { createLeague(input: {name: \"L\", game: \"Go\", scoringSystem: PLACEMENT, playersPerGame: 2}) { id } }",
+            json!({}),
+        )
+        .await;
+    let mut socket = ws_connect(&server, "graphql-transport-ws").await;
+    ws_send(&mut socket, json!({ "type": "connection_init" })).await;
+    assert_eq!(ws_next(&mut socket).await.unwrap()["type"], "connection_ack");
+    ws_send(
+        &mut socket,
+        json!({ "id": "1", "type": "subscribe", "payload": {
+            "query": "subscription($id: ID!) { leagueEvents(leagueId: $id) { type } }",
+            "variables": { "id": data["createLeague"]["id"] },
+        }}),
+    )
+    .await;
+    ws_send(&mut socket, json!({ "type": "ping" })).await;
+    assert_eq!(ws_next(&mut socket).await.unwrap()["type"], "pong");
+
     let status = server.terminate().await;
     assert!(status.success(), "graceful shutdown exits 0, got {status}");
+    match ws_next(&mut socket).await {
+        None => {}
+        Some(message) => assert_eq!(message, json!({ "id": "1", "type": "complete" })),
+    }
+}
+
+/// Bad flags and unsupported database URLs are bad input (exit 2, one line on stderr,
+/// nothing on stdout); a database that cannot be opened is a failure (exit 1).
+#[test]
+fn serve_refuses_bad_flags_and_reports_unusable_databases() {
+    let league = env!("CARGO_BIN_EXE_league");
+    let output = std::process::Command::new(league)
+        .args(["serve", "--listen", "not-an-address", "--database", "sqlite::memory:"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().filter(|l| l.starts_with("league: ")).count(), 1, "{stderr}");
+    assert!(stderr.contains("--listen"), "{stderr}");
+
+    let serve = |database: &str| {
+        std::process::Command::new(league)
+            .args(["serve", "--listen", "127.0.0.1:0", "--database", database])
+            .env("RUST_LOG", "off")
+            .output()
+            .unwrap()
+    };
+    let output = serve("mysql://nowhere/league");
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.starts_with("league: database: unsupported database URL"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1);
+
+    let output = serve("sqlite:///no/such/directory/league.db?mode=rwc");
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.starts_with("league: cannot open the database"), "{stderr}");
 }
 
 on_both_databases!(http_surface_and_graceful_shutdown);

@@ -10,6 +10,7 @@ use std::net::SocketAddr;
 use std::process::ExitCode;
 
 use anyhow::Context;
+use league_app::ErrorCode;
 use league_gateway::{GatewayConfig, generate_token};
 
 use crate::CliError;
@@ -43,8 +44,16 @@ pub async fn run(args: ServeArgs) -> Result<ExitCode, CliError> {
     let mut config = GatewayConfig::new(admin_token.clone());
     config.cors_origins = GatewayConfig::parse_origins(&args.cors_origins);
 
-    let app =
-        league_app::App::open(&args.database.url).await.context("cannot open the database")?;
+    let app = match league_app::App::open(&args.database.url).await {
+        Ok(app) => app,
+        // An unsupported URL is the user's mistake; anything else is a failure.
+        Err(error) if matches!(error.code(), ErrorCode::BadUserInput { .. }) => {
+            return Err(CliError::BadInput(error.to_string()));
+        }
+        Err(error) => {
+            return Err(anyhow::Error::new(error).context("cannot open the database").into());
+        }
+    };
     let listener = tokio::net::TcpListener::bind(address)
         .await
         .with_context(|| format!("cannot listen on {address}"))?;
