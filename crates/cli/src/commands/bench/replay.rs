@@ -1,18 +1,435 @@
-//! `league bench replay`.
+//! `league bench replay`: how fast the read side rebuilds standings from a long log, next
+//! to a raw scan of the same table in the same run.
+//!
+//! 1. Generates a realistic log through the domain (players; placement leagues of 8 with
+//!    k = 2..6 and seed 002's default games per seat; every game reported, about 1 in 20
+//!    corrected) and appends it in big batches (one append per league stream) to a
+//!    scratch database beside `--database` (removed afterwards).
+//! 2. Measures, each as the best of a few runs:
+//!    - raw scan: `SELECT` of the columns the replay reads, every row fetched, no decoding;
+//!    - replay from the database: the same query, each payload decoded from its JSON text
+//!      and folded, then every league's standings ranked (`replay_db_events_per_s`);
+//!    - replay from memory: the log already loaded as the store's `RecordedEvent`s, decoded
+//!      and folded, every league's standings ranked (`replay_events_per_s`), and the fold
+//!      alone over events already decoded (`replay_typed_events_per_s`).
+//! 3. `replay_ratio` = database replay rate / raw scan rate (goal ≥ 0.5).
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use chrono::Utc;
+use futures::TryStreamExt;
+use league_domain::{
+    Actor, Aggregate, Context, CorrectResult, CreateLeague, DomainEvent, League, LeagueCommand,
+    Player, PlayerCommand, RegisterPlayer, ReportResult, Subscribe,
+};
+use league_projections::{EventMeta, ReadModel, decode_event, load_model};
+use league_scoring::{GameResult, PlacementEntry, ScoringSystem};
+use league_store::sea_orm::sqlx::{self, Row};
+use league_store::sea_orm::{ConnectionTrait, Database, DbBackend};
+use league_store::{EventStore, ExpectedVersion, Metadata, NewEvent, StreamId};
+use uuid::Uuid;
 
 use crate::CliError;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    #[command(flatten)]
-    pub database: crate::commands::DatabaseArgs,
+    /// Where to put the scratch database: beside this SQLite file, or on this PostgreSQL
+    /// server. Nothing in it is touched.
+    #[arg(long = "database", env = "DATABASE_URL", default_value = "sqlite://league.db?mode=rwc")]
+    pub database: String,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Events to generate (at least 1000).
+    #[arg(long, default_value_t = 1_000_000)]
+    pub events: u64,
 }
 
-pub async fn run(_args: Args) -> Result<ExitCode, CliError> {
-    Err(CliError::Failed(anyhow::anyhow!("not implemented yet")))
+/// Measurements per figure; the best one counts (the machine is shared).
+const RUNS: usize = 3;
+/// Registered players the leagues draw from.
+const PLAYERS: u128 = 512;
+
+/// Figures of one run.
+#[derive(Debug, serde::Serialize)]
+struct Figures {
+    database: String,
+    events: u64,
+    leagues: u64,
+    generate_s: f64,
+    append_s: f64,
+    raw_scan_events_per_s: f64,
+    replay_db_events_per_s: f64,
+    replay_ratio: f64,
+    replay_events_per_s: f64,
+    replay_typed_events_per_s: f64,
+}
+
+/// SplitMix64: a small deterministic generator, so every run replays the same log.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// One stream's events, ready to append.
+struct StreamEvents {
+    stream: String,
+    events: Vec<DomainEvent>,
+}
+
+fn player_id(n: u128) -> Uuid {
+    Uuid::from_u128(0x0193_7000_0000_7000_8000_0000_0000_0000 + n)
+}
+
+/// Generates at least `target` events through the domain's aggregates.
+fn generate(target: u64) -> Result<(Vec<StreamEvents>, u64), CliError> {
+    let now = Utc::now();
+    let mut rng = Rng(0x5EED);
+    let mut streams = Vec::new();
+    let mut total = 0u64;
+    for n in 0..PLAYERS {
+        let command = PlayerCommand::Register(RegisterPlayer {
+            actor: Actor::Admin,
+            player_id: player_id(n),
+            name: format!("Player {n}"),
+            token_hash: format!("{:064x}", n),
+        });
+        let events = Player::default().handle(&command, &Context::new(now)).map_err(domain)?;
+        total += events.len() as u64;
+        streams.push(StreamEvents { stream: command.stream_id(), events });
+    }
+    let mut leagues = 0u64;
+    while total < target {
+        let league_id = Uuid::from_u64_pair(rng.next(), rng.next());
+        let k = 2 + (leagues % 5) as u32;
+        let mut league = League::default();
+        let mut events = Vec::new();
+        let mut run = |league: &mut League, command: LeagueCommand, context: &Context| {
+            let decided = league.handle(&command, context).map_err(domain)?;
+            for event in &decided {
+                league.apply(event);
+            }
+            events.extend(decided);
+            Ok::<_, CliError>(())
+        };
+        let create = CreateLeague {
+            actor: Actor::Admin,
+            league_id,
+            name: format!("League {leagues}"),
+            game: "Cartagena".into(),
+            game_version: None,
+            scoring_system: ScoringSystem::Placement,
+            players_per_game: k,
+            size: None,
+            games_per_seat: None,
+            require_active_players: None,
+        };
+        run(&mut league, create.into(), &Context::new(now))?;
+        let mut chosen = Vec::new();
+        while chosen.len() < 8 {
+            let candidate = player_id(u128::from(rng.below(PLAYERS as u64)));
+            if !chosen.contains(&candidate) {
+                chosen.push(candidate);
+            }
+        }
+        let subscriber = Context::new(now).with_subscriber(0);
+        for player in &chosen {
+            let subscribe = Subscribe { actor: Actor::Admin, league_id, player_id: *player };
+            run(&mut league, subscribe.into(), &subscriber)?;
+        }
+        let games: Vec<_> = league.games().iter().map(|g| (g.id, g.seats.clone())).collect();
+        for (game_id, seats) in games {
+            let result = |rng: &mut Rng| {
+                GameResult::Placement(
+                    seats
+                        .iter()
+                        .map(|p| PlacementEntry {
+                            player: p.to_string(),
+                            points: rng.below(40) as f64,
+                        })
+                        .collect(),
+                )
+            };
+            let report =
+                ReportResult { actor: Actor::Admin, league_id, game_id, result: result(&mut rng) };
+            run(&mut league, report.into(), &Context::new(now))?;
+            if rng.below(20) == 0 {
+                let correct = CorrectResult {
+                    actor: Actor::Admin,
+                    league_id,
+                    game_id,
+                    result: result(&mut rng),
+                    reason: "score sheet re-checked".into(),
+                };
+                run(&mut league, correct.into(), &Context::new(now))?;
+            }
+        }
+        total += events.len() as u64;
+        leagues += 1;
+        streams.push(StreamEvents { stream: league_domain::league_stream_id(league_id), events });
+    }
+    Ok((streams, leagues))
+}
+
+fn domain(error: league_domain::DomainError) -> CliError {
+    CliError::Failed(anyhow::anyhow!("the generator made a command the domain refused: {error}"))
+}
+
+async fn append_all(store: &EventStore, streams: Vec<StreamEvents>) -> Result<(), CliError> {
+    for StreamEvents { stream, events } in streams {
+        let stream = StreamId::new(stream).context("stream id")?;
+        let events = events
+            .iter()
+            .map(|e| NewEvent::new(e.event_type(), e.schema_version() as i32, e.payload()))
+            .collect();
+        let metadata = Metadata::default().with_actor("admin");
+        store
+            .append(&stream, ExpectedVersion::NoStream, events, metadata)
+            .await
+            .context("append")?;
+    }
+    Ok(())
+}
+
+/// The columns the replay reads, every row fetched and touched, nothing decoded.
+async fn raw_scan(store: &EventStore) -> Result<u64, CliError> {
+    const SQL: &str = "SELECT position, stream_version, event_type, schema_version, payload, \
+                       recorded_at FROM events ORDER BY position";
+    let mut touched = 0u64;
+    macro_rules! scan {
+        ($pool:expr) => {{
+            let mut rows = sqlx::query(SQL).fetch($pool);
+            while let Some(row) = rows.try_next().await.context("scan")? {
+                let position: i64 = row.try_get(0).context("scan")?;
+                let version: i64 = row.try_get(1).context("scan")?;
+                let event_type: &str = row.try_get(2).context("scan")?;
+                let schema: i32 = row.try_get(3).context("scan")?;
+                let payload: &str = row.try_get(4).context("scan")?;
+                let at: chrono::DateTime<Utc> = row.try_get(5).context("scan")?;
+                touched = touched.wrapping_add(
+                    (position + version + i64::from(schema)) as u64
+                        + (event_type.len() + payload.len()) as u64
+                        + at.timestamp_subsec_micros() as u64,
+                );
+            }
+        }};
+    }
+    let db = store.connection();
+    match store.backend() {
+        DbBackend::Sqlite => scan!(db.get_sqlite_connection_pool()),
+        _ => scan!(db.get_postgres_connection_pool()),
+    }
+    Ok(touched)
+}
+
+/// Ranks every league's standings (the lazy part of a replay), returning a checksum.
+fn rank_all(model: &ReadModel) -> usize {
+    model.leagues().map(|league| model.standings(league.id).len()).sum()
+}
+
+async fn best<F, Fut>(mut run: F) -> Result<Duration, CliError>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<(), CliError>>,
+{
+    let mut best = Duration::MAX;
+    for _ in 0..RUNS {
+        let started = Instant::now();
+        run().await?;
+        best = best.min(started.elapsed());
+    }
+    Ok(best)
+}
+
+async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
+    let started = Instant::now();
+    let (streams, leagues) = generate(args.events)?;
+    let generate_s = started.elapsed().as_secs_f64();
+    let store = EventStore::connect(url).await.context("scratch database")?;
+    store.migrate().await.context("migrate the scratch database")?;
+    let started = Instant::now();
+    append_all(&store, streams).await?;
+    let append_s = started.elapsed().as_secs_f64();
+    let events = store.head_position().await.context("head")?;
+    let per_s = |time: Duration| events as f64 / time.as_secs_f64().max(1e-9);
+
+    let scan = best(|| async {
+        std::hint::black_box(raw_scan(&store).await?);
+        Ok(())
+    })
+    .await?;
+    let db_replay = best(|| async {
+        let model = load_model(&store, None, |_| {}).await.context("replay")?;
+        std::hint::black_box(rank_all(&model));
+        Ok(())
+    })
+    .await?;
+
+    let recorded = store.read_all(1, u64::MAX).await.context("load the log")?;
+    let memory = best(|| async {
+        let mut model = ReadModel::new();
+        for event in &recorded {
+            model.apply(event).context("fold")?;
+        }
+        std::hint::black_box(rank_all(&model));
+        Ok(())
+    })
+    .await?;
+    let mut typed_time = Duration::MAX;
+    for _ in 0..RUNS {
+        let typed = recorded
+            .iter()
+            .map(|e| {
+                let event = decode_event(&e.event_type, e.schema_version.into(), &e.payload)
+                    .context("decode")?;
+                let meta = EventMeta {
+                    position: e.position,
+                    stream_version: e.stream_version,
+                    recorded_at: e.recorded_at,
+                };
+                Ok((meta, event))
+            })
+            .collect::<Result<Vec<_>, CliError>>()?;
+        let started = Instant::now();
+        let mut model = ReadModel::new();
+        for (meta, event) in typed {
+            model.apply_event(meta, event).context("fold")?;
+        }
+        std::hint::black_box(rank_all(&model));
+        typed_time = typed_time.min(started.elapsed());
+    }
+    Ok(Figures {
+        database: format!("{:?}", store.backend()),
+        events,
+        leagues,
+        generate_s,
+        append_s,
+        raw_scan_events_per_s: per_s(scan),
+        replay_db_events_per_s: per_s(db_replay),
+        replay_ratio: per_s(db_replay) / per_s(scan),
+        replay_events_per_s: per_s(memory),
+        replay_typed_events_per_s: per_s(typed_time),
+    })
+}
+
+pub async fn run(args: Args) -> Result<ExitCode, CliError> {
+    if args.events < 1000 {
+        return Err(CliError::BadInput(format!(
+            "--events must be at least 1000, got {}",
+            args.events
+        )));
+    }
+    let (scratch, url) = Scratch::create(&args.database).await?;
+    let outcome = measure(&url, &args).await;
+    scratch.remove().await;
+    let figures = outcome?;
+    if args.json {
+        println!("{}", serde_json::to_string(&figures).context("JSON output")?);
+    } else {
+        println!(
+            "replay bench on {} ({} events, {} leagues)",
+            figures.database, figures.events, figures.leagues
+        );
+        println!("  generate through the domain   {:>10.2} s", figures.generate_s);
+        println!("  append (one append per stream){:>10.2} s", figures.append_s);
+        println!(
+            "  raw SELECT scan               {:>12.0} events/s",
+            figures.raw_scan_events_per_s
+        );
+        println!(
+            "  replay from the database      {:>12.0} events/s",
+            figures.replay_db_events_per_s
+        );
+        println!("  replay_ratio (db / scan)      {:>12.2}   (goal >= 0.5)", figures.replay_ratio);
+        println!(
+            "  replay from memory            {:>12.0} events/s (goal >= 1,000,000)",
+            figures.replay_events_per_s
+        );
+        println!(
+            "  fold of decoded events        {:>12.0} events/s",
+            figures.replay_typed_events_per_s
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A scratch database beside the one named by `--database`, removed afterwards.
+enum Scratch {
+    SqliteFile(PathBuf),
+    Postgres { admin_url: String, name: String },
+}
+
+impl Scratch {
+    async fn create(url: &str) -> Result<(Scratch, String), CliError> {
+        let tag = Uuid::now_v7().simple().to_string();
+        if let Some(rest) = url.strip_prefix("sqlite:") {
+            let path = rest.trim_start_matches("//").split('?').next().unwrap_or_default();
+            if path.is_empty() || path.contains(":memory:") {
+                return Err(CliError::BadInput(
+                    "--database: the replay bench needs a SQLite file path or PostgreSQL".into(),
+                ));
+            }
+            let dir = Path::new(path).parent().filter(|dir| !dir.as_os_str().is_empty());
+            let file = dir.unwrap_or(Path::new(".")).join(format!("league-bench-replay-{tag}.db"));
+            let scratch_url = format!("sqlite://{}?mode=rwc", file.display());
+            Ok((Scratch::SqliteFile(file), scratch_url))
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let base = url.split('?').next().unwrap_or(url);
+            let scheme_end = base.find("://").map_or(0, |i| i + 3);
+            let server = match base[scheme_end..].find('/') {
+                Some(slash) => &base[..scheme_end + slash],
+                None => base,
+            };
+            let name = format!("league_bench_replay_{tag}");
+            let admin = Database::connect(url).await.context("cannot connect to PostgreSQL")?;
+            admin
+                .execute_unprepared(&format!("CREATE DATABASE {name}"))
+                .await
+                .context("cannot create a scratch database (CREATEDB privilege needed)")?;
+            admin.close().await.ok();
+            Ok((
+                Scratch::Postgres { admin_url: url.to_owned(), name: name.clone() },
+                format!("{server}/{name}"),
+            ))
+        } else {
+            Err(CliError::BadInput(format!(
+                "--database: unsupported URL {url:?}: use sqlite://… or postgres://…"
+            )))
+        }
+    }
+
+    async fn remove(self) {
+        match self {
+            Scratch::SqliteFile(file) => {
+                for suffix in ["", "-wal", "-shm"] {
+                    let mut name = file.clone().into_os_string();
+                    name.push(suffix);
+                    std::fs::remove_file(name).ok();
+                }
+            }
+            Scratch::Postgres { admin_url, name } => {
+                if let Ok(admin) = Database::connect(&admin_url).await {
+                    let drop = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
+                    if let Err(error) = admin.execute_unprepared(&drop).await {
+                        eprintln!("league: could not drop scratch database {name}: {error}");
+                    }
+                    admin.close().await.ok();
+                }
+            }
+        }
+    }
 }
