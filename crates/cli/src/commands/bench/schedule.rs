@@ -102,12 +102,12 @@ fn measure(players: usize, per_game: usize, runs: u64) -> Result<ShapeFigures, C
 fn print_table(figures: &Figures) {
     println!("schedule: mean of {} runs per shape; baseline = {}", figures.runs, figures.baseline);
     println!(
-        "{:>3} {:>2} {:>6} {:>13} {:>12} {:>10} {:>8}",
-        "N", "k", "games", "pair spread", "schedule ms", "verify ms", "ratio"
+        "{:>3} {:>2} {:>6} {:>21} {:>12} {:>10} {:>8}",
+        "N", "k", "games", "pair spread (bound)", "schedule ms", "verify ms", "ratio"
     );
     for shape in &figures.shapes {
         println!(
-            "{:>3} {:>2} {:>6} {:>6} (min {}) {:>12.3} {:>10.3} {:>7.1}x",
+            "{:>3} {:>2} {:>6} {:>17} ({}) {:>12.3} {:>10.3} {:>7.1}x",
             shape.players,
             shape.per_game,
             shape.games,
