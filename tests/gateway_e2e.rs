@@ -1074,7 +1074,11 @@ on_both_databases!(errors_idempotency_and_limits);
 
 async fn http_surface_and_graceful_shutdown(db: TestDatabase) {
     // No admin token configured: one is generated and printed once.
-    let server = Server::start_with(db, &[("LEAGUE_CORS_ORIGINS", "http://frontend.test")]).await;
+    let server = Server::start_with(
+        db,
+        &[("LEAGUE_CORS_ORIGINS", "http://frontend.test"), ("LEAGUE_MAX_QUERY_DEPTH", "4")],
+    )
+    .await;
     let admin = server
         .banner
         .iter()
@@ -1101,6 +1105,13 @@ async fn http_surface_and_graceful_shutdown(db: TestDatabase) {
         data["events"]["nodes"],
         json!([{ "type": "PlayerRegistered", "correlationId": request_id }])
     );
+
+    // The configured depth limit applies.
+    let response =
+        server.gql(None, "{ players { nodes { leagues { games { id } } } } }", json!({})).await;
+    assert_eq!(response["errors"][0]["extensions"]["code"], "QUERY_TOO_COMPLEX");
+    assert_eq!(response["errors"][0]["extensions"]["max"], 4);
+    assert_eq!(response["errors"][0]["extensions"]["actual"], 5);
 
     let health = server.http.get(format!("{}/healthz", server.base)).send().await.unwrap();
     assert_eq!(health.status(), 200);

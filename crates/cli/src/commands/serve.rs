@@ -28,6 +28,12 @@ pub struct ServeArgs {
     /// Comma-separated browser origins allowed by CORS (`*` for any; empty for none).
     #[arg(long, env = "LEAGUE_CORS_ORIGINS", default_value = "")]
     pub cors_origins: String,
+    /// Deepest accepted query nesting (deeper queries get QUERY_TOO_COMPLEX).
+    #[arg(long, env = "LEAGUE_MAX_QUERY_DEPTH", default_value_t = league_gateway::config::DEFAULT_MAX_DEPTH)]
+    pub max_query_depth: usize,
+    /// Largest accepted query complexity (fields, times the page size of connections).
+    #[arg(long, env = "LEAGUE_MAX_QUERY_COMPLEXITY", default_value_t = league_gateway::config::DEFAULT_MAX_COMPLEXITY)]
+    pub max_query_complexity: usize,
 }
 
 pub async fn run(args: ServeArgs) -> Result<ExitCode, CliError> {
@@ -43,6 +49,8 @@ pub async fn run(args: ServeArgs) -> Result<ExitCode, CliError> {
     };
     let mut config = GatewayConfig::new(admin_token.clone());
     config.cors_origins = GatewayConfig::parse_origins(&args.cors_origins);
+    config.max_depth = args.max_query_depth;
+    config.max_complexity = args.max_query_complexity;
 
     let app = match league_app::App::open(&args.database.url).await {
         Ok(app) => app,
