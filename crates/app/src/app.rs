@@ -269,7 +269,21 @@ impl App {
         for attempt in 0..MAX_ATTEMPTS {
             let history = self.load_stream(&stream).await?;
             let version = history.len() as u64;
-            let decided = self.decide(&command, &history)?;
+            let decided = match self.decide(&command, &history) {
+                Ok(decided) => decided,
+                Err(refusal) => {
+                    // A concurrent call with the same key may have committed between the key
+                    // check above and this decision (its events refuse ours, e.g. "already
+                    // has a result"): its outcome is this call's answer.
+                    if let Some(key) = &metadata.idempotency_key
+                        && let Some(outcome) = self.inner.store.idempotent_outcome(key).await?
+                    {
+                        self.wait_applied(outcome.last_position).await?;
+                        return Ok(outcome.into());
+                    }
+                    return Err(refusal);
+                }
+            };
             if decided.is_empty() {
                 let last_position = self.applied_position();
                 return Ok(Executed { events: Vec::new(), last_position, deduplicated: false });
