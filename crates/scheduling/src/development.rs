@@ -13,6 +13,9 @@ use crate::shape::Shape;
 
 /// Weight that makes any repeated set or seating worse than any pair imbalance.
 const REPEAT_WEIGHT: u64 = 1 << 40;
+/// Weight of a difference met two or more times away from the mean, so that the search
+/// prefers many near-misses to one far miss (which widens the spread).
+const OUTLIER_WEIGHT: u64 = 1 << 30;
 /// Late-acceptance history length: a proposal is taken when it is no worse than the current
 /// blocks or than the blocks this many steps ago (Burke & Bykov's late acceptance hill
 /// climbing: escapes local minima with integers only, so every machine walks alike).
@@ -24,6 +27,8 @@ pub(crate) struct Found {
     pub blocks: Vec<Vec<usize>>,
     /// Set, seating and seat repeats beyond what combinatorics forces (0 = none).
     pub repeats: u64,
+    /// Differences whose meetings lie two or more away from the mean.
+    pub outliers: u64,
     /// Sum of squared pair meetings above [`Shape::pair_square_bound`] (0 = optimal).
     pub pair_excess: u64,
 }
@@ -157,7 +162,7 @@ pub(crate) fn search(
         // pair part is known incrementally; repeats (costlier) only matter if it passes.
         let late = &mut history[step % HISTORY];
         let threshold = cost.max(*late);
-        let pair_excess = evaluator.pair_excess();
+        let pair_excess = OUTLIER_WEIGHT * evaluator.outliers as u64 + evaluator.pair_excess();
         let proposed = (pair_excess <= threshold)
             .then(|| REPEAT_WEIGHT * evaluator.repeats(&blocks) + pair_excess)
             .filter(|&proposed| proposed <= threshold);
@@ -178,8 +183,14 @@ pub(crate) fn search(
             }
         }
     }
-    let (cost, blocks) = best;
-    Found { blocks, repeats: cost / REPEAT_WEIGHT, pair_excess: cost % REPEAT_WEIGHT }
+    let blocks = best.1;
+    evaluator.reset(&blocks);
+    Found {
+        repeats: evaluator.repeats(&blocks),
+        outliers: evaluator.outliers as u64,
+        pair_excess: evaluator.pair_excess(),
+        blocks,
+    }
 }
 
 /// Every game: each base block shifted by each t in the group (shift-major order).
@@ -216,6 +227,9 @@ struct Evaluator<'a> {
     group: &'a Group,
     differences: Vec<i64>,
     squares: i64,
+    outliers: i64,
+    /// Meetings per difference allowed without counting as an outlier: ⌊mean⌋ − 1 ..= ⌈mean⌉ + 1.
+    band: (i64, i64),
     set_masks: Vec<u64>,
     seatings: Vec<(u64, Vec<usize>)>,
     seat_counts: Vec<usize>,
@@ -228,6 +242,12 @@ impl<'a> Evaluator<'a> {
             group,
             differences: vec![0; shape.players],
             squares: 0,
+            outliers: 0,
+            band: {
+                let total = (shape.games_per_seat * shape.per_game * (shape.per_game - 1)) as i64;
+                let gaps = shape.players as i64 - 1;
+                (total / gaps - 1, (total + gaps - 1) / gaps + 1)
+            },
             set_masks: Vec::with_capacity(shape.games),
             seatings: Vec::new(),
             seat_counts: vec![0; shape.players * shape.per_game],
@@ -240,6 +260,7 @@ impl<'a> Evaluator<'a> {
     fn reset(&mut self, blocks: &[Vec<usize>]) -> u64 {
         self.differences.fill(0);
         self.squares = 0;
+        self.outliers = (1..self.shape.players).filter(|_| self.outside_band(0)).count() as i64;
         for block in blocks {
             for &x in block {
                 for &y in block {
@@ -249,13 +270,22 @@ impl<'a> Evaluator<'a> {
                 }
             }
         }
-        REPEAT_WEIGHT * self.repeats(blocks) + self.pair_excess()
+        REPEAT_WEIGHT * self.repeats(blocks)
+            + OUTLIER_WEIGHT * self.outliers as u64
+            + self.pair_excess()
     }
 
     fn bump(&mut self, difference: usize, by: i64) {
         let count = self.differences[difference];
         self.squares += (count + by) * (count + by) - count * count;
+        self.outliers +=
+            i64::from(self.outside_band(count + by)) - i64::from(self.outside_band(count));
         self.differences[difference] = count + by;
+    }
+
+    /// λ(d) two or more below ⌊mean⌋ or above ⌈mean⌉.
+    fn outside_band(&self, count: i64) -> bool {
+        count < self.band.0 || count > self.band.1
     }
 
     /// The entry at `position` of `block` changes from `from` to `to` (`block` may hold

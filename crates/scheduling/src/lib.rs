@@ -118,17 +118,17 @@ pub fn schedule(spec: &ScheduleSpec) -> Result<Schedule, ScheduleError> {
         steps_left = steps_left.saturating_sub(steps);
         let group = development::Group::new(&moduli);
         let found = development::search(&shape, &group, &mut rng, steps);
-        let rank = |f: &development::Found| (f.repeats, f.pair_excess);
+        let rank = |f: &development::Found| (f.repeats, f.outliers, f.pair_excess);
         if best.as_ref().is_none_or(|(b, _)| rank(&found) < rank(b)) {
             best = Some((found, group));
         }
-        if best.as_ref().is_some_and(|(b, _)| rank(b) == (0, 0)) {
+        if best.as_ref().is_some_and(|(b, _)| rank(b) == (0, 0, 0)) {
             break;
         }
     }
     let (found, group) = best.expect("every order has the cyclic group");
     let mut games = development::develop(&group, &found.blocks);
-    if found.repeats == 0 && found.pair_excess > 0 && shape.set_cap == 1 {
+    if found.repeats == 0 && (found.outliers, found.pair_excess) != (0, 0) && shape.set_cap == 1 {
         // Local search on complements when they are smaller: a swap then moves fewer
         // meetings at once, and pair balance of the complements is pair balance of the
         // games (meetings differ by a constant), so the excess is the same number.
