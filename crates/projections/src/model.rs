@@ -425,19 +425,25 @@ impl ReadModel {
         })?;
         let scored = score_game_unexplained(state.view.scoring_system, result)
             .map_err(|error| ProjectionError::inconsistent(meta.position, error.to_string()))?;
+        // Parse each result row's player once (k parses, not k²).
+        let by_player: Vec<(Option<Uuid>, f64)> = scored
+            .players
+            .iter()
+            .map(|row| (Uuid::parse_str(&row.player).ok(), row.score))
+            .collect();
         let mut scores = Vec::with_capacity(view.seats.len());
         for seat in &view.seats {
-            let row = scored
-                .players
+            let score = by_player
                 .iter()
-                .find(|row| Uuid::parse_str(&row.player).ok() == Some(seat.player))
+                .find(|(player, _)| *player == Some(seat.player))
+                .map(|(_, score)| *score)
                 .ok_or_else(|| {
                     ProjectionError::inconsistent(
                         meta.position,
                         format!("result of game {game} misses seated player {}", seat.player),
                     )
                 })?;
-            scores.push((seat.player, row.score));
+            scores.push((seat.player, score));
         }
         Ok((scored, scores))
     }
