@@ -45,10 +45,15 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Benchmarks print figures, not a log line per request of the server they measure.
+    let default_filter = match cli.command {
+        Command::Bench(_) => "warn",
+        _ => "info,sqlx=warn,sea_orm=warn",
+    };
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,sqlx=warn,sea_orm=warn".into()),
+                .unwrap_or_else(|_| default_filter.into()),
         )
         .with_writer(std::io::stderr)
         .init();

@@ -6,6 +6,7 @@ mod append;
 mod graphql;
 mod replay;
 mod schedule;
+mod scratch;
 
 use std::process::ExitCode;
 
