@@ -15,7 +15,6 @@ pub use inputs::{AsOf, GameResultInput, ScoringSystemValue};
 pub use mutation::MutationRoot;
 pub use query::QueryRoot;
 pub use subscription::SubscriptionRoot;
-pub use types::Snapshot;
 
 use crate::Shutdown;
 use crate::auth::Caller;
@@ -57,9 +56,4 @@ pub(crate) fn app<'a>(ctx: &Context<'a>) -> &'a App {
 /// Who is calling (request or connection data; anonymous when absent).
 pub(crate) fn caller(ctx: &Context<'_>) -> Caller {
     ctx.data_opt::<Caller>().copied().unwrap_or(Caller::Anonymous)
-}
-
-/// The handle output objects read the model through.
-pub(crate) fn snapshot(ctx: &Context<'_>) -> Snapshot {
-    app(ctx).clone()
 }

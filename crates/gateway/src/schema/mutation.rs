@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use super::inputs::{CreateLeagueInput, GameResultInput, RegisterPlayerInput, count, parse_id};
 use super::types::{Game, League, Player, PlayerRegistration};
-use super::{app, caller, snapshot};
+use super::{app, caller};
 use crate::RequestId;
 use crate::auth::{Caller, generate_token, hash_token};
 use crate::error::{GatewayError, GatewayResult};
@@ -39,7 +39,7 @@ impl MutationRoot {
         };
         let player_id = command.player_id;
         execute(ctx, command, None).await?;
-        Ok(PlayerRegistration { player: Player::new(snapshot(ctx), player_id), token })
+        Ok(PlayerRegistration { player: Player::new(app(ctx).clone(), player_id), token })
     }
 
     /// Admin: creates a league. A retried call with the same `idempotencyKey` returns the
@@ -74,7 +74,7 @@ impl MutationRoot {
             .first()
             .and_then(|event| league_id_of_stream(event.stream_id.as_str()))
             .unwrap_or(fresh_id);
-        Ok(League::new(snapshot(ctx), league_id))
+        Ok(League::new(app(ctx).clone(), league_id))
     }
 
     /// Subscribes a player to an open league: a player themself (`playerId` omitted or
@@ -91,7 +91,7 @@ impl MutationRoot {
         let league_id = parse_id(&league_id, "leagueId")?;
         let player_id = subject(caller, player_id)?;
         execute(ctx, Subscribe { actor, league_id, player_id }, idempotency_key).await?;
-        Ok(League::new(snapshot(ctx), league_id))
+        Ok(League::new(app(ctx).clone(), league_id))
     }
 
     /// Unsubscribes a player from a league that is still open; same rights as subscribing.
@@ -107,7 +107,7 @@ impl MutationRoot {
         let league_id = parse_id(&league_id, "leagueId")?;
         let player_id = subject(caller, player_id)?;
         execute(ctx, Unsubscribe { actor, league_id, player_id }, idempotency_key).await?;
-        Ok(League::new(snapshot(ctx), league_id))
+        Ok(League::new(app(ctx).clone(), league_id))
     }
 
     /// Reports a game's result: the admin or a player seated in that game. A retried call
@@ -124,7 +124,7 @@ impl MutationRoot {
         let command =
             ReportResult { actor, league_id, game_id, result: result.to_domain("result")? };
         execute(ctx, command, idempotency_key).await.map_err(|e| in_input_terms(e, &result))?;
-        Ok(Game::new(snapshot(ctx), game_id))
+        Ok(Game::new(app(ctx).clone(), game_id))
     }
 
     /// Admin: replaces a finished game's result, giving the reason (kept in the log and
@@ -147,7 +147,7 @@ impl MutationRoot {
             reason,
         };
         execute(ctx, command, idempotency_key).await.map_err(|e| in_input_terms(e, &result))?;
-        Ok(Game::new(snapshot(ctx), game_id))
+        Ok(Game::new(app(ctx).clone(), game_id))
     }
 }
 

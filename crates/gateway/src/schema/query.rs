@@ -7,7 +7,7 @@ use async_graphql::{Context, ID, Object, SimpleObject};
 use super::inputs::{AsOf, parse_id};
 use super::pagination::{page_size, position_cursor};
 use super::types::{Event, Game, League, Player, ScoreChange, Standing, standings};
-use super::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, app, caller, snapshot};
+use super::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, app, caller};
 use crate::auth::Caller;
 use crate::error::{GatewayError, GatewayResult};
 
@@ -32,8 +32,8 @@ impl QueryRoot {
     /// A league by id (null if there is none).
     async fn league(&self, ctx: &Context<'_>, id: ID) -> GatewayResult<Option<League>> {
         let id = parse_id(&id, "id")?;
-        let read = snapshot(ctx);
-        Ok(read.read().league(id).is_some().then(|| League::new(read.clone(), id)))
+        let app = app(ctx);
+        Ok(app.read().league(id).is_some().then(|| League::new(app.clone(), id)))
     }
 
     /// Every league, in creation order (Relay connection; `first` ≤ 100).
@@ -44,23 +44,23 @@ impl QueryRoot {
         first: Option<i32>,
         after: Option<String>,
     ) -> GatewayResult<LeagueConnection> {
-        let read = snapshot(ctx);
-        let ids: Vec<_> = read.read().leagues().map(|league| league.id).collect();
-        id_page(ids, first, after, |id| League::new(read.clone(), id))
+        let app = app(ctx);
+        let ids: Vec<_> = app.read().leagues().map(|league| league.id).collect();
+        id_page(ids, first, after, |id| League::new(app.clone(), id))
     }
 
     /// A game by id (null if there is none).
     async fn game(&self, ctx: &Context<'_>, id: ID) -> GatewayResult<Option<Game>> {
         let id = parse_id(&id, "id")?;
-        let read = snapshot(ctx);
-        Ok(read.read().game(id).is_some().then(|| Game::new(read.clone(), id)))
+        let app = app(ctx);
+        Ok(app.read().game(id).is_some().then(|| Game::new(app.clone(), id)))
     }
 
     /// A player by id (null if there is none).
     async fn player(&self, ctx: &Context<'_>, id: ID) -> GatewayResult<Option<Player>> {
         let id = parse_id(&id, "id")?;
-        let read = snapshot(ctx);
-        Ok(read.read().player(id).is_some().then(|| Player::new(read.clone(), id)))
+        let app = app(ctx);
+        Ok(app.read().player(id).is_some().then(|| Player::new(app.clone(), id)))
     }
 
     /// Every registered player, in registration order (Relay connection; `first` ≤ 100).
@@ -71,15 +71,15 @@ impl QueryRoot {
         first: Option<i32>,
         after: Option<String>,
     ) -> GatewayResult<PlayerConnection> {
-        let read = snapshot(ctx);
-        let ids: Vec<_> = read.read().players().map(|player| player.id).collect();
-        id_page(ids, first, after, |id| Player::new(read.clone(), id))
+        let app = app(ctx);
+        let ids: Vec<_> = app.read().players().map(|player| player.id).collect();
+        id_page(ids, first, after, |id| Player::new(app.clone(), id))
     }
 
     /// The calling player (null for the admin and anonymous callers).
     async fn me(&self, ctx: &Context<'_>) -> Option<Player> {
         match caller(ctx) {
-            Caller::Player(id) => Some(Player::new(snapshot(ctx), id)),
+            Caller::Player(id) => Some(Player::new(app(ctx).clone(), id)),
             Caller::Admin | Caller::Anonymous => None,
         }
     }
@@ -92,7 +92,7 @@ impl QueryRoot {
         as_of: Option<AsOf>,
     ) -> GatewayResult<Vec<Standing>> {
         let league = parse_id(&league_id, "leagueId")?;
-        standings(ctx, &snapshot(ctx), league, as_of).await
+        standings(app(ctx), league, as_of).await
     }
 
     /// How a player's total in a league came to be: one entry per reported or corrected
@@ -105,9 +105,9 @@ impl QueryRoot {
     ) -> GatewayResult<Vec<ScoreChange>> {
         let league = parse_id(&league_id, "leagueId")?;
         let player = parse_id(&player_id, "playerId")?;
-        let read = snapshot(ctx);
+        let app = app(ctx);
         let changes = {
-            let model = read.read();
+            let model = app.read();
             if model.league(league).is_none() {
                 return Err(GatewayError::NotFound(format!("league {league}")));
             }
@@ -116,7 +116,7 @@ impl QueryRoot {
             }
             model.score_history(league, player)
         };
-        Ok(changes.into_iter().map(|change| ScoreChange::new(read.clone(), change)).collect())
+        Ok(changes.into_iter().map(|change| ScoreChange::new(app.clone(), change)).collect())
     }
 
     /// The audit log, oldest first: every event, or one league's (Relay connection;
@@ -132,16 +132,16 @@ impl QueryRoot {
         let league = league_id.as_ref().map(|id| parse_id(id, "leagueId")).transpose()?;
         let size = page_size(first)?;
         let after = position_cursor(after.as_deref())?;
-        let read = snapshot(ctx);
+        let app = app(ctx);
         // Positions are gapless from 1, so the head position counts every event; a
         // league's stream version counts the league's.
         let total_count = match league {
-            None => read.read().position(),
-            Some(league) => read.read().league(league).map_or(0, |view| view.stream_version),
+            None => app.read().position(),
+            Some(league) => app.read().league(league).map_or(0, |view| view.stream_version),
         };
         // One more than the page tells whether there is a next page.
         let mut events =
-            if size == 0 { Vec::new() } else { app(ctx).events(league, after, size + 1).await? };
+            if size == 0 { Vec::new() } else { app.events(league, after, size + 1).await? };
         let has_next_page = events.len() > size;
         events.truncate(size);
         let mut connection = Connection::with_additional_fields(

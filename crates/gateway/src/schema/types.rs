@@ -3,19 +3,15 @@
 //! fields (a league's games, a game's seated players) cost no IO at all: no N+1, and no
 //! DataLoader needed to batch database reads.
 
-use async_graphql::{Context, Enum, ID, Json, Object, SimpleObject, Union};
+use async_graphql::{Enum, ID, Json, Object, SimpleObject, Union};
 use chrono::{DateTime, Utc};
 use league_app::App;
 use league_projections::{GameView, LeagueView, PlayerView, StandingRow};
 use league_store::RecordedEvent;
 use uuid::Uuid;
 
-use super::app;
 use super::inputs::{AsOf, ScoringSystemValue};
 use crate::error::{GatewayError, GatewayResult};
-
-/// What output objects resolve their fields through: the application's read model.
-pub type Snapshot = App;
 
 /// `League.status`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
@@ -57,22 +53,22 @@ impl From<&league_projections::GameStatus> for GameStatus {
 /// A registered player.
 #[derive(Clone)]
 pub struct Player {
-    read: Snapshot,
+    app: App,
     id: Uuid,
 }
 
 impl Player {
-    pub fn new(read: Snapshot, id: Uuid) -> Self {
-        Player { read, id }
+    pub fn new(app: App, id: Uuid) -> Self {
+        Player { app, id }
     }
 
     /// A player named by a result's player string (a UUID).
-    fn from_key(read: &Snapshot, key: &str) -> Self {
-        Player::new(read.clone(), Uuid::parse_str(key).unwrap_or_default())
+    fn from_key(app: &App, key: &str) -> Self {
+        Player::new(app.clone(), Uuid::parse_str(key).unwrap_or_default())
     }
 
     fn with<T>(&self, f: impl FnOnce(&PlayerView) -> T) -> Option<T> {
-        self.read.read().player(self.id).map(f)
+        self.app.read().player(self.id).map(f)
     }
 }
 
@@ -94,33 +90,33 @@ impl Player {
     /// The leagues this player is subscribed to, in creation order.
     async fn leagues(&self) -> Vec<League> {
         let ids: Vec<Uuid> = self
-            .read
+            .app
             .read()
             .leagues()
             .filter(|league| league.players.contains(&self.id))
             .map(|league| league.id)
             .collect();
-        ids.into_iter().map(|id| League::new(self.read.clone(), id)).collect()
+        ids.into_iter().map(|id| League::new(self.app.clone(), id)).collect()
     }
 }
 
 /// A league: settings, subscribed players, its schedule and standings.
 #[derive(Clone)]
 pub struct League {
-    read: Snapshot,
+    app: App,
     id: Uuid,
 }
 
 impl League {
-    pub fn new(read: Snapshot, id: Uuid) -> Self {
-        League { read, id }
+    pub fn new(app: App, id: Uuid) -> Self {
+        League { app, id }
     }
 
     /// Looks the league up. League objects are built only for ids found in the read
     /// model, which never forgets a league (the log is append-only), so this cannot miss.
     fn with<T>(&self, f: impl FnOnce(&LeagueView) -> T) -> T {
-        let read = self.read.read();
-        f(read.league(self.id).expect("a League object is built from an existing league"))
+        let model = self.app.read();
+        f(model.league(self.id).expect("a League object is built from an existing league"))
     }
 }
 
@@ -183,65 +179,60 @@ impl League {
     /// Subscribed players, in subscription order.
     async fn players(&self) -> Vec<Player> {
         let ids = self.with(|l| l.players.clone());
-        ids.into_iter().map(|id| Player::new(self.read.clone(), id)).collect()
+        ids.into_iter().map(|id| Player::new(self.app.clone(), id)).collect()
     }
 
     /// Every game of the schedule, by number (empty while the league is open).
     async fn games(&self) -> Vec<Game> {
         let ids: Vec<Uuid> = {
-            let read = self.read.read();
-            let games = read.league(self.id).map(|l| l.games.as_slice()).unwrap_or_default();
-            games.iter().copied().filter(|id| read.game(*id).is_some()).collect()
+            let model = self.app.read();
+            let games = model.league(self.id).map(|l| l.games.as_slice()).unwrap_or_default();
+            games.iter().copied().filter(|id| model.game(*id).is_some()).collect()
         };
-        ids.into_iter().map(|id| Game::new(self.read.clone(), id)).collect()
+        ids.into_iter().map(|id| Game::new(self.app.clone(), id)).collect()
     }
 
     /// Standings now, or as of a point in history (replayed from the log).
-    async fn standings(
-        &self,
-        ctx: &Context<'_>,
-        as_of: Option<AsOf>,
-    ) -> GatewayResult<Vec<Standing>> {
-        standings(ctx, &self.read, self.id, as_of).await
+    async fn standings(&self, as_of: Option<AsOf>) -> GatewayResult<Vec<Standing>> {
+        standings(&self.app, self.id, as_of).await
     }
 }
 
 /// Standings of a league, now (from `read`) or as of a bound (replayed by the app).
 pub async fn standings(
-    ctx: &Context<'_>,
-    read: &Snapshot,
+    app: &App,
     league: Uuid,
     as_of: Option<AsOf>,
 ) -> GatewayResult<Vec<Standing>> {
     let rows = match as_of {
         None => {
-            let model = read.read();
+            let model = app.read();
             if model.league(league).is_none() {
                 return Err(GatewayError::NotFound(format!("league {league}")));
             }
             model.standings(league)
         }
-        Some(as_of) => app(ctx).standings_as_of(league, as_of.to_bound()?).await?,
+        Some(as_of) => app.standings_as_of(league, as_of.to_bound()?).await?,
     };
-    Ok(rows.into_iter().map(|row| Standing::new(read.clone(), row)).collect())
+    Ok(rows.into_iter().map(|row| Standing::new(app.clone(), row)).collect())
 }
 
 /// One game of a league's schedule.
 #[derive(Clone)]
 pub struct Game {
-    read: Snapshot,
+    app: App,
     id: Uuid,
 }
 
 impl Game {
-    pub fn new(read: Snapshot, id: Uuid) -> Self {
-        Game { read, id }
+    pub fn new(app: App, id: Uuid) -> Self {
+        Game { app, id }
     }
 
     /// Looks the game up; like leagues, games never leave the read model.
     fn with<T>(&self, f: impl FnOnce(&GameView) -> T) -> T {
-        let read = self.read.read();
-        f(read.game(self.id).expect("a Game object is built from an existing game"))
+        let model = self.app.read();
+        f(model.game(self.id).expect("a Game object is built from an existing game"))
     }
 }
 
@@ -258,7 +249,7 @@ impl Game {
     }
 
     async fn league(&self) -> League {
-        League::new(self.read.clone(), self.with(|g| g.league_id))
+        League::new(self.app.clone(), self.with(|g| g.league_id))
     }
 
     /// Who sits where (seat 1 first).
@@ -269,7 +260,7 @@ impl Game {
                 .map(|seat| Seat {
                     seat: seat.seat,
                     label: seat.label.clone(),
-                    player: Player::new(self.read.clone(), seat.player),
+                    player: Player::new(self.app.clone(), seat.player),
                 })
                 .collect()
         })
@@ -281,7 +272,7 @@ impl Game {
 
     /// The result as reported (or last corrected); null until the game is finished.
     async fn result(&self) -> Option<GameResultValue> {
-        self.with(|g| g.result.as_ref().map(|result| GameResultValue::new(&self.read, result)))
+        self.with(|g| g.result.as_ref().map(|result| GameResultValue::new(&self.app, result)))
     }
 
     /// League score of each seated player for this game; empty until finished.
@@ -290,7 +281,7 @@ impl Game {
             g.scores
                 .iter()
                 .map(|(player, score)| GameScore {
-                    player: Player::new(self.read.clone(), *player),
+                    player: Player::new(self.app.clone(), *player),
                     score: *score,
                 })
                 .collect()
@@ -332,10 +323,10 @@ pub struct Standing {
 }
 
 impl Standing {
-    pub fn new(read: Snapshot, row: StandingRow) -> Self {
+    pub fn new(app: App, row: StandingRow) -> Self {
         Standing {
             rank: row.rank,
-            player: Player::new(read, row.player),
+            player: Player::new(app, row.player),
             total: row.total,
             played: row.played,
             wins: row.wins,
@@ -360,9 +351,9 @@ pub struct ScoreChange {
 }
 
 impl ScoreChange {
-    pub fn new(read: Snapshot, change: league_projections::ScoreChange) -> Self {
+    pub fn new(app: App, change: league_projections::ScoreChange) -> Self {
         ScoreChange {
-            game: Game::new(read, change.game),
+            game: Game::new(app, change.game),
             position: change.position,
             recorded_at: change.recorded_at,
             delta: change.delta,
@@ -382,14 +373,14 @@ pub enum GameResultValue {
 }
 
 impl GameResultValue {
-    fn new(read: &Snapshot, result: &league_scoring::GameResult) -> Self {
+    fn new(app: &App, result: &league_scoring::GameResult) -> Self {
         use league_scoring::GameResult as R;
         match result {
             R::Placement(entries) => GameResultValue::Placement(PlacementResult {
                 entries: entries
                     .iter()
                     .map(|e| PlacementEntry {
-                        player: Player::from_key(read, &e.player),
+                        player: Player::from_key(app, &e.player),
                         points: e.points,
                     })
                     .collect(),
@@ -398,7 +389,7 @@ impl GameResultValue {
                 entries: entries
                     .iter()
                     .map(|e| DiplomacyEntry {
-                        player: Player::from_key(read, &e.player),
+                        player: Player::from_key(app, &e.player),
                         centres: e.centres,
                         eliminated: e.eliminated,
                         eliminated_year: e.eliminated_year,
@@ -416,7 +407,7 @@ impl GameResultValue {
                             .players
                             .iter()
                             .map(|p| TeamPlayer {
-                                player: Player::from_key(read, &p.player),
+                                player: Player::from_key(app, &p.player),
                                 points: p.points,
                                 units: p.units,
                                 lost: p.lost,
