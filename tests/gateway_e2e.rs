@@ -997,6 +997,14 @@ async fn errors_idempotency_and_limits(db: TestDatabase) {
         .gql(None, "query($l: ID!) { standings(leagueId: $l) { rank } }", json!({ "l": nobody }))
         .await;
     assert_eq!(error_of(&response), ("NOT_FOUND", None));
+    let response = server
+        .gql(
+            None,
+            "query($l: ID!) { events(leagueId: $l, first: 0) { totalCount } }",
+            json!({ "l": nobody }),
+        )
+        .await;
+    assert_eq!(error_of(&response), ("NOT_FOUND", None));
     assert_eq!(server.event_count().await, count, "refusals append nothing");
 
     // Idempotency: a retried report with the same key gets the identical answer.

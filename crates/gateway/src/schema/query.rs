@@ -3,6 +3,7 @@
 
 use async_graphql::connection::{Connection, Edge};
 use async_graphql::{Context, ID, Object, SimpleObject};
+use league_app::AppError;
 
 use super::inputs::{AsOf, parse_id};
 use super::pagination::{page_size, position_cursor};
@@ -133,11 +134,15 @@ impl QueryRoot {
         let size = page_size(first)?;
         let after = position_cursor(after.as_deref())?;
         let app = app(ctx);
-        // Positions are gapless from 1, so the head position counts every event; a
-        // league's stream version counts the league's.
+        // Positions are gapless from 1, so the log's head position counts every event (read
+        // from the store, so the count never lags behind an append); a league's stream
+        // version counts the league's.
         let total_count = match league {
-            None => app.read().position(),
-            Some(league) => app.read().league(league).map_or(0, |view| view.stream_version),
+            None => app.store().head_position().await.map_err(AppError::from)?,
+            Some(league) => match app.read().league(league) {
+                Some(view) => view.stream_version,
+                None => return Err(GatewayError::NotFound(format!("league {league}"))),
+            },
         };
         // One more than the page tells whether there is a next page.
         let mut events =
