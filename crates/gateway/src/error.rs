@@ -29,11 +29,9 @@ pub type GatewayResult<T> = Result<T, GatewayError>;
 
 /// `extensions.code` of an unauthenticated request.
 pub const UNAUTHENTICATED: &str = "UNAUTHENTICATED";
-/// `extensions.code` of input the caller must fix.
-pub const BAD_USER_INPUT: &str = "BAD_USER_INPUT";
 /// `extensions.code` of errors that carry no code of their own: argument coercion done by
 /// async-graphql before a resolver runs (every resolver error of ours has a code).
-pub const FALLBACK_CODE: &str = BAD_USER_INPUT;
+pub const FALLBACK_CODE: &str = "BAD_USER_INPUT";
 /// `extensions.code` of a query refused for its depth or complexity.
 pub const QUERY_TOO_COMPLEX: &str = "QUERY_TOO_COMPLEX";
 /// `extensions.code` of a document that does not parse.

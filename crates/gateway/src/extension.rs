@@ -16,9 +16,7 @@ use async_graphql::{Response, ServerError, ServerResult, ValidationResult, Varia
 use futures::StreamExt;
 use futures::stream::BoxStream;
 
-use crate::error::{
-    BAD_USER_INPUT, FALLBACK_CODE, PARSE_FAILED, QUERY_TOO_COMPLEX, VALIDATION_FAILED,
-};
+use crate::error::{FALLBACK_CODE, PARSE_FAILED, QUERY_TOO_COMPLEX, VALIDATION_FAILED};
 
 /// Factory of [`ErrorCodesExtension`].
 #[derive(Debug, Clone, Copy)]
@@ -57,28 +55,6 @@ fn with_code(mut error: ServerError, code: &str) -> ServerError {
 fn with_codes(mut response: Response, code: &str) -> Response {
     response.errors = response.errors.into_iter().map(|e| with_code(e, code)).collect();
     response
-}
-
-/// The argument named by async-graphql's "Invalid value for argument \"input.size\", …"
-/// message: a value of the wrong type or shape (a oneOf input with two fields, an unknown
-/// enum value), found while validating the document.
-fn invalid_argument(message: &str) -> Option<&str> {
-    let rest = message.strip_prefix("Invalid value for argument \"")?;
-    rest.split_once('"').map(|(argument, _)| argument)
-}
-
-/// A validation error: `BAD_USER_INPUT` with the argument for a bad argument value,
-/// `GRAPHQL_VALIDATION_FAILED` for anything else (unknown fields, missing arguments…).
-fn validation_error(mut error: ServerError) -> ServerError {
-    if let Some(argument) = invalid_argument(&error.message).map(str::to_owned) {
-        let extensions = error.extensions.get_or_insert_with(Default::default);
-        if extensions.get("code").is_none() {
-            extensions.set("code", BAD_USER_INPUT);
-            extensions.set("field", argument);
-        }
-        return error;
-    }
-    with_code(error, VALIDATION_FAILED)
 }
 
 fn too_complex(limit: &str, max: usize, actual: usize) -> ServerError {
@@ -122,10 +98,9 @@ impl Extension for ErrorCodesExtension {
         ctx: &ExtensionContext<'_>,
         next: NextValidation<'_>,
     ) -> Result<ValidationResult, Vec<ServerError>> {
-        let result = next
-            .run(ctx)
-            .await
-            .map_err(|errors| errors.into_iter().map(validation_error).collect::<Vec<_>>())?;
+        let result = next.run(ctx).await.map_err(|errors| {
+            errors.into_iter().map(|e| with_code(e, VALIDATION_FAILED)).collect::<Vec<_>>()
+        })?;
         if result.depth > self.limits.max_depth {
             return Err(vec![too_complex("depth", self.limits.max_depth, result.depth)]);
         }
@@ -137,26 +112,5 @@ impl Extension for ErrorCodesExtension {
             )]);
         }
         Ok(result)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bad_argument_values_are_bad_user_input_naming_the_argument() {
-        let error = validation_error(ServerError::new(
-            "Invalid value for argument \"input.scoringSystem\", enumeration type \"ScoringSystem\" \
-             does not contain the value \"FOO\"",
-            None,
-        ));
-        let json = serde_json::to_value(&error).unwrap();
-        assert_eq!(json["extensions"]["code"], "BAD_USER_INPUT");
-        assert_eq!(json["extensions"]["field"], "input.scoringSystem");
-        let error = validation_error(ServerError::new("Unknown field \"colour\"", None));
-        let json = serde_json::to_value(&error).unwrap();
-        assert_eq!(json["extensions"]["code"], "GRAPHQL_VALIDATION_FAILED");
-        assert!(json["extensions"].get("field").is_none());
     }
 }
