@@ -2,7 +2,6 @@
 //! scores, players (with the token-hash lookup), standings, per-player score history and
 //! player activity (for seed 002's active-player eligibility).
 
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use chrono::{DateTime, Utc};
@@ -14,6 +13,7 @@ use league_scoring::{
     GameResult, ScoredGame, ScoringSystem, rank_standings, score_game_unexplained,
 };
 use league_store::RecordedEvent;
+use rustc_hash::FxHashMap as HashMap;
 use uuid::Uuid;
 
 use crate::decode::decode_event;
@@ -143,13 +143,17 @@ pub(crate) struct LeagueState {
 }
 
 /// The whole platform as of the last folded event. Pure: no IO.
+///
+/// Maps use the Fx hash: keys are UUIDs chosen by this platform (v7 and v5), not attacker
+/// controlled, and hashing them is a large share of a replay's time with SipHash.
 #[derive(Debug, Clone, Default)]
 pub struct ReadModel {
     position: u64,
     last_recorded_at: Option<DateTime<Utc>>,
     pub(crate) players: HashMap<Uuid, PlayerView>,
     pub(crate) player_order: Vec<Uuid>,
-    players_by_token: HashMap<String, Uuid>,
+    /// Token hashes come from outside: keep SipHash here.
+    players_by_token: std::collections::HashMap<String, Uuid>,
     pub(crate) leagues: HashMap<Uuid, LeagueState>,
     league_order: Vec<Uuid>,
     pub(crate) games: HashMap<Uuid, GameView>,
@@ -349,7 +353,7 @@ impl ReadModel {
                 view,
                 seat_labels: seat_labels(e.scoring_system, e.players_per_game),
                 scored: Vec::new(),
-                scored_slot: HashMap::new(),
+                scored_slot: HashMap::default(),
                 standings: OnceLock::new(),
             },
         );
