@@ -445,10 +445,17 @@ fn assert_scores_match(game: &Value, scored: &ScoredGame) {
     }
 }
 
-/// Server standings against `league_scoring::rank_standings` over the same games.
+/// Server standings against `league_scoring::rank_standings` over the same games: the
+/// ranked players first, then every subscribed player without a result yet, sharing the
+/// last rank with nothing scored (all test leagues have 8 players).
 fn assert_standings_match(actual: &[Value], scored: &[ScoredGame]) {
     let expected = rank_standings(scored);
-    assert_eq!(actual.len(), expected.len(), "one line per player");
+    assert_eq!(actual.len(), 8, "one line per subscribed player: {actual:#?}");
+    for line in &actual[expected.len()..] {
+        assert_eq!(line["rank"], expected.len() + 1, "{actual:#?}");
+        assert_eq!(line["played"], 0);
+        assert_eq!(line["total"], 0.0);
+    }
     for (line, want) in actual.iter().zip(&expected) {
         assert_eq!(line["player"]["id"], want.player.as_str(), "{actual:#?}");
         assert_eq!(line["rank"], want.rank);

@@ -46,6 +46,10 @@ async fn full_life_cycle(db: TestDatabase) {
             assert_eq!(game.seats.len(), 4);
             assert_eq!(game.status, GameStatus::Scheduled);
         }
+        // Before any result every subscribed player is in the table, level on rank 1.
+        let standings = model.standings(league(1));
+        assert_eq!(standings.iter().map(|row| row.player).collect::<Vec<_>>(), view.players);
+        assert!(standings.iter().all(|row| (row.rank, row.played, row.total) == (1, 0, 0.0)));
     }
 
     // Seed 002 placement table for 4 players: 12, 6, 2, 0.
@@ -55,6 +59,16 @@ async fn full_life_cycle(db: TestDatabase) {
             .await
             .expect("report a result");
         assert_eq!(types(&executed), ["GameFinished"]);
+    }
+    {
+        // Game 8 is not played yet: players still without a result come last, sharing a rank.
+        let model = app.read();
+        let standings = model.standings(league(1));
+        assert_eq!(standings.len(), 8);
+        let unplayed: Vec<_> = standings.iter().filter(|row| row.played == 0).collect();
+        let ranked = standings.len() - unplayed.len();
+        assert!(unplayed.iter().all(|row| row.rank as usize == ranked + 1 && row.total == 0.0));
+        assert!(standings[..ranked].iter().all(|row| row.played > 0));
     }
     let first_seats = seats(&app, 1, 1);
     let winner = first_seats[0];

@@ -273,11 +273,14 @@ impl ReadModel {
                 self.register(meta, e)?;
             }
             DomainEvent::LeagueCreated(e) => self.create(meta, e)?,
+            // Standings list every subscribed player, so the roster changes them too.
             DomainEvent::PlayerSubscribed(e) => {
-                self.league_mut(meta, e.league_id)?.players.push(e.player_id);
+                applied.standings_changed = true;
+                self.league_state_mut(meta, e.league_id)?.subscribe(e.player_id);
             }
             DomainEvent::PlayerUnsubscribed(e) => {
-                self.league_mut(meta, e.league_id)?.players.retain(|p| *p != e.player_id);
+                applied.standings_changed = true;
+                self.league_state_mut(meta, e.league_id)?.unsubscribe(e.player_id);
             }
             DomainEvent::GamesScheduled(e) => {
                 applied.games_scheduled = true;
@@ -366,11 +369,19 @@ impl ReadModel {
         meta: EventMeta,
         league: Uuid,
     ) -> Result<&mut LeagueView, ProjectionError> {
+        Ok(&mut self.league_state_mut(meta, league)?.view)
+    }
+
+    fn league_state_mut(
+        &mut self,
+        meta: EventMeta,
+        league: Uuid,
+    ) -> Result<&mut LeagueState, ProjectionError> {
         let state = self.leagues.get_mut(&league).ok_or_else(|| {
             ProjectionError::inconsistent(meta.position, format!("unknown league {league}"))
         })?;
         state.view.stream_version = meta.stream_version;
-        Ok(&mut state.view)
+        Ok(state)
     }
 
     fn schedule(&mut self, meta: EventMeta, e: GamesScheduled) -> Result<(), ProjectionError> {
@@ -524,9 +535,22 @@ impl ReadModel {
 }
 
 impl LeagueState {
+    fn subscribe(&mut self, player: Uuid) {
+        self.view.players.push(player);
+        self.standings = OnceLock::new();
+    }
+
+    fn unsubscribe(&mut self, player: Uuid) {
+        self.view.players.retain(|p| *p != player);
+        self.standings = OnceLock::new();
+    }
+
+    /// Every subscribed player, ranked with the scoring crate's tie-breakers. Players without
+    /// a result yet come last, sharing one rank (seed 001 part 3: with no best game they lose
+    /// every tie-breaker to a player who has one), so a league table is never missing anyone.
     fn standings(&self) -> &[StandingRow] {
         self.standings.get_or_init(|| {
-            rank_standings(&self.scored)
+            let mut rows: Vec<StandingRow> = rank_standings(&self.scored)
                 .into_iter()
                 .map(|standing| StandingRow {
                     rank: standing.rank,
@@ -536,7 +560,24 @@ impl LeagueState {
                     wins: standing.wins,
                     draws: standing.draws,
                 })
-                .collect()
+                .collect();
+            let unplayed_rank = rows.len() as u32 + 1;
+            let unplayed: Vec<StandingRow> = self
+                .view
+                .players
+                .iter()
+                .filter(|player| !rows.iter().any(|row| row.player == **player))
+                .map(|player| StandingRow {
+                    rank: unplayed_rank,
+                    player: *player,
+                    total: 0.0,
+                    played: 0,
+                    wins: 0,
+                    draws: 0,
+                })
+                .collect();
+            rows.extend(unplayed);
+            rows
         })
     }
 
