@@ -89,6 +89,24 @@ pub struct StandingRow {
     pub draws: u32,
 }
 
+impl StandingRow {
+    /// The players of `scored` games, ranked with the scoring crate's tie-breakers (only
+    /// players who played appear).
+    pub fn ranked(scored: &[ScoredGame]) -> Vec<StandingRow> {
+        rank_standings(scored)
+            .into_iter()
+            .map(|standing| StandingRow {
+                rank: standing.rank,
+                player: Uuid::parse_str(&standing.player).unwrap_or_default(),
+                total: standing.total,
+                played: standing.games,
+                wins: standing.wins,
+                draws: standing.draws,
+            })
+            .collect()
+    }
+}
+
 /// One change of a player's league total: a reported result or a correction.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScoreChange {
@@ -550,17 +568,7 @@ impl LeagueState {
     /// every tie-breaker to a player who has one), so a league table is never missing anyone.
     fn standings(&self) -> &[StandingRow] {
         self.standings.get_or_init(|| {
-            let mut rows: Vec<StandingRow> = rank_standings(&self.scored)
-                .into_iter()
-                .map(|standing| StandingRow {
-                    rank: standing.rank,
-                    player: Uuid::parse_str(&standing.player).unwrap_or_default(),
-                    total: standing.total,
-                    played: standing.games,
-                    wins: standing.wins,
-                    draws: standing.draws,
-                })
-                .collect();
+            let mut rows = StandingRow::ranked(&self.scored);
             let unplayed_rank = rows.len() as u32 + 1;
             let unplayed: Vec<StandingRow> = self
                 .view

@@ -16,7 +16,7 @@ use league_domain::{DomainEvent, league_id_of_stream, rules};
 use league_projections::{
     AsOf, ReadModel, StandingRow, decode_event, load_model, replay as rebuild,
 };
-use league_scoring::{ScoringSystem, rank_standings, score_game};
+use league_scoring::{ScoringSystem, score_game};
 use league_store::EventStore;
 use serde_json::{Value, json};
 use uuid::Uuid;
@@ -439,17 +439,7 @@ pub async fn rescore(args: RescoreArgs) -> Result<ExitCode, CliError> {
         })?);
     }
     let actual = model.standings(league);
-    let what_if: Vec<StandingRow> = rank_standings(&scored)
-        .into_iter()
-        .map(|standing| StandingRow {
-            rank: standing.rank,
-            player: Uuid::parse_str(&standing.player).unwrap_or_default(),
-            total: standing.total,
-            played: standing.games,
-            wins: standing.wins,
-            draws: standing.draws,
-        })
-        .collect();
+    let what_if = StandingRow::ranked(&scored);
     let mut rows = standings_json(&model, &what_if);
     for row in &mut rows {
         let player = row["player"].as_str().and_then(|id| Uuid::parse_str(id).ok());

@@ -4,9 +4,10 @@
 use async_graphql::{Context, ID, Object};
 use league_app::{App, CommandOptions, Executed};
 use league_domain::{
-    CorrectResult, CreateLeague, ErrorCode, RegisterPlayer, ReportResult, Subscribe, Unsubscribe,
-    league_id_of_stream,
+    Actor, CorrectResult, CreateLeague, ErrorCode, RegisterPlayer, ReportResult, Subscribe,
+    Unsubscribe, league_id_of_stream,
 };
+use league_scoring::GameResult;
 use uuid::Uuid;
 
 use super::inputs::{CreateLeagueInput, GameResultInput, RegisterPlayerInput, count, parse_id};
@@ -86,10 +87,7 @@ impl MutationRoot {
         player_id: Option<ID>,
         idempotency_key: Option<String>,
     ) -> GatewayResult<League> {
-        let caller = caller(ctx);
-        let actor = caller.actor()?;
-        let league_id = parse_id(&league_id, "leagueId")?;
-        let player_id = subject(caller, player_id)?;
+        let (actor, league_id, player_id) = membership(ctx, &league_id, player_id)?;
         execute(ctx, Subscribe { actor, league_id, player_id }, idempotency_key).await?;
         Ok(League::new(app(ctx).clone(), league_id))
     }
@@ -102,10 +100,7 @@ impl MutationRoot {
         player_id: Option<ID>,
         idempotency_key: Option<String>,
     ) -> GatewayResult<League> {
-        let caller = caller(ctx);
-        let actor = caller.actor()?;
-        let league_id = parse_id(&league_id, "leagueId")?;
-        let player_id = subject(caller, player_id)?;
+        let (actor, league_id, player_id) = membership(ctx, &league_id, player_id)?;
         execute(ctx, Unsubscribe { actor, league_id, player_id }, idempotency_key).await?;
         Ok(League::new(app(ctx).clone(), league_id))
     }
@@ -119,12 +114,14 @@ impl MutationRoot {
         result: GameResultInput,
         idempotency_key: Option<String>,
     ) -> GatewayResult<Game> {
-        let actor = caller(ctx).actor()?;
-        let (league_id, game_id) = game_of(ctx, &game_id)?;
-        let command =
-            ReportResult { actor, league_id, game_id, result: result.to_domain("result")? };
-        execute(ctx, command, idempotency_key).await.map_err(|e| in_input_terms(e, &result))?;
-        Ok(Game::new(app(ctx).clone(), game_id))
+        execute_on_game(
+            ctx,
+            &game_id,
+            &result,
+            idempotency_key,
+            |actor, league_id, game_id, result| ReportResult { actor, league_id, game_id, result },
+        )
+        .await
     }
 
     /// Admin: replaces a finished game's result, giving the reason (kept in the log and
@@ -137,17 +134,20 @@ impl MutationRoot {
         reason: String,
         idempotency_key: Option<String>,
     ) -> GatewayResult<Game> {
-        let actor = caller(ctx).actor()?;
-        let (league_id, game_id) = game_of(ctx, &game_id)?;
-        let command = CorrectResult {
-            actor,
-            league_id,
-            game_id,
-            result: result.to_domain("result")?,
-            reason,
-        };
-        execute(ctx, command, idempotency_key).await.map_err(|e| in_input_terms(e, &result))?;
-        Ok(Game::new(app(ctx).clone(), game_id))
+        execute_on_game(
+            ctx,
+            &game_id,
+            &result,
+            idempotency_key,
+            |actor, league_id, game_id, result| CorrectResult {
+                actor,
+                league_id,
+                game_id,
+                result,
+                reason,
+            },
+        )
+        .await
     }
 }
 
@@ -163,6 +163,34 @@ async fn execute(
         correlation_id: ctx.data_opt::<RequestId>().map(|id| id.0),
     };
     Ok(app.execute(command, options).await?)
+}
+
+/// Runs the result command `command` builds (from the caller, the game's league and id,
+/// and the result in domain terms) and answers with the game; errors speak of the input.
+async fn execute_on_game<C: Into<league_app::AppCommand>>(
+    ctx: &Context<'_>,
+    game_id: &ID,
+    result: &GameResultInput,
+    idempotency_key: Option<String>,
+    command: impl FnOnce(Actor, Uuid, Uuid, GameResult) -> C,
+) -> GatewayResult<Game> {
+    let actor = caller(ctx).actor()?;
+    let (league_id, game_id) = game_of(ctx, game_id)?;
+    let command = command(actor, league_id, game_id, result.to_domain("result")?);
+    execute(ctx, command, idempotency_key).await.map_err(|e| in_input_terms(e, result))?;
+    Ok(Game::new(app(ctx).clone(), game_id))
+}
+
+/// Who asks, for which league and which player, in a (un)subscription.
+fn membership(
+    ctx: &Context<'_>,
+    league_id: &ID,
+    player_id: Option<ID>,
+) -> GatewayResult<(Actor, Uuid, Uuid)> {
+    let caller = caller(ctx);
+    let actor = caller.actor()?;
+    let league_id = parse_id(league_id, "leagueId")?;
+    Ok((actor, league_id, subject(caller, player_id)?))
 }
 
 /// The player a (un)subscription is about: the named one, else the calling player.

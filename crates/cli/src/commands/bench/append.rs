@@ -11,17 +11,17 @@
 //!   `events` table and a commit. `append_ratio` = store rate / raw rate.
 //! - batch: 100 events per append vs a raw multi-row `INSERT` of 100 rows and a commit.
 
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use league_store::sea_orm::{
-    ConnectionTrait, Database, DbBackend, Statement, TransactionTrait, Value, sea_query::Values,
+    ConnectionTrait, DbBackend, Statement, TransactionTrait, Value, sea_query::Values,
 };
 use league_store::{EventStore, ExpectedVersion, Metadata, NewEvent, StreamId};
 use serde_json::json;
 
+use super::scratch::Scratch;
 use crate::CliError;
 
 #[derive(Debug, clap::Args)]
@@ -41,76 +41,6 @@ pub struct Args {
 
 const BATCH_SIZE: u64 = 100;
 const ROUNDS: u64 = 4;
-
-/// A scratch database and how to remove it.
-enum Scratch {
-    SqliteFile(PathBuf),
-    SqliteMemory,
-    Postgres { admin_url: String, name: String },
-}
-
-impl Scratch {
-    /// A fresh scratch database beside the one `url` names, and its URL.
-    async fn create(url: &str) -> Result<(Scratch, String), CliError> {
-        let tag = uuid::Uuid::now_v7().simple().to_string();
-        if let Some(rest) = url.strip_prefix("sqlite:") {
-            let path = rest.trim_start_matches("//");
-            let path = path.split('?').next().unwrap_or_default();
-            if path.is_empty() || path.contains(":memory:") || url.contains("mode=memory") {
-                return Ok((Scratch::SqliteMemory, "sqlite::memory:".to_owned()));
-            }
-            let dir = Path::new(path).parent().filter(|dir| !dir.as_os_str().is_empty());
-            let file = dir.unwrap_or(Path::new(".")).join(format!("league-bench-{tag}.db"));
-            let scratch_url = format!("sqlite://{}?mode=rwc", file.display());
-            Ok((Scratch::SqliteFile(file), scratch_url))
-        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            let (base, query) = match url.split_once('?') {
-                Some((base, query)) => (base, format!("?{query}")),
-                None => (url, String::new()),
-            };
-            let scheme_end = base.find("://").map_or(0, |i| i + 3);
-            let server = match base[scheme_end..].find('/') {
-                Some(slash) => &base[..scheme_end + slash],
-                None => base,
-            };
-            let name = format!("league_bench_{tag}");
-            let admin = Database::connect(url).await.context("cannot connect to PostgreSQL")?;
-            admin
-                .execute_unprepared(&format!("CREATE DATABASE {name}"))
-                .await
-                .context("cannot create a scratch database (CREATEDB privilege needed)")?;
-            admin.close().await.ok();
-            let scratch_url = format!("{server}/{name}{query}");
-            Ok((Scratch::Postgres { admin_url: url.to_owned(), name }, scratch_url))
-        } else {
-            Err(CliError::BadInput(format!(
-                "unsupported database URL {url:?}: use sqlite://… or postgres://…"
-            )))
-        }
-    }
-
-    async fn remove(self) {
-        match self {
-            Scratch::SqliteFile(file) => {
-                for suffix in ["", "-wal", "-shm"] {
-                    let mut name = file.clone().into_os_string();
-                    name.push(suffix);
-                    std::fs::remove_file(name).ok();
-                }
-            }
-            Scratch::SqliteMemory => {}
-            Scratch::Postgres { admin_url, name } => {
-                if let Ok(admin) = Database::connect(&admin_url).await {
-                    let drop = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
-                    if let Err(error) = admin.execute_unprepared(&drop).await {
-                        eprintln!("league: could not drop scratch database {name}: {error}");
-                    }
-                    admin.close().await.ok();
-                }
-            }
-        }
-    }
-}
 
 /// Figures of one run.
 #[derive(Debug, serde::Serialize)]
@@ -133,7 +63,7 @@ pub async fn run(args: Args) -> Result<ExitCode, CliError> {
             "--single and --batches must be at least {ROUNDS}"
         )));
     }
-    let (scratch, url) = Scratch::create(&args.database.url).await?;
+    let (scratch, url) = Scratch::create_or_memory(&args.database.url, "append").await?;
     let outcome = measure(&url, &args).await;
     scratch.remove().await;
     let figures = outcome?;

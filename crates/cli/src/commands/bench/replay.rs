@@ -17,7 +17,6 @@
 //!    Freeing the model after a run is not timed.
 //! 3. `replay_ratio` = database replay rate / raw scan rate (goal ≥ 0.5).
 
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -30,11 +29,12 @@ use league_domain::{
 };
 use league_projections::{EventMeta, ReadModel, decode_event, load_model};
 use league_scoring::{GameResult, PlacementEntry, ScoringSystem};
+use league_store::sea_orm::DbBackend;
 use league_store::sea_orm::sqlx::{self, Row};
-use league_store::sea_orm::{ConnectionTrait, Database, DbBackend};
 use league_store::{EventStore, ExpectedVersion, Metadata, NewEvent, StreamId};
 use uuid::Uuid;
 
+use super::scratch::Scratch;
 use crate::CliError;
 
 #[derive(Debug, clap::Args)]
@@ -350,7 +350,7 @@ pub async fn run(args: Args) -> Result<ExitCode, CliError> {
             args.events
         )));
     }
-    let (scratch, url) = Scratch::create(&args.database).await?;
+    let (scratch, url) = Scratch::create(&args.database, "replay").await?;
     let outcome = measure(&url, &args).await;
     scratch.remove().await;
     let figures = outcome?;
@@ -383,71 +383,4 @@ pub async fn run(args: Args) -> Result<ExitCode, CliError> {
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A scratch database beside the one named by `--database`, removed afterwards.
-enum Scratch {
-    SqliteFile(PathBuf),
-    Postgres { admin_url: String, name: String },
-}
-
-impl Scratch {
-    async fn create(url: &str) -> Result<(Scratch, String), CliError> {
-        let tag = Uuid::now_v7().simple().to_string();
-        if let Some(rest) = url.strip_prefix("sqlite:") {
-            let path = rest.trim_start_matches("//").split('?').next().unwrap_or_default();
-            if path.is_empty() || path.contains(":memory:") {
-                return Err(CliError::BadInput(
-                    "--database: the replay bench needs a SQLite file path or PostgreSQL".into(),
-                ));
-            }
-            let dir = Path::new(path).parent().filter(|dir| !dir.as_os_str().is_empty());
-            let file = dir.unwrap_or(Path::new(".")).join(format!("league-bench-replay-{tag}.db"));
-            let scratch_url = format!("sqlite://{}?mode=rwc", file.display());
-            Ok((Scratch::SqliteFile(file), scratch_url))
-        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            let base = url.split('?').next().unwrap_or(url);
-            let scheme_end = base.find("://").map_or(0, |i| i + 3);
-            let server = match base[scheme_end..].find('/') {
-                Some(slash) => &base[..scheme_end + slash],
-                None => base,
-            };
-            let name = format!("league_bench_replay_{tag}");
-            let admin = Database::connect(url).await.context("cannot connect to PostgreSQL")?;
-            admin
-                .execute_unprepared(&format!("CREATE DATABASE {name}"))
-                .await
-                .context("cannot create a scratch database (CREATEDB privilege needed)")?;
-            admin.close().await.ok();
-            Ok((
-                Scratch::Postgres { admin_url: url.to_owned(), name: name.clone() },
-                format!("{server}/{name}"),
-            ))
-        } else {
-            Err(CliError::BadInput(format!(
-                "--database: unsupported URL {url:?}: use sqlite://… or postgres://…"
-            )))
-        }
-    }
-
-    async fn remove(self) {
-        match self {
-            Scratch::SqliteFile(file) => {
-                for suffix in ["", "-wal", "-shm"] {
-                    let mut name = file.clone().into_os_string();
-                    name.push(suffix);
-                    std::fs::remove_file(name).ok();
-                }
-            }
-            Scratch::Postgres { admin_url, name } => {
-                if let Ok(admin) = Database::connect(&admin_url).await {
-                    let drop = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
-                    if let Err(error) = admin.execute_unprepared(&drop).await {
-                        eprintln!("league: could not drop scratch database {name}: {error}");
-                    }
-                    admin.close().await.ok();
-                }
-            }
-        }
-    }
 }

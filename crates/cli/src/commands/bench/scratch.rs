@@ -12,17 +12,39 @@ use crate::CliError;
 /// A scratch database and how to remove it.
 pub enum Scratch {
     SqliteFile(PathBuf),
-    Postgres { admin_url: String, name: String },
+    /// An in-memory SQLite database: nothing to remove.
+    SqliteMemory,
+    Postgres {
+        admin_url: String,
+        name: String,
+    },
 }
 
 impl Scratch {
     /// A fresh scratch database beside the one `url` names, and its URL; `label` goes into
-    /// its name (`league-bench-LABEL-…`).
+    /// its name (`league-bench-LABEL-…`). An in-memory SQLite `url` is refused.
     pub async fn create(url: &str, label: &str) -> Result<(Scratch, String), CliError> {
+        Self::create_inner(url, label, false).await
+    }
+
+    /// Like [`Scratch::create`], but an in-memory SQLite `url` gives a fresh in-memory
+    /// database instead of an error.
+    pub async fn create_or_memory(url: &str, label: &str) -> Result<(Scratch, String), CliError> {
+        Self::create_inner(url, label, true).await
+    }
+
+    async fn create_inner(
+        url: &str,
+        label: &str,
+        memory_allowed: bool,
+    ) -> Result<(Scratch, String), CliError> {
         let tag = uuid::Uuid::now_v7().simple().to_string();
         if let Some(rest) = url.strip_prefix("sqlite:") {
             let path = rest.trim_start_matches("//").split('?').next().unwrap_or_default();
             if path.is_empty() || path.contains(":memory:") || url.contains("mode=memory") {
+                if memory_allowed {
+                    return Ok((Scratch::SqliteMemory, "sqlite::memory:".to_owned()));
+                }
                 return Err(CliError::BadInput(
                     "--database: give a SQLite file path (the scratch file goes beside it) or PostgreSQL"
                         .into(),
@@ -33,7 +55,11 @@ impl Scratch {
             let scratch_url = format!("sqlite://{}?mode=rwc", file.display());
             Ok((Scratch::SqliteFile(file), scratch_url))
         } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            let base = url.split('?').next().unwrap_or(url);
+            // Connection options (`?sslmode=…`) apply to the scratch database too.
+            let (base, query) = match url.split_once('?') {
+                Some((base, query)) => (base, format!("?{query}")),
+                None => (url, String::new()),
+            };
             let scheme_end = base.find("://").map_or(0, |i| i + 3);
             let server = match base[scheme_end..].find('/') {
                 Some(slash) => &base[..scheme_end + slash],
@@ -46,7 +72,7 @@ impl Scratch {
                 .await
                 .context("cannot create a scratch database (CREATEDB privilege needed)")?;
             admin.close().await.ok();
-            let scratch_url = format!("{server}/{name}");
+            let scratch_url = format!("{server}/{name}{query}");
             Ok((Scratch::Postgres { admin_url: url.to_owned(), name }, scratch_url))
         } else {
             Err(CliError::BadInput(format!(
@@ -65,6 +91,7 @@ impl Scratch {
                     std::fs::remove_file(name).ok();
                 }
             }
+            Scratch::SqliteMemory => {}
             Scratch::Postgres { admin_url, name } => {
                 if let Ok(admin) = Database::connect(&admin_url).await {
                     let drop = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
