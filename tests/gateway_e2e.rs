@@ -755,10 +755,15 @@ async fn subscription_receives_the_events(db: TestDatabase) {
     let (input, _) = result_for("PLACEMENT", games[0].number, &games[0].seats);
     server.report(ADMIN, &games[0].id, &input).await;
 
-    // 8 subscriptions, the schedule, the result: 10 events, then one standings update.
-    let mut received = Vec::new();
-    let mut standings_update = None;
-    while received.len() < 10 || standings_update.is_none() {
+    // 8 subscriptions, the schedule, the result: 10 events. Standings change with every
+    // subscription (a new line) and with the result; wait for the result's update.
+    let mut received: Vec<Value> = Vec::new();
+    let mut standings_update: Option<Value> = None;
+    let result_reported = |received: &[Value], update: &Option<Value>| {
+        received.len() >= 10
+            && update.as_ref().is_some_and(|u| u["position"] == received[9]["position"])
+    };
+    while !result_reported(&received, &standings_update) {
         let message = ws_next(&mut socket).await.expect("the subscription stays open");
         assert_eq!(message["type"], "next", "{message}");
         match message["id"].as_str().unwrap() {

@@ -143,7 +143,7 @@ pub struct Applied {
     pub game: Option<Uuid>,
     /// Every game of `league` was created.
     pub games_scheduled: bool,
-    /// The league's standings (and its players' score histories) changed.
+    /// The league's standings changed: a result, a correction, or the roster.
     pub standings_changed: bool,
 }
 

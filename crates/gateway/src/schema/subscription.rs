@@ -58,7 +58,8 @@ impl SubscriptionRoot {
         })
     }
 
-    /// A league's standings, each time a result or correction changes them.
+    /// A league's standings, each time they change: a result, a correction, or a player
+    /// joining or leaving (every subscribed player has a line).
     async fn standings_changed(
         &self,
         ctx: &Context<'_>,
