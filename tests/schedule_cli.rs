@@ -90,3 +90,25 @@ fn impossible_shapes_exit_2_with_one_line_and_no_output() {
         assert!(message.contains("invalid schedule shape"), "{args:?}: {message}");
     }
 }
+
+/// A reader that stops early (`league schedule … | head`) is not a failure: the command
+/// exits 0 quietly instead of panicking on the closed pipe (the ~110 KB of output here is
+/// more than a pipe buffer holds, so the write really meets the closed pipe).
+#[test]
+fn a_closed_pipe_is_not_a_failure() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_league"))
+        .args(["schedule", "--players", "64", "--per-game", "16", "--games-per-seat", "16"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap(); // then the pipe closes
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    let status = child.wait().unwrap();
+    assert!(status.success(), "exit {status:?}, stderr: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

@@ -14,3 +14,16 @@ pub struct DatabaseArgs {
     #[arg(long = "database", env = "DATABASE_URL", default_value = "sqlite://league.db?mode=rwc")]
     pub url: String,
 }
+
+/// Writes `text` to stdout. A reader that went away (`league schedule … | head`) is not an
+/// error: the output was simply not wanted any more, so the command still succeeds.
+pub fn write_stdout(text: &str) -> Result<(), crate::CliError> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(anyhow::Error::from(error).context("writing to stdout").into())
+        }
+        _ => Ok(()),
+    }
+}

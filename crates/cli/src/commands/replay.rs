@@ -289,7 +289,7 @@ pub async fn audit(args: AuditArgs) -> Result<ExitCode, CliError> {
             row.draws
         );
     }
-    print!("{text}");
+    super::write_stdout(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 

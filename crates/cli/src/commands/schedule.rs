@@ -49,7 +49,7 @@ pub fn run(args: ScheduleArgs) -> Result<ExitCode, CliError> {
     };
     let league = schedule(&spec).map_err(|error| CliError::BadInput(error.to_string()))?;
     let json = serde_json::to_string(&printed(&league)).map_err(anyhow::Error::from)?;
-    println!("{json}");
+    super::write_stdout(&format!("{json}\n"))?;
     if args.report {
         eprint!("{}", describe(&league, &report(&league)));
     }
