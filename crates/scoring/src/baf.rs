@@ -220,16 +220,7 @@ mod tests {
     use super::*;
 
     fn game(centres: [u32; 7]) -> Vec<DiplomacyEntry> {
-        centres
-            .iter()
-            .enumerate()
-            .map(|(i, &centres)| DiplomacyEntry {
-                player: format!("P{i}"),
-                centres,
-                eliminated: false,
-                eliminated_year: None,
-            })
-            .collect()
+        crate::seven_powers(centres)
     }
 
     fn scores(centres: [u32; 7]) -> Result<Vec<f64>, ScoringError> {

@@ -3,7 +3,7 @@
 //! destroyed, own units lost and the best team player. `woodenships-legacy` is the same
 //! scheme without the kill points (seed 002: "not used in Wooden Ships and Iron Men").
 
-use crate::finish::rank_by_score;
+use crate::finish::{rank_by_score, team_row};
 use crate::{Explain, Outcome, PlayerGameScore, Side, TeamPlayer, TeamResult};
 
 /// The victory types of seed 002's table.
@@ -182,15 +182,7 @@ pub(crate) fn score(
                     )]
                 }
             };
-            rows.push(PlayerGameScore {
-                player: player.player.clone(),
-                score: f64::from(total),
-                outcome,
-                explanation,
-                position: 1,
-                sharing: 1,
-                eliminated_year: None,
-            });
+            rows.push(team_row(&player.player, f64::from(total), outcome, explanation));
         }
     }
     rank_by_score(&mut rows);

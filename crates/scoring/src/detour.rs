@@ -145,12 +145,7 @@ mod tests {
         ["A", "E", "F", "G", "I", "R", "T"]
             .iter()
             .zip(centres)
-            .map(|(player, centres)| DiplomacyEntry {
-                player: (*player).to_owned(),
-                centres,
-                eliminated: false,
-                eliminated_year: None,
-            })
+            .map(|(player, centres)| DiplomacyEntry::new(*player, centres))
             .collect()
     }
 

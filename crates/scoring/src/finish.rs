@@ -74,6 +74,24 @@ pub(crate) fn diplomacy_rows(
         .collect()
 }
 
+/// One player's row of a team game, before [`rank_by_score`] sets its finishing position.
+pub(crate) fn team_row(
+    player: &str,
+    score: f64,
+    outcome: Outcome,
+    explanation: Vec<String>,
+) -> PlayerGameScore {
+    PlayerGameScore {
+        player: player.to_owned(),
+        score,
+        outcome,
+        explanation,
+        position: 1,
+        sharing: 1,
+        eliminated_year: None,
+    }
+}
+
 /// Sets finishing positions of a scored non-Diplomacy game by league score (issue 3: "by game
 /// score otherwise").
 pub(crate) fn rank_by_score(rows: &mut [PlayerGameScore]) {

@@ -181,6 +181,19 @@ pub struct DiplomacyEntry {
     pub eliminated_year: Option<i32>,
 }
 
+impl DiplomacyEntry {
+    /// A power still in the game on `centres` centres (not eliminated, no elimination year).
+    pub fn new(player: impl Into<String>, centres: u32) -> Self {
+        DiplomacyEntry { player: player.into(), centres, eliminated: false, eliminated_year: None }
+    }
+}
+
+/// Seven surviving powers named `P0`..`P6` on the given centres (test fixture).
+#[cfg(test)]
+pub(crate) fn seven_powers(centres: [u32; 7]) -> Vec<DiplomacyEntry> {
+    centres.iter().enumerate().map(|(i, &c)| DiplomacyEntry::new(format!("P{i}"), c)).collect()
+}
+
 /// A team game (Blue Max, Wooden Ships & Iron Men).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

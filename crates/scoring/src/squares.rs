@@ -47,16 +47,7 @@ mod tests {
     use super::*;
 
     fn game(centres: [u32; 7]) -> Vec<DiplomacyEntry> {
-        centres
-            .iter()
-            .enumerate()
-            .map(|(i, &centres)| DiplomacyEntry {
-                player: format!("P{i}"),
-                centres,
-                eliminated: false,
-                eliminated_year: None,
-            })
-            .collect()
+        crate::seven_powers(centres)
     }
 
     /// Seeds 003/004 part 1.1 examples: 5 centres = 25 points, 15 centres = 225 points.

@@ -2,7 +2,7 @@
 //! seed 002 is cut off at this section, see NOTES.md): coalitions win, win overwhelmingly, tie,
 //! draw by consent or lose; a player who surrendered scores 0 whatever the result.
 
-use crate::finish::rank_by_score;
+use crate::finish::{rank_by_score, team_row};
 use crate::{Explain, Outcome, PlayerGameScore, Side, TeamResult};
 
 /// How a coalition's game ended.
@@ -133,15 +133,7 @@ pub(crate) fn score(teams: &TeamResult, explain: Explain) -> Vec<PlayerGameScore
                     result.label()
                 )],
             };
-            rows.push(PlayerGameScore {
-                player: player.player.clone(),
-                score,
-                outcome,
-                explanation,
-                position: 1,
-                sharing: 1,
-                eliminated_year: None,
-            });
+            rows.push(team_row(&player.player, score, outcome, explanation));
         }
     }
     rank_by_score(&mut rows);

@@ -9,16 +9,7 @@ use proptest::prelude::*;
 
 fn diplomacy(centres: &[u32]) -> GameResult {
     GameResult::Diplomacy(
-        centres
-            .iter()
-            .enumerate()
-            .map(|(i, &centres)| DiplomacyEntry {
-                player: format!("P{i}"),
-                centres,
-                eliminated: false,
-                eliminated_year: None,
-            })
-            .collect(),
+        centres.iter().enumerate().map(|(i, &c)| DiplomacyEntry::new(format!("P{i}"), c)).collect(),
     )
 }
 
