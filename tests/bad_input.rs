@@ -285,7 +285,7 @@ const CORPUS: &[Case] = &[
         Code("QUERY_TOO_COMPLEX"),
     ),
     Case {
-        name: "introspection nested 14 levels",
+        name: "introspection nested 21 levels (its own limit is 20)",
         auth: Anonymous,
         request: Request::Built { build: deeper_than_the_limit },
         expect: Code("QUERY_TOO_COMPLEX"),
@@ -554,6 +554,14 @@ const CORPUS: &[Case] = &[
         r#"{"input": {"name": "Long", "game": "Go", "scoringSystem": "PLACEMENT", "playersPerGame": 2, "gamesPerSeat": 21}}"#,
         Code("BAD_USER_INPUT"),
     ),
+    // The scheduler's limit (16): a league accepted with more could never be filled.
+    gql(
+        "17 games per seat",
+        Admin,
+        CREATE,
+        r#"{"input": {"name": "Long", "game": "Go", "scoringSystem": "PLACEMENT", "playersPerGame": 4, "gamesPerSeat": 17}}"#,
+        CodeField("BAD_USER_INPUT", "gamesPerSeat"),
+    ),
     gql(
         "blank league name",
         Admin,
@@ -751,8 +759,8 @@ async fn fixture(server: &Server) -> Fixture {
 fn deeper_than_the_limit() -> String {
     format!(
         "{{ __schema {{ types {{ {} name {} }} }} }}",
-        "fields { type { ".repeat(6),
-        "} } ".repeat(6)
+        "fields { type { ".repeat(9),
+        "} } ".repeat(9)
     )
 }
 

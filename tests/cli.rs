@@ -23,3 +23,30 @@ fn help_lists_every_subcommand() {
         assert!(help.contains(sub), "`league --help` lacks {sub}:\n{help}");
     }
 }
+
+/// `league bench schedule` and `league migrate` whose stdout reader has gone away end
+/// quietly with exit 0 instead of panicking on the closed pipe.
+#[test]
+fn bench_and_migrate_into_a_closed_pipe_end_quietly() {
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("pipe.db").display());
+    for args in [
+        vec!["bench", "schedule", "--runs", "1"],
+        vec!["migrate", "--database", url.as_str()],
+        vec!["verify", "--database", url.as_str()],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_league"))
+            .args(&args)
+            .env("RUST_LOG", "error")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{args:?}: exit {:?}, stderr: {stderr}", output.status);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}

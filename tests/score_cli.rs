@@ -207,3 +207,49 @@ fn score_woodenships_reads_ships_left_and_surrendered() {
         value["scores"].as_array().unwrap().iter().map(|s| s["score"].as_f64().unwrap()).collect();
     assert_eq!(scores, [4.0, 0.0, 0.0]);
 }
+
+/// Runs `league ARGS` whose stdout reader has gone away before any output: the command
+/// must end quietly with exit 0 (it meets the closed pipe on its first write).
+fn league_into_closed_pipe(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_league"))
+        .args(args)
+        .env("RUST_LOG", "error")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn assert_quiet_success(output: &Output) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "exit {:?}, stderr: {stderr}", output.status);
+    assert!(stderr.is_empty(), "nothing on stderr expected: {stderr}");
+}
+
+/// Eight players, named from `first` on.
+fn placement_game(first: usize) -> Value {
+    json!({"players": (first..first + 8).map(|i| json!({"player": format!("P{i:05}"), "points": i})).collect::<Vec<_>>()})
+}
+
+#[test]
+fn score_into_a_closed_pipe_ends_quietly() {
+    // Two sides of 2,000 players, explained: a long answer into a pipe nobody reads.
+    let side = |name: &str| json!({"name": name, "players": (0..2_000).map(|i| json!({"player": format!("{name}{i}"), "points": i % 7})).collect::<Vec<_>>()});
+    let game = json!({"draw": false, "sides": [side("W"), side("D")]});
+    let output =
+        league_into_closed_pipe(&["score", "--system", "bluemax", "--explain"], &game.to_string());
+    assert_quiet_success(&output);
+}
+
+#[test]
+fn standings_into_a_closed_pipe_ends_quietly() {
+    let games: Vec<Value> = (0..1_000).map(|g| placement_game(g * 8)).collect();
+    let games = json!({ "games": games });
+    let output =
+        league_into_closed_pipe(&["standings", "--system", "placement"], &games.to_string());
+    assert_quiet_success(&output);
+}

@@ -1,5 +1,6 @@
 //! Database migrations for the league platform (sea-orm-migration): the append-only events
-//! table with its immutability triggers, and the read-model tables.
+//! table with its immutability triggers, the read-model tables, and PostgreSQL's one-round-trip
+//! append function.
 //!
 //! One file per migration; add a new one at the end of [`Migrator::migrations`] and never edit
 //! a migration that has shipped (databases in the field have already run it).
@@ -8,6 +9,7 @@ pub use sea_orm_migration::prelude::*;
 
 mod m20261121_000001_create_events;
 mod m20261122_000001_create_read_models;
+mod m20261123_000001_append_function;
 
 #[derive(Debug)]
 pub struct Migrator;
@@ -18,6 +20,7 @@ impl MigratorTrait for Migrator {
         vec![
             Box::new(m20261121_000001_create_events::Migration),
             Box::new(m20261122_000001_create_read_models::Migration),
+            Box::new(m20261123_000001_append_function::Migration),
         ]
     }
 }

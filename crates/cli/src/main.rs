@@ -43,7 +43,27 @@ enum Command {
     Bench(bench::BenchArgs),
 }
 
+/// Ends the process quietly (exit 0) when `println!` meets a closed stdout (`league … |
+/// head`): the reader no longer wants the output, which is not the command's failure. The
+/// commands write through [`commands::write_stdout`]; this covers every other `println!`.
+fn quiet_on_closed_stdout() {
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default_hook(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    quiet_on_closed_stdout();
     let cli = Cli::parse();
     // Benchmarks print figures, not a log line per request of the server they measure.
     let default_filter = match cli.command {

@@ -2,10 +2,12 @@
 //!
 //! Each event has a stable `event_type()` name and a `schema_version()`; the store persists
 //! `(event_type, schema_version, payload)` with a camelCase JSON payload, and
-//! [`DomainEvent::from_stored`] turns such a triple back into a typed event (refusing
-//! unknown types and versions with a typed error).
+//! [`DomainEvent::decode`] — the platform's one decoder, driven by the exhaustive
+//! [`EventType`] — turns such a triple back into a typed event, upcasting older schema
+//! versions ([`upcast`]) and refusing unknown types and versions with a typed error.
 
 use league_scoring::{GameResult, ScoringSystem};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::ids::{Actor, GameId, LeagueId, PlayerId, league_stream_id, player_stream_id};
@@ -115,40 +117,79 @@ pub enum DomainEvent {
     LeagueCompleted(LeagueCompleted),
 }
 
-/// The same enum under the name the issue uses.
-pub type LeagueEvent = DomainEvent;
-
-/// Current schema version of every event payload.
+/// Current schema version of every event payload. An older version is upcast to this one by
+/// [`upcast`] before it is decoded.
 pub const SCHEMA_VERSION: u32 = 1;
 
-/// Every event type name, in declaration order.
-pub const EVENT_TYPES: [&str; 8] = [
-    "PlayerRegistered",
-    "LeagueCreated",
-    "PlayerSubscribed",
-    "PlayerUnsubscribed",
-    "GamesScheduled",
-    "GameFinished",
-    "GameResultCorrected",
-    "LeagueCompleted",
-];
-
-/// An event as the store keeps it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct EventData {
-    pub event_type: String,
-    pub schema_version: u32,
-    pub payload: serde_json::Value,
+/// Every kind of event, one per [`DomainEvent`] variant: the stored `event_type` column.
+/// Matching on it is exhaustive, so a new event type is a compile error wherever it must be
+/// handled (decoding, folding, notifications), never a forgotten string arm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EventType {
+    PlayerRegistered,
+    LeagueCreated,
+    PlayerSubscribed,
+    PlayerUnsubscribed,
+    GamesScheduled,
+    GameFinished,
+    GameResultCorrected,
+    LeagueCompleted,
 }
 
-/// Why a stored triple cannot become a [`DomainEvent`].
+impl EventType {
+    /// Every event type, in declaration order.
+    pub const ALL: [EventType; 8] = [
+        EventType::PlayerRegistered,
+        EventType::LeagueCreated,
+        EventType::PlayerSubscribed,
+        EventType::PlayerUnsubscribed,
+        EventType::GamesScheduled,
+        EventType::GameFinished,
+        EventType::GameResultCorrected,
+        EventType::LeagueCompleted,
+    ];
+
+    /// The stored name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            EventType::PlayerRegistered => "PlayerRegistered",
+            EventType::LeagueCreated => "LeagueCreated",
+            EventType::PlayerSubscribed => "PlayerSubscribed",
+            EventType::PlayerUnsubscribed => "PlayerUnsubscribed",
+            EventType::GamesScheduled => "GamesScheduled",
+            EventType::GameFinished => "GameFinished",
+            EventType::GameResultCorrected => "GameResultCorrected",
+            EventType::LeagueCompleted => "LeagueCompleted",
+        }
+    }
+
+    /// The type named `name`, refusing names this code does not know.
+    pub fn parse(name: &str) -> Result<EventType, EventDecodeError> {
+        EventType::ALL
+            .into_iter()
+            .find(|kind| kind.as_str() == name)
+            .ok_or_else(|| EventDecodeError::UnknownType(name.to_owned()))
+    }
+
+    /// Whether events of this type belong to a league's stream (all but registrations).
+    pub const fn is_league_event(self) -> bool {
+        !matches!(self, EventType::PlayerRegistered)
+    }
+}
+
+impl std::fmt::Display for EventType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why a stored event could not be decoded.
 #[derive(Debug, thiserror::Error)]
 pub enum EventDecodeError {
     #[error("unknown event type {0:?}")]
     UnknownType(String),
     #[error("unsupported schema version {schema_version} of event type {event_type}")]
-    UnsupportedVersion { event_type: String, schema_version: u32 },
+    UnsupportedVersion { event_type: String, schema_version: i64 },
     #[error("invalid {event_type} payload: {source}")]
     InvalidPayload {
         event_type: String,
@@ -157,18 +198,72 @@ pub enum EventDecodeError {
     },
 }
 
+/// Where a stored payload is decoded from: a parsed JSON value (events handed out by the store)
+/// or the raw JSON text (bulk reads never build a `serde_json::Value`).
+pub trait PayloadSource {
+    fn parse<T: DeserializeOwned>(self) -> Result<T, serde_json::Error>;
+    fn into_value(self) -> Result<serde_json::Value, serde_json::Error>;
+}
+
+impl PayloadSource for &serde_json::Value {
+    fn parse<T: DeserializeOwned>(self) -> Result<T, serde_json::Error> {
+        T::deserialize(self)
+    }
+    fn into_value(self) -> Result<serde_json::Value, serde_json::Error> {
+        Ok(self.clone())
+    }
+}
+
+impl PayloadSource for &str {
+    fn parse<T: DeserializeOwned>(self) -> Result<T, serde_json::Error> {
+        serde_json::from_str(self)
+    }
+    fn into_value(self) -> Result<serde_json::Value, serde_json::Error> {
+        serde_json::from_str(self)
+    }
+}
+
+impl PayloadSource for serde_json::Value {
+    fn parse<T: DeserializeOwned>(self) -> Result<T, serde_json::Error> {
+        serde_json::from_value(self)
+    }
+    fn into_value(self) -> Result<serde_json::Value, serde_json::Error> {
+        Ok(self)
+    }
+}
+
+/// The upcasting hook: turns a payload stored under an older `schema_version` of `kind` into
+/// the current version's payload. Every version so far is 1, so there is nothing to upcast yet
+/// and any other version is refused; when a payload changes, bump [`SCHEMA_VERSION`] and add
+/// the step from the old version here (old events stay in the log as they were written).
+pub fn upcast(
+    kind: EventType,
+    schema_version: i64,
+    _payload: serde_json::Value,
+) -> Result<serde_json::Value, EventDecodeError> {
+    Err(EventDecodeError::UnsupportedVersion {
+        event_type: kind.as_str().to_owned(),
+        schema_version,
+    })
+}
+
 impl DomainEvent {
     /// The stored type name, e.g. `"LeagueCreated"`.
     pub fn event_type(&self) -> &'static str {
+        self.kind().as_str()
+    }
+
+    /// The kind of this event.
+    pub fn kind(&self) -> EventType {
         match self {
-            DomainEvent::PlayerRegistered(_) => "PlayerRegistered",
-            DomainEvent::LeagueCreated(_) => "LeagueCreated",
-            DomainEvent::PlayerSubscribed(_) => "PlayerSubscribed",
-            DomainEvent::PlayerUnsubscribed(_) => "PlayerUnsubscribed",
-            DomainEvent::GamesScheduled(_) => "GamesScheduled",
-            DomainEvent::GameFinished(_) => "GameFinished",
-            DomainEvent::GameResultCorrected(_) => "GameResultCorrected",
-            DomainEvent::LeagueCompleted(_) => "LeagueCompleted",
+            DomainEvent::PlayerRegistered(_) => EventType::PlayerRegistered,
+            DomainEvent::LeagueCreated(_) => EventType::LeagueCreated,
+            DomainEvent::PlayerSubscribed(_) => EventType::PlayerSubscribed,
+            DomainEvent::PlayerUnsubscribed(_) => EventType::PlayerUnsubscribed,
+            DomainEvent::GamesScheduled(_) => EventType::GamesScheduled,
+            DomainEvent::GameFinished(_) => EventType::GameFinished,
+            DomainEvent::GameResultCorrected(_) => EventType::GameResultCorrected,
+            DomainEvent::LeagueCompleted(_) => EventType::LeagueCompleted,
         }
     }
 
@@ -221,54 +316,58 @@ impl DomainEvent {
         value.expect("event payloads serialise to JSON")
     }
 
-    /// `(event_type, schema_version, payload)` as the store persists it.
-    pub fn to_data(&self) -> EventData {
-        EventData {
-            event_type: self.event_type().to_owned(),
-            schema_version: self.schema_version(),
-            payload: self.payload(),
-        }
-    }
-
-    /// Rebuilds a typed event from what the store persisted.
-    pub fn from_stored(
+    /// The one decoder of stored events: `(event_type, schema_version, payload)` back to a
+    /// typed event. Unknown types, versions without an upcast and malformed payloads are
+    /// typed errors, never skipped.
+    pub fn decode(
         event_type: &str,
-        schema_version: u32,
-        payload: serde_json::Value,
+        schema_version: i64,
+        payload: impl PayloadSource,
     ) -> Result<Self, EventDecodeError> {
-        fn decode<T: serde::de::DeserializeOwned>(
-            event_type: &str,
-            payload: serde_json::Value,
-        ) -> Result<T, EventDecodeError> {
-            serde_json::from_value(payload).map_err(|source| EventDecodeError::InvalidPayload {
+        let kind = EventType::parse(event_type)?;
+        if schema_version == i64::from(SCHEMA_VERSION) {
+            Self::decode_current(kind, payload)
+        } else {
+            let invalid = |source| EventDecodeError::InvalidPayload {
                 event_type: event_type.to_owned(),
                 source,
-            })
+            };
+            let upcast = upcast(kind, schema_version, payload.into_value().map_err(invalid)?)?;
+            Self::decode_current(kind, upcast)
         }
-        if !EVENT_TYPES.contains(&event_type) {
-            return Err(EventDecodeError::UnknownType(event_type.to_owned()));
-        }
-        if schema_version != SCHEMA_VERSION {
-            return Err(EventDecodeError::UnsupportedVersion {
-                event_type: event_type.to_owned(),
-                schema_version,
-            });
-        }
-        Ok(match event_type {
-            "PlayerRegistered" => DomainEvent::PlayerRegistered(decode(event_type, payload)?),
-            "LeagueCreated" => DomainEvent::LeagueCreated(decode(event_type, payload)?),
-            "PlayerSubscribed" => DomainEvent::PlayerSubscribed(decode(event_type, payload)?),
-            "PlayerUnsubscribed" => DomainEvent::PlayerUnsubscribed(decode(event_type, payload)?),
-            "GamesScheduled" => DomainEvent::GamesScheduled(decode(event_type, payload)?),
-            "GameFinished" => DomainEvent::GameFinished(decode(event_type, payload)?),
-            "GameResultCorrected" => DomainEvent::GameResultCorrected(decode(event_type, payload)?),
-            "LeagueCompleted" => DomainEvent::LeagueCompleted(decode(event_type, payload)?),
-            other => return Err(EventDecodeError::UnknownType(other.to_owned())),
-        })
     }
 
-    /// [`DomainEvent::from_stored`] on an [`EventData`].
-    pub fn from_data(data: EventData) -> Result<Self, EventDecodeError> {
-        Self::from_stored(&data.event_type, data.schema_version, data.payload)
+    fn decode_current(
+        kind: EventType,
+        payload: impl PayloadSource,
+    ) -> Result<Self, EventDecodeError> {
+        let invalid = |source| EventDecodeError::InvalidPayload {
+            event_type: kind.as_str().to_owned(),
+            source,
+        };
+        Ok(match kind {
+            EventType::PlayerRegistered => {
+                DomainEvent::PlayerRegistered(payload.parse().map_err(invalid)?)
+            }
+            EventType::LeagueCreated => {
+                DomainEvent::LeagueCreated(payload.parse().map_err(invalid)?)
+            }
+            EventType::PlayerSubscribed => {
+                DomainEvent::PlayerSubscribed(payload.parse().map_err(invalid)?)
+            }
+            EventType::PlayerUnsubscribed => {
+                DomainEvent::PlayerUnsubscribed(payload.parse().map_err(invalid)?)
+            }
+            EventType::GamesScheduled => {
+                DomainEvent::GamesScheduled(payload.parse().map_err(invalid)?)
+            }
+            EventType::GameFinished => DomainEvent::GameFinished(payload.parse().map_err(invalid)?),
+            EventType::GameResultCorrected => {
+                DomainEvent::GameResultCorrected(payload.parse().map_err(invalid)?)
+            }
+            EventType::LeagueCompleted => {
+                DomainEvent::LeagueCompleted(payload.parse().map_err(invalid)?)
+            }
+        })
     }
 }

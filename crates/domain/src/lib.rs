@@ -28,9 +28,9 @@ pub use commands::{
 pub use context::{Context, SubscriberFacts};
 pub use error::{DomainError, ErrorCode};
 pub use events::{
-    DomainEvent, EVENT_TYPES, EventData, EventDecodeError, GameFinished, GameResultCorrected,
-    GamesScheduled, LeagueCompleted, LeagueCreated, LeagueEvent, PlayerRegistered,
-    PlayerSubscribed, PlayerUnsubscribed, SCHEMA_VERSION, ScheduledGame,
+    DomainEvent, EventDecodeError, EventType, GameFinished, GameResultCorrected, GamesScheduled,
+    LeagueCompleted, LeagueCreated, PayloadSource, PlayerRegistered, PlayerSubscribed,
+    PlayerUnsubscribed, SCHEMA_VERSION, ScheduledGame, upcast,
 };
 pub use ids::{
     Actor, GameId, LEAGUE_STREAM_PREFIX, LeagueId, PLAYER_STREAM_PREFIX, ParseActorError, PlayerId,

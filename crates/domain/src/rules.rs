@@ -16,10 +16,12 @@ use crate::ids::{LeagueId, PlayerId, game_id, player_key};
 /// Seed 002 (`002_2d62da7ec0eec4ee.txt`), league size: "A league is composed by a variable number
 /// of games played among 8 players".
 pub const DEFAULT_LEAGUE_SIZE: u32 = 8;
-/// Largest league the scheduler supports (issue 4: k ≤ N ≤ 64).
-pub const MAX_LEAGUE_SIZE: u32 = 64;
-/// Upper bound on games per seat (seed 002's table tops out at 7); keeps leagues finite.
-pub const MAX_GAMES_PER_SEAT: u32 = 20;
+/// Largest league: the scheduler's own limit, so every accepted size can be scheduled.
+pub const MAX_LEAGUE_SIZE: u32 = league_scheduling::MAX_PLAYERS as u32;
+/// Largest games per seat: the scheduler's own limit, so every accepted league can be filled.
+pub const MAX_GAMES_PER_SEAT: u32 = league_scheduling::MAX_GAMES_PER_SEAT as u32;
+/// Fewest players per game the scheduler accepts.
+pub const MIN_PLAYERS_PER_GAME: u32 = league_scheduling::MIN_PER_GAME as u32;
 /// Longest name, game, game version.
 pub const MAX_NAME_CHARS: usize = 200;
 /// Longest correction reason.
@@ -52,7 +54,7 @@ pub fn check_players_per_game(system: ScoringSystem, k: u32) -> Result<(), Domai
     } else if system == ScoringSystem::Placement {
         (2..=8).contains(&k)
     } else {
-        k >= 2
+        k >= MIN_PLAYERS_PER_GAME
     };
     if ok {
         return Ok(());

@@ -787,11 +787,18 @@ mod stored_events {
         let events = one_of_each();
         let types: std::collections::BTreeSet<_> =
             events.iter().map(DomainEvent::event_type).collect();
-        assert_eq!(types.len(), EVENT_TYPES.len(), "the sample covers every type");
+        assert_eq!(types.len(), EventType::ALL.len(), "the sample covers every type");
         for event in events {
-            let data = event.to_data();
-            assert_eq!((data.event_type.as_str(), data.schema_version), (event.event_type(), 1));
-            assert_eq!(DomainEvent::from_data(data).unwrap(), event);
+            assert_eq!(event.schema_version(), SCHEMA_VERSION);
+            let text = event.payload().to_string();
+            let stored = i64::from(event.schema_version());
+            assert_eq!(
+                DomainEvent::decode(event.event_type(), stored, text.as_str()).unwrap(),
+                event
+            );
+            let value = event.payload();
+            assert_eq!(DomainEvent::decode(event.event_type(), stored, &value).unwrap(), event);
+            assert_eq!(EventType::parse(event.event_type()).unwrap(), event.kind());
         }
     }
 
@@ -811,15 +818,15 @@ mod stored_events {
     fn unknown_types_versions_and_bad_payloads_are_typed_errors() {
         let payload = subscribed(1).payload();
         assert!(matches!(
-            DomainEvent::from_stored("PlayerBanned", 1, payload.clone()),
+            DomainEvent::decode("PlayerBanned", 1, &payload),
             Err(EventDecodeError::UnknownType(t)) if t == "PlayerBanned"
         ));
         assert!(matches!(
-            DomainEvent::from_stored("PlayerSubscribed", 2, payload),
+            DomainEvent::decode("PlayerSubscribed", 2, &payload),
             Err(EventDecodeError::UnsupportedVersion { schema_version: 2, .. })
         ));
         assert!(matches!(
-            DomainEvent::from_stored("PlayerSubscribed", 1, serde_json::json!({"leagueId": 3})),
+            DomainEvent::decode("PlayerSubscribed", 1, serde_json::json!({"leagueId": 3})),
             Err(EventDecodeError::InvalidPayload { .. })
         ));
     }

@@ -14,6 +14,8 @@ pub struct GatewayConfig {
     pub max_body_bytes: usize,
     /// Deepest accepted selection nesting.
     pub max_depth: usize,
+    /// Deepest accepted nesting of a document that reads only the schema (introspection).
+    pub max_introspection_depth: usize,
     /// Largest accepted query complexity (one per field, list fields count their page size).
     pub max_complexity: usize,
     /// How long graceful shutdown waits for in-flight requests before giving up.
@@ -28,6 +30,7 @@ impl std::fmt::Debug for GatewayConfig {
             .field("cors_origins", &self.cors_origins)
             .field("max_body_bytes", &self.max_body_bytes)
             .field("max_depth", &self.max_depth)
+            .field("max_introspection_depth", &self.max_introspection_depth)
             .field("max_complexity", &self.max_complexity)
             .field("shutdown_grace", &self.shutdown_grace)
             .finish()
@@ -38,6 +41,9 @@ impl std::fmt::Debug for GatewayConfig {
 pub const DEFAULT_MAX_BODY_BYTES: usize = 1024 * 1024;
 /// Default deepest nesting: `leagues → edges → node → games → seats → player → …` needs ~8.
 pub const DEFAULT_MAX_DEPTH: usize = 12;
+/// Default deepest nesting of an introspection-only document: the standard introspection
+/// query (graphql-js `getIntrospectionQuery()`) is 15 deep, a few levels spare for variants.
+pub const DEFAULT_MAX_INTROSPECTION_DEPTH: usize = 20;
 /// Default largest complexity.
 pub const DEFAULT_MAX_COMPLEXITY: usize = 5_000;
 
@@ -49,6 +55,7 @@ impl GatewayConfig {
             cors_origins: Vec::new(),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             max_depth: DEFAULT_MAX_DEPTH,
+            max_introspection_depth: DEFAULT_MAX_INTROSPECTION_DEPTH,
             max_complexity: DEFAULT_MAX_COMPLEXITY,
             shutdown_grace: Duration::from_secs(10),
         }

@@ -4,14 +4,19 @@
 //! async-graphql's own `limit_depth`/`limit_complexity` refuse with a bare message
 //! ("Query is nested too deep."); here the limits are checked on the validation result
 //! instead, so the refusal says `QUERY_TOO_COMPLEX` and which limit was hit.
+//!
+//! A document that reads only the schema (`__schema`, `__type`, `__typename` at the top of
+//! every operation) gets its own depth limit: the standard introspection query nests
+//! `ofType` nine times (depth 15), and it reads static schema data, not the league.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use async_graphql::extensions::{
     Extension, ExtensionContext, ExtensionFactory, NextParseQuery, NextRequest, NextSubscribe,
     NextValidation,
 };
-use async_graphql::parser::types::ExecutableDocument;
+use async_graphql::parser::types::{ExecutableDocument, Selection};
 use async_graphql::{Response, ServerError, ServerResult, ValidationResult, Variables};
 use futures::StreamExt;
 use futures::stream::BoxStream;
@@ -22,18 +27,19 @@ use crate::error::{FALLBACK_CODE, PARSE_FAILED, QUERY_TOO_COMPLEX, VALIDATION_FA
 #[derive(Debug, Clone, Copy)]
 pub struct ErrorCodes {
     max_depth: usize,
+    max_introspection_depth: usize,
     max_complexity: usize,
 }
 
 impl ErrorCodes {
-    pub fn new(max_depth: usize, max_complexity: usize) -> Self {
-        ErrorCodes { max_depth, max_complexity }
+    pub fn new(max_depth: usize, max_introspection_depth: usize, max_complexity: usize) -> Self {
+        ErrorCodes { max_depth, max_introspection_depth, max_complexity }
     }
 }
 
 impl ExtensionFactory for ErrorCodes {
     fn create(&self) -> Arc<dyn Extension> {
-        Arc::new(ErrorCodesExtension { limits: *self })
+        Arc::new(ErrorCodesExtension { limits: *self, introspection_only: AtomicBool::new(false) })
     }
 }
 
@@ -41,6 +47,21 @@ impl ExtensionFactory for ErrorCodes {
 #[derive(Debug)]
 pub struct ErrorCodesExtension {
     limits: ErrorCodes,
+    /// Set by parsing: the document reads nothing but the schema.
+    introspection_only: AtomicBool,
+}
+
+/// Whether every operation of `document` selects only introspection fields at its top.
+fn is_introspection_only(document: &ExecutableDocument) -> bool {
+    document.operations.iter().all(|(_, operation)| {
+        operation.node.selection_set.node.items.iter().all(|selection| match &selection.node {
+            Selection::Field(field) => {
+                matches!(field.node.name.node.as_str(), "__schema" | "__type" | "__typename")
+            }
+            // A spread could hide data fields behind a fragment: judged as a data query.
+            Selection::FragmentSpread(_) | Selection::InlineFragment(_) => false,
+        })
+    })
 }
 
 /// Sets `code` on an error that has none.
@@ -90,7 +111,10 @@ impl Extension for ErrorCodesExtension {
         variables: &Variables,
         next: NextParseQuery<'_>,
     ) -> ServerResult<ExecutableDocument> {
-        next.run(ctx, query, variables).await.map_err(|e| with_code(e, PARSE_FAILED))
+        let document =
+            next.run(ctx, query, variables).await.map_err(|e| with_code(e, PARSE_FAILED))?;
+        self.introspection_only.store(is_introspection_only(&document), Ordering::Relaxed);
+        Ok(document)
     }
 
     async fn validation(
@@ -101,8 +125,13 @@ impl Extension for ErrorCodesExtension {
         let result = next.run(ctx).await.map_err(|errors| {
             errors.into_iter().map(|e| with_code(e, VALIDATION_FAILED)).collect::<Vec<_>>()
         })?;
-        if result.depth > self.limits.max_depth {
-            return Err(vec![too_complex("depth", self.limits.max_depth, result.depth)]);
+        let max_depth = if self.introspection_only.load(Ordering::Relaxed) {
+            self.limits.max_introspection_depth
+        } else {
+            self.limits.max_depth
+        };
+        if result.depth > max_depth {
+            return Err(vec![too_complex("depth", max_depth, result.depth)]);
         }
         if result.complexity > self.limits.max_complexity {
             return Err(vec![too_complex(

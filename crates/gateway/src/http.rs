@@ -63,11 +63,11 @@ pub fn router(app: App, config: &GatewayConfig, shutdown: Shutdown) -> Router {
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(RequestBodyLimitLayer::new(config.max_body_bytes));
     let mut router = Router::new()
-        .route("/", get(graphiql))
         .route("/graphql", get(graphiql).post(graphql))
         .route("/graphql/ws", get(graphql_ws))
         .route("/healthz", get(healthz))
         .with_state(state)
+        .merge(crate::web::routes())
         .layer(middleware);
     if let Some(cors) = cors_layer(&config.cors_origins) {
         router = router.layer(cors);

@@ -7,7 +7,8 @@
 //! [`auth`]) and maps errors onto `extensions.code` (see [`error`]).
 //!
 //! Routes: `POST /graphql`, `GET /graphql/ws` (graphql-transport-ws and graphql-ws),
-//! `GET /` (GraphiQL), `GET /healthz`.
+//! `GET /healthz`, and the embedded web app (`GET /`, deep links) and GraphiQL
+//! (`GET /graphiql`), see [`web`].
 
 pub mod auth;
 pub mod config;
@@ -16,6 +17,7 @@ mod extension;
 mod http;
 pub mod schema;
 mod shutdown;
+mod web;
 
 pub use auth::{Caller, generate_token, hash_token};
 pub use config::GatewayConfig;

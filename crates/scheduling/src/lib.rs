@@ -27,7 +27,10 @@ pub use crate::report::{BalanceReport, report};
 /// Largest league: player sets are 64-bit masks.
 pub const MAX_PLAYERS: usize = 64;
 /// Largest `games_per_seat` accepted (16 gives each player 16·k games; seed 002 uses ≤ 7).
+/// The domain refuses larger values with this same constant.
 pub const MAX_GAMES_PER_SEAT: usize = 16;
+/// Fewest players per game (a game of one is no game).
+pub const MIN_PER_GAME: usize = 2;
 
 /// Proposals of the base-block search per group (it stops earlier once ideal).
 const DEVELOPMENT_STEPS: usize = 30_000;
@@ -85,8 +88,8 @@ pub fn default_games_per_seat(per_game: usize) -> Option<usize> {
 pub fn schedule(spec: &ScheduleSpec) -> Result<Schedule, ScheduleError> {
     let (players, per_game) = (spec.players, spec.per_game);
     let invalid = |message: String| Err(ScheduleError::InvalidShape(message));
-    if per_game < 2 {
-        return invalid(format!("{per_game} players per game: at least 2 are needed"));
+    if per_game < MIN_PER_GAME {
+        return invalid(format!("{per_game} players per game: at least {MIN_PER_GAME} are needed"));
     }
     if per_game > players {
         return invalid(format!("{per_game} players per game but only {players} players"));

@@ -1,8 +1,11 @@
 //! Pure scoring for the league platform: one function per scoring system named by the seeds,
 //! plus the DAANZ standings tie-breakers (seed 001 parts 3–4) used to rank every league.
 //!
-//! No IO, no async. Player identities are opaque strings; scores are `f64` and nothing is
-//! rounded except where a seed rule says so.
+//! No IO, no async. Player identities are opaque strings; game scores are `f64` and nothing
+//! is rounded except where a seed rule says so. League totals are exact thousandths of a
+//! point ([`thousandths`], [`Standing::total_thousandths`]): every system's scores have at most
+//! three decimals (Squares shares excepted), so a total is shown as its decimal sum
+//! (`121.492`), never as float noise (`121.49199999999999`).
 //!
 //! Public contract (other crates build on these names; keep them stable):
 //! - [`ScoringSystem`]: the systems, serialised with their CLI names.
@@ -290,6 +293,24 @@ pub struct Standing {
     pub wins: u32,
     pub draws: u32,
     pub games: u32,
+}
+
+impl Standing {
+    /// The total in exact thousandths of a point (`121.492` → `121_492`).
+    pub fn total_thousandths(&self) -> i64 {
+        thousandths(self.total)
+    }
+}
+
+/// Points as whole thousandths, half away from zero (`121.49199999999999` → `121_492`).
+pub fn thousandths(points: f64) -> i64 {
+    (points * 1000.0).round() as i64
+}
+
+/// Whole thousandths as points: the `f64` nearest the decimal value, which prints as that
+/// decimal (`121_492` → `121.492`).
+pub fn from_thousandths(thousandths: i64) -> f64 {
+    thousandths as f64 / 1000.0
 }
 
 /// Why a result cannot be scored. Every variant names the offending field ([`Self::field`]),

@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
-use crate::{Outcome, PlayerGameScore, ScoredGame, Standing};
+use crate::{Outcome, PlayerGameScore, ScoredGame, Standing, from_thousandths, thousandths};
 
 /// Scores are compared in millionths of a point so that sums of two-decimal scores that are
 /// equal on paper (0.1 + 0.2 versus 0.3) compare equal despite binary floating point.
@@ -93,10 +93,11 @@ fn compare_best_games(a: &Record<'_>, b: &Record<'_>) -> Ordering {
 }
 
 /// Seed 001 part 3: most points, then 1. most wins, 2. most draws, 3–5. better best, second
-/// best, third best game (`Greater` = `a` ranks higher).
+/// best, third best game (`Greater` = `a` ranks higher). Totals compare as the thousandths
+/// they are shown as, so two totals that print the same go on to the tie-breakers.
 fn compare_records(a: &Record<'_>, b: &Record<'_>) -> Ordering {
-    micro(a.total)
-        .cmp(&micro(b.total))
+    thousandths(a.total)
+        .cmp(&thousandths(b.total))
         .then(a.wins.cmp(&b.wins))
         .then(a.draws.cmp(&b.draws))
         .then_with(|| compare_best_games(a, b))
@@ -143,7 +144,8 @@ pub(crate) fn rank(games: &[ScoredGame]) -> Vec<Standing> {
         standings.push(Standing {
             rank,
             player: record.player.to_owned(),
-            total: record.total,
+            // Exact thousandths: the float sum's noise (121.49199999999999) never shows.
+            total: from_thousandths(thousandths(record.total)),
             wins: record.wins,
             draws: record.draws,
             games: record.games.len() as u32,
@@ -184,6 +186,30 @@ mod tests {
             })
             .collect();
         score_game(ScoringSystem::Placement, &GameResult::Placement(entries)).unwrap()
+    }
+
+    /// Totals are exact thousandths: sums whose binary floating-point value is noisy come
+    /// out, and serialise, as the decimal total.
+    #[test]
+    fn totals_are_exact_thousandths() {
+        let games: Vec<ScoredGame> = [41.848, 41.848, 37.796]
+            .iter()
+            .map(|&score| ScoredGame {
+                system: ScoringSystem::Baf,
+                players: vec![
+                    row("A", score, Outcome::Draw, 1, 2),
+                    row("B", 0.1, Outcome::Draw, 1, 2),
+                ],
+            })
+            .collect();
+        assert_ne!(41.848 + 41.848 + 37.796, 121.492, "the float sum itself is noisy");
+        let standings = rank(&games);
+        assert_eq!(standings[0].total, 121.492);
+        assert_eq!(standings[0].total_thousandths(), 121_492);
+        assert_eq!(standings[1].total_thousandths(), 300);
+        let json = serde_json::to_string(&standings).unwrap();
+        assert!(json.contains(r#""total":121.492"#), "{json}");
+        assert!(json.contains(r#""total":0.3"#), "{json}");
     }
 
     fn ranks(standings: &[Standing]) -> Vec<(u32, &str)> {

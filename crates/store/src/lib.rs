@@ -53,6 +53,7 @@
 //! loss; an event store's one promise is that an acknowledged event is kept. The cost is one
 //! WAL fsync per commit, which batching amortises.
 
+mod append;
 mod entity;
 mod error;
 mod hash;

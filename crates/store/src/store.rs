@@ -5,37 +5,32 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use chrono::{DateTime, SubsecRound, Utc};
+use chrono::SubsecRound;
 use futures::Stream;
 use league_migration::{Migrator, MigratorTrait};
 use sea_orm::sqlx::postgres::PgListener;
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectOptions, ConnectionTrait, Database, DatabaseConnection,
-    DatabaseTransaction, DbBackend, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
-    QueryTrait, SqlErr, SqliteTransactionMode, Statement, TransactionOptions, TransactionTrait,
-    Value,
+    ColumnTrait, ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbBackend,
+    EntityTrait, QueryFilter, QueryOrder, QuerySelect,
 };
-use tokio::sync::{Mutex, OnceCell, watch};
-use uuid::Uuid;
+use tokio::sync::{OnceCell, watch};
 
+use crate::append::GroupCommit;
 use crate::entity::{event, idempotency_key};
-use crate::hash::{ChainFields, GENESIS_HASH, canonical_json};
-use crate::types::MAX_EVENT_TYPE_LEN;
+use crate::hash::{ChainFields, GENESIS_HASH};
 use crate::{
-    AppendOutcome, Bound, ChainBreak, ChainProblem, ExpectedVersion, Metadata, NewEvent,
-    RecordedEvent, StoreError, StreamId, VerifyReport,
+    AppendOutcome, Bound, ChainBreak, ChainProblem, RecordedEvent, StoreError, StreamId,
+    VerifyReport,
 };
 
 /// The PostgreSQL `LISTEN`/`NOTIFY` channel; the payload is the new head position.
 pub const NOTIFY_CHANNEL: &str = "league_events";
 
-/// Key of the transaction-scoped advisory lock that serialises appends on PostgreSQL
-/// (an arbitrary constant: "league" in ASCII).
-const APPEND_LOCK_KEY: i64 = 0x0000_6c65_6167_7565;
 /// Connections in a SQLite pool: one writer at a time, readers in parallel (WAL).
 const SQLITE_POOL_SIZE: u32 = 8;
 const POSTGRES_POOL_SIZE: u32 = 10;
+const IDLE_BEFORE_PING: Duration = Duration::from_secs(30);
 const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 /// Events per page when the store pages through the log itself.
 const PAGE_SIZE: u64 = 500;
@@ -46,14 +41,14 @@ const POLL_INTERVAL: Duration = Duration::from_secs(1);
 /// The event store: cheap to clone (all clones share one pool and one live feed).
 #[derive(Clone)]
 pub struct EventStore {
-    inner: Arc<Inner>,
+    pub(crate) inner: Arc<Inner>,
 }
 
-struct Inner {
+pub(crate) struct Inner {
     db: DatabaseConnection,
     backend: DbBackend,
-    /// Queues this process's appends before they reach the database's own serialisation.
-    append_lock: Mutex<()>,
+    /// Queues this process's appends and commits them in groups.
+    pub(crate) group: GroupCommit,
     /// The highest position known to be committed; subscribers wait on it.
     head: watch::Sender<u64>,
     /// PostgreSQL only: the task relaying `NOTIFY`s into `head`, started by the first
@@ -78,21 +73,6 @@ impl fmt::Debug for EventStore {
     }
 }
 
-/// What the transactional part of an append produced.
-enum Appended {
-    Written(AppendOutcome),
-    Deduplicated(AppendOutcome),
-}
-
-/// The log's tip and the stream's version, read under the append serialisation.
-struct Tip {
-    head: u64,
-    head_hash: String,
-    head_time: Option<DateTime<Utc>>,
-    stream_version: u64,
-    earlier_outcome: Option<idempotency_key::Model>,
-}
-
 impl EventStore {
     /// Opens a pool on `sqlite://…` or `postgres://…` (the schema is not touched: call
     /// [`migrate`](Self::migrate)).
@@ -105,7 +85,9 @@ impl EventStore {
             return Err(StoreError::UnsupportedDatabase { url: url.to_owned() });
         };
         let mut options = ConnectOptions::new(url);
-        options.sqlx_logging(false);
+        // sqlx would otherwise ping every connection it hands out: one extra round trip per
+        // operation. Only connections idle for a while are checked.
+        options.sqlx_logging(false).test_before_acquire_if_idle_for(IDLE_BEFORE_PING);
         match backend {
             DbBackend::Sqlite => {
                 let in_memory = url.contains(":memory:") || url.contains("mode=memory");
@@ -134,7 +116,7 @@ impl EventStore {
             inner: Arc::new(Inner {
                 db,
                 backend,
-                append_lock: Mutex::new(()),
+                group: GroupCommit::default(),
                 head,
                 listener: OnceCell::new(),
             }),
@@ -157,245 +139,8 @@ impl EventStore {
         self.inner.backend
     }
 
-    /// Appends `events` to `stream` atomically, after checking `expected` (see the crate docs).
-    pub async fn append(
-        &self,
-        stream: &StreamId,
-        expected: ExpectedVersion,
-        events: Vec<NewEvent>,
-        metadata: Metadata,
-    ) -> Result<AppendOutcome, StoreError> {
-        if events.is_empty() {
-            return Err(StoreError::EmptyAppend);
-        }
-        let metadata_text =
-            canonical_json(&serde_json::to_value(&metadata).map_err(|error| {
-                StoreError::InvalidEvent { reason: format!("metadata: {error}") }
-            })?)?;
-        let mut prepared = Vec::with_capacity(events.len());
-        for event in events {
-            let length = event.event_type.chars().count();
-            if length == 0 || length > MAX_EVENT_TYPE_LEN {
-                return Err(StoreError::InvalidEvent {
-                    reason: format!("event type must have 1 to {MAX_EVENT_TYPE_LEN} characters"),
-                });
-            }
-            let payload = canonical_json(&event.payload)?;
-            prepared.push((event, payload));
-        }
-
-        let _queued = self.inner.append_lock.lock().await;
-        let txn = self.begin_write().await?;
-        let attempt =
-            self.append_in(&txn, stream, expected, prepared, &metadata, &metadata_text).await;
-        match attempt {
-            Ok(Appended::Written(outcome)) => {
-                txn.commit().await?;
-                self.announce(outcome.last_position);
-                Ok(outcome)
-            }
-            Ok(Appended::Deduplicated(outcome)) => {
-                txn.rollback().await?;
-                Ok(outcome)
-            }
-            Err(error) => {
-                txn.rollback().await.ok();
-                let key_taken = matches!(
-                    &error,
-                    StoreError::Database(db) if matches!(db.sql_err(), Some(SqlErr::UniqueConstraintViolation(_)))
-                );
-                if key_taken && let Some(key) = &metadata.idempotency_key {
-                    // Another process committed the same key first: answer with its outcome.
-                    if let Some(earlier) =
-                        idempotency_key::Entity::find_by_id(key.clone()).one(&self.inner.db).await?
-                    {
-                        return self.earlier_outcome(&self.inner.db, &earlier).await;
-                    }
-                }
-                Err(error)
-            }
-        }
-    }
-
-    /// Starts a write transaction that holds the database's append serialisation.
-    async fn begin_write(&self) -> Result<DatabaseTransaction, StoreError> {
-        let db = &self.inner.db;
-        let txn = match self.inner.backend {
-            DbBackend::Sqlite => {
-                db.begin_with_options(TransactionOptions {
-                    sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
-                    ..Default::default()
-                })
-                .await?
-            }
-            _ => {
-                let txn = db.begin().await?;
-                txn.execute_raw(Statement::from_sql_and_values(
-                    DbBackend::Postgres,
-                    "SELECT pg_advisory_xact_lock($1)",
-                    [APPEND_LOCK_KEY.into()],
-                ))
-                .await?;
-                txn
-            }
-        };
-        Ok(txn)
-    }
-
-    async fn append_in(
-        &self,
-        txn: &DatabaseTransaction,
-        stream: &StreamId,
-        expected: ExpectedVersion,
-        events: Vec<(NewEvent, String)>,
-        metadata: &Metadata,
-        metadata_text: &str,
-    ) -> Result<Appended, StoreError> {
-        let tip = self.read_tip(txn, stream, metadata.idempotency_key.as_deref()).await?;
-        if let Some(earlier) = &tip.earlier_outcome {
-            return Ok(Appended::Deduplicated(self.earlier_outcome(txn, earlier).await?));
-        }
-        if !expected.admits(tip.stream_version) {
-            return Err(StoreError::Conflict { expected, actual: tip.stream_version });
-        }
-
-        // Commit times never decrease along positions, so "everything up to time T" is a
-        // prefix of the log even if the clock steps back.
-        let now = Utc::now().trunc_subsecs(6);
-        let recorded_at = tip.head_time.map_or(now, |previous| previous.max(now));
-        let mut prev_hash = tip.head_hash;
-        let mut recorded = Vec::with_capacity(events.len());
-        let mut rows = Vec::with_capacity(events.len());
-        for (offset, (event, payload_text)) in (1u64..).zip(events) {
-            let position = tip.head + offset;
-            let stream_version = tip.stream_version + offset;
-            let event_id = Uuid::now_v7();
-            let hash = ChainFields {
-                position,
-                stream_id: stream.as_str(),
-                stream_version,
-                event_id,
-                event_type: &event.event_type,
-                schema_version: event.schema_version,
-                payload: &payload_text,
-                metadata: metadata_text,
-                recorded_at,
-                prev_hash: &prev_hash,
-            }
-            .hash();
-            rows.push(event::ActiveModel {
-                position: Set(to_db(position)),
-                stream_id: Set(stream.as_str().to_owned()),
-                stream_version: Set(to_db(stream_version)),
-                event_id: Set(event_id),
-                event_type: Set(event.event_type.clone()),
-                schema_version: Set(event.schema_version),
-                payload: Set(payload_text),
-                metadata: Set(metadata_text.to_owned()),
-                recorded_at: Set(recorded_at),
-                prev_hash: Set(prev_hash.clone()),
-                hash: Set(hash.clone()),
-            });
-            recorded.push(RecordedEvent {
-                position,
-                stream_id: stream.clone(),
-                stream_version,
-                event_id,
-                event_type: event.event_type,
-                schema_version: event.schema_version,
-                payload: event.payload,
-                metadata: metadata.clone(),
-                recorded_at,
-                prev_hash: std::mem::replace(&mut prev_hash, hash.clone()),
-                hash,
-            });
-        }
-        let count = recorded.len() as u64;
-        let outcome = AppendOutcome {
-            first_position: tip.head + 1,
-            last_position: tip.head + count,
-            stream_version: tip.stream_version + count,
-            events: recorded,
-            deduplicated: false,
-        };
-
-        let insert = event::Entity::insert_many(rows);
-        if self.inner.backend == DbBackend::Postgres {
-            // The wake-up for other processes rides on the insert (one round trip fewer);
-            // PostgreSQL delivers it only if and when the transaction commits.
-            let mut statement = insert.build(DbBackend::Postgres);
-            statement.sql = format!(
-                "WITH inserted AS ({} RETURNING 1) SELECT pg_notify('{NOTIFY_CHANNEL}', '{}') \
-                 WHERE EXISTS (SELECT 1 FROM inserted)",
-                statement.sql, outcome.last_position
-            );
-            txn.execute_raw(statement).await?;
-        } else {
-            insert.exec_without_returning(txn).await?;
-        }
-        if let Some(key) = &metadata.idempotency_key {
-            idempotency_key::Entity::insert(idempotency_key::ActiveModel {
-                idempotency_key: Set(key.clone()),
-                stream_id: Set(stream.as_str().to_owned()),
-                first_position: Set(to_db(outcome.first_position)),
-                last_position: Set(to_db(outcome.last_position)),
-                stream_version: Set(to_db(outcome.stream_version)),
-            })
-            .exec_without_returning(txn)
-            .await?;
-        }
-        Ok(Appended::Written(outcome))
-    }
-
-    /// The head, its hash and time, the stream's version and any earlier use of the
-    /// idempotency key, in one round trip.
-    async fn read_tip(
-        &self,
-        txn: &DatabaseTransaction,
-        stream: &StreamId,
-        idempotency_key: Option<&str>,
-    ) -> Result<Tip, StoreError> {
-        let backend = self.inner.backend;
-        let sql = placeholders(
-            backend,
-            "SELECT h.position, h.hash, h.recorded_at, \
-               (SELECT MAX(stream_version) FROM events WHERE stream_id = $1) AS stream_version, \
-               (SELECT COUNT(*) FROM idempotency_keys WHERE idempotency_key = $2) AS key_used \
-             FROM (SELECT 1 AS one) AS anchor \
-             LEFT JOIN (SELECT position, hash, recorded_at FROM events \
-                        ORDER BY position DESC LIMIT 1) AS h ON 1 = 1",
-        );
-        let key: Value = idempotency_key.map(str::to_owned).into();
-        let row = txn
-            .query_one_raw(Statement::from_sql_and_values(
-                backend,
-                sql,
-                [stream.as_str().into(), key],
-            ))
-            .await?
-            .ok_or_else(|| DbErr::RecordNotFound("the log's tip".into()))?;
-        let head: Option<i64> = row.try_get_by_index(0)?;
-        let head_hash: Option<String> = row.try_get_by_index(1)?;
-        let head_time: Option<DateTime<Utc>> = row.try_get_by_index(2)?;
-        let stream_version: Option<i64> = row.try_get_by_index(3)?;
-        let key_used: i64 = row.try_get_by_index(4)?;
-        let earlier_outcome = match idempotency_key {
-            Some(key) if key_used > 0 => {
-                idempotency_key::Entity::find_by_id(key.to_owned()).one(txn).await?
-            }
-            _ => None,
-        };
-        Ok(Tip {
-            head: head.map_or(0, from_db),
-            head_hash: head_hash.unwrap_or_else(|| GENESIS_HASH.to_owned()),
-            head_time,
-            stream_version: stream_version.map_or(0, from_db),
-            earlier_outcome,
-        })
-    }
-
     /// The outcome of an earlier append, re-read from the log.
-    async fn earlier_outcome<C: ConnectionTrait>(
+    pub(crate) async fn earlier_outcome<C: ConnectionTrait>(
         &self,
         db: &C,
         earlier: &idempotency_key::Model,
@@ -431,7 +176,7 @@ impl EventStore {
     }
 
     /// Tells this process's subscribers that the log now reaches `position`.
-    fn announce(&self, position: u64) {
+    pub(crate) fn announce(&self, position: u64) {
         self.inner.head.send_if_modified(|head| {
             let moved = position > *head;
             *head = (*head).max(position);
@@ -734,18 +479,10 @@ fn decode(row: event::Model) -> Result<RecordedEvent, StoreError> {
 
 /// Positions and versions are `u64` in the API and `BIGINT` in the database; the log cannot
 /// realistically pass `i64::MAX`, so saturating is only a guard.
-fn to_db(value: u64) -> i64 {
+pub(crate) fn to_db(value: u64) -> i64 {
     i64::try_from(value).unwrap_or(i64::MAX)
 }
 
-fn from_db(value: i64) -> u64 {
+pub(crate) fn from_db(value: i64) -> u64 {
     u64::try_from(value).unwrap_or(0)
-}
-
-/// SQL written with PostgreSQL's `$n` placeholders, as SQLite's numbered `?n`.
-fn placeholders(backend: DbBackend, sql: &str) -> String {
-    match backend {
-        DbBackend::Sqlite => sql.replace('$', "?"),
-        _ => sql.to_owned(),
-    }
 }

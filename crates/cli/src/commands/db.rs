@@ -36,7 +36,7 @@ pub async fn connect(url: &str) -> Result<EventStore, CliError> {
 pub async fn migrate(args: MigrateArgs) -> Result<ExitCode, CliError> {
     let store = connect(&args.database.url).await?;
     store.migrate().await.context("migration failed")?;
-    println!("ok: schema up to date ({:?})", store.backend());
+    super::write_stdout(&format!("ok: schema up to date ({:?})\n", store.backend()))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -47,7 +47,7 @@ pub async fn verify(args: VerifyArgs) -> Result<ExitCode, CliError> {
     let report = store.verify().await.context("cannot read the event log")?;
     match report.first_bad {
         None => {
-            println!("ok: {} events verified", report.events_verified);
+            super::write_stdout(&format!("ok: {} events verified\n", report.events_verified))?;
             Ok(ExitCode::SUCCESS)
         }
         Some(first_bad) => Err(CliError::Failed(anyhow::anyhow!(

@@ -183,6 +183,6 @@ struct StandingsOutput {
 
 fn print_json(value: &impl Serialize) -> Result<ExitCode, CliError> {
     let line = serde_json::to_string(value).map_err(|error| CliError::Failed(error.into()))?;
-    println!("{line}");
+    super::write_stdout(&format!("{line}\n"))?;
     Ok(ExitCode::SUCCESS)
 }

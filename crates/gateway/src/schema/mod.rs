@@ -35,7 +35,11 @@ pub fn build_schema(app: App, config: &GatewayConfig, shutdown: Shutdown) -> Gat
     builder()
         .data(app)
         .data(shutdown)
-        .extension(ErrorCodes::new(config.max_depth, config.max_complexity))
+        .extension(ErrorCodes::new(
+            config.max_depth,
+            config.max_introspection_depth,
+            config.max_complexity,
+        ))
         .finish()
 }
 

@@ -1,17 +1,29 @@
-//! `league bench append`: how fast the event store commits durable appends, next to a raw
-//! `INSERT` + `COMMIT` of the same rows through the same driver, in the same run.
+//! `league bench append`: how fast the event store commits durable appends, next to baselines
+//! measured in the same run on the same database.
 //!
 //! The benchmark never touches real data: it works in a scratch database beside the one
 //! named by `--database` (a new SQLite file in the same directory, so the same disk; or a new
 //! database on the same PostgreSQL server) and removes it afterwards. Work is split into
-//! rounds that alternate store and raw runs, so drift on a shared machine hits both sides.
+//! rounds that alternate store and baseline runs, so drift on a shared machine hits both sides.
 //!
-//! - single: one event per append (the store: serialisation, version check, hash chain, one
-//!   multi-row insert, commit) vs one raw `INSERT` of a same-shaped row into the same
-//!   `events` table and a commit. `append_ratio` = store rate / raw rate.
+//! - single: one event per append, one caller at a time, vs a raw `INSERT` of a same-shaped
+//!   row into the same `events` table and a commit through the same driver (`append_ratio`).
+//! - concurrent: [`WRITERS`] callers appending single events to their own streams at once
+//!   (the store shares commits between them) vs [`WRITERS`] raw `INSERT`+`COMMIT` loops.
 //! - batch: 100 events per append vs a raw multi-row `INSERT` of 100 rows and a commit.
+//! - outside baselines, which share nothing with the store's driver: on PostgreSQL, `pgbench`
+//!   (if on `PATH`) on the same server inserting the same rows: 1 client single-row commits,
+//!   [`WRITERS`] clients, and 100-row transactions; on SQLite, a C-level single-row
+//!   `INSERT`+commit loop (`rusqlite` over the same bundled libsqlite3 that sqlx uses) with
+//!   the store's settings (WAL, `synchronous=FULL`) in a file in the same directory.
+//!
+//! The machine's load average is printed at the start and end: figures from a busy machine
+//! are only comparable with the baselines of the same run.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -34,34 +46,73 @@ pub struct Args {
     /// Single-event appends (and as many raw inserts) in total.
     #[arg(long, default_value_t = 2000)]
     pub single: u64,
+    /// Single-event appends by the concurrent writers in total (and as many raw inserts).
+    #[arg(long, default_value_t = 8000)]
+    pub concurrent: u64,
     /// Appends of 100 events (and as many raw 100-row inserts) in total.
     #[arg(long, default_value_t = 200)]
     pub batches: u64,
+    /// Seconds for each `pgbench` run (PostgreSQL only).
+    #[arg(long, default_value_t = 5)]
+    pub pgbench_seconds: u64,
 }
 
 const BATCH_SIZE: u64 = 100;
 const ROUNDS: u64 = 4;
+/// Concurrent writers (and `pgbench` clients) in the concurrent measurement.
+const WRITERS: u64 = 8;
 
 /// Figures of one run.
 #[derive(Debug, serde::Serialize)]
 struct Figures {
     database: String,
+    /// PostgreSQL `fsync` / SQLite `synchronous` as the scratch database reports it.
+    durability: String,
+    load_average_before: String,
+    load_average_after: String,
     single_appends: u64,
     append_per_s: f64,
     raw_insert_per_s: f64,
     append_ratio: f64,
+    writers: u64,
+    concurrent_appends: u64,
+    concurrent_append_per_s: f64,
+    raw_concurrent_insert_per_s: f64,
+    concurrent_ratio: f64,
     batch_size: u64,
     batches: u64,
     batch_events_per_s: f64,
     raw_batch_events_per_s: f64,
     batch_ratio: f64,
+    /// PostgreSQL: `pgbench` on the same server; `None` when it is not on `PATH`.
+    pgbench: Option<Pgbench>,
+    /// SQLite: the C-level single-row commit loop.
+    c_level_commits_per_s: Option<f64>,
+    c_level_ratio: Option<f64>,
+}
+
+#[derive(Debug, serde::Serialize)]
+struct Pgbench {
+    single_commits_per_s: f64,
+    concurrent_commits_per_s: f64,
+    batch_rows_per_s: f64,
+    /// Store single appends / pgbench 1-client commits.
+    single_ratio: f64,
+    /// Store concurrent appends / pgbench commits with as many clients.
+    concurrent_ratio: f64,
+    /// Store batch events / pgbench 100-row transaction rows.
+    batch_ratio: f64,
 }
 
 pub async fn run(args: Args) -> Result<ExitCode, CliError> {
-    if args.single < ROUNDS || args.batches < ROUNDS {
+    if args.single < ROUNDS || args.batches < ROUNDS || args.concurrent < ROUNDS * WRITERS {
         return Err(CliError::BadInput(format!(
-            "--single and --batches must be at least {ROUNDS}"
+            "--single and --batches must be at least {ROUNDS}, --concurrent at least {}",
+            ROUNDS * WRITERS
         )));
+    }
+    if args.pgbench_seconds == 0 {
+        return Err(CliError::BadInput("--pgbench-seconds must be at least 1".into()));
     }
     let (scratch, url) = Scratch::create_or_memory(&args.database.url, "append").await?;
     let outcome = measure(&url, &args).await;
@@ -70,31 +121,90 @@ pub async fn run(args: Args) -> Result<ExitCode, CliError> {
     if args.json {
         println!("{}", serde_json::to_string(&figures).context("figures as JSON")?);
     } else {
-        println!("database               {}", figures.database);
-        println!(
-            "single appends         {:>10.0} /s   raw INSERT+COMMIT {:>10.0} /s   append_ratio {:.2}",
-            figures.append_per_s, figures.raw_insert_per_s, figures.append_ratio
-        );
-        println!(
-            "batches of {:<3}         {:>10.0} events/s   raw {:>10.0} events/s   batch_ratio {:.2}",
-            figures.batch_size,
-            figures.batch_events_per_s,
-            figures.raw_batch_events_per_s,
-            figures.batch_ratio
-        );
-        println!("batch_events_per_s     {:.0}", figures.batch_events_per_s);
+        print_table(&figures);
     }
     Ok(ExitCode::SUCCESS)
 }
 
+fn print_table(figures: &Figures) {
+    println!("database               {} ({})", figures.database, figures.durability);
+    println!(
+        "load average           {} (start)   {} (end)",
+        figures.load_average_before, figures.load_average_after
+    );
+    println!(
+        "single appends         {:>10.0} /s   raw INSERT+COMMIT {:>10.0} /s   append_ratio {:.2}",
+        figures.append_per_s, figures.raw_insert_per_s, figures.append_ratio
+    );
+    println!(
+        "{} writers at once      {:>10.0} /s   raw INSERT+COMMIT {:>10.0} /s   concurrent_ratio {:.2}",
+        figures.writers,
+        figures.concurrent_append_per_s,
+        figures.raw_concurrent_insert_per_s,
+        figures.concurrent_ratio
+    );
+    println!(
+        "batches of {:<3}         {:>10.0} events/s   raw {:>10.0} events/s   batch_ratio {:.2}",
+        figures.batch_size,
+        figures.batch_events_per_s,
+        figures.raw_batch_events_per_s,
+        figures.batch_ratio
+    );
+    match (&figures.pgbench, figures.database.as_str()) {
+        (Some(pgbench), _) => {
+            println!(
+                "pgbench 1 client       {:>10.0} commits/s   store single / pgbench {:.2}",
+                pgbench.single_commits_per_s, pgbench.single_ratio
+            );
+            println!(
+                "pgbench {} clients      {:>10.0} commits/s   store concurrent / pgbench {:.2}",
+                figures.writers, pgbench.concurrent_commits_per_s, pgbench.concurrent_ratio
+            );
+            println!(
+                "pgbench 100-row txns   {:>10.0} rows/s      store batches / pgbench {:.2}",
+                pgbench.batch_rows_per_s, pgbench.batch_ratio
+            );
+        }
+        (None, "postgres") => {
+            println!("pgbench                not on PATH: the outside baseline is missing");
+        }
+        _ => {}
+    }
+    if let (Some(rate), Some(ratio)) = (figures.c_level_commits_per_s, figures.c_level_ratio) {
+        println!(
+            "C-level INSERT+COMMIT  {rate:>10.0} /s   (rusqlite, WAL, synchronous=FULL)   store single / C {ratio:.2}"
+        );
+    }
+    println!("batch_events_per_s     {:.0}", figures.batch_events_per_s);
+}
+
+/// Accumulated time of each side.
+#[derive(Default)]
+struct Clocks {
+    store_single: Duration,
+    raw_single: Duration,
+    c_level: Duration,
+    store_concurrent: Duration,
+    raw_concurrent: Duration,
+    store_batch: Duration,
+    raw_batch: Duration,
+}
+
 async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
+    let load_average_before = load_average();
     let store = EventStore::connect(url).await.context("cannot open the scratch database")?;
     store.migrate().await.context("cannot migrate the scratch database")?;
-    let mut raw = RawWriter::new(&store);
+    let backend = store.backend();
+    let durability = durability(&store).await?;
+    let raw = RawWriter::new(&store);
+    let mut c_level = match backend {
+        DbBackend::Sqlite => CLevel::open(url)?,
+        _ => None,
+    };
 
-    let (mut store_single, mut raw_single) = (Duration::ZERO, Duration::ZERO);
-    let (mut store_batch, mut raw_batch) = (Duration::ZERO, Duration::ZERO);
+    let mut clocks = Clocks::default();
     let single_per_round = args.single / ROUNDS;
+    let concurrent_per_writer = args.concurrent / ROUNDS / WRITERS;
     let batches_per_round = args.batches / ROUNDS;
     let streams: Vec<StreamId> = (0..16)
         .map(|i| StreamId::new(format!("bench:{i}")))
@@ -105,11 +215,8 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
         // Alternate which side goes first, so neither always runs on a warmer cache.
         let store_first = round % 2 == 0;
         for side in [store_first, !store_first] {
-            if !side {
-                raw.catch_up(&store).await?;
-            }
-            let started = Instant::now();
             if side {
+                let started = Instant::now();
                 for _ in 0..single_per_round {
                     counter += 1;
                     let stream = &streams[(counter % 16) as usize];
@@ -118,20 +225,53 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
                         .await
                         .context("append")?;
                 }
-                store_single += started.elapsed();
+                clocks.store_single += started.elapsed();
             } else {
+                raw.catch_up(&store).await?;
+                let started = Instant::now();
                 for _ in 0..single_per_round {
                     raw.insert(&store, 1).await?;
                 }
-                raw_single += started.elapsed();
+                clocks.raw_single += started.elapsed();
+                if let Some(mut baseline) = c_level.take() {
+                    let (c_level_back, elapsed) = tokio::task::spawn_blocking(move || {
+                        let started = Instant::now();
+                        let result = baseline.commits(single_per_round);
+                        (baseline, result.map(|()| started.elapsed()))
+                    })
+                    .await
+                    .context("C-level baseline")?;
+                    clocks.c_level += elapsed?;
+                    c_level = Some(c_level_back);
+                }
             }
         }
         for side in [store_first, !store_first] {
-            if !side {
-                raw.catch_up(&store).await?;
-            }
-            let started = Instant::now();
             if side {
+                let started = Instant::now();
+                concurrent_appends(&store, round, concurrent_per_writer).await?;
+                clocks.store_concurrent += started.elapsed();
+            } else {
+                raw.catch_up(&store).await?;
+                let started = Instant::now();
+                let writers = (0..WRITERS).map(|_| {
+                    let (raw, store) = (raw.clone(), store.clone());
+                    tokio::spawn(async move {
+                        for _ in 0..concurrent_per_writer {
+                            raw.insert(&store, 1).await?;
+                        }
+                        Ok::<_, CliError>(())
+                    })
+                });
+                for writer in futures::future::join_all(writers).await {
+                    writer.context("raw writer task")??;
+                }
+                clocks.raw_concurrent += started.elapsed();
+            }
+        }
+        for side in [store_first, !store_first] {
+            if side {
+                let started = Instant::now();
                 for _ in 0..batches_per_round {
                     counter += 1;
                     let stream = &streams[(counter % 16) as usize];
@@ -142,33 +282,100 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
                         .await
                         .context("append a batch")?;
                 }
-                store_batch += started.elapsed();
+                clocks.store_batch += started.elapsed();
             } else {
+                raw.catch_up(&store).await?;
+                let started = Instant::now();
                 for _ in 0..batches_per_round {
                     raw.insert(&store, BATCH_SIZE).await?;
                 }
-                raw_batch += started.elapsed();
+                clocks.raw_batch += started.elapsed();
             }
         }
     }
-    let singles = (single_per_round * ROUNDS) as f64;
-    let batch_events = (batches_per_round * ROUNDS * BATCH_SIZE) as f64;
-    let append_per_s = singles / store_single.as_secs_f64();
-    let raw_insert_per_s = singles / raw_single.as_secs_f64();
-    let batch_events_per_s = batch_events / store_batch.as_secs_f64();
-    let raw_batch_events_per_s = batch_events / raw_batch.as_secs_f64();
+    if let Some(c_level) = c_level {
+        c_level.remove();
+    }
+
+    let rate = |count: u64, time: Duration| count as f64 / time.as_secs_f64().max(1e-9);
+    let singles = single_per_round * ROUNDS;
+    let concurrent = concurrent_per_writer * WRITERS * ROUNDS;
+    let batch_events = batches_per_round * ROUNDS * BATCH_SIZE;
+    let append_per_s = rate(singles, clocks.store_single);
+    let raw_insert_per_s = rate(singles, clocks.raw_single);
+    let concurrent_append_per_s = rate(concurrent, clocks.store_concurrent);
+    let raw_concurrent_insert_per_s = rate(concurrent, clocks.raw_concurrent);
+    let batch_events_per_s = rate(batch_events, clocks.store_batch);
+    let raw_batch_events_per_s = rate(batch_events, clocks.raw_batch);
+    let c_level_commits_per_s =
+        (clocks.c_level > Duration::ZERO).then(|| rate(singles, clocks.c_level));
+
+    let pgbench = match backend {
+        DbBackend::Postgres => {
+            pgbench(&store, url, args.pgbench_seconds).await?.map(|raw| Pgbench {
+                single_ratio: append_per_s / raw.0,
+                concurrent_ratio: concurrent_append_per_s / raw.1,
+                batch_ratio: batch_events_per_s / raw.2,
+                single_commits_per_s: raw.0,
+                concurrent_commits_per_s: raw.1,
+                batch_rows_per_s: raw.2,
+            })
+        }
+        _ => None,
+    };
     Ok(Figures {
-        database: format!("{:?}", store.backend()).to_lowercase(),
-        single_appends: single_per_round * ROUNDS,
+        database: format!("{backend:?}").to_lowercase(),
+        durability,
+        load_average_before,
+        load_average_after: load_average(),
+        single_appends: singles,
         append_per_s,
         raw_insert_per_s,
         append_ratio: append_per_s / raw_insert_per_s,
+        writers: WRITERS,
+        concurrent_appends: concurrent,
+        concurrent_append_per_s,
+        raw_concurrent_insert_per_s,
+        concurrent_ratio: concurrent_append_per_s / raw_concurrent_insert_per_s,
         batch_size: BATCH_SIZE,
         batches: batches_per_round * ROUNDS,
         batch_events_per_s,
         raw_batch_events_per_s,
         batch_ratio: batch_events_per_s / raw_batch_events_per_s,
+        pgbench,
+        c_level_commits_per_s,
+        c_level_ratio: c_level_commits_per_s.map(|c_level| append_per_s / c_level),
     })
+}
+
+/// [`WRITERS`] tasks, each appending single events to its own stream with an exact expected
+/// version (as a command handler would).
+async fn concurrent_appends(
+    store: &EventStore,
+    round: u64,
+    per_writer: u64,
+) -> Result<(), CliError> {
+    let writers = (0..WRITERS).map(|writer| {
+        let store = store.clone();
+        tokio::spawn(async move {
+            let stream = StreamId::new(format!("bench:writer:{round}:{writer}"))?;
+            for version in 0..per_writer {
+                store
+                    .append(
+                        &stream,
+                        ExpectedVersion::Exact(version),
+                        vec![sample(version)],
+                        metadata(),
+                    )
+                    .await?;
+            }
+            Ok::<_, league_store::StoreError>(())
+        })
+    });
+    for writer in futures::future::join_all(writers).await {
+        writer.context("writer task")?.context("concurrent append")?;
+    }
+    Ok(())
 }
 
 /// A typical small league event.
@@ -184,44 +391,79 @@ fn metadata() -> Metadata {
     Metadata::default().with_actor("bench").with_correlation_id("bench-run")
 }
 
-/// The baseline: same-shaped rows written straight into the same `events` table (same
-/// indexes; inserts are not refused by the immutability triggers) with a plain `INSERT` and
-/// `COMMIT`, through the store's own connection pool. Positions continue from the head, so
-/// the store's later appends simply chain on (the scratch log's hashes are not meant to
-/// verify).
+/// The 1-minute, 5-minute and 15-minute load averages (Linux), or "unknown".
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map(|text| text.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// The durability setting the scratch database runs with.
+async fn durability(store: &EventStore) -> Result<String, CliError> {
+    let (sql, label) = match store.backend() {
+        DbBackend::Postgres => ("SHOW fsync", "fsync"),
+        _ => ("PRAGMA synchronous", "synchronous"),
+    };
+    let row = store
+        .connection()
+        .query_one_raw(Statement::from_string(store.backend(), sql))
+        .await
+        .context("durability setting")?
+        .context("durability setting: no row")?;
+    let value = match store.backend() {
+        DbBackend::Postgres => row.try_get_by_index::<String>(0).context("fsync")?,
+        _ => match row.try_get_by_index::<i64>(0).context("synchronous")? {
+            0 => "off".into(),
+            1 => "normal".into(),
+            2 => "full".into(),
+            3 => "extra".into(),
+            other => other.to_string(),
+        },
+    };
+    Ok(format!("{label}={value}"))
+}
+
+/// The same-driver baseline: same-shaped rows written straight into the same `events` table
+/// (same indexes; inserts are not refused by the immutability triggers) with a plain `INSERT`
+/// and `COMMIT`, through the store's own connection pool. Positions continue from the head
+/// (shared by clones, for concurrent writers), so the store's later appends simply chain on
+/// (the scratch log's hashes are not meant to verify).
+#[derive(Clone)]
 struct RawWriter {
     backend: DbBackend,
-    next_position: i64,
-    next_version: i64,
-    payload: String,
-    metadata: String,
+    next_position: Arc<AtomicI64>,
+    payload: Arc<str>,
+    metadata: Arc<str>,
 }
 
 impl RawWriter {
     fn new(store: &EventStore) -> RawWriter {
         RawWriter {
             backend: store.backend(),
-            next_position: 1,
-            next_version: 1,
-            payload: serde_json::to_string(&sample(0).payload).unwrap_or_default(),
-            metadata: serde_json::to_string(&metadata()).unwrap_or_default(),
+            next_position: Arc::new(AtomicI64::new(1)),
+            payload: serde_json::to_string(&sample(0).payload).unwrap_or_default().into(),
+            metadata: serde_json::to_string(&metadata()).unwrap_or_default().into(),
         }
     }
 
     /// Continues after the store's latest append (outside the timed part).
-    async fn catch_up(&mut self, store: &EventStore) -> Result<(), CliError> {
+    async fn catch_up(&self, store: &EventStore) -> Result<(), CliError> {
         let head = store.head_position().await.context("head")?;
-        self.next_position = i64::try_from(head).context("head position")? + 1;
+        self.next_position
+            .store(i64::try_from(head).context("head position")? + 1, Ordering::SeqCst);
         Ok(())
     }
 
-    async fn insert(&mut self, store: &EventStore, rows: u64) -> Result<(), CliError> {
+    async fn insert(&self, store: &EventStore, rows: u64) -> Result<(), CliError> {
         let mut sql = String::from(
             "INSERT INTO events (position, stream_id, stream_version, event_id, \
              event_type, schema_version, payload, metadata, recorded_at, prev_hash, hash) VALUES ",
         );
         let mut values = Vec::with_capacity(rows as usize * 11);
         let now = chrono::Utc::now();
+        let first =
+            self.next_position.fetch_add(i64::try_from(rows).unwrap_or(1), Ordering::SeqCst);
         for row in 0..rows {
             if row > 0 {
                 sql.push(',');
@@ -234,19 +476,17 @@ impl RawWriter {
                 })
                 .collect();
             sql.push_str(&format!("({})", marks.join(",")));
-            let position = self.next_position;
-            let version = self.next_version;
-            self.next_position += 1;
-            self.next_version += 1;
+            // The stream version is the position: unique on the raw stream.
+            let position = first + i64::try_from(row).unwrap_or(0);
             values.extend::<[Value; 11]>([
                 position.into(),
                 "bench:raw".into(),
-                version.into(),
+                position.into(),
                 uuid::Uuid::now_v7().into(),
                 "GameRecorded".into(),
                 1i32.into(),
-                self.payload.clone().into(),
-                self.metadata.clone().into(),
+                self.payload.to_string().into(),
+                self.metadata.to_string().into(),
                 now.into(),
                 "0".repeat(64).into(),
                 "0".repeat(64).into(),
@@ -259,4 +499,164 @@ impl RawWriter {
         txn.commit().await.context("commit")?;
         Ok(())
     }
+}
+
+/// SQLite's floor: single-row `INSERT`s, each its own transaction, through the C library
+/// (rusqlite), WAL and `synchronous=FULL` like the store, same-shaped rows and indexes.
+struct CLevel {
+    connection: rusqlite::Connection,
+    path: PathBuf,
+    next: i64,
+    payload: String,
+    metadata: String,
+}
+
+impl CLevel {
+    /// A file beside the scratch database (same disk), or `None` for an in-memory database.
+    fn open(scratch_url: &str) -> Result<Option<CLevel>, CliError> {
+        let path = scratch_url.trim_start_matches("sqlite:").trim_start_matches("//");
+        let path = path.split('?').next().unwrap_or_default();
+        if path.is_empty() || path.contains(":memory:") {
+            return Ok(None);
+        }
+        let path = PathBuf::from(format!("{path}-c-level.db"));
+        let connection = rusqlite::Connection::open(&path).context("C-level baseline file")?;
+        connection
+            .execute_batch(
+                "PRAGMA journal_mode = WAL;
+                 PRAGMA synchronous = FULL;
+                 CREATE TABLE events (
+                     position INTEGER PRIMARY KEY NOT NULL, stream_id TEXT NOT NULL,
+                     stream_version INTEGER NOT NULL, event_id BLOB NOT NULL UNIQUE,
+                     event_type TEXT NOT NULL, schema_version INTEGER NOT NULL,
+                     payload TEXT NOT NULL, metadata TEXT NOT NULL, recorded_at TEXT NOT NULL,
+                     prev_hash TEXT NOT NULL, hash TEXT NOT NULL,
+                     UNIQUE (stream_id, stream_version));
+                 CREATE INDEX events_recorded_at ON events (recorded_at);",
+            )
+            .context("C-level baseline schema")?;
+        Ok(Some(CLevel {
+            connection,
+            path,
+            next: 1,
+            payload: serde_json::to_string(&sample(0).payload).unwrap_or_default(),
+            metadata: serde_json::to_string(&metadata()).unwrap_or_default(),
+        }))
+    }
+
+    fn commits(&mut self, count: u64) -> Result<(), CliError> {
+        let mut insert = self
+            .connection
+            .prepare_cached(
+                "INSERT INTO events VALUES (?1, 'bench:raw', ?1, ?2, 'GameRecorded', 1, ?3, ?4, ?5, ?6, ?6)",
+            )
+            .context("C-level insert")?;
+        let zeros = "0".repeat(64);
+        for _ in 0..count {
+            let now = league_store::format_time(chrono::Utc::now());
+            insert
+                .execute(rusqlite::params![
+                    self.next,
+                    uuid::Uuid::now_v7().as_bytes().as_slice(),
+                    self.payload,
+                    self.metadata,
+                    now,
+                    zeros
+                ])
+                .context("C-level insert")?;
+            self.next += 1;
+        }
+        Ok(())
+    }
+
+    fn remove(self) {
+        let path = self.path.clone();
+        drop(self);
+        for suffix in ["", "-wal", "-shm"] {
+            let mut name = path.clone().into_os_string();
+            name.push(suffix);
+            std::fs::remove_file(name).ok();
+        }
+    }
+}
+
+/// `pgbench` on the scratch database (its own table shaped like `events`, same indexes, no
+/// triggers): 1-client single-row commits, [`WRITERS`]-client single-row commits, and 1-client
+/// 100-row transactions, in commits (or rows) per second. `None` when pgbench is missing.
+async fn pgbench(
+    store: &EventStore,
+    url: &str,
+    seconds: u64,
+) -> Result<Option<(f64, f64, f64)>, CliError> {
+    if tokio::process::Command::new("pgbench").arg("--version").output().await.is_err() {
+        return Ok(None);
+    }
+    store
+        .connection()
+        .execute_unprepared(
+            "CREATE TABLE pgbench_events (LIKE events INCLUDING ALL);
+             CREATE SEQUENCE pgbench_seq;",
+        )
+        .await
+        .context("pgbench table")?;
+    let payload = serde_json::to_string(&sample(0).payload).unwrap_or_default();
+    let metadata = serde_json::to_string(&metadata()).unwrap_or_default();
+    let insert = |rows: u64| {
+        format!(
+            "INSERT INTO pgbench_events (position, stream_id, stream_version, event_id, \
+             event_type, schema_version, payload, metadata, recorded_at, prev_hash, hash) \
+             SELECT n, 'bench:raw', n, gen_random_uuid(), 'GameRecorded', 1, '{payload}', \
+             '{metadata}', now(), repeat('0', 64), repeat('0', 64) \
+             FROM (SELECT nextval('pgbench_seq') AS n FROM generate_series(1, {rows})) AS s;\n"
+        )
+    };
+    let dir = tempfile_dir()?;
+    let single = run_pgbench(url, &dir, &insert(1), 1, seconds).await?;
+    let concurrent = run_pgbench(url, &dir, &insert(1), WRITERS, seconds).await?;
+    let batch = run_pgbench(url, &dir, &insert(BATCH_SIZE), 1, seconds).await?;
+    std::fs::remove_dir_all(&dir).ok();
+    Ok(Some((single, concurrent, batch * BATCH_SIZE as f64)))
+}
+
+fn tempfile_dir() -> Result<PathBuf, CliError> {
+    let dir =
+        std::env::temp_dir().join(format!("league-pgbench-{}", uuid::Uuid::now_v7().simple()));
+    std::fs::create_dir_all(&dir).context("pgbench script directory")?;
+    Ok(dir)
+}
+
+/// One `pgbench` run; its transactions per second.
+async fn run_pgbench(
+    url: &str,
+    dir: &std::path::Path,
+    script: &str,
+    clients: u64,
+    seconds: u64,
+) -> Result<f64, CliError> {
+    let file = dir.join(format!("script-{clients}-{}.sql", script.len()));
+    std::fs::write(&file, script).context("pgbench script")?;
+    let output = tokio::process::Command::new("pgbench")
+        .args(["-n", "-c", &clients.to_string(), "-j", &clients.min(2).to_string()])
+        .args(["-T", &seconds.to_string(), "-f"])
+        .arg(&file)
+        .arg(url)
+        .output()
+        .await
+        .context("cannot run pgbench")?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    if !output.status.success() {
+        return Err(anyhow::anyhow!(
+            "pgbench failed: {}{}",
+            stdout,
+            String::from_utf8_lossy(&output.stderr)
+        )
+        .into());
+    }
+    stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("tps = "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|tps| tps.parse().ok())
+        .with_context(|| format!("no tps in pgbench's output: {stdout}"))
+        .map_err(CliError::from)
 }

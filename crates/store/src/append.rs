@@ -1,0 +1,572 @@
+//! The write path: validation, group commit, and one transaction per group on each database.
+//!
+//! Appends queue up in the store; whichever caller finds the commit slot free takes everything
+//! queued (up to [`MAX_GROUP_EVENTS`] events) and commits it as one transaction, in a task of
+//! its own so that a caller giving up cannot abandon the others' commit. Inside the
+//! transaction every append keeps its own semantics, in queue order: a reused idempotency key
+//! answers with the first outcome, a stale expected version is a conflict that writes nothing
+//! for that append only, and the others go on. Every caller hears back only after the commit.
+//! Under load many appends share one commit (one fsync); alone, an append commits at once.
+//!
+//! If a group's transaction fails as a whole (a database error), each of its appends is
+//! retried alone, so one failing append cannot fail its neighbours.
+//!
+//! - PostgreSQL: one statement, `SELECT * FROM league_append(…)` (see the migration
+//!   `m20261123_000001_append_function`), in autocommit: one round trip per group.
+//! - SQLite: one `BEGIN IMMEDIATE` transaction; the rows are hashed here and inserted with
+//!   multi-row `INSERT`s of at most [`SQLITE_ROWS_PER_INSERT`] rows (SQLite binds parameters
+//!   in time linear in their index, so huge statements bind quadratically).
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use chrono::{DateTime, SubsecRound, Utc};
+use sea_orm::sqlx::{self, Row};
+use sea_orm::{
+    ConnectionTrait, DatabaseTransaction, DbBackend, DbErr, EntityTrait, RuntimeErr, SqlErr,
+    SqliteTransactionMode, Statement, TransactionOptions, TransactionTrait, Value,
+    sea_query::Values,
+};
+use tokio::sync::oneshot;
+use uuid::Uuid;
+
+use crate::entity::idempotency_key;
+use crate::hash::{ChainFields, GENESIS_HASH, canonical_json};
+use crate::store::{from_db, to_db};
+use crate::types::MAX_EVENT_TYPE_LEN;
+use crate::{
+    AppendOutcome, EventStore, ExpectedVersion, Metadata, NewEvent, RecordedEvent, StoreError,
+    StreamId,
+};
+
+/// A group stops growing once it holds this many events (an append is never split).
+pub(crate) const MAX_GROUP_EVENTS: usize = 2000;
+/// Rows per multi-row `INSERT` on SQLite (11 parameters each).
+pub(crate) const SQLITE_ROWS_PER_INSERT: usize = 50;
+
+/// One append as the database sees it.
+pub(crate) struct Request {
+    stream: StreamId,
+    expected: ExpectedVersion,
+    idempotency_key: Option<String>,
+    metadata: String,
+    events: Vec<RowInput>,
+}
+
+struct RowInput {
+    event_id: Uuid,
+    event_type: String,
+    schema_version: i32,
+    payload: String,
+}
+
+/// What the database assigned to one written event.
+struct Stamp {
+    position: u64,
+    stream_version: u64,
+    recorded_at: DateTime<Utc>,
+    prev_hash: String,
+    hash: String,
+}
+
+/// How one append of a group ended.
+enum Decided {
+    Written(Vec<Stamp>),
+    Deduplicated { first_position: u64, last_position: u64, stream_version: u64 },
+    Conflict { actual: u64 },
+}
+
+/// A group's transaction failed; `rolled_back` when it certainly wrote nothing.
+struct GroupFailed {
+    error: StoreError,
+    rolled_back: bool,
+}
+
+/// A queued append and where its answer goes.
+pub(crate) struct Pending {
+    request: Request,
+    reply: oneshot::Sender<Result<Decided, StoreError>>,
+}
+
+/// The queue of appends waiting for a commit, and the slot held while a group commits.
+#[derive(Default)]
+pub(crate) struct GroupCommit {
+    queue: std::sync::Mutex<VecDeque<Pending>>,
+    slot: Arc<tokio::sync::Mutex<()>>,
+}
+
+impl EventStore {
+    /// Appends `events` to `stream` atomically, after checking `expected` (see the crate docs).
+    pub async fn append(
+        &self,
+        stream: &StreamId,
+        expected: ExpectedVersion,
+        events: Vec<NewEvent>,
+        metadata: Metadata,
+    ) -> Result<AppendOutcome, StoreError> {
+        if events.is_empty() {
+            return Err(StoreError::EmptyAppend);
+        }
+        let metadata_text =
+            canonical_json(&serde_json::to_value(&metadata).map_err(|error| {
+                StoreError::InvalidEvent { reason: format!("metadata: {error}") }
+            })?)?;
+        let mut rows = Vec::with_capacity(events.len());
+        for event in &events {
+            let length = event.event_type.chars().count();
+            if length == 0 || length > MAX_EVENT_TYPE_LEN {
+                return Err(StoreError::InvalidEvent {
+                    reason: format!("event type must have 1 to {MAX_EVENT_TYPE_LEN} characters"),
+                });
+            }
+            rows.push(RowInput {
+                event_id: Uuid::now_v7(),
+                event_type: event.event_type.clone(),
+                schema_version: event.schema_version,
+                payload: canonical_json(&event.payload)?,
+            });
+        }
+        let event_ids: Vec<Uuid> = rows.iter().map(|row| row.event_id).collect();
+        let request = Request {
+            stream: stream.clone(),
+            expected,
+            idempotency_key: metadata.idempotency_key.clone(),
+            metadata: metadata_text,
+            events: rows,
+        };
+
+        match self.submit(request).await? {
+            Decided::Written(stamps) => Ok(AppendOutcome {
+                first_position: stamps.first().map_or(0, |stamp| stamp.position),
+                last_position: stamps.last().map_or(0, |stamp| stamp.position),
+                stream_version: stamps.last().map_or(0, |stamp| stamp.stream_version),
+                events: events
+                    .into_iter()
+                    .zip(event_ids)
+                    .zip(stamps)
+                    .map(|((event, event_id), stamp)| RecordedEvent {
+                        position: stamp.position,
+                        stream_id: stream.clone(),
+                        stream_version: stamp.stream_version,
+                        event_id,
+                        event_type: event.event_type,
+                        schema_version: event.schema_version,
+                        payload: event.payload,
+                        metadata: metadata.clone(),
+                        recorded_at: stamp.recorded_at,
+                        prev_hash: stamp.prev_hash,
+                        hash: stamp.hash,
+                    })
+                    .collect(),
+                deduplicated: false,
+            }),
+            Decided::Deduplicated { first_position, last_position, stream_version } => {
+                self.earlier_outcome(
+                    self.connection(),
+                    &idempotency_key::Model {
+                        idempotency_key: metadata.idempotency_key.unwrap_or_default(),
+                        stream_id: stream.as_str().to_owned(),
+                        first_position: to_db(first_position),
+                        last_position: to_db(last_position),
+                        stream_version: to_db(stream_version),
+                    },
+                )
+                .await
+            }
+            Decided::Conflict { actual } => Err(StoreError::Conflict { expected, actual }),
+        }
+    }
+
+    /// Queues `request` and waits for its commit: either another caller's group takes it, or
+    /// this caller finds the commit slot free and commits everything queued.
+    async fn submit(&self, request: Request) -> Result<Decided, StoreError> {
+        let group = &self.inner.group;
+        let (reply, mut answer) = oneshot::channel();
+        lock_queue(&group.queue).push_back(Pending { request, reply });
+        tokio::select! {
+            biased;
+            decided = &mut answer => return decided.unwrap_or_else(|_| Err(lost())),
+            slot = group.slot.clone().lock_owned() => {
+                let batch = take_group(&mut lock_queue(&group.queue));
+                if !batch.is_empty() {
+                    // A task of its own: the group commits even if this caller is cancelled.
+                    let store = self.clone();
+                    tokio::spawn(async move {
+                        store.commit_group(batch).await;
+                        drop(slot);
+                    });
+                }
+                // An empty queue means an earlier group took this request; its answer comes.
+            }
+        }
+        answer.await.unwrap_or_else(|_| Err(lost()))
+    }
+
+    /// Commits one group and answers each of its callers.
+    async fn commit_group(&self, batch: Vec<Pending>) {
+        let (requests, replies): (Vec<Request>, Vec<_>) =
+            batch.into_iter().map(|pending| (pending.request, pending.reply)).unzip();
+        let results = match self.write_group(&requests).await {
+            Ok(decided) => decided.into_iter().map(Ok).collect(),
+            Err(failed) if requests.len() == 1 => vec![Err(failed.error)],
+            Err(GroupFailed { rolled_back: true, .. }) => {
+                let mut results = Vec::with_capacity(requests.len());
+                for request in &requests {
+                    results.push(self.write_alone(request).await);
+                }
+                results
+            }
+            Err(GroupFailed { error, rolled_back: false }) => {
+                // The commit itself failed (e.g. the connection dropped): the group may or may
+                // not be in the log, so retrying could write it twice. Everyone hears so.
+                let text = error.to_string();
+                let mut results = vec![Err(error)];
+                results.extend(requests.iter().skip(1).map(|_| {
+                    Err(StoreError::Database(DbErr::Custom(format!(
+                        "the append's group commit failed, it may or may not have been committed: {text}"
+                    ))))
+                }));
+                results
+            }
+        };
+        let mut last_position = 0;
+        for (result, reply) in results.into_iter().zip(replies) {
+            if let Ok(Decided::Written(stamps)) = &result {
+                last_position = stamps.last().map_or(last_position, |stamp| stamp.position);
+            }
+            // A caller that stopped waiting no longer needs its answer.
+            reply.send(result).ok();
+        }
+        if last_position > 0 {
+            self.announce(last_position);
+        }
+    }
+
+    /// One append in a transaction of its own; a unique-key violation on its idempotency key
+    /// (another writer won the key) is answered with the winner's outcome.
+    async fn write_alone(&self, request: &Request) -> Result<Decided, StoreError> {
+        match self.write_group(std::slice::from_ref(request)).await {
+            Ok(mut decided) => decided.pop().ok_or_else(lost),
+            Err(GroupFailed { error, .. }) => {
+                let key_taken = matches!(
+                    &error,
+                    StoreError::Database(db) if matches!(db.sql_err(), Some(SqlErr::UniqueConstraintViolation(_)))
+                );
+                if key_taken
+                    && let Some(key) = &request.idempotency_key
+                    && let Some(earlier) = idempotency_key::Entity::find_by_id(key.clone())
+                        .one(self.connection())
+                        .await?
+                {
+                    return Ok(Decided::Deduplicated {
+                        first_position: from_db(earlier.first_position),
+                        last_position: from_db(earlier.last_position),
+                        stream_version: from_db(earlier.stream_version),
+                    });
+                }
+                Err(error)
+            }
+        }
+    }
+
+    async fn write_group(&self, requests: &[Request]) -> Result<Vec<Decided>, GroupFailed> {
+        match self.backend() {
+            DbBackend::Postgres => self.write_group_postgres(requests).await.map_err(|error| {
+                // An error the server reported ends the statement's transaction: nothing was
+                // written. Any other (I/O) error leaves the outcome unknown.
+                let rolled_back = matches!(
+                    &error,
+                    StoreError::Database(DbErr::Exec(RuntimeErr::SqlxError(sqlx_error)))
+                        if matches!(**sqlx_error, sqlx::Error::Database(_))
+                );
+                GroupFailed { error, rolled_back }
+            }),
+            _ => self.write_group_sqlite(requests).await,
+        }
+    }
+
+    /// PostgreSQL: the whole group in one call of `league_append`, one round trip.
+    async fn write_group_postgres(&self, requests: &[Request]) -> Result<Vec<Decided>, StoreError> {
+        let events = requests.iter().flat_map(|request| &request.events);
+        let streams: Vec<&str> = requests.iter().map(|request| request.stream.as_str()).collect();
+        let expected: Vec<Option<i64>> = requests
+            .iter()
+            .map(|request| match request.expected {
+                ExpectedVersion::Any => None,
+                ExpectedVersion::NoStream => Some(0),
+                ExpectedVersion::Exact(version) => Some(to_db(version)),
+            })
+            .collect();
+        let keys: Vec<Option<&str>> =
+            requests.iter().map(|request| request.idempotency_key.as_deref()).collect();
+        let metadata: Vec<&str> =
+            requests.iter().map(|request| request.metadata.as_str()).collect();
+        let counts: Vec<i32> = requests
+            .iter()
+            .map(|request| i32::try_from(request.events.len()).unwrap_or(i32::MAX))
+            .collect();
+        let event_ids: Vec<Uuid> = events.clone().map(|event| event.event_id).collect();
+        let types: Vec<&str> = events.clone().map(|event| event.event_type.as_str()).collect();
+        let schemas: Vec<i32> = events.clone().map(|event| event.schema_version).collect();
+        let payloads: Vec<&str> = events.map(|event| event.payload.as_str()).collect();
+
+        let rows = sqlx::query(
+            "SELECT r_append, r_outcome, r_position, r_last_position, r_version, r_recorded_at, \
+             r_prev_hash, r_hash FROM league_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        )
+        .bind(Utc::now().trunc_subsecs(6))
+        .bind(streams)
+        .bind(expected)
+        .bind(keys)
+        .bind(metadata)
+        .bind(counts)
+        .bind(event_ids)
+        .bind(types)
+        .bind(schemas)
+        .bind(payloads)
+        .fetch_all(self.connection().get_postgres_connection_pool())
+        .await
+        .map_err(database_error)?;
+
+        let mut decided: Vec<Option<Decided>> = requests.iter().map(|_| None).collect();
+        for row in rows {
+            let append: i32 = row.try_get(0).map_err(database_error)?;
+            let outcome: String = row.try_get(1).map_err(database_error)?;
+            let position: Option<i64> = row.try_get(2).map_err(database_error)?;
+            let last_position: Option<i64> = row.try_get(3).map_err(database_error)?;
+            let version: Option<i64> = row.try_get(4).map_err(database_error)?;
+            let slot = usize::try_from(append - 1)
+                .ok()
+                .and_then(|index| decided.get_mut(index))
+                .ok_or_else(|| unexpected("league_append answered for an unknown append"))?;
+            let position = position.map_or(0, from_db);
+            let version = version.map_or(0, from_db);
+            match outcome.as_str() {
+                "written" => {
+                    let stamp = Stamp {
+                        position,
+                        stream_version: version,
+                        recorded_at: row.try_get(5).map_err(database_error)?,
+                        prev_hash: row.try_get(6).map_err(database_error)?,
+                        hash: row.try_get(7).map_err(database_error)?,
+                    };
+                    match slot {
+                        Some(Decided::Written(stamps)) => stamps.push(stamp),
+                        _ => *slot = Some(Decided::Written(vec![stamp])),
+                    }
+                }
+                "deduplicated" => {
+                    *slot = Some(Decided::Deduplicated {
+                        first_position: position,
+                        last_position: last_position.map_or(0, from_db),
+                        stream_version: version,
+                    });
+                }
+                "conflict" => *slot = Some(Decided::Conflict { actual: version }),
+                other => return Err(unexpected(&format!("league_append outcome {other:?}"))),
+            }
+        }
+        decided
+            .into_iter()
+            .map(|decided| decided.ok_or_else(|| unexpected("league_append skipped an append")))
+            .collect()
+    }
+
+    /// SQLite: the whole group in one `BEGIN IMMEDIATE` transaction.
+    async fn write_group_sqlite(&self, requests: &[Request]) -> Result<Vec<Decided>, GroupFailed> {
+        let before_commit = |error: DbErr| GroupFailed { error: error.into(), rolled_back: true };
+        let txn = self
+            .connection()
+            .begin_with_options(TransactionOptions {
+                sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
+                ..Default::default()
+            })
+            .await
+            .map_err(before_commit)?;
+        match write_sqlite(&txn, requests).await {
+            Ok(decided) => {
+                txn.commit()
+                    .await
+                    .map_err(|error| GroupFailed { error: error.into(), rolled_back: false })?;
+                Ok(decided)
+            }
+            Err(error) => {
+                // Dropping an unfinished transaction rolls it back too.
+                txn.rollback().await.ok();
+                Err(GroupFailed { error, rolled_back: true })
+            }
+        }
+    }
+}
+
+async fn write_sqlite(
+    txn: &DatabaseTransaction,
+    requests: &[Request],
+) -> Result<Vec<Decided>, StoreError> {
+    let head = txn
+        .query_one_raw(Statement::from_string(
+            DbBackend::Sqlite,
+            "SELECT position, hash, recorded_at FROM events ORDER BY position DESC LIMIT 1",
+        ))
+        .await?;
+    let (mut head, mut head_hash, head_time) = match head {
+        Some(row) => (
+            from_db(row.try_get_by_index::<i64>(0)?),
+            row.try_get_by_index::<String>(1)?,
+            Some(row.try_get_by_index::<DateTime<Utc>>(2)?),
+        ),
+        None => (0, GENESIS_HASH.to_owned(), None),
+    };
+    // Commit times never decrease along positions, so "everything up to time T" is a prefix
+    // of the log even if the clock steps back.
+    let now = Utc::now().trunc_subsecs(6);
+    let recorded_at = head_time.map_or(now, |previous| previous.max(now));
+
+    let mut decided = Vec::with_capacity(requests.len());
+    for request in requests {
+        let key: Value = request.idempotency_key.clone().into();
+        let tip = txn
+            .query_one_raw(Statement::from_sql_and_values(
+                DbBackend::Sqlite,
+                "SELECT (SELECT MAX(stream_version) FROM events WHERE stream_id = ?1), \
+                        k.first_position, k.last_position, k.stream_version \
+                 FROM (SELECT 1) LEFT JOIN idempotency_keys k ON k.idempotency_key = ?2",
+                [request.stream.as_str().into(), key],
+            ))
+            .await?
+            .ok_or_else(|| unexpected("the stream's tip"))?;
+        if let Some(first_position) = tip.try_get_by_index::<Option<i64>>(1)? {
+            decided.push(Decided::Deduplicated {
+                first_position: from_db(first_position),
+                last_position: from_db(tip.try_get_by_index::<i64>(2)?),
+                stream_version: from_db(tip.try_get_by_index::<i64>(3)?),
+            });
+            continue;
+        }
+        let version = tip.try_get_by_index::<Option<i64>>(0)?.map_or(0, from_db);
+        if !request.expected.admits(version) {
+            decided.push(Decided::Conflict { actual: version });
+            continue;
+        }
+
+        let mut stamps = Vec::with_capacity(request.events.len());
+        for (offset, event) in (1u64..).zip(&request.events) {
+            let position = head + offset;
+            let stream_version = version + offset;
+            let hash = ChainFields {
+                position,
+                stream_id: request.stream.as_str(),
+                stream_version,
+                event_id: event.event_id,
+                event_type: &event.event_type,
+                schema_version: event.schema_version,
+                payload: &event.payload,
+                metadata: &request.metadata,
+                recorded_at,
+                prev_hash: &head_hash,
+            }
+            .hash();
+            stamps.push(Stamp {
+                position,
+                stream_version,
+                recorded_at,
+                prev_hash: std::mem::replace(&mut head_hash, hash.clone()),
+                hash,
+            });
+        }
+        for (events, stamps) in
+            request.events.chunks(SQLITE_ROWS_PER_INSERT).zip(stamps.chunks(SQLITE_ROWS_PER_INSERT))
+        {
+            txn.execute_raw(insert_rows(request, events, stamps)).await?;
+        }
+        let count = request.events.len() as u64;
+        if let Some(key) = &request.idempotency_key {
+            txn.execute_raw(Statement::from_sql_and_values(
+                DbBackend::Sqlite,
+                "INSERT INTO idempotency_keys \
+                 (idempotency_key, stream_id, first_position, last_position, stream_version) \
+                 VALUES (?, ?, ?, ?, ?)",
+                [
+                    key.as_str().into(),
+                    request.stream.as_str().into(),
+                    to_db(head + 1).into(),
+                    to_db(head + count).into(),
+                    to_db(version + count).into(),
+                ],
+            ))
+            .await?;
+        }
+        head += count;
+        decided.push(Decided::Written(stamps));
+    }
+    Ok(decided)
+}
+
+/// One multi-row `INSERT` of `events` (at most [`SQLITE_ROWS_PER_INSERT`]).
+fn insert_rows(request: &Request, events: &[RowInput], stamps: &[Stamp]) -> Statement {
+    const COLUMNS: &str = "INSERT INTO events (position, stream_id, stream_version, event_id, \
+        event_type, schema_version, payload, metadata, recorded_at, prev_hash, hash) VALUES ";
+    const ROW: &str = "(?,?,?,?,?,?,?,?,?,?,?)";
+    let mut sql = String::with_capacity(COLUMNS.len() + events.len() * (ROW.len() + 1));
+    sql.push_str(COLUMNS);
+    let mut values = Vec::with_capacity(events.len() * 11);
+    for (index, (event, stamp)) in events.iter().zip(stamps).enumerate() {
+        if index > 0 {
+            sql.push(',');
+        }
+        sql.push_str(ROW);
+        values.extend::<[Value; 11]>([
+            to_db(stamp.position).into(),
+            request.stream.as_str().into(),
+            to_db(stamp.stream_version).into(),
+            event.event_id.into(),
+            event.event_type.as_str().into(),
+            event.schema_version.into(),
+            event.payload.as_str().into(),
+            request.metadata.as_str().into(),
+            stamp.recorded_at.into(),
+            stamp.prev_hash.as_str().into(),
+            stamp.hash.as_str().into(),
+        ]);
+    }
+    Statement::from_sql_and_values(DbBackend::Sqlite, sql, Values(values))
+}
+
+/// Takes queued appends from the front until the group holds [`MAX_GROUP_EVENTS`] events.
+fn take_group(queue: &mut VecDeque<Pending>) -> Vec<Pending> {
+    let mut batch = Vec::new();
+    let mut events = 0;
+    while let Some(next) = queue.front() {
+        if !batch.is_empty() && events + next.request.events.len() > MAX_GROUP_EVENTS {
+            break;
+        }
+        events += next.request.events.len();
+        batch.extend(queue.pop_front());
+    }
+    batch
+}
+
+fn lock_queue(
+    queue: &std::sync::Mutex<VecDeque<Pending>>,
+) -> std::sync::MutexGuard<'_, VecDeque<Pending>> {
+    // The queue is only pushed to and drained; a panic elsewhere cannot leave it half-changed.
+    queue.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn database_error(error: sqlx::Error) -> StoreError {
+    StoreError::Database(DbErr::Exec(RuntimeErr::SqlxError(Arc::new(error))))
+}
+
+fn unexpected(what: &str) -> StoreError {
+    StoreError::Database(DbErr::Custom(format!("unexpected answer from the database: {what}")))
+}
+
+/// The commit task ended without answering (it panicked): whether the append committed is
+/// unknown, as after a lost connection.
+fn lost() -> StoreError {
+    StoreError::Database(DbErr::Custom(
+        "the append's commit task ended without an answer; the append may or may not have \
+         been committed"
+            .into(),
+    ))
+}

@@ -1,0 +1,145 @@
+// @ts-check
+/** @file Signing in with a pasted token, and the admin's page: register players (each
+ * token shown once, with a copy button) and create leagues (every setting, defaults shown). */
+
+import { ApiError, gql, session } from "./api.js";
+import { h, replace, copy, SYSTEMS, announce } from "./dom.js";
+import * as Q from "./queries.js";
+import { field, formError, showError, clearErrors, requireFilled } from "./forms.js";
+import { navigate } from "./main.js";
+
+/** @type {import("./main.js").View} */
+export function signInView(main) {
+  const token = /** @type {HTMLTextAreaElement} */ (h("textarea", { required: true, rows: 3, autocomplete: "off", spellcheck: "false" }));
+  const form = h("form", { novalidate: true, "aria-labelledby": "signin-h" },
+    formError(),
+    field("Token", token, { field: "token", hint: "The admin token, or the token you got when you were registered. It is kept for this browser session only." }),
+    h("button", { type: "submit", class: "primary" }, "Sign in"));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    if (!requireFilled(form)) return;
+    const value = token.value.trim();
+    try {
+      // `me` is the calling player, or null for the admin; an unknown token is refused.
+      const { me } = await gql(Q.ME, {}, value);
+      session.signIn(value, me ? { kind: "player", id: me.id, name: me.name } : { kind: "admin" });
+      announce(me ? `Signed in as ${me.name}.` : "Signed in as the admin.");
+      navigate(me ? `/players/${me.id}` : "/admin");
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "UNAUTHENTICATED") {
+        error.errors = [{ message: "This token is not known to the server.", extensions: { field: "token" } }];
+      }
+      showError(form, error);
+    }
+  });
+  replace(main, h("h1", { id: "signin-h" }, "Sign in"), form);
+}
+
+/** @type {import("./main.js").View} */
+export async function adminView(main) {
+  if (session.role?.kind !== "admin") {
+    replace(main, h("h1", {}, "Admin"), h("p", {}, "This page is for the admin. ", h("a", { href: "/signin" }, "Sign in with the admin token.")));
+    return;
+  }
+  replace(main, h("h1", {}, "Admin"), registerForm(), createLeagueForm(), await playersList(),
+    h("section", {}, h("h2", {}, "Correct a result"), h("p", {}, "Open a finished game from its league page and choose “Correct result”.")));
+}
+
+function registerForm() {
+  const name = /** @type {HTMLInputElement} */ (h("input", { type: "text", required: true, autocomplete: "off" }));
+  const issued = h("ul", { class: "tokens", "aria-live": "polite" });
+  const form = h("form", { novalidate: true, "aria-labelledby": "register-h" },
+    h("h2", { id: "register-h" }, "Register a player"),
+    formError(),
+    field("Name", name, { field: "name" }),
+    h("button", { type: "submit", class: "primary" }, "Register"),
+    issued);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    if (!requireFilled(form)) return;
+    try {
+      const { registerPlayer } = await gql(Q.REGISTER_PLAYER, { name: name.value.trim() });
+      const { player, token } = registerPlayer;
+      const status = h("span", { class: "copied", role: "status" });
+      issued.append(h("li", { "data-player": player.name },
+        h("a", { href: `/players/${player.id}` }, player.name), ": ",
+        h("code", { class: "token" }, token), " ",
+        h("button", { type: "button", "aria-label": `Copy ${player.name}'s token`, onclick: async () => {
+          status.textContent = (await copy(token)) ? "Copied." : "Copy failed: select the token and copy it.";
+        } }, "Copy"), " ", status,
+        h("p", { class: "hint" }, "Shown only now: the server keeps only its hash.")));
+      announce(`${player.name} registered.`);
+      name.value = "";
+      name.focus();
+    } catch (error) {
+      showError(form, error);
+    }
+  });
+  return form;
+}
+
+function createLeagueForm() {
+  const text = (/** @type {Record<string, any>} */ attrs = {}) => /** @type {HTMLInputElement} */ (h("input", { type: "text", ...attrs }));
+  const number = (/** @type {Record<string, any>} */ attrs = {}) => /** @type {HTMLInputElement} */ (h("input", { type: "number", step: 1, ...attrs }));
+  const name = text({ required: true });
+  const game = text({ required: true, value: "Diplomacy" });
+  const gameVersion = text({ placeholder: "optional" });
+  const system = /** @type {HTMLSelectElement} */ (h("select", {}, Object.entries(SYSTEMS).map(([value, label]) => h("option", { value }, label))));
+  const k = number({ required: true, min: 2, value: 7 });
+  const size = number({ min: 2, value: 8, placeholder: "8" });
+  const s = number({ min: 1, placeholder: "from the table for k" });
+  const active = /** @type {HTMLInputElement} */ (h("input", { type: "checkbox" }));
+  system.addEventListener("change", () => {
+    // A sensible k for the chosen system: Diplomacy needs 7.
+    if (["BAF", "DETOUR_98F", "SQUARES"].includes(system.value)) k.value = "7";
+  });
+  const form = h("form", { novalidate: true, "aria-labelledby": "create-h" },
+    h("h2", { id: "create-h" }, "Create a league"),
+    formError(),
+    field("Name", name, { field: "name" }),
+    field("Game", game, { field: "game" }),
+    field("Game version", gameVersion, { field: "gameVersion" }),
+    field("Scoring system", system, { field: "scoringSystem" }),
+    field("Players per game (k)", k, { field: "playersPerGame", hint: "Diplomacy systems: 7; placement: 2 to 8; team games: 2 or more." }),
+    field("League size (N)", size, { field: "size", hint: "Default 8." }),
+    field("Games per seat (s)", s, { field: "gamesPerSeat", hint: "Default: the seed table's value for k (empty = default)." }),
+    field("Require active players", active, { field: "requireActivePlayers", hint: "Default: no." }),
+    h("button", { type: "submit", class: "primary" }, "Create league"));
+  let idempotencyKey = crypto.randomUUID();
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    if (!requireFilled(form)) return;
+    const int = (/** @type {HTMLInputElement} */ el) => (el.value === "" ? null : Number(el.value));
+    const input = {
+      name: name.value.trim(),
+      game: game.value.trim(),
+      gameVersion: gameVersion.value.trim() || null,
+      scoringSystem: system.value,
+      playersPerGame: int(k),
+      size: int(size),
+      gamesPerSeat: int(s),
+      requireActivePlayers: active.checked,
+    };
+    try {
+      const { createLeague } = await gql(Q.CREATE_LEAGUE, { input, idempotencyKey });
+      announce(`League ${createLeague.name} created.`);
+      navigate(`/leagues/${createLeague.id}`);
+    } catch (error) {
+      showError(form, error);
+      if (!(error instanceof ApiError) || error.code !== "NETWORK") idempotencyKey = crypto.randomUUID();
+    }
+  });
+  return form;
+}
+
+async function playersList() {
+  const { players } = await gql(Q.PLAYERS, { first: 100, after: null });
+  return h("section", { "aria-labelledby": "players-h" },
+    h("h2", { id: "players-h" }, `Players (${players.totalCount})`),
+    players.nodes.length === 0 ? h("p", {}, "None registered yet.")
+      : h("ul", { class: "columns" }, players.nodes.map((/** @type {any} */ p) => h("li", {}, h("a", { href: `/players/${p.id}` }, p.name)))),
+    players.pageInfo.hasNextPage ? h("p", {}, `The first 100 of ${players.totalCount}.`) : null);
+}

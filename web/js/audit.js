@@ -1,0 +1,87 @@
+// @ts-check
+/** @file The audit view: a league's event log (position, type, actor, time, hash), paged,
+ * with every score change an event made and, for corrections, the reason. */
+
+import { gql } from "./api.js";
+import { h, replace, score, delta, when, SYSTEMS } from "./dom.js";
+import * as Q from "./queries.js";
+import { actorName, describe, histories } from "./league.js";
+
+const PAGE = 25;
+
+/**
+ * What each player reported in a result payload, in words, by player id.
+ * @param {any} result the `result` of a `GameFinished` / `GameResultCorrected` payload
+ * @returns {Map<string, string>}
+ */
+function reported(result) {
+  /** @type {Map<string, string>} */
+  const out = new Map();
+  if (!result) return out;
+  for (const e of result.placement ?? []) out.set(e.player, `${score(e.points)} game points`);
+  for (const e of result.diplomacy ?? []) {
+    out.set(e.player, `${e.centres} centres${e.eliminated ? `, eliminated${e.eliminatedYear ? ` ${e.eliminatedYear}` : ""}` : ""}`);
+  }
+  for (const side of result.teams?.sides ?? []) {
+    for (const p of side.players) {
+      out.set(p.player, `${side.name}${result.teams.draw ? " (draw)" : ""}, ${score(p.points)} points${p.surrendered ? ", surrendered" : ""}`);
+    }
+  }
+  return out;
+}
+
+/** @type {import("./main.js").View} */
+export async function auditView(main, [id]) {
+  const { league } = await gql(Q.LEAGUE, { id });
+  if (!league) {
+    replace(main, h("h1", {}, "League not found"));
+    return;
+  }
+  const names = new Map(league.players.map((/** @type {any} */ p) => [p.id, p.name]));
+  const games = new Map(league.games.map((/** @type {any} */ g) => [g.id, g.number]));
+  /** @type {Map<number, { id: string, name: string, change: any }[]>} score changes by the position that made them */
+  const changes = new Map();
+  for (const { player, changes: list } of await histories(id, league.players)) {
+    for (const change of list) changes.set(change.position, [...(changes.get(change.position) ?? []), { id: player.id, name: player.name, change }]);
+  }
+  const body = h("div");
+  replace(main,
+    h("h1", {}, `Audit log: ${league.name}`),
+    h("p", {}, h("a", { href: `/leagues/${id}` }, "Back to the league"), ". Every change is an event in the hash-chained log; each hash covers the event and the previous hash."),
+    body);
+  /** @type {(string|null)[]} */
+  const stack = [null];
+  const load = async () => {
+    const { events } = await gql(Q.EVENTS, { leagueId: id, first: PAGE, after: stack[stack.length - 1] });
+    const first = (stack.length - 1) * PAGE + 1;
+    const system = SYSTEMS[league.scoringSystem] ?? league.scoringSystem;
+    const rows = events.nodes.map((/** @type {any} */ e) => {
+      const explained = changes.get(e.position) ?? [];
+      const inputs = reported(e.payload?.result);
+      const input = (/** @type {string} */ id) => [...inputs].find(([key]) => key.toLowerCase().includes(id.toLowerCase()))?.[1];
+      return h("tr", { "data-position": e.position },
+        h("td", { class: "num" }, e.position),
+        h("td", {}, h("code", {}, e.type)),
+        h("td", {}, actorName(e.actor, names)),
+        h("td", {}, h("time", { datetime: e.recordedAt }, when(e.recordedAt))),
+        h("td", {}, h("code", { class: "hash", title: `hash ${e.hash}\nprevious ${e.prevHash}` }, e.hash.slice(0, 12), "…")),
+        h("td", {}, describe(e, names, games),
+          explained.length > 0
+            ? [h("p", { class: "hint" }, `Scored by ${system}:`), h("ul", { class: "explained" }, explained.map(({ id: playerId, name, change }) => {
+                const what = input(playerId);
+                return h("li", {}, `${name}: ${what ? `${what} → ` : ""}${delta(change.delta)}, total ${score(change.total)}`);
+              }))]
+            : null,
+          h("details", {}, h("summary", {}, "Payload"), h("pre", {}, JSON.stringify(e.payload, null, 2)))));
+    });
+    replace(body,
+      h("div", { class: "table-wrap" }, h("table", { class: "audit" },
+        h("caption", {}, `Events ${first}–${first + events.nodes.length - 1} of ${events.totalCount}`),
+        h("thead", {}, h("tr", {}, ...["Position", "Type", "Actor", "Time", "Hash", "What changed"].map((x) => h("th", { scope: "col" }, x)))),
+        h("tbody", {}, rows))),
+      h("nav", { class: "pager", "aria-label": "Pages" },
+        h("button", { type: "button", disabled: stack.length === 1, onclick: () => { stack.pop(); void load(); } }, "Previous"),
+        h("button", { type: "button", disabled: !events.pageInfo.hasNextPage, onclick: () => { stack.push(events.pageInfo.endCursor); void load(); } }, "Next")));
+  };
+  await load();
+}

@@ -1,0 +1,284 @@
+// @ts-check
+/** @file Form building blocks: labelled fields with an error slot, API errors shown next
+ * to the field they name (`extensions.field`), and the result form that fits a league's
+ * scoring system. */
+
+import { ApiError } from "./api.js";
+import { h, shapeOf } from "./dom.js";
+
+let uid = 0;
+
+/**
+ * A labelled control with a hint and an error slot, wired for screen readers.
+ * `field` is the GraphQL input path errors name (e.g. `playersPerGame`).
+ * @param {string} label
+ * @param {HTMLElement} control
+ * @param {{ field?: string, hint?: string }} [options]
+ */
+export function field(label, control, { field: path, hint } = {}) {
+  const id = control.id || `f${++uid}`;
+  control.id = id;
+  if (path) control.dataset.field = path;
+  const errorId = `${id}-error`;
+  const hintId = hint ? `${id}-hint` : null;
+  control.setAttribute("aria-describedby", [hintId, errorId].filter(Boolean).join(" "));
+  const isCheck = control instanceof HTMLInputElement && control.type === "checkbox";
+  return h(
+    "div",
+    { class: isCheck ? "field field-check" : "field" },
+    isCheck ? control : null,
+    h("label", { for: id }, label),
+    isCheck ? null : control,
+    hint ? h("p", { class: "hint", id: hintId }, hint) : null,
+    h("p", { class: "field-error", id: errorId, hidden: true }),
+  );
+}
+
+/** An error slot for a control that sits in a table cell. @param {HTMLElement} control @param {string} path @param {string} label */
+export function cellControl(control, path, label) {
+  const id = `f${++uid}`;
+  control.id = id;
+  control.dataset.field = path;
+  control.setAttribute("aria-label", label);
+  control.setAttribute("aria-describedby", `${id}-error`);
+  return h("div", { class: "cell-field" }, control, h("p", { class: "field-error", id: `${id}-error`, hidden: true }));
+}
+
+/** Removes every error shown in a form. @param {HTMLElement} form */
+export function clearErrors(form) {
+  for (const el of form.querySelectorAll(".field-error, .form-error")) {
+    el.textContent = "";
+    el.setAttribute("hidden", "");
+  }
+  for (const el of form.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
+}
+
+/** Paths to try for an error's field, most specific first: `a.b[2].c`, `a.b[2]`, `a.b`, `a`. @param {string} path */
+function candidates(path) {
+  const out = [];
+  let p = path;
+  while (p) {
+    out.push(p);
+    if (p.startsWith("input.")) out.push(p.slice(6));
+    const cut = Math.max(p.lastIndexOf("."), p.lastIndexOf("["));
+    p = cut > 0 ? p.slice(0, cut) : "";
+  }
+  return out;
+}
+
+/** The message without the field name the server puts in front. @param {import("./api.js").GraphQLErrorEntry} e */
+function messageOf(e) {
+  const f = e.extensions?.field;
+  return f && e.message.startsWith(`${f}: `) ? e.message.slice(f.length + 2) : e.message;
+}
+
+/** @type {Record<string, string>} */
+const CODE_TEXT = {
+  UNAUTHENTICATED: "Please sign in again: the server does not accept this token.",
+  FORBIDDEN: "You may not do this.",
+  NETWORK: "The server cannot be reached. Try again.",
+  INTERNAL: "The server failed. Try again later.",
+};
+
+/**
+ * Shows an error next to the field it names, or at the form's top. Returns whether it was
+ * an {@link ApiError} (anything else is rethrown).
+ * @param {HTMLElement} form
+ * @param {unknown} error
+ */
+export function showError(form, error) {
+  if (!(error instanceof ApiError)) throw error;
+  clearErrors(form);
+  let first = null;
+  for (const e of error.errors) {
+    const path = e.extensions?.field;
+    /** @type {HTMLElement|null} */
+    let control = null;
+    for (const candidate of path ? candidates(path) : []) {
+      control = form.querySelector(`[data-field="${CSS.escape(candidate)}"]`);
+      if (control) break;
+    }
+    const code = e.extensions?.code ?? "";
+    const text = CODE_TEXT[code] ?? messageOf(e);
+    const slot = control
+      ? document.getElementById(`${control.id}-error`)
+      : form.querySelector(".form-error");
+    if (!slot) continue;
+    slot.textContent = slot.textContent ? `${slot.textContent} ${text}` : text;
+    slot.removeAttribute("hidden");
+    if (control) control.setAttribute("aria-invalid", "true");
+    first ??= control ?? slot;
+  }
+  if (first instanceof HTMLElement) first.focus();
+  return true;
+}
+
+/**
+ * Marks every empty required control of a form; returns whether there was none. (The
+ * browser's own validation bubbles are off, so that out-of-range values reach the server
+ * and come back with its explanation next to the field.)
+ * @param {HTMLElement} form
+ */
+export function requireFilled(form) {
+  let ok = true;
+  for (const el of form.querySelectorAll("input[required], textarea[required]")) {
+    const control = /** @type {HTMLInputElement} */ (el);
+    if (control.value.trim() !== "") continue;
+    const slot = document.getElementById(`${control.id}-error`);
+    if (slot) {
+      slot.textContent = "Required.";
+      slot.removeAttribute("hidden");
+    }
+    control.setAttribute("aria-invalid", "true");
+    if (ok) control.focus();
+    ok = false;
+  }
+  return ok;
+}
+
+/** The form-level error slot (put it first in a form). */
+export function formError() {
+  return h("p", { class: "form-error", role: "alert", hidden: true, tabindex: "-1" });
+}
+
+/**
+ * @typedef {{ seat: number, label: string, player: { id: string, name: string } }} Seat
+ * @typedef {{ id: string, number: number, status: string, seats: Seat[], result: any }} GameForResult
+ */
+
+/** @param {string} type @param {Record<string, any>} [attrs] */
+const input = (type, attrs = {}) => /** @type {HTMLInputElement} */ (h("input", { type, ...attrs }));
+
+/**
+ * The result table for a game in the league's system. `read()` returns the
+ * `GameResultInput`; each control carries the GraphQL path of its value.
+ * @param {GameForResult} game
+ * @param {string} system
+ */
+export function resultFields(game, system) {
+  const shape = shapeOf(system);
+  const existing = game.result;
+  /** @param {string} id */
+  const prior = (id) => {
+    if (!existing) return null;
+    if (existing.entries) return existing.entries.find((/** @type {any} */ e) => e.player.id === id) ?? null;
+    for (const [s, side] of existing.sides.entries()) {
+      const p = side.players.find((/** @type {any} */ x) => x.player.id === id);
+      if (p) return { ...p, side: s };
+    }
+    return null;
+  };
+  const k = game.seats.length;
+  const woodenShips = system === "WOODEN_SHIPS" || system === "WOODEN_SHIPS_LEGACY";
+  /** @type {string[]} */
+  let heads;
+  if (shape === "placement") heads = ["Points"];
+  else if (shape === "diplomacy") heads = ["Centres", "Eliminated", "Year eliminated"];
+  else heads = ["Side", "Points", "Units", "Lost", "Kills", ...(woodenShips ? ["Ships left", "Surrendered"] : [])];
+
+  /** @type {{ seat: Seat, controls: Record<string, HTMLInputElement|HTMLSelectElement> }[]} */
+  const rows = [];
+  const body = h("tbody");
+  for (const [i, seat] of game.seats.entries()) {
+    const p = prior(seat.player.id);
+    const who = `${seat.label}, ${seat.player.name}`;
+    /** @type {Record<string, HTMLInputElement|HTMLSelectElement>} */
+    const c = {};
+    /** @type {HTMLElement[]} */
+    const cells = [];
+    if (shape === "placement") {
+      c.points = input("number", { step: "any", required: true, value: p?.points ?? "" });
+      cells.push(cellControl(c.points, `result.placement[${i}].points`, `Points of ${who}`));
+    } else if (shape === "diplomacy") {
+      c.centres = input("number", { min: 0, max: 34, step: 1, required: true, value: p?.centres ?? "" });
+      c.eliminated = input("checkbox", { checked: Boolean(p?.eliminated) });
+      c.eliminatedYear = input("number", { min: 1901, step: 1, value: p?.eliminatedYear ?? "" });
+      cells.push(cellControl(c.centres, `result.diplomacy[${i}].centres`, `Supply centres of ${who}`));
+      cells.push(cellControl(c.eliminated, `result.diplomacy[${i}].eliminated`, `${who} eliminated`));
+      cells.push(cellControl(c.eliminatedYear, `result.diplomacy[${i}].eliminatedYear`, `Year ${who} was eliminated`));
+    } else {
+      const defaultSide = p ? p.side : woodenShips ? i : i < Math.ceil(k / 2) ? 0 : 1;
+      c.side = /** @type {HTMLSelectElement} */ (
+        h("select", {}, ...Array.from({ length: k }, (_, s) => h("option", { value: s, selected: s === defaultSide }, `Side ${s + 1}`)))
+      );
+      c.points = input("number", { step: "any", min: 0, required: true, value: p?.points ?? "" });
+      c.units = input("number", { step: 1, min: 1, value: p?.units ?? 1 });
+      c.lost = input("number", { step: 1, min: 0, value: p?.lost ?? 0 });
+      c.kills = input("number", { step: 1, min: 0, value: p?.kills ?? 0 });
+      cells.push(cellControl(c.side, `seat[${i}].side`, `Side of ${who}`));
+      for (const [key, label] of [["points", "Points"], ["units", "Units"], ["lost", "Units lost"], ["kills", "Kills"]]) {
+        cells.push(cellControl(c[key], `seat[${i}].${key}`, `${label} of ${who}`));
+      }
+      if (woodenShips) {
+        c.shipsLeft = input("number", { step: 1, min: 0, value: p?.shipsLeft ?? "" });
+        c.surrendered = input("checkbox", { checked: Boolean(p?.surrendered) });
+        cells.push(cellControl(c.shipsLeft, `seat[${i}].shipsLeft`, `Ships left of ${who}`));
+        cells.push(cellControl(c.surrendered, `seat[${i}].surrendered`, `${who} surrendered`));
+      }
+    }
+    rows.push({ seat, controls: c });
+    body.append(h("tr", {}, h("th", { scope: "row" }, seat.label), h("td", {}, seat.player.name), ...cells.map((x) => h("td", {}, x))));
+  }
+  const draw = woodenShips ? input("checkbox", { checked: Boolean(existing?.draw) }) : null;
+  const element = h(
+    "fieldset",
+    { class: "result-fields" },
+    h("legend", {}, "Result"),
+    h("div", { class: "table-wrap" },
+      h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Seat"), h("th", { scope: "col" }, "Player"), ...heads.map((x) => h("th", { scope: "col" }, x)))), body)),
+    draw ? field("Draw by mutual consent", draw, { field: "result.teams.draw" }) : null,
+    h("p", { class: "field-error", id: "result-error", hidden: true }),
+  );
+  // Errors about the result as a whole land under the table.
+  const anchor = h("span", { id: "result", "data-field": "result", hidden: true });
+  element.prepend(anchor);
+
+  /** @param {HTMLInputElement|HTMLSelectElement} el */
+  const num = (el) => (el.value === "" ? null : Number(el.value));
+  /** @param {HTMLInputElement|HTMLSelectElement} el */
+  const checked = (el) => /** @type {HTMLInputElement} */ (el).checked;
+
+  /** Reads the `GameResultInput`; renames team controls to the paths the server will name. */
+  function read() {
+    if (shape === "placement") {
+      return { placement: rows.map((r) => ({ playerId: r.seat.player.id, points: num(r.controls.points) })) };
+    }
+    if (shape === "diplomacy") {
+      return {
+        diplomacy: rows.map((r) => {
+          const eliminated = checked(r.controls.eliminated);
+          return {
+            playerId: r.seat.player.id,
+            centres: num(r.controls.centres),
+            eliminated,
+            eliminatedYear: eliminated ? num(r.controls.eliminatedYear) : null,
+          };
+        }),
+      };
+    }
+    /** @type {Map<number, typeof rows>} */
+    const bySide = new Map();
+    for (const r of rows) {
+      const s = Number(r.controls.side.value);
+      bySide.set(s, [...(bySide.get(s) ?? []), r]);
+    }
+    const sides = [...bySide.entries()].sort((a, b) => a[0] - b[0]).map(([s, members], si) => ({
+      name: `Side ${s + 1}`,
+      players: members.map((r, pj) => {
+        for (const key of Object.keys(r.controls)) {
+          if (key !== "side") r.controls[key].dataset.field = `result.teams.sides[${si}].players[${pj}].${key}`;
+        }
+        return {
+          playerId: r.seat.player.id,
+          points: num(r.controls.points),
+          units: num(r.controls.units) ?? 1,
+          lost: num(r.controls.lost) ?? 0,
+          kills: num(r.controls.kills) ?? 0,
+          ...(woodenShips ? { shipsLeft: num(r.controls.shipsLeft), surrendered: checked(r.controls.surrendered) } : {}),
+        };
+      }),
+    }));
+    return { teams: { draw: draw ? draw.checked : false, sides } };
+  }
+  return { element, read };
+}

@@ -1,0 +1,120 @@
+// @ts-check
+/** @file The app: a small router over the History API and one view per page (leagues,
+ * league, game, player, audit, sign-in, admin). Views render into `<main>` and return a
+ * clean-up function that ends their live subscriptions. */
+
+import { session, gql } from "./api.js";
+import { ME } from "./queries.js";
+import { h, replace } from "./dom.js";
+import { leaguesView, leagueView } from "./league.js";
+import { auditView } from "./audit.js";
+import { playerView, gameView } from "./player.js";
+import { signInView, adminView } from "./admin.js";
+
+/** @typedef {(main: HTMLElement, params: string[]) => (void | (() => void) | Promise<void | (() => void)>)} View */
+
+/** @type {[RegExp, View][]} */
+const ROUTES = [
+  [/^\/$/, leaguesView],
+  [/^\/leagues\/([^/]+)$/, leagueView],
+  [/^\/leagues\/([^/]+)\/audit$/, auditView],
+  [/^\/games\/([^/]+)$/, gameView],
+  [/^\/players\/([^/]+)$/, playerView],
+  [/^\/signin$/, signInView],
+  [/^\/admin$/, adminView],
+];
+
+/** @type {(() => void) | null} */
+let cleanup = null;
+let generation = 0;
+
+/** Goes to an app path without a reload. @param {string} path */
+export function navigate(path) {
+  history.pushState(null, "", path);
+  void render(true);
+}
+
+/** Renders the page for the current URL. @param {boolean} [moveFocus] */
+async function render(moveFocus = false) {
+  const mine = ++generation;
+  if (cleanup) cleanup();
+  cleanup = null;
+  renderNav();
+  const main = /** @type {HTMLElement} */ (document.getElementById("main"));
+  const path = location.pathname.replace(/\/+$/, "") || "/";
+  const route = ROUTES.find(([re]) => re.test(path));
+  replace(main, h("p", { class: "loading" }, "Loading…"));
+  if (!route) {
+    replace(main, h("h1", {}, "Not found"), h("p", {}, "There is no page here. ", h("a", { href: "/" }, "See the leagues.")));
+    return;
+  }
+  const params = /** @type {RegExpExecArray} */ (route[0].exec(path)).slice(1).map(decodeURIComponent);
+  try {
+    const done = await route[1](main, params);
+    if (mine !== generation) {
+      if (typeof done === "function") done();
+      return;
+    }
+    cleanup = typeof done === "function" ? done : null;
+  } catch (error) {
+    if (mine !== generation) return;
+    replace(main, h("h1", {}, "Something went wrong"), h("p", { role: "alert" }, error instanceof Error ? error.message : String(error)));
+  }
+  if (moveFocus) {
+    const heading = main.querySelector("h1");
+    if (heading) {
+      heading.setAttribute("tabindex", "-1");
+      heading.focus();
+    }
+    document.title = `${heading?.textContent ?? "League"} · League`;
+  } else {
+    document.title = `${main.querySelector("h1")?.textContent ?? "League"} · League`;
+  }
+}
+
+/** The navigation: what the signed-in role may reach, and sign in/out. */
+function renderNav() {
+  const nav = /** @type {HTMLElement} */ (document.getElementById("nav"));
+  const role = session.role;
+  const here = location.pathname;
+  /** @param {string} href @param {string} text */
+  const link = (href, text) => h("li", {}, h("a", { href, "aria-current": here === href ? "page" : null }, text));
+  replace(
+    nav,
+    link("/", "Leagues"),
+    role?.kind === "admin" ? link("/admin", "Admin") : null,
+    role?.kind === "player" ? link(`/players/${role.id}`, "My page") : null,
+    h("li", {}, h("a", { href: "/graphiql", "data-external": "" }, "GraphiQL")),
+    role
+      ? h("li", { class: "who" },
+          h("span", {}, role.kind === "admin" ? "Admin" : role.name),
+          h("button", { type: "button", class: "link", onclick: signOut }, "Sign out"))
+      : link("/signin", "Sign in"),
+  );
+}
+
+function signOut() {
+  session.signOut();
+  navigate("/");
+}
+
+document.addEventListener("click", (event) => {
+  const target = event.target instanceof Element ? event.target.closest("a") : null;
+  if (!target || event.defaultPrevented || event.button !== 0) return;
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const href = target.getAttribute("href");
+  if (!href || !href.startsWith("/") || target.hasAttribute("data-external") || target.target) return;
+  event.preventDefault();
+  navigate(href);
+});
+window.addEventListener("popstate", () => void render(true));
+
+// A token from an earlier page of this browser session is checked once: a server with a
+// fresh database no longer knows it.
+if (session.token) {
+  gql(ME).catch(() => {
+    session.signOut();
+    renderNav();
+  });
+}
+void render();
