@@ -187,7 +187,7 @@ impl Server {
         assert_eq!(league["status"], "OPEN");
         assert_eq!(league["scoringSystem"], system);
         assert_eq!(league["playersPerGame"], k);
-        assert_eq!(league["size"], 8, "seed 002: a league has 8 players by default");
+        assert_eq!(league["size"], 8, "a league has 8 players by default");
         assert_eq!(league["players"], json!([]));
         league["id"].as_str().unwrap().to_owned()
     }
@@ -482,7 +482,7 @@ async fn life_cycle(db: TestDatabase, system: &str, k: u32, expected_games_per_s
     assert_eq!(running["status"], "RUNNING");
     assert_eq!(running["players"].as_array().unwrap().len(), 8);
     let games = server.games(&league).await;
-    assert_eq!(games.len() as u32, 8 * expected_games_per_seat, "N·s games (seed 002)");
+    assert_eq!(games.len() as u32, 8 * expected_games_per_seat, "N·s games");
     let mut appearances: HashMap<&str, u32> = HashMap::new();
     for game in &games {
         assert_eq!(game.seats.len() as u32, k);
