@@ -364,6 +364,7 @@ fn result_for(system: &str, number: u32, seats: &[String]) -> (Value, GameResult
                         centres,
                         eliminated: centres == 0,
                         eliminated_year: (centres == 0).then_some(1906),
+                        in_draw: false,
                     }
                 })
                 .collect();
