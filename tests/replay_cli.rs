@@ -133,6 +133,7 @@ async fn build(db: &TestDatabase) -> App {
                 centres,
                 eliminated: centres == 0,
                 eliminated_year: None,
+                in_draw: false,
             })
             .collect();
         let report = ReportResult {

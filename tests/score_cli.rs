@@ -135,12 +135,64 @@ fn standings_ranks_players_over_games() {
     );
 }
 
+/// Bangkok (docs/scoring.md#bangkok-and-olympic) end to end: the reference game R, with the
+/// explanation and the eliminated power's years survived.
+#[test]
+fn score_bangkok_with_explanation() {
+    let mut game = diplomacy_game(&[
+        ("P0", 10),
+        ("P1", 8),
+        ("P2", 6),
+        ("P3", 5),
+        ("P4", 3),
+        ("P5", 2),
+        ("P6", 0),
+    ]);
+    game["players"][6]["eliminated"] = json!(true);
+    game["players"][6]["eliminatedYear"] = json!(1905);
+    let value = json_stdout(&league(
+        &["score", "--system", "bangkok", "--explain", "-"],
+        &game.to_string(),
+    ));
+    assert_eq!(value["system"], json!("bangkok"));
+    let scores: Vec<f64> =
+        value["scores"].as_array().unwrap().iter().map(|s| s["score"].as_f64().unwrap()).collect();
+    assert_eq!(scores, [22.0, 14.0, 9.0, 8.0, 6.0, 5.0, 1.2]);
+    assert_eq!(
+        value["scores"][0]["explanation"],
+        json!(["centres 10, survival 3, domination 9 → 22"])
+    );
+    assert_eq!(
+        value["scores"][6]["explanation"],
+        json!(["centres 0, years survived 1.2, domination 0 → 1.2"])
+    );
+    // Without the elimination year Bangkok cannot pay the fallen power: refused, naming it.
+    game["players"][6].as_object_mut().unwrap().remove("eliminatedYear");
+    assert_bad_input(
+        &league(&["score", "--system", "bangkok", "-"], &game.to_string()),
+        "players[6].eliminatedYear",
+    );
+}
+
+/// Draw size reads the voted draw (`inDraw`); a single flagged power is a concession.
+#[test]
+fn score_draw_size_reads_the_draw_vote() {
+    let mut game = diplomacy_game(&ISSUE_CHECK);
+    game["players"][3]["inDraw"] = json!(true);
+    let value = json_stdout(&league(&["score", "--system", "draw-size", "-"], &game.to_string()));
+    let scores: Vec<f64> =
+        value["scores"].as_array().unwrap().iter().map(|s| s["score"].as_f64().unwrap()).collect();
+    assert_eq!(scores, [0.0, 0.0, 0.0, 100.0, 0.0, 0.0, 0.0]);
+}
+
 #[test]
 fn unknown_system_is_bad_input() {
     assert_bad_input(
         &league(&["score", "--system", "diplomacy", "-"], "{}"),
         "unknown scoring system `diplomacy`",
     );
+    // The message lists every known system, new ones included.
+    assert_bad_input(&league(&["score", "--system", "x", "-"], "{}"), "carnage-2023");
     assert_bad_input(&league(&["standings", "--system", "nope"], "{}"), "system");
 }
 

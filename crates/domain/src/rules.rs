@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use chrono::{DateTime, Duration, Utc};
 use league_scheduling::{ScheduleSpec, schedule};
-use league_scoring::{GameResult, ScoringError, ScoringSystem, score_game};
+use league_scoring::{GameResult, ResultKind, ScoringError, ScoringSystem, score_game};
 use uuid::Uuid;
 
 use crate::error::DomainError;
@@ -33,17 +33,14 @@ pub const ACTIVE_PLAYER_WINDOW_DAYS: i64 = 90;
 /// Diplomacy is played by seven powers.
 pub const DIPLOMACY_PLAYERS: u32 = 7;
 
-/// Whether a system scores Diplomacy games (seeds 000, 001, 003/004).
+/// Whether a system scores seven-power Diplomacy games (the scoring catalogue knows).
 pub fn is_diplomacy(system: ScoringSystem) -> bool {
-    matches!(system, ScoringSystem::Baf | ScoringSystem::Detour98f | ScoringSystem::Squares)
+    system.is_diplomacy()
 }
 
-/// Whether a system scores team games with sides (seed 002's Blue Max and Wooden Ships).
+/// Whether a system scores team games with sides (the scoring catalogue knows).
 pub fn is_team_system(system: ScoringSystem) -> bool {
-    matches!(
-        system,
-        ScoringSystem::BlueMax | ScoringSystem::WoodenShips | ScoringSystem::WoodenShipsLegacy
-    )
+    system.is_team()
 }
 
 /// Scoring-system / players-per-game compatibility: Diplomacy systems need k = 7;
@@ -201,11 +198,7 @@ pub fn schedule_league_games(
 /// Whether a result has the shape a system scores: placement → placement list, Diplomacy
 /// systems → Diplomacy list, team systems → sides.
 pub fn result_shape_matches(system: ScoringSystem, result: &GameResult) -> bool {
-    match result {
-        GameResult::Placement(_) => system == ScoringSystem::Placement,
-        GameResult::Diplomacy(_) => is_diplomacy(system),
-        GameResult::Teams(_) => is_team_system(system),
-    }
+    system.result_kind() == result.kind()
 }
 
 /// A result must name exactly the game's seated players (each once), have the shape of
@@ -286,25 +279,16 @@ pub fn result_players(result: &GameResult) -> Vec<&str> {
     }
 }
 
+/// The input shape a system's results take (`diplomacy`, `teams`, `placement`).
 fn expected_shape(system: ScoringSystem) -> &'static str {
-    if is_diplomacy(system) {
-        "diplomacy"
-    } else if is_team_system(system) {
-        "teams"
-    } else {
-        "placement"
+    match system.result_kind() {
+        ResultKind::Diplomacy => "diplomacy",
+        ResultKind::Teams => "teams",
+        ResultKind::Placement => "placement",
     }
 }
 
 /// The CLI name of a system (its serde name), for messages.
 pub fn system_name(system: ScoringSystem) -> &'static str {
-    match system {
-        ScoringSystem::Placement => "placement",
-        ScoringSystem::Baf => "baf",
-        ScoringSystem::Detour98f => "detour98f",
-        ScoringSystem::Squares => "squares",
-        ScoringSystem::BlueMax => "bluemax",
-        ScoringSystem::WoodenShips => "woodenships",
-        ScoringSystem::WoodenShipsLegacy => "woodenships-legacy",
-    }
+    system.name()
 }

@@ -571,6 +571,7 @@ mod results {
                     centres: 17,
                     eliminated: false,
                     eliminated_year: None,
+                    in_draw: false,
                 })
                 .to_vec(),
         );
@@ -661,6 +662,7 @@ mod results {
                     centres,
                     eliminated: centres == 0,
                     eliminated_year: None,
+                    in_draw: false,
                 })
                 .collect(),
         );

@@ -19,6 +19,7 @@ fn diplomacy() -> GameResult {
                 centres,
                 eliminated: false,
                 eliminated_year: None,
+                in_draw: false,
             })
             .collect(),
     )
@@ -70,7 +71,7 @@ fn teams() -> GameResult {
 fn main() {
     const CALLS: u32 = 200_000;
     println!("{:<20} {:>14} {:>14}", "system", "explained ns", "unexplained ns");
-    for system in ScoringSystem::ALL {
+    for &system in ScoringSystem::ALL {
         let result = match system {
             ScoringSystem::Placement => placement(),
             system if system.is_diplomacy() => diplomacy(),

@@ -26,6 +26,7 @@ mod finish;
 mod placement;
 mod squares;
 mod standings;
+mod systems;
 mod validate;
 mod woodenships;
 
@@ -33,65 +34,108 @@ pub use baf::{BAF_TABLE, baf_score, baf_shared_top};
 pub use detour::round_half_away_2dp;
 pub use standings::compare_games;
 
-/// Every scoring system the platform knows. The serde names are the CLI names
-/// (`placement`, `baf`, `detour98f`, `squares`, `bluemax`, `woodenships`, `woodenships-legacy`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum ScoringSystem {
-    #[serde(rename = "placement")]
-    Placement,
-    #[serde(rename = "baf")]
-    Baf,
-    #[serde(rename = "detour98f")]
-    Detour98f,
-    #[serde(rename = "squares")]
-    Squares,
-    #[serde(rename = "bluemax")]
-    BlueMax,
-    #[serde(rename = "woodenships")]
-    WoodenShips,
-    #[serde(rename = "woodenships-legacy")]
-    WoodenShipsLegacy,
+/// The catalogue of scoring systems, one line each: `(Variant, "cli-name", "GRAPHQL_NAME",
+/// ResultKind, "one-line description")`. It invokes `$callback! { … }` with the list, so
+/// every crate that needs a per-system item (this crate's [`ScoringSystem`], the gateway's
+/// GraphQL enum) generates it from this one list: adding a system is one line here plus its
+/// module. The CLI names are the serde names stored in events and never change.
+#[macro_export]
+macro_rules! scoring_systems {
+    ($callback:ident) => {
+        $callback! {
+            (Placement, "placement", "PLACEMENT", Placement,
+                "League points from finishing position in all-vs-all games (docs/scoring.md#placement)."),
+            (Baf, "baf", "BAF", Diplomacy,
+                "Diplomacy, Baf system (docs/scoring.md#baf)."),
+            (Detour98f, "detour98f", "DETOUR_98F", Diplomacy,
+                "Diplomacy, DAANZ Detour 98f (docs/scoring.md#detour-98f)."),
+            (Squares, "squares", "SQUARES", Diplomacy,
+                "Diplomacy, DAANZ Squares, also dipvis's Sum of Squares (docs/scoring.md#squares)."),
+            (BlueMax, "bluemax", "BLUE_MAX", Teams,
+                "Team game: Blue Max (docs/scoring.md#blue-max)."),
+            (WoodenShips, "woodenships", "WOODEN_SHIPS", Teams,
+                "Team game: Wooden Ships & Iron Men (docs/scoring.md#wooden-ships)."),
+            (WoodenShipsLegacy, "woodenships-legacy", "WOODEN_SHIPS_LEGACY", Teams,
+                "Team game: Wooden Ships & Iron Men, legacy rules (docs/scoring.md#wooden-ships-legacy)."),
+            (SoloOrBust, "solo-or-bust", "SOLO_OR_BUST", Diplomacy,
+                "Diplomacy: only a solo scores (docs/scoring.md#solo-or-bust)."),
+            (DrawSize, "draw-size", "DRAW_SIZE", Diplomacy,
+                "Diplomacy: the draw shares 100 points equally (docs/scoring.md#draw-size)."),
+            (CDiplo100, "cdiplo100", "C_DIPLO_100", Diplomacy,
+                "Diplomacy, C-Diplo 100 (docs/scoring.md#c-diplo)."),
+            (CDiplo80, "cdiplo80", "C_DIPLO_80", Diplomacy,
+                "Diplomacy, C-Diplo 80 (docs/scoring.md#c-diplo)."),
+            (Bangkok, "bangkok", "BANGKOK", Diplomacy,
+                "Diplomacy, Bangkok (docs/scoring.md#bangkok-and-olympic)."),
+            (Olympic, "olympic", "OLYMPIC", Diplomacy,
+                "Diplomacy, Olympic: Bangkok with other weights (docs/scoring.md#bangkok-and-olympic)."),
+            (CarnageDeadEqual, "carnage-dead-equal", "CARNAGE_DEAD_EQUAL", Diplomacy,
+                "Diplomacy, Carnage with dead equal (docs/scoring.md#carnage)."),
+            (CarnageEliminationOrder, "carnage-elimination-order", "CARNAGE_ELIMINATION_ORDER", Diplomacy,
+                "Diplomacy, Carnage with elimination order (docs/scoring.md#carnage)."),
+            (CarnageCentreCount, "carnage-centre-count", "CARNAGE_CENTRE_COUNT", Diplomacy,
+                "Diplomacy, centre-count Carnage (docs/scoring.md#carnage)."),
+            (Carnage2023, "carnage-2023", "CARNAGE_2023", Diplomacy,
+                "Diplomacy, Carnage 2023: elimination order plus a lead bonus (docs/scoring.md#carnage)."),
+            (Tribute, "tribute", "TRIBUTE", Diplomacy,
+                "Diplomacy, Tribute (docs/scoring.md#tribute)."),
+        }
+    };
 }
 
-impl ScoringSystem {
-    /// Every system, in the order the issue lists them.
-    pub const ALL: [ScoringSystem; 7] = [
-        ScoringSystem::Placement,
-        ScoringSystem::Baf,
-        ScoringSystem::Detour98f,
-        ScoringSystem::Squares,
-        ScoringSystem::BlueMax,
-        ScoringSystem::WoodenShips,
-        ScoringSystem::WoodenShipsLegacy,
-    ];
-
-    /// The name used everywhere (CLI, GraphQL enum value, events); same as the serde name.
-    pub fn name(self) -> &'static str {
-        match self {
-            ScoringSystem::Placement => "placement",
-            ScoringSystem::Baf => "baf",
-            ScoringSystem::Detour98f => "detour98f",
-            ScoringSystem::Squares => "squares",
-            ScoringSystem::BlueMax => "bluemax",
-            ScoringSystem::WoodenShips => "woodenships",
-            ScoringSystem::WoodenShipsLegacy => "woodenships-legacy",
+/// Expands the catalogue into [`ScoringSystem`] and its per-system facts.
+macro_rules! define_scoring_system {
+    ($(($variant:ident, $name:tt, $graphql:tt, $kind:ident, $doc:tt)),* $(,)?) => {
+        /// Every scoring system the platform knows. The serde names are the CLI names
+        /// ([`ScoringSystem::name`]), stored in events: they never change.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub enum ScoringSystem {
+            $(
+                #[doc = $doc]
+                #[serde(rename = $name)]
+                $variant,
+            )*
         }
-    }
 
-    /// Which [`GameResult`] shape the system scores.
-    pub fn result_kind(self) -> ResultKind {
-        match self {
-            ScoringSystem::Placement => ResultKind::Placement,
-            ScoringSystem::Baf | ScoringSystem::Detour98f | ScoringSystem::Squares => {
-                ResultKind::Diplomacy
+        impl ScoringSystem {
+            /// Every system, in catalogue order.
+            pub const ALL: &'static [ScoringSystem] = &[$(ScoringSystem::$variant),*];
+
+            /// The name used by the CLI and stored in events; same as the serde name.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(ScoringSystem::$variant => $name,)*
+                }
             }
-            ScoringSystem::BlueMax
-            | ScoringSystem::WoodenShips
-            | ScoringSystem::WoodenShipsLegacy => ResultKind::Teams,
-        }
-    }
 
-    /// True for the seven-power Diplomacy systems (baf, detour98f, squares).
+            /// The GraphQL enum value (`DETOUR_98F`).
+            pub fn graphql_name(self) -> &'static str {
+                match self {
+                    $(ScoringSystem::$variant => $graphql,)*
+                }
+            }
+
+            /// One line saying what the system is, with its `docs/scoring.md` section.
+            pub fn description(self) -> &'static str {
+                match self {
+                    $(ScoringSystem::$variant => $doc,)*
+                }
+            }
+
+            /// Which [`GameResult`] shape the system scores.
+            pub fn result_kind(self) -> ResultKind {
+                match self {
+                    $(ScoringSystem::$variant => ResultKind::$kind,)*
+                }
+            }
+        }
+    };
+}
+
+scoring_systems!(define_scoring_system);
+
+impl ScoringSystem {
+    /// True for the seven-power Diplomacy systems.
     pub fn is_diplomacy(self) -> bool {
         self.result_kind() == ResultKind::Diplomacy
     }
@@ -99,6 +143,11 @@ impl ScoringSystem {
     /// True for the side-against-side systems (bluemax, woodenships, woodenships-legacy).
     pub fn is_team(self) -> bool {
         self.result_kind() == ResultKind::Teams
+    }
+
+    /// Every system's name, comma-separated (for help and error messages).
+    pub fn known_names() -> String {
+        ScoringSystem::ALL.iter().map(|system| system.name()).collect::<Vec<_>>().join(", ")
     }
 }
 
@@ -115,7 +164,8 @@ impl FromStr for ScoringSystem {
     /// [`ScoringError::UnknownSystem`] (field `system`).
     fn from_str(name: &str) -> Result<Self, Self::Err> {
         ScoringSystem::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|system| system.name() == name)
             .ok_or_else(|| ScoringError::UnknownSystem { name: name.to_owned() })
     }
@@ -140,8 +190,9 @@ impl fmt::Display for ResultKind {
     }
 }
 
-/// One finished game, as reported. Which variant a system accepts: placement → `Placement`;
-/// baf, detour98f, squares → `Diplomacy`; bluemax, woodenships, woodenships-legacy → `Teams`.
+/// One finished game, as reported. Which variant a system accepts is its
+/// [`ScoringSystem::result_kind`]: placement → `Placement`; the Diplomacy systems →
+/// `Diplomacy`; bluemax, woodenships, woodenships-legacy → `Teams`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum GameResult {
@@ -182,12 +233,24 @@ pub struct DiplomacyEntry {
     /// and the "longest survival" game comparison).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub eliminated_year: Option<i32>,
+    /// Included in the draw the players voted through (`docs/scoring.md#draws-and-concessions`).
+    /// When no power is flagged the draw is every surviving power; a single flagged power is a
+    /// concession to it. Left out of the JSON when false, so results stored before the field
+    /// existed read and hash exactly as they did.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub in_draw: bool,
 }
 
 impl DiplomacyEntry {
     /// A power still in the game on `centres` centres (not eliminated, no elimination year).
     pub fn new(player: impl Into<String>, centres: u32) -> Self {
-        DiplomacyEntry { player: player.into(), centres, eliminated: false, eliminated_year: None }
+        DiplomacyEntry {
+            player: player.into(),
+            centres,
+            eliminated: false,
+            eliminated_year: None,
+            in_draw: false,
+        }
     }
 }
 
@@ -328,9 +391,7 @@ pub enum ScoringError {
     #[error("result: {system} scores a {expected} result, got a {got} result")]
     WrongResultKind { system: ScoringSystem, expected: ResultKind, got: ResultKind },
     /// No system has this name.
-    #[error(
-        "system: unknown scoring system `{name}` (known: placement, baf, detour98f, squares, bluemax, woodenships, woodenships-legacy)"
-    )]
+    #[error("system: unknown scoring system `{name}` (known: {})", ScoringSystem::known_names())]
     UnknownSystem { name: String },
 }
 
@@ -397,6 +458,10 @@ fn score_with(
         (ScoringSystem::Squares, GameResult::Diplomacy(entries)) => {
             validate::diplomacy(entries)?;
             squares::score(entries, explain)
+        }
+        (system, GameResult::Diplomacy(entries)) if system.is_diplomacy() => {
+            validate::diplomacy(entries)?;
+            systems::score(system, entries, explain)?
         }
         (ScoringSystem::BlueMax, GameResult::Teams(teams)) => {
             validate::teams(system, teams)?;

@@ -362,6 +362,7 @@ mod tests {
                 centres,
                 eliminated: false,
                 eliminated_year: (centres == 0).then_some(1908),
+                in_draw: false,
             })
             .collect();
         let game = score_game(ScoringSystem::Detour98f, &GameResult::Diplomacy(entries)).unwrap();

@@ -33,8 +33,9 @@ fn distinct_names<'a>(
 }
 
 /// Issue 3, Diplomacy systems: exactly 7 distinct players, centres 0..34 with total ≤ 34, at
-/// most one soloist, somebody holding a centre, and `eliminatedYear` (≥ 1901) only for a
-/// power that has 0 centres or is flagged eliminated.
+/// most one soloist, somebody holding a centre, `eliminatedYear` (≥ 1901) only for a
+/// power that has 0 centres or is flagged eliminated, and `inDraw` only for a power holding
+/// centres in a game nobody won outright (`docs/scoring.md#draws-and-concessions`).
 pub(crate) fn diplomacy(entries: &[DiplomacyEntry]) -> Result<(), ScoringError> {
     if entries.len() != DIPLOMACY_PLAYERS {
         return Err(ScoringError::invalid(
@@ -91,6 +92,24 @@ pub(crate) fn diplomacy(entries: &[DiplomacyEntry]) -> Result<(), ScoringError> 
                     ),
                 ));
             }
+        }
+    }
+    for (index, entry) in entries.iter().enumerate() {
+        if !entry.in_draw {
+            continue;
+        }
+        let field = format!("players[{index}].inDraw");
+        if let Some(winner) = soloist {
+            return Err(ScoringError::invalid(
+                field,
+                format!("players[{winner}] won outright, so no draw was voted"),
+            ));
+        }
+        if entry.centres == 0 {
+            return Err(ScoringError::invalid(
+                field,
+                "a power without centres cannot share a draw",
+            ));
         }
     }
     if total > TOTAL_CENTRES {

@@ -52,7 +52,7 @@ fn field_of(system: ScoringSystem, result: &GameResult) -> String {
 
 #[test]
 fn names_round_trip_through_from_str_and_serde() {
-    for system in ScoringSystem::ALL {
+    for &system in ScoringSystem::ALL {
         assert_eq!(system.name().parse::<ScoringSystem>().unwrap(), system);
         assert_eq!(serde_json::to_string(&system).unwrap(), format!("\"{}\"", system.name()));
     }

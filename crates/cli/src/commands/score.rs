@@ -16,7 +16,7 @@ use crate::CliError;
 
 #[derive(Debug, clap::Args)]
 pub struct ScoreArgs {
-    /// Scoring system: placement, baf, detour98f, squares, bluemax, woodenships, woodenships-legacy.
+    /// Scoring system by name (docs/scoring.md lists them; an unknown name lists every known one).
     #[arg(long, value_name = "NAME")]
     pub system: String,
     /// Game JSON file, or - for stdin (the default).
@@ -29,7 +29,7 @@ pub struct ScoreArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct StandingsArgs {
-    /// Scoring system: placement, baf, detour98f, squares, bluemax, woodenships, woodenships-legacy.
+    /// Scoring system by name (docs/scoring.md lists them; an unknown name lists every known one).
     #[arg(long, value_name = "NAME")]
     pub system: String,
     /// `{"games":[game,…]}` JSON file, or - for stdin (the default).

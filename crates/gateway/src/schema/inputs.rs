@@ -10,61 +10,41 @@ use uuid::Uuid;
 
 use crate::error::{GatewayError, GatewayResult};
 
-/// The scoring systems (seeds 000–004); the value decides which `GameResultInput` shape a
-/// league's games take.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
-#[graphql(name = "ScoringSystem")]
-pub enum ScoringSystemValue {
-    /// Seed 002: league points from finishing position, all-vs-all games.
-    #[graphql(name = "PLACEMENT")]
-    Placement,
-    /// Seed 000: Diplomacy, Baf system.
-    #[graphql(name = "BAF")]
-    Baf,
-    /// Seed 001: Diplomacy, Detour 98f.
-    #[graphql(name = "DETOUR_98F")]
-    Detour98f,
-    /// Seeds 003/004: Diplomacy, Squares.
-    #[graphql(name = "SQUARES")]
-    Squares,
-    /// Team game: Blue Max.
-    #[graphql(name = "BLUE_MAX")]
-    BlueMax,
-    /// Team game: Wooden Ships & Iron Men.
-    #[graphql(name = "WOODEN_SHIPS")]
-    WoodenShips,
-    /// Team game: Wooden Ships & Iron Men, legacy rules.
-    #[graphql(name = "WOODEN_SHIPS_LEGACY")]
-    WoodenShipsLegacy,
+/// Generates the GraphQL `ScoringSystem` enum from the scoring crate's catalogue
+/// (`league_scoring::scoring_systems!`), so a new system appears here without an edit.
+macro_rules! graphql_scoring_system {
+    ($(($variant:ident, $name:tt, $graphql:tt, $kind:ident, $doc:tt)),* $(,)?) => {
+        /// The scoring systems (docs/scoring.md); the value decides which `GameResultInput`
+        /// shape a league's games take.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+        #[graphql(name = "ScoringSystem")]
+        pub enum ScoringSystemValue {
+            $(
+                #[doc = $doc]
+                #[graphql(name = $graphql)]
+                $variant,
+            )*
+        }
+
+        impl From<ScoringSystemValue> for ScoringSystem {
+            fn from(value: ScoringSystemValue) -> Self {
+                match value {
+                    $(ScoringSystemValue::$variant => ScoringSystem::$variant,)*
+                }
+            }
+        }
+
+        impl From<ScoringSystem> for ScoringSystemValue {
+            fn from(system: ScoringSystem) -> Self {
+                match system {
+                    $(ScoringSystem::$variant => ScoringSystemValue::$variant,)*
+                }
+            }
+        }
+    };
 }
 
-impl From<ScoringSystemValue> for ScoringSystem {
-    fn from(value: ScoringSystemValue) -> Self {
-        match value {
-            ScoringSystemValue::Placement => ScoringSystem::Placement,
-            ScoringSystemValue::Baf => ScoringSystem::Baf,
-            ScoringSystemValue::Detour98f => ScoringSystem::Detour98f,
-            ScoringSystemValue::Squares => ScoringSystem::Squares,
-            ScoringSystemValue::BlueMax => ScoringSystem::BlueMax,
-            ScoringSystemValue::WoodenShips => ScoringSystem::WoodenShips,
-            ScoringSystemValue::WoodenShipsLegacy => ScoringSystem::WoodenShipsLegacy,
-        }
-    }
-}
-
-impl From<ScoringSystem> for ScoringSystemValue {
-    fn from(system: ScoringSystem) -> Self {
-        match system {
-            ScoringSystem::Placement => ScoringSystemValue::Placement,
-            ScoringSystem::Baf => ScoringSystemValue::Baf,
-            ScoringSystem::Detour98f => ScoringSystemValue::Detour98f,
-            ScoringSystem::Squares => ScoringSystemValue::Squares,
-            ScoringSystem::BlueMax => ScoringSystemValue::BlueMax,
-            ScoringSystem::WoodenShips => ScoringSystemValue::WoodenShips,
-            ScoringSystem::WoodenShipsLegacy => ScoringSystemValue::WoodenShipsLegacy,
-        }
-    }
-}
+league_scoring::scoring_systems!(graphql_scoring_system);
 
 /// `registerPlayer` input.
 #[derive(Debug, InputObject)]
@@ -110,8 +90,8 @@ impl AsOf {
 }
 
 /// A reported game result: exactly one of the three shapes, matching the league's system
-/// (`placement` for PLACEMENT; `diplomacy` for BAF, DETOUR_98F, SQUARES; `teams` for
-/// BLUE_MAX, WOODEN_SHIPS, WOODEN_SHIPS_LEGACY).
+/// (`placement` for PLACEMENT; `teams` for BLUE_MAX, WOODEN_SHIPS, WOODEN_SHIPS_LEGACY;
+/// `diplomacy` for every other system).
 #[derive(Debug, Clone, OneofObject)]
 pub enum GameResultInput {
     Placement(Vec<PlacementEntryInput>),
@@ -133,6 +113,10 @@ pub struct DiplomacyEntryInput {
     pub centres: i32,
     pub eliminated: Option<bool>,
     pub eliminated_year: Option<i32>,
+    /// Included in the draw the players voted through; when no power is flagged the draw is
+    /// every surviving power, and a single flagged power is a concession to it
+    /// (docs/scoring.md#draws-and-concessions).
+    pub in_draw: Option<bool>,
 }
 
 /// A side-against-side game.
@@ -206,6 +190,7 @@ impl GameResultInput {
                             })?,
                             eliminated: e.eliminated.unwrap_or(false),
                             eliminated_year: e.eliminated_year,
+                            in_draw: e.in_draw.unwrap_or(false),
                         })
                     })
                     .collect::<GatewayResult<_>>()?,
@@ -293,6 +278,7 @@ mod tests {
             centres,
             eliminated: None,
             eliminated_year: None,
+            in_draw: None,
         }])
     }
 

@@ -1,0 +1,53 @@
+//! C-Diplo 100 and C-Diplo 80 (`docs/scoring.md#c-diplo`): points for playing, one per centre,
+//! and bonuses for the three best centre counts (ties split them); a solo scores a fixed amount.
+
+use super::{centre_position, shared_points, show};
+use crate::finish::{diplomacy_rows, soloist};
+use crate::{DiplomacyEntry, Explain, PlayerGameScore};
+
+/// One C-Diplo variant's numbers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CDiplo {
+    pub solo: f64,
+    pub played: f64,
+    pub ranks: [f64; 3],
+}
+
+/// C-Diplo 100: solo 100; 1 for playing; 38, 14, 7 for the three best.
+pub const C_DIPLO_100: CDiplo = CDiplo { solo: 100.0, played: 1.0, ranks: [38.0, 14.0, 7.0] };
+/// C-Diplo 80: solo 80; nothing for playing; 25, 14, 7 for the three best.
+pub const C_DIPLO_80: CDiplo = CDiplo { solo: 80.0, played: 0.0, ranks: [25.0, 14.0, 7.0] };
+
+pub(crate) fn score(
+    rule: &CDiplo,
+    entries: &[DiplomacyEntry],
+    explain: Explain,
+) -> Vec<PlayerGameScore> {
+    let winner = soloist(entries);
+    diplomacy_rows(entries, |index| {
+        let centres = entries[index].centres;
+        if let Some(winner) = winner {
+            let points = if winner == index { rule.solo } else { 0.0 };
+            let explanation = match explain {
+                Explain::No => Vec::new(),
+                Explain::Yes if points > 0.0 => vec![format!("centres {centres}, solo → {points}")],
+                Explain::Yes => vec![format!("centres {centres}, lost to a solo → 0")],
+            };
+            return (points, explanation);
+        }
+        let (position, sharing) = centre_position(entries, index);
+        let rank = shared_points(&rule.ranks, position, sharing);
+        let points = rule.played + f64::from(centres) + rank;
+        let explanation = match explain {
+            Explain::No => Vec::new(),
+            Explain::Yes => vec![format!(
+                "played {}, centres {centres}, rank {position}{} {} → {}",
+                rule.played,
+                if sharing > 1 { format!(" shared by {sharing}") } else { String::new() },
+                show(rank),
+                show(points)
+            )],
+        };
+        (points, explanation)
+    })
+}

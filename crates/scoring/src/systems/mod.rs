@@ -1,0 +1,114 @@
+//! The Diplomacy systems of the dipvis catalogue (`docs/scoring.md#the-dipvis-catalogue`), one
+//! module each, and what they share: rank points split between tied powers, the powers in the
+//! draw, and the elimination years some of them need.
+
+use crate::finish::position;
+use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+
+mod bangkok;
+mod carnage;
+mod cdiplo;
+mod draw_size;
+mod solo_or_bust;
+mod tribute;
+
+/// The year a Diplomacy game starts (`docs/scoring.md#bangkok-and-olympic`: years survived
+/// count from here).
+pub(crate) const FIRST_YEAR: i32 = 1901;
+
+/// Scores a validated Diplomacy game with one of the catalogue's systems (input order).
+pub(crate) fn score(
+    system: ScoringSystem,
+    entries: &[DiplomacyEntry],
+    explain: Explain,
+) -> Result<Vec<PlayerGameScore>, ScoringError> {
+    use ScoringSystem as S;
+    Ok(match system {
+        S::SoloOrBust => solo_or_bust::score(entries, explain),
+        S::DrawSize => draw_size::score(entries, explain),
+        S::CDiplo100 => cdiplo::score(&cdiplo::C_DIPLO_100, entries, explain),
+        S::CDiplo80 => cdiplo::score(&cdiplo::C_DIPLO_80, entries, explain),
+        S::Bangkok => bangkok::score(system, &bangkok::BANGKOK, entries, explain)?,
+        S::Olympic => bangkok::score(system, &bangkok::OLYMPIC, entries, explain)?,
+        S::CarnageDeadEqual => carnage::score(system, &carnage::DEAD_EQUAL, entries, explain)?,
+        S::CarnageEliminationOrder => {
+            carnage::score(system, &carnage::ELIMINATION_ORDER, entries, explain)?
+        }
+        S::CarnageCentreCount => carnage::score(system, &carnage::CENTRE_COUNT, entries, explain)?,
+        S::Carnage2023 => carnage::score(system, &carnage::CARNAGE_2023, entries, explain)?,
+        S::Tribute => tribute::score(entries, explain),
+        S::Placement
+        | S::Baf
+        | S::Detour98f
+        | S::Squares
+        | S::BlueMax
+        | S::WoodenShips
+        | S::WoodenShipsLegacy => unreachable!("{system} is scored by its own module"),
+    })
+}
+
+/// Rank points for a finishing position shared by `sharing` powers: the points of the places
+/// they occupy (`position` .. `position + sharing - 1`, 1-based), split equally; places past the
+/// end of `table` are worth 0 (`docs/scoring.md#the-dipvis-catalogue`, "ties split").
+pub(crate) fn shared_points(table: &[f64], position: u32, sharing: u32) -> f64 {
+    let first = position as usize - 1;
+    let places = first..first + sharing as usize;
+    let sum: f64 = places.map(|place| table.get(place).copied().unwrap_or(0.0)).sum();
+    sum / f64::from(sharing)
+}
+
+/// Position and sharing of power `index` ranked by centres among all powers.
+pub(crate) fn centre_position(entries: &[DiplomacyEntry], index: usize) -> (u32, u32) {
+    position(entries.len(), index, |i| entries[i].centres)
+}
+
+/// Which powers share the draw (`docs/scoring.md#draws-and-concessions`): the powers flagged
+/// `inDraw`, or every power still holding a centre when none is flagged.
+pub(crate) fn draw_members(entries: &[DiplomacyEntry]) -> Vec<bool> {
+    if entries.iter().any(|entry| entry.in_draw) {
+        entries.iter().map(|entry| entry.in_draw).collect()
+    } else {
+        entries.iter().map(|entry| entry.centres > 0).collect()
+    }
+}
+
+/// The elimination year of every power without centres, which systems ranking or paying
+/// eliminated powers by when they fell need; a missing one is a typed error naming
+/// `players[i].eliminatedYear`.
+pub(crate) fn elimination_years(
+    system: ScoringSystem,
+    entries: &[DiplomacyEntry],
+) -> Result<Vec<Option<i32>>, ScoringError> {
+    entries
+        .iter()
+        .enumerate()
+        .map(|(index, entry)| match (entry.centres, entry.eliminated_year) {
+            (0, None) => Err(ScoringError::invalid(
+                format!("players[{index}].eliminatedYear"),
+                format!("{system} needs the year a power with no centres was eliminated"),
+            )),
+            (0, year) => Ok(year),
+            _ => Ok(None),
+        })
+        .collect()
+}
+
+/// Formats a score for explanation lines without float noise (`9.428571428571429` → `9.429`).
+pub(crate) fn show(points: f64) -> String {
+    let rounded = (points * 1000.0).round() / 1000.0;
+    format!("{rounded}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tied_places_split_their_points() {
+        let table = [38.0, 14.0, 7.0];
+        assert_eq!(shared_points(&table, 1, 1), 38.0);
+        assert_eq!(shared_points(&table, 1, 2), 26.0);
+        assert_eq!(shared_points(&table, 3, 2), 3.5);
+        assert_eq!(shared_points(&table, 5, 3), 0.0);
+    }
+}

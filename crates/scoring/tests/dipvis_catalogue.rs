@@ -1,0 +1,304 @@
+//! The Diplomacy systems of the dipvis catalogue (`docs/scoring.md#the-dipvis-catalogue`):
+//! each system's worked example from the docs, its typed refusals, and property tests for what
+//! each rule guarantees (the solo score, fixed totals, equal results scoring equal).
+
+use league_scoring::{
+    DiplomacyEntry, GameResult, ScoringError, ScoringSystem, score_game, score_game_unexplained,
+};
+use proptest::prelude::*;
+
+/// Seven powers `P0`..`P6` on `centres`; a power on 0 centres was eliminated in `fell`.
+fn game(centres: [u32; 7], fell: [i32; 7]) -> GameResult {
+    GameResult::Diplomacy(
+        centres
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| DiplomacyEntry {
+                eliminated: c == 0,
+                eliminated_year: (c == 0).then_some(fell[i]),
+                ..DiplomacyEntry::new(format!("P{i}"), c)
+            })
+            .collect(),
+    )
+}
+
+/// The docs' reference game: 10, 8, 6, 5, 3, 2 and one power eliminated in 1905.
+fn reference() -> GameResult {
+    game([10, 8, 6, 5, 3, 2, 0], [0, 0, 0, 0, 0, 0, 1905])
+}
+
+/// The docs' Carnage game: 12, 9, 6, 4, 3 and two powers eliminated in 1904 and 1907.
+fn two_eliminated() -> GameResult {
+    game([12, 9, 6, 4, 3, 0, 0], [0, 0, 0, 0, 0, 1904, 1907])
+}
+
+/// A solo: 18 centres for P0.
+fn solo() -> GameResult {
+    game([18, 6, 4, 3, 2, 1, 0], [0, 0, 0, 0, 0, 0, 1908])
+}
+
+fn scores(system: ScoringSystem, result: &GameResult) -> Vec<f64> {
+    score_game(system, result).unwrap().players.iter().map(|row| row.score).collect()
+}
+
+fn assert_close(actual: &[f64], expected: &[f64]) {
+    assert_eq!(actual.len(), expected.len());
+    for (a, e) in actual.iter().zip(expected) {
+        assert!((a - e).abs() < 1e-9, "{actual:?} != {expected:?}");
+    }
+}
+
+fn with_draw(result: GameResult, members: &[usize]) -> GameResult {
+    let GameResult::Diplomacy(mut entries) = result else { unreachable!() };
+    for &member in members {
+        entries[member].in_draw = true;
+    }
+    GameResult::Diplomacy(entries)
+}
+
+#[test]
+fn solo_or_bust_scores_only_a_solo() {
+    assert_eq!(scores(ScoringSystem::SoloOrBust, &reference()), [0.0; 7]);
+    assert_eq!(scores(ScoringSystem::SoloOrBust, &solo()), [100.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+}
+
+#[test]
+fn draw_size_shares_100_among_the_survivors_or_the_voted_draw() {
+    let six = 100.0 / 6.0;
+    assert_close(
+        &scores(ScoringSystem::DrawSize, &reference()),
+        &[six, six, six, six, six, six, 0.0],
+    );
+    let three = 100.0 / 3.0;
+    assert_close(
+        &scores(ScoringSystem::DrawSize, &with_draw(reference(), &[0, 1, 2])),
+        &[three, three, three, 0.0, 0.0, 0.0, 0.0],
+    );
+    // A concession is a draw of one.
+    assert_eq!(
+        scores(ScoringSystem::DrawSize, &with_draw(reference(), &[0])),
+        [100.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    );
+    assert_eq!(scores(ScoringSystem::DrawSize, &solo()), [100.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+}
+
+#[test]
+fn a_draw_vote_is_checked() {
+    let field = |result: &GameResult| {
+        score_game(ScoringSystem::DrawSize, result).unwrap_err().field().to_owned()
+    };
+    assert_eq!(field(&with_draw(reference(), &[6])), "players[6].inDraw");
+    assert_eq!(field(&with_draw(solo(), &[1])), "players[1].inDraw");
+}
+
+#[test]
+fn c_diplo_100_and_80_worked_examples() {
+    assert_eq!(
+        scores(ScoringSystem::CDiplo100, &reference()),
+        [49.0, 23.0, 14.0, 6.0, 4.0, 3.0, 1.0]
+    );
+    // Two powers level on top split 1st and 2nd: (38 + 14) / 2 = 26 each.
+    let tied = game([9, 9, 6, 5, 3, 2, 0], [0, 0, 0, 0, 0, 0, 1905]);
+    assert_eq!(scores(ScoringSystem::CDiplo100, &tied), [36.0, 36.0, 14.0, 6.0, 4.0, 3.0, 1.0]);
+    assert_eq!(
+        scores(ScoringSystem::CDiplo80, &reference()),
+        [35.0, 22.0, 13.0, 5.0, 3.0, 2.0, 0.0]
+    );
+    assert_eq!(scores(ScoringSystem::CDiplo100, &solo()), [100.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+    assert_eq!(scores(ScoringSystem::CDiplo80, &solo()), [80.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+}
+
+#[test]
+fn bangkok_and_olympic_worked_examples() {
+    assert_close(
+        &scores(ScoringSystem::Bangkok, &reference()),
+        &[22.0, 14.0, 9.0, 8.0, 6.0, 5.0, 1.2],
+    );
+    assert_close(
+        &scores(ScoringSystem::Olympic, &reference()),
+        &[13.0 + 12.0 * 4.0 / 4.5, 11.0 + 12.0 * 0.5 / 4.5, 9.0, 8.0, 6.0, 5.0, 1.2],
+    );
+    assert_eq!(scores(ScoringSystem::Bangkok, &solo()), [41.0, 3.0, 2.0, 1.5, 1.0, 0.5, 0.0]);
+    assert_eq!(scores(ScoringSystem::Olympic, &solo()), [46.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+}
+
+#[test]
+fn carnage_worked_examples() {
+    assert_eq!(
+        scores(ScoringSystem::CarnageDeadEqual, &two_eliminated()),
+        [7012.0, 6009.0, 5006.0, 4004.0, 3003.0, 1500.0, 1500.0]
+    );
+    assert_eq!(
+        scores(ScoringSystem::CarnageEliminationOrder, &two_eliminated()),
+        [7012.0, 6009.0, 5006.0, 4004.0, 3003.0, 1000.0, 2000.0]
+    );
+    assert_eq!(
+        scores(ScoringSystem::Carnage2023, &two_eliminated()),
+        [7912.0, 6009.0, 5006.0, 4004.0, 3003.0, 1000.0, 2000.0]
+    );
+    assert_eq!(
+        scores(ScoringSystem::CarnageCentreCount, &two_eliminated()),
+        [13007.0, 10506.0, 8005.0, 6004.0, 4503.0, 1001.0, 2002.0]
+    );
+    assert_eq!(
+        scores(ScoringSystem::CarnageDeadEqual, &solo()),
+        [28034.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    );
+    assert_eq!(
+        scores(ScoringSystem::CarnageCentreCount, &solo()),
+        [39028.0, 1000.0, 1000.0, 1000.0, 1000.0, 1000.0, 1000.0]
+    );
+}
+
+#[test]
+fn tribute_worked_example() {
+    assert_close(
+        &scores(ScoringSystem::Tribute, &reference()),
+        &[41.0, 15.0, 13.0, 12.0, 10.0, 9.0, 0.0],
+    );
+    assert_eq!(scores(ScoringSystem::Tribute, &solo()), [100.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+}
+
+#[test]
+fn systems_ranking_the_fallen_need_their_elimination_year() {
+    let GameResult::Diplomacy(mut entries) = two_eliminated() else { unreachable!() };
+    entries[5].eliminated_year = None;
+    let result = GameResult::Diplomacy(entries);
+    for system in [
+        ScoringSystem::Bangkok,
+        ScoringSystem::Olympic,
+        ScoringSystem::CarnageEliminationOrder,
+        ScoringSystem::CarnageCentreCount,
+        ScoringSystem::Carnage2023,
+    ] {
+        let error = score_game(system, &result).unwrap_err();
+        assert!(matches!(error, ScoringError::Invalid { .. }), "{system}: {error}");
+        assert_eq!(error.field(), "players[5].eliminatedYear", "{system}");
+    }
+    // Dead equal ignores when powers fell.
+    assert!(score_game(ScoringSystem::CarnageDeadEqual, &result).is_ok());
+}
+
+#[test]
+fn every_catalogue_system_explains_each_score() {
+    for &system in ScoringSystem::ALL.iter().filter(|system| system.is_diplomacy()) {
+        let scored = score_game(system, &reference()).unwrap();
+        assert!(scored.players.iter().all(|row| !row.explanation.is_empty()), "{system}");
+        let plain = score_game_unexplained(system, &reference()).unwrap();
+        let same: Vec<f64> = plain.players.iter().map(|row| row.score).collect();
+        assert_eq!(same, scored.players.iter().map(|row| row.score).collect::<Vec<_>>());
+    }
+}
+
+const CATALOGUE: [ScoringSystem; 11] = [
+    ScoringSystem::SoloOrBust,
+    ScoringSystem::DrawSize,
+    ScoringSystem::CDiplo100,
+    ScoringSystem::CDiplo80,
+    ScoringSystem::Bangkok,
+    ScoringSystem::Olympic,
+    ScoringSystem::CarnageDeadEqual,
+    ScoringSystem::CarnageEliminationOrder,
+    ScoringSystem::CarnageCentreCount,
+    ScoringSystem::Carnage2023,
+    ScoringSystem::Tribute,
+];
+
+/// Seven powers whose centres add up to at most 34 (at least one held), each 0-centre power
+/// eliminated in a year from 1902 to 1910.
+fn any_game() -> impl Strategy<Value = ([u32; 7], [i32; 7])> {
+    (proptest::array::uniform7(0u32..=17), proptest::array::uniform7(1902i32..=1910)).prop_filter(
+        "centres on the board",
+        |(centres, _)| {
+            let total: u32 = centres.iter().sum();
+            (1..=34).contains(&total)
+        },
+    )
+}
+
+proptest! {
+    /// A solo gets the rule's solo score; the others what the rule gives losers.
+    #[test]
+    fn a_solo_scores_the_solo_score(rest in proptest::array::uniform6(0u32..=2), winner in 0usize..7) {
+        let mut centres = [0u32; 7];
+        let mut others = rest.into_iter();
+        for (i, c) in centres.iter_mut().enumerate() {
+            *c = if i == winner { 18 } else { others.next().unwrap() };
+        }
+        let result = game(centres, [1905; 7]);
+        let expected = [
+            (ScoringSystem::SoloOrBust, 100.0),
+            (ScoringSystem::DrawSize, 100.0),
+            (ScoringSystem::CDiplo100, 100.0),
+            (ScoringSystem::CDiplo80, 80.0),
+            (ScoringSystem::Bangkok, 41.0),
+            (ScoringSystem::Olympic, 46.0),
+            (ScoringSystem::CarnageDeadEqual, 28034.0),
+            (ScoringSystem::CarnageEliminationOrder, 28034.0),
+            (ScoringSystem::Carnage2023, 28034.0),
+            (ScoringSystem::CarnageCentreCount, 39028.0),
+            (ScoringSystem::Tribute, 100.0),
+        ];
+        for (system, solo) in expected {
+            let scores = scores(system, &result);
+            prop_assert_eq!(scores[winner], solo, "{}", system);
+            for (i, &score) in scores.iter().enumerate().filter(|&(i, _)| i != winner) {
+                let loser = match system {
+                    ScoringSystem::Bangkok => 0.5 * f64::from(centres[i]),
+                    ScoringSystem::CarnageCentreCount => 1000.0,
+                    _ => 0.0,
+                };
+                prop_assert_eq!(score, loser, "{} power {}", system, i);
+            }
+        }
+    }
+
+    /// Totals the rules fix: C-Diplo 100 is 66 + the centres held (100 when all 34 are held),
+    /// C-Diplo 80 is 46 + the centres, Tribute 66 + the centres, Draw Size 100.
+    #[test]
+    fn totals_the_rules_fix((centres, fell) in any_game()) {
+        let result = game(centres, fell);
+        let held: f64 = centres.iter().map(|&c| f64::from(c)).sum();
+        let total = |system| scores(system, &result).iter().sum::<f64>();
+        prop_assert!((total(ScoringSystem::CDiplo100) - (66.0 + held)).abs() < 1e-9);
+        prop_assert!((total(ScoringSystem::CDiplo80) - (46.0 + held)).abs() < 1e-9);
+        prop_assert!((total(ScoringSystem::Tribute) - (66.0 + held)).abs() < 1e-9);
+        prop_assert!((total(ScoringSystem::DrawSize) - 100.0).abs() < 1e-9);
+        // Carnage hands out every position point once, plus the centres.
+        prop_assert!((total(ScoringSystem::CarnageDeadEqual) - (28_000.0 + held)).abs() < 1e-9);
+        prop_assert!((total(ScoringSystem::CarnageEliminationOrder) - (28_000.0 + held)).abs() < 1e-9);
+    }
+
+    /// Powers with equal results (centres, and elimination year when out) score equal.
+    #[test]
+    fn equal_results_score_equal((centres, fell) in any_game()) {
+        let fell = centres.map(|c| if c == 0 { fell[0] } else { 0 }).map(|y| y.max(1902));
+        let result = game(centres, fell);
+        for system in CATALOGUE {
+            let scores = scores(system, &result);
+            for i in 0..7 {
+                for j in 0..7 {
+                    if centres[i] == centres[j] {
+                        prop_assert!((scores[i] - scores[j]).abs() < 1e-9, "{} {} {}", system, i, j);
+                    }
+                }
+            }
+        }
+    }
+
+    /// More centres never score less (no solo in play).
+    #[test]
+    fn more_centres_never_score_less((centres, fell) in any_game()) {
+        let result = game(centres, fell);
+        for system in CATALOGUE {
+            let scores = scores(system, &result);
+            for i in 0..7 {
+                for j in 0..7 {
+                    if centres[i] > centres[j] {
+                        prop_assert!(scores[i] >= scores[j] - 1e-9, "{} {} {}", system, i, j);
+                    }
+                }
+            }
+        }
+    }
+}
