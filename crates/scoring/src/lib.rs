@@ -1,5 +1,6 @@
-//! Pure scoring for the league platform: one function per scoring system named by the seeds,
-//! plus the DAANZ standings tie-breakers (seed 001 parts 3–4) used to rank every league.
+//! Pure scoring for the league platform: every scoring system of `docs/scoring.md`, listed once
+//! in the [`scoring_systems!`] catalogue, plus the DAANZ standings tie-breakers
+//! (`docs/scoring.md#standings-and-tie-breakers`) used to rank every league.
 //!
 //! No IO, no async. Player identities are opaque strings; game scores are `f64` and nothing
 //! is rounded except where a seed rule says so. League totals are exact thousandths of a
