@@ -64,6 +64,7 @@ pub fn result_for(system: &str, number: u32, seats: &[String]) -> (Value, GameRe
                         centres,
                         eliminated: centres == 0,
                         eliminated_year: (centres == 0).then_some(1906),
+                        in_draw: false,
                     }
                 })
                 .collect();

@@ -14,7 +14,8 @@ pub struct RegisterPlayer {
     pub token_hash: String,
 }
 
-/// Admin creates a league. `None` settings take their defaults: size 8 (`docs/scheduling.md#league-life-cycle`),
+/// Admin creates a league. `None` settings take their defaults: size 8
+/// (`docs/scheduling.md#league-life-cycle`),
 /// games per seat from `docs/scheduling.md#games-per-league`, eligibility off.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateLeague {

@@ -21,7 +21,7 @@ pub struct PlayerRegistered {
     pub token_hash: String,
 }
 
-/// A league was created with its fixed settings (seed 002: players per game, game, version).
+/// A league was created with its fixed settings (`docs/scheduling.md#league-life-cycle`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LeagueCreated {
@@ -33,11 +33,12 @@ pub struct LeagueCreated {
     pub scoring_system: ScoringSystem,
     /// k: seats per game.
     pub players_per_game: u32,
-    /// N: players in the league (seed 002: 8).
+    /// N: players in the league (8 by default).
     pub size: u32,
     /// s: times each player takes each seat (games per player = k·s, total games = N·s).
     pub games_per_seat: u32,
-    /// Seed 002's "active player" eligibility (≥ 5 games finished in the last 90 days).
+    /// The "active player" eligibility (`docs/scheduling.md#league-life-cycle`) (≥ 5 games finished
+    /// in the last 90 days).
     pub require_active_players: bool,
 }
 

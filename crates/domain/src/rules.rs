@@ -1,5 +1,4 @@
-//! The league rules, one function per rule (seed 002, `seeds/002_2d62da7ec0eec4ee.txt`
-//! "League scoring system", and the issues' settings), used by the
+//! The league rules, one function per rule (`docs/scheduling.md`, `docs/scoring.md`), used by the
 //! aggregates' handlers and available to callers that want to check ahead of time.
 
 use std::collections::BTreeSet;
@@ -13,7 +12,7 @@ use crate::error::DomainError;
 use crate::events::ScheduledGame;
 use crate::ids::{LeagueId, PlayerId, game_id, player_key};
 
-/// Seed 002 (`002_2d62da7ec0eec4ee.txt`), league size: "A league is composed by a variable number
+/// `docs/scheduling.md#league-life-cycle`, league size: "A league is composed by a variable number
 /// of games played among 8 players".
 pub const DEFAULT_LEAGUE_SIZE: u32 = 8;
 /// Largest league: the scheduler's own limit, so every accepted size can be scheduled.
@@ -26,9 +25,10 @@ pub const MIN_PLAYERS_PER_GAME: u32 = league_scheduling::MIN_PER_GAME as u32;
 pub const MAX_NAME_CHARS: usize = 200;
 /// Longest correction reason.
 pub const MAX_REASON_CHARS: usize = 1000;
-/// Seed 002 "active player": "terminated at least 5 games in the last 90 days".
+/// `docs/scheduling.md#league-life-cycle`, "active player": "terminated at least 5 games in the
+/// last 90 days".
 pub const ACTIVE_PLAYER_MIN_FINISHED_GAMES: u32 = 5;
-/// Seed 002 "active player": the 90-day window.
+/// `docs/scheduling.md#league-life-cycle`, "active player": the 90-day window.
 pub const ACTIVE_PLAYER_WINDOW_DAYS: i64 = 90;
 /// Diplomacy is played by seven powers.
 pub const DIPLOMACY_PLAYERS: u32 = 7;
@@ -44,7 +44,8 @@ pub fn is_team_system(system: ScoringSystem) -> bool {
 }
 
 /// Scoring-system / players-per-game compatibility: Diplomacy systems need k = 7;
-/// `placement` uses seed 002's table for 2..8 players; team systems need k ≥ 2.
+/// `placement` uses the placement table for 2..8 players (`docs/scoring.md#placement`); team
+/// systems need k ≥ 2.
 pub fn check_players_per_game(system: ScoringSystem, k: u32) -> Result<(), DomainError> {
     let ok = if is_diplomacy(system) {
         k == DIPLOMACY_PLAYERS
@@ -59,7 +60,7 @@ pub fn check_players_per_game(system: ScoringSystem, k: u32) -> Result<(), Domai
     let need = if is_diplomacy(system) {
         "exactly 7 (Diplomacy)"
     } else if system == ScoringSystem::Placement {
-        "2 to 8 (seed 002 placement table)"
+        "2 to 8 (the placement table)"
     } else {
         "at least 2"
     };
@@ -83,7 +84,8 @@ pub fn check_league_size(players_per_game: u32, size: u32) -> Result<(), DomainE
     Ok(())
 }
 
-/// Games per seat s: seed 002's table value for k unless given; 1..=[`MAX_GAMES_PER_SEAT`].
+/// Games per seat s: the value of `docs/scheduling.md#games-per-league` for k unless given;
+/// 1..=[`MAX_GAMES_PER_SEAT`].
 pub fn resolve_games_per_seat(
     players_per_game: u32,
     given: Option<u32>,
@@ -133,13 +135,14 @@ fn clean_text(field: &str, value: &str, max_chars: usize) -> Result<String, Doma
     Ok(trimmed.to_owned())
 }
 
-/// Seed 002 (`002_2d62da7ec0eec4ee.txt`), rule "active player": "To be an active player you just
+/// `docs/scheduling.md#league-life-cycle`, rule "active player": "To be an active player you just
 /// need to have terminated at least 5 games in the last 90 days".
 pub fn is_active_player(finished_games_in_window: u32) -> bool {
     finished_games_in_window >= ACTIVE_PLAYER_MIN_FINISHED_GAMES
 }
 
-/// Seed 002 "active player": the start of the 90-day window ending at `now`.
+/// `docs/scheduling.md#league-life-cycle`, "active player": the start of the 90-day window ending
+/// at `now`.
 pub fn activity_window_start(now: DateTime<Utc>) -> DateTime<Utc> {
     now - Duration::days(ACTIVE_PLAYER_WINDOW_DAYS)
 }
@@ -152,7 +155,8 @@ pub fn schedule_seed(league_id: LeagueId) -> u64 {
     ])
 }
 
-/// Seed 002 (`002_2d62da7ec0eec4ee.txt`), rule "automatic games": "When the 8th player subscribe to
+/// `docs/scheduling.md#league-life-cycle`, rule "automatic games": "When the 8th player subscribe
+/// to
 /// the league, the system automatically creates all the games that are part of the league and
 /// automatically subscribe all the players to those games in a way that ensure an equal
 /// distribution of games and starting situation." Players are given in subscription order (schedule

@@ -28,7 +28,8 @@ pub use crate::report::{BalanceReport, report};
 
 /// Largest league: player sets are 64-bit masks.
 pub const MAX_PLAYERS: usize = 64;
-/// Largest `games_per_seat` accepted (16 gives each player 16·k games; the source's table uses ≤ 7).
+/// Largest `games_per_seat` accepted (16 gives each player 16·k games; the source's table uses ≤
+/// 7).
 /// The domain refuses larger values with this same constant.
 pub const MAX_GAMES_PER_SEAT: usize = 16;
 /// Fewest players per game (a game of one is no game).
@@ -43,7 +44,8 @@ const DEVELOPMENT_WORK: usize = 200_000_000;
 const REFINE_STEPS: usize = 300_000;
 
 /// What to schedule: `players` (N) players, `per_game` (k) seats per game, each player
-/// taking each seat `games_per_seat` (s) times (default: `docs/scheduling.md#games-per-league` for k).
+/// taking each seat `games_per_seat` (s) times (default: `docs/scheduling.md#games-per-league` for
+/// k).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScheduleSpec {
     pub players: usize,
@@ -68,7 +70,8 @@ pub enum ScheduleError {
 }
 
 /// Games per seat `s` for `per_game` = k, from the table of
-/// `docs/scheduling.md#games-per-league` ("Number of games per league": games per player = k·s, total games = 8·s): k = 2..8 → 14/56, 9/24, 16/32,
+/// `docs/scheduling.md#games-per-league` ("Number of games per league": games per player = k·s,
+/// total games = 8·s): k = 2..8 → 14/56, 9/24, 16/32,
 /// 25/40, 18/24, 21/24, 16/16, i.e. s = 7, 3, 4, 5, 3, 3, 2. `None` outside the table.
 pub fn default_games_per_seat(per_game: usize) -> Option<usize> {
     match per_game {

@@ -295,7 +295,8 @@ mod tests {
         assert_eq!(baf_score(&entries, 6).unwrap(), (0.0, BafReason::Eliminated));
     }
 
-    /// Chosen (docs/scoring.md#baf): a blank cell and a tie the source does not list ((a), three-all) are typed
+    /// Chosen (docs/scoring.md#baf): a blank cell and a tie the source does not list ((a),
+    /// three-all) are typed
     /// errors naming the field, never a guess.
     #[test]
     fn impossible_results_are_typed_errors() {

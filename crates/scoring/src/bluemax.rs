@@ -1,4 +1,5 @@
-//! `docs/scoring.md#blue-max`: "Special scoring system for Blue Max leagues": two sides, a strategic, tactical
+//! `docs/scoring.md#blue-max`: "Special scoring system for Blue Max leagues": two sides, a
+//! strategic, tactical
 //! or marginal victory or a draw, then per-player points for the victory type, enemy units
 //! destroyed, own units lost and the best team player. `woodenships-legacy` is the same
 //! scheme without the kill points (the source: "not used in Wooden Ships and Iron Men").

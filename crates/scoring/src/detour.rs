@@ -1,4 +1,5 @@
-//! `docs/scoring.md#detour-98f`: DAANZ "DETOUR 98f" (parts 1 and 2): raw points for centres, survival, being
+//! `docs/scoring.md#detour-98f`: DAANZ "DETOUR 98f" (parts 1 and 2): raw points for centres,
+//! survival, being
 //! alive, an outright lead and the first four positions, normalised to 100 and rounded to two
 //! decimals; an 18-centre win scores 110.
 
@@ -149,7 +150,8 @@ mod tests {
             .collect()
     }
 
-    /// The check of `docs/scoring.md#detour-98f`: A2 E3 F4 G10 I4 R5 T6 → G 32.79, T 18.03, R 14.75,
+    /// The check of `docs/scoring.md#detour-98f`: A2 E3 F4 G10 I4 R5 T6 → G 32.79, T 18.03, R
+    /// 14.75,
     /// F 9.84, I 9.84, E 8.20, A 6.56.
     #[test]
     fn detour_worked_example() {
@@ -183,7 +185,8 @@ mod tests {
         assert_eq!(position_points(&three_way, 3), 0, "tied 4th–5th take the 5th's nothing");
     }
 
-    /// Detour 98f part 1.2 as chosen in `docs/scoring.md#detour-98f`: eliminated after 1905 keeps the survival point.
+    /// Detour 98f part 1.2 as chosen in `docs/scoring.md#detour-98f`: eliminated after 1905 keeps
+    /// the survival point.
     #[test]
     fn seed_001_survival_to_1905() {
         let mut entries = game([10, 8, 6, 5, 5, 0, 0]);

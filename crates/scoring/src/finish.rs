@@ -35,7 +35,8 @@ pub(crate) fn soloist(entries: &[DiplomacyEntry]) -> Option<usize> {
     entries.iter().position(|entry| entry.centres >= SOLO_CENTRES)
 }
 
-/// Outcome classes for Diplomacy (DAANZ part 4.1, `docs/scoring.md#standings-and-tie-breakers`): win = solo; loss = someone
+/// Outcome classes for Diplomacy (DAANZ part 4.1, `docs/scoring.md#standings-and-tie-breakers`):
+/// win = solo; loss = someone
 /// else soloed; elimination = no solo and 0 centres or flagged eliminated; draw otherwise.
 pub(crate) fn diplomacy_outcome(
     entries: &[DiplomacyEntry],
@@ -92,7 +93,8 @@ pub(crate) fn team_row(
     }
 }
 
-/// Sets finishing positions of a scored non-Diplomacy game by league score (`docs/scoring.md#standings-and-tie-breakers`: "by game
+/// Sets finishing positions of a scored non-Diplomacy game by league score
+/// (`docs/scoring.md#standings-and-tie-breakers`: "by game
 /// score otherwise").
 pub(crate) fn rank_by_score(rows: &mut [PlayerGameScore]) {
     for index in 0..rows.len() {

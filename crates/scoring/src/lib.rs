@@ -213,7 +213,7 @@ impl GameResult {
     }
 }
 
-/// A player's final game points in an all-vs-all game (seed 002 placement scoring).
+/// A player's final game points in an all-vs-all game (`docs/scoring.md#placement`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PlacementEntry {
@@ -227,7 +227,8 @@ pub struct PlacementEntry {
 pub struct DiplomacyEntry {
     pub player: String,
     pub centres: u32,
-    /// No units left and only non-home centres (seed 000's "eliminated player").
+    /// No units left and only non-home centres (the Baf rule's "eliminated player",
+    /// `docs/scoring.md#baf`).
     #[serde(default)]
     pub eliminated: bool,
     /// Game year in which the power was eliminated, if it was (Detour survival to 1905,
@@ -304,7 +305,8 @@ fn one() -> u32 {
     1
 }
 
-/// How a game ended for one player, for the standings tie-breakers (seed 001 part 4.1:
+/// How a game ended for one player, for the standings tie-breakers (DAANZ part 4.1,
+/// `docs/scoring.md#standings-and-tie-breakers`:
 /// Win beats Draw beats Elimination beats Loss).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -326,14 +328,14 @@ pub struct PlayerGameScore {
     /// with [`score_game_unexplained`].
     pub explanation: Vec<String>,
     /// Finishing position in the game (1 = first), by centres for Diplomacy and by league
-    /// score otherwise; players level share the best position of their group (seed 001
+    /// score otherwise; players level share the best position of their group (DAANZ
     /// part 4.3).
     #[serde(default = "one")]
     pub position: u32,
     /// How many players share [`Self::position`] (1 = outright).
     #[serde(default = "one")]
     pub sharing: u32,
-    /// Diplomacy: the year the power was eliminated, if reported (seed 001 part 4.4).
+    /// Diplomacy: the year the power was eliminated, if reported (DAANZ part 4.4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub eliminated_year: Option<i32>,
 }
@@ -487,7 +489,8 @@ fn score_with(
     Ok(ScoredGame { system, players })
 }
 
-/// Ranks players over scored games (seed 001 parts 3–4 tie-breakers), best first. Players
+/// Ranks players over scored games (the DAANZ tie-breakers,
+/// `docs/scoring.md#standings-and-tie-breakers`), best first. Players
 /// still level after every tie-breaker share a rank and are listed by name.
 pub fn rank_standings(games: &[ScoredGame]) -> Vec<Standing> {
     standings::rank(games)

@@ -1,4 +1,5 @@
-//! `docs/scoring.md#placement`: "Basic scoring system for all vs. all games" (Gonzaga, Cartagena, Vampiring,
+//! `docs/scoring.md#placement`: "Basic scoring system for all vs. all games" (Gonzaga, Cartagena,
+//! Vampiring,
 //! Viva il Re!): league points by finishing place, ties sharing the average.
 
 use crate::finish::position;
@@ -20,7 +21,8 @@ pub fn shared_place_points(players: u32, position: u32, sharing: u32) -> f64 {
     f64::from(sum) / f64::from(sharing)
 }
 
-/// Outcome classes for placement (`docs/scoring.md#standings-and-tie-breakers`): win = outright first, draw = shared first, loss.
+/// Outcome classes for placement (`docs/scoring.md#standings-and-tie-breakers`): win = outright
+/// first, draw = shared first, loss.
 pub fn placement_outcome(position: u32, sharing: u32) -> Outcome {
     match (position, sharing) {
         (1, 1) => Outcome::Win,

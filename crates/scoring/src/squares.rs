@@ -1,4 +1,5 @@
-//! `docs/scoring.md#squares`: DAANZ "Squares": each power scores the square of its centres, normalised so
+//! `docs/scoring.md#squares`: DAANZ "Squares": each power scores the square of its centres,
+//! normalised so
 //! that a drawn game totals 100; an 18-centre win scores 100 and everybody else 0.
 
 use crate::finish::{SOLO_CENTRES, diplomacy_rows, soloist};

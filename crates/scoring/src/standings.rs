@@ -1,4 +1,5 @@
-//! `docs/scoring.md#standings-and-tie-breakers` (DAANZ parts 3–4): league standings by total score with
+//! `docs/scoring.md#standings-and-tie-breakers` (DAANZ parts 3–4): league standings by total score
+//! with
 //! the DAANZ tie-breakers, and the game comparison they use. Applied to every system.
 
 use std::cmp::Ordering;

@@ -1,4 +1,4 @@
-//! Issue 3 validation: a result is checked before it is scored, and every error names the
+//! Validation: a result is checked before it is scored, and every error names the
 //! offending field as a path into the input (`players[3].centres`, `sides[1].players[0].lost`).
 
 use crate::finish::SOLO_CENTRES;
@@ -8,7 +8,8 @@ use crate::{DiplomacyEntry, PlacementEntry, ScoringError, ScoringSystem, TeamRes
 pub(crate) const DIPLOMACY_PLAYERS: usize = 7;
 /// Supply centres on the standard map.
 pub(crate) const TOTAL_CENTRES: u32 = 34;
-/// Players an all-vs-all placement game may have (seed 002 table columns 2..8).
+/// Players an all-vs-all placement game may have (the placement table's columns 2..8,
+/// `docs/scoring.md#placement`).
 pub(crate) const PLACEMENT_PLAYERS: std::ops::RangeInclusive<usize> = 2..=8;
 
 /// Player names must be non-empty and distinct within one game. `path(i)` names player i.
@@ -32,7 +33,7 @@ fn distinct_names<'a>(
     Ok(())
 }
 
-/// Issue 3, Diplomacy systems: exactly 7 distinct players, centres 0..34 with total ≤ 34, at
+/// Diplomacy systems: exactly 7 distinct players, centres 0..34 with total ≤ 34, at
 /// most one soloist, somebody holding a centre, `eliminatedYear` (≥ 1901) only for a
 /// power that has 0 centres or is flagged eliminated, and `inDraw` only for a power holding
 /// centres in a game nobody won outright (`docs/scoring.md#draws-and-concessions`).
@@ -124,7 +125,7 @@ pub(crate) fn diplomacy(entries: &[DiplomacyEntry]) -> Result<(), ScoringError> 
     Ok(())
 }
 
-/// Issue 3, placement: 2..8 distinct players with finite game points.
+/// Placement: 2..8 distinct players with finite game points.
 pub(crate) fn placement(entries: &[PlacementEntry]) -> Result<(), ScoringError> {
     if !PLACEMENT_PLAYERS.contains(&entries.len()) {
         return Err(ScoringError::invalid(
@@ -146,7 +147,7 @@ pub(crate) fn placement(entries: &[PlacementEntry]) -> Result<(), ScoringError> 
     Ok(())
 }
 
-/// Issue 3, team systems: ≥ 2 sides (exactly 2 for Blue Max and its legacy Wooden Ships
+/// Team systems: ≥ 2 sides (exactly 2 for Blue Max and its legacy Wooden Ships
 /// scheme), each with a distinct name and at least one player; players distinct across the
 /// game; points finite and not negative; Blue Max schemes: units ≥ 1 and `lost` ≤ `units`;
 /// Wooden Ships: `shipsLeft` reported.

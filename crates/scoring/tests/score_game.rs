@@ -1,5 +1,5 @@
-//! `score_game` through the public contract: dispatch by system, issue 3 validation (typed
-//! errors naming the field) and the property tests the issue asks for.
+//! `score_game` through the public contract: dispatch by system, validation (typed
+//! errors naming the field) and property tests of what each rule guarantees.
 
 use league_scoring::{
     DiplomacyEntry, GameResult, Outcome, PlacementEntry, ScoringError, ScoringSystem, Side,
@@ -68,7 +68,7 @@ fn a_system_rejects_another_result_shape() {
     assert_eq!(error.field(), "result");
 }
 
-/// Issue 3 validation, Diplomacy: 7 distinct players, centres 0..34, total ≤ 34.
+/// Validation, Diplomacy: 7 distinct players, centres 0..34, total ≤ 34.
 #[test]
 fn diplomacy_validation_names_the_field() {
     for system in [ScoringSystem::Baf, ScoringSystem::Detour98f, ScoringSystem::Squares] {
@@ -87,7 +87,7 @@ fn diplomacy_validation_names_the_field() {
     }
 }
 
-/// Issue 3 validation, placement: 2..8 distinct players.
+/// Validation, placement: 2..8 distinct players.
 #[test]
 fn placement_validation_names_the_field() {
     assert_eq!(field_of(ScoringSystem::Placement, &placement(&[1.0])), "players");
@@ -104,7 +104,7 @@ fn placement_validation_names_the_field() {
     );
 }
 
-/// Issue 3 validation, team systems: ≥ 2 sides (Blue Max exactly 2), lost ≤ units.
+/// Validation, team systems: ≥ 2 sides (Blue Max exactly 2), lost ≤ units.
 #[test]
 fn team_validation_names_the_field() {
     let one_side = teams(vec![vec![team_player("W1", 0, 0)]]);
@@ -171,7 +171,8 @@ fn diplomacy_centres() -> impl Strategy<Value = Vec<u32>> {
 }
 
 proptest! {
-    /// Seed 002 placement: the points handed out always add up to the table's column sum,
+    /// Placement (`docs/scoring.md#placement`): the points handed out always add up to the table's
+    /// column sum,
     /// however the ties fall.
     #[test]
     fn placement_points_sum_to_the_table_sum(points in prop::collection::vec(0u8..5, 2..=8)) {
@@ -185,7 +186,8 @@ proptest! {
         prop_assert!(winners <= 1);
     }
 
-    /// Seeds 003/004: a drawn Squares game totals 100; an 18-centre game gives 100 and zeros.
+    /// Squares (`docs/scoring.md#squares`): a drawn Squares game totals 100; an 18-centre game
+    /// gives 100 and zeros.
     #[test]
     fn squares_sum_to_100(centres in diplomacy_centres()) {
         let game = score_game(ScoringSystem::Squares, &diplomacy(&centres)).unwrap();
@@ -193,7 +195,8 @@ proptest! {
         prop_assert!((total - 100.0).abs() < 1e-9, "{total}");
     }
 
-    /// Seed 001 part 1.6: rounding to two decimals keeps a drawn game within 100 ± 0.04
+    /// Detour 98f part 1.6 (`docs/scoring.md#detour-98f`): rounding to two decimals keeps a drawn
+    /// game within 100 ± 0.04
     /// (seven roundings of at most 0.005 each); an 18-centre win totals 110.
     #[test]
     fn detour_sums_to_100_within_rounding(centres in diplomacy_centres()) {
@@ -206,7 +209,8 @@ proptest! {
         }
     }
 
-    /// Seed 000: a soloist scores 100 and everybody else 0; an eliminated player scores 0;
+    /// Baf (`docs/scoring.md#baf`): a soloist scores 100 and everybody else 0; an eliminated player
+    /// scores 0;
     /// every other score lies between 0 and 75 (the table's largest non-solo cell).
     #[test]
     fn baf_solo_and_elimination(centres in diplomacy_centres(), flagged in 0usize..7) {

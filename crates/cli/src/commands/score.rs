@@ -51,7 +51,8 @@ pub fn score(args: ScoreArgs) -> Result<ExitCode, CliError> {
     print_json(&ScoreOutput::new(&scored, args.explain))
 }
 
-/// `league standings`: prints `{"standings":[{"rank":…,"player":…,"total":…,"wins":…,"draws":…,"games":…}]}`.
+/// `league standings`: prints
+/// `{"standings":[{"rank":…,"player":…,"total":…,"wins":…,"draws":…,"games":…}]}`.
 pub fn standings(args: StandingsArgs) -> Result<ExitCode, CliError> {
     let system = parse_system(&args.system)?;
     let text = read_input(&args.input)?;

@@ -52,8 +52,8 @@ pub struct RegisterPlayerInput {
     pub name: String,
 }
 
-/// `createLeague` input. Omitted settings take the seed 002 defaults (size 8, games per
-/// seat from the seed's table, no activity requirement).
+/// `createLeague` input. Omitted settings take their defaults (size 8, games per
+/// seat from the league rules' table for the players per game, no activity requirement).
 #[derive(Debug, InputObject)]
 pub struct CreateLeagueInput {
     pub name: String,
