@@ -32,6 +32,9 @@ pub struct GatewayConfig {
     pub rate: RateLimits,
     /// Documents kept by automatic persisted queries (an LRU cache).
     pub persisted_queries: usize,
+    /// Answers of queries kept, keyed by the read model's position and the request
+    /// (an LRU cache; 0 = off). A key never outlives its position, so no answer is stale.
+    pub response_cache: usize,
 }
 
 /// Limits of `/graphql/ws`.
@@ -89,6 +92,7 @@ impl std::fmt::Debug for GatewayConfig {
             .field("ws", &self.ws)
             .field("rate", &self.rate)
             .field("persisted_queries", &self.persisted_queries)
+            .field("response_cache", &self.response_cache)
             .finish()
     }
 }
@@ -121,6 +125,7 @@ pub const DEFAULT_RATE: RateLimits = RateLimits {
     mutations_burst: 120,
 };
 pub const DEFAULT_PERSISTED_QUERIES: usize = 1_000;
+pub const DEFAULT_RESPONSE_CACHE: usize = 1_024;
 
 /// A setting that could not be read from the environment.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -155,6 +160,7 @@ impl GatewayConfig {
             ws: DEFAULT_WS,
             rate: DEFAULT_RATE,
             persisted_queries: DEFAULT_PERSISTED_QUERIES,
+            response_cache: DEFAULT_RESPONSE_CACHE,
         }
     }
 
@@ -229,6 +235,9 @@ impl GatewayConfig {
         }
         if let Some(v) = number("LEAGUE_PERSISTED_QUERIES")? {
             self.persisted_queries = as_usize(v).max(1);
+        }
+        if let Some(v) = number("LEAGUE_RESPONSE_CACHE")? {
+            self.response_cache = as_usize(v);
         }
         Ok(self)
     }

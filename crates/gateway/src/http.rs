@@ -5,6 +5,7 @@
 
 use std::future::Future;
 use std::net::{IpAddr, Ipv4Addr};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use async_graphql::extensions::apollo_persisted_queries::{
@@ -13,6 +14,7 @@ use async_graphql::extensions::apollo_persisted_queries::{
 use async_graphql::http::{ALL_WEBSOCKET_PROTOCOLS, GraphiQLSource};
 use async_graphql::{Data, ErrorExtensions, Pos, ServerError};
 use async_graphql_axum::{GraphQLRequest, GraphQLResponse};
+use axum::body::Bytes;
 use axum::extract::{FromRequestParts, RawQuery, State, WebSocketUpgrade};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, Request, StatusCode, header};
@@ -73,6 +75,34 @@ struct GatewayState {
     ws_limits: WsLimits,
     metrics: Metrics,
     shutdown: Shutdown,
+    cache: Option<Arc<ResponseCache>>,
+}
+
+/// Answers of queries by entity tag ([`entity_tag`]: the read model's position and the
+/// request). Only error-free query answers are kept; a tag names one position, and the
+/// position moves on every append, so a kept answer is never served once it could differ.
+struct ResponseCache {
+    entries: Mutex<lru::LruCache<String, Bytes>>,
+}
+
+/// Larger answers are not kept (a few of them would crowd out every other entry).
+const MAX_CACHED_ANSWER: usize = 256 * 1024;
+
+impl ResponseCache {
+    fn new(capacity: usize) -> Option<Arc<Self>> {
+        let capacity = std::num::NonZeroUsize::new(capacity)?;
+        Some(Arc::new(ResponseCache { entries: Mutex::new(lru::LruCache::new(capacity)) }))
+    }
+
+    fn get(&self, tag: &str) -> Option<Bytes> {
+        self.entries.lock().unwrap_or_else(PoisonError::into_inner).get(tag).cloned()
+    }
+
+    fn put(&self, tag: String, answer: Bytes) {
+        if answer.len() <= MAX_CACHED_ANSWER {
+            self.entries.lock().unwrap_or_else(PoisonError::into_inner).put(tag, answer);
+        }
+    }
 }
 
 /// The gateway's routes and middleware over `app`. `shutdown` ends open subscriptions
@@ -90,6 +120,7 @@ pub fn router(app: App, config: &GatewayConfig, shutdown: Shutdown) -> Router {
         ws_limits: config.ws,
         metrics: Metrics::new(),
         shutdown,
+        cache: ResponseCache::new(config.response_cache),
     };
     let middleware = ServiceBuilder::new()
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
@@ -246,7 +277,8 @@ async fn graphql_get(
     }
 }
 
-/// The entity tag of a GET query's answer: the read model's position and a digest of
+/// The entity tag of a query's answer (sent with GET answers, and the key of the response
+/// cache): the read model's position and a digest of
 /// everything else the answer depends on (the document, variables, operation,
 /// extensions and the caller's credentials). Every append moves the position, so a tag
 /// never matches an answer that would differ.
@@ -302,13 +334,21 @@ async fn execute(
             return GraphQLResponse::from(refused(error)).into_response();
         }
     };
-    let tag = (transport == Transport::Get)
+    let get = transport == Transport::Get;
+    let tag = (get || state.cache.is_some())
         .then(|| entity_tag(state.app.applied_position(), &request, headers));
-    if let Some(tag) = &tag
+    if get
+        && let Some(tag) = &tag
         && not_modified(headers, tag)
     {
         state.metrics.request(OperationKind::Query, "not_modified", started.elapsed());
         return (StatusCode::NOT_MODIFIED, [(header::ETAG, tag.as_str())]).into_response();
+    }
+    if let (Some(cache), Some(tag)) = (&state.cache, &tag)
+        && let Some(answer) = cache.get(tag)
+    {
+        state.metrics.request(OperationKind::Query, "ok", started.elapsed());
+        return json_answer(answer, get.then_some(tag.as_str()));
     }
     let slot = OperationSlot::default();
     let mut request = request
@@ -325,15 +365,26 @@ async fn execute(
         request = request.data(RequestId(id));
     }
     let response = state.schema.execute(request).await;
+    let kind = slot.get();
     let first_code = response.errors.first().map(error_code);
-    state.metrics.request(slot.get(), first_code.as_deref().unwrap_or("ok"), started.elapsed());
+    state.metrics.request(kind, first_code.as_deref().unwrap_or("ok"), started.elapsed());
+    if response.errors.is_empty()
+        && kind == OperationKind::Query
+        && let Some(tag) = tag
+        && let Ok(answer) = serde_json::to_vec(&response)
+    {
+        let answer = Bytes::from(answer);
+        if let Some(cache) = &state.cache {
+            cache.put(tag.clone(), answer.clone());
+        }
+        return json_answer(answer, get.then_some(tag.as_str()));
+    }
     let retry_after = response.errors.first().and_then(|e| {
         e.extensions.as_ref().and_then(|x| x.get("retryAfter")).and_then(|v| match v {
             async_graphql::Value::Number(n) => n.as_u64(),
             _ => None,
         })
     });
-    let ok = response.errors.is_empty();
     let mut http = GraphQLResponse::from(response).into_response();
     match first_code.as_deref() {
         Some(RATE_LIMITED) => {
@@ -348,9 +399,14 @@ async fn execute(
         }
         _ => {}
     }
+    http
+}
+
+/// An error-free query answer; with `tag` (GET), its cache validators.
+fn json_answer(answer: Bytes, tag: Option<&str>) -> Response {
+    let mut http = ([(header::CONTENT_TYPE, "application/json")], answer).into_response();
     if let Some(tag) = tag
-        && ok
-        && let Ok(value) = HeaderValue::from_str(&tag)
+        && let Ok(value) = HeaderValue::from_str(tag)
     {
         let headers = http.headers_mut();
         headers.insert(header::ETAG, value);

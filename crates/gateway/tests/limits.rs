@@ -404,6 +404,16 @@ async fn get_reads_are_cacheable_and_never_stale(db: TestDatabase) {
     let body: Value = refused.json().await.unwrap();
     assert_eq!(body["errors"][0]["extensions"]["code"], "METHOD_NOT_ALLOWED", "{body}");
     assert_eq!(gateway.head().await, head);
+    // POST answers come from the same response cache and are never stale either.
+    let count = || async {
+        let body: Value =
+            gateway.post(None, "{ leagues { totalCount } }", json!({})).await.json().await.unwrap();
+        body["data"]["leagues"]["totalCount"].as_u64().unwrap()
+    };
+    assert_eq!(count().await, 2);
+    assert_eq!(count().await, 2);
+    gateway.create_league().await;
+    assert_eq!(count().await, 3);
     // Without a query string GET /graphql is still GraphiQL.
     let graphiql = gateway.http.get(&url).send().await.unwrap();
     assert!(graphiql.text().await.unwrap().contains("GraphiQL"));
