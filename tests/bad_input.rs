@@ -187,10 +187,16 @@ const CORPUS: &[Case] = &[
         name: "unknown route",
         auth: Anonymous,
         request: Request::RawHead {
-            method: "GET",
+            method: "POST",
             path: "/admin/drop-everything",
             content_length: None,
         },
+        expect: Status(404),
+    },
+    Case {
+        name: "unknown file",
+        auth: Anonymous,
+        request: Request::RawHead { method: "GET", path: "/admin/dump.sql", content_length: None },
         expect: Status(404),
     },
     // --- Documents that do not parse or do not fit the schema.

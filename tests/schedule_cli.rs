@@ -1,4 +1,4 @@
-//! End-to-end tests of `league schedule` (issue 4): the JSON shape on stdout, the balance
+//! End-to-end tests of `league schedule`: the JSON shape on stdout, the balance
 //! report on stderr, determinism, and refusal of impossible shapes (exit 2, nothing on
 //! stdout). The balance guarantees themselves are property-tested in the scheduling crate.
 
@@ -19,7 +19,7 @@ fn printed_schedule(args: &[&str]) -> Value {
 
 #[test]
 fn prints_every_game_of_a_league_of_eight_with_three_per_game() {
-    // Seed 002 table: 3 players per game → 24 games, 9 per player.
+    // docs/scheduling.md#games-per-league: 3 players per game → 24 games, 9 per player.
     let printed = printed_schedule(&["--players", "8", "--per-game", "3"]);
     let players: Vec<&str> =
         printed["players"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
@@ -70,7 +70,7 @@ fn report_goes_to_stderr_and_keeps_stdout_json() {
     let figures = String::from_utf8(output.stderr).unwrap();
     assert!(figures.contains("games per player: min 21, max 21"), "{figures}");
     assert!(figures.contains("seat counts (player x seat): min 3, max 3"), "{figures}");
-    // Seed 002: every player meets all 7 others equally often (18 times for k = 7).
+    // docs/scheduling.md#balance: every player meets all 7 others equally often (18 times for k = 7).
     assert!(figures.contains("pair meetings: min 18, max 18"), "{figures}");
 }
 

@@ -1,4 +1,4 @@
-//! End-to-end tests of `league score` and `league standings` (issue 3's exact command-line
+//! End-to-end tests of `league score` and `league standings` (the exact command-line
 //! shapes) through the real binary.
 
 use std::io::Write;
@@ -42,7 +42,7 @@ fn diplomacy_game(centres: &[(&str, u32)]) -> Value {
 const ISSUE_CHECK: [(&str, u32); 7] =
     [("A", 2), ("E", 3), ("F", 4), ("G", 10), ("I", 4), ("R", 5), ("T", 6)];
 
-/// Issue 3 Detour check (seed 001): printed in input order, exactly the issue's shape.
+/// The Detour 98f check of docs/scoring.md#detour-98f: printed in input order.
 #[test]
 fn score_detour_issue_check_from_a_file() {
     let dir = tempfile::tempdir().unwrap();
@@ -60,7 +60,7 @@ fn score_detour_issue_check_from_a_file() {
     );
 }
 
-/// `--explain` adds the lines that make up each score (issue 3's Detour example line).
+/// `--explain` adds the lines that make up each score (the Detour example line of docs/scoring.md#detour-98f).
 #[test]
 fn score_explain_lists_the_parts() {
     let output = league(
@@ -75,7 +75,7 @@ fn score_explain_lists_the_parts() {
     assert_eq!(value["scores"][3]["score"], json!(32.79));
 }
 
-/// Seed 002 placement example read from stdin (no FILE means stdin).
+/// The placement example of docs/scoring.md#placement, read from stdin (no FILE means stdin).
 #[test]
 fn score_placement_from_stdin() {
     let game = json!({"players": [
@@ -88,7 +88,7 @@ fn score_placement_from_stdin() {
     assert_eq!(scores, [20.0, 9.0, 9.0, 2.0, 0.0]);
 }
 
-/// Seed 000 shared top (h): two on 10 score 41.848, the issue's sample figure.
+/// Baf shared top (docs/scoring.md#baf, case h): two on 10 score 41.848.
 #[test]
 fn score_baf_shared_top() {
     let game =
@@ -98,7 +98,7 @@ fn score_baf_shared_top() {
     assert_eq!(value["scores"][6], json!({"player": "G", "score": 0.0}));
 }
 
-/// Seed 002 Blue Max example 1 in the issue's team JSON shape.
+/// Blue Max example 1 of docs/scoring.md#blue-max, in the team JSON shape.
 #[test]
 fn score_bluemax_example_1() {
     let game = json!({"draw": false, "sides": [
@@ -115,7 +115,7 @@ fn score_bluemax_example_1() {
     assert_eq!(scores, [7.0, 5.0, 4.0, -1.0, -1.0, -1.0]);
 }
 
-/// `league standings`: totals, wins, draws, games, shared ranks (seed 001 part 3).
+/// `league standings`: totals, wins, draws, games, shared ranks (docs/scoring.md#standings-and-tie-breakers).
 #[test]
 fn standings_ranks_players_over_games() {
     let games = json!({"games": [
@@ -161,7 +161,7 @@ fn invalid_games_name_the_field() {
     );
     assert_bad_input(&league(&["score", "--system", "detour98f"], "not json"), "invalid game JSON");
     assert_bad_input(&league(&["score", "--system", "bluemax"], "{\"sides\": []}"), "sides");
-    // A blank Baf cell is an impossible result, not a guess (seed 000).
+    // A blank Baf cell is an impossible result, not a guess (docs/scoring.md#baf).
     let blank =
         diplomacy_game(&[("A", 3), ("B", 2), ("C", 2), ("D", 2), ("E", 2), ("F", 2), ("G", 1)]);
     assert_bad_input(
@@ -193,7 +193,7 @@ fn standings_errors_name_the_game() {
     );
 }
 
-/// Wooden Ships (site rules, issue 3) in the team JSON shape: the only coalition with ships
+/// Wooden Ships (docs/scoring.md#wooden-ships) in the team JSON shape: the only coalition with ships
 /// left and more than double the points wins overwhelmingly; a surrendered member scores 0.
 #[test]
 fn score_woodenships_reads_ships_left_and_surrendered() {

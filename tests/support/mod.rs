@@ -1,77 +1,161 @@
-//! Shared harness of the fault and load tests (`race`, `crash`, `bad_input`): the real
-//! `league serve` binary on a loopback port, killed when dropped, and a frontend-like
-//! GraphQL client. Each test binary uses a part of it.
+//! The one test harness of the API and fault tests: a gateway on `127.0.0.1:0`, either
+//! in-process ([`Server::spawn`], the app and router of this build, as most API tests use)
+//! or the real `league serve` binary ([`Server::start`], for what only a process shows:
+//! the banner, signals, crashes); and a frontend-like GraphQL and WebSocket client. Each
+//! test binary uses a part of it.
 #![allow(dead_code)]
 
 use std::process::Stdio;
 use std::time::Duration;
 
+use futures::{SinkExt, StreamExt};
+use league_gateway::GatewayConfig;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
-/// The admin token every test server is started with.
+/// The admin token every test server is started with (unless a test configures none).
 pub const ADMIN: &str = "fault-tests-admin-token";
 /// Long enough for a cold PostgreSQL migration on a busy two-core machine.
 pub const START_TIMEOUT: Duration = Duration::from_secs(60);
 /// No single request of these tests may take longer (a hung server fails, not stalls).
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+/// The longest wait for one WebSocket message.
+pub const WS_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// A running `league serve` on `127.0.0.1:0`; killed (SIGKILL) when dropped. It does not
-/// own its database, so a test can restart a server on the same one.
+/// What runs the gateway.
+enum Running {
+    /// `league serve`, killed (SIGKILL) when dropped.
+    Process(Child),
+    /// The gateway on this test's runtime; stopped (gracefully) when dropped.
+    InProcess { stop: Option<oneshot::Sender<()>>, task: JoinHandle<std::io::Result<()>> },
+}
+
+/// A running gateway. It does not own its database, so a test can restart a server on the
+/// same one.
 pub struct Server {
-    pub child: Child,
+    running: Running,
     /// `http://127.0.0.1:PORT`.
     pub base: String,
     pub http: reqwest::Client,
+    /// Lines the binary printed on stdout before `listening on …` (empty in-process).
+    pub banner: Vec<String>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Running::InProcess { stop, task } = &mut self.running {
+            if let Some(stop) = stop.take() {
+                let _ = stop.send(());
+            }
+            task.abort();
+        }
+    }
 }
 
 impl Server {
+    /// The gateway in-process over `database_url`, with the [`ADMIN`] token (zero2prod's
+    /// `spawn_app`).
+    pub async fn spawn(database_url: &str) -> Server {
+        let app = league_app::App::open(database_url).await.expect("open the app");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind port 0");
+        let base = format!("http://{}", listener.local_addr().expect("bound address"));
+        let (stop, stopped) = oneshot::channel::<()>();
+        let config = GatewayConfig::new(ADMIN.to_owned());
+        let task = tokio::spawn(league_gateway::run(listener, app, config, async move {
+            let _ = stopped.await;
+        }));
+        Server {
+            running: Running::InProcess { stop: Some(stop), task },
+            base,
+            http: client(),
+            banner: Vec::new(),
+        }
+    }
+
+    /// The real `league serve` binary with the [`ADMIN`] token.
     pub async fn start(database_url: &str) -> Server {
+        Server::start_with(database_url, &[("LEAGUE_ADMIN_TOKEN", ADMIN)]).await
+    }
+
+    /// The real `league serve` binary with exactly the given `LEAGUE_*` settings (no admin
+    /// token unless `env` names one).
+    pub async fn start_with(database_url: &str, env: &[(&str, &str)]) -> Server {
         let mut command = Command::new(env!("CARGO_BIN_EXE_league"));
         command
             .args(["serve", "--database", database_url, "--listen", "127.0.0.1:0"])
-            .env("LEAGUE_ADMIN_TOKEN", ADMIN)
+            .env_remove("LEAGUE_ADMIN_TOKEN")
             .env_remove("LEAGUE_CORS_ORIGINS")
             .env("RUST_LOG", "error")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .kill_on_drop(true);
+        for (key, value) in env {
+            command.env(key, value);
+        }
         let mut child = command.spawn().expect("start league serve");
         let mut lines = BufReader::new(child.stdout.take().expect("piped stdout")).lines();
+        let mut banner = Vec::new();
         let base = tokio::time::timeout(START_TIMEOUT, async {
             while let Some(line) = lines.next_line().await.expect("read the server's stdout") {
                 if let Some(address) = line.strip_prefix("listening on ") {
                     return address.to_owned();
                 }
+                banner.push(line);
             }
-            panic!("league serve exited before listening");
+            panic!("league serve exited before listening (banner: {banner:?})");
         })
         .await
         .expect("league serve listens within the start timeout");
         assert!(base.starts_with("http://127.0.0.1:"), "loopback only: {base}");
         // Keep draining stdout so the server never blocks on a full pipe.
         tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-        let http = reqwest::Client::builder()
-            .timeout(REQUEST_TIMEOUT)
-            .pool_max_idle_per_host(128)
-            .build()
-            .expect("an HTTP client");
-        Server { child, base, http }
+        Server { running: Running::Process(child), base, http: client(), banner }
     }
 
     pub fn graphql_url(&self) -> String {
         format!("{}/graphql", self.base)
     }
 
+    pub fn ws_url(&self) -> String {
+        format!("{}/graphql/ws", self.base.replacen("http://", "ws://", 1))
+    }
+
+    fn child(&mut self) -> &mut Child {
+        match &mut self.running {
+            Running::Process(child) => child,
+            Running::InProcess { .. } => panic!("only a `league serve` process can be signalled"),
+        }
+    }
+
     /// Kills the process with SIGKILL (no graceful shutdown) and reaps it.
     pub async fn kill(mut self) {
-        self.child.start_kill().expect("send SIGKILL");
-        tokio::time::timeout(Duration::from_secs(10), self.child.wait())
+        let child = self.child();
+        child.start_kill().expect("send SIGKILL");
+        tokio::time::timeout(Duration::from_secs(10), child.wait())
             .await
             .expect("a killed server exits at once")
             .expect("reap the server");
+    }
+
+    /// Sends SIGTERM and waits for the process to exit.
+    pub async fn terminate(mut self) -> std::process::ExitStatus {
+        let child = self.child();
+        let pid = child.id().expect("the server is running");
+        let status = std::process::Command::new("kill")
+            .args(["-TERM", &pid.to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success());
+        tokio::time::timeout(Duration::from_secs(20), child.wait())
+            .await
+            .expect("the server stops within 20 s of SIGTERM")
+            .expect("reap the server")
     }
 
     /// `GET /healthz`: the head position when the server and its database answer.
@@ -116,7 +200,7 @@ impl Server {
                        events(leagueId: $league, first: 100, after: $after) {
                          totalCount
                          pageInfo { hasNextPage endCursor }
-                         nodes { position streamId version type payload }
+                         nodes { position streamId version type recordedAt actor payload hash }
                        }
                      }",
                     json!({ "league": league, "after": after }),
@@ -132,7 +216,7 @@ impl Server {
         }
     }
 
-    /// Admin registers `count` players; returns them in order.
+    /// Admin registers `count` players named `"{prefix} {i}"`; returns them in order.
     pub async fn register_many(&self, count: usize, prefix: &str) -> Vec<Player> {
         let mut players = Vec::with_capacity(count);
         for i in 1..=count {
@@ -146,54 +230,74 @@ impl Server {
             .data(
                 Some(ADMIN),
                 "mutation($name: String!) {
-                   registerPlayer(input: {name: $name}) { player { id } token }
+                   registerPlayer(input: {name: $name}) { player { id name } token }
                  }",
                 json!({ "name": name }),
             )
             .await;
+        let registration = &data["registerPlayer"];
+        assert_eq!(registration["player"]["name"], name);
         Player {
-            id: data["registerPlayer"]["player"]["id"].as_str().expect("id").to_owned(),
-            token: data["registerPlayer"]["token"].as_str().expect("token").to_owned(),
+            id: registration["player"]["id"].as_str().expect("id").to_owned(),
+            token: registration["token"].as_str().expect("token").to_owned(),
         }
+    }
+
+    /// Admin creates a league from a whole `CreateLeagueInput`; returns the new league
+    /// (`id status scoringSystem playersPerGame size gamesPerSeat players { id }`).
+    pub async fn create_league_with(&self, input: Value) -> Value {
+        let data = self
+            .data(
+                Some(ADMIN),
+                "mutation($input: CreateLeagueInput!) {
+                   createLeague(input: $input) {
+                     id status scoringSystem playersPerGame size gamesPerSeat players { id }
+                   }
+                 }",
+                json!({ "input": input }),
+            )
+            .await;
+        data["createLeague"].clone()
     }
 
     /// Admin creates a league of `size` (default 8) with `k` seats per game; returns its id.
     pub async fn create_league(&self, system: &str, k: u32, size: Option<u32>) -> String {
-        let game = match system {
-            "BAF" | "DETOUR_98F" | "SQUARES" => "Diplomacy",
-            _ => "Carcassonne",
-        };
-        let data = self
-            .data(
-                Some(ADMIN),
-                "mutation($input: CreateLeagueInput!) { createLeague(input: $input) { id } }",
-                json!({ "input": {
-                    "name": format!("{system} league"), "game": game,
-                    "scoringSystem": system, "playersPerGame": k, "size": size,
-                }}),
-            )
+        let league = self
+            .create_league_with(json!({
+                "name": format!("{system} league"), "game": game_name(system),
+                "scoringSystem": system, "playersPerGame": k, "size": size,
+            }))
             .await;
-        data["createLeague"]["id"].as_str().expect("league id").to_owned()
+        league["id"].as_str().expect("league id").to_owned()
     }
 
-    /// Each player subscribes themself, one after the other.
-    pub async fn fill(&self, league: &str, players: &[Player]) {
+    /// Each player subscribes themself, one after the other; returns the league as the
+    /// last subscription left it (`status players { id } games { id }`).
+    pub async fn fill(&self, league: &str, players: &[Player]) -> Value {
+        let mut last = Value::Null;
         for player in players {
-            self.data(
-                Some(&player.token),
-                "mutation($l: ID!) { subscribeToLeague(leagueId: $l) { id } }",
-                json!({ "l": league }),
-            )
-            .await;
+            let data = self
+                .data(
+                    Some(&player.token),
+                    "mutation($l: ID!) {
+                       subscribeToLeague(leagueId: $l) { status players { id } games { id } }
+                     }",
+                    json!({ "l": league }),
+                )
+                .await;
+            last = data["subscribeToLeague"].clone();
         }
+        last
     }
 
-    /// A league's games: `(id, seated player ids in seat order, status)`.
-    pub async fn games(&self, league: &str) -> Vec<(String, Vec<String>, String)> {
+    /// A league's games in number order.
+    pub async fn game_infos(&self, league: &str) -> Vec<GameInfo> {
         let data = self
             .data(
                 None,
-                "query($id: ID!) { league(id: $id) { games { id status seats { player { id } } } } }",
+                "query($id: ID!) {
+                   league(id: $id) { games { id number status seats { player { id } } } }
+                 }",
                 json!({ "id": league }),
             )
             .await;
@@ -201,20 +305,83 @@ impl Server {
             .as_array()
             .expect("games")
             .iter()
-            .map(|game| {
-                let seats = game["seats"]
+            .map(|game| GameInfo {
+                id: game["id"].as_str().expect("game id").to_owned(),
+                number: game["number"].as_u64().expect("number") as u32,
+                seats: game["seats"]
                     .as_array()
                     .expect("seats")
                     .iter()
                     .map(|s| s["player"]["id"].as_str().expect("player id").to_owned())
-                    .collect();
-                (
-                    game["id"].as_str().expect("game id").to_owned(),
-                    seats,
-                    game["status"].as_str().expect("status").to_owned(),
-                )
+                    .collect(),
+                status: game["status"].as_str().expect("status").to_owned(),
             })
             .collect()
+    }
+
+    /// A league's games: `(id, seated player ids in seat order, status)`.
+    pub async fn games(&self, league: &str) -> Vec<(String, Vec<String>, String)> {
+        self.game_infos(league).await.into_iter().map(|g| (g.id, g.seats, g.status)).collect()
+    }
+
+    /// A league's standings, now or as of `as_of` (`{position}` / `{time}`, or null).
+    pub async fn standings(&self, league: &str, as_of: Value) -> Vec<Value> {
+        let data = self
+            .data(
+                None,
+                "query($league: ID!, $asOf: AsOf) {
+                   standings(leagueId: $league, asOf: $asOf) {
+                     rank player { id } total played wins draws
+                   }
+                 }",
+                json!({ "league": league, "asOf": as_of }),
+            )
+            .await;
+        data["standings"].as_array().expect("standings").clone()
+    }
+
+    /// Reports a game's result as `token`; returns the game (`id status scores`).
+    pub async fn report(&self, token: &str, game: &str, result: &Value) -> Value {
+        let data = self
+            .data(
+                Some(token),
+                "mutation($game: ID!, $result: GameResultInput!) {
+                   reportGameResult(gameId: $game, result: $result) {
+                     id status scores { player { id } score }
+                   }
+                 }",
+                json!({ "game": game, "result": result }),
+            )
+            .await;
+        data["reportGameResult"].clone()
+    }
+
+    /// A WebSocket to `/graphql/ws` speaking `protocol`.
+    pub async fn ws_connect(&self, protocol: &str) -> Socket {
+        let mut request = self.ws_url().into_client_request().expect("a WebSocket request");
+        request.headers_mut().insert("Sec-WebSocket-Protocol", protocol.parse().expect("header"));
+        let (socket, response) =
+            tokio_tungstenite::connect_async(request).await.expect("WebSocket upgrade");
+        assert_eq!(response.headers()["sec-websocket-protocol"], protocol);
+        socket
+    }
+}
+
+fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .timeout(REQUEST_TIMEOUT)
+        .pool_max_idle_per_host(128)
+        .build()
+        .expect("an HTTP client")
+}
+
+/// The game a test league of `system` is for (Diplomacy systems need Diplomacy).
+pub fn game_name(system: &str) -> &'static str {
+    match system {
+        "BAF" | "DETOUR_98F" | "SQUARES" => "Diplomacy",
+        "BLUE_MAX" => "Blue Max",
+        "WOODEN_SHIPS" | "WOODEN_SHIPS_LEGACY" => "Wooden Ships & Iron Men",
+        _ => "Carcassonne",
     }
 }
 
@@ -245,9 +412,47 @@ pub struct Player {
     pub token: String,
 }
 
+/// One game of a league.
+#[derive(Debug, Clone)]
+pub struct GameInfo {
+    pub id: String,
+    pub number: u32,
+    /// Player ids in seat order.
+    pub seats: Vec<String>,
+    pub status: String,
+}
+
+pub type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+pub async fn ws_send(socket: &mut Socket, message: Value) {
+    socket.send(Message::text(message.to_string())).await.expect("send a WebSocket message");
+}
+
+/// The next JSON text message (pings answered by the library are skipped); `None` when
+/// the server closed the connection.
+pub async fn ws_next(socket: &mut Socket) -> Option<Value> {
+    loop {
+        let message = tokio::time::timeout(WS_TIMEOUT, socket.next())
+            .await
+            .expect("a WebSocket message within the timeout")?;
+        match message.ok()? {
+            Message::Text(text) => return Some(serde_json::from_str(&text).expect("JSON")),
+            Message::Close(_) => return None,
+            _ => continue,
+        }
+    }
+}
+
 /// The `extensions.code` of the first error of a response (`<none>` when absent).
 pub fn error_code(response: &Value) -> &str {
     response["errors"][0]["extensions"]["code"].as_str().unwrap_or("<none>")
+}
+
+/// The `extensions.code` and `extensions.field` of the first error of a response.
+pub fn error_of(response: &Value) -> (&str, Option<&str>) {
+    let extensions = &response["errors"][0]["extensions"];
+    (extensions["code"].as_str().unwrap_or("<none>"), extensions["field"].as_str())
 }
 
 /// A placement result for `seats`: distinct points, the first seat winning.

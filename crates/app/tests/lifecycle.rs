@@ -21,7 +21,7 @@ async fn head(app: &App) -> u64 {
     app.store().head_position().await.expect("head position")
 }
 
-/// Seed 002 (`002_2d62da7ec0eec4ee.txt`), rule "automatic games": the 8th subscription creates
+/// docs/scheduling.md#league-life-cycle, "automatic games": the 8th subscription creates
 /// every game in the same append; results, a correction and the last result complete it.
 async fn full_life_cycle(db: TestDatabase) {
     let app = App::open(&db.url).await.expect("open the app");
@@ -52,7 +52,7 @@ async fn full_life_cycle(db: TestDatabase) {
         assert!(standings.iter().all(|row| (row.rank, row.played, row.total) == (1, 0, 0.0)));
     }
 
-    // Seed 002 placement table for 4 players: 12, 6, 2, 0.
+    // docs/scoring.md#placement, 4 players: 12, 6, 2, 0.
     for number in 1..=7 {
         let executed = app
             .execute(report(&app, 1, number, &[10.0, 5.0, 3.0, 1.0]), no_options())

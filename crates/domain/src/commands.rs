@@ -14,8 +14,8 @@ pub struct RegisterPlayer {
     pub token_hash: String,
 }
 
-/// Admin creates a league. `None` settings take their defaults: size 8 (seed 002),
-/// games per seat from seed 002's table, eligibility off.
+/// Admin creates a league. `None` settings take their defaults: size 8 (`docs/scheduling.md#league-life-cycle`),
+/// games per seat from `docs/scheduling.md#games-per-league`, eligibility off.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateLeague {
     pub actor: Actor,

@@ -17,7 +17,7 @@ pub struct Context {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SubscriberFacts {
     /// Games with a `GameFinished` event, where the player was seated, recorded within
-    /// [`Context::activity_window_start`]..=`now` (seed 002's "last 90 days").
+    /// [`Context::activity_window_start`]..=`now` ("the last 90 days", `docs/scheduling.md#league-life-cycle`).
     pub finished_games_in_window: u32,
 }
 

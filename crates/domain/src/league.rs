@@ -237,7 +237,7 @@ impl League {
             player_id: c.player_id,
         })];
         if self.players.len() + 1 == settings.size as usize {
-            // Seed 002: the subscription that fills the league creates every game, in the
+            // docs/scheduling.md#league-life-cycle: the subscription that fills the league creates every game, in the
             // same append, so a league is never full without games.
             let mut players = self.players.clone();
             players.push(c.player_id);

@@ -190,7 +190,7 @@ mod creation {
 
     #[test]
     fn admin_creates_a_league_with_seed_002_defaults() {
-        // Seed 002 (`002_2d62da7ec0eec4ee.txt`): "games played among 8 players"; eligibility is off
+        // docs/scheduling.md#league-life-cycle: "games played among 8 players"; eligibility is off
         // by default.
         let events =
             handle_league(&[], create_command(ScoringSystem::Placement, 4).into()).unwrap();
@@ -208,7 +208,7 @@ mod creation {
 
     #[test]
     fn games_per_seat_defaults_to_seed_002_table() {
-        // Seed 002 (`002_2d62da7ec0eec4ee.txt`) table: 4 players per game → 16 games per player, 32
+        // docs/scheduling.md#games-per-league: 4 players per game → 16 games per player, 32
         // in total (s = 4).
         let mut command = create_command(ScoringSystem::Placement, 4);
         command.games_per_seat = None;
@@ -377,7 +377,7 @@ mod subscriptions {
         );
     }
 
-    /// Seed 002 (`002_2d62da7ec0eec4ee.txt`): "When the 8th player subscribe to the league, the
+    /// docs/scheduling.md#league-life-cycle: "When the 8th player subscribe to the league, the
     /// system automatically creates all the games that are part of the league" — 32 games for 4 per
     /// game.
     #[test]
@@ -389,7 +389,7 @@ mod subscriptions {
             panic!("expected [PlayerSubscribed, GamesScheduled], got {new:?}")
         };
         assert_eq!(first, &subscribed(8));
-        assert_eq!(scheduled.games.len(), 32, "seed 002 table: 4 per game → 32 games");
+        assert_eq!(scheduled.games.len(), 32, "4 per game → 32 games");
         for (index, game) in scheduled.games.iter().enumerate() {
             assert_eq!(game.number as usize, index + 1);
             assert_eq!(game.game_id, game_id(LEAGUE, game.number));
@@ -398,7 +398,7 @@ mod subscriptions {
         }
         for n in 1..=8 {
             let played = scheduled.games.iter().filter(|g| g.seats.contains(&player(n))).count();
-            assert_eq!(played, 16, "seed 002 table: 16 games per player");
+            assert_eq!(played, 16, "16 games per player");
         }
         events.extend(new);
         let league = given::<League>(&events);
@@ -423,7 +423,7 @@ mod subscriptions {
         assert_eq!(error, DomainError::LeagueNotOpen(LeagueStatus::Running));
     }
 
-    /// Seed 002 (`002_2d62da7ec0eec4ee.txt`) "active player": at least 5 games terminated in the
+    /// docs/scheduling.md#league-life-cycle, "active player": at least 5 games terminated in the
     /// last 90 days.
     #[test]
     fn leagues_requiring_active_players_refuse_players_with_fewer_than_five_recent_games() {
@@ -444,7 +444,7 @@ mod subscriptions {
         assert_eq!(league.handle(&subscribe(Actor::Admin, 1), &five).unwrap(), [subscribed(1)]);
     }
 
-    /// Seed 002 (`002_2d62da7ec0eec4ee.txt`) "active player" is off by default: a new platform has
+    /// docs/scheduling.md#league-life-cycle, "active player" is off by default: a new platform has
     /// no history.
     #[test]
     fn eligibility_is_off_by_default() {
@@ -868,7 +868,7 @@ mod team_games {
         }
     }
 
-    /// Seed 002 (`002_2d62da7ec0eec4ee.txt`) Blue Max, Example 3: "1 vs. 1 Scenario: W1 play
+    /// docs/scoring.md#blue-max, Example 3: "1 vs. 1 Scenario: W1 play
     /// against D1. W1 shots down D1" — a team-shaped result, one pilot per side.
     #[test]
     fn blue_max_takes_sides_and_refuses_a_placement_result() {
@@ -928,7 +928,7 @@ mod codes {
 mod standings {
     use super::*;
 
-    /// Seed 002 (`002_2d62da7ec0eec4ee.txt`) placement table, 2 players: 1st 2, 2nd 0.
+    /// docs/scoring.md#placement, 2 players: 1st 2, 2nd 0.
     #[test]
     fn standings_follow_the_current_results_including_corrections() {
         let mut events = running_placement_league();

@@ -1,5 +1,5 @@
 //! Property test: random command sequences never break the league invariants — a league
-//! is never full without games (seed 002, `002_2d62da7ec0eec4ee.txt`: the 8th subscription creates
+//! is never full without games (docs/scheduling.md#league-life-cycle: the 8th subscription creates
 //! every game), games are scheduled at most once, the league completes once and only when every
 //! game has a result, and the state's version always equals the number of events folded.
 

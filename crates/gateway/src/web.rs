@@ -7,7 +7,7 @@
 //! `/leagues/<id>` work after a reload.
 
 use axum::Router;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use rust_embed::Embed;
@@ -32,8 +32,12 @@ pub(crate) fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
 }
 
 /// An embedded file by its URI path; an unknown path without a file extension is an app
-/// route (the app's router reads the URL), anything else is a 404.
-async fn fallback(uri: Uri, headers: HeaderMap) -> Response {
+/// route (the app's router reads the URL), anything else, or any method but GET and HEAD,
+/// is a 404.
+async fn fallback(method: Method, uri: Uri, headers: HeaderMap) -> Response {
+    if method != Method::GET && method != Method::HEAD {
+        return (StatusCode::NOT_FOUND, "not found").into_response();
+    }
     let path = uri.path().trim_start_matches('/');
     if Assets::get(path).is_some() {
         return file(path, &headers);
@@ -109,6 +113,13 @@ mod tests {
         assert_eq!(deep.headers()[header::ETAG], app.headers()[header::ETAG]);
         assert_eq!(get("/js/missing.js", None).await.status(), StatusCode::NOT_FOUND);
         assert_eq!(get("/graphql/other", None).await.status(), StatusCode::NOT_FOUND);
+    }
+
+    #[tokio::test]
+    async fn other_methods_on_unknown_paths_are_not_found() {
+        let request = Request::post("/leagues/0195-abc").body(Body::empty()).unwrap();
+        let response = routes::<()>().oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::NOT_FOUND);
     }
 
     #[tokio::test]

@@ -1,10 +1,12 @@
 //! Pure scheduling: every game of a league with each seat ("starting situation": colour,
-//! power, piece set) assigned, balanced per seed 002 ("equal distribution of games and
-//! starting situation"). No IO, no async, deterministic for a given seed.
+//! power, piece set) assigned, balanced as `docs/scheduling.md#balance` states ("equal
+//! distribution of games and starting situation"). No IO, no async, deterministic for a given
+//! seed.
 //!
 //! Public contract (other crates build on these names; keep them stable):
 //! - [`ScheduleSpec`] → [`schedule`] → [`Schedule`] (games as player indices in seat order).
-//! - [`default_games_per_seat`]: seed 002's table, as games per seat `s` for `k` per game.
+//! - [`default_games_per_seat`]: the table of `docs/scheduling.md#games-per-league`, as games
+//!   per seat `s` for `k` per game.
 //! - [`report`] → [`BalanceReport`]: the balance figures of any schedule.
 //!
 //! How: base blocks developed over Z_N or another abelian group of order N (seat balance by
@@ -26,7 +28,7 @@ pub use crate::report::{BalanceReport, report};
 
 /// Largest league: player sets are 64-bit masks.
 pub const MAX_PLAYERS: usize = 64;
-/// Largest `games_per_seat` accepted (16 gives each player 16·k games; seed 002 uses ≤ 7).
+/// Largest `games_per_seat` accepted (16 gives each player 16·k games; the source's table uses ≤ 7).
 /// The domain refuses larger values with this same constant.
 pub const MAX_GAMES_PER_SEAT: usize = 16;
 /// Fewest players per game (a game of one is no game).
@@ -41,7 +43,7 @@ const DEVELOPMENT_WORK: usize = 200_000_000;
 const REFINE_STEPS: usize = 300_000;
 
 /// What to schedule: `players` (N) players, `per_game` (k) seats per game, each player
-/// taking each seat `games_per_seat` (s) times (default: seed 002's table for k).
+/// taking each seat `games_per_seat` (s) times (default: `docs/scheduling.md#games-per-league` for k).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScheduleSpec {
     pub players: usize,
@@ -65,8 +67,8 @@ pub enum ScheduleError {
     InvalidShape(String),
 }
 
-/// Games per seat `s` for `per_game` = k, from seed 002's table "Number of games per
-/// league" (games per player = k·s, total games = 8·s): k = 2..8 → 14/56, 9/24, 16/32,
+/// Games per seat `s` for `per_game` = k, from the table of
+/// `docs/scheduling.md#games-per-league` ("Number of games per league": games per player = k·s, total games = 8·s): k = 2..8 → 14/56, 9/24, 16/32,
 /// 25/40, 18/24, 21/24, 16/16, i.e. s = 7, 3, 4, 5, 3, 3, 2. `None` outside the table.
 pub fn default_games_per_seat(per_game: usize) -> Option<usize> {
     match per_game {
@@ -100,7 +102,7 @@ pub fn schedule(spec: &ScheduleSpec) -> Result<Schedule, ScheduleError> {
     let Some(games_per_seat) = spec.games_per_seat.or_else(|| default_games_per_seat(per_game))
     else {
         return invalid(format!(
-            "seed 002 has no games-per-seat entry for {per_game} players per game; give it"
+            "the league rules have no games-per-seat entry for {per_game} players per game; give it"
         ));
     };
     if !(1..=MAX_GAMES_PER_SEAT).contains(&games_per_seat) {

@@ -1,5 +1,5 @@
 //! Balance figures of a schedule (games per player, seat counts, pair meetings, repeats):
-//! what `league schedule --report` prints and what the tests check against seed 002.
+//! what `league schedule --report` prints and what the tests check against `docs/scheduling.md`.
 
 use std::collections::HashMap;
 

@@ -69,7 +69,7 @@ mod tests {
 
     #[test]
     fn league_of_eight_targets() {
-        // Seed 002 table, k = 7: 24 games; the 8 possible 7-sets each occur 3 times.
+        // docs/scheduling.md#games-per-league, k = 7: 24 games; the 8 possible 7-sets each occur 3 times.
         let seven = Shape::new(8, 7, 3);
         assert_eq!((seven.games, seven.set_cap, seven.seating_cap), (24, 3, 1));
         assert_eq!(seven.pair_spread_bound, 0);

@@ -1,4 +1,4 @@
-//! Property tests of the scheduler against seed 002 (002_2d62da7ec0eec4ee.txt, "Some
+//! Property tests of the scheduler against docs/scheduling.md ("Some
 //! information about the leagues"): the games-per-league table, "equal distribution of
 //! games and starting situation", "play against all other 7 players an equal number of
 //! times", "in each game you'll match a different set of players", "in a two players game
@@ -42,7 +42,7 @@ fn seatings_by_set(schedule: &Schedule) -> HashMap<Vec<usize>, Vec<&Vec<usize>>>
 
 #[test]
 fn seed_002_table_of_games_per_league() {
-    // Seed 002, "Number of games per league": k → (games per player, total games).
+    // docs/scheduling.md#games-per-league: k → (games per player, total games).
     let table =
         [(2, 14, 56), (3, 9, 24), (4, 16, 32), (5, 25, 40), (6, 18, 24), (7, 21, 24), (8, 16, 16)];
     for (k, per_player, total) in table {
@@ -57,7 +57,7 @@ fn seed_002_table_of_games_per_league() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
-    /// Every N = 8 shape meets seed 002 as far as arithmetic allows.
+    /// Every N = 8 shape meets docs/scheduling.md as far as arithmetic allows.
     #[test]
     fn league_of_eight(per_game in 2usize..=8, seed in any::<u64>()) {
         let league = league(8, per_game, seed);
@@ -103,7 +103,7 @@ proptest! {
         }
     }
 
-    /// N = 4..16 with every k (default s where seed 002 has one, else s from 1..=3):
+    /// N = 4..16 with every k (default s where the rules give one, else s from 1..=3):
     /// structure always holds and the pair spread stays within one of the bound.
     #[test]
     fn sweep_of_league_sizes(players in 4usize..=16, k_pick in 0usize..64, s_pick in 1usize..=3, seed in any::<u64>()) {
@@ -126,7 +126,7 @@ proptest! {
 
 #[test]
 fn sweep_reaches_the_arithmetic_bound() {
-    // N = 4..16, every k ≤ 8 with seed 002's s: the pair spread is the least arithmetic
+    // N = 4..16, every k ≤ 8 with the rules' default s: the pair spread is the least arithmetic
     // allows (0 when s·k(k−1)/(N−1) is whole, else 1), for the default seed.
     let mut missed = Vec::new();
     for players in 4..=16 {

@@ -1,14 +1,14 @@
-//! Seed 000: the Baf scoring system (Anjou Feu tournaments), which values the top: a
+//! The Baf scoring system (Anjou Feu tournaments; `docs/scoring.md#baf`), which values the top: a
 //! double-entry table by own centres and the best other player's centres, with tie tables
 //! (b)–(i) for a shared top. Blank cells are impossible results, never guessed.
 
 use crate::finish::{SOLO_CENTRES, diplomacy_rows};
 use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError};
 
-/// One cell of the seed 000 table.
+/// One cell of the Baf table.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum BafCell {
-    /// The seed leaves the cell blank: the result cannot happen.
+    /// The source leaves the cell blank: the result cannot happen.
     Blank,
     /// Points for this (own, best other) pair.
     Points(f64),
@@ -18,12 +18,12 @@ pub enum BafCell {
 
 use BafCell::{Blank as B, Points as P, SharedTop as T};
 
-/// Seed 000 table, transcribed cell by cell: `BAF_TABLE[own][best_other]`, both capped at 18
-/// (row and column "18" mean "18 centres or more"). The seed has no row 0 (a player on 0
+/// The Baf table, transcribed cell by cell: `BAF_TABLE[own][best_other]`, both capped at 18
+/// (row and column "18" mean "18 centres or more"). The source has no row 0 (a player on 0
 /// centres is eliminated) and no column 0; those are blank here.
 #[rustfmt::skip]
 pub const BAF_TABLE: [[BafCell; 19]; 19] = [
-    // own 0: no row in the seed (a player on 0 centres is eliminated and scores 0).
+    // own 0: no row in the source (a player on 0 centres is eliminated and scores 0).
     [B; 19],
     // own 1: best other 0..18
     [B, B, B, B, P(15.069), P(15.069), P(15.069), P(14.476), P(13.982), P(13.686), P(13.389), P(13.192), P(12.994), P(12.895), P(12.796), P(12.698), P(12.599), P(12.5), P(0.0)],
@@ -63,8 +63,8 @@ pub const BAF_TABLE: [[BafCell; 19]; 19] = [
     [B, P(100.0), P(100.0), P(100.0), P(100.0), P(100.0), P(100.0), P(100.0), P(100.0), P(100.0), P(100.0), P(100.0), P(100.0), P(100.0), P(100.0), P(100.0), P(100.0), B, B],
 ];
 
-/// Seed 000 "Shared Top" tie tables (b)–(i): points for each of `tied` players sharing the
-/// top on `centres` centres (4..=11). A tie count the seed does not list is `None`.
+/// The Baf rule "Shared Top" tie tables (b)–(i): points for each of `tied` players sharing the
+/// top on `centres` centres (4..=11). A tie count the source does not list is `None`.
 pub fn baf_shared_top(centres: u32, tied: u32) -> Option<f64> {
     let points = match (centres, tied) {
         // (b) tied at 4 centres
@@ -110,11 +110,11 @@ pub fn baf_shared_top(centres: u32, tied: u32) -> Option<f64> {
 /// Why a Baf score is what it is (for the explanation and the tests).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum BafReason {
-    /// Seed 000 "Eliminated player": 0 centres, or no units and only non-home centres.
+    /// The Baf rule "Eliminated player": 0 centres, or no units and only non-home centres.
     Eliminated,
-    /// Seed 000 "Losing to a solo = 0" (another player on 18+).
+    /// The Baf rule "Losing to a solo = 0" (another player on 18+).
     LostToSolo,
-    /// Seed 000 "SOLO = 100" (row 18).
+    /// The Baf rule "SOLO = 100" (row 18).
     Solo,
     /// A table cell (own, best other), both capped at 18.
     Table { own: u32, best_other: u32 },
@@ -124,7 +124,7 @@ pub enum BafReason {
     SharedTopDiagonal { centres: u32 },
 }
 
-/// Seed 000, whole rule for one player: eliminated → 0; someone else on 18+ → 0; own 18+ →
+/// The Baf rule, whole for one player: eliminated → 0; someone else on 18+ → 0; own 18+ →
 /// 100; otherwise the table cell (own, best other), and on a shared top the tie table
 /// (b)–(i) for 4..=11 centres or the diagonal for 12+. Blank cells and unlisted tie counts
 /// are [`ScoringError::Impossible`] on `players[index].centres`.
@@ -228,7 +228,7 @@ mod tests {
         (0..7).map(|i| baf_score(&entries, i).map(|(points, _)| points)).collect()
     }
 
-    /// Seed 000 table, sample cells read straight off the seed (row = own, column = best other).
+    /// The Baf table, sample cells read straight off the source (row = own, column = best other).
     #[test]
     fn seed_000_table_cells() {
         assert_eq!(BAF_TABLE[1][4], P(15.069));
@@ -247,11 +247,11 @@ mod tests {
             assert_eq!(row[centres], T, "diagonal ({centres}) is a tie table");
         }
         for blank in [(1, 1), (1, 3), (2, 2), (4, 2), (10, 1), (17, 18), (18, 17), (18, 18)] {
-            assert_eq!(BAF_TABLE[blank.0][blank.1], B, "{blank:?} is blank in seed 000");
+            assert_eq!(BAF_TABLE[blank.0][blank.1], B, "{blank:?} is blank in the Baf table");
         }
     }
 
-    /// Seed 000 table: a player on 10 with the best other on 6 scores cell (10, 6) = 55.571;
+    /// The Baf table: a player on 10 with the best other on 6 scores cell (10, 6) = 55.571;
     /// everybody else reads their row against 10.
     #[test]
     fn seed_000_top_and_followers_read_the_table() {
@@ -259,7 +259,7 @@ mod tests {
         assert_eq!(got, [55.571, 20.208, 18.824, 17.441, 17.441, 16.057, 14.773]);
     }
 
-    /// Seed 000 "Shared Top" (h): two players tied on 10 score 41.848 each.
+    /// The Baf rule "Shared Top" (h): two players tied on 10 score 41.848 each.
     #[test]
     fn seed_000_shared_top_h_two_players() {
         let got = scores([10, 10, 5, 4, 3, 2, 0]).unwrap();
@@ -268,7 +268,7 @@ mod tests {
         assert_eq!(got[6], 0.0);
     }
 
-    /// Seed 000 "Shared Top" (b): seven players tied on 4 score 25 each; (d) 3 tied on 6.
+    /// The Baf rule "Shared Top" (b): seven players tied on 4 score 25 each; (d) 3 tied on 6.
     #[test]
     fn seed_000_shared_top_b_and_d() {
         assert_eq!(scores([4; 7]).unwrap(), [25.0; 7]);
@@ -277,7 +277,7 @@ mod tests {
         assert_eq!(got[3], 23.864);
     }
 
-    /// Seed 000 "Tied at 12 centers and more": read on the diagonal (12 → 44.022).
+    /// The Baf rule "Tied at 12 centers and more": read on the diagonal (12 → 44.022).
     #[test]
     fn seed_000_shared_top_at_twelve_uses_diagonal() {
         let got = scores([12, 12, 5, 2, 1, 1, 1]).unwrap();
@@ -285,7 +285,7 @@ mod tests {
         assert_eq!(got[2], 17.54);
     }
 
-    /// Seed 000: SOLO = 100, losing to a solo = 0, eliminated = 0.
+    /// The Baf rule: SOLO = 100, losing to a solo = 0, eliminated = 0.
     #[test]
     fn seed_000_solo_and_elimination() {
         assert_eq!(scores([18, 5, 4, 3, 2, 1, 1]).unwrap(), [100.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
@@ -295,11 +295,11 @@ mod tests {
         assert_eq!(baf_score(&entries, 6).unwrap(), (0.0, BafReason::Eliminated));
     }
 
-    /// Issue 3: a blank cell and a tie the seed does not list ((a), three-all) are typed
+    /// Chosen (docs/scoring.md#baf): a blank cell and a tie the source does not list ((a), three-all) are typed
     /// errors naming the field, never a guess.
     #[test]
     fn impossible_results_are_typed_errors() {
-        // own 3 against a best other of 2: blank in seed 000.
+        // own 3 against a best other of 2: blank in the source.
         let error = scores([3, 2, 2, 2, 2, 2, 1]).unwrap_err();
         assert!(matches!(error, ScoringError::Impossible { .. }), "{error}");
         assert_eq!(error.field(), "players[0].centres");

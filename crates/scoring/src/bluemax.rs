@@ -1,12 +1,12 @@
-//! Seed 002 "Special scoring system for Blue Max leagues": two sides, a strategic, tactical
+//! `docs/scoring.md#blue-max`: "Special scoring system for Blue Max leagues": two sides, a strategic, tactical
 //! or marginal victory or a draw, then per-player points for the victory type, enemy units
 //! destroyed, own units lost and the best team player. `woodenships-legacy` is the same
-//! scheme without the kill points (seed 002: "not used in Wooden Ships and Iron Men").
+//! scheme without the kill points (the source: "not used in Wooden Ships and Iron Men").
 
 use crate::finish::{rank_by_score, team_row};
 use crate::{Explain, Outcome, PlayerGameScore, Side, TeamPlayer, TeamResult};
 
-/// The victory types of seed 002's table.
+/// The victory types of the source's table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VictoryKind {
     Strategic,
@@ -45,7 +45,7 @@ fn exceeds_by_more_than_15_percent(a: f64, b: f64) -> bool {
     a * 100.0 > b * 115.0
 }
 
-/// Seed 002 "Strategic victory": one side completely destroys the other and remains the only
+/// Rule "Strategic victory": one side completely destroys the other and remains the only
 /// side on the map (the only side with units left).
 pub fn strategic_winner(sides: &[Side]) -> Option<usize> {
     let mut remaining = sides.iter().enumerate().filter(|(_, side)| units(side) > lost(side));
@@ -55,7 +55,7 @@ pub fn strategic_winner(sides: &[Side]) -> Option<usize> {
     }
 }
 
-/// Seed 002 "Tactical victory": the side that lost the lower fraction of its units wins
+/// Rule "Tactical victory": the side that lost the lower fraction of its units wins
 /// (4 vs 3, ending 1 vs 1: B lost 66%, A 75% → B wins). Fractions are compared by
 /// cross-multiplication, exactly.
 pub fn tactical_winner(sides: &[Side]) -> Option<usize> {
@@ -69,7 +69,7 @@ pub fn tactical_winner(sides: &[Side]) -> Option<usize> {
     }
 }
 
-/// Seed 002 "Marginal victory": with equal fractions lost, a side whose total points exceed
+/// Rule "Marginal victory": with equal fractions lost, a side whose total points exceed
 /// the opponents' by more than 15%.
 pub fn marginal_winner(sides: &[Side]) -> Option<usize> {
     let [a, b] = sides else { return None };
@@ -83,7 +83,7 @@ pub fn marginal_winner(sides: &[Side]) -> Option<usize> {
     }
 }
 
-/// Seed 002, the four possible results in order: strategic, tactical, marginal, else draw.
+/// The four possible results in order: strategic, tactical, marginal, else draw.
 pub fn victory(sides: &[Side]) -> Option<Victory> {
     let found = |kind| move |winner| Victory { winner, kind };
     strategic_winner(sides)
@@ -92,7 +92,7 @@ pub fn victory(sides: &[Side]) -> Option<Victory> {
         .or_else(|| marginal_winner(sides).map(found(VictoryKind::Marginal)))
 }
 
-/// Seed 002 table, "Winning side" row: strategic 4, tactical 3, marginal 1 (draw and
+/// The source's table, "Winning side" row: strategic 4, tactical 3, marginal 1 (draw and
 /// defeated side 0).
 pub fn victory_points(kind: VictoryKind) -> i32 {
     match kind {
@@ -102,7 +102,7 @@ pub fn victory_points(kind: VictoryKind) -> i32 {
     }
 }
 
-/// Seed 002 "Best team player": on a side of two or more, the player (if any) whose points
+/// Rule "Best team player": on a side of two or more, the player (if any) whose points
 /// exceed every team-mate's by more than 15% earns 1 point.
 pub fn best_team_player(side: &Side) -> Option<usize> {
     if side.players.len() < 2 {
@@ -117,7 +117,7 @@ pub fn best_team_player(side: &Side) -> Option<usize> {
     })
 }
 
-/// Seed 002 table rows "Enemy unit destroyed" (+1 each, Blue Max only) and "Personal unit
+/// The source's table rows "Enemy unit destroyed" (+1 each, Blue Max only) and "Personal unit
 /// lost" (−1 each; one point however many enemies shared the kill).
 pub fn unit_points(player: &TeamPlayer, kills: KillPoints) -> i32 {
     let kill_points = match kills {
@@ -217,7 +217,7 @@ mod tests {
         pairs.iter().map(|(name, score)| ((*name).to_owned(), *score)).collect()
     }
 
-    /// Seed 002 Blue Max example 1: W1 shoots down D1 and D2, W2 eliminates D3; strategic
+    /// Blue Max example 1: W1 shoots down D1 and D2, W2 eliminates D3; strategic
     /// victory; W1 7 (4 + 2 kills + best player), W2 5, W3 4, D1–D3 −1.
     #[test]
     fn seed_002_blue_max_example_1() {
@@ -259,7 +259,7 @@ mod tests {
         );
     }
 
-    /// Seed 002 Blue Max example 2: D2 downs W3, W1 downs D1, W2 downs D3; W1, W2 and D2
+    /// Blue Max example 2: D2 downs W3, W1 downs D1, W2 downs D3; W1, W2 and D2
     /// remain; tactical victory for W: W1 5, W2 4, W3 2, D2 2 (kill + best player), D1, D3 −1.
     #[test]
     fn seed_002_blue_max_example_2() {
@@ -298,7 +298,7 @@ mod tests {
         );
     }
 
-    /// Seed 002 Blue Max example 3: 1 vs 1, W1 shoots down D1: strategic; W1 5, D1 −1; no
+    /// Blue Max example 3: 1 vs 1, W1 shoots down D1: strategic; W1 5, D1 −1; no
     /// best team player on a side of one.
     #[test]
     fn seed_002_blue_max_example_3() {
@@ -312,7 +312,7 @@ mod tests {
         assert_eq!(scores(&teams, KillPoints::Counted), named(&[("W1", 5.0), ("D1", -1.0)]));
     }
 
-    /// Seed 002 Blue Max example 4: 1 vs 1, both shot down in the same turn, W1 scored 20%
+    /// Blue Max example 4: 1 vs 1, both shot down in the same turn, W1 scored 20%
     /// more points: marginal victory. W1 1 (1 victory + 1 kill − 1 lost), D1 0 (1 kill − 1 lost).
     #[test]
     fn seed_002_blue_max_example_4() {
@@ -327,7 +327,7 @@ mod tests {
         assert_eq!(scores(&teams, KillPoints::Counted), named(&[("W1", 1.0), ("D1", 0.0)]));
     }
 
-    /// Seed 002 "Tactical victory" text: 4 vs 3 ending 1 vs 1 → B (lost 66%) beats A (75%);
+    /// Rule "Tactical victory" text: 4 vs 3 ending 1 vs 1 → B (lost 66%) beats A (75%);
     /// ending 3 vs 2 → A.
     #[test]
     fn seed_002_tactical_fraction_example() {
@@ -348,7 +348,7 @@ mod tests {
         assert_eq!(tactical_winner(&[a(2), b(0)]), Some(1));
     }
 
-    /// Seed 002 "Marginal victory"/"Draw": exactly 15% more is not more than 15%: a draw, and
+    /// Rule "Marginal victory"/"Draw": exactly 15% more is not more than 15%: a draw, and
     /// only personal points count.
     #[test]
     fn seed_002_exactly_fifteen_percent_is_a_draw() {
@@ -364,7 +364,7 @@ mod tests {
         assert!(rows.iter().all(|row| row.outcome == Outcome::Draw && row.score == 0.0));
     }
 
-    /// Issue 3 `woodenships-legacy`: the Blue Max scheme without kill points.
+    /// `docs/scoring.md#wooden-ships-legacy`: the Blue Max scheme without kill points.
     #[test]
     fn legacy_wooden_ships_ignores_kills() {
         let teams = TeamResult {

@@ -1,17 +1,17 @@
-//! Seed 001: DAANZ "DETOUR 98f" (parts 1 and 2): raw points for centres, survival, being
+//! `docs/scoring.md#detour-98f`: DAANZ "DETOUR 98f" (parts 1 and 2): raw points for centres, survival, being
 //! alive, an outright lead and the first four positions, normalised to 100 and rounded to two
 //! decimals; an 18-centre win scores 110.
 
 use crate::finish::{SOLO_CENTRES, diplomacy_rows, position, soloist};
 use crate::{DiplomacyEntry, Explain, PlayerGameScore};
 
-/// Seed 001 part 2.1: the winning player's score.
+/// Detour 98f part 2.1: the winning player's score.
 pub const DETOUR_SOLO_POINTS: f64 = 110.0;
 
-/// Last year a power must reach to earn the survival point (seed 001 part 1.2: "to Fall 1905").
+/// Last year a power must reach to earn the survival point (Detour 98f part 1.2: "to Fall 1905").
 const SURVIVAL_YEAR: i32 = 1905;
 
-/// The parts of one player's Detour raw score (seed 001 part 1.1–1.5).
+/// The parts of one player's Detour raw score (Detour 98f part 1.1–1.5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DetourRaw {
     pub centres: u32,
@@ -27,7 +27,7 @@ impl DetourRaw {
     }
 }
 
-/// Seed 001 part 1.2: 1 point for survival to Fall 1905. Issue 3: a power survived if it
+/// Detour 98f part 1.2: 1 point for survival to Fall 1905. Chosen: a power survived if it
 /// ends with centres, or was eliminated after 1905 (`eliminatedYear` > 1905).
 pub fn survival_point(entry: &DiplomacyEntry) -> u32 {
     let survived =
@@ -35,12 +35,12 @@ pub fn survival_point(entry: &DiplomacyEntry) -> u32 {
     u32::from(survived)
 }
 
-/// Seed 001 part 1.3: 1 point for holding 1 or more centres at the end.
+/// Detour 98f part 1.3: 1 point for holding 1 or more centres at the end.
 pub fn alive_point(entry: &DiplomacyEntry) -> u32 {
     u32::from(entry.centres > 0)
 }
 
-/// Seed 001 part 1.4: the outright leader gets the difference between their centres and the
+/// Detour 98f part 1.4: the outright leader gets the difference between their centres and the
 /// second highest; a shared lead gives nothing.
 pub fn lead_points(entries: &[DiplomacyEntry], index: usize) -> u32 {
     let own = entries[index].centres;
@@ -54,7 +54,7 @@ pub fn lead_points(entries: &[DiplomacyEntry], index: usize) -> u32 {
     own.saturating_sub(best_other)
 }
 
-/// Seed 001 part 1.5: 4/3/2/1 for positions 1–4 by centres; players on equal centres all get
+/// Detour 98f part 1.5: 4/3/2/1 for positions 1–4 by centres; players on equal centres all get
 /// the points of the lower position of their group (two tied for 1st both get 3).
 pub fn position_points(entries: &[DiplomacyEntry], index: usize) -> u32 {
     const POINTS: [u32; 4] = [4, 3, 2, 1];
@@ -63,7 +63,7 @@ pub fn position_points(entries: &[DiplomacyEntry], index: usize) -> u32 {
     POINTS.get(lower as usize - 1).copied().unwrap_or(0)
 }
 
-/// Seed 001 parts 1.1–1.5 for one player.
+/// Detour 98f parts 1.1–1.5 for one player.
 pub fn raw_points(entries: &[DiplomacyEntry], index: usize) -> DetourRaw {
     let entry = &entries[index];
     DetourRaw {
@@ -75,7 +75,7 @@ pub fn raw_points(entries: &[DiplomacyEntry], index: usize) -> DetourRaw {
     }
 }
 
-/// Seed 001 part 1.6: the share of the game's raw total, as a percentage rounded to two
+/// Detour 98f part 1.6: the share of the game's raw total, as a percentage rounded to two
 /// decimals half away from zero. Computed in integer hundredths so that exact halves
 /// (e.g. 12.345) round the way the rule says and not the way binary floating point lands.
 pub fn normalised(raw: u32, total: u32) -> f64 {
@@ -85,13 +85,13 @@ pub fn normalised(raw: u32, total: u32) -> f64 {
     hundredths as f64 / 100.0
 }
 
-/// Rounds to two decimals, half away from zero (seed 001 part 1.6), for values already
+/// Rounds to two decimals, half away from zero (Detour 98f part 1.6), for values already
 /// computed in floating point.
 pub fn round_half_away_2dp(value: f64) -> f64 {
     (value * 100.0).round() / 100.0
 }
 
-/// Seed 001 part 2: the 18-centre winner scores 110, everybody else 0.
+/// Detour 98f part 2: the 18-centre winner scores 110, everybody else 0.
 pub fn solo_points(entry: &DiplomacyEntry) -> f64 {
     if entry.centres >= SOLO_CENTRES { DETOUR_SOLO_POINTS } else { 0.0 }
 }
@@ -149,10 +149,10 @@ mod tests {
             .collect()
     }
 
-    /// Issue 3 check of seed 001: A2 E3 F4 G10 I4 R5 T6 → G 32.79, T 18.03, R 14.75,
+    /// The check of `docs/scoring.md#detour-98f`: A2 E3 F4 G10 I4 R5 T6 → G 32.79, T 18.03, R 14.75,
     /// F 9.84, I 9.84, E 8.20, A 6.56.
     #[test]
-    fn seed_001_issue_check_example() {
+    fn detour_worked_example() {
         let entries = game([2, 3, 4, 10, 4, 5, 6]);
         let scores: Vec<f64> = score(&entries, Explain::No).iter().map(|row| row.score).collect();
         assert_eq!(scores, [6.56, 8.20, 9.84, 32.79, 9.84, 14.75, 18.03]);
@@ -167,7 +167,7 @@ mod tests {
         );
     }
 
-    /// Seed 001 part 1.5: two tied for 1st both get the 2nd place's 3 points, and no lead
+    /// Detour 98f part 1.5: two tied for 1st both get the 2nd place's 3 points, and no lead
     /// points are given (part 1.4).
     #[test]
     fn seed_001_ties_take_the_lower_position() {
@@ -183,7 +183,7 @@ mod tests {
         assert_eq!(position_points(&three_way, 3), 0, "tied 4th–5th take the 5th's nothing");
     }
 
-    /// Seed 001 part 1.2 as settled by issue 3: eliminated after 1905 keeps the survival point.
+    /// Detour 98f part 1.2 as chosen in `docs/scoring.md#detour-98f`: eliminated after 1905 keeps the survival point.
     #[test]
     fn seed_001_survival_to_1905() {
         let mut entries = game([10, 8, 6, 5, 5, 0, 0]);
@@ -195,7 +195,7 @@ mod tests {
         assert_eq!(raw_points(&entries, 5).total(), 1);
     }
 
-    /// Seed 001 part 2: 110 to the 18-centre winner, 0 to the others.
+    /// Detour 98f part 2: 110 to the 18-centre winner, 0 to the others.
     #[test]
     fn seed_001_solo_scores_110() {
         let entries = game([18, 3, 4, 2, 4, 2, 1]);
@@ -203,7 +203,7 @@ mod tests {
         assert_eq!(scores, [110.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
     }
 
-    /// Seed 001 part 1.6: exact halves round away from zero (1/8 = 12.5 % → 12.5; 1/16 of
+    /// Detour 98f part 1.6: exact halves round away from zero (1/8 = 12.5 % → 12.5; 1/16 of
     /// 100 = 6.25; 1/800 · 10000 = 12.5 hundredths → 0.13).
     #[test]
     fn seed_001_rounding_is_half_away_from_zero() {

@@ -1,14 +1,14 @@
 //! Finishing positions and outcome classes shared by the systems: what the standings
-//! tie-breakers (seed 001 part 4) need to know about each player's game.
+//! tie-breakers (DAANZ part 4) need to know about each player's game.
 
 use crate::{DiplomacyEntry, Outcome, PlayerGameScore};
 
-/// Centres that win a Diplomacy game outright (an "18 centre WIN", seeds 000, 001, 003/004).
+/// Centres that win a Diplomacy game outright (an "18 centre WIN", Baf, Detour 98f and Squares).
 pub(crate) const SOLO_CENTRES: u32 = 18;
 
 /// Finishing position of player `index` among `count` players ranked by `key` (higher is
 /// better): 1 + how many are strictly ahead, and how many share that position, including the
-/// player (seed 001 part 4.3: "an equal 1st is behind an outright 1st but ahead of a 2nd").
+/// player (DAANZ part 4.3: "an equal 1st is behind an outright 1st but ahead of a 2nd").
 /// Quadratic but allocation-free; games have at most eight players.
 pub(crate) fn position<K: PartialOrd>(
     count: usize,
@@ -35,7 +35,7 @@ pub(crate) fn soloist(entries: &[DiplomacyEntry]) -> Option<usize> {
     entries.iter().position(|entry| entry.centres >= SOLO_CENTRES)
 }
 
-/// Issue 3 outcome classes for Diplomacy (seed 001 part 4.1): win = solo; loss = someone
+/// Outcome classes for Diplomacy (DAANZ part 4.1, `docs/scoring.md#standings-and-tie-breakers`): win = solo; loss = someone
 /// else soloed; elimination = no solo and 0 centres or flagged eliminated; draw otherwise.
 pub(crate) fn diplomacy_outcome(
     entries: &[DiplomacyEntry],
@@ -92,7 +92,7 @@ pub(crate) fn team_row(
     }
 }
 
-/// Sets finishing positions of a scored non-Diplomacy game by league score (issue 3: "by game
+/// Sets finishing positions of a scored non-Diplomacy game by league score (`docs/scoring.md#standings-and-tie-breakers`: "by game
 /// score otherwise").
 pub(crate) fn rank_by_score(rows: &mut [PlayerGameScore]) {
     for index in 0..rows.len() {

@@ -1,10 +1,10 @@
-//! Seed 002 "Basic scoring system for all vs. all games" (Gonzaga, Cartagena, Vampiring,
+//! `docs/scoring.md#placement`: "Basic scoring system for all vs. all games" (Gonzaga, Cartagena, Vampiring,
 //! Viva il Re!): league points by finishing place, ties sharing the average.
 
 use crate::finish::position;
 use crate::{Explain, Outcome, PlacementEntry, PlayerGameScore};
 
-/// Seed 002, placement table: with `players` players, place `place` (1-based) scores
+/// The placement table: with `players` players, place `place` (1-based) scores
 /// k(k−1) for k = players − place + 1, i.e. 1st (n)(n−1), 2nd (n−1)(n−2), …, last 0
 /// (n = 5: 20, 12, 6, 2, 0).
 pub fn place_points(players: u32, place: u32) -> u32 {
@@ -12,7 +12,7 @@ pub fn place_points(players: u32, place: u32) -> u32 {
     k * (k - 1)
 }
 
-/// Seed 002, tie rule: "If two or more player are ranked in the same position, all get the
+/// Tie rule: "If two or more player are ranked in the same position, all get the
 /// same number of points, corresponding to the average of the positions occupied by them."
 /// `position` is the group's best place, `sharing` its size.
 pub fn shared_place_points(players: u32, position: u32, sharing: u32) -> f64 {
@@ -20,7 +20,7 @@ pub fn shared_place_points(players: u32, position: u32, sharing: u32) -> f64 {
     f64::from(sum) / f64::from(sharing)
 }
 
-/// Issue 3 outcome classes for placement: win = outright first, draw = shared first, loss.
+/// Outcome classes for placement (`docs/scoring.md#standings-and-tie-breakers`): win = outright first, draw = shared first, loss.
 pub fn placement_outcome(position: u32, sharing: u32) -> Outcome {
     match (position, sharing) {
         (1, 1) => Outcome::Win,
@@ -74,7 +74,7 @@ mod tests {
         score(&entries, Explain::No).into_iter().map(|row| row.score).collect()
     }
 
-    /// Seed 002 placement table, columns 2..8.
+    /// The placement table, columns 2..8.
     #[test]
     fn table_matches_seed_002_columns() {
         assert_eq!((1..=2).map(|p| place_points(2, p)).collect::<Vec<_>>(), [2, 0]);
@@ -85,13 +85,13 @@ mod tests {
         );
     }
 
-    /// Seed 002, Cartagena example: 1000/970/970/800/770 → 20/9/9/2/0.
+    /// The Cartagena example: 1000/970/970/800/770 → 20/9/9/2/0.
     #[test]
     fn seed_002_cartagena_example() {
         assert_eq!(game(&[1000.0, 970.0, 970.0, 800.0, 770.0]), [20.0, 9.0, 9.0, 2.0, 0.0]);
     }
 
-    /// Seed 002, Vampiring example: 32/28/28/10 → 12/4/4/0.
+    /// The Vampiring example: 32/28/28/10 → 12/4/4/0.
     #[test]
     fn seed_002_vampiring_example() {
         assert_eq!(game(&[32.0, 28.0, 28.0, 10.0]), [12.0, 4.0, 4.0, 0.0]);

@@ -1,24 +1,24 @@
-//! Seeds 003/004: DAANZ "Squares": each power scores the square of its centres, normalised so
+//! `docs/scoring.md#squares`: DAANZ "Squares": each power scores the square of its centres, normalised so
 //! that a drawn game totals 100; an 18-centre win scores 100 and everybody else 0.
 
 use crate::finish::{SOLO_CENTRES, diplomacy_rows, soloist};
 use crate::{DiplomacyEntry, Explain, PlayerGameScore};
 
-/// Seeds 003/004 part 2.1: the winning player's score.
+/// Squares part 2.1: the winning player's score.
 pub const SQUARES_SOLO_POINTS: f64 = 100.0;
 
-/// Seeds 003/004 part 1.1: points equal to the square of the centres held (5 → 25, 15 → 225).
+/// Squares part 1.1: points equal to the square of the centres held (5 → 25, 15 → 225).
 pub fn square_points(centres: u32) -> u32 {
     centres * centres
 }
 
-/// Seeds 003/004 part 1.2: the player's share of the game's squares, as a percentage (not
-/// rounded: the seed does not say to round).
+/// Squares part 1.2: the player's share of the game's squares, as a percentage (not
+/// rounded: the source does not say to round).
 pub fn squares_share(centres: u32, sum_of_squares: u32) -> f64 {
     100.0 * f64::from(square_points(centres)) / f64::from(sum_of_squares)
 }
 
-/// Seeds 003/004 part 2: the 18-centre winner scores 100, all losing players 0.
+/// Squares part 2: the 18-centre winner scores 100, all losing players 0.
 pub fn solo_points(entry: &DiplomacyEntry) -> f64 {
     if entry.centres >= SOLO_CENTRES { SQUARES_SOLO_POINTS } else { 0.0 }
 }
@@ -50,14 +50,14 @@ mod tests {
         crate::seven_powers(centres)
     }
 
-    /// Seeds 003/004 part 1.1 examples: 5 centres = 25 points, 15 centres = 225 points.
+    /// Squares part 1.1 examples: 5 centres = 25 points, 15 centres = 225 points.
     #[test]
     fn seed_003_squares_examples() {
         assert_eq!(square_points(5), 25);
         assert_eq!(square_points(15), 225);
     }
 
-    /// Seeds 003/004 part 1.2: 15, 5, 5, 5, 4, 0, 0 → squares 225+25+25+25+16 = 316.
+    /// Squares part 1.2: 15, 5, 5, 5, 4, 0, 0 → squares 225+25+25+25+16 = 316.
     #[test]
     fn seed_003_normalised_to_100() {
         let scores: Vec<f64> =
@@ -68,7 +68,7 @@ mod tests {
         assert_eq!(scores[6], 0.0);
     }
 
-    /// Seeds 003/004 part 2: 18-centre win → 100 and 0.
+    /// Squares part 2: 18-centre win → 100 and 0.
     #[test]
     fn seed_003_solo() {
         let scores: Vec<f64> =

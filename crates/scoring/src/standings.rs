@@ -1,4 +1,4 @@
-//! Seed 001 parts 3–4 (the same text in seeds 003/004): league standings by total score with
+//! `docs/scoring.md#standings-and-tie-breakers` (DAANZ parts 3–4): league standings by total score with
 //! the DAANZ tie-breakers, and the game comparison they use. Applied to every system.
 
 use std::cmp::Ordering;
@@ -20,7 +20,7 @@ struct GameRef<'a> {
     finishers: &'a [f64],
 }
 
-/// Seed 001 part 4.5–4.6: the game's scores in finishing order (1st … 7th), zero used for
+/// DAANZ part 4.5–4.6: the game's scores in finishing order (1st … 7th), zero used for
 /// eliminated players. Players sharing a position are ordered by score.
 fn finishing_scores(game: &ScoredGame) -> Vec<f64> {
     let mut order: Vec<&PlayerGameScore> = game.players.iter().collect();
@@ -31,7 +31,7 @@ fn finishing_scores(game: &ScoredGame) -> Vec<f64> {
         .collect()
 }
 
-/// Seed 001 part 4, comparing two games (`Greater` = `a` is the better game): 1. win > draw >
+/// DAANZ part 4, comparing two games (`Greater` = `a` is the better game): 1. win > draw >
 /// elimination > loss; 2. points from the game; 3. finishing position (an outright place
 /// beats a shared one, fewer sharers beat more); 4. if both eliminated, the later
 /// elimination year; 5–6. own score minus the 1st finisher's score, then the 2nd's, … .
@@ -78,7 +78,7 @@ struct Record<'a> {
     games: Vec<GameRef<'a>>,
 }
 
-/// Seed 001 part 3.3–3.5: the better 'best', 'second best', 'third best' game; a player
+/// DAANZ part 3.3–3.5: the better 'best', 'second best', 'third best' game; a player
 /// without such a game is behind one who has it.
 fn compare_best_games(a: &Record<'_>, b: &Record<'_>) -> Ordering {
     (0..3)
@@ -92,7 +92,7 @@ fn compare_best_games(a: &Record<'_>, b: &Record<'_>) -> Ordering {
         .unwrap_or(Ordering::Equal)
 }
 
-/// Seed 001 part 3: most points, then 1. most wins, 2. most draws, 3–5. better best, second
+/// DAANZ part 3: most points, then 1. most wins, 2. most draws, 3–5. better best, second
 /// best, third best game (`Greater` = `a` ranks higher). Totals compare as the thousandths
 /// they are shown as, so two totals that print the same go on to the tie-breakers.
 fn compare_records(a: &Record<'_>, b: &Record<'_>) -> Ordering {
@@ -103,7 +103,7 @@ fn compare_records(a: &Record<'_>, b: &Record<'_>) -> Ordering {
         .then_with(|| compare_best_games(a, b))
 }
 
-/// Seed 001 part 3: rank every player over `games`, best first; players that cannot be split
+/// DAANZ part 3: rank every player over `games`, best first; players that cannot be split
 /// "are considered to have finished equal" and share the rank (1, 2, 2, 4), listed by name.
 pub(crate) fn rank(games: &[ScoredGame]) -> Vec<Standing> {
     let finishers: Vec<Vec<f64>> = games.iter().map(finishing_scores).collect();
@@ -216,7 +216,7 @@ mod tests {
         standings.iter().map(|s| (s.rank, s.player.as_str())).collect()
     }
 
-    /// Seed 001 part 4.1: a loss is below an elimination or a draw "even though more
+    /// DAANZ part 4.1: a loss is below an elimination or a draw "even though more
     /// tournament points may be gained".
     #[test]
     fn seed_001_part_4_1_class_beats_points() {
@@ -229,7 +229,7 @@ mod tests {
         assert_eq!(compare_games(&win, &[], &draw, &[]), Ordering::Greater);
     }
 
-    /// Seed 001 part 4.2–4.3: points first, then position: an equal 1st is behind an
+    /// DAANZ part 4.2–4.3: points first, then position: an equal 1st is behind an
     /// outright 1st but ahead of a 2nd; equal 2nd with 2 beats equal 2nd with 3.
     #[test]
     fn seed_001_part_4_3_position() {
@@ -245,7 +245,7 @@ mod tests {
         assert_eq!(compare_games(&more_points, &[], &outright_first, &[]), Ordering::Greater);
     }
 
-    /// Seed 001 part 4.4: if both eliminated, the longer survival (later year) is better.
+    /// DAANZ part 4.4: if both eliminated, the longer survival (later year) is better.
     #[test]
     fn seed_001_part_4_4_longest_survival() {
         let mut early = row("A", 0.0, Outcome::Elimination, 6, 2);
@@ -255,7 +255,7 @@ mod tests {
         assert_eq!(compare_games(&late, &[], &early, &[]), Ordering::Greater);
     }
 
-    /// Seed 001 part 4.5–4.6: own score minus the 1st finisher's, then the 2nd's, … .
+    /// DAANZ part 4.5–4.6: own score minus the 1st finisher's, then the 2nd's, … .
     #[test]
     fn seed_001_part_4_5_gap_to_finishers() {
         let a = row("A", 10.0, Outcome::Draw, 3, 1);
@@ -269,7 +269,7 @@ mod tests {
         assert_eq!(compare_games(&a, &[30.0, 25.0, 10.0], &b, &[30.0, 20.0, 10.0]), Ordering::Less);
     }
 
-    /// Seed 001 part 3: most points first; level players share the rank (1, 2, 2, 4).
+    /// DAANZ part 3: most points first; level players share the rank (1, 2, 2, 4).
     #[test]
     fn seed_001_part_3_totals_and_shared_ranks() {
         let games = [placement(&[("A", 9.0), ("B", 5.0), ("C", 5.0), ("D", 1.0)])];
@@ -279,7 +279,7 @@ mod tests {
         assert_eq!((standings[0].wins, standings[1].draws, standings[1].games), (1, 0, 1));
     }
 
-    /// Seed 001 part 3.1: equal totals → most wins. A: outright first (6) and last (0);
+    /// DAANZ part 3.1: equal totals → most wins. A: outright first (6) and last (0);
     /// B: second three times (2 + 2 + 2); both total 6, A has the win.
     #[test]
     fn seed_001_part_3_1_most_wins() {
@@ -296,7 +296,7 @@ mod tests {
         assert_eq!(ranks(&standings)[0], (1, "C"));
     }
 
-    /// Seed 001 part 3.2: equal totals and wins → most drawn games (shared first is a draw).
+    /// DAANZ part 3.2: equal totals and wins → most drawn games (shared first is a draw).
     #[test]
     fn seed_001_part_3_2_most_draws() {
         let games = [
@@ -313,7 +313,7 @@ mod tests {
         assert!(a.rank < b.rank, "{standings:?}");
     }
 
-    /// Seed 001 part 3.3: equal totals, wins and draws → the better best game. Same points
+    /// DAANZ part 3.3: equal totals, wins and draws → the better best game. Same points
     /// everywhere, but A's best game is a 2nd place and B's best only a 3rd.
     #[test]
     fn seed_001_part_3_3_better_best_game() {
@@ -351,7 +351,7 @@ mod tests {
         assert_eq!(standings[0].draws, 2);
     }
 
-    /// Finishing order for part 4.5 uses zero for eliminated players (seed 001 part 4.6).
+    /// Finishing order for part 4.5 uses zero for eliminated players (DAANZ part 4.6).
     #[test]
     fn finishing_scores_zero_eliminated() {
         let entries: Vec<DiplomacyEntry> = [10, 8, 6, 5, 3, 2, 0]

@@ -1,6 +1,6 @@
-//! Wooden Ships & Iron Men league scoring, the site's current rules (issue 3; our copy of
-//! seed 002 is cut off at this section, see NOTES.md): coalitions win, win overwhelmingly, tie,
-//! draw by consent or lose; a player who surrendered scores 0 whatever the result.
+//! Wooden Ships & Iron Men league scoring, the site's rules for newer leagues
+//! (`docs/scoring.md#wooden-ships`): coalitions win, win overwhelmingly, tie, draw by consent
+//! or lose; a player who surrendered scores 0 whatever the result.
 
 use crate::finish::{rank_by_score, team_row};
 use crate::{Explain, Outcome, PlayerGameScore, Side, TeamResult};
@@ -99,7 +99,7 @@ pub fn award(result: CoalitionResult) -> f64 {
     }
 }
 
-/// Issue 3 outcome class of a coalition result (team systems: win, draw for draw or tie, loss).
+/// Outcome class of a coalition result (team systems: win, draw for draw or tie, loss).
 pub fn coalition_outcome(result: CoalitionResult) -> Outcome {
     match result {
         CoalitionResult::OverwhelmingVictory | CoalitionResult::Victory => Outcome::Win,

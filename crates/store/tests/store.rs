@@ -1,4 +1,4 @@
-//! The event store's contract, run on embedded SQLite and on a real PostgreSQL (issue 2):
+//! The event store's contract, run on embedded SQLite and on a real PostgreSQL:
 //! appends and reads, optimistic concurrency, idempotency, races, the live feed, immutability
 //! and tamper detection, and typed errors for bad input.
 

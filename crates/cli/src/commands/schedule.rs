@@ -16,7 +16,7 @@ pub struct ScheduleArgs {
     /// Players in each game (k).
     #[arg(long = "per-game")]
     pub per_game: usize,
-    /// How often each player takes each seat (s); default: seed 002's table for k.
+    /// How often each player takes each seat (s); default: `docs/scheduling.md#games-per-league` for k.
     #[arg(long = "games-per-seat")]
     pub games_per_seat: Option<usize>,
     /// Seed of the search: the same inputs and seed give the same schedule everywhere.

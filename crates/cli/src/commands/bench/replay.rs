@@ -2,7 +2,7 @@
 //! to a raw scan of the same table in the same run.
 //!
 //! 1. Generates a realistic log through the domain (players; placement leagues of 8 with
-//!    k = 2..6 and seed 002's default games per seat; every game reported, about 1 in 20
+//!    k = 2..6 and the default games per seat; every game reported, about 1 in 20
 //!    corrected) and appends it in big batches (one append per league stream) to a
 //!    scratch database beside `--database` (removed afterwards).
 //! 2. Measures, each as the best of a few runs:

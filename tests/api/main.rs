@@ -1,0 +1,21 @@
+//! API tests: the gateway in-process on port 0 over a fresh database per test (SQLite and
+//! PostgreSQL), talked to like a web frontend over HTTP (`POST /graphql`) and WebSocket
+//! (`/graphql/ws`). One module per feature, one behaviour per test. What only the real
+//! binary shows (banner, signals, flags) is in `tests/serve_binary.rs`.
+//!
+//! Expected scores and standings come from `league_scoring` (the [`oracle`]), so these tests
+//! check that the gateway carries results to the scoring rules and back intact; the rules
+//! themselves are tested against their sources' worked examples in the scoring crate.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod authorization;
+mod errors;
+mod history;
+mod idempotency;
+mod life_cycle;
+mod limits;
+mod oracle;
+mod pagination;
+mod subscriptions;

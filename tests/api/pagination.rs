@@ -1,0 +1,48 @@
+//! Relay connections: pages follow cursors, in registration and creation order.
+
+use league_testkit::{TestDatabase, on_both_databases};
+use serde_json::json;
+
+use crate::oracle::running_league;
+use crate::support::Server;
+
+/// Players page by cursor: the first page and the rest give every player once, in order.
+async fn players_page_by_cursor(db: TestDatabase) {
+    let server = Server::spawn(&db.url).await;
+    let (_league, players, _games) = running_league(&server).await;
+    let page = server
+        .data(
+            None,
+            "{ players(first: 3) { totalCount pageInfo { hasNextPage endCursor } nodes { id } } }",
+            json!({}),
+        )
+        .await;
+    assert_eq!(page["players"]["totalCount"], 8);
+    assert_eq!(page["players"]["pageInfo"]["hasNextPage"], true);
+    let next = server
+        .data(None, "query($a: String) { players(first: 100, after: $a) { pageInfo { hasNextPage hasPreviousPage } nodes { id } } }",
+              json!({ "a": page["players"]["pageInfo"]["endCursor"] }))
+        .await;
+    let ids: Vec<&str> = page["players"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(next["players"]["nodes"].as_array().unwrap())
+        .map(|n| n["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, players.iter().map(|p| p.id.as_str()).collect::<Vec<_>>());
+    assert_eq!(next["players"]["pageInfo"]["hasNextPage"], false);
+    assert_eq!(next["players"]["pageInfo"]["hasPreviousPage"], true);
+}
+
+/// Leagues are listed in creation order.
+async fn leagues_are_listed_in_creation_order(db: TestDatabase) {
+    let server = Server::spawn(&db.url).await;
+    let (league, _players, _games) = running_league(&server).await;
+    let later = server.create_league("BAF", 7, None).await;
+    let data = server.data(None, "{ leagues { totalCount nodes { id } } }", json!({})).await;
+    assert_eq!(data["leagues"]["totalCount"], 2);
+    assert_eq!(data["leagues"]["nodes"], json!([{ "id": league }, { "id": later }]));
+}
+
+on_both_databases!(players_page_by_cursor, leagues_are_listed_in_creation_order);
