@@ -935,38 +935,6 @@ async fn malformed_requests_get_their_error_and_change_nothing(db: TestDatabase)
     assert_eq!(after, before, "no bad request appended or changed anything");
 }
 
-/// `league serve` with tiny limits set through its environment variables.
-async fn start_with_limits(database_url: &str, limits: &[(&str, &str)]) -> Server {
-    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_league"));
-    command
-        .args(["serve", "--database", database_url, "--listen", "127.0.0.1:0"])
-        .env("LEAGUE_ADMIN_TOKEN", ADMIN)
-        .env("RUST_LOG", "error")
-        .envs(limits.iter().copied())
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::inherit())
-        .kill_on_drop(true);
-    let mut child = command.spawn().expect("start league serve");
-    let mut lines = BufReader::new(child.stdout.take().expect("piped stdout")).lines();
-    let base = tokio::time::timeout(support::START_TIMEOUT, async {
-        while let Some(line) = lines.next_line().await.expect("read the server's stdout") {
-            if let Some(address) = line.strip_prefix("listening on ") {
-                return address.to_owned();
-            }
-        }
-        panic!("league serve exited before listening");
-    })
-    .await
-    .expect("league serve listens within the start timeout");
-    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-    let http = reqwest::Client::builder()
-        .timeout(support::REQUEST_TIMEOUT)
-        .build()
-        .expect("an HTTP client");
-    Server { child, base, http }
-}
-
 type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
@@ -1003,9 +971,10 @@ async fn ws_frame(ws: &mut Ws) -> tokio_tungstenite::tungstenite::Message {
 async fn hostile_clients_are_refused_and_change_nothing(db: TestDatabase) {
     use futures::SinkExt;
     use tokio_tungstenite::tungstenite::Message;
-    let server = start_with_limits(
+    let server = Server::start_with(
         &db.url,
         &[
+            ("LEAGUE_ADMIN_TOKEN", ADMIN),
             ("LEAGUE_WS_INIT_TIMEOUT_SECS", "0.5"),
             ("LEAGUE_WS_MAX_SUBSCRIPTIONS", "2"),
             ("LEAGUE_RATE_MUTATIONS_PER_MIN", "1"),
