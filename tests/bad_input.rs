@@ -4,6 +4,9 @@
 //! wrong routes). After every case the server must still be healthy, and at the end the
 //! log must hold exactly the events it held before the corpus ran.
 //!
+//! Hostile clients against the limits (WebSocket deadline and subscription cap, rate
+//! limits) run on a server started with tiny limits, with the same checks.
+//!
 //! The corpus is the [`CORPUS`] table. Variables are JSON templates whose `{name}`
 //! placeholders are filled from the [`Fixture`] (ids of leagues, games and players the
 //! test creates first).
@@ -45,6 +48,8 @@ enum Request {
     RawHead { method: &'static str, path: &'static str, content_length: Option<usize> },
     /// A GraphQL query built by a function (too large to write out).
     Built { build: fn() -> String },
+    /// `GET /graphql?query=…` (placeholders filled from the fixture).
+    Get { query: &'static str },
 }
 
 /// What must come back.
@@ -308,6 +313,20 @@ const CORPUS: &[Case] = &[
         auth: Anonymous,
         request: Request::Built { build: wide_query },
         expect: Code("QUERY_TOO_COMPLEX"),
+    },
+    Case {
+        name: "300 aliased standings (an answer amplified by aliases)",
+        auth: Anonymous,
+        request: Request::Built { build: aliased_standings },
+        expect: Code("QUERY_TOO_COMPLEX"),
+    },
+    Case {
+        name: "a mutation over GET",
+        auth: Admin,
+        request: Request::Get {
+            query: "mutation { registerPlayer(input: {name: \"Via GET\"}) { token } }",
+        },
+        expect: Status(405),
     },
     gql(
         "page of 101 leagues",
@@ -785,6 +804,15 @@ fn wide_query() -> String {
     format!("{{ {aliases} }}")
 }
 
+fn aliased_standings() -> String {
+    let aliases: String = (1..=300)
+        .map(|i| {
+            format!("s{i}: standings(leagueId: \"{{league}}\") {{ rank total player {{ name }} }} ")
+        })
+        .collect();
+    format!("{{ {aliases} }}")
+}
+
 fn huge_key_report() -> String {
     // The key rides in the document itself, so this case needs no variables.
     format!(
@@ -814,6 +842,13 @@ async fn send(server: &Server, fixture: &Fixture, case: &Case) -> (u16, Value) {
                 query = query.replace(&format!("{{{name}}}"), value);
             }
             server.http.post(&url).json(&json!({ "query": query }))
+        }
+        Request::Get { query } => {
+            let mut query = query.to_owned();
+            for (name, value) in &fixture.values {
+                query = query.replace(&format!("{{{name}}}"), value);
+            }
+            server.http.get(&url).query(&[("query", query)])
         }
         Request::Body { content_type, body } => {
             server.http.post(&url).header("content-type", content_type).body(body)
@@ -900,4 +935,99 @@ async fn malformed_requests_get_their_error_and_change_nothing(db: TestDatabase)
     assert_eq!(after, before, "no bad request appended or changed anything");
 }
 
-on_both_databases!(malformed_requests_get_their_error_and_change_nothing);
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn ws_connect(server: &Server) -> Ws {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let url = format!("{}/graphql/ws", server.base.replace("http://", "ws://"));
+    let mut request = url.into_client_request().expect("a WebSocket request");
+    request
+        .headers_mut()
+        .insert("sec-websocket-protocol", "graphql-transport-ws".parse().expect("a header"));
+    tokio_tungstenite::connect_async(request).await.expect("WebSocket handshake").0
+}
+
+/// The next text or close frame within the request timeout.
+async fn ws_frame(ws: &mut Ws) -> tokio_tungstenite::tungstenite::Message {
+    use futures::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    tokio::time::timeout(support::REQUEST_TIMEOUT, async {
+        loop {
+            match ws.next().await {
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                Some(Ok(message)) => return message,
+                other => panic!("the connection ended without a frame: {other:?}"),
+            }
+        }
+    })
+    .await
+    .expect("a frame in time")
+}
+
+/// Hostile clients against the limits (WebSocket without `connection_init`, one
+/// subscription too many, a mutation over the rate limit): each gets the documented
+/// refusal, the server stays up, and the log is unchanged.
+async fn hostile_clients_are_refused_and_change_nothing(db: TestDatabase) {
+    use futures::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let server = Server::start_with(
+        &db.url,
+        &[
+            ("LEAGUE_ADMIN_TOKEN", ADMIN),
+            ("LEAGUE_WS_INIT_TIMEOUT_SECS", "0.5"),
+            ("LEAGUE_WS_MAX_SUBSCRIPTIONS", "2"),
+            ("LEAGUE_RATE_MUTATIONS_PER_MIN", "1"),
+            ("LEAGUE_RATE_MUTATIONS_BURST", "1"),
+        ],
+    )
+    .await;
+    let league = server.create_league("PLACEMENT", 4, None).await;
+    let before = server.events(None).await;
+
+    // A mutation over the admin's mutation budget: 429, Retry-After, RATE_LIMITED.
+    let response = server
+        .http
+        .post(server.graphql_url())
+        .bearer_auth(ADMIN)
+        .json(&json!({ "query": REGISTER, "variables": { "name": "One too many" } }))
+        .send()
+        .await
+        .expect("POST /graphql");
+    assert_eq!(response.status().as_u16(), 429);
+    assert!(response.headers().contains_key("retry-after"));
+    let body: Value = response.json().await.expect("a JSON body");
+    assert_eq!(error_code(&body), "RATE_LIMITED", "{body}");
+    server.health().await;
+
+    // A WebSocket that never sends connection_init: closed with 4408.
+    let mut silent = ws_connect(&server).await;
+    match ws_frame(&mut silent).await {
+        Message::Close(Some(frame)) => assert_eq!(u16::from(frame.code), 4408),
+        other => panic!("expected close 4408, got {other:?}"),
+    }
+    server.health().await;
+
+    // One subscription too many on a connection: an error for that operation only.
+    let mut ws = ws_connect(&server).await;
+    ws.send(Message::text(r#"{"type":"connection_init"}"#)).await.expect("send init");
+    assert!(ws_frame(&mut ws).await.to_text().expect("text").contains("connection_ack"));
+    for id in ["1", "2", "3"] {
+        let subscribe = json!({ "type": "subscribe", "id": id, "payload": {
+            "query": "subscription($l: ID!) { leagueEvents(leagueId: $l) { position } }",
+            "variables": { "l": league } } });
+        ws.send(Message::text(subscribe.to_string())).await.expect("send subscribe");
+    }
+    let refusal: Value =
+        serde_json::from_str(ws_frame(&mut ws).await.to_text().expect("text")).expect("JSON");
+    assert_eq!(refusal["id"], "3", "{refusal}");
+    assert_eq!(refusal["payload"][0]["extensions"]["code"], "TOO_MANY_SUBSCRIPTIONS");
+    server.health().await;
+
+    assert_eq!(server.events(None).await, before, "no hostile request appended anything");
+}
+
+on_both_databases!(
+    malformed_requests_get_their_error_and_change_nothing,
+    hostile_clients_are_refused_and_change_nothing,
+);

@@ -1,5 +1,6 @@
 //! How a gateway is configured: the admin token, CORS origins and the limits that keep
-//! abusive requests out. `league serve` fills it from flags and environment variables.
+//! abusive requests out (sizes, timeouts, WebSocket caps, rate limits). `league serve`
+//! fills it from flags and environment variables ([`GatewayConfig::with_env`]).
 
 use std::time::Duration;
 
@@ -16,10 +17,63 @@ pub struct GatewayConfig {
     pub max_depth: usize,
     /// Deepest accepted nesting of a document that reads only the schema (introspection).
     pub max_introspection_depth: usize,
-    /// Largest accepted query complexity (one per field, list fields count their page size).
+    /// Largest accepted query complexity (one per field; lists count once per element
+    /// they may hold, connections once per node of the page asked for).
     pub max_complexity: usize,
     /// How long graceful shutdown waits for in-flight requests before giving up.
     pub shutdown_grace: Duration,
+    /// How long a client may take to send a request's headers before it is disconnected.
+    pub header_read_timeout: Duration,
+    /// How long one HTTP request (body read and execution) may take before `408`.
+    pub request_timeout: Duration,
+    /// WebSocket limits.
+    pub ws: WsLimits,
+    /// Rate limits per token, or per client address for anonymous callers.
+    pub rate: RateLimits,
+    /// Documents kept by automatic persisted queries (an LRU cache).
+    pub persisted_queries: usize,
+    /// Answers of queries kept, keyed by the read model's position and the request
+    /// (an LRU cache; 0 = off). A key never outlives its position, so no answer is stale.
+    pub response_cache: usize,
+}
+
+/// Limits of `/graphql/ws`.
+#[derive(Debug, Clone, Copy)]
+pub struct WsLimits {
+    /// Time a connection has to send `connection_init` before it is closed with 4408.
+    pub init_timeout: Duration,
+    /// Interval of WebSocket pings; a peer silent for two intervals is disconnected.
+    pub keepalive: Duration,
+    /// Open connections in total; the next one is closed with 4429.
+    pub max_connections: usize,
+    /// Open connections per client address; the next one is closed with 4429.
+    pub max_connections_per_addr: usize,
+    /// Active subscriptions per connection; the next `subscribe` gets an `error` message
+    /// (`extensions.code = "TOO_MANY_SUBSCRIPTIONS"`).
+    pub max_subscriptions: usize,
+}
+
+/// Token-bucket rate limits (`0` per second switches a limit off).
+#[derive(Debug, Clone, Copy)]
+pub struct RateLimits {
+    /// Every GraphQL request (reads and mutations) per second, per key.
+    pub requests_per_second: u32,
+    /// Requests a key may send at once before the per-second rate applies.
+    pub requests_burst: u32,
+    /// Mutations per minute, per key (on top of the request limit).
+    pub mutations_per_minute: u32,
+    /// Mutations a key may send at once before the per-minute rate applies.
+    pub mutations_burst: u32,
+}
+
+impl RateLimits {
+    /// No limit at all (benchmarks measure the server, not the limiter).
+    pub const OFF: RateLimits = RateLimits {
+        requests_per_second: 0,
+        requests_burst: 0,
+        mutations_per_minute: 0,
+        mutations_burst: 0,
+    };
 }
 
 impl std::fmt::Debug for GatewayConfig {
@@ -33,6 +87,12 @@ impl std::fmt::Debug for GatewayConfig {
             .field("max_introspection_depth", &self.max_introspection_depth)
             .field("max_complexity", &self.max_complexity)
             .field("shutdown_grace", &self.shutdown_grace)
+            .field("header_read_timeout", &self.header_read_timeout)
+            .field("request_timeout", &self.request_timeout)
+            .field("ws", &self.ws)
+            .field("rate", &self.rate)
+            .field("persisted_queries", &self.persisted_queries)
+            .field("response_cache", &self.response_cache)
             .finish()
     }
 }
@@ -44,8 +104,45 @@ pub const DEFAULT_MAX_DEPTH: usize = 12;
 /// Default deepest nesting of an introspection-only document: the standard introspection
 /// query (graphql-js `getIntrospectionQuery()`) is 15 deep, a few levels spare for variants.
 pub const DEFAULT_MAX_INTROSPECTION_DEPTH: usize = 20;
-/// Default largest complexity.
+/// Default largest complexity: the web app's league page (players, standings and every
+/// game of a largest league, each list weighed by its largest size) stays below it.
 pub const DEFAULT_MAX_COMPLEXITY: usize = 5_000;
+
+/// Defaults of the limits set by environment variables (see README, Running).
+pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+pub const DEFAULT_WS: WsLimits = WsLimits {
+    init_timeout: Duration::from_secs(10),
+    keepalive: Duration::from_secs(15),
+    max_connections: 10_000,
+    max_connections_per_addr: 64,
+    max_subscriptions: 32,
+};
+pub const DEFAULT_RATE: RateLimits = RateLimits {
+    requests_per_second: 200,
+    requests_burst: 400,
+    mutations_per_minute: 600,
+    mutations_burst: 120,
+};
+pub const DEFAULT_PERSISTED_QUERIES: usize = 1_000;
+pub const DEFAULT_RESPONSE_CACHE: usize = 1_024;
+
+/// A setting that could not be read from the environment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError {
+    /// The environment variable.
+    pub variable: &'static str,
+    /// Why its value was refused.
+    pub message: String,
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.variable, self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
 
 impl GatewayConfig {
     /// A configuration with the given admin token and the default limits; no CORS origin.
@@ -58,11 +155,116 @@ impl GatewayConfig {
             max_introspection_depth: DEFAULT_MAX_INTROSPECTION_DEPTH,
             max_complexity: DEFAULT_MAX_COMPLEXITY,
             shutdown_grace: Duration::from_secs(10),
+            header_read_timeout: DEFAULT_HEADER_READ_TIMEOUT,
+            request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            ws: DEFAULT_WS,
+            rate: DEFAULT_RATE,
+            persisted_queries: DEFAULT_PERSISTED_QUERIES,
+            response_cache: DEFAULT_RESPONSE_CACHE,
         }
     }
 
     /// Parses a comma-separated origin list (`LEAGUE_CORS_ORIGINS`), dropping blanks.
     pub fn parse_origins(list: &str) -> Vec<String> {
         list.split(',').map(str::trim).filter(|o| !o.is_empty()).map(str::to_owned).collect()
+    }
+
+    /// This configuration with every limit the process environment sets (variables below;
+    /// unset keeps the current value).
+    pub fn with_env(self) -> Result<Self, ConfigError> {
+        self.with_vars(|name| std::env::var(name).ok())
+    }
+
+    /// [`Self::with_env`] over any source of variables (tests pass a map).
+    pub fn with_vars(mut self, var: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let number = |variable: &'static str| -> Result<Option<u64>, ConfigError> {
+            match var(variable).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty()) {
+                None => Ok(None),
+                Some(value) => value.parse::<u64>().map(Some).map_err(|_| ConfigError {
+                    variable,
+                    message: format!("{value:?} is not a whole number"),
+                }),
+            }
+        };
+        let seconds = |variable: &'static str| -> Result<Option<Duration>, ConfigError> {
+            match var(variable).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty()) {
+                None => Ok(None),
+                Some(value) => match value.parse::<f64>() {
+                    Ok(s) if s.is_finite() && s > 0.0 => Ok(Some(Duration::from_secs_f64(s))),
+                    _ => Err(ConfigError {
+                        variable,
+                        message: format!("{value:?} is not a positive number of seconds"),
+                    }),
+                },
+            }
+        };
+        let as_u32 = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
+        let as_usize = |v: u64| usize::try_from(v).unwrap_or(usize::MAX);
+        if let Some(v) = seconds("LEAGUE_HEADER_READ_TIMEOUT_SECS")? {
+            self.header_read_timeout = v;
+        }
+        if let Some(v) = seconds("LEAGUE_REQUEST_TIMEOUT_SECS")? {
+            self.request_timeout = v;
+        }
+        if let Some(v) = seconds("LEAGUE_WS_INIT_TIMEOUT_SECS")? {
+            self.ws.init_timeout = v;
+        }
+        if let Some(v) = seconds("LEAGUE_WS_KEEPALIVE_SECS")? {
+            self.ws.keepalive = v;
+        }
+        if let Some(v) = number("LEAGUE_WS_MAX_CONNECTIONS")? {
+            self.ws.max_connections = as_usize(v);
+        }
+        if let Some(v) = number("LEAGUE_WS_MAX_CONNECTIONS_PER_ADDR")? {
+            self.ws.max_connections_per_addr = as_usize(v);
+        }
+        if let Some(v) = number("LEAGUE_WS_MAX_SUBSCRIPTIONS")? {
+            self.ws.max_subscriptions = as_usize(v);
+        }
+        if let Some(v) = number("LEAGUE_RATE_REQUESTS_PER_SEC")? {
+            self.rate.requests_per_second = as_u32(v);
+        }
+        if let Some(v) = number("LEAGUE_RATE_REQUESTS_BURST")? {
+            self.rate.requests_burst = as_u32(v);
+        }
+        if let Some(v) = number("LEAGUE_RATE_MUTATIONS_PER_MIN")? {
+            self.rate.mutations_per_minute = as_u32(v);
+        }
+        if let Some(v) = number("LEAGUE_RATE_MUTATIONS_BURST")? {
+            self.rate.mutations_burst = as_u32(v);
+        }
+        if let Some(v) = number("LEAGUE_PERSISTED_QUERIES")? {
+            self.persisted_queries = as_usize(v).max(1);
+        }
+        if let Some(v) = number("LEAGUE_RESPONSE_CACHE")? {
+            self.response_cache = as_usize(v);
+        }
+        Ok(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variables_override_defaults_and_bad_values_name_the_variable() {
+        let vars = |name: &str| match name {
+            "LEAGUE_WS_INIT_TIMEOUT_SECS" => Some("0.5".to_owned()),
+            "LEAGUE_RATE_MUTATIONS_PER_MIN" => Some("3".to_owned()),
+            _ => None,
+        };
+        let config = GatewayConfig::new("a").with_vars(vars).unwrap();
+        assert_eq!(config.ws.init_timeout, Duration::from_millis(500));
+        assert_eq!(config.rate.mutations_per_minute, 3);
+        assert_eq!(config.rate.requests_per_second, DEFAULT_RATE.requests_per_second);
+        let error = GatewayConfig::new("a")
+            .with_vars(|name| (name == "LEAGUE_WS_MAX_SUBSCRIPTIONS").then(|| "many".to_owned()))
+            .unwrap_err();
+        assert_eq!(error.variable, "LEAGUE_WS_MAX_SUBSCRIPTIONS");
+        let error = GatewayConfig::new("a")
+            .with_vars(|name| (name == "LEAGUE_REQUEST_TIMEOUT_SECS").then(|| "0".to_owned()))
+            .unwrap_err();
+        assert_eq!(error.variable, "LEAGUE_REQUEST_TIMEOUT_SECS");
     }
 }

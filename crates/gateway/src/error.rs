@@ -1,6 +1,7 @@
 //! The gateway's error boundary: every failure becomes a GraphQL error whose
 //! `extensions.code` is one of `UNAUTHENTICATED`, `FORBIDDEN`, `BAD_USER_INPUT` (with
-//! `extensions.field`), `NOT_FOUND`, `CONFLICT`, `INTERNAL` or `QUERY_TOO_COMPLEX`.
+//! `extensions.field`), `NOT_FOUND`, `CONFLICT`, `INTERNAL`, `QUERY_TOO_COMPLEX`,
+//! `RATE_LIMITED` or `METHOD_NOT_ALLOWED`.
 //! Internal causes are logged, never sent.
 
 use async_graphql::ErrorExtensions;
@@ -38,6 +39,23 @@ pub const QUERY_TOO_COMPLEX: &str = "QUERY_TOO_COMPLEX";
 pub const PARSE_FAILED: &str = "GRAPHQL_PARSE_FAILED";
 /// `extensions.code` of a document that does not fit the schema.
 pub const VALIDATION_FAILED: &str = "GRAPHQL_VALIDATION_FAILED";
+
+/// `extensions.code` of a request refused by a rate limit (HTTP 429 with `Retry-After`;
+/// `extensions.retryAfter` holds the same seconds).
+pub const RATE_LIMITED: &str = "RATE_LIMITED";
+/// `extensions.code` of a mutation sent over `GET` (HTTP 405): GET is for cacheable reads.
+pub const METHOD_NOT_ALLOWED: &str = "METHOD_NOT_ALLOWED";
+
+/// The error of a rate-limited request.
+pub fn rate_limited(limited: crate::rate_limit::Limited) -> async_graphql::Error {
+    let seconds = limited.retry_after_secs();
+    async_graphql::Error::new(format!("rate limit exceeded: retry after {seconds} s")).extend_with(
+        |_, e| {
+            e.set("code", RATE_LIMITED);
+            e.set("retryAfter", seconds);
+        },
+    )
+}
 
 impl From<AppError> for GatewayError {
     fn from(error: AppError) -> Self {

@@ -1,5 +1,6 @@
-//! An async-graphql extension that gives every error an `extensions.code` and enforces the
-//! depth and complexity limits with a clear code of its own.
+//! An async-graphql extension that gives every error an `extensions.code`, enforces the
+//! depth and complexity limits with a clear code of its own, and, once the document shows
+//! a mutation, refuses it over `GET` and draws it from the caller's mutation rate limit.
 //!
 //! async-graphql's own `limit_depth`/`limit_complexity` refuse with a bare message
 //! ("Query is nested too deep."); here the limits are checked on the validation result
@@ -9,19 +10,65 @@
 //! every operation) gets its own depth limit: the standard introspection query nests
 //! `ofType` nine times (depth 15), and it reads static schema data, not the league.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use async_graphql::extensions::{
-    Extension, ExtensionContext, ExtensionFactory, NextParseQuery, NextRequest, NextSubscribe,
-    NextValidation,
+    Extension, ExtensionContext, ExtensionFactory, NextParseQuery, NextPrepareRequest, NextRequest,
+    NextSubscribe, NextValidation,
 };
-use async_graphql::parser::types::{ExecutableDocument, Selection};
-use async_graphql::{Response, ServerError, ServerResult, ValidationResult, Variables};
+use async_graphql::parser::types::{ExecutableDocument, OperationType, Selection};
+use async_graphql::{
+    Pos, Request, Response, ServerError, ServerResult, ValidationResult, Variables,
+};
 use futures::StreamExt;
 use futures::stream::BoxStream;
 
-use crate::error::{FALLBACK_CODE, PARSE_FAILED, QUERY_TOO_COMPLEX, VALIDATION_FAILED};
+use crate::error::{
+    FALLBACK_CODE, METHOD_NOT_ALLOWED, PARSE_FAILED, QUERY_TOO_COMPLEX, VALIDATION_FAILED,
+};
+use crate::metrics::OperationKind;
+use crate::rate_limit::{RateKey, RateLimiter};
+
+/// How a request arrived (request or connection data).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Transport {
+    Post,
+    /// A cacheable read: mutations are refused.
+    Get,
+    WebSocket,
+}
+
+/// Filled with the kind of the operation a request runs, once its document is parsed
+/// (request data; the HTTP side reads it for the metrics).
+#[derive(Debug, Clone, Default)]
+pub struct OperationSlot(Arc<Mutex<Option<OperationKind>>>);
+
+impl OperationSlot {
+    pub fn get(&self) -> OperationKind {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).unwrap_or(OperationKind::Unknown)
+    }
+
+    fn set(&self, kind: OperationKind) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(kind);
+    }
+}
+
+/// The type of the operation `operation_name` selects (the only one when unnamed).
+fn operation_type(
+    document: &ExecutableDocument,
+    operation_name: Option<&str>,
+) -> Option<OperationType> {
+    let mut operations = document.operations.iter();
+    let selected = match operation_name {
+        Some(name) => operations.find(|(n, _)| n.map(|n| n.as_str()) == Some(name)),
+        None => {
+            let first = operations.next();
+            if operations.next().is_some() { None } else { first }
+        }
+    };
+    selected.map(|(_, operation)| operation.node.ty)
+}
 
 /// Factory of [`ErrorCodesExtension`].
 #[derive(Debug, Clone, Copy)]
@@ -39,7 +86,11 @@ impl ErrorCodes {
 
 impl ExtensionFactory for ErrorCodes {
     fn create(&self) -> Arc<dyn Extension> {
-        Arc::new(ErrorCodesExtension { limits: *self, introspection_only: AtomicBool::new(false) })
+        Arc::new(ErrorCodesExtension {
+            limits: *self,
+            introspection_only: AtomicBool::new(false),
+            operation_name: Mutex::default(),
+        })
     }
 }
 
@@ -49,6 +100,8 @@ pub struct ErrorCodesExtension {
     limits: ErrorCodes,
     /// Set by parsing: the document reads nothing but the schema.
     introspection_only: AtomicBool,
+    /// The request's `operationName`, kept to find the operation in the parsed document.
+    operation_name: Mutex<Option<String>>,
 }
 
 /// Whether every operation of `document` selects only introspection fields at its top.
@@ -104,6 +157,19 @@ impl Extension for ErrorCodesExtension {
         next.run(ctx, stream).map(|response| with_codes(response, FALLBACK_CODE)).boxed()
     }
 
+    async fn prepare_request(
+        &self,
+        ctx: &ExtensionContext<'_>,
+        request: Request,
+        next: NextPrepareRequest<'_>,
+    ) -> ServerResult<Request> {
+        self.operation_name
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone_from(&request.operation_name);
+        next.run(ctx, request).await
+    }
+
     async fn parse_query(
         &self,
         ctx: &ExtensionContext<'_>,
@@ -114,6 +180,32 @@ impl Extension for ErrorCodesExtension {
         let document =
             next.run(ctx, query, variables).await.map_err(|e| with_code(e, PARSE_FAILED))?;
         self.introspection_only.store(is_introspection_only(&document), Ordering::Relaxed);
+        let name = self.operation_name.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        let ty = operation_type(&document, name.as_deref());
+        if let Some(slot) = ctx.data_opt::<OperationSlot>() {
+            slot.set(match ty {
+                Some(OperationType::Query) => OperationKind::Query,
+                Some(OperationType::Mutation) => OperationKind::Mutation,
+                Some(OperationType::Subscription) | None => OperationKind::Unknown,
+            });
+        }
+        if ty == Some(OperationType::Mutation) {
+            if ctx.data_opt::<Transport>() == Some(&Transport::Get) {
+                let mut error =
+                    ServerError::new("mutations are sent with POST; GET is for reads", None);
+                error
+                    .extensions
+                    .get_or_insert_with(Default::default)
+                    .set("code", METHOD_NOT_ALLOWED);
+                return Err(error);
+            }
+            if let (Some(limiter), Some(key)) =
+                (ctx.data_opt::<RateLimiter>(), ctx.data_opt::<RateKey>())
+                && let Err(limited) = limiter.check_mutation(key)
+            {
+                return Err(crate::error::rate_limited(limited).into_server_error(Pos::default()));
+            }
+        }
         Ok(document)
     }
 

@@ -1,33 +1,68 @@
-//! The HTTP side: routes, authentication of each request or WebSocket connection, CORS,
-//! body limit, request ids and tracing, and graceful shutdown.
+//! The HTTP side: the server loop (header-read timeout, graceful shutdown), routes,
+//! authentication of each request or WebSocket connection, rate limits, cacheable GET
+//! reads (`ETag` from the log position), CORS, body and time limits, request ids, tracing
+//! and metrics.
 
-use std::future::{Future, IntoFuture};
-use std::time::Duration;
+use std::future::Future;
+use std::net::{IpAddr, Ipv4Addr};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
+use async_graphql::extensions::apollo_persisted_queries::{
+    ApolloPersistedQueries, LruCacheStorage,
+};
 use async_graphql::http::{ALL_WEBSOCKET_PROTOCOLS, GraphiQLSource};
-use async_graphql::{Data, ErrorExtensions, Pos};
-use async_graphql_axum::{GraphQLProtocol, GraphQLRequest, GraphQLResponse, GraphQLWebSocket};
-use axum::extract::{State, WebSocketUpgrade};
+use async_graphql::{Data, ErrorExtensions, Pos, ServerError};
+use async_graphql_axum::{GraphQLRequest, GraphQLResponse};
+use axum::body::Bytes;
+use axum::extract::{FromRequestParts, RawQuery, State, WebSocketUpgrade};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, Request, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto;
+use hyper_util::server::graceful::GracefulShutdown;
 use league_app::App;
+use sha2::{Digest, Sha256};
 use tokio::net::TcpListener;
 use tower::ServiceBuilder;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
 use crate::auth::{Authenticator, Caller};
-use crate::config::GatewayConfig;
-use crate::error::GatewayError;
-use crate::schema::{GatewaySchema, build_schema};
+use crate::config::{GatewayConfig, WsLimits};
+use crate::error::{GatewayError, METHOD_NOT_ALLOWED, RATE_LIMITED};
+use crate::extension::{OperationSlot, Transport};
+use crate::metrics::{Metrics, OperationKind};
+use crate::rate_limit::{Limited, RateKey, RateLimiter};
+use crate::schema::GatewaySchema;
+use crate::ws::{self, ConnectionCaps};
 use crate::{RequestId, Shutdown};
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// The client's address: the TCP peer (set by [`run`]; unspecified when the router is
+/// served some other way). Behind a proxy every client shares the proxy's address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClientAddr(pub IpAddr);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(parts
+            .extensions
+            .get::<ClientAddr>()
+            .copied()
+            .unwrap_or(ClientAddr(IpAddr::V4(Ipv4Addr::UNSPECIFIED))))
+    }
+}
 
 /// What every handler shares.
 #[derive(Clone)]
@@ -35,12 +70,58 @@ struct GatewayState {
     app: App,
     schema: GatewaySchema,
     auth: Authenticator,
+    limiter: RateLimiter,
+    caps: ConnectionCaps,
+    ws_limits: WsLimits,
+    metrics: Metrics,
+    shutdown: Shutdown,
+    cache: Option<Arc<ResponseCache>>,
 }
 
-/// The gateway's routes and middleware over `app`. `shutdown` ends open subscriptions.
+/// Answers of queries by entity tag ([`entity_tag`]: the read model's position and the
+/// request). Only error-free query answers are kept; a tag names one position, and the
+/// position moves on every append, so a kept answer is never served once it could differ.
+struct ResponseCache {
+    entries: Mutex<lru::LruCache<String, Bytes>>,
+}
+
+/// Larger answers are not kept (a few of them would crowd out every other entry).
+const MAX_CACHED_ANSWER: usize = 256 * 1024;
+
+impl ResponseCache {
+    fn new(capacity: usize) -> Option<Arc<Self>> {
+        let capacity = std::num::NonZeroUsize::new(capacity)?;
+        Some(Arc::new(ResponseCache { entries: Mutex::new(lru::LruCache::new(capacity)) }))
+    }
+
+    fn get(&self, tag: &str) -> Option<Bytes> {
+        self.entries.lock().unwrap_or_else(PoisonError::into_inner).get(tag).cloned()
+    }
+
+    fn put(&self, tag: String, answer: Bytes) {
+        if answer.len() <= MAX_CACHED_ANSWER {
+            self.entries.lock().unwrap_or_else(PoisonError::into_inner).put(tag, answer);
+        }
+    }
+}
+
+/// The gateway's routes and middleware over `app`. `shutdown` ends open subscriptions
+/// and WebSocket connections.
 pub fn router(app: App, config: &GatewayConfig, shutdown: Shutdown) -> Router {
-    let schema = build_schema(app.clone(), config, shutdown);
-    let state = GatewayState { app, schema, auth: Authenticator::new(&config.admin_token) };
+    let schema = crate::schema::builder_for(app.clone(), config, shutdown.clone())
+        .extension(ApolloPersistedQueries::new(LruCacheStorage::new(config.persisted_queries)))
+        .finish();
+    let state = GatewayState {
+        app,
+        schema,
+        auth: Authenticator::new(&config.admin_token),
+        limiter: RateLimiter::new(&config.rate),
+        caps: ConnectionCaps::new(config.ws),
+        ws_limits: config.ws,
+        metrics: Metrics::new(),
+        shutdown,
+        cache: ResponseCache::new(config.response_cache),
+    };
     let middleware = ServiceBuilder::new()
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
         .layer(
@@ -61,11 +142,13 @@ pub fn router(app: App, config: &GatewayConfig, shutdown: Shutdown) -> Router {
                 .on_response(DefaultOnResponse::new().level(Level::INFO)),
         )
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
-        .layer(RequestBodyLimitLayer::new(config.max_body_bytes));
+        .layer(RequestBodyLimitLayer::new(config.max_body_bytes))
+        .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, config.request_timeout));
     let mut router = Router::new()
-        .route("/graphql", get(graphiql).post(graphql))
+        .route("/graphql", get(graphql_get).post(graphql_post))
         .route("/graphql/ws", get(graphql_ws))
         .route("/healthz", get(healthz))
+        .route("/metrics", get(metrics))
         .with_state(state)
         .merge(crate::web::routes())
         .layer(middleware);
@@ -77,7 +160,8 @@ pub fn router(app: App, config: &GatewayConfig, shutdown: Shutdown) -> Router {
 
 /// Serves the gateway on `listener` until `shutdown` completes, then stops accepting,
 /// ends subscriptions and lets in-flight requests finish (at most
-/// [`GatewayConfig::shutdown_grace`]).
+/// [`GatewayConfig::shutdown_grace`]). A client that does not send a request's headers
+/// within [`GatewayConfig::header_read_timeout`] is disconnected.
 pub async fn run(
     listener: TcpListener,
     app: App,
@@ -85,25 +169,51 @@ pub async fn run(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let (trigger, handle) = Shutdown::channel();
-    let mut started = handle.clone();
     let router = router(app, &config, handle);
-    let signal = async move {
-        shutdown.await;
-        tracing::info!("shutting down: finishing in-flight requests");
-        let _ = trigger.send(true);
-    };
-    let server = axum::serve(listener, router).with_graceful_shutdown(signal).into_future();
-    let grace = config.shutdown_grace;
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    builder.http1().timer(TokioTimer::new()).header_read_timeout(config.header_read_timeout);
+    builder.http2().timer(TokioTimer::new());
+    let graceful = GracefulShutdown::new();
+    tokio::pin!(shutdown);
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(connection) => connection,
+                Err(error) => {
+                    // Out of file descriptors and the like: back off instead of spinning.
+                    tracing::warn!(%error, "cannot accept a connection");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let _ = stream.set_nodelay(true);
+        let router = router.clone();
+        let service =
+            hyper::service::service_fn(move |mut request: Request<hyper::body::Incoming>| {
+                request.extensions_mut().insert(ClientAddr(peer.ip()));
+                tower::ServiceExt::oneshot(router.clone(), request)
+            });
+        let connection =
+            builder.serve_connection_with_upgrades(TokioIo::new(stream), service).into_owned();
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            if let Err(error) = connection.await {
+                tracing::debug!(%error, "connection ended with an error");
+            }
+        });
+    }
+    drop(listener);
+    tracing::info!("shutting down: finishing in-flight requests");
+    let _ = trigger.send(true);
     tokio::select! {
-        outcome = server => outcome,
-        () = async move {
-            started.requested().await;
-            tokio::time::sleep(grace).await;
-        } => {
-            tracing::warn!(?grace, "in-flight requests outlived the shutdown grace period");
-            Ok(())
+        () = graceful.shutdown() => {}
+        () = tokio::time::sleep(config.shutdown_grace) => {
+            tracing::warn!(grace = ?config.shutdown_grace, "in-flight requests outlived the shutdown grace period");
         }
     }
+    Ok(())
 }
 
 fn cors_layer(origins: &[String]) -> Option<CorsLayer> {
@@ -119,8 +229,13 @@ fn cors_layer(origins: &[String]) -> Option<CorsLayer> {
         CorsLayer::new()
             .allow_origin(allow)
             .allow_methods([Method::GET, Method::POST, Method::OPTIONS])
-            .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE, REQUEST_ID])
-            .expose_headers([REQUEST_ID])
+            .allow_headers([
+                header::AUTHORIZATION,
+                header::CONTENT_TYPE,
+                header::IF_NONE_MATCH,
+                REQUEST_ID,
+            ])
+            .expose_headers([REQUEST_ID, header::ETAG, header::RETRY_AFTER])
             .max_age(Duration::from_secs(3600)),
     )
 }
@@ -135,24 +250,113 @@ async fn graphiql() -> Html<String> {
     )
 }
 
-/// `POST /graphql`: authenticates the bearer token, then executes the request.
-async fn graphql(
+/// `POST /graphql`: queries and mutations.
+async fn graphql_post(
     State(state): State<GatewayState>,
+    addr: ClientAddr,
     headers: HeaderMap,
     request: GraphQLRequest,
-) -> GraphQLResponse {
+) -> Response {
+    execute(&state, addr, &headers, Transport::Post, request.into_inner()).await
+}
+
+/// `GET /graphql`: GraphiQL without a query string; with one (`query`, `variables`,
+/// `operationName`, `extensions`), a cacheable query (mutations are refused).
+async fn graphql_get(
+    State(state): State<GatewayState>,
+    addr: ClientAddr,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+) -> Response {
+    let Some(query) = query.filter(|q| !q.is_empty()) else {
+        return graphiql().await.into_response();
+    };
+    match async_graphql::http::parse_query_string(&query) {
+        Ok(request) => execute(&state, addr, &headers, Transport::Get, request).await,
+        Err(error) => (StatusCode::BAD_REQUEST, error.to_string()).into_response(),
+    }
+}
+
+/// The entity tag of a query's answer (sent with GET answers, and the key of the response
+/// cache): the read model's position and a digest of
+/// everything else the answer depends on (the document, variables, operation,
+/// extensions and the caller's credentials). Every append moves the position, so a tag
+/// never matches an answer that would differ.
+fn entity_tag(position: u64, request: &async_graphql::Request, headers: &HeaderMap) -> String {
+    let mut digest = Sha256::new();
+    digest.update(request.query.as_bytes());
+    digest.update([0]);
+    digest.update(request.operation_name.as_deref().unwrap_or_default().as_bytes());
+    digest.update([0]);
+    digest.update(serde_json::to_vec(&request.variables).unwrap_or_default());
+    digest.update([0]);
+    digest.update(serde_json::to_vec(&request.extensions).unwrap_or_default());
+    digest.update([0]);
+    if let Some(authorization) = headers.get(header::AUTHORIZATION) {
+        digest.update(authorization.as_bytes());
+    }
+    let digest = digest.finalize();
+    format!("\"{position}-{}\"", hex::encode(&digest[..12]))
+}
+
+/// Whether `If-None-Match` names `tag` (or is `*`).
+fn not_modified(headers: &HeaderMap, tag: &str) -> bool {
+    headers.get_all(header::IF_NONE_MATCH).iter().filter_map(|v| v.to_str().ok()).any(|list| {
+        list.split(',').map(|t| t.trim().trim_start_matches("W/")).any(|t| t == tag || t == "*")
+    })
+}
+
+/// Authenticates, rate-limits and executes one GraphQL request.
+async fn execute(
+    state: &GatewayState,
+    ClientAddr(addr): ClientAddr,
+    headers: &HeaderMap,
+    transport: Transport,
+    request: async_graphql::Request,
+) -> Response {
+    let started = Instant::now();
     let authorization = match headers.get(header::AUTHORIZATION).map(|v| v.to_str()) {
-        None => None,
-        Some(Ok(value)) => Some(value),
-        Some(Err(_)) => {
-            return refused(GatewayError::Unauthenticated("the Authorization header is not text"));
+        None => Ok(None),
+        Some(Ok(value)) => Ok(Some(value)),
+        Some(Err(_)) => Err(GatewayError::Unauthenticated("the Authorization header is not text")),
+    };
+    let caller = authorization.and_then(|a| state.auth.authenticate(&state.app, a));
+    // Bad credentials are counted against the address, so guessing tokens is limited too.
+    let key = RateKey::of(*caller.as_ref().unwrap_or(&Caller::Anonymous), addr);
+    if let Err(limited) = state.limiter.check_request(&key) {
+        state.metrics.request(OperationKind::Unknown, RATE_LIMITED, started.elapsed());
+        return rate_limited(limited);
+    }
+    let caller = match caller {
+        Ok(caller) => caller,
+        Err(error) => {
+            state.metrics.request(OperationKind::Unknown, error.code(), started.elapsed());
+            return GraphQLResponse::from(refused(error)).into_response();
         }
     };
-    let caller = match state.auth.authenticate(&state.app, authorization) {
-        Ok(caller) => caller,
-        Err(error) => return refused(error),
-    };
-    let mut request = request.into_inner().data(caller);
+    let get = transport == Transport::Get;
+    let tag = (get || state.cache.is_some())
+        .then(|| entity_tag(state.app.applied_position(), &request, headers));
+    if get
+        && let Some(tag) = &tag
+        && not_modified(headers, tag)
+    {
+        state.metrics.request(OperationKind::Query, "not_modified", started.elapsed());
+        return (StatusCode::NOT_MODIFIED, [(header::ETAG, tag.as_str())]).into_response();
+    }
+    if let (Some(cache), Some(tag)) = (&state.cache, &tag)
+        && let Some(answer) = cache.get(tag)
+    {
+        state.metrics.request(OperationKind::Query, "ok", started.elapsed());
+        return json_answer(answer, get.then_some(tag.as_str()));
+    }
+    let slot = OperationSlot::default();
+    let mut request = request
+        .data(caller)
+        .data(key)
+        .data(state.limiter.clone())
+        .data(transport)
+        .data(slot.clone());
     let request_id = headers
         .get(REQUEST_ID)
         .and_then(|v| v.to_str().ok())
@@ -160,35 +364,115 @@ async fn graphql(
     if let Some(id) = request_id {
         request = request.data(RequestId(id));
     }
-    state.schema.execute(request).await.into()
+    let response = state.schema.execute(request).await;
+    let kind = slot.get();
+    let first_code = response.errors.first().map(error_code);
+    state.metrics.request(kind, first_code.as_deref().unwrap_or("ok"), started.elapsed());
+    if response.errors.is_empty()
+        && kind == OperationKind::Query
+        && let Some(tag) = tag
+        && let Ok(answer) = serde_json::to_vec(&response)
+    {
+        let answer = Bytes::from(answer);
+        if let Some(cache) = &state.cache {
+            cache.put(tag.clone(), answer.clone());
+        }
+        return json_answer(answer, get.then_some(tag.as_str()));
+    }
+    let retry_after = response.errors.first().and_then(|e| {
+        e.extensions.as_ref().and_then(|x| x.get("retryAfter")).and_then(|v| match v {
+            async_graphql::Value::Number(n) => n.as_u64(),
+            _ => None,
+        })
+    });
+    let mut http = GraphQLResponse::from(response).into_response();
+    match first_code.as_deref() {
+        Some(RATE_LIMITED) => {
+            *http.status_mut() = StatusCode::TOO_MANY_REQUESTS;
+            if let Some(seconds) = retry_after {
+                http.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+            }
+        }
+        Some(METHOD_NOT_ALLOWED) => {
+            *http.status_mut() = StatusCode::METHOD_NOT_ALLOWED;
+            http.headers_mut().insert(header::ALLOW, HeaderValue::from_static("POST"));
+        }
+        _ => {}
+    }
+    http
+}
+
+/// An error-free query answer; with `tag` (GET), its cache validators.
+fn json_answer(answer: Bytes, tag: Option<&str>) -> Response {
+    let mut http = ([(header::CONTENT_TYPE, "application/json")], answer).into_response();
+    if let Some(tag) = tag
+        && let Ok(value) = HeaderValue::from_str(tag)
+    {
+        let headers = http.headers_mut();
+        headers.insert(header::ETAG, value);
+        // Caches may keep the answer but must ask again (a 304 is cheap).
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+        headers.insert(header::VARY, HeaderValue::from_static("Authorization"));
+    }
+    http
+}
+
+fn error_code(error: &ServerError) -> String {
+    match error.extensions.as_ref().and_then(|x| x.get("code")) {
+        Some(async_graphql::Value::String(code)) => code.clone(),
+        _ => crate::error::FALLBACK_CODE.to_owned(),
+    }
+}
+
+/// `429` with `Retry-After` and a GraphQL error body (`extensions.code = "RATE_LIMITED"`).
+fn rate_limited(limited: Limited) -> Response {
+    let error = crate::error::rate_limited(limited).into_server_error(Pos::default());
+    let body = async_graphql::Response::from_errors(vec![error]);
+    let mut http = GraphQLResponse::from(body).into_response();
+    *http.status_mut() = StatusCode::TOO_MANY_REQUESTS;
+    http.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(limited.retry_after_secs()));
+    http
 }
 
 /// A request refused before execution (bad credentials): a GraphQL error response.
-fn refused(error: GatewayError) -> GraphQLResponse {
+fn refused(error: GatewayError) -> async_graphql::Response {
     let error = error.extend().into_server_error(Pos::default());
-    async_graphql::Response::from_errors(vec![error]).into()
+    async_graphql::Response::from_errors(vec![error])
 }
 
 /// `GET /graphql/ws`: subscriptions. The connection authenticates in `connection_init`
 /// (`{"authorization": "Bearer …"}`); without it the connection is anonymous (reads are
-/// public), with a bad token it is closed.
+/// public), with a bad token it is closed. See [`crate::ws`] for the limits.
 async fn graphql_ws(
     State(state): State<GatewayState>,
-    protocol: GraphQLProtocol,
+    ClientAddr(addr): ClientAddr,
+    headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
+    let Some(protocol) = ws::protocol(&headers) else {
+        return (StatusCode::BAD_REQUEST, "unsupported Sec-WebSocket-Protocol").into_response();
+    };
+    let permit = state.caps.acquire(addr);
     upgrade
         .protocols(ALL_WEBSOCKET_PROTOCOLS)
-        .on_upgrade(move |stream| {
-            let GatewayState { app, schema, auth } = state;
-            GraphQLWebSocket::new(stream, schema, protocol)
-                .on_connection_init(move |payload| async move {
-                    let caller = connection_caller(&auth, &app, &payload)?;
-                    let mut data = Data::default();
-                    data.insert(caller);
-                    Ok(data)
-                })
-                .serve()
+        .on_upgrade(move |socket| async move {
+            let permit = match permit {
+                Ok(permit) => permit,
+                Err(why) => return ws::refuse(socket, why).await,
+            };
+            let GatewayState { app, schema, auth, limiter, ws_limits, metrics, shutdown, .. } =
+                state;
+            let on_init = move |payload: serde_json::Value| async move {
+                let caller = connection_caller(&auth, &app, &payload)?;
+                let mut data = Data::default();
+                data.insert(caller);
+                data.insert(RateKey::of(caller, addr));
+                data.insert(limiter);
+                data.insert(Transport::WebSocket);
+                Ok(data)
+            };
+            ws::serve(socket, schema, protocol, on_init, ws_limits, metrics, shutdown, permit)
+                .await;
         })
         .into_response()
 }
@@ -221,4 +505,10 @@ async fn healthz(State(state): State<GatewayState>) -> Response {
                 .into_response()
         }
     }
+}
+
+/// `GET /metrics`: Prometheus text format.
+async fn metrics(State(state): State<GatewayState>) -> Response {
+    let body = state.metrics.render(&state.app).await;
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], body).into_response()
 }

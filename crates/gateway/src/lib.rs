@@ -6,8 +6,9 @@
 //! what) lives in the domain. The gateway authenticates callers (bearer tokens, see
 //! [`auth`]) and maps errors onto `extensions.code` (see [`error`]).
 //!
-//! Routes: `POST /graphql`, `GET /graphql/ws` (graphql-transport-ws and graphql-ws),
-//! `GET /healthz`, and the embedded web app (`GET /`, deep links) and GraphiQL
+//! Routes: `POST /graphql`, `GET /graphql?query=…` (cacheable reads), `GET /graphql/ws`
+//! (graphql-transport-ws and graphql-ws, limits in [`ws`]), `GET /healthz`, `GET /metrics`
+//! (Prometheus, see [`metrics`]), and the embedded web app (`GET /`, deep links) and GraphiQL
 //! (`GET /graphiql`), see [`web`].
 
 pub mod auth;
@@ -15,14 +16,17 @@ pub mod config;
 pub mod error;
 mod extension;
 mod http;
+pub mod metrics;
+pub mod rate_limit;
 pub mod schema;
 mod shutdown;
 mod web;
+pub mod ws;
 
 pub use auth::{Caller, generate_token, hash_token};
 pub use config::GatewayConfig;
 pub use error::GatewayError;
-pub use http::{router, run};
+pub use http::{ClientAddr, router, run};
 pub use schema::{GatewaySchema, build_schema, sdl};
 pub use shutdown::Shutdown;
 

@@ -47,7 +47,9 @@ pub async fn run(args: ServeArgs) -> Result<ExitCode, CliError> {
         Some(token) => (token.trim().to_owned(), false),
         None => (generate_token(), true),
     };
-    let mut config = GatewayConfig::new(admin_token.clone());
+    let mut config = GatewayConfig::new(admin_token.clone())
+        .with_env()
+        .map_err(|error| CliError::BadInput(error.to_string()))?;
     config.cors_origins = GatewayConfig::parse_origins(&args.cors_origins);
     config.max_depth = args.max_query_depth;
     config.max_complexity = args.max_query_complexity;

@@ -32,15 +32,20 @@ pub const DEFAULT_PAGE_SIZE: usize = 20;
 /// The schema serving `app`, with the configured depth and complexity limits;
 /// subscriptions end when `shutdown` fires.
 pub fn build_schema(app: App, config: &GatewayConfig, shutdown: Shutdown) -> GatewaySchema {
-    builder()
-        .data(app)
-        .data(shutdown)
-        .extension(ErrorCodes::new(
-            config.max_depth,
-            config.max_introspection_depth,
-            config.max_complexity,
-        ))
-        .finish()
+    builder_for(app, config, shutdown).finish()
+}
+
+/// [`build_schema`] before `finish`, for the HTTP side to add its own extensions.
+pub(crate) fn builder_for(
+    app: App,
+    config: &GatewayConfig,
+    shutdown: Shutdown,
+) -> async_graphql::SchemaBuilder<QueryRoot, MutationRoot, SubscriptionRoot> {
+    builder().data(app).data(shutdown).extension(ErrorCodes::new(
+        config.max_depth,
+        config.max_introspection_depth,
+        config.max_complexity,
+    ))
 }
 
 /// The exported SDL (what `schema.graphql` holds).

@@ -86,6 +86,9 @@ impl QueryRoot {
     }
 
     /// Standings of a league, now or as of a position or instant of the log.
+    ///
+    /// Complexity: the selection counts once per player a league may hold (64).
+    #[graphql(complexity = "super::types::league_list_complexity(child_complexity)")]
     async fn standings(
         &self,
         ctx: &Context<'_>,

@@ -177,12 +177,19 @@ impl League {
     }
 
     /// Subscribed players, in subscription order.
+    ///
+    /// Complexity: the selection counts once per player a league may hold (64).
+    #[graphql(complexity = "league_list_complexity(child_complexity)")]
     async fn players(&self) -> Vec<Player> {
         let ids = self.with(|l| l.players.clone());
         ids.into_iter().map(|id| Player::new(self.app.clone(), id)).collect()
     }
 
     /// Every game of the schedule, by number (empty while the league is open).
+    ///
+    /// Complexity: the selection counts once per player a league may hold (64), like the
+    /// league's players (a league with several games per seat holds more games).
+    #[graphql(complexity = "league_list_complexity(child_complexity)")]
     async fn games(&self) -> Vec<Game> {
         let ids: Vec<Uuid> = {
             let model = self.app.read();
@@ -193,6 +200,9 @@ impl League {
     }
 
     /// Standings now, or as of a point in history (replayed from the log).
+    ///
+    /// Complexity: the selection counts once per player a league may hold (64).
+    #[graphql(complexity = "league_list_complexity(child_complexity)")]
     async fn standings(&self, as_of: Option<AsOf>) -> GatewayResult<Vec<Standing>> {
         standings(&self.app, self.id, as_of).await
     }
@@ -539,4 +549,11 @@ impl Event {
     async fn league_id(&self) -> Option<ID> {
         league_domain::league_id_of_stream(self.0.stream_id.as_str()).map(|id| ID(id.to_string()))
     }
+}
+
+/// Complexity of a list bounded by a league's size (its players, their standings, its
+/// games): the selection counted once per player of the largest league the rules allow,
+/// so the complexity limit bounds the size of an answer whatever a league holds.
+pub(crate) fn league_list_complexity(child_complexity: usize) -> usize {
+    (league_domain::rules::MAX_LEAGUE_SIZE as usize).saturating_mul(child_complexity)
 }

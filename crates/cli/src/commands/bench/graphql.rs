@@ -16,7 +16,11 @@
 //!    league (rank, player id and name, total, played, wins, draws) vs `{__typename}`.
 //!    Every answer is checked (HTTP 200, no `errors`). Client and server share the machine.
 //! 4. Reports req/s, p50/p99 latency per query and `graphql_ratio` = standings req/s /
-//!    `{__typename}` req/s (goals: ≥ 0.5, standings p99 < 20 ms).
+//!    `{__typename}` req/s (goals: ≥ 0.5, standings p99 < 20 ms). The gateway keeps
+//!    error-free query answers per log position (its response cache), so between appends
+//!    the standings are served from it; the same standings from a second gateway over the
+//!    same application with that cache off (`uncached_ratio`) show what a read costs when
+//!    it must execute, as the first read after every append does.
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -53,7 +57,7 @@ pub struct Args {
 /// Registered players.
 const PLAYERS: usize = 100;
 /// Players of the league whose standings are asked (the domain's largest league).
-const LEAGUE_PLAYERS: usize = league_domain::rules::MAX_LEAGUE_SIZE as usize;
+pub(super) const LEAGUE_PLAYERS: usize = league_domain::rules::MAX_LEAGUE_SIZE as usize;
 const PLAYERS_PER_GAME: u32 = 4;
 /// 64 players × 16 games per seat = 1,024 games, enough for the results.
 const GAMES_PER_SEAT: u32 = 16;
@@ -91,7 +95,10 @@ struct Figures {
     seed_s: f64,
     typename: Phase,
     standings: Phase,
+    /// Standings from the gateway without the response cache.
+    standings_uncached: Phase,
     graphql_ratio: f64,
+    uncached_ratio: f64,
     goal_graphql_ratio: f64,
     goal_p99_ms: f64,
 }
@@ -134,7 +141,11 @@ fn print_table(f: &Figures) {
         "query           {:>10} {:>10} {:>9} {:>9} {:>9}",
         "requests", "req/s", "p50 ms", "p99 ms", "max ms"
     );
-    for (name, phase) in [("{__typename}", &f.typename), ("standings", &f.standings)] {
+    for (name, phase) in [
+        ("{__typename}", &f.typename),
+        ("standings", &f.standings),
+        ("  uncached", &f.standings_uncached),
+    ] {
         println!(
             "{name:<15} {:>10} {:>10.0} {:>9.2} {:>9.2} {:>9.2}",
             phase.requests, phase.req_per_s, phase.p50_ms, phase.p99_ms, phase.max_ms
@@ -143,6 +154,10 @@ fn print_table(f: &Figures) {
     println!(
         "graphql_ratio   {:.2} (goal ≥ {}); standings p99 {:.2} ms (goal < {} ms)",
         f.graphql_ratio, f.goal_graphql_ratio, f.standings.p99_ms, f.goal_p99_ms
+    );
+    println!(
+        "uncached        {:.2} of {{__typename}} (every read executed: no response cache)",
+        f.uncached_ratio
     );
 }
 
@@ -158,22 +173,43 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
         .context("cannot listen on a loopback port")?;
     let endpoint = format!("http://{}/graphql", listener.local_addr().context("bound address")?);
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let config = GatewayConfig::new(generate_token());
+    let mut config = GatewayConfig::new(generate_token());
+    // The benchmark measures the server, not the rate limiter (64 clients, one address).
+    config.rate = league_gateway::config::RateLimits::OFF;
+    let mut uncached_config = config.clone();
+    uncached_config.response_cache = 0;
     let server = tokio::spawn(league_gateway::run(listener, app.clone(), config, async {
         stopped.await.ok();
     }));
+    // The same application behind a second gateway without the response cache: what every
+    // read costs when it must execute (the first read after each append).
+    let uncached_listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .context("cannot listen on a loopback port")?;
+    let uncached_endpoint =
+        format!("http://{}/graphql", uncached_listener.local_addr().context("bound address")?);
+    let (stop_uncached, uncached_stopped) = tokio::sync::oneshot::channel::<()>();
+    let uncached_server =
+        tokio::spawn(league_gateway::run(uncached_listener, app.clone(), uncached_config, async {
+            uncached_stopped.await.ok();
+        }));
 
-    let outcome = load(&endpoint, &league, args).await;
+    let outcome = load(&endpoint, &uncached_endpoint, &league, args).await;
     stop.send(()).ok();
-    match tokio::time::timeout(Duration::from_secs(15), server).await {
-        Ok(Ok(Ok(()))) => {}
-        Ok(Ok(Err(error))) => {
-            return Err(anyhow::Error::new(error).context("the server failed").into());
+    stop_uncached.send(()).ok();
+    for server in [server, uncached_server] {
+        match tokio::time::timeout(Duration::from_secs(15), server).await {
+            Ok(Ok(Ok(()))) => {}
+            Ok(Ok(Err(error))) => {
+                return Err(anyhow::Error::new(error).context("the server failed").into());
+            }
+            Ok(Err(error)) => {
+                return Err(anyhow::Error::new(error).context("the server task").into());
+            }
+            Err(_) => return Err(anyhow::anyhow!("the server did not stop within 15 s").into()),
         }
-        Ok(Err(error)) => return Err(anyhow::Error::new(error).context("the server task").into()),
-        Err(_) => return Err(anyhow::anyhow!("the server did not stop within 15 s").into()),
     }
-    let (typename, standings, rows) = outcome?;
+    let (typename, standings, standings_uncached, rows) = outcome?;
     Ok(Figures {
         database,
         players: PLAYERS,
@@ -185,8 +221,10 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
         seconds_per_query: args.seconds as f64,
         seed_s,
         graphql_ratio: standings.req_per_s / typename.req_per_s,
+        uncached_ratio: standings_uncached.req_per_s / typename.req_per_s,
         typename,
         standings,
+        standings_uncached,
         goal_graphql_ratio: 0.5,
         goal_p99_ms: 20.0,
     })
@@ -197,7 +235,7 @@ fn app_error(what: &'static str) -> impl FnOnce(league_app::AppError) -> CliErro
 }
 
 /// Seeds the players, the two leagues and the results; returns the asked league's id.
-async fn seed(app: &App) -> Result<Uuid, CliError> {
+pub(super) async fn seed(app: &App) -> Result<Uuid, CliError> {
     let options = CommandOptions::default;
     let mut players = Vec::with_capacity(PLAYERS);
     for n in 1..=PLAYERS {
@@ -296,9 +334,10 @@ impl Sample {
 /// Runs the rounds; returns the `{__typename}` and standings figures and the row count.
 async fn load(
     endpoint: &str,
+    uncached_endpoint: &str,
     league: &Uuid,
     args: &Args,
-) -> Result<(Phase, Phase, usize), CliError> {
+) -> Result<(Phase, Phase, Phase, usize), CliError> {
     let http = reqwest::Client::builder()
         .pool_max_idle_per_host(args.clients)
         .tcp_nodelay(true)
@@ -330,18 +369,23 @@ async fn load(
     let per_round = Duration::from_secs_f64(args.seconds as f64 / ROUNDS as f64);
     hammer(&http, endpoint, &typename, args.clients, WARM_UP).await?;
     hammer(&http, endpoint, &standings, args.clients, WARM_UP).await?;
-    let (mut trivial, mut asked) = (Sample::default(), Sample::default());
+    hammer(&http, uncached_endpoint, &standings, args.clients, WARM_UP).await?;
+    let (mut trivial, mut asked, mut uncached) =
+        (Sample::default(), Sample::default(), Sample::default());
     for round in 0..ROUNDS {
-        let order = if round % 2 == 0 { [true, false] } else { [false, true] };
-        for is_trivial in order {
-            let (body, total) =
-                if is_trivial { (&typename, &mut trivial) } else { (&standings, &mut asked) };
-            let sample = hammer(&http, endpoint, body, args.clients, per_round).await?;
+        let order = if round % 2 == 0 { [0, 1, 2] } else { [2, 1, 0] };
+        for which in order {
+            let (at, body, total) = match which {
+                0 => (endpoint, &typename, &mut trivial),
+                1 => (endpoint, &standings, &mut asked),
+                _ => (uncached_endpoint, &standings, &mut uncached),
+            };
+            let sample = hammer(&http, at, body, args.clients, per_round).await?;
             total.elapsed += sample.elapsed;
             total.latencies_us.extend(sample.latencies_us);
         }
     }
-    Ok((trivial.phase(), asked.phase(), rows))
+    Ok((trivial.phase(), asked.phase(), uncached.phase(), rows))
 }
 
 /// `clients` tasks send `body` back to back for `duration`; every answer must be HTTP 200

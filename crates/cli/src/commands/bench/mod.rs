@@ -7,6 +7,7 @@ mod graphql;
 mod replay;
 mod schedule;
 mod scratch;
+mod soak;
 
 use std::process::ExitCode;
 
@@ -28,6 +29,8 @@ pub enum BenchWhat {
     Graphql(graphql::Args),
     /// Every N = 8 schedule shape, and N = 64, k = 7.
     Schedule(schedule::Args),
+    /// Mixed reads, writes and subscriptions for N seconds: memory, descriptors, p99.
+    Soak(soak::Args),
 }
 
 pub async fn run(args: BenchArgs) -> Result<ExitCode, CliError> {
@@ -36,5 +39,6 @@ pub async fn run(args: BenchArgs) -> Result<ExitCode, CliError> {
         BenchWhat::Replay(args) => replay::run(args).await,
         BenchWhat::Graphql(args) => graphql::run(args).await,
         BenchWhat::Schedule(args) => schedule::run(args),
+        BenchWhat::Soak(args) => soak::run(args).await,
     }
 }

@@ -1,0 +1,401 @@
+//! `league bench soak --seconds N`: the real server under a mixed load for a bounded time,
+//! to show that nothing piles up (memory, file descriptors, latency).
+//!
+//! 1. Seeds a scratch database as `league bench graphql` does (100 players, a 64-player
+//!    league with 1,000 results) and serves it in-process with [`league_gateway::run`] on a
+//!    loopback port (rate limits off: the soak measures the server, not the limiter).
+//! 2. `--clients` clients (default 64) for `--seconds`: three quarters read (the league's
+//!    standings and the first page of leagues, alternately, back to back); one eighth
+//!    write (the admin corrects a random finished game, one correction per 50 ms per
+//!    writer, so the log grows by a bounded amount); one eighth hold `standingsChanged`
+//!    subscriptions over `/graphql/ws`, reconnecting every 2 s so connections churn.
+//! 3. Samples the process's resident memory (`VmRSS`) and open file descriptors
+//!    (`/proc/self/fd`) once the first fifth of the run is over (start) and at the end,
+//!    and the reads' p99 over the first and the last fifth.
+//! 4. States and checks the bound: resident memory grows by less than 20 % and open
+//!    descriptors by at most 16 between start and end. The server and the clients share
+//!    the process, so both are counted; neither grows with time when nothing leaks.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use futures::{SinkExt, StreamExt};
+use league_app::App;
+use league_gateway::GatewayConfig;
+use serde_json::json;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use uuid::Uuid;
+
+use super::scratch::Scratch;
+use crate::CliError;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Where the scratch database goes: beside this SQLite file, or on this PostgreSQL
+    /// server (default: a SQLite file in the system's temporary directory).
+    #[arg(long = "database", env = "DATABASE_URL")]
+    pub database: Option<String>,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Seconds of load.
+    #[arg(long, default_value_t = 30)]
+    pub seconds: u64,
+    /// Concurrent clients (readers, writers and subscribers).
+    #[arg(long, default_value_t = 64)]
+    pub clients: usize,
+}
+
+/// Largest accepted growth of resident memory between start and end.
+const RSS_GROWTH_BOUND: f64 = 0.20;
+/// Largest accepted growth of open file descriptors between start and end (connections
+/// of reconnecting subscribers may be in flight at either sample).
+const FD_GROWTH_BOUND: i64 = 16;
+/// Pause between two corrections of one writer.
+const WRITE_PAUSE: Duration = Duration::from_millis(50);
+/// How long a subscriber holds a connection before reconnecting.
+const SUBSCRIBER_HOLD: Duration = Duration::from_secs(2);
+
+const STANDINGS: &str =
+    "query($league: ID!) { standings(leagueId: $league) { rank player { id name } total played } }";
+const LEAGUES: &str = "{ leagues(first: 20) { totalCount nodes { id name status size } } }";
+const CORRECT: &str = "mutation($g: ID!, $r: GameResultInput!) { correctGameResult(gameId: $g, result: $r, reason: \"soak\") { id } }";
+const SUBSCRIPTION: &str =
+    "subscription($league: ID!) { standingsChanged(leagueId: $league) { position } }";
+
+/// Process figures at one instant.
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+struct Snapshot {
+    rss_mb: f64,
+    open_fds: i64,
+    read_p99_ms: f64,
+}
+
+#[derive(Debug, serde::Serialize)]
+struct Figures {
+    database: String,
+    seconds: u64,
+    readers: usize,
+    writers: usize,
+    subscribers: usize,
+    reads: u64,
+    writes: u64,
+    subscription_messages: u64,
+    ws_connections: u64,
+    start: Snapshot,
+    end: Snapshot,
+    rss_growth: f64,
+    fd_growth: i64,
+    bound: String,
+    within_bound: bool,
+}
+
+pub async fn run(args: Args) -> Result<ExitCode, CliError> {
+    if args.clients < 8 || args.seconds < 5 {
+        return Err(CliError::BadInput(
+            "--clients must be at least 8 and --seconds at least 5".to_owned(),
+        ));
+    }
+    let beside = match &args.database {
+        Some(url) => url.clone(),
+        None => {
+            format!("sqlite://{}?mode=rwc", std::env::temp_dir().join("league.db").display())
+        }
+    };
+    let (scratch, url) = Scratch::create(&beside, "soak").await?;
+    let outcome = measure(&url, &args).await;
+    scratch.remove().await;
+    let figures = outcome?;
+    if args.json {
+        println!("{}", serde_json::to_string(&figures).context("figures as JSON")?);
+    } else {
+        print_table(&figures);
+    }
+    Ok(if figures.within_bound { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+fn print_table(f: &Figures) {
+    println!("database        {} (scratch, removed afterwards)", f.database);
+    println!(
+        "load            {} s: {} readers, {} writers, {} subscribers (reconnecting every {} s)",
+        f.seconds,
+        f.readers,
+        f.writers,
+        f.subscribers,
+        SUBSCRIBER_HOLD.as_secs()
+    );
+    println!(
+        "done            {} reads, {} writes, {} subscription messages over {} connections",
+        f.reads, f.writes, f.subscription_messages, f.ws_connections
+    );
+    println!("                {:>10} {:>10} {:>12}", "RSS MB", "open fds", "read p99 ms");
+    for (name, s) in [("start", &f.start), ("end", &f.end)] {
+        println!("{name:<15} {:>10.1} {:>10} {:>12.2}", s.rss_mb, s.open_fds, s.read_p99_ms);
+    }
+    println!(
+        "growth          RSS {:+.1} %, fds {:+}; bound: {} → {}",
+        f.rss_growth * 100.0,
+        f.fd_growth,
+        f.bound,
+        if f.within_bound { "met" } else { "NOT met" }
+    );
+}
+
+/// Resident memory of this process, in MB (`VmRSS` of `/proc/self/status`).
+fn rss_mb() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status.lines().find_map(|line| {
+                line.strip_prefix("VmRSS:")?
+                    .trim()
+                    .trim_end_matches("kB")
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+            })
+        })
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// Open file descriptors of this process.
+fn open_fds() -> i64 {
+    std::fs::read_dir("/proc/self/fd").map_or(0, |dir| dir.count() as i64)
+}
+
+fn p99_ms(latencies: &mut [u32]) -> f64 {
+    if latencies.is_empty() {
+        return 0.0;
+    }
+    latencies.sort_unstable();
+    let index = ((0.99 * latencies.len() as f64).ceil() as usize).clamp(1, latencies.len()) - 1;
+    f64::from(latencies[index]) / 1000.0
+}
+
+/// What the clients share.
+struct Shared {
+    endpoint: String,
+    ws_url: String,
+    admin: String,
+    league: Uuid,
+    /// Each seeded game and its seated players.
+    games: Vec<(Uuid, Vec<Uuid>)>,
+    started: Instant,
+    deadline: Instant,
+    writes: AtomicU64,
+    messages: AtomicU64,
+    connections: AtomicU64,
+}
+
+async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
+    let app = App::open(url).await.context("cannot open the scratch database")?;
+    let database = format!("{:?}", app.store().backend()).to_lowercase();
+    let league = super::graphql::seed(&app).await?;
+    let games: Vec<(Uuid, Vec<Uuid>)> = app
+        .read()
+        .games_of(league)
+        .filter(|game| game.finished_at.is_some())
+        .map(|game| (game.id, game.seats.iter().map(|s| s.player).collect()))
+        .collect();
+    if games.is_empty() {
+        return Err(anyhow::anyhow!("the seeded league has no finished game").into());
+    }
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .context("cannot listen on a loopback port")?;
+    let address = listener.local_addr().context("bound address")?;
+    let admin = league_gateway::generate_token();
+    let mut config = GatewayConfig::new(admin.clone());
+    config.rate = league_gateway::config::RateLimits::OFF;
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(league_gateway::run(listener, app.clone(), config, async {
+        stopped.await.ok();
+    }));
+
+    let started = Instant::now();
+    let shared = Arc::new(Shared {
+        endpoint: format!("http://{address}/graphql"),
+        ws_url: format!("ws://{address}/graphql/ws"),
+        admin,
+        league,
+        games,
+        started,
+        deadline: started + Duration::from_secs(args.seconds),
+        writes: AtomicU64::new(0),
+        messages: AtomicU64::new(0),
+        connections: AtomicU64::new(0),
+    });
+    let outcome = load(&shared, args).await;
+    stop.send(()).ok();
+    match tokio::time::timeout(Duration::from_secs(15), server).await {
+        Ok(Ok(Ok(()))) => {}
+        Ok(Ok(Err(error))) => {
+            return Err(anyhow::Error::new(error).context("the server failed").into());
+        }
+        Ok(Err(error)) => return Err(anyhow::Error::new(error).context("the server task").into()),
+        Err(_) => return Err(anyhow::anyhow!("the server did not stop within 15 s").into()),
+    }
+    let (reads, readers, writers, subscribers, start, end) = outcome?;
+    let rss_growth = end.rss_mb / start.rss_mb.max(1e-9) - 1.0;
+    let fd_growth = end.open_fds - start.open_fds;
+    Ok(Figures {
+        database,
+        seconds: args.seconds,
+        readers,
+        writers,
+        subscribers,
+        reads,
+        writes: shared.writes.load(Ordering::Relaxed),
+        subscription_messages: shared.messages.load(Ordering::Relaxed),
+        ws_connections: shared.connections.load(Ordering::Relaxed),
+        start,
+        end,
+        rss_growth,
+        fd_growth,
+        bound: format!(
+            "RSS growth < {:.0} %, open fds growth ≤ {FD_GROWTH_BOUND}",
+            RSS_GROWTH_BOUND * 100.0
+        ),
+        within_bound: rss_growth < RSS_GROWTH_BOUND && fd_growth <= FD_GROWTH_BOUND,
+    })
+}
+
+type Loaded = (u64, usize, usize, usize, Snapshot, Snapshot);
+
+async fn load(shared: &Arc<Shared>, args: &Args) -> Result<Loaded, CliError> {
+    let http = reqwest::Client::builder()
+        .pool_max_idle_per_host(args.clients)
+        .tcp_nodelay(true)
+        .timeout(Duration::from_secs(30))
+        .build()
+        .context("an HTTP client")?;
+    let writers = args.clients / 8;
+    let subscribers = args.clients / 8;
+    let readers = args.clients - writers - subscribers;
+    let mut tasks = Vec::new();
+    for n in 0..readers {
+        let (http, shared) = (http.clone(), shared.clone());
+        tasks.push(tokio::spawn(async move { reader(&http, &shared, n).await }));
+    }
+    for n in 0..writers {
+        let (http, shared) = (http.clone(), shared.clone());
+        tasks.push(tokio::spawn(async move { writer(&http, &shared, n).await }));
+    }
+    for _ in 0..subscribers {
+        let shared = shared.clone();
+        tasks.push(tokio::spawn(async move { subscriber(&shared).await }));
+    }
+    let fifth = Duration::from_secs_f64(args.seconds as f64 / 5.0);
+    tokio::time::sleep_until((shared.started + fifth).into()).await;
+    let (start_rss, start_fds) = (rss_mb(), open_fds());
+    tokio::time::sleep_until((shared.deadline - Duration::from_millis(200)).into()).await;
+    let (end_rss, end_fds) = (rss_mb(), open_fds());
+    let mut first = Vec::new();
+    let mut last = Vec::new();
+    let mut reads = 0;
+    for task in tasks {
+        let samples = task.await.context("a client task")?.context("a client under load")?;
+        for (at, micros) in samples {
+            reads += 1;
+            if at < fifth {
+                first.push(micros);
+            } else if at >= Duration::from_secs(args.seconds) - fifth {
+                last.push(micros);
+            }
+        }
+    }
+    let start =
+        Snapshot { rss_mb: start_rss, open_fds: start_fds, read_p99_ms: p99_ms(&mut first) };
+    let end = Snapshot { rss_mb: end_rss, open_fds: end_fds, read_p99_ms: p99_ms(&mut last) };
+    Ok((reads, readers, writers, subscribers, start, end))
+}
+
+/// A read's (time since start, latency in µs).
+type Samples = Vec<(Duration, u32)>;
+
+async fn post(
+    http: &reqwest::Client,
+    shared: &Shared,
+    body: &serde_json::Value,
+    admin: bool,
+) -> anyhow::Result<()> {
+    let mut request = http.post(&shared.endpoint).json(body);
+    if admin {
+        request = request.bearer_auth(&shared.admin);
+    }
+    let response = request.send().await?;
+    let status = response.status();
+    let bytes = response.bytes().await?;
+    if !status.is_success() || bytes.windows(8).any(|w| w == b"\"errors\"") {
+        anyhow::bail!("HTTP {status}: {}", String::from_utf8_lossy(&bytes[..bytes.len().min(300)]));
+    }
+    Ok(())
+}
+
+async fn reader(http: &reqwest::Client, shared: &Shared, n: usize) -> anyhow::Result<Samples> {
+    let standings = json!({ "query": STANDINGS, "variables": { "league": shared.league } });
+    let leagues = json!({ "query": LEAGUES });
+    let mut samples = Vec::new();
+    let mut turn = n;
+    while Instant::now() < shared.deadline {
+        let body = if turn.is_multiple_of(2) { &standings } else { &leagues };
+        turn += 1;
+        let sent = Instant::now();
+        post(http, shared, body, false).await?;
+        let micros = u32::try_from(sent.elapsed().as_micros()).unwrap_or(u32::MAX);
+        samples.push((sent - shared.started, micros));
+    }
+    Ok(samples)
+}
+
+async fn writer(http: &reqwest::Client, shared: &Shared, n: usize) -> anyhow::Result<Samples> {
+    let mut turn = n;
+    while Instant::now() < shared.deadline {
+        let (game, seats) = &shared.games[turn % shared.games.len()];
+        turn += 7;
+        let placement: Vec<_> = seats
+            .iter()
+            .enumerate()
+            .map(|(seat, player)| {
+                json!({ "playerId": player, "points": ((seat + turn) % seats.len()) * 10 + 5 })
+            })
+            .collect();
+        let body = json!({ "query": CORRECT, "variables": { "g": game, "r": { "placement": placement } } });
+        post(http, shared, &body, true).await?;
+        shared.writes.fetch_add(1, Ordering::Relaxed);
+        tokio::time::sleep(WRITE_PAUSE).await;
+    }
+    Ok(Vec::new())
+}
+
+async fn subscriber(shared: &Shared) -> anyhow::Result<Samples> {
+    while Instant::now() + Duration::from_millis(100) < shared.deadline {
+        let mut request = shared.ws_url.as_str().into_client_request()?;
+        request.headers_mut().insert("sec-websocket-protocol", "graphql-transport-ws".parse()?);
+        let (mut ws, _) = tokio_tungstenite::connect_async(request).await?;
+        shared.connections.fetch_add(1, Ordering::Relaxed);
+        ws.send(Message::text(json!({ "type": "connection_init" }).to_string())).await?;
+        let subscribe = json!({ "type": "subscribe", "id": "1", "payload": {
+            "query": SUBSCRIPTION, "variables": { "league": shared.league } } });
+        ws.send(Message::text(subscribe.to_string())).await?;
+        let until = (Instant::now() + SUBSCRIBER_HOLD).min(shared.deadline);
+        while let Ok(Some(message)) = tokio::time::timeout_at(until.into(), ws.next()).await {
+            let message = message?;
+            if let Message::Text(text) = &message {
+                if text.contains("\"errors\"") || text.contains("\"type\":\"error\"") {
+                    anyhow::bail!("subscription error: {text}");
+                }
+                if text.starts_with("{\"type\":\"next\"") {
+                    shared.messages.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        }
+        ws.close(None).await.ok();
+    }
+    Ok(Vec::new())
+}
