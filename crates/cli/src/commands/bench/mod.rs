@@ -5,6 +5,7 @@
 mod append;
 mod graphql;
 mod replay;
+mod scale;
 mod schedule;
 mod scratch;
 
@@ -28,6 +29,8 @@ pub enum BenchWhat {
     Graphql(graphql::Args),
     /// Every N = 8 schedule shape, and N = 64, k = 7.
     Schedule(schedule::Args),
+    /// A long generated log: start-up, `/healthz` ready, memory, rebuild rate vs a scan.
+    Scale(scale::Args),
 }
 
 pub async fn run(args: BenchArgs) -> Result<ExitCode, CliError> {
@@ -36,5 +39,6 @@ pub async fn run(args: BenchArgs) -> Result<ExitCode, CliError> {
         BenchWhat::Replay(args) => replay::run(args).await,
         BenchWhat::Graphql(args) => graphql::run(args).await,
         BenchWhat::Schedule(args) => schedule::run(args),
+        BenchWhat::Scale(args) => scale::run(args).await,
     }
 }
