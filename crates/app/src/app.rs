@@ -1,7 +1,9 @@
 //! [`App`]: command execution with optimistic retries, idempotency and read-your-writes;
-//! read-model access, as-of queries, audit-log pages and live notifications.
+//! the catalog, per-league models loaded on demand into a bounded cache, as-of queries,
+//! audit-log pages and live notifications.
 
-use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard};
+use std::num::NonZeroUsize;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::Duration;
 
 use chrono::Utc;
@@ -10,12 +12,14 @@ use league_domain::{
     league_stream_id,
 };
 use league_projections::{
-    Applied, AsOf, Projector, ReadModel, ScoreChange, StandingRow, decode_event, load_model, replay,
+    Applied, AsOf, Catalog, ReadModel, ScoreChange, StandingRow, decode_event, load_catalog,
+    load_league,
 };
 use league_store::{
     AppendOutcome, EventStore, ExpectedVersion, Metadata, NewEvent, RecordedEvent, StoreError,
     StreamId,
 };
+use lru::LruCache;
 use tokio::sync::{broadcast, watch};
 use tokio::task::JoinHandle;
 use uuid::Uuid;
@@ -34,6 +38,10 @@ const MAX_KEY_CHARS: usize = 200;
 pub const MAX_PAGE: usize = 1000;
 /// Live notifications buffered per subscriber before the slowest ones miss some.
 const NOTIFICATION_BUFFER: usize = 4096;
+/// League models kept in memory when `LEAGUE_CACHE_LEAGUES` is not set.
+pub const DEFAULT_CACHE_LEAGUES: usize = 1000;
+/// Environment variable bounding the league-model cache (a number of leagues, ≥ 1).
+pub const CACHE_LEAGUES_ENV: &str = "LEAGUE_CACHE_LEAGUES";
 
 /// A command for either aggregate.
 #[derive(Debug, Clone, PartialEq)]
@@ -129,8 +137,8 @@ pub struct Notification {
     pub applied: Applied,
 }
 
-/// Read access to the in-memory read model. Do not hold it across an `.await`.
-pub type ReadGuard<'a> = RwLockReadGuard<'a, ReadModel>;
+/// Read access to the catalog. Do not hold it across an `.await`.
+pub type CatalogGuard<'a> = RwLockReadGuard<'a, Catalog>;
 
 /// The application service. Cheap to clone; the background follower stops when the last
 /// clone is dropped.
@@ -141,11 +149,34 @@ pub struct App {
 
 struct Inner {
     store: EventStore,
-    model: Arc<RwLock<ReadModel>>,
+    shared: Arc<Shared>,
     applied: watch::Receiver<u64>,
-    persisted: watch::Receiver<u64>,
     notifications: broadcast::Sender<Arc<Notification>>,
     follower: JoinHandle<()>,
+}
+
+/// What the follower and the readers share: the catalog, the league-model cache and the
+/// follower's failure, if it stopped.
+pub(crate) struct Shared {
+    catalog: RwLock<Catalog>,
+    /// League id → the league's model as of the applied position. Models are shared
+    /// snapshots: the follower copies one on write when a reader still holds it.
+    cache: Mutex<LruCache<Uuid, Arc<ReadModel>>>,
+    failure: RwLock<Option<String>>,
+}
+
+impl Shared {
+    pub(crate) fn lock_cache(&self) -> MutexGuard<'_, LruCache<Uuid, Arc<ReadModel>>> {
+        self.cache.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub(crate) fn write_catalog(&self) -> RwLockWriteGuard<'_, Catalog> {
+        self.catalog.write().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub(crate) fn fail(&self, reason: String) {
+        *self.failure.write().unwrap_or_else(PoisonError::into_inner) = Some(reason);
+    }
 }
 
 impl Drop for Inner {
@@ -163,8 +194,21 @@ impl std::fmt::Debug for App {
     }
 }
 
+/// The cache bound from `LEAGUE_CACHE_LEAGUES` (default [`DEFAULT_CACHE_LEAGUES`]).
+pub fn cache_leagues_from_env() -> Result<NonZeroUsize, AppError> {
+    match std::env::var(CACHE_LEAGUES_ENV) {
+        Err(_) => Ok(NonZeroUsize::new(DEFAULT_CACHE_LEAGUES).expect("non-zero")),
+        Ok(text) => text.trim().parse::<NonZeroUsize>().map_err(|_| {
+            AppError::invalid(
+                CACHE_LEAGUES_ENV,
+                format!("must be a whole number ≥ 1, got {text:?}"),
+            )
+        }),
+    }
+}
+
 impl App {
-    /// Connects to `sqlite://…` or `postgres://…`, migrates, loads the read model and starts
+    /// Connects to `sqlite://…` or `postgres://…`, migrates, folds the catalog and starts
     /// following the live feed.
     pub async fn open(database_url: &str) -> Result<App, AppError> {
         let store = EventStore::connect(database_url).await.map_err(|error| match error {
@@ -176,53 +220,107 @@ impl App {
         App::from_store(store).await
     }
 
-    /// [`App::open`] on an already connected store (migrates it too).
+    /// [`App::open`] on an already connected store (migrates it too); the cache bound comes
+    /// from `LEAGUE_CACHE_LEAGUES`.
     pub async fn from_store(store: EventStore) -> Result<App, AppError> {
+        App::with_cache(store, cache_leagues_from_env()?).await
+    }
+
+    /// [`App::from_store`] keeping at most `cache_leagues` league models in memory.
+    pub async fn with_cache(
+        store: EventStore,
+        cache_leagues: NonZeroUsize,
+    ) -> Result<App, AppError> {
         store.migrate().await?;
-        let db = store.connection();
-        let mut projector = Projector::open(db).await?;
+        // Only the catalog is folded at start (the catalog event types, by their index);
+        // each league is loaded from its own stream when first asked for.
         let head = store.head_position().await?;
-        let checkpoint = projector.checkpoint();
-        let model = if (checkpoint == 0 && head > 0) || checkpoint > head {
-            // Tables never written (or ahead of this log): rebuild them in bulk.
-            let (model, _) = replay(&store, |_| {}).await?;
-            projector = Projector::open(db).await?;
-            model
-        } else {
-            // Fold what the tables already reflect from the table scan; the follower folds
-            // the rest event by event and writes the rows it touches.
-            load_model(&store, Some(AsOf::Position(checkpoint)), |_| {}).await?
-        };
-        let (applied_tx, applied) = watch::channel(model.position());
-        let (persisted_tx, persisted) = watch::channel(projector.checkpoint());
+        let catalog = load_catalog(&store, head).await?;
+        let (applied_tx, applied) = watch::channel(head);
         let (notifications, _) = broadcast::channel(NOTIFICATION_BUFFER);
-        let model = Arc::new(RwLock::new(model));
+        let shared = Arc::new(Shared {
+            catalog: RwLock::new(catalog),
+            cache: Mutex::new(LruCache::new(cache_leagues)),
+            failure: RwLock::new(None),
+        });
         let follower = Follower {
             store: store.clone(),
-            model: model.clone(),
-            projector,
+            shared: shared.clone(),
             applied: applied_tx,
-            persisted: persisted_tx,
             notifications: notifications.clone(),
         };
         let follower = tokio::spawn(follower.run());
-        let app = App {
-            inner: Arc::new(Inner { store, model, applied, persisted, notifications, follower }),
-        };
-        app.wait_applied(head).await?;
-        Ok(app)
+        Ok(App { inner: Arc::new(Inner { store, shared, applied, notifications, follower }) })
     }
 
     pub fn store(&self) -> &EventStore {
         &self.inner.store
     }
 
-    /// The in-memory read model (no IO). Do not hold the guard across an `.await`.
-    pub fn read(&self) -> ReadGuard<'_> {
-        self.inner.model.read().unwrap_or_else(PoisonError::into_inner)
+    /// The catalog (no IO): every league's settings and roster, every player. Do not hold
+    /// the guard across an `.await`.
+    pub fn catalog(&self) -> CatalogGuard<'_> {
+        self.inner.shared.catalog.read().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The highest log position the read model has applied.
+    /// Why the follower stopped (an event it cannot fold), if it did: the process then serves
+    /// stale reads and must report itself not ready.
+    pub fn failure(&self) -> Option<String> {
+        self.inner.shared.failure.read().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    /// Number of league models in the cache now.
+    pub fn cached_leagues(&self) -> usize {
+        self.inner.shared.lock_cache().len()
+    }
+
+    /// A league's model as of the applied position (`None` if there is no such league):
+    /// from the cache, else folded from the league's stream and cached.
+    pub async fn league(&self, id: Uuid) -> Result<Option<Arc<ReadModel>>, AppError> {
+        if self.catalog().league(id).is_none() {
+            return Ok(None);
+        }
+        if let Some(model) = self.inner.shared.lock_cache().get(&id) {
+            return Ok(Some(model.clone()));
+        }
+        let stream = StreamId::new(league_stream_id(id)).map_err(AppError::internal)?;
+        let mut model = ReadModel::new();
+        let mut next_version = 1;
+        loop {
+            // Fold up to the applied position A; the follower folds what comes after A into
+            // cached models only, so the model is inserted only if A is still the applied
+            // position under the cache lock (the lock the follower folds under); otherwise
+            // catch up on (A, applied] and try again.
+            let target = *self.inner.applied.borrow();
+            for event in self.inner.store.read_stream(&stream, next_version).await? {
+                if event.position > target {
+                    break;
+                }
+                next_version = event.stream_version + 1;
+                model.apply(&event).map_err(AppError::internal)?;
+            }
+            let mut cache = self.inner.shared.lock_cache();
+            if let Some(cached) = cache.get(&id) {
+                return Ok(Some(cached.clone()));
+            }
+            if *self.inner.applied.borrow() == target {
+                let model = Arc::new(model);
+                cache.put(id, model.clone());
+                return Ok(Some(model));
+            }
+        }
+    }
+
+    /// The model of the league a game belongs to (`None` if there is no such game).
+    pub async fn league_of_game(&self, game: Uuid) -> Result<Option<Arc<ReadModel>>, AppError> {
+        let league = self.catalog().league_of_game(game);
+        match league {
+            Some(league) => self.league(league).await,
+            None => Ok(None),
+        }
+    }
+
+    /// The highest log position the read side has applied.
     pub fn applied_position(&self) -> u64 {
         *self.inner.applied.borrow()
     }
@@ -232,14 +330,9 @@ impl App {
         self.inner.notifications.subscribe()
     }
 
-    /// Waits until the read model has applied `position`.
+    /// Waits until the read side has applied `position`.
     pub async fn wait_applied(&self, position: u64) -> Result<(), AppError> {
         wait_for(self.inner.applied.clone(), position).await
-    }
-
-    /// Waits until the `rm_*` tables reflect `position` (tests, tools).
-    pub async fn wait_persisted(&self, position: u64) -> Result<(), AppError> {
-        wait_for(self.inner.persisted.clone(), position).await
     }
 
     /// Runs a command: see the crate docs. Refusals append nothing.
@@ -269,7 +362,7 @@ impl App {
         for attempt in 0..MAX_ATTEMPTS {
             let history = self.load_stream(&stream).await?;
             let version = history.len() as u64;
-            let decided = match self.decide(&command, &history) {
+            let decided = match self.decide(&command, &history).await {
                 Ok(decided) => decided,
                 Err(refusal) => {
                     // A concurrent call with the same key may have committed between the key
@@ -335,8 +428,8 @@ impl App {
             .collect()
     }
 
-    /// Folds the aggregate, fills the context from the read model and handles the command.
-    fn decide(
+    /// Folds the aggregate, fills the context from the read side and handles the command.
+    async fn decide(
         &self,
         command: &AppCommand,
         history: &[DomainEvent],
@@ -346,10 +439,19 @@ impl App {
             AppCommand::Player(c) => Player::from_events(history).handle(c, &context)?,
             AppCommand::League(c) => {
                 if let Some(player) = c.subscriber() {
-                    let model = self.read();
-                    if model.player(player).is_some() {
+                    let joined = {
+                        let catalog = self.catalog();
+                        catalog.player(player).map(|_| catalog.leagues_joined(player).to_vec())
+                    };
+                    if let Some(joined) = joined {
+                        // A player's finished games are all in leagues they joined.
                         let since = context.activity_window_start();
-                        let finished = model.finished_games_since(player, since);
+                        let mut finished = 0usize;
+                        for league in joined {
+                            if let Some(model) = self.league(league).await? {
+                                finished += model.finished_games_since(player, since);
+                            }
+                        }
                         context =
                             context.with_subscriber(u32::try_from(finished).unwrap_or(u32::MAX));
                     }
@@ -359,7 +461,7 @@ impl App {
         })
     }
 
-    /// A league's standings at a point in history (replaying the log up to it).
+    /// A league's standings at a point in history (its stream folded up to it).
     pub async fn standings_as_of(
         &self,
         league: Uuid,
@@ -378,9 +480,22 @@ impl App {
         self.as_of(league, as_of, |model| model.score_history(league, player)).await
     }
 
-    /// The read model at `as_of` (the live one when the bound is at or past it).
-    pub async fn model_as_of(&self, as_of: AsOf) -> Result<ReadModel, AppError> {
-        Ok(load_model(&self.inner.store, Some(as_of), |_| {}).await?)
+    /// The league's model at `as_of`: the live one when the bound is at or past the applied
+    /// position, else the league's stream folded up to the bound (never the whole log).
+    pub async fn league_as_of(
+        &self,
+        league: Uuid,
+        as_of: AsOf,
+    ) -> Result<Option<Arc<ReadModel>>, AppError> {
+        if self.catalog().league(league).is_none() {
+            return Ok(None);
+        }
+        if let AsOf::Position(position) = as_of
+            && position >= self.applied_position()
+        {
+            return self.league(league).await;
+        }
+        Ok(Some(Arc::new(load_league(&self.inner.store, league, Some(as_of)).await?)))
     }
 
     async fn as_of<T>(
@@ -389,20 +504,10 @@ impl App {
         as_of: AsOf,
         view: impl Fn(&ReadModel) -> T,
     ) -> Result<T, AppError> {
-        {
-            let model = self.read();
-            if model.league(league).is_none() {
-                return Err(AppError::NotFound(format!("league {league}")));
-            }
-            // The live model already is the history up to a position at or past its own.
-            if let AsOf::Position(position) = as_of
-                && position >= model.position()
-            {
-                return Ok(view(&model));
-            }
+        match self.league_as_of(league, as_of).await? {
+            Some(model) => Ok(view(&model)),
+            None => Err(AppError::NotFound(format!("league {league}"))),
         }
-        let model = self.model_as_of(as_of).await?;
-        Ok(view(&model))
     }
 
     /// One page of the audit log: up to `first` events after position `after`, of one
@@ -423,7 +528,7 @@ impl App {
         match league {
             None => Ok(self.inner.store.read_all(after + 1, first as u64).await?),
             Some(league) => {
-                if self.read().league(league).is_none() {
+                if self.catalog().league(league).is_none() {
                     return Err(AppError::NotFound(format!("league {league}")));
                 }
                 let stream = StreamId::new(league_stream_id(league)).map_err(AppError::internal)?;
@@ -451,7 +556,7 @@ fn scoped_key(actor: Actor, key: &str) -> Result<String, AppError> {
 async fn wait_for(mut position: watch::Receiver<u64>, target: u64) -> Result<(), AppError> {
     match tokio::time::timeout(APPLY_TIMEOUT, position.wait_for(|p| *p >= target)).await {
         Ok(Ok(_)) => Ok(()),
-        Ok(Err(_)) => Err(AppError::internal("the read-model follower stopped")),
+        Ok(Err(_)) => Err(AppError::internal("the read side's follower stopped")),
         Err(_) => Err(AppError::internal(format!(
             "the read model did not reach position {target} within {APPLY_TIMEOUT:?}"
         ))),

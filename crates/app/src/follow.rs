@@ -1,17 +1,18 @@
-//! The background task that follows the live feed: fold into the shared read model,
-//! publish the applied position and notifications, then persist the touched rows.
+//! The background task that follows the live feed: fold each new event into the catalog
+//! and into that league's cached model (if cached), publish the applied position and a
+//! notification per event. An event it cannot fold stops it loudly (README "Architecture").
 
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures::StreamExt;
-use league_projections::{Projector, ReadModel};
-use league_store::EventStore;
+use league_projections::{Applied, EventMeta, ProjectionError, decode_event};
+use league_store::{EventStore, RecordedEvent, StoreError};
 use tokio::sync::{broadcast, watch};
 
-use crate::app::Notification;
+use crate::app::{Notification, Shared};
 
-/// Events folded under one write lock and persisted in one transaction, at most.
+/// Events folded under one lock, at most.
 const CHUNK: usize = 1024;
 /// Pause before re-subscribing after the feed failed (database unreachable…).
 const RETRY_AFTER: Duration = Duration::from_millis(500);
@@ -19,100 +20,116 @@ const RETRY_AFTER: Duration = Duration::from_millis(500);
 /// Everything the task shares with [`crate::App`].
 pub(crate) struct Follower {
     pub(crate) store: EventStore,
-    pub(crate) model: Arc<RwLock<ReadModel>>,
-    pub(crate) projector: Projector,
-    /// Highest position folded (or skipped as unreadable): `execute` waits on it.
+    pub(crate) shared: Arc<Shared>,
+    /// Highest position folded: `execute` waits on it, and league loads stop at it.
     pub(crate) applied: watch::Sender<u64>,
-    /// Highest position the `rm_*` tables reflect.
-    pub(crate) persisted: watch::Sender<u64>,
     pub(crate) notifications: broadcast::Sender<Arc<Notification>>,
 }
 
+/// Why a chunk ended the feed.
+enum Outcome {
+    /// Keep reading.
+    Continue,
+    /// The feed failed (database unreachable…): re-subscribe after a pause.
+    Resubscribe,
+    /// An event cannot be folded: following on would serve answers that silently miss it.
+    Fatal(ProjectionError),
+}
+
 impl Follower {
-    /// Runs until aborted (when the last `App` clone is dropped).
-    pub(crate) async fn run(mut self) {
-        // The tables may lag the model when the process starts (another process stopped
-        // half-way): write whatever the catch-up noted, then follow.
-        self.persist().await;
+    /// Runs until aborted (when the last `App` clone is dropped) or until an event cannot be
+    /// folded: then it records the failure (health turns not ready) and stops, dropping the
+    /// applied sender so waiting commands fail instead of hanging.
+    pub(crate) async fn run(self) {
         loop {
             let from = *self.applied.borrow() + 1;
             let feed = self.store.subscribe(from).ready_chunks(CHUNK);
             futures::pin_mut!(feed);
             while let Some(chunk) = feed.next().await {
-                let failed = self.fold(chunk);
-                self.persist().await;
-                if failed {
-                    break;
+                match self.fold(chunk) {
+                    Outcome::Continue => {}
+                    Outcome::Resubscribe => break,
+                    Outcome::Fatal(error) => {
+                        tracing::error!(%error, "the read side cannot fold an event; stopped");
+                        self.shared.fail(error.to_string());
+                        return;
+                    }
                 }
             }
             tokio::time::sleep(RETRY_AFTER).await;
         }
     }
 
-    /// Folds a chunk of the feed; true when the feed failed (re-subscribe).
-    fn fold(
-        &mut self,
-        chunk: Vec<Result<league_store::RecordedEvent, league_store::StoreError>>,
-    ) -> bool {
-        let mut notes = Vec::with_capacity(chunk.len());
-        let mut failed = false;
-        let mut seen = *self.applied.borrow();
-        {
-            let mut model = self.model.write().unwrap_or_else(PoisonError::into_inner);
-            for item in chunk {
-                let event = match item {
-                    Ok(event) => event,
-                    Err(error) => {
-                        tracing::error!(%error, "live feed failed; re-subscribing");
-                        failed = true;
-                        break;
+    fn fold(&self, chunk: Vec<Result<RecordedEvent, StoreError>>) -> Outcome {
+        let mut outcome = Outcome::Continue;
+        // Decode outside the locks; the events before a bad one are still folded.
+        let mut decoded = Vec::with_capacity(chunk.len());
+        for item in chunk {
+            match item {
+                Ok(event) => {
+                    match decode_event(
+                        &event.event_type,
+                        event.schema_version.into(),
+                        &event.payload,
+                    ) {
+                        Ok(domain) => decoded.push((event, domain)),
+                        Err(source) => {
+                            let position = event.position;
+                            outcome = Outcome::Fatal(ProjectionError::Decode { position, source });
+                            break;
+                        }
                     }
-                };
-                if event.position <= seen {
-                    continue;
                 }
-                seen = event.position;
-                match model.apply(&event) {
-                    Ok(applied) => {
-                        self.projector.note(&applied);
-                        notes.push(Notification {
-                            league: applied.league,
-                            standings_changed: applied.standings_changed,
-                            applied,
-                            event,
-                        });
-                    }
-                    // An event this code cannot fold is skipped (and reported) rather than
-                    // stopping every later one; `league verify`/`replay` name it too.
-                    Err(error) => tracing::error!(%error, "event skipped by the read model"),
+                Err(error) => {
+                    tracing::error!(%error, "live feed failed; re-subscribing");
+                    outcome = Outcome::Resubscribe;
+                    break;
                 }
             }
         }
-        self.applied.send_replace(seen);
+        let mut notes = Vec::with_capacity(decoded.len());
+        {
+            // The cache lock is what a league load checks the applied position under: while
+            // it is held here, no load can insert a model that misses these events.
+            let mut cache = self.shared.lock_cache();
+            let mut catalog = self.shared.write_catalog();
+            let mut seen = *self.applied.borrow();
+            for (event, domain) in decoded {
+                if event.position <= seen {
+                    continue;
+                }
+                let meta = EventMeta {
+                    position: event.position,
+                    stream_version: event.stream_version,
+                    recorded_at: event.recorded_at,
+                };
+                let applied = Applied::of(event.position, &domain);
+                if let Err(error) = catalog.apply_event(meta, &domain) {
+                    outcome = Outcome::Fatal(error);
+                    break;
+                }
+                if let Some(league) = applied.league
+                    && let Some(model) = cache.peek_mut(&league)
+                    && let Err(error) = Arc::make_mut(model).apply_event(meta, domain)
+                {
+                    cache.pop(&league);
+                    outcome = Outcome::Fatal(error);
+                    break;
+                }
+                seen = event.position;
+                notes.push(Notification {
+                    league: applied.league,
+                    standings_changed: applied.standings_changed,
+                    applied,
+                    event,
+                });
+            }
+            self.applied.send_replace(seen);
+        }
         for note in notes {
             // No receivers is fine: notifications are only for live subscriptions.
             let _ = self.notifications.send(Arc::new(note));
         }
-        failed
-    }
-
-    /// Writes the rows touched since the last write; on failure, rebuilds all of them at
-    /// the next opportunity (the noted set is gone, the model is not).
-    pub(crate) async fn persist(&mut self) {
-        let batch = {
-            let model = self.model.read().unwrap_or_else(PoisonError::into_inner);
-            self.projector.take_batch(&model)
-        };
-        let Some(batch) = batch else { return };
-        match self.projector.write(self.store.connection(), batch).await {
-            Ok(_) => {
-                self.persisted.send_replace(self.projector.checkpoint());
-            }
-            Err(error) => {
-                tracing::error!(%error, "writing read-model rows failed; will rebuild them");
-                let model = self.model.read().unwrap_or_else(PoisonError::into_inner);
-                self.projector.mark_all(&model);
-            }
-        }
+        outcome
     }
 }

@@ -1,25 +1,30 @@
-//! Application service: runs domain commands against the event store and keeps the read
-//! model up to date.
+//! Application service: runs domain commands against the event store and serves the read
+//! side: a small catalog of every league and player, and per-league models loaded on demand.
 //!
 //! ```text
-//! App::open(url)          connect, migrate, load the read model, follow the live feed
-//! app.execute(cmd, opts)  load aggregate → fill Context from the read model → handle →
+//! App::open(url)          connect, migrate, fold the catalog, follow the live feed
+//! app.execute(cmd, opts)  load aggregate → fill Context from the read side → handle →
 //!                         append (expected version; bounded retry on conflict; idempotent)
-//!                         → wait until the read model has applied it (read-your-writes)
-//! app.read()              the in-memory read model (no IO)
-//! app.standings_as_of / score_history_as_of / events / subscribe
+//!                         → wait until the read side has applied it (read-your-writes)
+//! app.catalog()           leagues list, players, token lookup, game → league (no IO)
+//! app.league(id)          the league's model: cached, else folded from its stream
+//! app.standings_as_of / score_history_as_of / league_as_of / events / subscribe
 //! ```
 //!
 //! One background task follows `EventStore::subscribe` in position order: it folds each
-//! event into the shared [`ReadModel`], publishes the applied position on a `watch` channel
-//! (what `execute` waits on) and a [`Notification`] per event on a broadcast channel, then
-//! writes the touched read-model rows through the [`league_projections::Projector`].
+//! event into the catalog and into that league's model if it is cached, publishes the
+//! applied position on a `watch` channel (what `execute` and league loads wait on) and a
+//! [`Notification`] per event on a broadcast channel. An event it cannot fold stops it and
+//! [`App::failure`] reports why (the gateway's health turns not ready).
 
 mod app;
 mod error;
 mod follow;
 
-pub use app::{App, AppCommand, CommandOptions, Executed, MAX_ATTEMPTS, Notification, ReadGuard};
+pub use app::{
+    App, AppCommand, CACHE_LEAGUES_ENV, CatalogGuard, CommandOptions, DEFAULT_CACHE_LEAGUES,
+    Executed, MAX_ATTEMPTS, Notification, cache_leagues_from_env,
+};
 pub use error::AppError;
 pub use league_domain::ErrorCode;
-pub use league_projections::{AsOf, ReadModel};
+pub use league_projections::{AsOf, Catalog, LeagueSummary, ReadModel};

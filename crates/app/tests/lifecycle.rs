@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use common::*;
 use league_app::{App, AppError, AsOf, CommandOptions, ErrorCode};
 use league_domain::{Actor, DomainError, LeagueStatus, Subscribe, Unsubscribe, game_id};
-use league_projections::{GameStatus, fold_until, read_tables, replay};
+use league_projections::{GameStatus, fold_until, load_model};
 use league_testkit::TestDatabase;
 
 /// Every event of the log, in order.
@@ -30,13 +30,14 @@ async fn full_life_cycle(db: TestDatabase) {
     for n in 1..=7 {
         let executed = app.execute(subscribe(1, n), no_options()).await.expect("subscribe");
         assert_eq!(types(&executed), ["PlayerSubscribed"]);
-        assert_eq!(app.read().league(league(1)).unwrap().status, LeagueStatus::Open);
+        assert_eq!(app.catalog().league(league(1)).unwrap().status, LeagueStatus::Open);
+        assert_eq!(model(&app, 1).await.league(league(1)).unwrap().status, LeagueStatus::Open);
     }
     let filling = app.execute(subscribe(1, 8), no_options()).await.expect("8th subscription");
     assert_eq!(types(&filling), ["PlayerSubscribed", "GamesScheduled"]);
     {
         // Read-your-writes: the model has the games the moment execute returns.
-        let model = app.read();
+        let model = model(&app, 1).await;
         let view = model.league(league(1)).unwrap();
         assert_eq!(view.status, LeagueStatus::Running);
         assert_eq!(view.games.len(), 8, "N·s = 8 games for k = 4, s = 1");
@@ -55,14 +56,14 @@ async fn full_life_cycle(db: TestDatabase) {
     // docs/scoring.md#placement, 4 players: 12, 6, 2, 0.
     for number in 1..=7 {
         let executed = app
-            .execute(report(&app, 1, number, &[10.0, 5.0, 3.0, 1.0]), no_options())
+            .execute(report(&app, 1, number, &[10.0, 5.0, 3.0, 1.0]).await, no_options())
             .await
             .expect("report a result");
         assert_eq!(types(&executed), ["GameFinished"]);
     }
     {
         // Game 8 is not played yet: players still without a result come last, sharing a rank.
-        let model = app.read();
+        let model = model(&app, 1).await;
         let standings = model.standings(league(1));
         assert_eq!(standings.len(), 8);
         let unplayed: Vec<_> = standings.iter().filter(|row| row.played == 0).collect();
@@ -70,38 +71,40 @@ async fn full_life_cycle(db: TestDatabase) {
         assert!(unplayed.iter().all(|row| row.rank as usize == ranked + 1 && row.total == 0.0));
         assert!(standings[..ranked].iter().all(|row| row.played > 0));
     }
-    let first_seats = seats(&app, 1, 1);
+    let first_seats = seats(&app, 1, 1).await;
     let winner = first_seats[0];
-    let before = app.read().score_history(league(1), winner);
+    let before = model(&app, 1).await.score_history(league(1), winner);
     assert_eq!(before.first().map(|c| (c.delta, c.reason.clone())), Some((12.0, None)));
 
     // Correction: seat 1 and seat 4 swap places in game 1.
     let corrected = app
         .execute(
-            correct(&app, 1, 1, &[1.0, 5.0, 3.0, 10.0], "scores swapped on the sheet"),
+            correct(&app, 1, 1, &[1.0, 5.0, 3.0, 10.0], "scores swapped on the sheet").await,
             no_options(),
         )
         .await
         .expect("correct game 1");
     assert_eq!(types(&corrected), ["GameResultCorrected"]);
-    let history = app.read().score_history(league(1), winner);
+    let history = model(&app, 1).await.score_history(league(1), winner);
     let last = history.last().unwrap();
     assert_eq!(last.delta, -12.0);
     assert_eq!(last.total, before.last().unwrap().total - 12.0);
     assert_eq!(last.reason.as_deref(), Some("scores swapped on the sheet"));
     assert_eq!(last.position, corrected.last_position);
-    let game = app.read().game(game_id(league(1), 1)).cloned().unwrap();
+    let game = app.league_of_game(game_id(league(1), 1)).await.unwrap().unwrap();
+    let game = game.game(game_id(league(1), 1)).cloned().unwrap();
     assert_eq!(game.scores[0], (winner, 0.0));
     assert_eq!(game.scores[3], (first_seats[3], 12.0));
 
     let last_result = app
-        .execute(report(&app, 1, 8, &[4.0, 3.0, 2.0, 1.0]), no_options())
+        .execute(report(&app, 1, 8, &[4.0, 3.0, 2.0, 1.0]).await, no_options())
         .await
         .expect("last result");
     assert_eq!(types(&last_result), ["GameFinished", "LeagueCompleted"]);
     {
-        let model = app.read();
+        let model = model(&app, 1).await;
         assert_eq!(model.league(league(1)).unwrap().status, LeagueStatus::Completed);
+        assert_eq!(app.catalog().league(league(1)).unwrap().status, LeagueStatus::Completed);
         let standings = model.standings(league(1));
         assert_eq!(standings.len(), 8);
         // Every game hands out 12 + 6 + 2 + 0 = 20 points; 8 games.
@@ -120,16 +123,15 @@ async fn full_life_cycle(db: TestDatabase) {
         }
     }
 
-    // The incrementally written tables equal a rebuild from scratch.
-    app.wait_persisted(last_result.last_position).await.unwrap();
-    let incremental = read_tables(app.store().connection()).await.unwrap();
-    assert_eq!(incremental.checkpoint, last_result.last_position);
-    replay(app.store(), |_| {}).await.unwrap();
-    let rebuilt = read_tables(app.store().connection()).await.unwrap();
-    assert_eq!(incremental, rebuilt);
-    let standings_rows =
-        &rebuilt.tables.iter().find(|(name, _)| *name == "rm_standings").unwrap().1;
-    assert_eq!(standings_rows.len(), 8);
+    // The league's model, kept current by the live feed, equals a fold of the whole log.
+    let whole = load_model(app.store(), None, |_| {}).await.unwrap();
+    let live = model(&app, 1).await;
+    assert_eq!(live.league(league(1)), whole.league(league(1)));
+    assert_eq!(live.standings(league(1)), whole.standings(league(1)));
+    assert_eq!(
+        live.games_of(league(1)).collect::<Vec<_>>(),
+        whole.games_of(league(1)).collect::<Vec<_>>()
+    );
 }
 
 /// Stale-version race: 12 players subscribe at once to a league of 8. Exactly 8 are
@@ -163,7 +165,7 @@ async fn concurrent_subscribers_fill_exactly(db: TestDatabase) {
     let log = whole_log(&app).await;
     assert_eq!(log.iter().filter(|e| e.event_type == "GamesScheduled").count(), 1);
     assert_eq!(log.iter().filter(|e| e.event_type == "PlayerSubscribed").count(), 8);
-    let model = app.read();
+    let model = model(&app, 1).await;
     let view = model.league(league(1)).unwrap();
     assert_eq!(view.players.len(), 8);
     assert_eq!(view.players.iter().collect::<BTreeSet<_>>().len(), 8);
@@ -232,7 +234,8 @@ async fn refused_commands_append_nothing(db: TestDatabase) {
         ErrorCode::Conflict
     );
     assert_eq!(head(&app).await, before);
-    assert!(app.read().league(league(2)).is_none());
+    assert!(app.catalog().league(league(2)).is_none());
+    assert!(app.league(league(2)).await.unwrap().is_none());
 }
 
 /// As-of standings and score history equal a fold of the log cut at the same point, for
@@ -245,11 +248,11 @@ async fn as_of_equals_a_replay_cut(db: TestDatabase) {
         app.execute(subscribe(1, n), no_options()).await.unwrap();
     }
     for number in 1..=3 {
-        app.execute(report(&app, 1, number, &[2.0, 1.0]), no_options()).await.unwrap();
+        app.execute(report(&app, 1, number, &[2.0, 1.0]).await, no_options()).await.unwrap();
     }
-    app.execute(correct(&app, 1, 2, &[1.0, 2.0], "reversed"), no_options()).await.unwrap();
+    app.execute(correct(&app, 1, 2, &[1.0, 2.0], "reversed").await, no_options()).await.unwrap();
     let log = whole_log(&app).await;
-    let watched = seats(&app, 1, 2)[0];
+    let watched = seats(&app, 1, 2).await[0];
     for cut in 0..=log.len() as u64 + 1 {
         let expected = fold_until(&log, AsOf::Position(cut)).unwrap();
         let standings = app.standings_as_of(league(1), AsOf::Position(cut)).await.unwrap();
@@ -270,10 +273,9 @@ async fn as_of_equals_a_replay_cut(db: TestDatabase) {
     assert_eq!(error.code(), ErrorCode::NotFound);
 }
 
-/// Two app instances on one database (two gateway processes): each follows the log and
-/// writes the read-model tables; the checkpoint's compare-and-set keeps them equal to a
-/// rebuild.
-async fn two_instances_share_the_tables(db: TestDatabase) {
+/// Two app instances on one database (two gateway processes): each follows the log, and
+/// both serve the same standings as a fold of the whole log.
+async fn two_instances_serve_the_same_standings(db: TestDatabase) {
     let first = App::open(&db.url).await.unwrap();
     let second = App::open(&db.url).await.unwrap();
     register_players(&first, 4).await;
@@ -286,17 +288,17 @@ async fn two_instances_share_the_tables(db: TestDatabase) {
         app.execute(subscribe(1, n), no_options()).await.unwrap();
     }
     first.wait_applied(head(&first).await).await.unwrap();
-    first.execute(report(&first, 1, 1, &[2.0, 1.0]), no_options()).await.unwrap();
+    first.execute(report(&first, 1, 1, &[2.0, 1.0]).await, no_options()).await.unwrap();
     let last = head(&first).await;
-    first.wait_persisted(last).await.unwrap();
-    second.wait_persisted(last).await.unwrap();
-    let shared = read_tables(first.store().connection()).await.unwrap();
-    assert_eq!(shared.checkpoint, last);
-    replay(first.store(), |_| {}).await.unwrap();
-    assert_eq!(read_tables(first.store().connection()).await.unwrap(), shared);
+    first.wait_applied(last).await.unwrap();
+    second.wait_applied(last).await.unwrap();
+    let whole = load_model(first.store(), None, |_| {}).await.unwrap();
+    assert_eq!(whole.standings(league(1)).len(), 4);
+    assert_eq!(model(&first, 1).await.standings(league(1)), whole.standings(league(1)));
+    assert_eq!(model(&second, 1).await.standings(league(1)), whole.standings(league(1)));
 }
 
-/// Reopening an app rebuilds nothing it does not need: the model equals the one it had.
+/// Reopening an app folds the catalog and loads the league again: the same answers.
 async fn reopening_loads_the_same_model(db: TestDatabase) {
     let app = App::open(&db.url).await.unwrap();
     register_players(&app, 4).await;
@@ -304,14 +306,45 @@ async fn reopening_loads_the_same_model(db: TestDatabase) {
     for n in 1..=4 {
         app.execute(subscribe(1, n), no_options()).await.unwrap();
     }
-    let done = app.execute(report(&app, 1, 1, &[3.0, 1.0]), no_options()).await.unwrap();
-    app.wait_persisted(done.last_position).await.unwrap();
-    let standings = app.read().standings(league(1));
+    let done = app.execute(report(&app, 1, 1, &[3.0, 1.0]).await, no_options()).await.unwrap();
+    let standings = model(&app, 1).await.standings(league(1));
     drop(app);
     let reopened = App::open(&db.url).await.unwrap();
     assert_eq!(reopened.applied_position(), done.last_position);
-    assert_eq!(reopened.read().standings(league(1)), standings);
-    assert_eq!(reopened.read().player_by_token_hash("hash-3").map(|p| p.id), Some(player(3)));
+    assert_eq!(model(&reopened, 1).await.standings(league(1)), standings);
+    let by_token = reopened.catalog().player_by_token_hash("hash-3").map(|p| p.id);
+    assert_eq!(by_token, Some(player(3)));
+}
+
+/// An event the read side cannot fold stops the follower loudly: the failure is reported
+/// (health turns not ready), later commands fail instead of waiting on a skipped event, and
+/// a fresh instance refuses to start on that log.
+async fn an_undecodable_event_stops_the_follower(db: TestDatabase) {
+    let app = App::open(&db.url).await.unwrap();
+    register_players(&app, 1).await;
+    assert_eq!(app.failure(), None);
+    let stream = league_store::StreamId::new("league-not-a-domain-stream").unwrap();
+    let bogus = league_store::NewEvent::new("NoSuchEvent", 1, serde_json::json!({}));
+    let outcome = app
+        .store()
+        .append(&stream, league_store::ExpectedVersion::Any, vec![bogus], Default::default())
+        .await
+        .unwrap();
+    let failure = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+        loop {
+            if let Some(failure) = app.failure() {
+                return failure;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("the follower reports the failure");
+    assert!(failure.contains(&format!("position {}", outcome.last_position)), "{failure}");
+    assert!(app.applied_position() < outcome.last_position, "nothing past it is applied");
+    let refused = app.execute(register(2), no_options()).await.unwrap_err();
+    assert_eq!(refused.code(), ErrorCode::Internal);
+    assert!(App::open(&db.url).await.is_err(), "a fresh instance does not skip it either");
 }
 
 league_testkit::on_both_databases!(
@@ -320,6 +353,7 @@ league_testkit::on_both_databases!(
     idempotent_retry_returns_the_original_answer,
     refused_commands_append_nothing,
     as_of_equals_a_replay_cut,
-    two_instances_share_the_tables,
+    two_instances_serve_the_same_standings,
     reopening_loads_the_same_model,
+    an_undecodable_event_stops_the_follower,
 );

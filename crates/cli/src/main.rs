@@ -33,7 +33,7 @@ enum Command {
     Standings(score::StandingsArgs),
     /// Print every game of a league with balanced seats and opponents.
     Schedule(schedule::ScheduleArgs),
-    /// Rebuild the read models from the log, or print standings at a point in history.
+    /// Fold the whole log and verify its chain, or print standings at a point in history.
     Replay(replay::ReplayArgs),
     /// Explain, event by event, how each score of a league came to be.
     Audit(replay::AuditArgs),

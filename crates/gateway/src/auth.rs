@@ -79,7 +79,7 @@ impl Authenticator {
         if hash == self.admin_token_hash {
             return Ok(Caller::Admin);
         }
-        app.read()
+        app.catalog()
             .player_by_token_hash(&hash)
             .map(|player| Caller::Player(player.id))
             .ok_or(GatewayError::Unauthenticated("unknown or revoked token"))

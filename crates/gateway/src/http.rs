@@ -493,8 +493,14 @@ fn connection_caller(
         .map_err(|error| async_graphql::Error::new(error.message()))
 }
 
-/// `GET /healthz`: 200 with the log's head position when the database answers, else 503.
+/// `GET /healthz`: 200 with the log's head position when the database answers and the
+/// read side follows the log, else 503.
 async fn healthz(State(state): State<GatewayState>) -> Response {
+    if let Some(reason) = state.app.failure() {
+        // The read side stopped on an event it cannot fold: its answers would be stale.
+        let body = serde_json::json!({ "status": "unavailable", "reason": reason });
+        return (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response();
+    }
     match state.app.store().head_position().await {
         Ok(position) => {
             Json(serde_json::json!({ "status": "ok", "position": position })).into_response()

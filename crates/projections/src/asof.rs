@@ -4,9 +4,11 @@
 
 use chrono::{DateTime, SubsecRound, Utc};
 use futures::TryStreamExt;
-use league_store::{Bound, EventStore, RecordedEvent};
+use league_domain::league_stream_id;
+use league_store::{Bound, EventStore, RecordedEvent, StreamId};
 use sea_orm::DbBackend;
 use sea_orm::sqlx::{self, Row};
+use uuid::Uuid;
 
 use crate::decode::decode_event;
 use crate::error::ProjectionError;
@@ -111,5 +113,24 @@ pub async fn load_model(
         ),
     }
     progress(model.position());
+    Ok(model)
+}
+
+/// One league's model: its stream folded up to `until` (the whole stream for `None`). The
+/// model knows the league, its games, results, standings and score history; players are
+/// the [`Catalog`](crate::Catalog)'s.
+pub async fn load_league(
+    store: &EventStore,
+    league: Uuid,
+    until: Option<AsOf>,
+) -> Result<ReadModel, ProjectionError> {
+    let stream = StreamId::new(league_stream_id(league))?;
+    let mut model = ReadModel::new();
+    for event in store.read_stream(&stream, 1).await? {
+        if until.is_some_and(|as_of| !as_of.includes(event.position, event.recorded_at)) {
+            break;
+        }
+        model.apply(&event)?;
+    }
     Ok(model)
 }

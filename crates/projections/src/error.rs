@@ -3,7 +3,7 @@
 use league_domain::EventDecodeError;
 use league_store::StoreError;
 
-/// Why an event could not be folded, or the read-model tables could not be written.
+/// Why an event could not be folded, or the log could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum ProjectionError {
     /// A stored event is not a domain event this code understands.
@@ -22,7 +22,7 @@ pub enum ProjectionError {
     Inconsistent { position: u64, reason: String },
     #[error("event store: {0}")]
     Store(#[from] StoreError),
-    #[error("read-model tables: {0}")]
+    #[error("database: {0}")]
     Database(#[from] sea_orm::DbErr),
 }
 

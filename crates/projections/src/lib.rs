@@ -1,11 +1,13 @@
-//! Read models folded from the event log: leagues, games, standings, score history, player
-//! activity, as-of views, and the persisted read-model tables with their replay.
+//! Read models folded from the event log: the catalog (every league's settings and roster,
+//! every player), per-league models (games, standings, score history, player activity) and
+//! as-of views. Nothing is persisted: every model is a fold of the log (README
+//! "Architecture").
 //!
 //! ```text
+//! Catalog::apply / load_catalog(store, head)       leagues list, players, tokens, game → league
 //! ReadModel::apply(&RecordedEvent) -> Applied      pure in-memory fold, one event at a time
-//! fold_until(events, AsOf) / load_model(store, …)  the model at a point in history
-//! Projector                                        keeps the rm_* tables in step (checkpointed)
-//! replay(store, …)                                 rebuilds the rm_* tables from the log
+//! load_league(store, id, until)                    one league's model from its own stream
+//! fold_until(events, AsOf) / load_model(store, …)  the whole log at a point (replay, audit)
 //! ```
 //!
 //! The fold is written to be cheap, because replaying a long log is the audit path: events
@@ -14,20 +16,17 @@
 //! and standings are ranked lazily, once per league when asked for, never per event.
 
 mod asof;
+mod catalog;
 mod decode;
 mod error;
 mod model;
-mod tables;
 
-pub use asof::{AsOf, fold_until, load_model};
+pub use asof::{AsOf, fold_until, load_league, load_model};
+pub use catalog::{CATALOG_EVENT_TYPES, Catalog, LeagueSummary, is_catalog_event, load_catalog};
 pub use decode::{PayloadSource, decode_event};
 pub use error::ProjectionError;
 pub use league_domain::{GameStatus, LeagueStatus};
 pub use model::{
     Applied, EventMeta, GameView, LeagueView, PlayerView, ReadModel, ScoreChange, SeatView,
     StandingRow,
-};
-pub use tables::{
-    FlushOutcome, Projector, ReplayReport, RowBatch, TableSnapshot, read_checkpoint, read_tables,
-    replay,
 };

@@ -147,6 +147,37 @@ pub struct Applied {
     pub standings_changed: bool,
 }
 
+impl Applied {
+    /// What folding `event` at `position` changes, known from the event alone (so every
+    /// process can notify without holding the league's model).
+    pub fn of(position: u64, event: &DomainEvent) -> Applied {
+        let mut applied = Applied {
+            position,
+            event_type: event.event_type(),
+            league: event.league_id(),
+            ..Applied::default()
+        };
+        match event {
+            DomainEvent::PlayerRegistered(e) => applied.player = Some(e.player_id),
+            DomainEvent::LeagueCreated(_) | DomainEvent::LeagueCompleted(_) => {}
+            // Standings list every subscribed player, so the roster changes them too.
+            DomainEvent::PlayerSubscribed(_) | DomainEvent::PlayerUnsubscribed(_) => {
+                applied.standings_changed = true;
+            }
+            DomainEvent::GamesScheduled(_) => applied.games_scheduled = true,
+            DomainEvent::GameFinished(e) => {
+                applied.game = Some(e.game_id);
+                applied.standings_changed = true;
+            }
+            DomainEvent::GameResultCorrected(e) => {
+                applied.game = Some(e.game_id);
+                applied.standings_changed = true;
+            }
+        }
+        applied
+    }
+}
+
 /// A league plus what ranking it needs.
 #[derive(Debug, Clone)]
 pub(crate) struct LeagueState {
@@ -279,41 +310,19 @@ impl ReadModel {
         if meta.position <= self.position {
             return Err(ProjectionError::OutOfOrder { after: self.position, got: meta.position });
         }
-        let mut applied = Applied {
-            position: meta.position,
-            event_type: event.event_type(),
-            league: event.league_id(),
-            ..Applied::default()
-        };
+        let applied = Applied::of(meta.position, &event);
         match event {
-            DomainEvent::PlayerRegistered(e) => {
-                applied.player = Some(e.player_id);
-                self.register(meta, e)?;
-            }
+            DomainEvent::PlayerRegistered(e) => self.register(meta, e)?,
             DomainEvent::LeagueCreated(e) => self.create(meta, e)?,
-            // Standings list every subscribed player, so the roster changes them too.
             DomainEvent::PlayerSubscribed(e) => {
-                applied.standings_changed = true;
                 self.league_state_mut(meta, e.league_id)?.subscribe(e.player_id);
             }
             DomainEvent::PlayerUnsubscribed(e) => {
-                applied.standings_changed = true;
                 self.league_state_mut(meta, e.league_id)?.unsubscribe(e.player_id);
             }
-            DomainEvent::GamesScheduled(e) => {
-                applied.games_scheduled = true;
-                self.schedule(meta, e)?;
-            }
-            DomainEvent::GameFinished(e) => {
-                applied.game = Some(e.game_id);
-                applied.standings_changed = true;
-                self.finish(meta, e)?;
-            }
-            DomainEvent::GameResultCorrected(e) => {
-                applied.game = Some(e.game_id);
-                applied.standings_changed = true;
-                self.correct(meta, e)?;
-            }
+            DomainEvent::GamesScheduled(e) => self.schedule(meta, e)?,
+            DomainEvent::GameFinished(e) => self.finish(meta, e)?,
+            DomainEvent::GameResultCorrected(e) => self.correct(meta, e)?,
             DomainEvent::LeagueCompleted(e) => {
                 self.league_mut(meta, e.league_id)?.status = LeagueStatus::Completed;
             }
@@ -587,9 +596,5 @@ impl LeagueState {
             rows.extend(unplayed);
             rows
         })
-    }
-
-    pub(crate) fn standings_rows(&self) -> &[StandingRow] {
-        self.standings()
     }
 }

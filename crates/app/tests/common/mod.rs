@@ -61,17 +61,19 @@ pub fn placement(seats: &[Uuid], points: &[f64]) -> GameResult {
     )
 }
 
-/// The seats of game `number` of a league, from the read model.
-pub fn seats(app: &App, league_n: u128, number: u32) -> Vec<Uuid> {
-    let model = app.read();
+/// The seats of game `number` of a league, from the league's model.
+pub async fn seats(app: &App, league_n: u128, number: u32) -> Vec<Uuid> {
+    let Some(model) = app.league(league(league_n)).await.expect("load the league") else {
+        return Vec::new();
+    };
     model
         .game(game_id(league(league_n), number))
         .map(|game| game.seats.iter().map(|seat| seat.player).collect())
         .unwrap_or_default()
 }
 
-pub fn report(app: &App, league_n: u128, number: u32, points: &[f64]) -> ReportResult {
-    let seats = seats(app, league_n, number);
+pub async fn report(app: &App, league_n: u128, number: u32, points: &[f64]) -> ReportResult {
+    let seats = seats(app, league_n, number).await;
     ReportResult {
         actor: Actor::Player(seats[0]),
         league_id: league(league_n),
@@ -80,14 +82,14 @@ pub fn report(app: &App, league_n: u128, number: u32, points: &[f64]) -> ReportR
     }
 }
 
-pub fn correct(
+pub async fn correct(
     app: &App,
     league_n: u128,
     number: u32,
     points: &[f64],
     reason: &str,
 ) -> CorrectResult {
-    let seats = seats(app, league_n, number);
+    let seats = seats(app, league_n, number).await;
     CorrectResult {
         actor: Actor::Admin,
         league_id: league(league_n),
@@ -107,4 +109,9 @@ pub async fn register_players(app: &App, count: u128) {
 /// The event types of an append, in order.
 pub fn types(executed: &Executed) -> Vec<&str> {
     executed.events.iter().map(|event| event.event_type.as_str()).collect()
+}
+
+/// The model of league `league_n` (it must exist).
+pub async fn model(app: &App, league_n: u128) -> std::sync::Arc<league_app::ReadModel> {
+    app.league(league(league_n)).await.expect("load the league").expect("the league exists")
 }

@@ -1,7 +1,7 @@
 //! `league replay`, `league audit`, `league rescore`: the read side rebuilt from the log —
-//! rebuilding the read-model tables, standings at any point in history, how each score
-//! came to be, and what-if standings under another scoring system. Only `replay` without a
-//! bound writes anything (the derived `rm_*` tables); the event log is never touched.
+//! the whole log folded in memory with its hash chain verified, standings at any point in
+//! history, how each score came to be, and what-if standings under another scoring system.
+//! Nothing is written: every read model is a fold of the log (README "Architecture").
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -13,9 +13,7 @@ use chrono::{DateTime, Utc};
 use futures::TryStreamExt;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use league_domain::{DomainEvent, league_id_of_stream, rules};
-use league_projections::{
-    AsOf, ReadModel, StandingRow, decode_event, load_model, replay as rebuild,
-};
+use league_projections::{AsOf, ReadModel, StandingRow, decode_event, load_model};
 use league_scoring::{ScoringSystem, score_game};
 use league_store::EventStore;
 use serde_json::{Value, json};
@@ -112,8 +110,8 @@ fn progress_bar(total: u64) -> ProgressBar {
     bar
 }
 
-/// `league replay`: rebuild the read-model tables (no bound), or print standings at a
-/// point in history as JSON (with `--to-position` or `--at`).
+/// `league replay`: fold the whole log in memory and verify its hash chain (no bound), or
+/// print standings at a point in history as JSON (with `--to-position` or `--at`).
 pub async fn replay(args: ReplayArgs) -> Result<ExitCode, CliError> {
     let league = args.league.as_deref().map(|text| parse_uuid("--league", text)).transpose()?;
     let bound = parse_bound(&args)?;
@@ -123,17 +121,28 @@ pub async fn replay(args: ReplayArgs) -> Result<ExitCode, CliError> {
     let started = Instant::now();
     let model = match bound {
         None => {
-            let (model, report) = rebuild(&store, |position| bar.set_position(position))
-                .await
-                .context("replay failed")?;
+            // The fold and the hash-chain walk are two scans of the log, run side by side.
+            let (model, verified) = tokio::join!(
+                load_model(&store, None, |position| bar.set_position(position)),
+                store.verify()
+            );
+            let model = model.context("replay failed")?;
+            let verified = verified.context("cannot verify the hash chain")?;
             bar.finish_and_clear();
+            let seconds = started.elapsed().as_secs_f64();
+            if let Some(bad) = &verified.first_bad {
+                eprintln!(
+                    "replay: the hash chain breaks at position {}: {:?}",
+                    bad.position, bad.problem
+                );
+                return Ok(ExitCode::FAILURE);
+            }
             eprintln!(
-                "replayed {} events in {:.3} s ({:.0} events/s); wrote {} read-model rows in {:.3} s",
-                report.events,
-                report.fold_time.as_secs_f64(),
-                report.events_per_second(),
-                report.rows,
-                report.write_time.as_secs_f64()
+                "replayed {} events in {seconds:.3} s ({:.0} events/s); hash chain intact \
+                 ({} events)",
+                model.position(),
+                model.position() as f64 / seconds.max(1e-9),
+                verified.events_verified
             );
             model
         }

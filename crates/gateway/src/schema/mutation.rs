@@ -178,7 +178,13 @@ async fn execute_on_game<C: Into<league_app::AppCommand>>(
     let (league_id, game_id) = game_of(ctx, game_id)?;
     let command = command(actor, league_id, game_id, result.to_domain("result")?);
     execute(ctx, command, idempotency_key).await.map_err(|e| in_input_terms(e, result))?;
-    Ok(Game::new(app(ctx).clone(), game_id))
+    // Read-your-writes: the league's model is at or past the command's events.
+    let app = app(ctx);
+    let model = app
+        .league(league_id)
+        .await?
+        .ok_or_else(|| GatewayError::NotFound(format!("league {league_id}")))?;
+    Ok(Game::new(app.clone(), model, game_id))
 }
 
 /// Who asks, for which league and which player, in a (un)subscription.
@@ -206,9 +212,9 @@ fn subject(caller: Caller, player_id: Option<ID>) -> GatewayResult<Uuid> {
 fn game_of(ctx: &Context<'_>, game_id: &ID) -> GatewayResult<(Uuid, Uuid)> {
     let id = parse_id(game_id, "gameId")?;
     app(ctx)
-        .read()
-        .game(id)
-        .map(|game| (game.league_id, id))
+        .catalog()
+        .league_of_game(id)
+        .map(|league| (league, id))
         .ok_or_else(|| GatewayError::NotFound(format!("game {id}")))
 }
 

@@ -1,5 +1,5 @@
-//! Queries: public reads from the in-memory read model (as-of views and the audit log are
-//! read from the event log by the application).
+//! Queries: public reads from the catalog and the per-league models (as-of views and the
+//! audit log are read from the event log by the application).
 
 use async_graphql::connection::{Connection, Edge};
 use async_graphql::{Context, ID, Object, SimpleObject};
@@ -27,14 +27,14 @@ pub type EventConnection = Connection<String, Event, ConnectionTotals>;
 #[derive(Debug, Default)]
 pub struct QueryRoot;
 
-/// Reads: public, served from the in-memory read model.
+/// Reads: public, served from the in-memory catalog and league models.
 #[Object(name = "Query")]
 impl QueryRoot {
     /// A league by id (null if there is none).
     async fn league(&self, ctx: &Context<'_>, id: ID) -> GatewayResult<Option<League>> {
         let id = parse_id(&id, "id")?;
         let app = app(ctx);
-        Ok(app.read().league(id).is_some().then(|| League::new(app.clone(), id)))
+        Ok(app.catalog().league(id).is_some().then(|| League::new(app.clone(), id)))
     }
 
     /// Every league, in creation order (Relay connection; `first` ≤ 100).
@@ -46,22 +46,26 @@ impl QueryRoot {
         after: Option<String>,
     ) -> GatewayResult<LeagueConnection> {
         let app = app(ctx);
-        let ids: Vec<_> = app.read().leagues().map(|league| league.id).collect();
-        id_page(ids, first, after, |id| League::new(app.clone(), id))
+        let catalog = app.catalog();
+        id_page(catalog.league_ids(), first, after, |id| League::new(app.clone(), id))
     }
 
     /// A game by id (null if there is none).
     async fn game(&self, ctx: &Context<'_>, id: ID) -> GatewayResult<Option<Game>> {
         let id = parse_id(&id, "id")?;
         let app = app(ctx);
-        Ok(app.read().game(id).is_some().then(|| Game::new(app.clone(), id)))
+        Ok(app
+            .league_of_game(id)
+            .await?
+            .filter(|model| model.game(id).is_some())
+            .map(|model| Game::new(app.clone(), model, id)))
     }
 
     /// A player by id (null if there is none).
     async fn player(&self, ctx: &Context<'_>, id: ID) -> GatewayResult<Option<Player>> {
         let id = parse_id(&id, "id")?;
         let app = app(ctx);
-        Ok(app.read().player(id).is_some().then(|| Player::new(app.clone(), id)))
+        Ok(app.catalog().player(id).is_some().then(|| Player::new(app.clone(), id)))
     }
 
     /// Every registered player, in registration order (Relay connection; `first` ≤ 100).
@@ -73,8 +77,8 @@ impl QueryRoot {
         after: Option<String>,
     ) -> GatewayResult<PlayerConnection> {
         let app = app(ctx);
-        let ids: Vec<_> = app.read().players().map(|player| player.id).collect();
-        id_page(ids, first, after, |id| Player::new(app.clone(), id))
+        let catalog = app.catalog();
+        id_page(catalog.player_ids(), first, after, |id| Player::new(app.clone(), id))
     }
 
     /// The calling player (null for the admin and anonymous callers).
@@ -110,17 +114,17 @@ impl QueryRoot {
         let league = parse_id(&league_id, "leagueId")?;
         let player = parse_id(&player_id, "playerId")?;
         let app = app(ctx);
-        let changes = {
-            let model = app.read();
-            if model.league(league).is_none() {
-                return Err(GatewayError::NotFound(format!("league {league}")));
-            }
-            if model.player(player).is_none() {
-                return Err(GatewayError::NotFound(format!("player {player}")));
-            }
-            model.score_history(league, player)
+        let Some(model) = app.league(league).await? else {
+            return Err(GatewayError::NotFound(format!("league {league}")));
         };
-        Ok(changes.into_iter().map(|change| ScoreChange::new(app.clone(), change)).collect())
+        if app.catalog().player(player).is_none() {
+            return Err(GatewayError::NotFound(format!("player {player}")));
+        }
+        let changes = model.score_history(league, player);
+        Ok(changes
+            .into_iter()
+            .map(|change| ScoreChange::new(app.clone(), model.clone(), change))
+            .collect())
     }
 
     /// The audit log, oldest first: every event, or one league's (Relay connection;
@@ -142,8 +146,8 @@ impl QueryRoot {
         // version counts the league's.
         let total_count = match league {
             None => app.store().head_position().await.map_err(AppError::from)?,
-            Some(league) => match app.read().league(league) {
-                Some(view) => view.stream_version,
+            Some(league) => match app.league(league).await? {
+                Some(model) => model.league(league).map_or(0, |view| view.stream_version),
                 None => return Err(GatewayError::NotFound(format!("league {league}"))),
             },
         };
@@ -174,7 +178,7 @@ fn page_complexity(first: Option<i32>, child_complexity: usize) -> usize {
 
 /// One page of a list of ids, the cursor of each node being its id.
 fn id_page<Node: async_graphql::OutputType>(
-    ids: Vec<uuid::Uuid>,
+    ids: &[uuid::Uuid],
     first: Option<i32>,
     after: Option<String>,
     node: impl Fn(uuid::Uuid) -> Node,

@@ -77,7 +77,16 @@ impl SubscriptionRoot {
                 };
                 match notification {
                     Ok(n) if n.league == Some(league) && n.standings_changed => {
-                        let rows = app.read().standings(league);
+                        // The model is as of the applied position, which is at or past this
+                        // event's: the standings include it.
+                        let rows = match app.league(league).await {
+                            Ok(Some(model)) => model.standings(league),
+                            Ok(None) => continue,
+                            Err(error) => {
+                                tracing::error!(%error, "standings update not served");
+                                continue;
+                            }
+                        };
                         let standings =
                             rows.into_iter().map(|row| Standing::new(app.clone(), row)).collect();
                         yield StandingsUpdate {
@@ -99,7 +108,7 @@ impl SubscriptionRoot {
 
 fn existing_league(ctx: &Context<'_>, league_id: &ID) -> GatewayResult<Uuid> {
     let league = parse_id(league_id, "leagueId")?;
-    match app(ctx).read().league(league) {
+    match app(ctx).catalog().league(league) {
         Some(_) => Ok(league),
         None => Err(GatewayError::NotFound(format!("league {league}"))),
     }

@@ -1,12 +1,16 @@
 //! GraphQL output types. Each object holds the application (a cheap handle) and an id;
-//! every field is a lookup in the in-memory read model under a short read lock, so nested
-//! fields (a league's games, a game's seated players) cost no IO at all: no N+1, and no
-//! DataLoader needed to batch database reads.
+//! players and league settings are lookups in the in-memory catalog, a league's games and
+//! standings come from its model (cached, loaded from its stream once), and a game holds
+//! its league's model, so nested fields (a league's games, a game's seated players) cost no
+//! IO once the league is cached: no N+1, and no DataLoader needed.
 
 use async_graphql::{Enum, ID, Json, Object, SimpleObject, Union};
 use chrono::{DateTime, Utc};
 use league_app::App;
-use league_projections::{GameView, LeagueView, PlayerView, StandingRow};
+use std::sync::Arc;
+
+use league_app::{LeagueSummary, ReadModel};
+use league_projections::{GameView, PlayerView, StandingRow};
 use league_store::RecordedEvent;
 use uuid::Uuid;
 
@@ -68,7 +72,7 @@ impl Player {
     }
 
     fn with<T>(&self, f: impl FnOnce(&PlayerView) -> T) -> Option<T> {
-        self.app.read().player(self.id).map(f)
+        self.app.catalog().player(self.id).map(f)
     }
 }
 
@@ -89,13 +93,7 @@ impl Player {
 
     /// The leagues this player is subscribed to, in creation order.
     async fn leagues(&self) -> Vec<League> {
-        let ids: Vec<Uuid> = self
-            .app
-            .read()
-            .leagues()
-            .filter(|league| league.players.contains(&self.id))
-            .map(|league| league.id)
-            .collect();
+        let ids = self.app.catalog().leagues_of(self.id);
         ids.into_iter().map(|id| League::new(self.app.clone(), id)).collect()
     }
 }
@@ -112,11 +110,19 @@ impl League {
         League { app, id }
     }
 
-    /// Looks the league up. League objects are built only for ids found in the read
-    /// model, which never forgets a league (the log is append-only), so this cannot miss.
-    fn with<T>(&self, f: impl FnOnce(&LeagueView) -> T) -> T {
-        let model = self.app.read();
-        f(model.league(self.id).expect("a League object is built from an existing league"))
+    /// Looks the league up in the catalog. League objects are built only for ids found in
+    /// it, and it never forgets a league (the log is append-only), so this cannot miss.
+    fn with<T>(&self, f: impl FnOnce(&LeagueSummary) -> T) -> T {
+        let catalog = self.app.catalog();
+        f(catalog.league(self.id).expect("a League object is built from an existing league"))
+    }
+
+    /// The league's model (games, results, standings).
+    async fn model(&self) -> GatewayResult<Arc<ReadModel>> {
+        self.app
+            .league(self.id)
+            .await?
+            .ok_or_else(|| GatewayError::NotFound(format!("league {}", self.id)))
     }
 }
 
@@ -172,8 +178,9 @@ impl League {
     }
 
     /// Number of events in the league's stream (its optimistic-concurrency version).
-    async fn version(&self) -> u64 {
-        self.with(|l| l.stream_version)
+    async fn version(&self) -> GatewayResult<u64> {
+        let model = self.model().await?;
+        Ok(model.league(self.id).map_or(0, |l| l.stream_version))
     }
 
     /// Subscribed players, in subscription order.
@@ -190,13 +197,12 @@ impl League {
     /// Complexity: the selection counts once per player a league may hold (64), like the
     /// league's players (a league with several games per seat holds more games).
     #[graphql(complexity = "league_list_complexity(child_complexity)")]
-    async fn games(&self) -> Vec<Game> {
-        let ids: Vec<Uuid> = {
-            let model = self.app.read();
-            let games = model.league(self.id).map(|l| l.games.as_slice()).unwrap_or_default();
-            games.iter().copied().filter(|id| model.game(*id).is_some()).collect()
-        };
-        ids.into_iter().map(|id| Game::new(self.app.clone(), id)).collect()
+    async fn games(&self) -> GatewayResult<Vec<Game>> {
+        let model = self.model().await?;
+        Ok(model
+            .games_of(self.id)
+            .map(|game| Game::new(self.app.clone(), model.clone(), game.id))
+            .collect())
     }
 
     /// Standings now, or as of a point in history (replayed from the log).
@@ -215,13 +221,10 @@ pub async fn standings(
     as_of: Option<AsOf>,
 ) -> GatewayResult<Vec<Standing>> {
     let rows = match as_of {
-        None => {
-            let model = app.read();
-            if model.league(league).is_none() {
-                return Err(GatewayError::NotFound(format!("league {league}")));
-            }
-            model.standings(league)
-        }
+        None => match app.league(league).await? {
+            Some(model) => model.standings(league),
+            None => return Err(GatewayError::NotFound(format!("league {league}"))),
+        },
         Some(as_of) => app.standings_as_of(league, as_of.to_bound()?).await?,
     };
     Ok(rows.into_iter().map(|row| Standing::new(app.clone(), row)).collect())
@@ -231,18 +234,20 @@ pub async fn standings(
 #[derive(Clone)]
 pub struct Game {
     app: App,
+    /// The model of the game's league (a snapshot: one request sees one state).
+    model: Arc<ReadModel>,
     id: Uuid,
 }
 
 impl Game {
-    pub fn new(app: App, id: Uuid) -> Self {
-        Game { app, id }
+    /// A game of the league whose model is `model`.
+    pub fn new(app: App, model: Arc<ReadModel>, id: Uuid) -> Self {
+        Game { app, model, id }
     }
 
-    /// Looks the game up; like leagues, games never leave the read model.
+    /// Looks the game up; games never leave their league's model.
     fn with<T>(&self, f: impl FnOnce(&GameView) -> T) -> T {
-        let model = self.app.read();
-        f(model.game(self.id).expect("a Game object is built from an existing game"))
+        f(self.model.game(self.id).expect("a Game object is built from an existing game"))
     }
 }
 
@@ -361,9 +366,10 @@ pub struct ScoreChange {
 }
 
 impl ScoreChange {
-    pub fn new(app: App, change: league_projections::ScoreChange) -> Self {
+    /// A change in the league whose live model is `model`.
+    pub fn new(app: App, model: Arc<ReadModel>, change: league_projections::ScoreChange) -> Self {
         ScoreChange {
-            game: Game::new(app, change.game),
+            game: Game::new(app, model, change.game),
             position: change.position,
             recorded_at: change.recorded_at,
             delta: change.delta,

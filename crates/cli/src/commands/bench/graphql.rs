@@ -275,8 +275,12 @@ pub(super) async fn seed(app: &App) -> Result<Uuid, CliError> {
         leagues.push(league_id);
     }
     let league_id = leagues[0];
-    let games: Vec<(Uuid, u32, Vec<Uuid>)> = app
-        .read()
+    let model = app
+        .league(league_id)
+        .await
+        .map_err(app_error("load the league"))?
+        .ok_or_else(|| anyhow::anyhow!("the league just created is missing"))?;
+    let games: Vec<(Uuid, u32, Vec<Uuid>)> = model
         .games_of(league_id)
         .map(|game| (game.id, game.number, game.seats.iter().map(|s| s.player).collect()))
         .collect();

@@ -5,6 +5,7 @@
 mod append;
 mod graphql;
 mod replay;
+mod scale;
 mod schedule;
 mod scratch;
 mod soak;
@@ -31,6 +32,8 @@ pub enum BenchWhat {
     Schedule(schedule::Args),
     /// Mixed reads, writes and subscriptions for N seconds: memory, descriptors, p99.
     Soak(soak::Args),
+    /// A long generated log: start-up, `/healthz` ready, memory, rebuild rate vs a scan.
+    Scale(scale::Args),
 }
 
 pub async fn run(args: BenchArgs) -> Result<ExitCode, CliError> {
@@ -40,5 +43,6 @@ pub async fn run(args: BenchArgs) -> Result<ExitCode, CliError> {
         BenchWhat::Graphql(args) => graphql::run(args).await,
         BenchWhat::Schedule(args) => schedule::run(args),
         BenchWhat::Soak(args) => soak::run(args).await,
+        BenchWhat::Scale(args) => scale::run(args).await,
     }
 }

@@ -90,8 +90,8 @@ impl Rng {
 }
 
 /// One stream's events, ready to append.
-struct StreamEvents {
-    stream: String,
+pub(super) struct StreamEvents {
+    pub(super) stream: String,
     events: Vec<DomainEvent>,
 }
 
@@ -100,7 +100,7 @@ fn player_id(n: u128) -> Uuid {
 }
 
 /// Generates at least `target` events through the domain's aggregates.
-fn generate(target: u64) -> Result<(Vec<StreamEvents>, u64), CliError> {
+pub(super) fn generate(target: u64) -> Result<(Vec<StreamEvents>, u64), CliError> {
     let now = Utc::now();
     let mut rng = Rng(0x5EED);
     let mut streams = Vec::new();
@@ -193,7 +193,10 @@ fn domain(error: league_domain::DomainError) -> CliError {
     CliError::Failed(anyhow::anyhow!("the generator made a command the domain refused: {error}"))
 }
 
-async fn append_all(store: &EventStore, streams: Vec<StreamEvents>) -> Result<(), CliError> {
+pub(super) async fn append_all(
+    store: &EventStore,
+    streams: Vec<StreamEvents>,
+) -> Result<(), CliError> {
     for StreamEvents { stream, events } in streams {
         let stream = StreamId::new(stream).context("stream id")?;
         let events = events
@@ -210,7 +213,7 @@ async fn append_all(store: &EventStore, streams: Vec<StreamEvents>) -> Result<()
 }
 
 /// The columns the replay reads, every row fetched and touched, nothing decoded.
-async fn raw_scan(store: &EventStore) -> Result<u64, CliError> {
+pub(super) async fn raw_scan(store: &EventStore) -> Result<u64, CliError> {
     const SQL: &str = "SELECT position, stream_version, event_type, schema_version, payload, \
                        recorded_at FROM events ORDER BY position";
     let mut touched = 0u64;

@@ -195,8 +195,12 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
     let app = App::open(url).await.context("cannot open the scratch database")?;
     let database = format!("{:?}", app.store().backend()).to_lowercase();
     let league = super::graphql::seed(&app).await?;
-    let games: Vec<(Uuid, Vec<Uuid>)> = app
-        .read()
+    let model = app
+        .league(league)
+        .await
+        .context("cannot load the seeded league")?
+        .context("the seeded league is missing")?;
+    let games: Vec<(Uuid, Vec<Uuid>)> = model
         .games_of(league)
         .filter(|game| game.finished_at.is_some())
         .map(|game| (game.id, game.seats.iter().map(|s| s.player).collect()))

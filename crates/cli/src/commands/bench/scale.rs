@@ -1,0 +1,276 @@
+//! `league bench scale`: what a gateway costs on a long log — start-up, readiness, resident
+//! memory and rebuild rate — each beside a baseline measured in the same run.
+//!
+//! 1. Generates a realistic log (`bench replay`'s generator: 512 players, leagues of 8 with
+//!    every game reported, about 50 events per league, so 20k leagues at 1M events) and
+//!    appends it with one append per stream to a scratch database beside `--database`
+//!    (removed afterwards).
+//! 2. Start-up: `App::open` in this process (catalog fold; baseline: the same process's
+//!    `SELECT count(*)` of the events table); then a real `league serve` child process
+//!    started twice (first start, restart): time from spawn to `/healthz` answering 200.
+//! 3. Memory: the child's resident set (`/proc/PID/statm`) when ready and after serving the
+//!    GraphQL standings of 1,000 random leagues (goal ≤ 300 MB at 1M events).
+//! 4. Rebuild: the whole log folded in memory from the database (what `league replay` and
+//!    a catch-up do) beside a raw scan of the same columns (goal ≥ 100k events/s end to end,
+//!    and ≥ 0.5× the scan).
+
+use std::process::{ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use league_app::App;
+use league_domain::league_id_of_stream;
+use league_projections::load_model;
+use league_store::EventStore;
+use league_store::sea_orm::{ConnectionTrait, Statement};
+use serde_json::json;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use uuid::Uuid;
+
+use super::replay::{append_all, generate, raw_scan};
+use super::scratch::Scratch;
+use crate::CliError;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Where to put the scratch database: beside this SQLite file, or on this PostgreSQL
+    /// server. Nothing in it is touched.
+    #[arg(long = "database", env = "DATABASE_URL", default_value = "sqlite://league.db?mode=rwc")]
+    pub database: String,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Events to generate (at least 1000).
+    #[arg(long, default_value_t = 1_000_000)]
+    pub events: u64,
+    /// Random leagues whose standings are served before memory is measured again.
+    #[arg(long, default_value_t = 1000)]
+    pub serve_leagues: usize,
+}
+
+/// Figures of one run.
+#[derive(Debug, serde::Serialize)]
+struct Figures {
+    database: String,
+    events: u64,
+    leagues: u64,
+    generate_s: f64,
+    append_s: f64,
+    count_rows_s: f64,
+    app_open_s: f64,
+    first_start_ready_s: f64,
+    restart_ready_s: f64,
+    rss_ready_mb: f64,
+    rss_after_serving_mb: f64,
+    served_leagues: usize,
+    serve_s: f64,
+    raw_scan_events_per_s: f64,
+    rebuild_events_per_s: f64,
+    rebuild_ratio: f64,
+}
+
+/// Resident set of process `pid` in MB (Linux `/proc/PID/statm`, pages of 4 KiB).
+fn resident_mb(pid: u32) -> Result<f64, CliError> {
+    let statm = std::fs::read_to_string(format!("/proc/{pid}/statm"))
+        .context("read /proc/PID/statm (Linux only)")?;
+    let pages: u64 = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|field| field.parse().ok())
+        .context("parse /proc/PID/statm")?;
+    Ok(pages as f64 * 4096.0 / 1e6)
+}
+
+/// A `league serve` child process on a free port.
+struct Server {
+    child: tokio::process::Child,
+    base: String,
+    pid: u32,
+}
+
+impl Server {
+    /// Starts the server and waits until `/healthz` answers 200; returns it with the time
+    /// from spawn to ready.
+    async fn start(url: &str, http: &reqwest::Client) -> Result<(Server, Duration), CliError> {
+        let exe = std::env::current_exe().context("the league binary")?;
+        let started = Instant::now();
+        let mut child = tokio::process::Command::new(exe)
+            .args(["serve", "--database", url, "--listen", "127.0.0.1:0"])
+            .env("LEAGUE_ADMIN_TOKEN", "bench-scale-admin")
+            .env_remove("RUST_LOG")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .context("start `league serve`")?;
+        let pid = child.id().context("server pid")?;
+        let stdout = child.stdout.take().context("server stdout")?;
+        let mut lines = BufReader::new(stdout).lines();
+        let base = loop {
+            let line = lines
+                .next_line()
+                .await
+                .context("server output")?
+                .ok_or_else(|| anyhow::anyhow!("`league serve` exited before listening"))?;
+            if let Some(address) = line.strip_prefix("listening on ") {
+                break address.trim().to_owned();
+            }
+        };
+        // Keep draining stdout so the child never blocks on a full pipe.
+        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        loop {
+            let ready = http.get(format!("{base}/healthz")).send().await;
+            if ready.is_ok_and(|response| response.status().is_success()) {
+                break;
+            }
+            if started.elapsed() > Duration::from_secs(600) {
+                return Err(anyhow::anyhow!("`league serve` not ready after 10 minutes").into());
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        Ok((Server { child, base, pid }, started.elapsed()))
+    }
+
+    async fn stop(mut self) {
+        self.child.kill().await.ok();
+    }
+}
+
+/// SplitMix64 over the league list: the same random leagues in every run.
+fn pick(leagues: &[Uuid], count: usize) -> Vec<Uuid> {
+    let mut state = 0x5CA1_E000_u64;
+    (0..count.min(leagues.len()))
+        .map(|_| {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            leagues[((z ^ (z >> 31)) % leagues.len() as u64) as usize]
+        })
+        .collect()
+}
+
+async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
+    let started = Instant::now();
+    let (streams, league_count) = generate(args.events)?;
+    let generate_s = started.elapsed().as_secs_f64();
+    let leagues: Vec<Uuid> =
+        streams.iter().filter_map(|s| league_id_of_stream(&s.stream)).collect();
+    let store = EventStore::connect(url).await.context("open the scratch database")?;
+    store.migrate().await.context("migrate")?;
+    let started = Instant::now();
+    append_all(&store, streams).await?;
+    let append_s = started.elapsed().as_secs_f64();
+    let events = store.head_position().await.context("head")?;
+
+    // In-process start-up beside the cheapest full look at the log: counting its rows.
+    let started = Instant::now();
+    let count = Statement::from_string(store.backend(), "SELECT count(*) FROM events");
+    store.connection().query_one_raw(count).await.context("count rows")?;
+    let count_rows_s = started.elapsed().as_secs_f64();
+    let started = Instant::now();
+    let app = App::from_store(store.clone()).await.context("open the app")?;
+    let app_open_s = started.elapsed().as_secs_f64();
+    drop(app);
+
+    // A real server process: first start, then a restart, each to `/healthz` ready.
+    let http = reqwest::Client::builder().build().context("HTTP client")?;
+    let (server, first_start) = Server::start(url, &http).await?;
+    server.stop().await;
+    let (server, restart) = Server::start(url, &http).await?;
+    let rss_ready_mb = resident_mb(server.pid)?;
+    let chosen = pick(&leagues, args.serve_leagues);
+    let query =
+        "query($id: ID!) { standings(leagueId: $id) { rank total played player { name } } }";
+    let started = Instant::now();
+    for id in &chosen {
+        let body = json!({ "query": query, "variables": { "id": id.to_string() } });
+        let response: serde_json::Value = http
+            .post(format!("{}/graphql", server.base))
+            .json(&body)
+            .send()
+            .await
+            .context("standings request")?
+            .json()
+            .await
+            .context("standings response")?;
+        let rows = response["data"]["standings"].as_array().map_or(0, Vec::len);
+        if rows == 0 {
+            return Err(anyhow::anyhow!("no standings for league {id}: {response}").into());
+        }
+    }
+    let serve_s = started.elapsed().as_secs_f64();
+    let rss_after_serving_mb = resident_mb(server.pid)?;
+    server.stop().await;
+
+    // Rebuild: the whole log folded from the database, beside a raw scan (best of 3 each).
+    let mut scan = Duration::MAX;
+    let mut rebuild = Duration::MAX;
+    for _ in 0..3 {
+        let started = Instant::now();
+        std::hint::black_box(raw_scan(&store).await?);
+        scan = scan.min(started.elapsed());
+        let started = Instant::now();
+        let model = load_model(&store, None, |_| {}).await.context("rebuild")?;
+        rebuild = rebuild.min(started.elapsed());
+        drop(model);
+    }
+    let raw_scan_events_per_s = events as f64 / scan.as_secs_f64().max(1e-9);
+    let rebuild_events_per_s = events as f64 / rebuild.as_secs_f64().max(1e-9);
+    Ok(Figures {
+        database: format!("{:?}", store.backend()),
+        events,
+        leagues: league_count,
+        generate_s,
+        append_s,
+        count_rows_s,
+        app_open_s,
+        first_start_ready_s: first_start.as_secs_f64(),
+        restart_ready_s: restart.as_secs_f64(),
+        rss_ready_mb,
+        rss_after_serving_mb,
+        served_leagues: chosen.len(),
+        serve_s,
+        raw_scan_events_per_s,
+        rebuild_events_per_s,
+        rebuild_ratio: rebuild_events_per_s / raw_scan_events_per_s.max(1e-9),
+    })
+}
+
+pub async fn run(args: Args) -> Result<ExitCode, CliError> {
+    if args.events < 1000 {
+        return Err(CliError::BadInput(format!(
+            "--events must be at least 1000, got {}",
+            args.events
+        )));
+    }
+    let (scratch, url) = Scratch::create(&args.database, "scale").await?;
+    let outcome = measure(&url, &args).await;
+    scratch.remove().await;
+    let f = outcome?;
+    if args.json {
+        println!("{}", serde_json::to_string(&f).context("JSON output")?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("scale bench on {} ({} events, {} leagues)", f.database, f.events, f.leagues);
+    println!("  generate / append             {:>8.2} s / {:.2} s", f.generate_s, f.append_s);
+    println!("  App::open (catalog fold)      {:>8.3} s", f.app_open_s);
+    println!("    baseline: SELECT count(*)   {:>8.3} s", f.count_rows_s);
+    println!(
+        "  league serve: first start     {:>8.3} s to /healthz 200 (goal <= 2 s)",
+        f.first_start_ready_s
+    );
+    println!("  league serve: restart         {:>8.3} s to /healthz 200", f.restart_ready_s);
+    println!("  resident memory when ready    {:>8.1} MB", f.rss_ready_mb);
+    println!(
+        "  after standings of {:>5} leagues {:>5.1} MB (goal <= 300 MB; served in {:.2} s)",
+        f.served_leagues, f.rss_after_serving_mb, f.serve_s
+    );
+    println!("  raw SELECT scan               {:>12.0} events/s", f.raw_scan_events_per_s);
+    println!(
+        "  rebuild (fold from database)  {:>12.0} events/s (goal >= 100,000)",
+        f.rebuild_events_per_s
+    );
+    println!("  rebuild / scan                {:>12.2}   (goal >= 0.5)", f.rebuild_ratio);
+    Ok(ExitCode::SUCCESS)
+}

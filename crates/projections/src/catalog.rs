@@ -1,0 +1,332 @@
+//! [`Catalog`]: the small, always-resident index of the platform — every league's settings,
+//! status and roster, every player (with the token-hash lookup and the leagues they joined),
+//! and which league each game belongs to. It is folded from the catalog event types only
+//! ([`CATALOG_EVENT_TYPES`]); games, results and standings live in each league's own model
+//! (a [`ReadModel`](crate::ReadModel) folded from the league's stream, loaded on demand).
+//! See README "Architecture".
+
+use chrono::{DateTime, Utc};
+use futures::TryStreamExt;
+use league_domain::{DomainEvent, EventType, LeagueStatus};
+use league_scoring::ScoringSystem;
+use league_store::{EventStore, RecordedEvent};
+use rustc_hash::FxHashMap as HashMap;
+use sea_orm::DbBackend;
+use sea_orm::sqlx::{self, Row};
+use uuid::Uuid;
+
+use crate::decode::decode_event;
+use crate::error::ProjectionError;
+use crate::model::{EventMeta, PlayerView};
+
+/// The event types the catalog folds; every other event leaves it unchanged.
+pub const CATALOG_EVENT_TYPES: [&str; 6] = [
+    "PlayerRegistered",
+    "LeagueCreated",
+    "PlayerSubscribed",
+    "PlayerUnsubscribed",
+    "GamesScheduled",
+    "LeagueCompleted",
+];
+
+/// Whether the catalog folds events of this type.
+pub fn is_catalog_event(event_type: &str) -> bool {
+    CATALOG_EVENT_TYPES.contains(&event_type)
+}
+
+/// A league as the catalog knows it: settings, status and roster (no games or results).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeagueSummary {
+    pub id: Uuid,
+    pub name: String,
+    pub game: String,
+    pub game_version: Option<String>,
+    pub scoring_system: ScoringSystem,
+    pub players_per_game: u32,
+    pub size: u32,
+    pub games_per_seat: u32,
+    pub require_active_players: bool,
+    pub status: LeagueStatus,
+    /// Subscribed players, in subscription order.
+    pub players: Vec<Uuid>,
+    pub created_at: DateTime<Utc>,
+}
+
+/// A player with the leagues they ever subscribed to (their finished games, for the
+/// active-player rule, are in those leagues' models).
+#[derive(Debug, Clone, PartialEq)]
+struct PlayerEntry {
+    view: PlayerView,
+    leagues: Vec<Uuid>,
+}
+
+/// The catalog as of the last folded catalog event. Pure: no IO (but [`load_catalog`]).
+#[derive(Debug, Clone, Default)]
+pub struct Catalog {
+    position: u64,
+    players: HashMap<Uuid, PlayerEntry>,
+    player_order: Vec<Uuid>,
+    /// Token hashes come from outside: keep SipHash here.
+    players_by_token: std::collections::HashMap<String, Uuid>,
+    /// Every league, in creation order.
+    leagues: Vec<LeagueSummary>,
+    /// League id → index in `leagues`.
+    league_index: HashMap<Uuid, u32>,
+    /// League ids in creation order.
+    league_order: Vec<Uuid>,
+    /// Game → index of its league in `leagues` (4 bytes, not 16, per game).
+    games: HashMap<Uuid, u32>,
+}
+
+impl Catalog {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Position of the last catalog event folded (0 before any).
+    pub fn position(&self) -> u64 {
+        self.position
+    }
+
+    pub fn league(&self, id: Uuid) -> Option<&LeagueSummary> {
+        self.league_index.get(&id).map(|index| &self.leagues[*index as usize])
+    }
+
+    fn league_mut(
+        &mut self,
+        id: Uuid,
+        position: u64,
+    ) -> Result<&mut LeagueSummary, ProjectionError> {
+        match self.league_index.get(&id) {
+            Some(index) => Ok(&mut self.leagues[*index as usize]),
+            None => Err(ProjectionError::inconsistent(position, format!("unknown league {id}"))),
+        }
+    }
+
+    /// Moves the position to `position` (the catalog reflects every event up to it).
+    pub fn advance_to(&mut self, position: u64) {
+        self.position = self.position.max(position);
+    }
+
+    /// Number of leagues.
+    pub fn league_count(&self) -> usize {
+        self.league_order.len()
+    }
+
+    /// League ids in creation order.
+    pub fn league_ids(&self) -> &[Uuid] {
+        &self.league_order
+    }
+
+    /// Every league, in creation order.
+    pub fn leagues(&self) -> impl Iterator<Item = &LeagueSummary> {
+        self.leagues.iter()
+    }
+
+    pub fn player(&self, id: Uuid) -> Option<&PlayerView> {
+        self.players.get(&id).map(|entry| &entry.view)
+    }
+
+    /// Player ids in registration order.
+    pub fn player_ids(&self) -> &[Uuid] {
+        &self.player_order
+    }
+
+    /// The player whose bearer token hashes to `token_hash`.
+    pub fn player_by_token_hash(&self, token_hash: &str) -> Option<&PlayerView> {
+        self.players_by_token.get(token_hash).and_then(|id| self.player(*id))
+    }
+
+    /// Every league the player ever subscribed to, in subscription order (also those left).
+    pub fn leagues_joined(&self, player: Uuid) -> &[Uuid] {
+        self.players.get(&player).map(|entry| entry.leagues.as_slice()).unwrap_or_default()
+    }
+
+    /// The leagues the player is subscribed to now, in creation order.
+    pub fn leagues_of(&self, player: Uuid) -> Vec<Uuid> {
+        let mut ids: Vec<(u32, Uuid)> = self
+            .leagues_joined(player)
+            .iter()
+            .filter_map(|league| self.league_index.get(league).map(|i| (*i, *league)))
+            .filter(|(i, _)| self.leagues[*i as usize].players.contains(&player))
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids.into_iter().map(|(_, id)| id).collect()
+    }
+
+    /// The league a game belongs to.
+    pub fn league_of_game(&self, game: Uuid) -> Option<Uuid> {
+        self.games.get(&game).map(|index| self.leagues[*index as usize].id)
+    }
+
+    /// Decodes and folds one stored event (events of other types only move the position).
+    pub fn apply(&mut self, recorded: &RecordedEvent) -> Result<(), ProjectionError> {
+        let meta = EventMeta {
+            position: recorded.position,
+            stream_version: recorded.stream_version,
+            recorded_at: recorded.recorded_at,
+        };
+        if !is_catalog_event(&recorded.event_type) {
+            return self.skip(meta);
+        }
+        let event =
+            decode_event(&recorded.event_type, recorded.schema_version.into(), &recorded.payload)
+                .map_err(|source| ProjectionError::Decode { position: recorded.position, source })?;
+        self.apply_event(meta, &event)
+    }
+
+    fn skip(&mut self, meta: EventMeta) -> Result<(), ProjectionError> {
+        if meta.position <= self.position {
+            return Err(ProjectionError::OutOfOrder { after: self.position, got: meta.position });
+        }
+        self.position = meta.position;
+        Ok(())
+    }
+
+    /// Folds one decoded event (any type; non-catalog events only move the position).
+    pub fn apply_event(
+        &mut self,
+        meta: EventMeta,
+        event: &DomainEvent,
+    ) -> Result<(), ProjectionError> {
+        self.skip(meta)?;
+        let position = meta.position;
+        match event {
+            DomainEvent::PlayerRegistered(e) => {
+                if self.players.contains_key(&e.player_id) {
+                    return Err(ProjectionError::inconsistent(
+                        position,
+                        format!("player {} registered twice", e.player_id),
+                    ));
+                }
+                self.players_by_token.insert(e.token_hash.clone(), e.player_id);
+                self.player_order.push(e.player_id);
+                let view = PlayerView {
+                    id: e.player_id,
+                    name: e.name.clone(),
+                    token_hash: e.token_hash.clone(),
+                    registered_at: meta.recorded_at,
+                };
+                self.players.insert(e.player_id, PlayerEntry { view, leagues: Vec::new() });
+            }
+            DomainEvent::LeagueCreated(e) => {
+                if self.league_index.contains_key(&e.league_id) {
+                    return Err(ProjectionError::inconsistent(
+                        position,
+                        format!("league {} created twice", e.league_id),
+                    ));
+                }
+                self.league_index.insert(e.league_id, self.leagues.len() as u32);
+                self.league_order.push(e.league_id);
+                self.leagues.push(LeagueSummary {
+                    id: e.league_id,
+                    name: e.name.clone(),
+                    game: e.game.clone(),
+                    game_version: e.game_version.clone(),
+                    scoring_system: e.scoring_system,
+                    players_per_game: e.players_per_game,
+                    size: e.size,
+                    games_per_seat: e.games_per_seat,
+                    require_active_players: e.require_active_players,
+                    status: LeagueStatus::Open,
+                    players: Vec::with_capacity(e.size as usize),
+                    created_at: meta.recorded_at,
+                });
+            }
+            DomainEvent::PlayerSubscribed(e) => {
+                self.league_mut(e.league_id, position)?.players.push(e.player_id);
+                if let Some(entry) = self.players.get_mut(&e.player_id)
+                    && !entry.leagues.contains(&e.league_id)
+                {
+                    entry.leagues.push(e.league_id);
+                }
+            }
+            DomainEvent::PlayerUnsubscribed(e) => {
+                self.league_mut(e.league_id, position)?.players.retain(|p| *p != e.player_id);
+            }
+            DomainEvent::GamesScheduled(e) => {
+                self.league_mut(e.league_id, position)?.status = LeagueStatus::Running;
+                let index = self.league_index[&e.league_id];
+                self.games.reserve(e.games.len());
+                for game in &e.games {
+                    self.games.insert(game.game_id, index);
+                }
+            }
+            DomainEvent::LeagueCompleted(e) => {
+                self.league_mut(e.league_id, position)?.status = LeagueStatus::Completed;
+            }
+            DomainEvent::GameFinished(_) | DomainEvent::GameResultCorrected(_) => {}
+        }
+        Ok(())
+    }
+}
+
+/// The catalog event types ([`CATALOG_EVENT_TYPES`]) in position order, up to a bound.
+const CATALOG_ROWS_SQLITE: &str = "SELECT position, stream_version, event_type, \
+    schema_version, payload, recorded_at FROM events WHERE event_type IN ('PlayerRegistered', \
+    'LeagueCreated', 'PlayerSubscribed', 'PlayerUnsubscribed', 'GamesScheduled', \
+    'LeagueCompleted') AND position <= ?1 ORDER BY position";
+const CATALOG_ROWS_POSTGRES: &str = "SELECT position, stream_version, event_type, \
+    schema_version, payload, recorded_at FROM events WHERE event_type IN ('PlayerRegistered', \
+    'LeagueCreated', 'PlayerSubscribed', 'PlayerUnsubscribed', 'GamesScheduled', \
+    'LeagueCompleted') AND position <= $1 ORDER BY position";
+/// The first event, up to a bound, of a type this code does not know.
+const UNKNOWN_TYPE_SQLITE: &str = "SELECT position, event_type FROM events WHERE event_type \
+    NOT IN ('PlayerRegistered', 'LeagueCreated', 'PlayerSubscribed', 'PlayerUnsubscribed', \
+    'GamesScheduled', 'GameFinished', 'GameResultCorrected', 'LeagueCompleted') \
+    AND position <= ?1 ORDER BY position LIMIT 1";
+const UNKNOWN_TYPE_POSTGRES: &str = "SELECT position, event_type FROM events WHERE event_type \
+    NOT IN ('PlayerRegistered', 'LeagueCreated', 'PlayerSubscribed', 'PlayerUnsubscribed', \
+    'GamesScheduled', 'GameFinished', 'GameResultCorrected', 'LeagueCompleted') \
+    AND position <= $1 ORDER BY position LIMIT 1";
+
+/// Folds the catalog from the database: one streaming query over the catalog event types
+/// only (served by the `events(event_type, position)` index), decoding each payload
+/// straight from its JSON text. Events past `last` are left to the caller (the live feed);
+/// the catalog's position is `last` afterwards.
+pub async fn load_catalog(store: &EventStore, last: u64) -> Result<Catalog, ProjectionError> {
+    let mut catalog = Catalog::new();
+    let bound = i64::try_from(last).unwrap_or(i64::MAX);
+    let db = store.connection();
+    macro_rules! fold_rows {
+        ($pool:expr, $sql:expr) => {{
+            let mut rows = sqlx::query($sql).bind(bound).fetch($pool);
+            while let Some(row) = rows.try_next().await? {
+                let position = row.try_get::<i64, _>(0)? as u64;
+                let meta = EventMeta {
+                    position,
+                    stream_version: row.try_get::<i64, _>(1)? as u64,
+                    recorded_at: row.try_get::<DateTime<Utc>, _>(5)?,
+                };
+                let event_type: &str = row.try_get(2)?;
+                let schema_version: i64 = row.try_get::<i32, _>(3)?.into();
+                let payload: &str = row.try_get(4)?;
+                let event = decode_event(event_type, schema_version, payload)
+                    .map_err(|source| ProjectionError::Decode { position, source })?;
+                catalog.apply_event(meta, &event)?;
+            }
+        }};
+    }
+    // An event of a type this code does not know would otherwise go unnoticed until its
+    // league is loaded (or forever, outside league streams): refuse to start on it, as the
+    // follower stops on it (the same index answers).
+    let unknown: Option<(i64, String)> = match store.backend() {
+        DbBackend::Sqlite => {
+            let pool = db.get_sqlite_connection_pool();
+            fold_rows!(pool, CATALOG_ROWS_SQLITE);
+            sqlx::query_as(UNKNOWN_TYPE_SQLITE).bind(bound).fetch_optional(pool).await?
+        }
+        _ => {
+            let pool = db.get_postgres_connection_pool();
+            fold_rows!(pool, CATALOG_ROWS_POSTGRES);
+            sqlx::query_as(UNKNOWN_TYPE_POSTGRES).bind(bound).fetch_optional(pool).await?
+        }
+    };
+    if let Some((position, event_type)) = unknown {
+        let source = EventType::parse(&event_type).expect_err("not a known type");
+        return Err(ProjectionError::Decode { position: position as u64, source });
+    }
+    catalog.advance_to(last);
+    Ok(catalog)
+}

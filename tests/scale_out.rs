@@ -1,0 +1,127 @@
+//! Scale out: two `league serve` processes on one PostgreSQL database. A result reported
+//! through one reaches the other's standings query and its `standingsChanged`
+//! subscription within 200 ms (issue goal: the store wakes every process's follower with
+//! LISTEN/NOTIFY). PostgreSQL only: SQLite serves one machine, and other processes poll it.
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use futures::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use support::{ADMIN, Server, placement_result};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+/// How late the other gateway may be (README "Running N gateways").
+const PROPAGATION: Duration = Duration::from_millis(200);
+const WS_TIMEOUT: Duration = Duration::from_secs(10);
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn ws_send(socket: &mut Socket, message: Value) {
+    socket.send(Message::text(message.to_string())).await.expect("WebSocket send");
+}
+
+/// The next JSON text message.
+async fn ws_next(socket: &mut Socket) -> Value {
+    loop {
+        let message = tokio::time::timeout(WS_TIMEOUT, socket.next())
+            .await
+            .expect("a WebSocket message within the timeout")
+            .expect("the subscription stays open")
+            .expect("a WebSocket message");
+        if let Message::Text(text) = message {
+            return serde_json::from_str(&text).expect("JSON message");
+        }
+    }
+}
+
+/// The total of `player` in a league's standings as served by `server`.
+async fn total_of(server: &Server, league: &str, player: &str) -> f64 {
+    let data = server
+        .data(
+            None,
+            "query($id: ID!) { standings(leagueId: $id) { total player { id } } }",
+            json!({ "id": league }),
+        )
+        .await;
+    data["standings"]
+        .as_array()
+        .expect("standings")
+        .iter()
+        .find(|row| row["player"]["id"] == player)
+        .and_then(|row| row["total"].as_f64())
+        .expect("the player has a line")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_result_through_one_gateway_reaches_the_other() {
+    let Some(db) = league_testkit::postgres().await else {
+        return;
+    };
+    let writer = Server::start(&db.url).await;
+    let reader = Server::start(&db.url).await;
+    let players = writer.register_many(4, "scale").await;
+    let league = writer.create_league("PLACEMENT", 2, Some(4)).await;
+    writer.fill(&league, &players).await;
+    let (game, seats, _) = writer.games(&league).await.remove(0);
+
+    // The reader's subscription, registered before the result (a ping round trip after the
+    // subscribe message means the server has set it up).
+    let url = format!("{}/graphql/ws", reader.base.replacen("http://", "ws://", 1));
+    let mut request = url.into_client_request().expect("WebSocket request");
+    request.headers_mut().insert("Sec-WebSocket-Protocol", "graphql-transport-ws".parse().unwrap());
+    let (mut socket, _) = tokio_tungstenite::connect_async(request).await.expect("upgrade");
+    ws_send(&mut socket, json!({ "type": "connection_init", "payload": {} })).await;
+    assert_eq!(ws_next(&mut socket).await["type"], "connection_ack");
+    ws_send(&mut socket, json!({ "id": "s", "type": "subscribe", "payload": {
+        "query": "subscription($id: ID!) { standingsChanged(leagueId: $id) { position standings { total player { id } } } }",
+        "variables": { "id": league },
+    }}))
+    .await;
+    ws_send(&mut socket, json!({ "type": "ping" })).await;
+    assert_eq!(ws_next(&mut socket).await["type"], "pong");
+    // The reader has loaded the league (before the result, every total is 0).
+    assert_eq!(total_of(&reader, &league, &seats[0]).await, 0.0);
+
+    let reported = Instant::now();
+    writer
+        .data(
+            Some(ADMIN),
+            "mutation($g: ID!, $r: GameResultInput!) { reportGameResult(gameId: $g, result: $r) { id } }",
+            json!({ "g": game, "r": placement_result(&seats) }),
+        )
+        .await;
+    let acknowledged = reported.elapsed();
+
+    // The other gateway's subscription pushes standings with the winner's points.
+    let update = loop {
+        let message = ws_next(&mut socket).await;
+        assert_eq!(message["type"], "next", "{message}");
+        let rows = message["payload"]["data"]["standingsChanged"]["standings"].clone();
+        let winner =
+            rows.as_array().expect("rows").iter().find(|row| row["player"]["id"] == seats[0]);
+        if winner.and_then(|row| row["total"].as_f64()).is_some_and(|total| total > 0.0) {
+            break reported.elapsed();
+        }
+    };
+    // And its standings query answers with them.
+    let queried = loop {
+        if total_of(&reader, &league, &seats[0]).await > 0.0 {
+            break reported.elapsed();
+        }
+        assert!(reported.elapsed() < WS_TIMEOUT, "the reader never saw the result");
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    };
+    eprintln!(
+        "result acknowledged by the writer after {acknowledged:?}; the other gateway's \
+         subscription after {update:?}, its standings query after {queried:?}"
+    );
+    // Measured from the request, so the writer's own commit is included.
+    assert!(update <= acknowledged + PROPAGATION, "subscription after {update:?}");
+    assert!(queried <= acknowledged + PROPAGATION, "standings query after {queried:?}");
+    writer.kill().await;
+    reader.kill().await;
+}
