@@ -1,42 +1,20 @@
 //! Scale out: two `league serve` processes on one PostgreSQL database. A result reported
 //! through one reaches the other's standings query and its `standingsChanged`
-//! subscription within 200 ms (issue goal: the store wakes every process's follower with
-//! LISTEN/NOTIFY). PostgreSQL only: SQLite serves one machine, and other processes poll it.
+//! subscription within 200 ms of the writer's answer (the store wakes every process's
+//! follower with LISTEN/NOTIFY, so propagation does not wait for a poll). PostgreSQL only:
+//! SQLite serves one machine, and other processes poll it.
 
 mod support;
 
 use std::time::{Duration, Instant};
 
-use futures::{SinkExt, StreamExt};
-use serde_json::{Value, json};
-use support::{ADMIN, Server, placement_result};
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use serde_json::json;
+use support::{ADMIN, Server, placement_result, ws_next, ws_send};
 
 /// How late the other gateway may be (README "Running N gateways").
 const PROPAGATION: Duration = Duration::from_millis(200);
-const WS_TIMEOUT: Duration = Duration::from_secs(10);
-
-type Socket =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-async fn ws_send(socket: &mut Socket, message: Value) {
-    socket.send(Message::text(message.to_string())).await.expect("WebSocket send");
-}
-
-/// The next JSON text message.
-async fn ws_next(socket: &mut Socket) -> Value {
-    loop {
-        let message = tokio::time::timeout(WS_TIMEOUT, socket.next())
-            .await
-            .expect("a WebSocket message within the timeout")
-            .expect("the subscription stays open")
-            .expect("a WebSocket message");
-        if let Message::Text(text) = message {
-            return serde_json::from_str(&text).expect("JSON message");
-        }
-    }
-}
+/// How long the reader may take at most before the test gives up.
+const GIVE_UP: Duration = Duration::from_secs(10);
 
 /// The total of `player` in a league's standings as served by `server`.
 async fn total_of(server: &Server, league: &str, player: &str) -> f64 {
@@ -70,19 +48,16 @@ async fn a_result_through_one_gateway_reaches_the_other() {
 
     // The reader's subscription, registered before the result (a ping round trip after the
     // subscribe message means the server has set it up).
-    let url = format!("{}/graphql/ws", reader.base.replacen("http://", "ws://", 1));
-    let mut request = url.into_client_request().expect("WebSocket request");
-    request.headers_mut().insert("Sec-WebSocket-Protocol", "graphql-transport-ws".parse().unwrap());
-    let (mut socket, _) = tokio_tungstenite::connect_async(request).await.expect("upgrade");
+    let mut socket = reader.ws_connect("graphql-transport-ws").await;
     ws_send(&mut socket, json!({ "type": "connection_init", "payload": {} })).await;
-    assert_eq!(ws_next(&mut socket).await["type"], "connection_ack");
+    assert_eq!(ws_next(&mut socket).await.expect("open")["type"], "connection_ack");
     ws_send(&mut socket, json!({ "id": "s", "type": "subscribe", "payload": {
         "query": "subscription($id: ID!) { standingsChanged(leagueId: $id) { position standings { total player { id } } } }",
         "variables": { "id": league },
     }}))
     .await;
     ws_send(&mut socket, json!({ "type": "ping" })).await;
-    assert_eq!(ws_next(&mut socket).await["type"], "pong");
+    assert_eq!(ws_next(&mut socket).await.expect("open")["type"], "pong");
     // The reader has loaded the league (before the result, every total is 0).
     assert_eq!(total_of(&reader, &league, &seats[0]).await, 0.0);
 
@@ -98,7 +73,7 @@ async fn a_result_through_one_gateway_reaches_the_other() {
 
     // The other gateway's subscription pushes standings with the winner's points.
     let update = loop {
-        let message = ws_next(&mut socket).await;
+        let message = ws_next(&mut socket).await.expect("the subscription stays open");
         assert_eq!(message["type"], "next", "{message}");
         let rows = message["payload"]["data"]["standingsChanged"]["standings"].clone();
         let winner =
@@ -112,7 +87,7 @@ async fn a_result_through_one_gateway_reaches_the_other() {
         if total_of(&reader, &league, &seats[0]).await > 0.0 {
             break reported.elapsed();
         }
-        assert!(reported.elapsed() < WS_TIMEOUT, "the reader never saw the result");
+        assert!(reported.elapsed() < GIVE_UP, "the reader never saw the result");
         tokio::time::sleep(Duration::from_millis(2)).await;
     };
     eprintln!(

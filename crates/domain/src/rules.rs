@@ -270,19 +270,6 @@ fn player_names_mut(result: &mut GameResult) -> Vec<&mut String> {
     }
 }
 
-/// Every player named in a result, in result order.
-pub fn result_players(result: &GameResult) -> Vec<&str> {
-    match result {
-        GameResult::Placement(entries) => entries.iter().map(|e| e.player.as_str()).collect(),
-        GameResult::Diplomacy(entries) => entries.iter().map(|e| e.player.as_str()).collect(),
-        GameResult::Teams(teams) => teams
-            .sides
-            .iter()
-            .flat_map(|side| side.players.iter().map(|p| p.player.as_str()))
-            .collect(),
-    }
-}
-
 /// The input shape a system's results take (`diplomacy`, `teams`, `placement`).
 fn expected_shape(system: ScoringSystem) -> &'static str {
     match system.result_kind() {
