@@ -18,4 +18,5 @@ mod life_cycle;
 mod limits;
 mod oracle;
 mod pagination;
+mod results;
 mod subscriptions;

@@ -409,6 +409,7 @@ impl GameResultValue {
                         centres: e.centres,
                         eliminated: e.eliminated,
                         eliminated_year: e.eliminated_year,
+                        in_draw: e.in_draw,
                     })
                     .collect(),
             }),
@@ -463,6 +464,9 @@ pub struct DiplomacyEntry {
     pub centres: u32,
     pub eliminated: bool,
     pub eliminated_year: Option<i32>,
+    /// Included in a passed draw vote (when no power is, the draw is every survivor; one
+    /// power alone is a concession: `docs/scoring.md`).
+    pub in_draw: bool,
 }
 
 /// A side-against-side game.
