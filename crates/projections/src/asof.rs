@@ -3,16 +3,14 @@
 //! ([`load_model`], the fast path used by replay, as-of queries and the benchmark).
 
 use chrono::{DateTime, SubsecRound, Utc};
-use futures::TryStreamExt;
 use league_domain::league_stream_id;
 use league_store::{Bound, EventStore, RecordedEvent, StreamId};
 use sea_orm::DbBackend;
-use sea_orm::sqlx::{self, Row};
 use uuid::Uuid;
 
-use crate::decode::decode_event;
+use crate::decode::for_each_event_row;
 use crate::error::ProjectionError;
-use crate::model::{EventMeta, ReadModel};
+use crate::model::ReadModel;
 
 /// A point in history: everything up to and including a global position, or everything
 /// recorded at or before an instant.
@@ -76,29 +74,18 @@ pub async fn load_model(
     };
     let mut model = ReadModel::new();
     let db = store.connection();
+    let mut count = 0u64;
     macro_rules! fold_rows {
-        ($pool:expr, $sql:expr) => {{
-            let mut rows = sqlx::query($sql).bind(last).fetch($pool);
-            let mut count = 0u64;
-            while let Some(row) = rows.try_next().await? {
-                let position = row.try_get::<i64, _>(0)? as u64;
-                let meta = EventMeta {
-                    position,
-                    stream_version: row.try_get::<i64, _>(1)? as u64,
-                    recorded_at: row.try_get::<DateTime<Utc>, _>(5)?,
-                };
-                let event_type: &str = row.try_get(2)?;
-                let schema_version: i64 = row.try_get::<i32, _>(3)?.into();
-                let payload: &str = row.try_get(4)?;
-                let event = decode_event(event_type, schema_version, payload)
-                    .map_err(|source| ProjectionError::Decode { position, source })?;
+        ($pool:expr, $sql:expr) => {
+            for_each_event_row!($pool, $sql, last, |meta, event| {
+                let position = meta.position;
                 model.apply_event(meta, event)?;
                 count += 1;
                 if count.is_multiple_of(PROGRESS_EVERY) {
                     progress(position);
                 }
-            }
-        }};
+            })
+        };
     }
     match store.backend() {
         DbBackend::Sqlite => fold_rows!(

@@ -6,16 +6,15 @@
 //! See README "Architecture".
 
 use chrono::{DateTime, Utc};
-use futures::TryStreamExt;
 use league_domain::{DomainEvent, EventType, LeagueStatus};
 use league_scoring::ScoringSystem;
 use league_store::{EventStore, RecordedEvent};
 use rustc_hash::FxHashMap as HashMap;
 use sea_orm::DbBackend;
-use sea_orm::sqlx::{self, Row};
+use sea_orm::sqlx;
 use uuid::Uuid;
 
-use crate::decode::decode_event;
+use crate::decode::{decode_event, for_each_event_row};
 use crate::error::ProjectionError;
 use crate::model::{EventMeta, PlayerView};
 
@@ -271,15 +270,44 @@ const CATALOG_ROWS_POSTGRES: &str = "SELECT position, stream_version, event_type
     schema_version, payload, recorded_at FROM events WHERE event_type IN ('PlayerRegistered', \
     'LeagueCreated', 'PlayerSubscribed', 'PlayerUnsubscribed', 'GamesScheduled', \
     'LeagueCompleted') AND position <= $1 ORDER BY position";
-/// The first event, up to a bound, of a type this code does not know.
-const UNKNOWN_TYPE_SQLITE: &str = "SELECT position, event_type FROM events WHERE event_type \
-    NOT IN ('PlayerRegistered', 'LeagueCreated', 'PlayerSubscribed', 'PlayerUnsubscribed', \
-    'GamesScheduled', 'GameFinished', 'GameResultCorrected', 'LeagueCompleted') \
-    AND position <= ?1 ORDER BY position LIMIT 1";
-const UNKNOWN_TYPE_POSTGRES: &str = "SELECT position, event_type FROM events WHERE event_type \
-    NOT IN ('PlayerRegistered', 'LeagueCreated', 'PlayerSubscribed', 'PlayerUnsubscribed', \
-    'GamesScheduled', 'GameFinished', 'GameResultCorrected', 'LeagueCompleted') \
-    AND position <= $1 ORDER BY position LIMIT 1";
+/// The next event type after a given one, by the `events(event_type, position)` index: one
+/// seek per distinct type, so listing every type costs a handful of seeks, not a scan of
+/// the log.
+const NEXT_TYPE_SQLITE: &str = "SELECT min(event_type) FROM events WHERE event_type > ?1";
+const NEXT_TYPE_POSTGRES: &str = "SELECT min(event_type) FROM events WHERE event_type > $1";
+/// The first position of an event type, up to a bound (same index).
+const FIRST_OF_TYPE_SQLITE: &str =
+    "SELECT min(position) FROM events WHERE event_type = ?1 AND position <= ?2";
+const FIRST_OF_TYPE_POSTGRES: &str =
+    "SELECT min(position) FROM events WHERE event_type = $1 AND position <= $2";
+
+/// The first event up to `$bound` whose type this code does not know, as
+/// `Option<(position, type)>`: walks the distinct types with index seeks.
+macro_rules! first_unknown_type {
+    ($pool:expr, $next_sql:expr, $first_sql:expr, $bound:expr) => {{
+        let mut found: Option<(i64, String)> = None;
+        let mut after = String::new();
+        loop {
+            let (next,): (Option<String>,) =
+                sqlx::query_as($next_sql).bind(&after).fetch_one($pool).await?;
+            let Some(event_type) = next else { break };
+            if EventType::parse(&event_type).is_err() {
+                let (first,): (Option<i64>,) = sqlx::query_as($first_sql)
+                    .bind(&event_type)
+                    .bind($bound)
+                    .fetch_one($pool)
+                    .await?;
+                if let Some(position) = first
+                    && found.as_ref().is_none_or(|(earliest, _)| position < *earliest)
+                {
+                    found = Some((position, event_type.clone()));
+                }
+            }
+            after = event_type;
+        }
+        found
+    }};
+}
 
 /// Folds the catalog from the database: one streaming query over the catalog event types
 /// only (served by the `events(event_type, position)` index), decoding each payload
@@ -289,38 +317,23 @@ pub async fn load_catalog(store: &EventStore, last: u64) -> Result<Catalog, Proj
     let mut catalog = Catalog::new();
     let bound = i64::try_from(last).unwrap_or(i64::MAX);
     let db = store.connection();
-    macro_rules! fold_rows {
-        ($pool:expr, $sql:expr) => {{
-            let mut rows = sqlx::query($sql).bind(bound).fetch($pool);
-            while let Some(row) = rows.try_next().await? {
-                let position = row.try_get::<i64, _>(0)? as u64;
-                let meta = EventMeta {
-                    position,
-                    stream_version: row.try_get::<i64, _>(1)? as u64,
-                    recorded_at: row.try_get::<DateTime<Utc>, _>(5)?,
-                };
-                let event_type: &str = row.try_get(2)?;
-                let schema_version: i64 = row.try_get::<i32, _>(3)?.into();
-                let payload: &str = row.try_get(4)?;
-                let event = decode_event(event_type, schema_version, payload)
-                    .map_err(|source| ProjectionError::Decode { position, source })?;
-                catalog.apply_event(meta, &event)?;
-            }
-        }};
-    }
     // An event of a type this code does not know would otherwise go unnoticed until its
     // league is loaded (or forever, outside league streams): refuse to start on it, as the
     // follower stops on it (the same index answers).
     let unknown: Option<(i64, String)> = match store.backend() {
         DbBackend::Sqlite => {
             let pool = db.get_sqlite_connection_pool();
-            fold_rows!(pool, CATALOG_ROWS_SQLITE);
-            sqlx::query_as(UNKNOWN_TYPE_SQLITE).bind(bound).fetch_optional(pool).await?
+            for_each_event_row!(pool, CATALOG_ROWS_SQLITE, bound, |meta, event| {
+                catalog.apply_event(meta, &event)?;
+            });
+            first_unknown_type!(pool, NEXT_TYPE_SQLITE, FIRST_OF_TYPE_SQLITE, bound)
         }
         _ => {
             let pool = db.get_postgres_connection_pool();
-            fold_rows!(pool, CATALOG_ROWS_POSTGRES);
-            sqlx::query_as(UNKNOWN_TYPE_POSTGRES).bind(bound).fetch_optional(pool).await?
+            for_each_event_row!(pool, CATALOG_ROWS_POSTGRES, bound, |meta, event| {
+                catalog.apply_event(meta, &event)?;
+            });
+            first_unknown_type!(pool, NEXT_TYPE_POSTGRES, FIRST_OF_TYPE_POSTGRES, bound)
         }
     };
     if let Some((position, event_type)) = unknown {

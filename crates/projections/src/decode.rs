@@ -14,3 +14,32 @@ pub fn decode_event(
 ) -> Result<DomainEvent, EventDecodeError> {
     DomainEvent::decode(event_type, schema_version, payload)
 }
+
+/// Streams the rows of `$sql` (columns `position, stream_version, event_type,
+/// schema_version, payload, recorded_at`, one parameter bound to `$bound`) over `$pool`,
+/// decoding each payload straight from its JSON text, and runs `$body` with the row's
+/// [`EventMeta`](crate::model::EventMeta) and [`DomainEvent`] bound to `$meta` and `$event`.
+/// The one row decoder of the database paths (whole-log fold, catalog fold); a macro
+/// because SQLite and PostgreSQL pools yield different row types.
+macro_rules! for_each_event_row {
+    ($pool:expr, $sql:expr, $bound:expr, |$meta:ident, $event:ident| $body:block) => {{
+        use ::futures::TryStreamExt as _;
+        use ::sea_orm::sqlx::Row as _;
+        let mut rows = ::sea_orm::sqlx::query($sql).bind($bound).fetch($pool);
+        while let Some(row) = rows.try_next().await? {
+            let position = row.try_get::<i64, _>(0)? as u64;
+            let $meta = $crate::model::EventMeta {
+                position,
+                stream_version: row.try_get::<i64, _>(1)? as u64,
+                recorded_at: row.try_get::<::chrono::DateTime<::chrono::Utc>, _>(5)?,
+            };
+            let event_type: &str = row.try_get(2)?;
+            let schema_version: i64 = row.try_get::<i32, _>(3)?.into();
+            let payload: &str = row.try_get(4)?;
+            let $event = $crate::decode::decode_event(event_type, schema_version, payload)
+                .map_err(|source| $crate::error::ProjectionError::Decode { position, source })?;
+            $body
+        }
+    }};
+}
+pub(crate) use for_each_event_row;
