@@ -189,6 +189,15 @@ impl Extension for ErrorCodesExtension {
                 Some(OperationType::Subscription) | None => OperationKind::Unknown,
             });
         }
+        // HTTP requests draw from the request bucket before they are read; an operation
+        // sent over a WebSocket draws here, so one connection cannot run unlimited queries.
+        if ctx.data_opt::<Transport>() == Some(&Transport::WebSocket)
+            && let (Some(limiter), Some(key)) =
+                (ctx.data_opt::<RateLimiter>(), ctx.data_opt::<RateKey>())
+            && let Err(limited) = limiter.check_request(key)
+        {
+            return Err(crate::error::rate_limited(limited).into_server_error(Pos::default()));
+        }
         if ty == Some(OperationType::Mutation) {
             if ctx.data_opt::<Transport>() == Some(&Transport::Get) {
                 let mut error =

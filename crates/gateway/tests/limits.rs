@@ -219,6 +219,57 @@ async fn ws_subscription_cap_refuses_one_operation(db: TestDatabase) {
     assert_eq!(next_frame(&mut ws).await.to_text().unwrap(), r#"{"type":"pong"}"#);
 }
 
+async fn ws_operations_draw_from_the_request_bucket(db: TestDatabase) {
+    let gateway = Gateway::start(db, |c| {
+        c.rate.requests_per_second = 1;
+        c.rate.requests_burst = 2;
+    })
+    .await;
+    let mut ws = gateway.ws().await;
+    init(&mut ws).await;
+    let query = |id: &str| {
+        Message::text(
+            json!({"type": "subscribe", "id": id, "payload": {"query": "{ __typename }"}})
+                .to_string(),
+        )
+    };
+    // The burst of two runs; the third operation on the same connection is refused with
+    // RATE_LIMITED and the connection stays open.
+    for id in ["1", "2", "3"] {
+        ws.send(query(id)).await.unwrap();
+    }
+    // Operations run concurrently: read until each of the three has finished.
+    let mut refusals = Vec::new();
+    let mut answered = 0;
+    let mut finished = 0;
+    while finished < 3 {
+        let frame: Value =
+            serde_json::from_str(next_frame(&mut ws).await.to_text().unwrap()).unwrap();
+        match frame["type"].as_str() {
+            Some("next") if frame["payload"]["errors"].is_array() => {
+                refusals.push(frame["payload"]["errors"][0].clone());
+            }
+            Some("next") => answered += 1,
+            Some("error") => {
+                refusals.push(frame["payload"][0].clone());
+                finished += 1;
+            }
+            Some("complete") => finished += 1,
+            _ => {}
+        }
+    }
+    assert_eq!(answered, 2, "the burst ran: {refusals:?}");
+    assert_eq!(refusals.len(), 1, "{refusals:?}");
+    assert_eq!(refusals[0]["extensions"]["code"], "RATE_LIMITED", "{}", refusals[0]);
+    ws.send(Message::text(r#"{"type":"ping"}"#)).await.unwrap();
+    loop {
+        let frame = next_frame(&mut ws).await;
+        if frame.to_text().unwrap() == r#"{"type":"pong"}"# {
+            break;
+        }
+    }
+}
+
 /// Reads everything until the server closes; `Err` when it does not within `limit`.
 async fn read_until_closed(
     stream: &mut tokio::net::TcpStream,
@@ -453,6 +504,7 @@ on_both_databases!(
     ws_keepalive_pings,
     ws_connection_caps_close_with_4429,
     ws_subscription_cap_refuses_one_operation,
+    ws_operations_draw_from_the_request_bucket,
     half_a_header_is_disconnected,
     a_body_that_never_ends_gets_408,
     complexity_weighs_lists_by_league_size,
