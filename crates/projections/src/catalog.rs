@@ -5,6 +5,8 @@
 //! (a [`ReadModel`](crate::ReadModel) folded from the league's stream, loaded on demand).
 //! See README "Architecture".
 
+use std::sync::LazyLock;
+
 use chrono::{DateTime, Utc};
 use league_domain::{DomainEvent, EventType, LeagueStatus};
 use league_scoring::ScoringSystem;
@@ -19,18 +21,18 @@ use crate::error::ProjectionError;
 use crate::model::{EventMeta, PlayerView};
 
 /// The event types the catalog folds; every other event leaves it unchanged.
-pub const CATALOG_EVENT_TYPES: [&str; 6] = [
-    "PlayerRegistered",
-    "LeagueCreated",
-    "PlayerSubscribed",
-    "PlayerUnsubscribed",
-    "GamesScheduled",
-    "LeagueCompleted",
+pub const CATALOG_EVENT_TYPES: [EventType; 6] = [
+    EventType::PlayerRegistered,
+    EventType::LeagueCreated,
+    EventType::PlayerSubscribed,
+    EventType::PlayerUnsubscribed,
+    EventType::GamesScheduled,
+    EventType::LeagueCompleted,
 ];
 
 /// Whether the catalog folds events of this type.
 pub fn is_catalog_event(event_type: &str) -> bool {
-    CATALOG_EVENT_TYPES.contains(&event_type)
+    CATALOG_EVENT_TYPES.iter().any(|t| t.as_str() == event_type)
 }
 
 /// A league as the catalog knows it: settings, status and roster (no games or results).
@@ -261,15 +263,19 @@ impl Catalog {
     }
 }
 
-/// The catalog event types ([`CATALOG_EVENT_TYPES`]) in position order, up to a bound.
-const CATALOG_ROWS_SQLITE: &str = "SELECT position, stream_version, event_type, \
-    schema_version, payload, recorded_at FROM events WHERE event_type IN ('PlayerRegistered', \
-    'LeagueCreated', 'PlayerSubscribed', 'PlayerUnsubscribed', 'GamesScheduled', \
-    'LeagueCompleted') AND position <= ?1 ORDER BY position";
-const CATALOG_ROWS_POSTGRES: &str = "SELECT position, stream_version, event_type, \
-    schema_version, payload, recorded_at FROM events WHERE event_type IN ('PlayerRegistered', \
-    'LeagueCreated', 'PlayerSubscribed', 'PlayerUnsubscribed', 'GamesScheduled', \
-    'LeagueCompleted') AND position <= $1 ORDER BY position";
+/// The catalog event types ([`CATALOG_EVENT_TYPES`]) in position order, up to the bound
+/// `placeholder` (`?1` or `$1`); the type names come from the list, never retyped.
+fn catalog_rows_sql(placeholder: &str) -> String {
+    let types: Vec<String> =
+        CATALOG_EVENT_TYPES.iter().map(|t| format!("'{}'", t.as_str())).collect();
+    format!(
+        "SELECT position, stream_version, event_type, schema_version, payload, recorded_at \
+         FROM events WHERE event_type IN ({}) AND position <= {placeholder} ORDER BY position",
+        types.join(", ")
+    )
+}
+static CATALOG_ROWS_SQLITE: LazyLock<String> = LazyLock::new(|| catalog_rows_sql("?1"));
+static CATALOG_ROWS_POSTGRES: LazyLock<String> = LazyLock::new(|| catalog_rows_sql("$1"));
 /// The next event type after a given one, by the `events(event_type, position)` index: one
 /// seek per distinct type, so listing every type costs a handful of seeks, not a scan of
 /// the log.
@@ -323,14 +329,14 @@ pub async fn load_catalog(store: &EventStore, last: u64) -> Result<Catalog, Proj
     let unknown: Option<(i64, String)> = match store.backend() {
         DbBackend::Sqlite => {
             let pool = db.get_sqlite_connection_pool();
-            for_each_event_row!(pool, CATALOG_ROWS_SQLITE, bound, |meta, event| {
+            for_each_event_row!(pool, CATALOG_ROWS_SQLITE.as_str(), bound, |meta, event| {
                 catalog.apply_event(meta, &event)?;
             });
             first_unknown_type!(pool, NEXT_TYPE_SQLITE, FIRST_OF_TYPE_SQLITE, bound)
         }
         _ => {
             let pool = db.get_postgres_connection_pool();
-            for_each_event_row!(pool, CATALOG_ROWS_POSTGRES, bound, |meta, event| {
+            for_each_event_row!(pool, CATALOG_ROWS_POSTGRES.as_str(), bound, |meta, event| {
                 catalog.apply_event(meta, &event)?;
             });
             first_unknown_type!(pool, NEXT_TYPE_POSTGRES, FIRST_OF_TYPE_POSTGRES, bound)
