@@ -160,6 +160,155 @@ fn tribute_worked_example() {
 }
 
 #[test]
+fn base3_worked_examples() {
+    assert_eq!(scores(ScoringSystem::Base3, &reference()), [22.0, 11.0, 9.0, 8.0, 6.0, 5.0, 0.0]);
+    // Two toppers get 9 / 3 each, three 9 / 9.
+    let two = game([9, 9, 6, 5, 3, 2, 0], [0, 0, 0, 0, 0, 0, 1905]);
+    assert_eq!(scores(ScoringSystem::Base3, &two), [15.0, 15.0, 9.0, 8.0, 6.0, 5.0, 0.0]);
+    let three = game([8, 8, 8, 5, 3, 2, 0], [0, 0, 0, 0, 0, 0, 1905]);
+    assert_eq!(scores(ScoringSystem::Base3, &three), [12.0, 12.0, 12.0, 8.0, 6.0, 5.0, 0.0]);
+    assert_eq!(scores(ScoringSystem::Base3, &solo()), [46.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+}
+
+#[test]
+fn mischief_worked_examples() {
+    assert_eq!(scores(ScoringSystem::Mischief, &reference()), [15.0, 8.0, 6.0, 5.0, 3.0, 2.0, 0.0]);
+    let two = game([9, 9, 6, 5, 3, 2, 0], [0, 0, 0, 0, 0, 0, 1905]);
+    assert_eq!(scores(ScoringSystem::Mischief, &two), [10.0, 10.0, 6.0, 5.0, 3.0, 2.0, 0.0]);
+    let three = game([8, 8, 8, 5, 3, 2, 0], [0, 0, 0, 0, 0, 0, 1905]);
+    assert_eq!(scores(ScoringSystem::Mischief, &three), [8.0, 8.0, 8.0, 5.0, 3.0, 2.0, 0.0]);
+    assert_eq!(scores(ScoringSystem::Mischief, &solo()), [34.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+}
+
+#[test]
+fn your_draw_size_worked_examples() {
+    for system in [ScoringSystem::YourDrawSizeShort, ScoringSystem::YourDrawSizeUnlimited] {
+        assert_eq!(scores(system, &reference()), [42.0, 42.0, 30.0, 30.0, 21.0, 21.0, 0.0]);
+        let big = game([14, 10, 6, 4, 0, 0, 0], [0, 0, 0, 0, 1903, 1905, 1907]);
+        assert_eq!(scores(system, &big), [105.0, 42.0, 30.0, 30.0, 0.0, 0.0, 0.0]);
+    }
+    assert_eq!(
+        scores(ScoringSystem::YourDrawSizeShort, &solo()),
+        [300.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    );
+    assert_eq!(
+        scores(ScoringSystem::YourDrawSizeUnlimited, &solo()),
+        [320.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    );
+}
+
+#[test]
+fn c_diplo_namur_worked_examples() {
+    assert_eq!(
+        scores(ScoringSystem::CDiploNamur, &reference()),
+        [61.0, 35.0, 26.0, 17.0, 13.0, 10.0, 1.0]
+    );
+    let tied = game([9, 9, 6, 5, 3, 2, 0], [0, 0, 0, 0, 0, 0, 1905]);
+    assert_eq!(
+        scores(ScoringSystem::CDiploNamur, &tied),
+        [48.0, 48.0, 26.0, 17.0, 13.0, 10.0, 1.0]
+    );
+    assert_eq!(scores(ScoringSystem::CDiploNamur, &solo()), [85.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+}
+
+#[test]
+fn open_tribute_worked_examples() {
+    assert_eq!(
+        scores(ScoringSystem::OpenTribute, &reference()),
+        [100.0, 56.0, 48.0, 44.0, 36.0, 32.0, 0.0]
+    );
+    // A top shared by two: each leader gets 29 / 2² = 7.25, rounded down to 7.
+    let tied = game([9, 9, 6, 5, 3, 2, 0], [0, 0, 0, 0, 0, 0, 1905]);
+    assert_eq!(
+        scores(ScoringSystem::OpenTribute, &tied),
+        [68.0, 68.0, 49.0, 45.0, 37.0, 33.0, 0.0]
+    );
+    assert_eq!(scores(ScoringSystem::OpenTribute, &solo()), [340.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+}
+
+#[test]
+fn vulcan_worked_examples() {
+    assert_eq!(
+        scores(ScoringSystem::Vulcan, &reference()),
+        [61.0, 37.0, 25.0, 20.0, 12.0, 9.0, 0.0]
+    );
+    let tied = game([9, 9, 6, 5, 3, 2, 0], [0, 0, 0, 0, 0, 0, 1905]);
+    assert_eq!(scores(ScoringSystem::Vulcan, &tied), [48.0, 48.0, 25.0, 20.0, 12.0, 9.0, 0.0]);
+    assert_eq!(scores(ScoringSystem::Vulcan, &solo()), [130.0, 5.0, 5.0, 5.0, 5.0, 5.0, 0.0]);
+}
+
+#[test]
+fn omg_worked_examples() {
+    assert_close(
+        &scores(ScoringSystem::Omg, &reference()),
+        &[38.5, 22.0, 17.5, 14.5, 11.5, 10.0, 0.0],
+    );
+    // A shared top: no tribute.
+    let tied = game([9, 9, 6, 5, 3, 2, 0], [0, 0, 0, 0, 0, 0, 1905]);
+    assert_close(&scores(ScoringSystem::Omg, &tied), &[26.25, 26.25, 19.5, 16.5, 13.5, 12.0, 0.0]);
+    // A gap of 12: every other power pays half its score, the cap.
+    let runaway = game([16, 4, 4, 4, 3, 2, 1], [0; 7]);
+    assert_close(
+        &scores(ScoringSystem::Omg, &runaway),
+        &[80.25, 8.25, 8.25, 8.25, 6.75, 6.0, 5.25],
+    );
+    assert_eq!(scores(ScoringSystem::Omg, &solo()), [100.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+}
+
+/// Three powers eliminated in 1903, 1905 and 1907 behind 14, 10, 6 and 4 centres.
+fn three_eliminated() -> GameResult {
+    game([14, 10, 6, 4, 0, 0, 0], [0, 0, 0, 0, 1903, 1905, 1907])
+}
+
+#[test]
+fn duct_tape_v2_worked_examples() {
+    for system in [ScoringSystem::DuctTapeV2, ScoringSystem::DuctTapeV2EliminationOrder] {
+        assert_eq!(scores(system, &reference()), [50.0, 32.0, 21.0, 14.0, 9.0, 5.0, 3.0]);
+        assert_eq!(scores(system, &solo()), [75.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+    }
+    // The fallen share 5th to 7th, (6 + 3 + 3) / 3 each, or take them by when they fell.
+    assert_eq!(
+        scores(ScoringSystem::DuctTapeV2, &three_eliminated()),
+        [54.0, 34.0, 21.0, 13.0, 4.0, 4.0, 4.0]
+    );
+    assert_eq!(
+        scores(ScoringSystem::DuctTapeV2EliminationOrder, &three_eliminated()),
+        [54.0, 34.0, 21.0, 13.0, 3.0, 3.0, 6.0]
+    );
+}
+
+#[test]
+fn southern_sun_worked_examples() {
+    assert_eq!(
+        scores(ScoringSystem::SouthernSun, &reference()),
+        [260.0, 190.0, 140.0, 110.0, 80.0, 60.0, 15.0]
+    );
+    // Four level on top share (130 + 80 + 50 + 30) / 4 = 72.5, rounded half up to 73.
+    let four = game([8, 8, 8, 8, 2, 0, 0], [0, 0, 0, 0, 0, 1904, 1906]);
+    assert_eq!(
+        scores(ScoringSystem::SouthernSun, &four),
+        [183.0, 183.0, 183.0, 183.0, 70.0, 12.0, 18.0]
+    );
+    assert_eq!(scores(ScoringSystem::SouthernSun, &solo()), [500.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+}
+
+#[test]
+fn sydney_league_worked_examples() {
+    assert_eq!(
+        scores(ScoringSystem::SydneyLeague, &reference()),
+        [950.0, 800.0, 650.0, 525.0, 375.0, 250.0, 105.0]
+    );
+    assert_eq!(
+        scores(ScoringSystem::SydneyLeague, &two_eliminated()),
+        [1000.0, 825.0, 650.0, 500.0, 375.0, 104.0, 207.0]
+    );
+    assert_eq!(
+        scores(ScoringSystem::SydneyLeague, &solo()),
+        [1725.0, 375.0, 300.0, 237.5, 175.0, 112.5, 54.0]
+    );
+}
+
+#[test]
 fn systems_ranking_the_fallen_need_their_elimination_year() {
     let GameResult::Diplomacy(mut entries) = two_eliminated() else { unreachable!() };
     entries[5].eliminated_year = None;
@@ -170,6 +319,9 @@ fn systems_ranking_the_fallen_need_their_elimination_year() {
         ScoringSystem::CarnageEliminationOrder,
         ScoringSystem::CarnageCentreCount,
         ScoringSystem::Carnage2023,
+        ScoringSystem::DuctTapeV2EliminationOrder,
+        ScoringSystem::SouthernSun,
+        ScoringSystem::SydneyLeague,
     ] {
         let error = score_game(system, &result).unwrap_err();
         assert!(matches!(error, ScoringError::Invalid { .. }), "{system}: {error}");
@@ -177,6 +329,7 @@ fn systems_ranking_the_fallen_need_their_elimination_year() {
     }
     // Dead equal ignores when powers fell.
     assert!(score_game(ScoringSystem::CarnageDeadEqual, &result).is_ok());
+    assert!(score_game(ScoringSystem::DuctTapeV2, &result).is_ok());
 }
 
 #[test]
@@ -190,7 +343,7 @@ fn every_catalogue_system_explains_each_score() {
     }
 }
 
-const CATALOGUE: [ScoringSystem; 11] = [
+const CATALOGUE: &[ScoringSystem] = &[
     ScoringSystem::SoloOrBust,
     ScoringSystem::DrawSize,
     ScoringSystem::CDiplo100,
@@ -202,6 +355,18 @@ const CATALOGUE: [ScoringSystem; 11] = [
     ScoringSystem::CarnageCentreCount,
     ScoringSystem::Carnage2023,
     ScoringSystem::Tribute,
+    ScoringSystem::Base3,
+    ScoringSystem::CDiploNamur,
+    ScoringSystem::OpenTribute,
+    ScoringSystem::Mischief,
+    ScoringSystem::Omg,
+    ScoringSystem::Vulcan,
+    ScoringSystem::YourDrawSizeShort,
+    ScoringSystem::YourDrawSizeUnlimited,
+    ScoringSystem::DuctTapeV2,
+    ScoringSystem::DuctTapeV2EliminationOrder,
+    ScoringSystem::SouthernSun,
+    ScoringSystem::SydneyLeague,
 ];
 
 /// Seven powers whose centres add up to at most 34 (at least one held), each 0-centre power
@@ -238,6 +403,19 @@ proptest! {
             (ScoringSystem::Carnage2023, 28034.0),
             (ScoringSystem::CarnageCentreCount, 39028.0),
             (ScoringSystem::Tribute, 100.0),
+            (ScoringSystem::Base3, 46.0),
+            (ScoringSystem::CDiploNamur, 85.0),
+            (ScoringSystem::OpenTribute, 340.0),
+            (ScoringSystem::Mischief, 34.0),
+            (ScoringSystem::Omg, 100.0),
+            (ScoringSystem::Vulcan, 130.0),
+            (ScoringSystem::YourDrawSizeShort, 300.0),
+            (ScoringSystem::YourDrawSizeUnlimited, 320.0),
+            (ScoringSystem::DuctTapeV2, 75.0),
+            (ScoringSystem::DuctTapeV2EliminationOrder, 75.0),
+            (ScoringSystem::SouthernSun, 500.0),
+            // Sydney League: 1st place (700) and 18 centres × 25, raised by half.
+            (ScoringSystem::SydneyLeague, 1.5 * (700.0 + 25.0 * 18.0)),
         ];
         for (system, solo) in expected {
             let scores = scores(system, &result);
@@ -246,6 +424,9 @@ proptest! {
                 let loser = match system {
                     ScoringSystem::Bangkok => 0.5 * f64::from(centres[i]),
                     ScoringSystem::CarnageCentreCount => 1000.0,
+                    ScoringSystem::Vulcan if centres[i] > 0 => 5.0,
+                    // Halved like every loser's score; checked in the worked example.
+                    ScoringSystem::SydneyLeague => score,
                     _ => 0.0,
                 };
                 prop_assert_eq!(score, loser, "{} power {}", system, i);
@@ -267,6 +448,20 @@ proptest! {
         // Carnage hands out every position point once, plus the centres.
         prop_assert!((total(ScoringSystem::CarnageDeadEqual) - (28_000.0 + held)).abs() < 1e-9);
         prop_assert!((total(ScoringSystem::CarnageEliminationOrder) - (28_000.0 + held)).abs() < 1e-9);
+        // Duct Tape hands out its 100 rank points once, plus the centres.
+        prop_assert!((total(ScoringSystem::DuctTapeV2) - (100.0 + held)).abs() < 1e-9);
+        prop_assert!((total(ScoringSystem::DuctTapeV2EliminationOrder) - (100.0 + held)).abs() < 1e-9);
+        // OMG: 1.5 per centre, 9 per survivor, 9 rank points; the tribute only moves points.
+        let survivors = centres.iter().filter(|&&c| c > 0).count() as f64;
+        prop_assert!((total(ScoringSystem::Omg) - (1.5 * held + 9.0 * survivors + 9.0)).abs() < 1e-9);
+        // OpenTribute with a lone leader: 34 per survivor and 3 per centre, and the leader also
+        // collects what the eliminated powers pay (the top count each).
+        let top = *centres.iter().max().unwrap();
+        if centres.iter().filter(|&&c| c == top).count() == 1 {
+            let eliminated = 7.0 - survivors;
+            let expected = 34.0 * survivors + 3.0 * held + f64::from(top) * eliminated;
+            prop_assert!((total(ScoringSystem::OpenTribute) - expected).abs() < 1e-9);
+        }
     }
 
     /// Powers with equal results (centres, and elimination year when out) score equal.
@@ -274,7 +469,7 @@ proptest! {
     fn equal_results_score_equal((centres, fell) in any_game()) {
         let fell = centres.map(|c| if c == 0 { fell[0] } else { 0 }).map(|y| y.max(1902));
         let result = game(centres, fell);
-        for system in CATALOGUE {
+        for &system in CATALOGUE {
             let scores = scores(system, &result);
             for i in 0..7 {
                 for j in 0..7 {
@@ -290,7 +485,7 @@ proptest! {
     #[test]
     fn more_centres_never_score_less((centres, fell) in any_game()) {
         let result = game(centres, fell);
-        for system in CATALOGUE {
+        for &system in CATALOGUE {
             let scores = scores(system, &result);
             for i in 0..7 {
                 for j in 0..7 {
