@@ -135,6 +135,7 @@ async fn build(db: &TestDatabase) -> App {
                 eliminated: centres == 0,
                 eliminated_year: None,
                 in_draw: false,
+                solo_year: None,
             })
             .collect();
         let report = ReportResult {

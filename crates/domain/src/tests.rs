@@ -572,6 +572,7 @@ mod results {
                     eliminated: false,
                     eliminated_year: None,
                     in_draw: false,
+                    solo_year: None,
                 })
                 .to_vec(),
         );
@@ -663,6 +664,7 @@ mod results {
                     eliminated: centres == 0,
                     eliminated_year: None,
                     in_draw: false,
+                    solo_year: None,
                 })
                 .collect(),
         );

@@ -20,6 +20,7 @@ fn diplomacy() -> GameResult {
                 eliminated: false,
                 eliminated_year: None,
                 in_draw: false,
+                solo_year: None,
             })
             .collect(),
     )

@@ -104,6 +104,26 @@ macro_rules! scoring_systems {
                 "Diplomacy, Southern Sun (docs/scoring.md#southern-sun)."),
             (SydneyLeague, "sydney-league", "SYDNEY_LEAGUE", Diplomacy,
                 "Diplomacy, Sydney League (docs/scoring.md#sydney-league)."),
+            (WorldClassic, "world-classic", "WORLD_CLASSIC", Diplomacy,
+                "Diplomacy, World Classic (docs/scoring.md#world-classic-and-summer-classic)."),
+            (SummerClassic, "summer-classic", "SUMMER_CLASSIC", Diplomacy,
+                "Diplomacy, Summer Classic (docs/scoring.md#world-classic-and-summer-classic)."),
+            (Whipping, "whipping", "WHIPPING", Diplomacy,
+                "Diplomacy, Whipping (docs/scoring.md#whipping)."),
+            (Detour09, "detour09", "DETOUR_09", Diplomacy,
+                "Diplomacy, Detour09 (docs/scoring.md#detour09)."),
+            (BangkokPike, "bangkok-pike", "BANGKOK_PIKE", Diplomacy,
+                "Diplomacy, Bangkok Pike (docs/scoring.md#bangkok-pike)."),
+            (Haight, "haight", "HAIGHT", Diplomacy,
+                "Diplomacy, Haight v1.0 (docs/scoring.md#haight)."),
+            (ManorCon, "manorcon", "MANORCON", Diplomacy,
+                "Diplomacy, ManorCon (docs/scoring.md#manorcon)."),
+            (ManorConOriginal, "manorcon-original", "MANORCON_ORIGINAL", Diplomacy,
+                "Diplomacy, Original ManorCon (docs/scoring.md#manorcon)."),
+            (ManorConV2, "manorcon-v2", "MANORCON_V2", Diplomacy,
+                "Diplomacy, ManorCon v2 (docs/scoring.md#manorcon)."),
+            (RankedClassic, "ranked-classic", "RANKED_CLASSIC", Diplomacy,
+                "Diplomacy, Ranked Classic (docs/scoring.md#ranked-classic)."),
         }
     };
 }
@@ -265,6 +285,12 @@ pub struct DiplomacyEntry {
     /// existed read and hash exactly as they did.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub in_draw: bool,
+    /// The soloist's game year in which it reached its solo, the year the game ended
+    /// (`docs/scoring.md#draws-and-concessions`): systems paying the powers that lost to a
+    /// solo by the years they played need it. Only a power on 18 or more centres carries it;
+    /// left out of the JSON when absent, so earlier results read and hash as they did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solo_year: Option<i32>,
 }
 
 impl DiplomacyEntry {
@@ -276,6 +302,7 @@ impl DiplomacyEntry {
             eliminated: false,
             eliminated_year: None,
             in_draw: false,
+            solo_year: None,
         }
     }
 }

@@ -308,6 +308,198 @@ fn sydney_league_worked_examples() {
     );
 }
 
+/// A solo in 1910: 18 centres for P0, P6 eliminated in 1908.
+fn solo_in_1910() -> GameResult {
+    let GameResult::Diplomacy(mut entries) = solo() else { unreachable!() };
+    entries[0].solo_year = Some(1910);
+    GameResult::Diplomacy(entries)
+}
+
+#[test]
+fn world_and_summer_classic_worked_examples() {
+    for system in [ScoringSystem::WorldClassic, ScoringSystem::SummerClassic] {
+        assert_eq!(scores(system, &reference()), [178.0, 110.0, 90.0, 80.0, 60.0, 50.0, 4.0]);
+        let two = game([9, 9, 6, 5, 3, 2, 0], [0, 0, 0, 0, 0, 0, 1905]);
+        assert_eq!(scores(system, &two), [144.0, 144.0, 90.0, 80.0, 60.0, 50.0, 4.0]);
+        assert_eq!(scores(system, &solo_in_1910()), [420.0, 9.0, 9.0, 9.0, 9.0, 9.0, 7.0]);
+    }
+    // Three toppers: World Classic splits the 48, Summer Classic voids it.
+    let three = game([8, 8, 8, 5, 3, 2, 0], [0, 0, 0, 0, 0, 0, 1905]);
+    assert_eq!(
+        scores(ScoringSystem::WorldClassic, &three),
+        [126.0, 126.0, 126.0, 80.0, 60.0, 50.0, 4.0]
+    );
+    assert_eq!(
+        scores(ScoringSystem::SummerClassic, &three),
+        [110.0, 110.0, 110.0, 80.0, 60.0, 50.0, 4.0]
+    );
+}
+
+#[test]
+fn whipping_worked_examples() {
+    assert_eq!(
+        scores(ScoringSystem::Whipping, &reference()),
+        [130.0, 90.0, 70.0, 60.0, 40.0, 30.0, 5.0]
+    );
+    // A shared top earns no bonus.
+    let two = game([9, 9, 6, 5, 3, 2, 0], [0, 0, 0, 0, 0, 0, 1905]);
+    assert_eq!(scores(ScoringSystem::Whipping, &two), [100.0, 100.0, 70.0, 60.0, 40.0, 30.0, 5.0]);
+    assert_eq!(
+        scores(ScoringSystem::Whipping, &solo_in_1910()),
+        [468.0, 10.0, 10.0, 10.0, 10.0, 10.0, 8.0]
+    );
+}
+
+#[test]
+fn detour09_worked_examples() {
+    let raw = [18.0, 13.0, 10.0, 8.0, 5.0, 4.0, 0.0];
+    let mut expected = raw.map(|r| r * 100.0 / 58.0);
+    expected[6] += 1.0; // 0.25 × 4 years survived
+    assert_close(&scores(ScoringSystem::Detour09, &reference()), &expected);
+    // Two level on top both get 2nd place's 3.
+    let two = game([9, 9, 6, 5, 3, 2, 0], [0, 0, 0, 0, 0, 0, 1905]);
+    let mut expected = [14.0, 14.0, 10.0, 8.0, 5.0, 4.0, 0.0].map(|r| r * 100.0 / 55.0);
+    expected[6] += 1.0;
+    assert_close(&scores(ScoringSystem::Detour09, &two), &expected);
+    // Survival is capped at 8 years (2 points).
+    assert_close(
+        &scores(ScoringSystem::Detour09, &solo_in_1910()),
+        &[110.0, 2.0, 2.0, 2.0, 2.0, 2.0, 1.75],
+    );
+}
+
+#[test]
+fn bangkok_pike_worked_examples() {
+    // Nobody on 9: the lone topper also takes the 4; P1 on 8 takes the 2.
+    assert_close(
+        &scores(ScoringSystem::BangkokPike, &reference()),
+        &[23.0, 13.0, 9.0, 8.0, 6.0, 5.0, 0.5],
+    );
+    let close = game([10, 9, 8, 4, 2, 1, 0], [0, 0, 0, 0, 0, 0, 1905]);
+    assert_close(
+        &scores(ScoringSystem::BangkokPike, &close),
+        &[19.0, 16.0, 13.0, 7.0, 5.0, 4.0, 0.5],
+    );
+    let alone = game([12, 8, 6, 4, 2, 2, 0], [0, 0, 0, 0, 0, 0, 1905]);
+    assert_close(
+        &scores(ScoringSystem::BangkokPike, &alone),
+        &[27.0, 11.0, 9.0, 7.0, 5.0, 5.0, 0.5],
+    );
+    let two = game([9, 9, 6, 5, 3, 2, 0], [0, 0, 0, 0, 0, 0, 1905]);
+    assert_close(&scores(ScoringSystem::BangkokPike, &two), &[16.0, 16.0, 9.0, 8.0, 6.0, 5.0, 0.5]);
+    assert_close(
+        &scores(ScoringSystem::BangkokPike, &solo_in_1910()),
+        &[60.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.8],
+    );
+}
+
+#[test]
+fn haight_worked_examples() {
+    assert_eq!(
+        scores(ScoringSystem::Haight, &reference()),
+        [176.0, 135.0, 104.0, 83.0, 52.0, 31.0, 5.0]
+    );
+    // The later-fallen P6 ranks 6th, P5 7th; the leader is 3 ahead.
+    assert_eq!(
+        scores(ScoringSystem::Haight, &two_eliminated()),
+        [201.0, 145.0, 104.0, 73.0, 52.0, 4.0, 18.0]
+    );
+    // Two level on top both get 2nd place's 55, and no lead bonus.
+    let two = game([9, 9, 6, 5, 3, 2, 0], [0, 0, 0, 0, 0, 0, 1905]);
+    assert_eq!(scores(ScoringSystem::Haight, &two), [145.0, 145.0, 104.0, 83.0, 52.0, 31.0, 5.0]);
+    assert_eq!(
+        scores(ScoringSystem::Haight, &solo_in_1910()),
+        [451.0, 30.0, 20.0, 15.0, 10.0, 10.0, 8.0]
+    );
+}
+
+#[test]
+fn manorcon_worked_examples() {
+    let n = [156.0, 112.0, 76.0, 61.0, 37.0, 28.0];
+    for (system, sum) in [
+        (ScoringSystem::ManorCon, 486.0),
+        (ScoringSystem::ManorConOriginal, 486.0),
+        (ScoringSystem::ManorConV2, 470.0),
+    ] {
+        let mut expected: Vec<f64> = n.iter().map(|n| 100.0 * n / sum).collect();
+        expected.push(0.4);
+        assert_close(&scores(system, &reference()), &expected);
+    }
+    for (system, solo) in [
+        (ScoringSystem::ManorCon, 75.0),
+        (ScoringSystem::ManorConOriginal, 100.0),
+        (ScoringSystem::ManorConV2, 100.0),
+    ] {
+        assert_close(&scores(system, &solo_in_1910()), &[solo, 0.9, 0.9, 0.9, 0.9, 0.9, 0.7]);
+    }
+}
+
+#[test]
+fn ranked_classic_worked_examples() {
+    assert_eq!(
+        scores(ScoringSystem::RankedClassic, &reference()),
+        [330.0, 200.0, 150.0, 120.0, 90.0, 70.0, 4.0]
+    );
+    let two = game([9, 9, 6, 5, 3, 2, 0], [0, 0, 0, 0, 0, 0, 1905]);
+    assert_eq!(
+        scores(ScoringSystem::RankedClassic, &two),
+        [255.0, 255.0, 150.0, 120.0, 90.0, 70.0, 4.0]
+    );
+    let three = game([8, 8, 8, 5, 3, 2, 0], [0, 0, 0, 0, 0, 0, 1905]);
+    assert_eq!(
+        scores(ScoringSystem::RankedClassic, &three),
+        [170.0, 170.0, 170.0, 120.0, 90.0, 70.0, 4.0]
+    );
+    assert_eq!(
+        scores(ScoringSystem::RankedClassic, &solo_in_1910()),
+        [550.0, 9.0, 9.0, 9.0, 9.0, 9.0, 7.0]
+    );
+}
+
+/// The systems paying the losers to a solo by the years they played.
+const NEED_THE_SOLO_YEAR: [ScoringSystem; 10] = [
+    ScoringSystem::WorldClassic,
+    ScoringSystem::SummerClassic,
+    ScoringSystem::Whipping,
+    ScoringSystem::Detour09,
+    ScoringSystem::BangkokPike,
+    ScoringSystem::Haight,
+    ScoringSystem::ManorCon,
+    ScoringSystem::ManorConOriginal,
+    ScoringSystem::ManorConV2,
+    ScoringSystem::RankedClassic,
+];
+
+#[test]
+fn systems_paying_the_losers_to_a_solo_need_its_year() {
+    for system in NEED_THE_SOLO_YEAR {
+        let error = score_game(system, &solo()).unwrap_err();
+        assert!(matches!(error, ScoringError::Invalid { .. }), "{system}: {error}");
+        assert_eq!(error.field(), "players[0].soloYear", "{system}");
+        // Without a solo they never need it.
+        assert!(score_game(system, &reference()).is_ok(), "{system}");
+    }
+    // Systems that ignore the year accept a solo without it.
+    assert!(score_game(ScoringSystem::SydneyLeague, &solo()).is_ok());
+}
+
+#[test]
+fn a_solo_year_is_checked() {
+    let field = |result: &GameResult| {
+        score_game(ScoringSystem::WorldClassic, result).unwrap_err().field().to_owned()
+    };
+    let GameResult::Diplomacy(mut entries) = solo_in_1910() else { unreachable!() };
+    entries[1].solo_year = Some(1910);
+    assert_eq!(field(&GameResult::Diplomacy(entries)), "players[1].soloYear");
+    let GameResult::Diplomacy(mut entries) = solo_in_1910() else { unreachable!() };
+    entries[0].solo_year = Some(1900);
+    assert_eq!(field(&GameResult::Diplomacy(entries)), "players[0].soloYear");
+    // Nobody falls after the game ended.
+    let GameResult::Diplomacy(mut entries) = solo_in_1910() else { unreachable!() };
+    entries[6].eliminated_year = Some(1911);
+    assert_eq!(field(&GameResult::Diplomacy(entries)), "players[6].eliminatedYear");
+}
+
 #[test]
 fn systems_ranking_the_fallen_need_their_elimination_year() {
     let GameResult::Diplomacy(mut entries) = two_eliminated() else { unreachable!() };
@@ -335,11 +527,13 @@ fn systems_ranking_the_fallen_need_their_elimination_year() {
 #[test]
 fn every_catalogue_system_explains_each_score() {
     for &system in ScoringSystem::ALL.iter().filter(|system| system.is_diplomacy()) {
-        let scored = score_game(system, &reference()).unwrap();
-        assert!(scored.players.iter().all(|row| !row.explanation.is_empty()), "{system}");
-        let plain = score_game_unexplained(system, &reference()).unwrap();
-        let same: Vec<f64> = plain.players.iter().map(|row| row.score).collect();
-        assert_eq!(same, scored.players.iter().map(|row| row.score).collect::<Vec<_>>());
+        for result in [reference(), solo_in_1910()] {
+            let scored = score_game(system, &result).unwrap();
+            assert!(scored.players.iter().all(|row| !row.explanation.is_empty()), "{system}");
+            let plain = score_game_unexplained(system, &result).unwrap();
+            let same: Vec<f64> = plain.players.iter().map(|row| row.score).collect();
+            assert_eq!(same, scored.players.iter().map(|row| row.score).collect::<Vec<_>>());
+        }
     }
 }
 
@@ -367,6 +561,16 @@ const CATALOGUE: &[ScoringSystem] = &[
     ScoringSystem::DuctTapeV2EliminationOrder,
     ScoringSystem::SouthernSun,
     ScoringSystem::SydneyLeague,
+    ScoringSystem::WorldClassic,
+    ScoringSystem::SummerClassic,
+    ScoringSystem::Whipping,
+    ScoringSystem::Detour09,
+    ScoringSystem::BangkokPike,
+    ScoringSystem::Haight,
+    ScoringSystem::ManorCon,
+    ScoringSystem::ManorConOriginal,
+    ScoringSystem::ManorConV2,
+    ScoringSystem::RankedClassic,
 ];
 
 /// Seven powers whose centres add up to at most 34 (at least one held), each 0-centre power
@@ -390,7 +594,9 @@ proptest! {
         for (i, c) in centres.iter_mut().enumerate() {
             *c = if i == winner { 18 } else { others.next().unwrap() };
         }
-        let result = game(centres, [1905; 7]);
+        let GameResult::Diplomacy(mut entries) = game(centres, [1905; 7]) else { unreachable!() };
+        entries[winner].solo_year = Some(1906);
+        let result = GameResult::Diplomacy(entries);
         let expected = [
             (ScoringSystem::SoloOrBust, 100.0),
             (ScoringSystem::DrawSize, 100.0),
@@ -416,17 +622,42 @@ proptest! {
             (ScoringSystem::SouthernSun, 500.0),
             // Sydney League: 1st place (700) and 18 centres × 25, raised by half.
             (ScoringSystem::SydneyLeague, 1.5 * (700.0 + 25.0 * 18.0)),
+            (ScoringSystem::WorldClassic, 420.0),
+            (ScoringSystem::SummerClassic, 420.0),
+            (ScoringSystem::Whipping, 468.0),
+            (ScoringSystem::Detour09, 110.0),
+            (ScoringSystem::BangkokPike, 60.0),
+            (ScoringSystem::Haight, 451.0),
+            (ScoringSystem::ManorCon, 75.0),
+            (ScoringSystem::ManorConOriginal, 100.0),
+            (ScoringSystem::ManorConV2, 100.0),
+            (ScoringSystem::RankedClassic, 550.0),
         ];
         for (system, solo) in expected {
             let scores = scores(system, &result);
             prop_assert_eq!(scores[winner], solo, "{}", system);
             for (i, &score) in scores.iter().enumerate().filter(|&(i, _)| i != winner) {
+                let alive = centres[i] > 0;
                 let loser = match system {
                     ScoringSystem::Bangkok => 0.5 * f64::from(centres[i]),
                     ScoringSystem::CarnageCentreCount => 1000.0,
                     ScoringSystem::Vulcan if centres[i] > 0 => 5.0,
                     // Halved like every loser's score; checked in the worked example.
                     ScoringSystem::SydneyLeague => score,
+                    // Paid by the years played: the survivors to the solo in 1906, the fallen
+                    // to 1905.
+                    ScoringSystem::WorldClassic
+                    | ScoringSystem::SummerClassic
+                    | ScoringSystem::RankedClassic => if alive { 5.0 } else { 4.0 },
+                    ScoringSystem::Whipping => if alive { 6.0 } else { 5.0 },
+                    ScoringSystem::Detour09 => if alive { 1.25 } else { 1.0 },
+                    ScoringSystem::BangkokPike => if alive { 0.6 } else { 0.5 },
+                    // Haight: the better of 5 per centre and the years played.
+                    ScoringSystem::Haight if alive => (5.0 * f64::from(centres[i])).max(6.0),
+                    ScoringSystem::Haight => 5.0,
+                    ScoringSystem::ManorCon
+                    | ScoringSystem::ManorConOriginal
+                    | ScoringSystem::ManorConV2 => if alive { 0.5 } else { 0.4 },
                     _ => 0.0,
                 };
                 prop_assert_eq!(score, loser, "{} power {}", system, i);
@@ -453,6 +684,12 @@ proptest! {
         prop_assert!((total(ScoringSystem::DuctTapeV2EliminationOrder) - (100.0 + held)).abs() < 1e-9);
         // OMG: 1.5 per centre, 9 per survivor, 9 rank points; the tribute only moves points.
         let survivors = centres.iter().filter(|&&c| c > 0).count() as f64;
+        // Detour09 and ManorCon v2: the survivors' scores are scaled to total 100.
+        let survivors_total = |system| {
+            scores(system, &result).iter().zip(centres).filter(|&(_, c)| c > 0).map(|(s, _)| s).sum::<f64>()
+        };
+        prop_assert!((survivors_total(ScoringSystem::Detour09) - 100.0).abs() < 1e-9);
+        prop_assert!((survivors_total(ScoringSystem::ManorConV2) - 100.0).abs() < 1e-9);
         prop_assert!((total(ScoringSystem::Omg) - (1.5 * held + 9.0 * survivors + 9.0)).abs() < 1e-9);
         // OpenTribute with a lone leader: 34 per survivor and 3 per centre, and the leader also
         // collects what the eliminated powers pay (the top count each).

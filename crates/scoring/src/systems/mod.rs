@@ -6,20 +6,27 @@ use crate::finish::position;
 use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 mod bangkok;
+mod bangkok_pike;
 mod base3;
 mod carnage;
 mod cdiplo;
 mod cdiplo_namur;
+mod detour09;
 mod draw_size;
 mod duct_tape;
+mod haight;
+mod manorcon;
 mod mischief;
 mod omg;
 mod open_tribute;
+mod ranked_classic;
 mod solo_or_bust;
 mod southern_sun;
 mod sydney_league;
 mod tribute;
 mod vulcan;
+mod whipping;
+mod world_classic;
 mod your_draw_size;
 
 /// The year a Diplomacy game starts (`docs/scoring.md#bangkok-and-olympic`: years survived
@@ -65,6 +72,20 @@ pub(crate) fn score(
         }
         S::SouthernSun => southern_sun::score(system, entries, explain)?,
         S::SydneyLeague => sydney_league::score(system, entries, explain)?,
+        S::WorldClassic => {
+            world_classic::score(system, world_classic::TopPool::AllToppers, entries, explain)?
+        }
+        S::SummerClassic => {
+            world_classic::score(system, world_classic::TopPool::AtMostTwo, entries, explain)?
+        }
+        S::Whipping => whipping::score(system, entries, explain)?,
+        S::Detour09 => detour09::score(system, entries, explain)?,
+        S::BangkokPike => bangkok_pike::score(system, entries, explain)?,
+        S::Haight => haight::score(system, entries, explain)?,
+        S::ManorCon => manorcon::score(system, &manorcon::MANORCON, entries, explain)?,
+        S::ManorConOriginal => manorcon::score(system, &manorcon::ORIGINAL, entries, explain)?,
+        S::ManorConV2 => manorcon::score(system, &manorcon::V2, entries, explain)?,
+        S::RankedClassic => ranked_classic::score(system, entries, explain)?,
         S::Placement
         | S::Baf
         | S::Detour98f
@@ -138,6 +159,22 @@ pub(crate) fn elimination_years(
             _ => Ok(None),
         })
         .collect()
+}
+
+/// The year the soloist `winner` reached its solo (`soloYear`), which systems paying the powers
+/// that survived a solo by the years they played need; missing, it is a typed error naming
+/// `players[winner].soloYear` (`docs/scoring.md#draws-and-concessions`).
+pub(crate) fn solo_year(
+    system: ScoringSystem,
+    entries: &[DiplomacyEntry],
+    winner: usize,
+) -> Result<i32, ScoringError> {
+    entries[winner].solo_year.ok_or_else(|| {
+        ScoringError::invalid(
+            format!("players[{winner}].soloYear"),
+            format!("{system} needs the year of the solo to score the powers that lost to it"),
+        )
+    })
 }
 
 /// Formats a score for explanation lines without float noise (`9.428571428571429` → `9.429`).
