@@ -136,6 +136,7 @@ async fn build(db: &TestDatabase) -> App {
                 eliminated_year: None,
                 in_draw: false,
                 solo_year: None,
+                earlier_centres: Vec::new(),
             })
             .collect();
         let report = ReportResult {

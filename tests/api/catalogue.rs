@@ -63,12 +63,8 @@ async fn a_haight_league_scores_a_solo(db: TestDatabase) {
         .iter()
         .map(|s| (s["player"]["id"].as_str().unwrap().to_owned(), s["score"].as_f64().unwrap()))
         .collect();
-    let expected: Vec<(String, f64)> = game
-        .seats
-        .iter()
-        .cloned()
-        .zip([451.0, 30.0, 20.0, 15.0, 10.0, 10.0, 8.0])
-        .collect();
+    let expected: Vec<(String, f64)> =
+        game.seats.iter().cloned().zip([451.0, 30.0, 20.0, 15.0, 10.0, 10.0, 8.0]).collect();
     assert_eq!(scores, expected);
 
     let standings = server.standings(&league, Value::Null).await;

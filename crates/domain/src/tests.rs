@@ -573,6 +573,7 @@ mod results {
                     eliminated_year: None,
                     in_draw: false,
                     solo_year: None,
+                    earlier_centres: Vec::new(),
                 })
                 .to_vec(),
         );
@@ -665,6 +666,7 @@ mod results {
                     eliminated_year: None,
                     in_draw: false,
                     solo_year: None,
+                    earlier_centres: Vec::new(),
                 })
                 .collect(),
         );

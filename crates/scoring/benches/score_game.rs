@@ -21,6 +21,7 @@ fn diplomacy() -> GameResult {
                 eliminated_year: None,
                 in_draw: false,
                 solo_year: None,
+                earlier_centres: Vec::new(),
             })
             .collect(),
     )

@@ -124,6 +124,10 @@ macro_rules! scoring_systems {
                 "Diplomacy, ManorCon v2 (docs/scoring.md#manorcon)."),
             (RankedClassic, "ranked-classic", "RANKED_CLASSIC", Diplomacy,
                 "Diplomacy, Ranked Classic (docs/scoring.md#ranked-classic)."),
+            (Maxonian, "maxonian", "MAXONIAN", Diplomacy,
+                "Diplomacy, Maxonian (docs/scoring.md#maxonian-and-7eleven)."),
+            (SevenEleven, "7eleven", "SEVEN_ELEVEN", Diplomacy,
+                "Diplomacy, 7Eleven (docs/scoring.md#maxonian-and-7eleven)."),
         }
     };
 }
@@ -291,6 +295,12 @@ pub struct DiplomacyEntry {
     /// left out of the JSON when absent, so earlier results read and hash as they did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solo_year: Option<i32>,
+    /// The power's centre counts at the end of earlier years, the latest first (the year
+    /// before the final count, then the one before…), which Maxonian and 7Eleven use to break
+    /// ties on centres (`docs/scoring.md#maxonian-and-7eleven`). Optional; left out of the JSON
+    /// when empty, so earlier results read and hash as they did.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier_centres: Vec<u32>,
 }
 
 impl DiplomacyEntry {
@@ -303,6 +313,7 @@ impl DiplomacyEntry {
             eliminated_year: None,
             in_draw: false,
             solo_year: None,
+            earlier_centres: Vec::new(),
         }
     }
 }

@@ -61,6 +61,14 @@ pub(crate) fn diplomacy(entries: &[DiplomacyEntry]) -> Result<(), ScoringError> 
             ));
         }
         total += entry.centres;
+        if let Some((year, &count)) =
+            entry.earlier_centres.iter().enumerate().find(|&(_, &count)| count > TOTAL_CENTRES)
+        {
+            return Err(ScoringError::invalid(
+                format!("players[{index}].earlierCentres[{year}]"),
+                format!("{count} is more than the {TOTAL_CENTRES} centres on the board"),
+            ));
+        }
         if entry.centres >= SOLO_CENTRES {
             if entry.eliminated {
                 return Err(ScoringError::invalid(

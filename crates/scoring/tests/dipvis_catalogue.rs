@@ -500,6 +500,70 @@ fn a_solo_year_is_checked() {
     assert_eq!(field(&GameResult::Diplomacy(entries)), "players[6].eliminatedYear");
 }
 
+/// `game` with each power's earlier centre counts (latest first).
+fn with_history(result: GameResult, history: [&[u32]; 7]) -> GameResult {
+    let GameResult::Diplomacy(mut entries) = result else { unreachable!() };
+    for (entry, counts) in entries.iter_mut().zip(history) {
+        entry.earlier_centres = counts.to_vec();
+    }
+    GameResult::Diplomacy(entries)
+}
+
+#[test]
+fn maxonian_and_7eleven_worked_examples() {
+    for system in [ScoringSystem::Maxonian, ScoringSystem::SevenEleven] {
+        assert_eq!(scores(system, &reference()), [7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0]);
+    }
+    // Centres above the threshold: 15 is 2 above 13 and 4 above 11.
+    let big = game([15, 8, 5, 3, 2, 1, 0], [0, 0, 0, 0, 0, 0, 1905]);
+    assert_eq!(scores(ScoringSystem::Maxonian, &big), [9.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0]);
+    assert_eq!(scores(ScoringSystem::SevenEleven, &big), [11.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0]);
+    // A solo counts as 18; the runner-up on 14 gets no bonus.
+    let solo_14 = game([18, 14, 1, 1, 0, 0, 0], [0, 0, 0, 0, 1903, 1904, 1905]);
+    let solo_14 = with_history(solo_14, [&[16], &[13], &[2], &[1], &[0], &[0], &[0]]);
+    assert_eq!(scores(ScoringSystem::Maxonian, &solo_14), [12.0, 6.0, 5.0, 4.0, 2.0, 2.0, 2.0]);
+}
+
+#[test]
+fn maxonian_breaks_ties_by_earlier_years() {
+    let tied = game([9, 9, 6, 5, 3, 2, 0], [0, 0, 0, 0, 0, 0, 1905]);
+    // P1 was ahead a year before the end.
+    let recent = with_history(tied.clone(), [&[8], &[9], &[], &[], &[], &[], &[]]);
+    assert_eq!(scores(ScoringSystem::Maxonian, &recent), [6.0, 7.0, 5.0, 4.0, 3.0, 2.0, 1.0]);
+    // Level a year before, P0 ahead two years before.
+    let older = with_history(tied.clone(), [&[8, 7], &[8, 6], &[], &[], &[], &[], &[]]);
+    assert_eq!(scores(ScoringSystem::Maxonian, &older), [7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0]);
+    // Level in every year given: they share (7 + 6) / 2.
+    let level = with_history(tied.clone(), [&[8, 7], &[8, 7], &[], &[], &[], &[], &[]]);
+    assert_eq!(scores(ScoringSystem::Maxonian, &level), [6.5, 6.5, 5.0, 4.0, 3.0, 2.0, 1.0]);
+    // No earlier counts at all, or a count missing for one of them: refused, naming it.
+    let field = |result: &GameResult| {
+        score_game(ScoringSystem::Maxonian, result).unwrap_err().field().to_owned()
+    };
+    assert_eq!(field(&tied), "players[0].earlierCentres");
+    let short = with_history(tied, [&[8, 7], &[8], &[], &[], &[], &[], &[]]);
+    assert_eq!(field(&short), "players[1].earlierCentres");
+}
+
+proptest! {
+    /// Maxonian and 7Eleven hand out 28 position points once, plus the centres above the
+    /// threshold (ties broken, or shared, by the earlier years).
+    #[test]
+    fn maxonian_totals((centres, fell) in any_game(), history in proptest::array::uniform7(proptest::collection::vec(0u32..=5, 2))) {
+        let result = with_history(game(centres, fell), history.each_ref().map(|h| h.as_slice()));
+        let solo = centres.iter().any(|&c| c >= 18);
+        for (system, threshold) in [(ScoringSystem::Maxonian, 13), (ScoringSystem::SevenEleven, 11)] {
+            let bonus: u32 = centres
+                .iter()
+                .filter(|&&c| !solo || c >= 18)
+                .map(|&c| c.min(18).saturating_sub(threshold))
+                .sum();
+            let total: f64 = scores(system, &result).iter().sum();
+            prop_assert!((total - (28.0 + f64::from(bonus))).abs() < 1e-9, "{}", system);
+        }
+    }
+}
+
 #[test]
 fn systems_ranking_the_fallen_need_their_elimination_year() {
     let GameResult::Diplomacy(mut entries) = two_eliminated() else { unreachable!() };

@@ -120,6 +120,9 @@ pub struct DiplomacyEntryInput {
     /// The soloist's game year in which it reached its solo; the systems paying the powers
     /// that lost to a solo by the years they played need it (docs/scoring.md#draws-and-concessions).
     pub solo_year: Option<i32>,
+    /// Centre counts at the end of earlier years, the latest first; Maxonian and 7Eleven break
+    /// ties on centres with them (docs/scoring.md#maxonian-and-7eleven).
+    pub earlier_centres: Option<Vec<i32>>,
 }
 
 /// A side-against-side game.
@@ -195,6 +198,17 @@ impl GameResultInput {
                             eliminated_year: e.eliminated_year,
                             in_draw: e.in_draw.unwrap_or(false),
                             solo_year: e.solo_year,
+                            earlier_centres: e
+                                .earlier_centres
+                                .iter()
+                                .flatten()
+                                .enumerate()
+                                .map(|(year, &count)| {
+                                    non_negative(count, || {
+                                        format!("{arg}.diplomacy[{i}].earlierCentres[{year}]")
+                                    })
+                                })
+                                .collect::<GatewayResult<_>>()?,
                         })
                     })
                     .collect::<GatewayResult<_>>()?,
@@ -284,6 +298,7 @@ mod tests {
             eliminated_year: None,
             in_draw: None,
             solo_year: None,
+            earlier_centres: None,
         }])
     }
 

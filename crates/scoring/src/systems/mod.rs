@@ -16,6 +16,7 @@ mod draw_size;
 mod duct_tape;
 mod haight;
 mod manorcon;
+mod maxonian;
 mod mischief;
 mod omg;
 mod open_tribute;
@@ -86,6 +87,10 @@ pub(crate) fn score(
         S::ManorConOriginal => manorcon::score(system, &manorcon::ORIGINAL, entries, explain)?,
         S::ManorConV2 => manorcon::score(system, &manorcon::V2, entries, explain)?,
         S::RankedClassic => ranked_classic::score(system, entries, explain)?,
+        S::Maxonian => maxonian::score(system, maxonian::MAXONIAN_THRESHOLD, entries, explain)?,
+        S::SevenEleven => {
+            maxonian::score(system, maxonian::SEVEN_ELEVEN_THRESHOLD, entries, explain)?
+        }
         S::Placement
         | S::Baf
         | S::Detour98f
