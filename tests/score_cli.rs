@@ -235,6 +235,38 @@ fn score_sydney_league_with_explanation() {
     );
 }
 
+/// World Classic (docs/scoring.md#world-classic-and-summer-classic) reads the soloist's
+/// `soloYear` to pay the other survivors their years; without it the solo is refused, naming it.
+#[test]
+fn score_world_classic_reads_the_solo_year() {
+    let mut game = diplomacy_game(&[
+        ("P0", 18),
+        ("P1", 6),
+        ("P2", 4),
+        ("P3", 3),
+        ("P4", 2),
+        ("P5", 1),
+        ("P6", 0),
+    ]);
+    game["players"][6]["eliminatedYear"] = json!(1908);
+    assert_bad_input(
+        &league(&["score", "--system", "world-classic", "-"], &game.to_string()),
+        "players[0].soloYear",
+    );
+    game["players"][0]["soloYear"] = json!(1910);
+    let value = json_stdout(&league(
+        &["score", "--system", "world-classic", "--explain", "-"],
+        &game.to_string(),
+    ));
+    let scores: Vec<f64> =
+        value["scores"].as_array().unwrap().iter().map(|s| s["score"].as_f64().unwrap()).collect();
+    assert_eq!(scores, [420.0, 9.0, 9.0, 9.0, 9.0, 9.0, 7.0]);
+    assert_eq!(
+        value["scores"][1]["explanation"],
+        json!(["centres 6, years survived to the solo in 1910 → 9"])
+    );
+}
+
 /// Draw size reads the voted draw (`inDraw`); a single flagged power is a concession.
 #[test]
 fn score_draw_size_reads_the_draw_vote() {

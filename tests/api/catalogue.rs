@@ -52,7 +52,7 @@ async fn a_haight_league_scores_a_solo(db: TestDatabase) {
     let response = server
         .gql(Some(ADMIN), REPORT, json!({ "g": game.id, "r": solo_result(&game.seats, None) }))
         .await;
-    assert_eq!(error_of(&response), ("BAD_USER_INPUT", Some("result.players[0].soloYear")));
+    assert_eq!(error_of(&response), ("BAD_USER_INPUT", Some("result.diplomacy[0].soloYear")));
     assert_eq!(server.event_count().await, before, "a refused result appends nothing");
 
     let scored = server.report(ADMIN, &game.id, &solo_result(&game.seats, Some(1910))).await;

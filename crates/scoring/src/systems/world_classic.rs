@@ -43,12 +43,13 @@ pub(crate) fn score(
     Ok(diplomacy_rows(entries, |index| {
         let centres = entries[index].centres;
         let (points, why) = match (years[index], winner, solo) {
-            (Some(year), _, _) => {
-                (f64::from(year - FIRST_YEAR), format!("eliminated in {year}, years survived"))
-            }
+            (Some(year), _, _) => (
+                f64::from(year - FIRST_YEAR),
+                format!("years survived to the elimination in {year}"),
+            ),
             (None, Some(w), _) if w == index => (SOLO_POINTS, "solo".to_owned()),
             (None, Some(_), Some(year)) => {
-                (f64::from(year - FIRST_YEAR), format!("survived to the solo in {year}, years"))
+                (f64::from(year - FIRST_YEAR), format!("years survived to the solo in {year}"))
             }
             _ if centres == top => (
                 PER_CENTRE * f64::from(centres) + SURVIVAL_POINTS + top_share,
