@@ -135,6 +135,8 @@ async fn build(db: &TestDatabase) -> App {
                 eliminated: centres == 0,
                 eliminated_year: None,
                 in_draw: false,
+                solo_year: None,
+                earlier_centres: Vec::new(),
             })
             .collect();
         let report = ReportResult {

@@ -174,6 +174,99 @@ fn score_bangkok_with_explanation() {
     );
 }
 
+/// The reference game R of docs/scoring.md#the-dipvis-catalogue, P6 eliminated in 1905.
+fn reference_game() -> Value {
+    let mut game = diplomacy_game(&[
+        ("P0", 10),
+        ("P1", 8),
+        ("P2", 6),
+        ("P3", 5),
+        ("P4", 3),
+        ("P5", 2),
+        ("P6", 0),
+    ]);
+    game["players"][6]["eliminated"] = json!(true);
+    game["players"][6]["eliminatedYear"] = json!(1905);
+    game
+}
+
+/// OMG (docs/scoring.md#omg) end to end with `--explain`: the lone leader collects the gap
+/// to second place from every survivor.
+#[test]
+fn score_omg_with_explanation() {
+    let value = json_stdout(&league(
+        &["score", "--system", "omg", "--explain", "-"],
+        &reference_game().to_string(),
+    ));
+    assert_eq!(value["system"], json!("omg"));
+    let scores: Vec<f64> =
+        value["scores"].as_array().unwrap().iter().map(|s| s["score"].as_f64().unwrap()).collect();
+    assert_eq!(scores, [38.5, 22.0, 17.5, 14.5, 11.5, 10.0, 0.0]);
+    assert_eq!(
+        value["scores"][0]["explanation"],
+        json!(["centres 10, before tribute 28.5, tribute received 10 → 38.5"])
+    );
+    assert_eq!(
+        value["scores"][1]["explanation"],
+        json!(["centres 8, before tribute 24, tribute paid 2 → 22"])
+    );
+}
+
+/// Sydney League (docs/scoring.md#sydney-league) by its CLI name, with the eliminated power's
+/// years survived explained; without its elimination year the game is refused, naming it.
+#[test]
+fn score_sydney_league_with_explanation() {
+    let mut game = reference_game();
+    let value = json_stdout(&league(
+        &["score", "--system", "sydney-league", "--explain", "-"],
+        &game.to_string(),
+    ));
+    let scores: Vec<f64> =
+        value["scores"].as_array().unwrap().iter().map(|s| s["score"].as_f64().unwrap()).collect();
+    assert_eq!(scores, [950.0, 800.0, 650.0, 525.0, 375.0, 250.0, 105.0]);
+    assert_eq!(
+        value["scores"][6]["explanation"],
+        json!(["centres 0 × 25, position 7 100, years survived 5 → 105"])
+    );
+    game["players"][6].as_object_mut().unwrap().remove("eliminatedYear");
+    assert_bad_input(
+        &league(&["score", "--system", "sydney-league", "-"], &game.to_string()),
+        "players[6].eliminatedYear",
+    );
+}
+
+/// World Classic (docs/scoring.md#world-classic-and-summer-classic) reads the soloist's
+/// `soloYear` to pay the other survivors their years; without it the solo is refused, naming it.
+#[test]
+fn score_world_classic_reads_the_solo_year() {
+    let mut game = diplomacy_game(&[
+        ("P0", 18),
+        ("P1", 6),
+        ("P2", 4),
+        ("P3", 3),
+        ("P4", 2),
+        ("P5", 1),
+        ("P6", 0),
+    ]);
+    game["players"][6]["eliminatedYear"] = json!(1908);
+    assert_bad_input(
+        &league(&["score", "--system", "world-classic", "-"], &game.to_string()),
+        "players[0].soloYear",
+    );
+    game["players"][0]["soloYear"] = json!(1910);
+    let value = json_stdout(&league(
+        &["score", "--system", "world-classic", "--explain", "-"],
+        &game.to_string(),
+    ));
+    let scores: Vec<f64> =
+        value["scores"].as_array().unwrap().iter().map(|s| s["score"].as_f64().unwrap()).collect();
+    assert_eq!(scores, [420.0, 9.0, 9.0, 9.0, 9.0, 9.0, 7.0]);
+    assert_eq!(
+        value["scores"][1]["explanation"],
+        json!(["centres 6, years survived to the solo in 1910 → 9"])
+    );
+}
+
 /// Draw size reads the voted draw (`inDraw`); a single flagged power is a concession.
 #[test]
 fn score_draw_size_reads_the_draw_vote() {

@@ -11,6 +11,7 @@
 mod support;
 
 mod authorization;
+mod catalogue;
 mod errors;
 mod history;
 mod idempotency;

@@ -65,6 +65,8 @@ pub fn result_for(system: &str, number: u32, seats: &[String]) -> (Value, GameRe
                         eliminated: centres == 0,
                         eliminated_year: (centres == 0).then_some(1906),
                         in_draw: false,
+                        solo_year: None,
+                        earlier_centres: Vec::new(),
                     }
                 })
                 .collect();

@@ -572,6 +572,8 @@ mod results {
                     eliminated: false,
                     eliminated_year: None,
                     in_draw: false,
+                    solo_year: None,
+                    earlier_centres: Vec::new(),
                 })
                 .to_vec(),
         );
@@ -663,6 +665,8 @@ mod results {
                     eliminated: centres == 0,
                     eliminated_year: None,
                     in_draw: false,
+                    solo_year: None,
+                    earlier_centres: Vec::new(),
                 })
                 .collect(),
         );

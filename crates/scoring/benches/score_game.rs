@@ -20,6 +20,8 @@ fn diplomacy() -> GameResult {
                 eliminated: false,
                 eliminated_year: None,
                 in_draw: false,
+                solo_year: None,
+                earlier_centres: Vec::new(),
             })
             .collect(),
     )

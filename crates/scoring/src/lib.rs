@@ -80,6 +80,54 @@ macro_rules! scoring_systems {
                 "Diplomacy, Carnage 2023: elimination order plus a lead bonus (docs/scoring.md#carnage)."),
             (Tribute, "tribute", "TRIBUTE", Diplomacy,
                 "Diplomacy, Tribute (docs/scoring.md#tribute)."),
+            (Base3, "base3", "BASE_3", Diplomacy,
+                "Diplomacy, Base 3 (docs/scoring.md#base-3)."),
+            (CDiploNamur, "cdiplo-namur", "C_DIPLO_NAMUR", Diplomacy,
+                "Diplomacy, C-Diplo Namur (docs/scoring.md#c-diplo-namur)."),
+            (OpenTribute, "opentribute", "OPEN_TRIBUTE", Diplomacy,
+                "Diplomacy, OpenTribute (docs/scoring.md#opentribute)."),
+            (Mischief, "mischief", "MISCHIEF", Diplomacy,
+                "Diplomacy, Mischief (docs/scoring.md#mischief)."),
+            (Omg, "omg", "OMG", Diplomacy,
+                "Diplomacy, Open Mind the Gap (docs/scoring.md#omg)."),
+            (Vulcan, "vulcan", "VULCAN", Diplomacy,
+                "Diplomacy, Vulcan (docs/scoring.md#vulcan)."),
+            (YourDrawSizeShort, "your-draw-size-short", "YOUR_DRAW_SIZE_SHORT", Diplomacy,
+                "Diplomacy, Your Draw Size for short games (docs/scoring.md#your-draw-size)."),
+            (YourDrawSizeUnlimited, "your-draw-size-unlimited", "YOUR_DRAW_SIZE_UNLIMITED", Diplomacy,
+                "Diplomacy, Your Draw Size for unlimited games (docs/scoring.md#your-draw-size)."),
+            (DuctTapeV2, "duct-tape-v2", "DUCT_TAPE_V2", Diplomacy,
+                "Diplomacy, Duct Tape V2 (docs/scoring.md#duct-tape-v2)."),
+            (DuctTapeV2EliminationOrder, "duct-tape-v2-elimination-order", "DUCT_TAPE_V2_ELIMINATION_ORDER", Diplomacy,
+                "Diplomacy, Duct Tape V2 with elimination order (docs/scoring.md#duct-tape-v2)."),
+            (SouthernSun, "southern-sun", "SOUTHERN_SUN", Diplomacy,
+                "Diplomacy, Southern Sun (docs/scoring.md#southern-sun)."),
+            (SydneyLeague, "sydney-league", "SYDNEY_LEAGUE", Diplomacy,
+                "Diplomacy, Sydney League (docs/scoring.md#sydney-league)."),
+            (WorldClassic, "world-classic", "WORLD_CLASSIC", Diplomacy,
+                "Diplomacy, World Classic (docs/scoring.md#world-classic-and-summer-classic)."),
+            (SummerClassic, "summer-classic", "SUMMER_CLASSIC", Diplomacy,
+                "Diplomacy, Summer Classic (docs/scoring.md#world-classic-and-summer-classic)."),
+            (Whipping, "whipping", "WHIPPING", Diplomacy,
+                "Diplomacy, Whipping (docs/scoring.md#whipping)."),
+            (Detour09, "detour09", "DETOUR_09", Diplomacy,
+                "Diplomacy, Detour09 (docs/scoring.md#detour09)."),
+            (BangkokPike, "bangkok-pike", "BANGKOK_PIKE", Diplomacy,
+                "Diplomacy, Bangkok Pike (docs/scoring.md#bangkok-pike)."),
+            (Haight, "haight", "HAIGHT", Diplomacy,
+                "Diplomacy, Haight v1.0 (docs/scoring.md#haight)."),
+            (ManorCon, "manorcon", "MANORCON", Diplomacy,
+                "Diplomacy, ManorCon (docs/scoring.md#manorcon)."),
+            (ManorConOriginal, "manorcon-original", "MANORCON_ORIGINAL", Diplomacy,
+                "Diplomacy, Original ManorCon (docs/scoring.md#manorcon)."),
+            (ManorConV2, "manorcon-v2", "MANORCON_V2", Diplomacy,
+                "Diplomacy, ManorCon v2 (docs/scoring.md#manorcon)."),
+            (RankedClassic, "ranked-classic", "RANKED_CLASSIC", Diplomacy,
+                "Diplomacy, Ranked Classic (docs/scoring.md#ranked-classic)."),
+            (Maxonian, "maxonian", "MAXONIAN", Diplomacy,
+                "Diplomacy, Maxonian (docs/scoring.md#maxonian-and-7eleven)."),
+            (SevenEleven, "7eleven", "SEVEN_ELEVEN", Diplomacy,
+                "Diplomacy, 7Eleven (docs/scoring.md#maxonian-and-7eleven)."),
         }
     };
 }
@@ -241,6 +289,18 @@ pub struct DiplomacyEntry {
     /// existed read and hash exactly as they did.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub in_draw: bool,
+    /// The soloist's game year in which it reached its solo, the year the game ended
+    /// (`docs/scoring.md#draws-and-concessions`): systems paying the powers that lost to a
+    /// solo by the years they played need it. Only a power on 18 or more centres carries it;
+    /// left out of the JSON when absent, so earlier results read and hash as they did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solo_year: Option<i32>,
+    /// The power's centre counts at the end of earlier years, the latest first (the year
+    /// before the final count, then the one before…), which Maxonian and 7Eleven use to break
+    /// ties on centres (`docs/scoring.md#maxonian-and-7eleven`). Optional; left out of the JSON
+    /// when empty, so earlier results read and hash as they did.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier_centres: Vec<u32>,
 }
 
 impl DiplomacyEntry {
@@ -252,6 +312,8 @@ impl DiplomacyEntry {
             eliminated: false,
             eliminated_year: None,
             in_draw: false,
+            solo_year: None,
+            earlier_centres: Vec::new(),
         }
     }
 }

@@ -364,6 +364,8 @@ mod tests {
                 eliminated: false,
                 eliminated_year: (centres == 0).then_some(1908),
                 in_draw: false,
+                solo_year: None,
+                earlier_centres: Vec::new(),
             })
             .collect();
         let game = score_game(ScoringSystem::Detour98f, &GameResult::Diplomacy(entries)).unwrap();

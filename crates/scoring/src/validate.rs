@@ -35,8 +35,9 @@ fn distinct_names<'a>(
 
 /// Diplomacy systems: exactly 7 distinct players, centres 0..34 with total ≤ 34, at
 /// most one soloist, somebody holding a centre, `eliminatedYear` (≥ 1901) only for a
-/// power that has 0 centres or is flagged eliminated, and `inDraw` only for a power holding
-/// centres in a game nobody won outright (`docs/scoring.md#draws-and-concessions`).
+/// power that has 0 centres or is flagged eliminated, `soloYear` (≥ 1901, no elimination
+/// after it) only for the soloist, and `inDraw` only for a power holding centres in a game
+/// nobody won outright (`docs/scoring.md#draws-and-concessions`).
 pub(crate) fn diplomacy(entries: &[DiplomacyEntry]) -> Result<(), ScoringError> {
     if entries.len() != DIPLOMACY_PLAYERS {
         return Err(ScoringError::invalid(
@@ -60,6 +61,14 @@ pub(crate) fn diplomacy(entries: &[DiplomacyEntry]) -> Result<(), ScoringError> 
             ));
         }
         total += entry.centres;
+        if let Some((year, &count)) =
+            entry.earlier_centres.iter().enumerate().find(|&(_, &count)| count > TOTAL_CENTRES)
+        {
+            return Err(ScoringError::invalid(
+                format!("players[{index}].earlierCentres[{year}]"),
+                format!("{count} is more than the {TOTAL_CENTRES} centres on the board"),
+            ));
+        }
         if entry.centres >= SOLO_CENTRES {
             if entry.eliminated {
                 return Err(ScoringError::invalid(
@@ -93,6 +102,32 @@ pub(crate) fn diplomacy(entries: &[DiplomacyEntry]) -> Result<(), ScoringError> 
                     ),
                 ));
             }
+        }
+    }
+    for (index, entry) in entries.iter().enumerate() {
+        let Some(year) = entry.solo_year else { continue };
+        let field = format!("players[{index}].soloYear");
+        if entry.centres < SOLO_CENTRES {
+            return Err(ScoringError::invalid(
+                field,
+                format!("given for a power on {} centres, short of a solo", entry.centres),
+            ));
+        }
+        if year < 1901 {
+            return Err(ScoringError::invalid(
+                field,
+                format!("{year} is before the game starts (1901)"),
+            ));
+        }
+        if let Some((fallen, later)) = entries
+            .iter()
+            .enumerate()
+            .find_map(|(i, other)| other.eliminated_year.filter(|&y| y > year).map(|y| (i, y)))
+        {
+            return Err(ScoringError::invalid(
+                format!("players[{fallen}].eliminatedYear"),
+                format!("{later} is after the solo in {year}, when the game ended"),
+            ));
         }
     }
     for (index, entry) in entries.iter().enumerate() {

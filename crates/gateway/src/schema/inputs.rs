@@ -117,6 +117,12 @@ pub struct DiplomacyEntryInput {
     /// every surviving power, and a single flagged power is a concession to it
     /// (docs/scoring.md#draws-and-concessions).
     pub in_draw: Option<bool>,
+    /// The soloist's game year in which it reached its solo; the systems paying the powers
+    /// that lost to a solo by the years they played need it (docs/scoring.md#draws-and-concessions).
+    pub solo_year: Option<i32>,
+    /// Centre counts at the end of earlier years, the latest first; Maxonian and 7Eleven break
+    /// ties on centres with them (docs/scoring.md#maxonian-and-7eleven).
+    pub earlier_centres: Option<Vec<i32>>,
 }
 
 /// A side-against-side game.
@@ -191,6 +197,18 @@ impl GameResultInput {
                             eliminated: e.eliminated.unwrap_or(false),
                             eliminated_year: e.eliminated_year,
                             in_draw: e.in_draw.unwrap_or(false),
+                            solo_year: e.solo_year,
+                            earlier_centres: e
+                                .earlier_centres
+                                .iter()
+                                .flatten()
+                                .enumerate()
+                                .map(|(year, &count)| {
+                                    non_negative(count, || {
+                                        format!("{arg}.diplomacy[{i}].earlierCentres[{year}]")
+                                    })
+                                })
+                                .collect::<GatewayResult<_>>()?,
                         })
                     })
                     .collect::<GatewayResult<_>>()?,
@@ -279,6 +297,8 @@ mod tests {
             eliminated: None,
             eliminated_year: None,
             in_draw: None,
+            solo_year: None,
+            earlier_centres: None,
         }])
     }
 

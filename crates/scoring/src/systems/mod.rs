@@ -6,11 +6,29 @@ use crate::finish::position;
 use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 mod bangkok;
+mod bangkok_pike;
+mod base3;
 mod carnage;
 mod cdiplo;
+mod cdiplo_namur;
+mod detour09;
 mod draw_size;
+mod duct_tape;
+mod haight;
+mod manorcon;
+mod maxonian;
+mod mischief;
+mod omg;
+mod open_tribute;
+mod ranked_classic;
 mod solo_or_bust;
+mod southern_sun;
+mod sydney_league;
 mod tribute;
+mod vulcan;
+mod whipping;
+mod world_classic;
+mod your_draw_size;
 
 /// The year a Diplomacy game starts (`docs/scoring.md#bangkok-and-olympic`: years survived
 /// count from here).
@@ -37,6 +55,42 @@ pub(crate) fn score(
         S::CarnageCentreCount => carnage::score(system, &carnage::CENTRE_COUNT, entries, explain)?,
         S::Carnage2023 => carnage::score(system, &carnage::CARNAGE_2023, entries, explain)?,
         S::Tribute => tribute::score(entries, explain),
+        S::Base3 => base3::score(entries, explain),
+        S::CDiploNamur => cdiplo_namur::score(entries, explain),
+        S::OpenTribute => open_tribute::score(entries, explain),
+        S::Mischief => mischief::score(entries, explain),
+        S::Omg => omg::score(entries, explain),
+        S::Vulcan => vulcan::score(entries, explain),
+        S::YourDrawSizeShort => {
+            your_draw_size::score(your_draw_size::SHORT_GAMES_SOLO, entries, explain)
+        }
+        S::YourDrawSizeUnlimited => {
+            your_draw_size::score(your_draw_size::UNLIMITED_GAMES_SOLO, entries, explain)
+        }
+        S::DuctTapeV2 => duct_tape::score(system, duct_tape::Fallen::Equal, entries, explain)?,
+        S::DuctTapeV2EliminationOrder => {
+            duct_tape::score(system, duct_tape::Fallen::ByEliminationYear, entries, explain)?
+        }
+        S::SouthernSun => southern_sun::score(system, entries, explain)?,
+        S::SydneyLeague => sydney_league::score(system, entries, explain)?,
+        S::WorldClassic => {
+            world_classic::score(system, world_classic::TopPool::AllToppers, entries, explain)?
+        }
+        S::SummerClassic => {
+            world_classic::score(system, world_classic::TopPool::AtMostTwo, entries, explain)?
+        }
+        S::Whipping => whipping::score(system, entries, explain)?,
+        S::Detour09 => detour09::score(system, entries, explain)?,
+        S::BangkokPike => bangkok_pike::score(system, entries, explain)?,
+        S::Haight => haight::score(system, entries, explain)?,
+        S::ManorCon => manorcon::score(system, &manorcon::MANORCON, entries, explain)?,
+        S::ManorConOriginal => manorcon::score(system, &manorcon::ORIGINAL, entries, explain)?,
+        S::ManorConV2 => manorcon::score(system, &manorcon::V2, entries, explain)?,
+        S::RankedClassic => ranked_classic::score(system, entries, explain)?,
+        S::Maxonian => maxonian::score(system, maxonian::MAXONIAN_THRESHOLD, entries, explain)?,
+        S::SevenEleven => {
+            maxonian::score(system, maxonian::SEVEN_ELEVEN_THRESHOLD, entries, explain)?
+        }
         S::Placement
         | S::Baf
         | S::Detour98f
@@ -60,6 +114,25 @@ pub(crate) fn shared_points(table: &[f64], position: u32, sharing: u32) -> f64 {
 /// Position and sharing of power `index` ranked by centres among all powers.
 pub(crate) fn centre_position(entries: &[DiplomacyEntry], index: usize) -> (u32, u32) {
     position(entries.len(), index, |i| entries[i].centres)
+}
+
+/// Place and sharing of power `index` when the survivors take the top places by centres and
+/// the eliminated powers the places after them by elimination year, the later-fallen higher
+/// and the same year shared (`docs/scoring.md#the-dipvis-catalogue`, "elimination order").
+/// `years` is [`elimination_years`]' answer.
+pub(crate) fn survivors_then_fallen(
+    entries: &[DiplomacyEntry],
+    years: &[Option<i32>],
+    index: usize,
+) -> (u32, u32) {
+    if entries[index].centres > 0 {
+        return centre_position(entries, index);
+    }
+    let alive = entries.iter().filter(|entry| entry.centres > 0).count() as u32;
+    let dead: Vec<usize> = (0..entries.len()).filter(|&i| entries[i].centres == 0).collect();
+    let own = dead.iter().position(|&i| i == index).unwrap_or(0);
+    let (place, sharing) = position(dead.len(), own, |i| years[dead[i]]);
+    (alive + place, sharing)
 }
 
 /// Which powers share the draw (`docs/scoring.md#draws-and-concessions`): the powers flagged
@@ -91,6 +164,22 @@ pub(crate) fn elimination_years(
             _ => Ok(None),
         })
         .collect()
+}
+
+/// The year the soloist `winner` reached its solo (`soloYear`), which systems paying the powers
+/// that survived a solo by the years they played need; missing, it is a typed error naming
+/// `players[winner].soloYear` (`docs/scoring.md#draws-and-concessions`).
+pub(crate) fn solo_year(
+    system: ScoringSystem,
+    entries: &[DiplomacyEntry],
+    winner: usize,
+) -> Result<i32, ScoringError> {
+    entries[winner].solo_year.ok_or_else(|| {
+        ScoringError::invalid(
+            format!("players[{winner}].soloYear"),
+            format!("{system} needs the year of the solo to score the powers that lost to it"),
+        )
+    })
 }
 
 /// Formats a score for explanation lines without float noise (`9.428571428571429` → `9.429`).

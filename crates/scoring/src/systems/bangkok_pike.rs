@@ -1,0 +1,80 @@
+//! Bangkok Pike (`docs/scoring.md#bangkok-pike`): one point per centre, 3 for surviving or 0.1
+//! per game year played for a power that fell, and bonuses near the top: 6 for a lone board top
+//! (4 each when shared), 4 for one centre behind it, 2 for two behind (a lone topper with
+//! nobody one or two behind also takes those); a solo scores 60 and every other power 0.1 per
+//! game year it played.
+
+use super::{FIRST_YEAR, elimination_years, show, solo_year};
+use crate::finish::{diplomacy_rows, soloist};
+use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+
+/// What a solo scores.
+pub const SOLO_POINTS: f64 = 60.0;
+/// What every survivor of a drawn game gets.
+pub const SURVIVAL_POINTS: f64 = 3.0;
+
+/// 0.1 per game year played up to `year` (which counts), in tenths so 0.1 × 5 prints as 0.5.
+fn years_played(year: i32) -> f64 {
+    f64::from((year - FIRST_YEAR + 1).max(0)) / 10.0
+}
+
+pub(crate) fn score(
+    system: ScoringSystem,
+    entries: &[DiplomacyEntry],
+    explain: Explain,
+) -> Result<Vec<PlayerGameScore>, ScoringError> {
+    let years = elimination_years(system, entries)?;
+    if let Some(winner) = soloist(entries) {
+        let solo = solo_year(system, entries, winner)?;
+        return Ok(diplomacy_rows(entries, |index| {
+            let centres = entries[index].centres;
+            let (points, why) = if index == winner {
+                (SOLO_POINTS, "solo".to_owned())
+            } else {
+                let year = years[index].unwrap_or(solo);
+                (years_played(year), format!("lost to a solo, played to {year}"))
+            };
+            let explanation = match explain {
+                Explain::No => Vec::new(),
+                Explain::Yes => vec![format!("centres {centres}, {why} → {}", show(points))],
+            };
+            (points, explanation)
+        }));
+    }
+    let top = entries.iter().map(|entry| entry.centres).max().unwrap_or(0);
+    let count_with = |centres: u32| entries.iter().filter(|entry| entry.centres == centres).count();
+    let toppers = count_with(top);
+    let none_at = |behind: u32| top < behind || count_with(top - behind) == 0;
+    Ok(diplomacy_rows(entries, |index| {
+        let centres = entries[index].centres;
+        let bonus = if centres == top {
+            match toppers {
+                1 if none_at(1) && none_at(2) => 12.0,
+                1 if none_at(1) => 10.0,
+                1 => 6.0,
+                _ => 4.0,
+            }
+        } else if centres + 1 == top {
+            4.0
+        } else if centres + 2 == top {
+            2.0
+        } else {
+            0.0
+        };
+        let (survival, why) = match years[index] {
+            Some(year) => (years_played(year), format!("played to {year}")),
+            None => (SURVIVAL_POINTS, "survival".to_owned()),
+        };
+        let points = f64::from(centres) + bonus + survival;
+        let explanation = match explain {
+            Explain::No => Vec::new(),
+            Explain::Yes => vec![format!(
+                "centres {centres}, bonus {}, {why} {} → {}",
+                show(bonus),
+                show(survival),
+                show(points)
+            )],
+        };
+        (points, explanation)
+    }))
+}

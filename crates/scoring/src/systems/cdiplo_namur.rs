@@ -1,0 +1,53 @@
+//! C-Diplo Namur (`docs/scoring.md#c-diplo-namur`): C-Diplo 100's point for playing and rank
+//! bonuses, but centres worth more the fewer a power holds (5 for the first, 4 for the second,
+//! 3, 2, 2, 2, then 1 each); a solo scores 85 and everyone else 0.
+
+use super::{centre_position, shared_points, show};
+use crate::finish::{diplomacy_rows, soloist};
+use crate::{DiplomacyEntry, Explain, PlayerGameScore};
+
+/// What a solo scores.
+pub const SOLO_POINTS: f64 = 85.0;
+/// Every participant's point for playing.
+pub const PLAYED: f64 = 1.0;
+/// Bonuses for the three best centre counts (ties split).
+pub const RANKS: [f64; 3] = [38.0, 14.0, 7.0];
+
+/// Points for holding `centres` centres: 0, 5, 9, 12, 14, 16, 18, then one more per centre.
+pub fn centre_points(centres: u32) -> f64 {
+    const FIRST_SIX: [f64; 7] = [0.0, 5.0, 9.0, 12.0, 14.0, 16.0, 18.0];
+    match centres {
+        0..=6 => FIRST_SIX[centres as usize],
+        _ => 18.0 + f64::from(centres - 6),
+    }
+}
+
+pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerGameScore> {
+    let winner = soloist(entries);
+    diplomacy_rows(entries, |index| {
+        let centres = entries[index].centres;
+        if let Some(winner) = winner {
+            let points = if winner == index { SOLO_POINTS } else { 0.0 };
+            let why = if winner == index { "solo" } else { "lost to a solo" };
+            let explanation = match explain {
+                Explain::No => Vec::new(),
+                Explain::Yes => vec![format!("centres {centres}, {why} → {points}")],
+            };
+            return (points, explanation);
+        }
+        let (position, sharing) = centre_position(entries, index);
+        let rank = shared_points(&RANKS, position, sharing);
+        let held = centre_points(centres);
+        let points = PLAYED + held + rank;
+        let explanation = match explain {
+            Explain::No => Vec::new(),
+            Explain::Yes => vec![format!(
+                "played 1, centres {centres} worth {held}, rank {position}{} {} → {}",
+                if sharing > 1 { format!(" shared by {sharing}") } else { String::new() },
+                show(rank),
+                show(points)
+            )],
+        };
+        (points, explanation)
+    })
+}

@@ -1,0 +1,66 @@
+//! Duct Tape V2 (`docs/scoring.md#duct-tape-v2`): one point per centre plus 40, 24, 15, 9, 6,
+//! 3, 3 for the final rank by centres (ties split); eliminated powers share the bottom ranks
+//! equally, or, with elimination order, are ranked by when they fell; a solo scores 75 and
+//! everyone else 0.
+
+use super::{centre_position, elimination_years, shared_points, show, survivors_then_fallen};
+use crate::finish::{diplomacy_rows, soloist};
+use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+
+/// What a solo scores.
+pub const SOLO_POINTS: f64 = 75.0;
+/// Points for the final ranks, 1st to 7th.
+pub const RANKS: [f64; 7] = [40.0, 24.0, 15.0, 9.0, 6.0, 3.0, 3.0];
+
+/// How eliminated powers are ranked among themselves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fallen {
+    /// All share the bottom ranks equally.
+    Equal,
+    /// The later a power fell, the higher it ranks (needs every elimination year).
+    ByEliminationYear,
+}
+
+pub(crate) fn score(
+    system: ScoringSystem,
+    fallen: Fallen,
+    entries: &[DiplomacyEntry],
+    explain: Explain,
+) -> Result<Vec<PlayerGameScore>, ScoringError> {
+    if let Some(winner) = soloist(entries) {
+        return Ok(diplomacy_rows(entries, |index| {
+            let points = if index == winner { SOLO_POINTS } else { 0.0 };
+            let why = if index == winner { "solo" } else { "lost to a solo" };
+            let explanation = match explain {
+                Explain::No => Vec::new(),
+                Explain::Yes => {
+                    vec![format!("centres {}, {why} → {points}", entries[index].centres)]
+                }
+            };
+            (points, explanation)
+        }));
+    }
+    let years = match fallen {
+        Fallen::Equal => Vec::new(),
+        Fallen::ByEliminationYear => elimination_years(system, entries)?,
+    };
+    Ok(diplomacy_rows(entries, |index| {
+        let centres = entries[index].centres;
+        let (place, sharing) = match fallen {
+            Fallen::Equal => centre_position(entries, index),
+            Fallen::ByEliminationYear => survivors_then_fallen(entries, &years, index),
+        };
+        let rank = shared_points(&RANKS, place, sharing);
+        let points = f64::from(centres) + rank;
+        let explanation = match explain {
+            Explain::No => Vec::new(),
+            Explain::Yes => vec![format!(
+                "centres {centres}, rank {place}{} {} → {}",
+                if sharing > 1 { format!(" shared by {sharing}") } else { String::new() },
+                show(rank),
+                show(points)
+            )],
+        };
+        (points, explanation)
+    }))
+}

@@ -1,0 +1,79 @@
+//! Haight v1.0 (`docs/scoring.md#haight`): 10 per centre, one point per game year played for a
+//! power that fell, rank points 66, 55 … 0 (survivors by centres, then the fallen by when they
+//! fell; equal powers get the lower rank's points) and 5 per centre of a lone leader's lead; a
+//! solo scores 451, each other survivor the better of 5 per centre and its years played, each
+//! fallen power its years played.
+
+use super::{FIRST_YEAR, elimination_years, show, solo_year, survivors_then_fallen};
+use crate::finish::{diplomacy_rows, soloist};
+use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+
+/// What a solo scores.
+pub const SOLO_POINTS: f64 = 451.0;
+/// Points per centre in a drawn game.
+pub const PER_CENTRE: f64 = 10.0;
+/// Rank points, 1st to 7th.
+pub const RANKS: [f64; 7] = [66.0, 55.0, 44.0, 33.0, 22.0, 11.0, 0.0];
+/// Points per centre of a lone leader's lead.
+pub const PER_CENTRE_LEAD: f64 = 5.0;
+
+/// Game years played up to `year`, which counts.
+fn played(year: i32) -> f64 {
+    f64::from(year - FIRST_YEAR + 1)
+}
+
+pub(crate) fn score(
+    system: ScoringSystem,
+    entries: &[DiplomacyEntry],
+    explain: Explain,
+) -> Result<Vec<PlayerGameScore>, ScoringError> {
+    let years = elimination_years(system, entries)?;
+    if let Some(winner) = soloist(entries) {
+        let solo = solo_year(system, entries, winner)?;
+        return Ok(diplomacy_rows(entries, |index| {
+            let centres = entries[index].centres;
+            let (points, why) = match years[index] {
+                _ if index == winner => (SOLO_POINTS, "solo".to_owned()),
+                Some(year) => (played(year), format!("eliminated in {year}, years played")),
+                None => (
+                    (5.0 * f64::from(centres)).max(played(solo)),
+                    format!("lost to the solo in {solo}, best of 5 per centre and years played"),
+                ),
+            };
+            let explanation = match explain {
+                Explain::No => Vec::new(),
+                Explain::Yes => vec![format!("centres {centres}, {why} → {}", show(points))],
+            };
+            (points, explanation)
+        }));
+    }
+    let mut by_centres: Vec<u32> = entries.iter().map(|entry| entry.centres).collect();
+    by_centres.sort_unstable_by(|a, b| b.cmp(a));
+    let lead = by_centres[0] - by_centres[1];
+    Ok(diplomacy_rows(entries, |index| {
+        let centres = entries[index].centres;
+        let (place, sharing) = survivors_then_fallen(entries, &years, index);
+        // Equal powers get the points of the lowest rank they share.
+        let rank = RANKS[(place + sharing - 2) as usize];
+        let base = match years[index] {
+            Some(year) => played(year),
+            None => PER_CENTRE * f64::from(centres),
+        };
+        let lead_bonus =
+            if centres == by_centres[0] { PER_CENTRE_LEAD * f64::from(lead) } else { 0.0 };
+        let points = base + rank + lead_bonus;
+        let explanation = match explain {
+            Explain::No => Vec::new(),
+            Explain::Yes => vec![format!(
+                "centres {centres}, {} {}, rank {place}{} {}{} → {}",
+                if years[index].is_some() { "years played" } else { "centre points" },
+                show(base),
+                if sharing > 1 { format!(" shared by {sharing}") } else { String::new() },
+                show(rank),
+                if lead_bonus > 0.0 { format!(", lead {lead} × 5") } else { String::new() },
+                show(points)
+            )],
+        };
+        (points, explanation)
+    }))
+}

@@ -1,0 +1,68 @@
+//! Ranked Classic (`docs/scoring.md#ranked-classic`): a survivor scores 30, 10 per centre and
+//! rank points (200, 90, 60, 40, 30, 20, 10; two level share the two-way table 135, 70, 50,
+//! 35, 25, 15; three or more level get the lowest place they share); a power that fell scores
+//! one point per year survived; a solo scores 550 and every other power one point per year it
+//! survived.
+
+use super::{FIRST_YEAR, centre_position, elimination_years, show, solo_year};
+use crate::finish::{diplomacy_rows, soloist};
+use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+
+/// What a solo scores.
+pub const SOLO_POINTS: f64 = 550.0;
+/// What every survivor of a drawn game gets.
+pub const SURVIVAL_POINTS: f64 = 30.0;
+/// Points per centre.
+pub const PER_CENTRE: f64 = 10.0;
+/// Rank points, 1st to 7th.
+pub const RANKS: [f64; 7] = [200.0, 90.0, 60.0, 40.0, 30.0, 20.0, 10.0];
+/// Rank points for exactly two powers level on a place, 1st to 6th.
+pub const TWO_LEVEL: [f64; 6] = [135.0, 70.0, 50.0, 35.0, 25.0, 15.0];
+
+/// Rank points for a place shared by `sharing` powers.
+pub fn rank_points(place: u32, sharing: u32) -> f64 {
+    match sharing {
+        1 => RANKS[place as usize - 1],
+        2 => TWO_LEVEL[place as usize - 1],
+        _ => RANKS[(place + sharing) as usize - 2],
+    }
+}
+
+pub(crate) fn score(
+    system: ScoringSystem,
+    entries: &[DiplomacyEntry],
+    explain: Explain,
+) -> Result<Vec<PlayerGameScore>, ScoringError> {
+    let winner = soloist(entries);
+    let years = elimination_years(system, entries)?;
+    let solo = winner.map(|w| solo_year(system, entries, w)).transpose()?;
+    Ok(diplomacy_rows(entries, |index| {
+        let centres = entries[index].centres;
+        let (points, why) = match (years[index], winner, solo) {
+            (_, Some(w), _) if w == index => (SOLO_POINTS, "solo".to_owned()),
+            (Some(year), _, _) => {
+                (f64::from(year - FIRST_YEAR), format!("eliminated in {year}, years survived"))
+            }
+            (None, Some(_), Some(year)) => (
+                f64::from(year - FIRST_YEAR),
+                format!("lost to the solo in {year}, years survived"),
+            ),
+            _ => {
+                let (place, sharing) = centre_position(entries, index);
+                let rank = rank_points(place, sharing);
+                (
+                    SURVIVAL_POINTS + PER_CENTRE * f64::from(centres) + rank,
+                    format!(
+                        "survival 30, rank {place}{} {rank}",
+                        if sharing > 1 { format!(" shared by {sharing}") } else { String::new() }
+                    ),
+                )
+            }
+        };
+        let explanation = match explain {
+            Explain::No => Vec::new(),
+            Explain::Yes => vec![format!("centres {centres}, {why} → {}", show(points))],
+        };
+        (points, explanation)
+    }))
+}
