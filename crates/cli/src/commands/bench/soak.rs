@@ -84,6 +84,9 @@ struct Figures {
     subscribers: usize,
     reads: u64,
     writes: u64,
+    /// Corrections refused with CONFLICT: eight writers correcting one league's games race
+    /// for its stream, and a refused write is a client's cue to retry, not a failure.
+    conflicts: u64,
     subscription_messages: u64,
     ws_connections: u64,
     start: Snapshot,
@@ -129,8 +132,8 @@ fn print_table(f: &Figures) {
         SUBSCRIBER_HOLD.as_secs()
     );
     println!(
-        "done            {} reads, {} writes, {} subscription messages over {} connections",
-        f.reads, f.writes, f.subscription_messages, f.ws_connections
+        "done            {} reads, {} writes ({} refused with CONFLICT), {} subscription messages over {} connections",
+        f.reads, f.writes, f.conflicts, f.subscription_messages, f.ws_connections
     );
     println!("                {:>10} {:>10} {:>12}", "RSS MB", "open fds", "read p99 ms");
     for (name, s) in [("start", &f.start), ("end", &f.end)] {
@@ -187,6 +190,7 @@ struct Shared {
     started: Instant,
     deadline: Instant,
     writes: AtomicU64,
+    conflicts: AtomicU64,
     messages: AtomicU64,
     connections: AtomicU64,
 }
@@ -231,6 +235,7 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
         started,
         deadline: started + Duration::from_secs(args.seconds),
         writes: AtomicU64::new(0),
+        conflicts: AtomicU64::new(0),
         messages: AtomicU64::new(0),
         connections: AtomicU64::new(0),
     });
@@ -255,6 +260,7 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
         subscribers,
         reads,
         writes: shared.writes.load(Ordering::Relaxed),
+        conflicts: shared.conflicts.load(Ordering::Relaxed),
         subscription_messages: shared.messages.load(Ordering::Relaxed),
         ws_connections: shared.connections.load(Ordering::Relaxed),
         start,
@@ -370,8 +376,13 @@ async fn writer(http: &reqwest::Client, shared: &Shared, n: usize) -> anyhow::Re
             })
             .collect();
         let body = json!({ "query": CORRECT, "variables": { "g": game, "r": { "placement": placement } } });
-        post(http, shared, &body, true).await?;
-        shared.writes.fetch_add(1, Ordering::Relaxed);
+        match post(http, shared, &body, true).await {
+            Ok(()) => shared.writes.fetch_add(1, Ordering::Relaxed),
+            Err(error) if error.to_string().contains(r#""code":"CONFLICT""#) => {
+                shared.conflicts.fetch_add(1, Ordering::Relaxed)
+            }
+            Err(error) => return Err(error),
+        };
         tokio::time::sleep(WRITE_PAUSE).await;
     }
     Ok(Vec::new())
