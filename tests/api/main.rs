@@ -20,3 +20,4 @@ mod oracle;
 mod pagination;
 mod results;
 mod subscriptions;
+mod whatif;

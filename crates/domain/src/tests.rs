@@ -937,7 +937,7 @@ mod standings {
         events.push(finished(1, placement(&[(1, 10.0), (2, 8.0)])));
         let league = given::<League>(&events);
         let standings = league.standings().unwrap();
-        assert_eq!(standings[0].player, player(1).to_string());
+        assert_eq!(standings[0].player, player(1));
         assert_eq!((standings[0].total, standings[0].wins), (2.0, 1));
         events.push(DomainEvent::GameResultCorrected(GameResultCorrected {
             league_id: LEAGUE,
@@ -947,7 +947,7 @@ mod standings {
             corrected_by: Actor::Admin,
         }));
         let corrected = given::<League>(&events).standings().unwrap();
-        assert_eq!((corrected[0].player.clone(), corrected[0].total), (player(2).to_string(), 2.0));
+        assert_eq!((corrected[0].player, corrected[0].total), (player(2), 2.0));
         assert!(given::<League>(&events).standings_under(ScoringSystem::BlueMax).is_err());
     }
 }
