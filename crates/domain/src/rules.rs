@@ -38,11 +38,6 @@ pub fn is_diplomacy(system: ScoringSystem) -> bool {
     system.is_diplomacy()
 }
 
-/// Whether a system scores team games with sides (the scoring catalogue knows).
-pub fn is_team_system(system: ScoringSystem) -> bool {
-    system.is_team()
-}
-
 /// Scoring-system / players-per-game compatibility: Diplomacy systems need k = 7;
 /// `placement` uses the placement table for 2..8 players (`docs/scoring.md#placement`); team
 /// systems need k ≥ 2.

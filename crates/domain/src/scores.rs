@@ -173,3 +173,51 @@ impl ScoredGames {
         rows
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use league_scoring::{GameResult, PlacementEntry, ScoringSystem, score_game};
+    use uuid::Uuid;
+
+    use super::*;
+
+    fn id(n: u128) -> PlayerId {
+        Uuid::from_u128(n)
+    }
+
+    /// A placement game where `players[i]` scored `10 - i` points.
+    fn scored(players: &[PlayerId]) -> ScoredGame {
+        let entries = players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| PlacementEntry { player: p.to_string(), points: 10.0 - i as f64 })
+            .collect();
+        score_game(ScoringSystem::Placement, &GameResult::Placement(entries)).unwrap()
+    }
+
+    #[test]
+    fn rows_are_matched_to_seats_whatever_their_order() {
+        let result = ScoredResult::new(scored(&[id(2), id(1)]), &[id(1), id(2)]).unwrap();
+        assert_eq!(result.rows().map(|(player, _)| player).collect::<Vec<_>>(), [id(2), id(1)]);
+        // docs/scoring.md#placement, 2 players: 1st 2, 2nd 0.
+        assert_eq!(result.in_seat_order(&[id(1), id(2)]), [(id(1), 0.0), (id(2), 2.0)]);
+    }
+
+    #[test]
+    fn a_row_of_an_unseated_player_or_a_missing_seat_is_refused() {
+        let error = ScoredResult::new(scored(&[id(1), id(3)]), &[id(1), id(2)]).unwrap_err();
+        assert_eq!(error, ScoreError::NotSeated { row: 1, key: id(3).to_string() });
+        let error = ScoredResult::new(scored(&[id(1), id(2)]), &[id(1), id(2), id(3)]);
+        assert_eq!(error.unwrap_err(), ScoreError::MissingSeat(id(3)));
+    }
+
+    #[test]
+    fn standings_are_keyed_by_player_id_with_unplayed_players_last() {
+        let mut games = ScoredGames::default();
+        games.push(ScoredResult::new(scored(&[id(2), id(1)]), &[id(1), id(2)]).unwrap());
+        let rows = games.standings(&[id(1), id(2), id(3)]);
+        let ranks: Vec<(u32, PlayerId, u32)> =
+            rows.iter().map(|row| (row.rank, row.player, row.played)).collect();
+        assert_eq!(ranks, [(1, id(2), 1), (2, id(1), 1), (3, id(3), 0)]);
+    }
+}

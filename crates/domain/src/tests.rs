@@ -948,6 +948,7 @@ mod standings {
         }));
         let corrected = given::<League>(&events).standings().unwrap();
         assert_eq!((corrected[0].player, corrected[0].total), (player(2), 2.0));
-        assert!(given::<League>(&events).standings_under(ScoringSystem::BlueMax).is_err());
+        let error = given::<League>(&events).standings_under(ScoringSystem::BlueMax).unwrap_err();
+        assert_eq!(error.code(), ErrorCode::BadUserInput { field: "system".into() }, "{error}");
     }
 }

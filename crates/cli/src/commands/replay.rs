@@ -1,7 +1,9 @@
 //! `league replay`, `league audit`, `league rescore`: the read side rebuilt from the log —
 //! the whole log folded in memory with its hash chain verified, standings at any point in
 //! history, how each score came to be, and what-if standings under another scoring system.
-//! Nothing is written: every read model is a fold of the log (README "Architecture").
+//! Audit and rescore print what the application's use cases return (`App::audit`,
+//! `App::standings_under`). Nothing is written: every read model is a fold of the log
+//! (README "Architecture").
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
