@@ -10,6 +10,9 @@ use league_scoring::{PlayerGameScore, ScoredGame, rank_standings};
 
 use crate::ids::PlayerId;
 
+/// Length of a player key: a hyphenated UUID ([`crate::player_key`]).
+const KEY_LEN: usize = uuid::fmt::Hyphenated::LENGTH;
+
 /// A scored game that does not fit its game's seats: only a log that contradicts itself
 /// (results are checked against the seats before they are stored) gives one.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -32,10 +35,15 @@ impl ScoredResult {
     /// Matches every row of `scored` to the seat whose player key it names; every seat must
     /// be named exactly once.
     pub fn new(scored: ScoredGame, seats: &[PlayerId]) -> Result<ScoredResult, ScoreError> {
-        let mut buffer = uuid::Uuid::encode_buffer();
-        let keys: Vec<(String, PlayerId)> = seats
+        // Each seat's key, encoded once into a fixed buffer (no allocation per seat: this
+        // runs for every result of a replay).
+        let keys: Vec<([u8; KEY_LEN], PlayerId)> = seats
             .iter()
-            .map(|id| (id.hyphenated().encode_lower(&mut buffer).to_owned(), *id))
+            .map(|id| {
+                let mut key = [0u8; KEY_LEN];
+                id.hyphenated().encode_lower(&mut key);
+                (key, *id)
+            })
             .collect();
         let players = scored
             .players
@@ -43,7 +51,7 @@ impl ScoredResult {
             .enumerate()
             .map(|(row, score)| {
                 keys.iter()
-                    .find(|(key, _)| *key == score.player)
+                    .find(|(key, _)| key.as_slice() == score.player.as_bytes())
                     .map(|(_, id)| *id)
                     .ok_or_else(|| ScoreError::NotSeated { row, key: score.player.clone() })
             })
