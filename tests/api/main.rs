@@ -21,3 +21,4 @@ mod oracle;
 mod pagination;
 mod results;
 mod subscriptions;
+mod whatif;

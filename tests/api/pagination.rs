@@ -45,4 +45,40 @@ async fn leagues_are_listed_in_creation_order(db: TestDatabase) {
     assert_eq!(data["leagues"]["nodes"], json!([{ "id": league }, { "id": later }]));
 }
 
-on_both_databases!(players_page_by_cursor, leagues_are_listed_in_creation_order);
+/// A league's audit log pages by cursor: small pages give the league's events once each, in
+/// order, as one large page does.
+async fn league_events_page_by_cursor(db: TestDatabase) {
+    let server = Server::spawn(&db.url).await;
+    let (league, _players, _games) = running_league(&server).await;
+    let all = server.events(Some(&league)).await;
+    let mut paged = Vec::new();
+    let mut after = serde_json::Value::Null;
+    loop {
+        let data = server
+            .data(
+                None,
+                "query($l: ID, $a: String) {
+                   events(leagueId: $l, first: 3, after: $a) {
+                     pageInfo { hasNextPage endCursor } nodes { position }
+                   }
+                 }",
+                json!({ "l": league, "a": after }),
+            )
+            .await;
+        let page = &data["events"];
+        paged.extend(page["nodes"].as_array().unwrap().iter().map(|n| n["position"].clone()));
+        if page["pageInfo"]["hasNextPage"] == false {
+            break;
+        }
+        after = page["pageInfo"]["endCursor"].clone();
+    }
+    let expected: Vec<_> = all.iter().map(|e| e["position"].clone()).collect();
+    assert!(expected.len() > 3, "more than one page");
+    assert_eq!(paged, expected);
+}
+
+on_both_databases!(
+    players_page_by_cursor,
+    leagues_are_listed_in_creation_order,
+    league_events_page_by_cursor
+);

@@ -12,8 +12,7 @@ use league_domain::{
     league_stream_id,
 };
 use league_projections::{
-    Applied, AsOf, Catalog, ReadModel, ScoreChange, StandingRow, decode_event, load_catalog,
-    load_league,
+    Applied, AsOf, Catalog, ReadModel, StandingRow, decode_event, load_catalog, load_league,
 };
 use league_store::{
     AppendOutcome, EventStore, ExpectedVersion, Metadata, NewEvent, RecordedEvent, StoreError,
@@ -311,6 +310,19 @@ impl App {
         }
     }
 
+    /// A league's model, or `NOT_FOUND` if there is no such league.
+    pub async fn existing_league(&self, id: Uuid) -> Result<Arc<ReadModel>, AppError> {
+        self.league(id).await?.ok_or_else(|| not_found(id))
+    }
+
+    /// `NOT_FOUND` unless the league exists (a catalog lookup, no IO).
+    pub fn require_league(&self, id: Uuid) -> Result<(), AppError> {
+        match self.catalog().league(id) {
+            Some(_) => Ok(()),
+            None => Err(not_found(id)),
+        }
+    }
+
     /// The model of the league a game belongs to (`None` if there is no such game).
     pub async fn league_of_game(&self, game: Uuid) -> Result<Option<Arc<ReadModel>>, AppError> {
         let league = self.catalog().league_of_game(game);
@@ -470,16 +482,6 @@ impl App {
         self.as_of(league, as_of, |model| model.standings(league)).await
     }
 
-    /// A player's score history in a league at a point in history.
-    pub async fn score_history_as_of(
-        &self,
-        league: Uuid,
-        player: Uuid,
-        as_of: AsOf,
-    ) -> Result<Vec<ScoreChange>, AppError> {
-        self.as_of(league, as_of, |model| model.score_history(league, player)).await
-    }
-
     /// The league's model at `as_of`: the live one when the bound is at or past the applied
     /// position, else the league's stream folded up to the bound (never the whole log).
     pub async fn league_as_of(
@@ -504,10 +506,8 @@ impl App {
         as_of: AsOf,
         view: impl Fn(&ReadModel) -> T,
     ) -> Result<T, AppError> {
-        match self.league_as_of(league, as_of).await? {
-            Some(model) => Ok(view(&model)),
-            None => Err(AppError::NotFound(format!("league {league}"))),
-        }
+        let model = self.league_as_of(league, as_of).await?.ok_or_else(|| not_found(league))?;
+        Ok(view(&model))
     }
 
     /// One page of the audit log: up to `first` events after position `after`, of one
@@ -528,17 +528,17 @@ impl App {
         match league {
             None => Ok(self.inner.store.read_all(after + 1, first as u64).await?),
             Some(league) => {
-                if self.catalog().league(league).is_none() {
-                    return Err(AppError::NotFound(format!("league {league}")));
-                }
+                self.require_league(league)?;
                 let stream = StreamId::new(league_stream_id(league)).map_err(AppError::internal)?;
-                let mut events = self.inner.store.read_stream(&stream, 1).await?;
-                events.retain(|event| event.position > after);
-                events.truncate(first);
-                Ok(events)
+                Ok(self.inner.store.read_stream_after(&stream, after, first as u64).await?)
             }
         }
     }
+}
+
+/// The error of a league that does not exist.
+fn not_found(league: Uuid) -> AppError {
+    AppError::NotFound(format!("league {league}"))
 }
 
 /// Scopes a caller's idempotency key to the actor, so two users' keys never collide.

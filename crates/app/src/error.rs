@@ -36,6 +36,16 @@ impl AppError {
         AppError::InvalidInput { field: field.to_owned(), message: message.into() }
     }
 
+    /// The offending field and what is wrong with it, when the error is invalid input (the
+    /// domain's or the application's own).
+    pub fn invalid_input(&self) -> Option<(&str, &str)> {
+        match self {
+            AppError::Domain(error) => error.invalid_input(),
+            AppError::InvalidInput { field, message } => Some((field, message)),
+            _ => None,
+        }
+    }
+
     /// The API error class (GraphQL `extensions.code`).
     pub fn code(&self) -> ErrorCode {
         match self {

@@ -8,7 +8,9 @@
 //!                         → wait until the read side has applied it (read-your-writes)
 //! app.catalog()           leagues list, players, token lookup, game → league (no IO)
 //! app.league(id)          the league's model: cached, else folded from its stream
-//! app.standings_as_of / score_history_as_of / league_as_of / events / subscribe
+//! app.standings_as_of / league_as_of / events / subscribe
+//! app.audit(id)           every event of a league with each score change explained
+//! app.standings_under(id, system, as_of)   what-if standings under another system
 //! ```
 //!
 //! One background task follows `EventStore::subscribe` in position order: it folds each
@@ -18,6 +20,7 @@
 //! [`App::failure`] reports why (the gateway's health turns not ready).
 
 mod app;
+mod audit;
 mod error;
 mod follow;
 
@@ -25,6 +28,7 @@ pub use app::{
     App, AppCommand, CACHE_LEAGUES_ENV, CatalogGuard, CommandOptions, DEFAULT_CACHE_LEAGUES,
     Executed, MAX_ATTEMPTS, Notification, cache_leagues_from_env,
 };
+pub use audit::{AuditEntry, PlayerAudit, ResultAudit};
 pub use error::AppError;
 pub use league_domain::ErrorCode;
-pub use league_projections::{AsOf, Catalog, LeagueSummary, ReadModel};
+pub use league_projections::{AsOf, Catalog, LeagueSummary, ReadModel, StandingRow};

@@ -257,9 +257,12 @@ async fn as_of_equals_a_replay_cut(db: TestDatabase) {
         let expected = fold_until(&log, AsOf::Position(cut)).unwrap();
         let standings = app.standings_as_of(league(1), AsOf::Position(cut)).await.unwrap();
         assert_eq!(standings, expected.standings(league(1)), "standings as of position {cut}");
-        let history =
-            app.score_history_as_of(league(1), watched, AsOf::Position(cut)).await.unwrap();
-        assert_eq!(history, expected.score_history(league(1), watched), "history as of {cut}");
+        let then = app.league_as_of(league(1), AsOf::Position(cut)).await.unwrap().unwrap();
+        assert_eq!(
+            then.score_history(league(1), watched),
+            expected.score_history(league(1), watched),
+            "history as of {cut}"
+        );
     }
     for event in &log {
         let as_of = AsOf::Time(event.recorded_at);

@@ -68,11 +68,24 @@ pub enum DomainError {
     GameNotFinished(GameId),
     #[error("scheduling failed: {0}")]
     Scheduling(String),
+    /// The history contradicts itself (e.g. a stored result that does not fit its game's
+    /// seats): a bug or a tampered log, never the caller's fault.
+    #[error("inconsistent history: {0}")]
+    Inconsistent(String),
 }
 
 impl DomainError {
     pub(crate) fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
         DomainError::InvalidInput { field: field.into(), message: message.into() }
+    }
+
+    /// The offending field (a camelCase path, e.g. `result.players[3].centres`) and what is
+    /// wrong with it, when the refusal is invalid input.
+    pub fn invalid_input(&self) -> Option<(&str, &str)> {
+        match self {
+            DomainError::InvalidInput { field, message } => Some((field, message)),
+            _ => None,
+        }
     }
 
     /// The API error class of this refusal.
@@ -94,7 +107,7 @@ impl DomainError {
             | DomainError::PlayerNotActive { .. }
             | DomainError::GameAlreadyFinished(_)
             | DomainError::GameNotFinished(_) => ErrorCode::Conflict,
-            DomainError::Scheduling(_) => ErrorCode::Internal,
+            DomainError::Scheduling(_) | DomainError::Inconsistent(_) => ErrorCode::Internal,
         }
     }
 }

@@ -3,9 +3,7 @@
 
 use std::fmt;
 
-use league_scoring::{
-    GameResult, ScoredGame, ScoringError, ScoringSystem, Standing, rank_standings, score_game,
-};
+use league_scoring::{GameResult, ScoringSystem, score_game_unexplained};
 use serde::{Deserialize, Serialize};
 
 use crate::aggregate::Aggregate;
@@ -22,8 +20,9 @@ use crate::ids::{Actor, GameId, LeagueId, PlayerId, league_stream_id};
 use crate::rules::{
     ACTIVE_PLAYER_MIN_FINISHED_GAMES, DEFAULT_LEAGUE_SIZE, check_league_size,
     check_players_per_game, clean_name, clean_reason, is_active_player, resolve_games_per_seat,
-    schedule_league_games, validate_result,
+    result_shape_matches, schedule_league_games, validate_result,
 };
+use crate::scores::{ScoredGames, ScoredResult, StandingRow};
 use crate::seats::seat_labels;
 
 /// Where a league is in its life: open for subscriptions, running (games scheduled),
@@ -151,27 +150,39 @@ impl League {
         self.settings.as_ref().map(|s| s.scoring_system)
     }
 
-    /// Every finished game scored under `system` (the league's own, or another one for a
-    /// what-if rescore), in game-number order.
-    pub fn scored_games_under(
-        &self,
-        system: ScoringSystem,
-    ) -> Result<Vec<ScoredGame>, ScoringError> {
-        self.games
-            .iter()
-            .filter_map(|game| game.result.as_ref())
-            .map(|result| score_game(system, result))
-            .collect()
-    }
-
-    /// Standings from the finished games under `system`, ranked with the scoring crate's
-    /// tie-breakers.
-    pub fn standings_under(&self, system: ScoringSystem) -> Result<Vec<Standing>, ScoringError> {
-        Ok(rank_standings(&self.scored_games_under(system)?))
+    /// Standings of every subscribed player from the finished games scored under `system`:
+    /// the league's own, or another one for a what-if (`docs/scoring.md`). A system that
+    /// cannot score this league's games (other players per game, another result shape) is
+    /// invalid input on `system`. Empty before the league is created.
+    pub fn standings_under(&self, system: ScoringSystem) -> Result<Vec<StandingRow>, DomainError> {
+        let Some(settings) = &self.settings else { return Ok(Vec::new()) };
+        check_players_per_game(system, settings.players_per_game).map_err(|error| {
+            DomainError::invalid("system", format!("{system} cannot score this league: {error}"))
+        })?;
+        let mut scored = ScoredGames::default();
+        for game in &self.games {
+            let Some(result) = &game.result else { continue };
+            if !result_shape_matches(system, result) {
+                return Err(DomainError::invalid(
+                    "system",
+                    format!("{system} cannot score this league's {} results", result.kind()),
+                ));
+            }
+            let game_scores = score_game_unexplained(system, result).map_err(|error| {
+                DomainError::invalid(
+                    "system",
+                    format!("{system} cannot score game {}: {error}", game.number),
+                )
+            })?;
+            let typed = ScoredResult::new(game_scores, &game.seats)
+                .map_err(|error| DomainError::Inconsistent(error.to_string()))?;
+            scored.push(typed);
+        }
+        Ok(scored.standings(&self.players))
     }
 
     /// Standings under the league's own system (empty before creation).
-    pub fn standings(&self) -> Result<Vec<Standing>, ScoringError> {
+    pub fn standings(&self) -> Result<Vec<StandingRow>, DomainError> {
         match self.scoring_system() {
             Some(system) => self.standings_under(system),
             None => Ok(Vec::new()),

@@ -18,6 +18,7 @@ mod ids;
 mod league;
 mod player;
 pub mod rules;
+mod scores;
 mod seats;
 
 pub use aggregate::Aggregate;
@@ -39,6 +40,7 @@ pub use ids::{
 };
 pub use league::{Game, GameStatus, League, LeagueStatus};
 pub use player::Player;
+pub use scores::{ScoreError, ScoredGames, ScoredResult, StandingRow};
 pub use seats::{DIPLOMACY_POWERS, seat_label, seat_labels};
 
 #[cfg(test)]

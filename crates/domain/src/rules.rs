@@ -38,11 +38,6 @@ pub fn is_diplomacy(system: ScoringSystem) -> bool {
     system.is_diplomacy()
 }
 
-/// Whether a system scores team games with sides (the scoring catalogue knows).
-pub fn is_team_system(system: ScoringSystem) -> bool {
-    system.is_team()
-}
-
 /// Scoring-system / players-per-game compatibility: Diplomacy systems need k = 7;
 /// `placement` uses the placement table for 2..8 players (`docs/scoring.md#placement`); team
 /// systems need k ≥ 2.
@@ -248,12 +243,18 @@ pub fn validate_result(
 
 /// Wraps a scoring refusal as invalid input under `result`: the scoring crate names the
 /// offending field as a path into the result (`players[3].centres`), which becomes
-/// `result.players[3].centres`.
+/// `result.players[3].centres`; the message is the refusal without its field.
 fn scoring_error(error: ScoringError) -> DomainError {
-    let text = error.to_string();
-    let field = error.field();
-    let message = text.strip_prefix(&format!("{field}: ")).unwrap_or(&text).to_owned();
-    let field = if field == "result" { field.to_owned() } else { format!("result.{field}") };
+    let path = error.field().to_owned();
+    let message = match error {
+        ScoringError::Invalid { message, .. } => message,
+        ScoringError::Impossible { message, .. } => format!("impossible result: {message}"),
+        ScoringError::WrongResultKind { system, expected, got } => {
+            format!("{system} scores a {expected} result, got a {got} result")
+        }
+        ScoringError::UnknownSystem { name } => format!("unknown scoring system `{name}`"),
+    };
+    let field = if path == "result" { path } else { format!("result.{path}") };
     DomainError::InvalidInput { field, message }
 }
 

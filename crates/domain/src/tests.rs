@@ -941,7 +941,7 @@ mod standings {
         events.push(finished(1, placement(&[(1, 10.0), (2, 8.0)])));
         let league = given::<League>(&events);
         let standings = league.standings().unwrap();
-        assert_eq!(standings[0].player, player(1).to_string());
+        assert_eq!(standings[0].player, player(1));
         assert_eq!((standings[0].total, standings[0].wins), (2.0, 1));
         events.push(DomainEvent::GameResultCorrected(GameResultCorrected {
             league_id: LEAGUE,
@@ -951,7 +951,8 @@ mod standings {
             corrected_by: Actor::Admin,
         }));
         let corrected = given::<League>(&events).standings().unwrap();
-        assert_eq!((corrected[0].player.clone(), corrected[0].total), (player(2).to_string(), 2.0));
-        assert!(given::<League>(&events).standings_under(ScoringSystem::BlueMax).is_err());
+        assert_eq!((corrected[0].player, corrected[0].total), (player(2), 2.0));
+        let error = given::<League>(&events).standings_under(ScoringSystem::BlueMax).unwrap_err();
+        assert_eq!(error.code(), ErrorCode::BadUserInput { field: "system".into() }, "{error}");
     }
 }

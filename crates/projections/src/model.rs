@@ -7,11 +7,9 @@ use std::sync::OnceLock;
 use chrono::{DateTime, Utc};
 use league_domain::{
     DomainEvent, GameFinished, GameResultCorrected, GameStatus, GamesScheduled, LeagueCreated,
-    LeagueStatus, PlayerRegistered, seat_labels,
+    LeagueStatus, PlayerRegistered, ScoredGames, ScoredResult, seat_labels,
 };
-use league_scoring::{
-    GameResult, ScoredGame, ScoringSystem, rank_standings, score_game_unexplained,
-};
+use league_scoring::{GameResult, ScoredGame, ScoringSystem, score_game_unexplained};
 use league_store::RecordedEvent;
 use rustc_hash::FxHashMap as HashMap;
 use uuid::Uuid;
@@ -77,35 +75,7 @@ pub struct GameView {
     pub finished_at: Option<DateTime<Utc>>,
 }
 
-/// One line of a league's standings.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StandingRow {
-    /// Competition rank (1, 2, 2, 4) after the scoring crate's tie-breakers.
-    pub rank: u32,
-    pub player: Uuid,
-    pub total: f64,
-    pub played: u32,
-    pub wins: u32,
-    pub draws: u32,
-}
-
-impl StandingRow {
-    /// The players of `scored` games, ranked with the scoring crate's tie-breakers (only
-    /// players who played appear).
-    pub fn ranked(scored: &[ScoredGame]) -> Vec<StandingRow> {
-        rank_standings(scored)
-            .into_iter()
-            .map(|standing| StandingRow {
-                rank: standing.rank,
-                player: Uuid::parse_str(&standing.player).unwrap_or_default(),
-                total: standing.total,
-                played: standing.games,
-                wins: standing.wins,
-                draws: standing.draws,
-            })
-            .collect()
-    }
-}
+pub use league_domain::StandingRow;
 
 /// One change of a player's league total: a reported result or a correction.
 #[derive(Debug, Clone, PartialEq)]
@@ -184,7 +154,7 @@ pub(crate) struct LeagueState {
     pub(crate) view: LeagueView,
     seat_labels: Vec<String>,
     /// Every finished game scored under the league's system, in order of first report.
-    scored: Vec<ScoredGame>,
+    scored: ScoredGames,
     /// Game id → index in `scored`.
     scored_slot: HashMap<Uuid, usize>,
     /// Standings ranked on first request after a change.
@@ -382,7 +352,7 @@ impl ReadModel {
             LeagueState {
                 view,
                 seat_labels: seat_labels(e.scoring_system, e.players_per_game),
-                scored: Vec::new(),
+                scored: ScoredGames::default(),
                 scored_slot: HashMap::default(),
                 standings: OnceLock::new(),
             },
@@ -458,7 +428,7 @@ impl ReadModel {
         league: Uuid,
         game: Uuid,
         result: &GameResult,
-    ) -> Result<(ScoredGame, Vec<(Uuid, f64)>), ProjectionError> {
+    ) -> Result<(ScoredResult, Vec<(Uuid, f64)>), ProjectionError> {
         let state = self.leagues.get(&league).ok_or_else(|| {
             ProjectionError::inconsistent(meta.position, format!("unknown league {league}"))
         })?;
@@ -467,26 +437,11 @@ impl ReadModel {
         })?;
         let scored = score_game_unexplained(state.view.scoring_system, result)
             .map_err(|error| ProjectionError::inconsistent(meta.position, error.to_string()))?;
-        // Parse each result row's player once (k parses, not k²).
-        let by_player: Vec<(Option<Uuid>, f64)> = scored
-            .players
-            .iter()
-            .map(|row| (Uuid::parse_str(&row.player).ok(), row.score))
-            .collect();
-        let mut scores = Vec::with_capacity(view.seats.len());
-        for seat in &view.seats {
-            let score = by_player
-                .iter()
-                .find(|(player, _)| *player == Some(seat.player))
-                .map(|(_, score)| *score)
-                .ok_or_else(|| {
-                    ProjectionError::inconsistent(
-                        meta.position,
-                        format!("result of game {game} misses seated player {}", seat.player),
-                    )
-                })?;
-            scores.push((seat.player, score));
-        }
+        let seats: Vec<Uuid> = view.seats.iter().map(|seat| seat.player).collect();
+        let scored = ScoredResult::new(scored, &seats).map_err(|error| {
+            ProjectionError::inconsistent(meta.position, format!("game {game}: {error}"))
+        })?;
+        let scores = scored.in_seat_order(&seats);
         Ok((scored, scores))
     }
 
@@ -503,8 +458,8 @@ impl ReadModel {
         game.finished_at = Some(meta.recorded_at);
         let state = self.leagues.get_mut(&e.league_id).expect("checked by score()");
         state.view.stream_version = meta.stream_version;
-        state.scored_slot.insert(e.game_id, state.scored.len());
-        state.scored.push(scored);
+        let slot = state.scored.push(scored);
+        state.scored_slot.insert(e.game_id, slot);
         state.standings = OnceLock::new();
         Ok(())
     }
@@ -528,13 +483,11 @@ impl ReadModel {
         game.scores = scores;
         let state = self.leagues.get_mut(&e.league_id).expect("scored");
         state.view.stream_version = meta.stream_version;
-        match state.scored_slot.get(&e.game_id) {
-            Some(slot) => state.scored[*slot] = scored,
-            None => {
-                state.scored_slot.insert(e.game_id, state.scored.len());
-                state.scored.push(scored);
-            }
-        }
+        let slot = match state.scored_slot.get(&e.game_id) {
+            Some(slot) => state.scored.replace(*slot, scored),
+            None => state.scored.push(scored),
+        };
+        state.scored_slot.insert(e.game_id, slot);
         state.standings = OnceLock::new();
         Ok(())
     }
@@ -572,29 +525,9 @@ impl LeagueState {
         self.standings = OnceLock::new();
     }
 
-    /// Every subscribed player, ranked with the scoring crate's tie-breakers. Players without
-    /// a result yet come last, sharing one rank (seed 001 part 3: with no best game they lose
-    /// every tie-breaker to a player who has one), so a league table is never missing anyone.
+    /// Every subscribed player, ranked (unplayed players last: see
+    /// [`ScoredGames::standings`]).
     fn standings(&self) -> &[StandingRow] {
-        self.standings.get_or_init(|| {
-            let mut rows = StandingRow::ranked(&self.scored);
-            let unplayed_rank = rows.len() as u32 + 1;
-            let unplayed: Vec<StandingRow> = self
-                .view
-                .players
-                .iter()
-                .filter(|player| !rows.iter().any(|row| row.player == **player))
-                .map(|player| StandingRow {
-                    rank: unplayed_rank,
-                    player: *player,
-                    total: 0.0,
-                    played: 0,
-                    wins: 0,
-                    draws: 0,
-                })
-                .collect();
-            rows.extend(unplayed);
-            rows
-        })
+        self.standings.get_or_init(|| self.scored.standings(&self.view.players))
     }
 }

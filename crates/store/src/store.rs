@@ -201,6 +201,30 @@ impl EventStore {
             .collect()
     }
 
+    /// One page of a stream: at most `limit` of its events after global position
+    /// `after_position`, in order.
+    pub async fn read_stream_after(
+        &self,
+        stream: &StreamId,
+        after_position: u64,
+        limit: u64,
+    ) -> Result<Vec<RecordedEvent>, StoreError> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        event::Entity::find()
+            .filter(event::Column::StreamId.eq(stream.as_str()))
+            .filter(event::Column::Position.gt(to_db(after_position)))
+            // Within a stream, versions and positions grow together.
+            .order_by_asc(event::Column::StreamVersion)
+            .limit(limit.min(i64::MAX as u64))
+            .all(&self.inner.db)
+            .await?
+            .into_iter()
+            .map(decode)
+            .collect()
+    }
+
     /// One page of the global log: at most `limit` events from `from_position` (inclusive).
     pub async fn read_all(
         &self,

@@ -523,6 +523,23 @@ async fn history_can_be_read_up_to_a_position_or_a_time(db: TestDatabase) {
     assert_eq!(positions(range), [2, 3]);
 }
 
+/// A page of one stream after a global position: only that stream's events, in order, at
+/// most `limit` of them.
+async fn a_stream_is_read_page_by_page_after_a_position(db: TestDatabase) {
+    let store = store(&db).await;
+    for n in 1..=6 {
+        append_one(&store, if n % 2 == 0 { "a" } else { "b" }, n).await;
+    }
+    let a = stream("a");
+    let positions =
+        |events: Vec<RecordedEvent>| -> Vec<u64> { events.iter().map(|e| e.position).collect() };
+    assert_eq!(positions(store.read_stream_after(&a, 0, 2).await.unwrap()), [2, 4]);
+    assert_eq!(positions(store.read_stream_after(&a, 4, 2).await.unwrap()), [6]);
+    assert_eq!(positions(store.read_stream_after(&a, 3, 10).await.unwrap()), [4, 6]);
+    assert!(store.read_stream_after(&a, 6, 10).await.unwrap().is_empty());
+    assert!(store.read_stream_after(&a, 0, 0).await.unwrap().is_empty());
+}
+
 async fn migrating_twice_is_harmless(db: TestDatabase) {
     let store = store(&db).await;
     append_one(&store, "s", 1).await;
@@ -543,5 +560,6 @@ on_both_databases!(
     verify_names_the_first_tampered_position,
     verify_names_a_deleted_position,
     history_can_be_read_up_to_a_position_or_a_time,
+    a_stream_is_read_page_by_page_after_a_position,
     migrating_twice_is_harmless,
 );

@@ -1,7 +1,9 @@
 //! `league replay`, `league audit`, `league rescore`: the read side rebuilt from the log —
 //! the whole log folded in memory with its hash chain verified, standings at any point in
 //! history, how each score came to be, and what-if standings under another scoring system.
-//! Nothing is written: every read model is a fold of the log (README "Architecture").
+//! Audit and rescore print what the application's use cases return (`App::audit`,
+//! `App::standings_under`). Nothing is written: every read model is a fold of the log
+//! (README "Architecture").
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -10,11 +12,11 @@ use std::time::Instant;
 
 use anyhow::Context as _;
 use chrono::{DateTime, Utc};
-use futures::TryStreamExt;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use league_domain::{DomainEvent, league_id_of_stream, rules};
-use league_projections::{AsOf, ReadModel, StandingRow, decode_event, load_model};
-use league_scoring::{ScoringSystem, score_game};
+use league_app::{App, AppError, AuditEntry, ResultAudit};
+use league_domain::DomainEvent;
+use league_projections::{AsOf, ReadModel, StandingRow, load_model};
+use league_scoring::ScoringSystem;
 use league_store::EventStore;
 use serde_json::{Value, json};
 use uuid::Uuid;
@@ -228,70 +230,63 @@ fn league_json(model: &ReadModel, league: Uuid) -> Value {
     })
 }
 
-fn name(model: &ReadModel, player: Uuid) -> String {
-    model.player(player).map_or_else(|| player.to_string(), |p| format!("{} ({player})", p.name))
+/// A player as the audit names them: "Name (id)", or the id of a player the catalog lacks.
+fn name(app: &App, player: Uuid) -> String {
+    app.catalog()
+        .player(player)
+        .map_or_else(|| player.to_string(), |p| format!("{} ({player})", p.name))
 }
 
-/// The current league scores of the game an event reports or corrects (before folding it).
-fn scores_before(model: &ReadModel, event: &DomainEvent) -> Vec<(Uuid, f64)> {
-    let game = match event {
-        DomainEvent::GameFinished(e) => e.game_id,
-        DomainEvent::GameResultCorrected(e) => e.game_id,
-        _ => return Vec::new(),
-    };
-    model.game(game).map(|game| game.scores.clone()).unwrap_or_default()
+/// Opens the application over the database (migrated; the catalog folded).
+async fn open_app(url: &str) -> Result<App, CliError> {
+    let store = open(url).await?;
+    App::from_store(store).await.map_err(|error| CliError::Failed(error.into()))
 }
 
 /// `league audit`: every event of a league, in order, with how each score came to be.
 pub async fn audit(args: AuditArgs) -> Result<ExitCode, CliError> {
     let league = parse_uuid("--league", &args.league)?;
     let only = args.player.as_deref().map(|text| parse_uuid("--player", text)).transpose()?;
-    let store = open(&args.database.url).await?;
-    let mut model = ReadModel::new();
-    let mut text = String::new();
-    let mut seen = false;
-    let events = store.stream_all(1);
-    futures::pin_mut!(events);
-    while let Some(recorded) = events.try_next().await.context("cannot read the event log")? {
-        if league_id_of_stream(recorded.stream_id.as_str()) != Some(league) {
-            model.apply(&recorded).context("replay failed")?;
-            continue;
+    let app = open_app(&args.database.url).await?;
+    let entries = match app.audit(league).await {
+        Err(AppError::NotFound(_)) => {
+            return Err(CliError::BadInput(format!("--league: no league {league} in this log")));
         }
-        seen = true;
-        let event =
-            decode_event(&recorded.event_type, recorded.schema_version.into(), &recorded.payload)
-                .with_context(|| format!("event at position {}", recorded.position))?;
-        let before = scores_before(&model, &event);
-        model.apply(&recorded).context("replay failed")?;
-        let line = Line {
-            head: format!(
-                "#{} {} {}",
-                recorded.position,
-                recorded.recorded_at.to_rfc3339_opts(chrono::SecondsFormat::Micros, true),
-                recorded.event_type
-            ),
-            actor: recorded.metadata.actor.clone().unwrap_or_else(|| "unknown".into()),
-            only,
-        };
-        line.describe(&mut text, &model, &event, &before);
-    }
-    if !seen {
-        return Err(CliError::BadInput(format!("--league: no league {league} in this log")));
-    }
+        other => other.map_err(|error| CliError::Failed(error.into()))?,
+    };
     if let Some(player) = only
-        && model.league(league).is_some_and(|view| !view.players.contains(&player))
+        && app.catalog().league(league).is_some_and(|view| !view.players.contains(&player))
     {
         return Err(CliError::BadInput(format!(
             "--player: player {player} is not in league {league}"
         )));
     }
+    let mut text = String::new();
+    for entry in &entries {
+        let line = Line {
+            head: format!(
+                "#{} {} {}",
+                entry.event.position,
+                entry.event.recorded_at.to_rfc3339_opts(chrono::SecondsFormat::Micros, true),
+                entry.event.event_type
+            ),
+            actor: entry.event.metadata.actor.clone().unwrap_or_else(|| "unknown".into()),
+            only,
+        };
+        line.describe(&mut text, &app, entry);
+    }
+    let standings = match app.league(league).await {
+        Ok(Some(model)) => model.standings(league),
+        Ok(None) => Vec::new(),
+        Err(error) => return Err(CliError::Failed(error.into())),
+    };
     let _ = writeln!(text, "\nStandings now:");
-    for row in model.standings(league).iter().filter(|row| only.is_none_or(|p| p == row.player)) {
+    for row in standings.iter().filter(|row| only.is_none_or(|p| p == row.player)) {
         let _ = writeln!(
             text,
             "  {:>2}. {}  {}  ({} played, {} wins, {} draws)",
             row.rank,
-            name(&model, row.player),
+            name(&app, row.player),
             row.total,
             row.played,
             row.wins,
@@ -314,16 +309,10 @@ impl Line {
         self.only.is_none_or(|p| p == player)
     }
 
-    /// One league event in human words (the model has already folded it).
-    fn describe(
-        &self,
-        text: &mut String,
-        model: &ReadModel,
-        event: &DomainEvent,
-        before: &[(Uuid, f64)],
-    ) {
+    /// One league event in human words.
+    fn describe(&self, text: &mut String, app: &App, entry: &AuditEntry) {
         let (head, actor) = (&self.head, &self.actor);
-        match event {
+        match &entry.decoded {
             DomainEvent::LeagueCreated(e) if self.only.is_none() => {
                 let _ = writeln!(
                     text,
@@ -339,48 +328,45 @@ impl Line {
                 );
             }
             DomainEvent::PlayerSubscribed(e) if self.concerns(e.player_id) => {
-                let _ = writeln!(text, "{head} by {actor}: {}", name(model, e.player_id));
+                let _ = writeln!(text, "{head} by {actor}: {}", name(app, e.player_id));
             }
             DomainEvent::PlayerUnsubscribed(e) if self.concerns(e.player_id) => {
-                let _ = writeln!(text, "{head} by {actor}: {}", name(model, e.player_id));
+                let _ = writeln!(text, "{head} by {actor}: {}", name(app, e.player_id));
             }
             DomainEvent::GamesScheduled(e) if self.only.is_none() => {
                 let _ = writeln!(text, "{head} by {actor}: {} games", e.games.len());
             }
-            DomainEvent::GameFinished(e) => {
-                self.scores(text, model, e.league_id, e.game_id, &e.result, None, before);
-            }
-            DomainEvent::GameResultCorrected(e) => {
-                let reason = Some(e.reason.as_str());
-                self.scores(text, model, e.league_id, e.game_id, &e.result, reason, before);
+            DomainEvent::GameFinished(_) | DomainEvent::GameResultCorrected(_) => {
+                if let Some(result) = &entry.result {
+                    self.scores(text, app, result);
+                }
             }
             DomainEvent::LeagueCompleted(_) if self.only.is_none() => {
                 let _ = writeln!(text, "{head}: every game has a result");
             }
-            _ => {}
+            // Lines about other players (`--player`), and registrations, which are not
+            // league events. Listed by name so a new event type must be described here.
+            DomainEvent::LeagueCreated(_)
+            | DomainEvent::PlayerSubscribed(_)
+            | DomainEvent::PlayerUnsubscribed(_)
+            | DomainEvent::GamesScheduled(_)
+            | DomainEvent::LeagueCompleted(_)
+            | DomainEvent::PlayerRegistered(_) => {}
         }
     }
 
     /// A result or correction: the system, each seated player's explanation lines, the
     /// change of their league score and their new total.
-    #[allow(clippy::too_many_arguments)]
-    fn scores(
-        &self,
-        text: &mut String,
-        model: &ReadModel,
-        league: Uuid,
-        game: Uuid,
-        result: &league_scoring::GameResult,
-        reason: Option<&str>,
-        before: &[(Uuid, f64)],
-    ) {
-        let Some(view) = model.game(game) else { return };
-        if !view.seats.iter().any(|seat| self.concerns(seat.player)) {
+    fn scores(&self, text: &mut String, app: &App, result: &ResultAudit) {
+        if !result.players.iter().any(|seat| self.concerns(seat.player)) {
             return;
         }
-        let Some(system) = model.league(league).map(|l| l.scoring_system) else { return };
-        let _ = write!(text, "{} by {}: game {} ({game})", self.head, self.actor, view.number);
-        match reason {
+        let _ = write!(
+            text,
+            "{} by {}: game {} ({})",
+            self.head, self.actor, result.number, result.game
+        );
+        match &result.reason {
             Some(reason) => {
                 let _ = writeln!(text, " corrected, reason: {reason:?}");
             }
@@ -388,29 +374,21 @@ impl Line {
                 let _ = writeln!(text, " finished");
             }
         }
-        let _ = writeln!(text, "    scoring system: {system}");
-        let explained = score_game(system, result).ok();
-        for seat in view.seats.iter().filter(|seat| self.concerns(seat.player)) {
-            let now = view.scores.iter().find(|(p, _)| *p == seat.player).map_or(0.0, |s| s.1);
-            let total =
-                model.score_history(league, seat.player).last().map_or(now, |change| change.total);
-            let change = match before.iter().find(|(p, _)| *p == seat.player) {
-                Some((_, old)) => format!("{old} -> {now} ({:+})", now - old),
+        let _ = writeln!(text, "    scoring system: {}", result.system);
+        for seat in result.players.iter().filter(|seat| self.concerns(seat.player)) {
+            let now = seat.score;
+            let change = match seat.before {
+                Some(old) => format!("{old} -> {now} ({:+})", now - old),
                 None => format!("{now:+}"),
             };
             let _ = writeln!(
                 text,
-                "    {} [{}]: {change}, league total {total}",
-                name(model, seat.player),
-                seat.label
+                "    {} [{}]: {change}, league total {}",
+                name(app, seat.player),
+                seat.seat_label,
+                seat.total
             );
-            let key = seat.player.to_string();
-            let lines = explained
-                .as_ref()
-                .and_then(|scored| scored.players.iter().find(|row| row.player == key))
-                .map(|row| row.explanation.clone())
-                .unwrap_or_default();
-            for line in lines {
+            for line in &seat.explanation {
                 let _ = writeln!(text, "        {line}");
             }
         }
@@ -423,46 +401,56 @@ pub async fn rescore(args: RescoreArgs) -> Result<ExitCode, CliError> {
     let league = parse_uuid("--league", &args.league)?;
     let system = ScoringSystem::from_str(args.system.trim())
         .map_err(|error| CliError::BadInput(format!("--system: {error}")))?;
-    let store = open(&args.database.url).await?;
-    let model = load_model(&store, None, |_| {}).await.context("replay failed")?;
-    let Some(view) = model.league(league) else {
-        return Err(CliError::BadInput(format!("--league: no league {league} in this log")));
-    };
-    rules::check_players_per_game(system, view.players_per_game).map_err(|error| {
-        CliError::BadInput(format!("--system: {system} cannot score this league: {error}"))
-    })?;
-    let mut scored = Vec::new();
-    for game in model.games_of(league) {
-        let Some(result) = &game.result else { continue };
-        if !rules::result_shape_matches(system, result) {
-            return Err(CliError::BadInput(format!(
-                "--system: {system} cannot score this league's {} results",
-                result.kind()
-            )));
+    let app = open_app(&args.database.url).await?;
+    let what_if = match app.standings_under(league, system, None).await {
+        Ok(rows) => rows,
+        Err(AppError::NotFound(_)) => {
+            return Err(CliError::BadInput(format!("--league: no league {league} in this log")));
         }
-        scored.push(score_game(system, result).map_err(|error| {
-            CliError::BadInput(format!(
-                "--system: {system} cannot score game {}: {error}",
-                game.number
-            ))
-        })?);
-    }
+        Err(error) => match error.invalid_input() {
+            Some((_, message)) => return Err(CliError::BadInput(format!("--system: {message}"))),
+            None => return Err(CliError::Failed(error.into())),
+        },
+    };
+    let model =
+        app.league(league).await.map_err(|error| CliError::Failed(error.into()))?.ok_or_else(
+            || CliError::BadInput(format!("--league: no league {league} in this log")),
+        )?;
+    let view = model.league(league).expect("the app returned this league's model");
     let actual = model.standings(league);
-    let what_if = StandingRow::ranked(&scored);
-    let mut rows = standings_json(&model, &what_if);
-    for row in &mut rows {
-        let player = row["player"].as_str().and_then(|id| Uuid::parse_str(id).ok());
-        let rank = actual.iter().find(|a| Some(a.player) == player).map(|a| a.rank);
-        row["rankUnderLeagueSystem"] = json!(rank);
-    }
+    // The rescore lists the players who have played (the league's table also lists the
+    // others, last).
+    let rows: Vec<Value> = what_if
+        .iter()
+        .filter(|row| row.played > 0)
+        .map(|row| {
+            let mut json = standing_json(&app, row);
+            let rank = actual.iter().find(|a| a.player == row.player).map(|a| a.rank);
+            json["rankUnderLeagueSystem"] = json!(rank);
+            json
+        })
+        .collect();
     let output = json!({
         "league": league,
         "name": view.name,
         "leagueSystem": view.scoring_system,
         "system": system,
-        "position": model.position(),
+        "position": app.applied_position(),
         "standings": rows,
     });
     println!("{}", serde_json::to_string_pretty(&output).context("JSON output")?);
     Ok(ExitCode::SUCCESS)
+}
+
+/// One standings row as the rescore prints it.
+fn standing_json(app: &App, row: &StandingRow) -> Value {
+    json!({
+        "rank": row.rank,
+        "player": row.player,
+        "name": app.catalog().player(row.player).map(|p| p.name.clone()),
+        "total": row.total,
+        "played": row.played,
+        "wins": row.wins,
+        "draws": row.draws,
+    })
 }

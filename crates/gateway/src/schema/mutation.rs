@@ -4,8 +4,8 @@
 use async_graphql::{Context, ID, Object};
 use league_app::{App, CommandOptions, Executed};
 use league_domain::{
-    Actor, CorrectResult, CreateLeague, ErrorCode, RegisterPlayer, ReportResult, Subscribe,
-    Unsubscribe, league_id_of_stream,
+    Actor, CorrectResult, CreateLeague, RegisterPlayer, ReportResult, Subscribe, Unsubscribe,
+    league_id_of_stream,
 };
 use league_scoring::GameResult;
 use uuid::Uuid;
@@ -180,10 +180,7 @@ async fn execute_on_game<C: Into<league_app::AppCommand>>(
     execute(ctx, command, idempotency_key).await.map_err(|e| in_input_terms(e, result))?;
     // Read-your-writes: the league's model is at or past the command's events.
     let app = app(ctx);
-    let model = app
-        .league(league_id)
-        .await?
-        .ok_or_else(|| GatewayError::NotFound(format!("league {league_id}")))?;
+    let model = app.existing_league(league_id).await?;
     Ok(Game::new(app.clone(), model, game_id))
 }
 
@@ -224,10 +221,8 @@ fn in_input_terms(error: GatewayError, input: &GameResultInput) -> GatewayError 
     let GatewayError::App(app_error) = &error else {
         return error;
     };
-    let ErrorCode::BadUserInput { field } = app_error.code() else {
-        return error;
-    };
-    let text = app_error.to_string();
-    let message = text.strip_prefix(&format!("{field}: ")).unwrap_or(&text).to_owned();
-    GatewayError::bad_input(input.input_field(&field), message)
+    match app_error.invalid_input() {
+        Some((field, message)) => GatewayError::bad_input(input.input_field(field), message),
+        None => error,
+    }
 }

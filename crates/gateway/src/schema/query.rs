@@ -5,7 +5,9 @@ use async_graphql::connection::{Connection, Edge};
 use async_graphql::{Context, ID, Object, SimpleObject};
 use league_app::AppError;
 
-use super::inputs::{AsOf, parse_id};
+use league_scoring::ScoringSystem;
+
+use super::inputs::{AsOf, ScoringSystemValue, parse_id};
 use super::pagination::{page_size, position_cursor};
 use super::types::{Event, Game, League, Player, ScoreChange, Standing, standings};
 use super::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, app, caller};
@@ -89,7 +91,10 @@ impl QueryRoot {
         }
     }
 
-    /// Standings of a league, now or as of a position or instant of the log.
+    /// Standings of a league, now or as of a position or instant of the log. With `system`,
+    /// the what-if standings had its results been scored under that system (default: the
+    /// league's own); a system that cannot score the league's games is `BAD_USER_INPUT` on
+    /// `system`. Nothing is appended.
     ///
     /// Complexity: the selection counts once per player a league may hold (64).
     #[graphql(complexity = "super::types::league_list_complexity(child_complexity)")]
@@ -97,10 +102,20 @@ impl QueryRoot {
         &self,
         ctx: &Context<'_>,
         league_id: ID,
+        system: Option<ScoringSystemValue>,
         as_of: Option<AsOf>,
     ) -> GatewayResult<Vec<Standing>> {
         let league = parse_id(&league_id, "leagueId")?;
-        standings(app(ctx), league, as_of).await
+        let app = app(ctx);
+        let own = app.catalog().league(league).map(|summary| summary.scoring_system);
+        match system.map(ScoringSystem::from) {
+            Some(system) if own.is_some_and(|own| own != system) => {
+                let as_of = as_of.as_ref().map(AsOf::to_bound).transpose()?;
+                let rows = app.standings_under(league, system, as_of).await?;
+                Ok(rows.into_iter().map(|row| Standing::new(app.clone(), row)).collect())
+            }
+            _ => standings(app, league, as_of).await,
+        }
     }
 
     /// How a player's total in a league came to be: one entry per reported or corrected
@@ -114,16 +129,14 @@ impl QueryRoot {
         let league = parse_id(&league_id, "leagueId")?;
         let player = parse_id(&player_id, "playerId")?;
         let app = app(ctx);
-        let Some(model) = app.league(league).await? else {
-            return Err(GatewayError::NotFound(format!("league {league}")));
-        };
+        let model = app.existing_league(league).await?;
         if app.catalog().player(player).is_none() {
             return Err(GatewayError::NotFound(format!("player {player}")));
         }
         let changes = model.score_history(league, player);
         Ok(changes
             .into_iter()
-            .map(|change| ScoreChange::new(app.clone(), model.clone(), change))
+            .map(|change| ScoreChange::new(app.clone(), model.clone(), league, player, change))
             .collect())
     }
 
@@ -146,10 +159,10 @@ impl QueryRoot {
         // version counts the league's.
         let total_count = match league {
             None => app.store().head_position().await.map_err(AppError::from)?,
-            Some(league) => match app.league(league).await? {
-                Some(model) => model.league(league).map_or(0, |view| view.stream_version),
-                None => return Err(GatewayError::NotFound(format!("league {league}"))),
-            },
+            Some(league) => {
+                let model = app.existing_league(league).await?;
+                model.league(league).map_or(0, |view| view.stream_version)
+            }
         };
         // One more than the page tells whether there is a next page.
         let mut events =

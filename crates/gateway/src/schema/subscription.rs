@@ -1,10 +1,13 @@
 //! Subscriptions over the application's live feed: a league's events as they are
 //! appended, and its standings each time they change. Streams end on server shutdown.
 
+use std::future::Future;
+use std::sync::Arc;
+
 use async_graphql::{Context, ID, SimpleObject, Subscription};
 use futures::Stream;
+use league_app::Notification;
 use tokio::sync::broadcast::error::RecvError;
-use uuid::Uuid;
 
 use super::app;
 use super::inputs::parse_id;
@@ -35,26 +38,8 @@ impl SubscriptionRoot {
         ctx: &Context<'_>,
         league_id: ID,
     ) -> Result<impl Stream<Item = Event> + use<>, GatewayError> {
-        let league = existing_league(ctx, &league_id)?;
-        let mut feed = app(ctx).subscribe();
-        let mut shutdown = ctx.data_opt::<Shutdown>().cloned().unwrap_or_default();
-        Ok(async_stream::stream! {
-            loop {
-                let notification = tokio::select! {
-                    received = feed.recv() => received,
-                    () = shutdown.requested() => break,
-                };
-                match notification {
-                    Ok(n) if n.league == Some(league) => yield Event(n.event.clone()),
-                    Ok(_) => {}
-                    // A slow client missed events; it keeps the later ones (the audit
-                    // log has everything).
-                    Err(RecvError::Lagged(missed)) => {
-                        tracing::warn!(missed, "subscriber lagged behind the live feed");
-                    }
-                    Err(RecvError::Closed) => break,
-                }
-            }
+        league_feed(ctx, &league_id, |notification| {
+            std::future::ready(Some(Event(notification.event.clone())))
         })
     }
 
@@ -65,51 +50,72 @@ impl SubscriptionRoot {
         ctx: &Context<'_>,
         league_id: ID,
     ) -> Result<impl Stream<Item = StandingsUpdate> + use<>, GatewayError> {
-        let league = existing_league(ctx, &league_id)?;
         let app = app(ctx).clone();
-        let mut feed = app.subscribe();
-        let mut shutdown = ctx.data_opt::<Shutdown>().cloned().unwrap_or_default();
-        Ok(async_stream::stream! {
-            loop {
-                let notification = tokio::select! {
-                    received = feed.recv() => received,
-                    () = shutdown.requested() => break,
-                };
-                match notification {
-                    Ok(n) if n.league == Some(league) && n.standings_changed => {
-                        // The model is as of the applied position, which is at or past this
-                        // event's: the standings include it.
-                        let rows = match app.league(league).await {
-                            Ok(Some(model)) => model.standings(league),
-                            Ok(None) => continue,
-                            Err(error) => {
-                                tracing::error!(%error, "standings update not served");
-                                continue;
-                            }
-                        };
-                        let standings =
-                            rows.into_iter().map(|row| Standing::new(app.clone(), row)).collect();
-                        yield StandingsUpdate {
-                            league: League::new(app.clone(), league),
-                            position: n.event.position,
-                            standings,
-                        };
-                    }
-                    Ok(_) => {}
-                    Err(RecvError::Lagged(missed)) => {
-                        tracing::warn!(missed, "subscriber lagged behind the live feed");
-                    }
-                    Err(RecvError::Closed) => break,
+        league_feed(ctx, &league_id, move |notification| {
+            let app = app.clone();
+            async move {
+                if !notification.standings_changed {
+                    return None;
                 }
+                let league = notification.league?;
+                // The model is as of the applied position, which is at or past this event's:
+                // the standings include it.
+                let rows = match app.league(league).await {
+                    Ok(Some(model)) => model.standings(league),
+                    Ok(None) => return None,
+                    Err(error) => {
+                        tracing::error!(%error, "standings update not served");
+                        return None;
+                    }
+                };
+                let standings =
+                    rows.into_iter().map(|row| Standing::new(app.clone(), row)).collect();
+                Some(StandingsUpdate {
+                    league: League::new(app.clone(), league),
+                    position: notification.event.position,
+                    standings,
+                })
             }
         })
     }
 }
 
-fn existing_league(ctx: &Context<'_>, league_id: &ID) -> GatewayResult<Uuid> {
+/// The live feed of an existing league (`NOT_FOUND` otherwise): each notification about it
+/// is turned into an item by `item` (`None` skips it), until the server shuts down. A slow
+/// client that misses notifications keeps the later ones (the audit log has everything).
+fn league_feed<T, F, Fut>(
+    ctx: &Context<'_>,
+    league_id: &ID,
+    mut item: F,
+) -> GatewayResult<impl Stream<Item = T> + use<T, F, Fut>>
+where
+    F: FnMut(Arc<Notification>) -> Fut + Send + 'static,
+    Fut: Future<Output = Option<T>> + Send,
+    T: Send + 'static,
+{
     let league = parse_id(league_id, "leagueId")?;
-    match app(ctx).catalog().league(league) {
-        Some(_) => Ok(league),
-        None => Err(GatewayError::NotFound(format!("league {league}"))),
-    }
+    let app = app(ctx);
+    app.require_league(league)?;
+    let mut feed = app.subscribe();
+    let mut shutdown = ctx.data_opt::<Shutdown>().cloned().unwrap_or_default();
+    Ok(async_stream::stream! {
+        loop {
+            let notification = tokio::select! {
+                received = feed.recv() => received,
+                () = shutdown.requested() => break,
+            };
+            match notification {
+                Ok(n) if n.league == Some(league) => {
+                    if let Some(value) = item(n).await {
+                        yield value;
+                    }
+                }
+                Ok(_) => {}
+                Err(RecvError::Lagged(missed)) => {
+                    tracing::warn!(missed, "subscriber lagged behind the live feed");
+                }
+                Err(RecvError::Closed) => break,
+            }
+        }
+    })
 }

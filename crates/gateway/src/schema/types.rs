@@ -4,13 +4,13 @@
 //! its league's model, so nested fields (a league's games, a game's seated players) cost no
 //! IO once the league is cached: no N+1, and no DataLoader needed.
 
-use async_graphql::{Enum, ID, Json, Object, SimpleObject, Union};
+use async_graphql::{ComplexObject, Enum, ID, Json, Object, SimpleObject, Union};
 use chrono::{DateTime, Utc};
 use league_app::App;
 use std::sync::Arc;
 
 use league_app::{LeagueSummary, ReadModel};
-use league_projections::{GameView, PlayerView, StandingRow};
+use league_projections::{GameView, PlayerView, SeatView, StandingRow};
 use league_store::RecordedEvent;
 use uuid::Uuid;
 
@@ -19,6 +19,7 @@ use crate::error::{GatewayError, GatewayResult};
 
 /// `League.status`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[graphql(remote = "league_domain::LeagueStatus")]
 pub enum LeagueStatus {
     /// Taking subscriptions.
     Open,
@@ -28,30 +29,12 @@ pub enum LeagueStatus {
     Completed,
 }
 
-impl From<&league_projections::LeagueStatus> for LeagueStatus {
-    fn from(status: &league_projections::LeagueStatus) -> Self {
-        match status {
-            league_projections::LeagueStatus::Open => LeagueStatus::Open,
-            league_projections::LeagueStatus::Running => LeagueStatus::Running,
-            league_projections::LeagueStatus::Completed => LeagueStatus::Completed,
-        }
-    }
-}
-
 /// `Game.status`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[graphql(remote = "league_domain::GameStatus")]
 pub enum GameStatus {
     Scheduled,
     Finished,
-}
-
-impl From<&league_projections::GameStatus> for GameStatus {
-    fn from(status: &league_projections::GameStatus) -> Self {
-        match status {
-            league_projections::GameStatus::Scheduled => GameStatus::Scheduled,
-            league_projections::GameStatus::Finished => GameStatus::Finished,
-        }
-    }
 }
 
 /// A registered player.
@@ -66,9 +49,19 @@ impl Player {
         Player { app, id }
     }
 
-    /// A player named by a result's player string (a UUID).
-    fn from_key(app: &App, key: &str) -> Self {
-        Player::new(app.clone(), Uuid::parse_str(key).unwrap_or_default())
+    /// The seated player a result's row names by its key. Every stored result names
+    /// exactly its game's seats (checked when it was reported, and again when folded).
+    fn from_key(app: &App, key: &str, seats: &[SeatView]) -> GatewayResult<Self> {
+        let mut buffer = Uuid::encode_buffer();
+        seats
+            .iter()
+            .find(|seat| seat.player.hyphenated().encode_lower(&mut buffer) == key)
+            .map(|seat| Player::new(app.clone(), seat.player))
+            .ok_or_else(|| {
+                GatewayError::App(league_app::AppError::internal(format!(
+                    "a stored result names {key:?}, who is not seated in the game"
+                )))
+            })
     }
 
     fn with<T>(&self, f: impl FnOnce(&PlayerView) -> T) -> Option<T> {
@@ -119,10 +112,7 @@ impl League {
 
     /// The league's model (games, results, standings).
     async fn model(&self) -> GatewayResult<Arc<ReadModel>> {
-        self.app
-            .league(self.id)
-            .await?
-            .ok_or_else(|| GatewayError::NotFound(format!("league {}", self.id)))
+        Ok(self.app.existing_league(self.id).await?)
     }
 }
 
@@ -170,7 +160,7 @@ impl League {
     }
 
     async fn status(&self) -> LeagueStatus {
-        self.with(|v| (&v.status).into())
+        self.with(|v| v.status.into())
     }
 
     async fn created_at(&self) -> DateTime<Utc> {
@@ -221,10 +211,7 @@ pub async fn standings(
     as_of: Option<AsOf>,
 ) -> GatewayResult<Vec<Standing>> {
     let rows = match as_of {
-        None => match app.league(league).await? {
-            Some(model) => model.standings(league),
-            None => return Err(GatewayError::NotFound(format!("league {league}"))),
-        },
+        None => app.existing_league(league).await?.standings(league),
         Some(as_of) => app.standings_as_of(league, as_of.to_bound()?).await?,
     };
     Ok(rows.into_iter().map(|row| Standing::new(app.clone(), row)).collect())
@@ -282,12 +269,15 @@ impl Game {
     }
 
     async fn status(&self) -> GameStatus {
-        self.with(|v| (&v.status).into())
+        self.with(|v| v.status.into())
     }
 
     /// The result as reported (or last corrected); null until the game is finished.
-    async fn result(&self) -> Option<GameResultValue> {
-        self.with(|g| g.result.as_ref().map(|result| GameResultValue::new(&self.app, result)))
+    async fn result(&self) -> GatewayResult<Option<GameResultValue>> {
+        self.with(|g| {
+            g.result.as_ref().map(|result| GameResultValue::new(&self.app, result, &g.seats))
+        })
+        .transpose()
     }
 
     /// League score of each seated player for this game; empty until finished.
@@ -352,7 +342,14 @@ impl Standing {
 
 /// One change of a player's league total: a reported or corrected result.
 #[derive(SimpleObject)]
+#[graphql(complex)]
 pub struct ScoreChange {
+    #[graphql(skip)]
+    app: App,
+    #[graphql(skip)]
+    league: Uuid,
+    #[graphql(skip)]
+    player: Uuid,
     pub game: Game,
     /// Global position of the event that made the change.
     pub position: u64,
@@ -366,9 +363,18 @@ pub struct ScoreChange {
 }
 
 impl ScoreChange {
-    /// A change in the league whose live model is `model`.
-    pub fn new(app: App, model: Arc<ReadModel>, change: league_projections::ScoreChange) -> Self {
+    /// A change of `player`'s total in `league`, whose live model is `model`.
+    pub fn new(
+        app: App,
+        model: Arc<ReadModel>,
+        league: Uuid,
+        player: Uuid,
+        change: league_projections::ScoreChange,
+    ) -> Self {
         ScoreChange {
+            app: app.clone(),
+            league,
+            player,
             game: Game::new(app, model, change.game),
             position: change.position,
             recorded_at: change.recorded_at,
@@ -376,6 +382,15 @@ impl ScoreChange {
             total: change.total,
             reason: change.reason,
         }
+    }
+}
+
+#[ComplexObject]
+impl ScoreChange {
+    /// How the scoring system arrived at the player's score for the game in this change:
+    /// the system's explanation lines (`docs/scoring.md`), read from the log on request.
+    async fn explanation(&self) -> GatewayResult<Vec<String>> {
+        Ok(self.app.score_explanation(self.league, self.position, self.player).await?)
     }
 }
 
@@ -389,54 +404,66 @@ pub enum GameResultValue {
 }
 
 impl GameResultValue {
-    fn new(app: &App, result: &league_scoring::GameResult) -> Self {
+    fn new(
+        app: &App,
+        result: &league_scoring::GameResult,
+        seats: &[SeatView],
+    ) -> GatewayResult<Self> {
         use league_scoring::GameResult as R;
-        match result {
+        Ok(match result {
             R::Placement(entries) => GameResultValue::Placement(PlacementResult {
                 entries: entries
                     .iter()
-                    .map(|e| PlacementEntry {
-                        player: Player::from_key(app, &e.player),
-                        points: e.points,
+                    .map(|e| {
+                        Ok(PlacementEntry {
+                            player: Player::from_key(app, &e.player, seats)?,
+                            points: e.points,
+                        })
                     })
-                    .collect(),
+                    .collect::<GatewayResult<_>>()?,
             }),
             R::Diplomacy(entries) => GameResultValue::Diplomacy(DiplomacyResult {
                 entries: entries
                     .iter()
-                    .map(|e| DiplomacyEntry {
-                        player: Player::from_key(app, &e.player),
-                        centres: e.centres,
-                        eliminated: e.eliminated,
-                        eliminated_year: e.eliminated_year,
-                        in_draw: e.in_draw,
+                    .map(|e| {
+                        Ok(DiplomacyEntry {
+                            player: Player::from_key(app, &e.player, seats)?,
+                            centres: e.centres,
+                            eliminated: e.eliminated,
+                            eliminated_year: e.eliminated_year,
+                            in_draw: e.in_draw,
+                        })
                     })
-                    .collect(),
+                    .collect::<GatewayResult<_>>()?,
             }),
             R::Teams(teams) => GameResultValue::Teams(TeamResult {
                 draw: teams.draw,
                 sides: teams
                     .sides
                     .iter()
-                    .map(|side| Side {
-                        name: side.name.clone(),
-                        players: side
-                            .players
-                            .iter()
-                            .map(|p| TeamPlayer {
-                                player: Player::from_key(app, &p.player),
-                                points: p.points,
-                                units: p.units,
-                                lost: p.lost,
-                                kills: p.kills,
-                                ships_left: p.ships_left,
-                                surrendered: p.surrendered,
-                            })
-                            .collect(),
+                    .map(|side| {
+                        Ok(Side {
+                            name: side.name.clone(),
+                            players: side
+                                .players
+                                .iter()
+                                .map(|p| {
+                                    Ok(TeamPlayer {
+                                        player: Player::from_key(app, &p.player, seats)?,
+                                        points: p.points,
+                                        units: p.units,
+                                        lost: p.lost,
+                                        kills: p.kills,
+                                        ships_left: p.ships_left,
+                                        surrendered: p.surrendered,
+                                    })
+                                })
+                                .collect::<GatewayResult<_>>()?,
+                        })
                     })
-                    .collect(),
+                    .collect::<GatewayResult<_>>()?,
             }),
-        }
+        })
     }
 }
 

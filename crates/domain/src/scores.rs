@@ -1,0 +1,231 @@
+//! Scores with typed identities. The scoring crate knows players as opaque strings and
+//! returns a game's scores in the order of the result's rows; here each row is matched to
+//! the seated [`PlayerId`] whose key it carries, and standings come back keyed by
+//! `PlayerId`, so no caller ever parses a player string back into an id
+//! (`docs/scoring.md#standings-and-tie-breakers`).
+
+use std::collections::HashMap;
+
+use league_scoring::{PlayerGameScore, ScoredGame, rank_standings};
+
+use crate::ids::PlayerId;
+
+/// Length of a player key: a hyphenated UUID ([`crate::player_key`]).
+const KEY_LEN: usize = uuid::fmt::Hyphenated::LENGTH;
+
+/// A scored game that does not fit its game's seats: only a log that contradicts itself
+/// (results are checked against the seats before they are stored) gives one.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ScoreError {
+    #[error("result row {row} names {key:?}, who is not seated in the game")]
+    NotSeated { row: usize, key: String },
+    #[error("the result misses seated player {0}")]
+    MissingSeat(PlayerId),
+}
+
+/// One game's scores (the scoring crate's rows, in result order) with the typed id of each
+/// row: `players()[i]` is the player of `scored().players[i]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoredResult {
+    scored: ScoredGame,
+    players: Vec<PlayerId>,
+}
+
+impl ScoredResult {
+    /// Matches every row of `scored` to the seat whose player key it names; every seat must
+    /// be named exactly once.
+    pub fn new(scored: ScoredGame, seats: &[PlayerId]) -> Result<ScoredResult, ScoreError> {
+        // Each seat's key, encoded once into a fixed buffer (no allocation per seat: this
+        // runs for every result of a replay).
+        let keys: Vec<([u8; KEY_LEN], PlayerId)> = seats
+            .iter()
+            .map(|id| {
+                let mut key = [0u8; KEY_LEN];
+                id.hyphenated().encode_lower(&mut key);
+                (key, *id)
+            })
+            .collect();
+        let players = scored
+            .players
+            .iter()
+            .enumerate()
+            .map(|(row, score)| {
+                keys.iter()
+                    .find(|(key, _)| key.as_slice() == score.player.as_bytes())
+                    .map(|(_, id)| *id)
+                    .ok_or_else(|| ScoreError::NotSeated { row, key: score.player.clone() })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if let Some(missing) = seats.iter().find(|seat| !players.contains(seat)) {
+            return Err(ScoreError::MissingSeat(*missing));
+        }
+        Ok(ScoredResult { scored, players })
+    }
+
+    /// The scoring crate's answer.
+    pub fn scored(&self) -> &ScoredGame {
+        &self.scored
+    }
+
+    /// Each row with its player, in result order.
+    pub fn rows(&self) -> impl Iterator<Item = (PlayerId, &PlayerGameScore)> {
+        self.players.iter().copied().zip(&self.scored.players)
+    }
+
+    /// One player's row.
+    pub fn of(&self, player: PlayerId) -> Option<&PlayerGameScore> {
+        self.rows().find(|(id, _)| *id == player).map(|(_, row)| row)
+    }
+
+    /// Each seated player's score, in the order of `seats`.
+    pub fn in_seat_order(&self, seats: &[PlayerId]) -> Vec<(PlayerId, f64)> {
+        seats.iter().filter_map(|seat| self.of(*seat).map(|row| (*seat, row.score))).collect()
+    }
+}
+
+/// One line of a league's standings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StandingRow {
+    /// Competition rank (1, 2, 2, 4) after the scoring crate's tie-breakers.
+    pub rank: u32,
+    pub player: PlayerId,
+    pub total: f64,
+    pub played: u32,
+    pub wins: u32,
+    pub draws: u32,
+}
+
+/// A league's scored games, with the typed id of every player key they name: what
+/// standings are ranked from.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ScoredGames {
+    games: Vec<ScoredGame>,
+    /// Player key → id, for every key of `games` (filled from the games' typed rows).
+    ids: HashMap<String, PlayerId>,
+}
+
+impl ScoredGames {
+    /// Adds a game; returns its index (for [`ScoredGames::replace`]).
+    pub fn push(&mut self, game: ScoredResult) -> usize {
+        self.learn(&game);
+        self.games.push(game.scored);
+        self.games.len() - 1
+    }
+
+    /// Replaces the game at `index` (a corrected result); pushes it if there is none.
+    pub fn replace(&mut self, index: usize, game: ScoredResult) -> usize {
+        self.learn(&game);
+        match self.games.get_mut(index) {
+            Some(slot) => {
+                *slot = game.scored;
+                index
+            }
+            None => {
+                self.games.push(game.scored);
+                self.games.len() - 1
+            }
+        }
+    }
+
+    fn learn(&mut self, game: &ScoredResult) {
+        for (id, row) in game.rows() {
+            if !self.ids.contains_key(&row.player) {
+                self.ids.insert(row.player.clone(), id);
+            }
+        }
+    }
+
+    pub fn as_slice(&self) -> &[ScoredGame] {
+        &self.games
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+
+    /// Every player of `roster` ranked with the scoring crate's tie-breakers. Players
+    /// without a result yet come last, sharing one rank (with no best game they lose every
+    /// tie-breaker to a player who has one, `docs/scoring.md#standings-and-tie-breakers`), so a
+    /// league table is never missing anyone.
+    pub fn standings(&self, roster: &[PlayerId]) -> Vec<StandingRow> {
+        // Every key the ranking returns comes from a row of these games, each learnt with
+        // its typed id when the game was added.
+        let mut rows: Vec<StandingRow> = rank_standings(&self.games)
+            .into_iter()
+            .filter_map(|standing| {
+                let player = *self.ids.get(&standing.player)?;
+                Some(StandingRow {
+                    rank: standing.rank,
+                    player,
+                    total: standing.total,
+                    played: standing.games,
+                    wins: standing.wins,
+                    draws: standing.draws,
+                })
+            })
+            .collect();
+        let unplayed_rank = rows.len() as u32 + 1;
+        let unplayed: Vec<StandingRow> = roster
+            .iter()
+            .filter(|player| !rows.iter().any(|row| row.player == **player))
+            .map(|player| StandingRow {
+                rank: unplayed_rank,
+                player: *player,
+                total: 0.0,
+                played: 0,
+                wins: 0,
+                draws: 0,
+            })
+            .collect();
+        rows.extend(unplayed);
+        rows
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use league_scoring::{GameResult, PlacementEntry, ScoringSystem, score_game};
+    use uuid::Uuid;
+
+    use super::*;
+
+    fn id(n: u128) -> PlayerId {
+        Uuid::from_u128(n)
+    }
+
+    /// A placement game where `players[i]` scored `10 - i` points.
+    fn scored(players: &[PlayerId]) -> ScoredGame {
+        let entries = players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| PlacementEntry { player: p.to_string(), points: 10.0 - i as f64 })
+            .collect();
+        score_game(ScoringSystem::Placement, &GameResult::Placement(entries)).unwrap()
+    }
+
+    #[test]
+    fn rows_are_matched_to_seats_whatever_their_order() {
+        let result = ScoredResult::new(scored(&[id(2), id(1)]), &[id(1), id(2)]).unwrap();
+        assert_eq!(result.rows().map(|(player, _)| player).collect::<Vec<_>>(), [id(2), id(1)]);
+        // docs/scoring.md#placement, 2 players: 1st 2, 2nd 0.
+        assert_eq!(result.in_seat_order(&[id(1), id(2)]), [(id(1), 0.0), (id(2), 2.0)]);
+    }
+
+    #[test]
+    fn a_row_of_an_unseated_player_or_a_missing_seat_is_refused() {
+        let error = ScoredResult::new(scored(&[id(1), id(3)]), &[id(1), id(2)]).unwrap_err();
+        assert_eq!(error, ScoreError::NotSeated { row: 1, key: id(3).to_string() });
+        let error = ScoredResult::new(scored(&[id(1), id(2)]), &[id(1), id(2), id(3)]);
+        assert_eq!(error.unwrap_err(), ScoreError::MissingSeat(id(3)));
+    }
+
+    #[test]
+    fn standings_are_keyed_by_player_id_with_unplayed_players_last() {
+        let mut games = ScoredGames::default();
+        games.push(ScoredResult::new(scored(&[id(2), id(1)]), &[id(1), id(2)]).unwrap());
+        let rows = games.standings(&[id(1), id(2), id(3)]);
+        let ranks: Vec<(u32, PlayerId, u32)> =
+            rows.iter().map(|row| (row.rank, row.player, row.played)).collect();
+        assert_eq!(ranks, [(1, id(2), 1), (2, id(1), 1), (3, id(3), 0)]);
+    }
+}
