@@ -4,7 +4,8 @@
 use std::fmt;
 
 use league_scoring::{
-    GameResult, ScoredGame, ScoringError, ScoringSystem, Standing, rank_standings, score_game,
+    Aggregation, GameResult, ScoredGame, ScoringError, ScoringSystem, Standing,
+    rank_standings_with, score_game,
 };
 use serde::{Deserialize, Serialize};
 
@@ -164,13 +165,28 @@ impl League {
             .collect()
     }
 
-    /// Standings from the finished games under `system`, ranked with the scoring crate's
-    /// tie-breakers.
-    pub fn standings_under(&self, system: ScoringSystem) -> Result<Vec<Standing>, ScoringError> {
-        Ok(rank_standings(&self.scored_games_under(system)?))
+    /// The league's aggregation of game scores (sum before creation).
+    pub fn aggregation(&self) -> Aggregation {
+        self.settings.as_ref().map(|s| s.aggregation).unwrap_or_default()
     }
 
-    /// Standings under the league's own system (empty before creation).
+    /// Standings from the finished games under `system`, aggregated the league's way and
+    /// ranked with the scoring crate's tie-breakers.
+    pub fn standings_under(&self, system: ScoringSystem) -> Result<Vec<Standing>, ScoringError> {
+        self.standings_with(system, self.aggregation())
+    }
+
+    /// Standings under `system` and `aggregation` (either may differ from the league's own
+    /// for a what-if).
+    pub fn standings_with(
+        &self,
+        system: ScoringSystem,
+        aggregation: Aggregation,
+    ) -> Result<Vec<Standing>, ScoringError> {
+        Ok(rank_standings_with(&self.scored_games_under(system)?, aggregation))
+    }
+
+    /// Standings under the league's own system and aggregation (empty before creation).
     pub fn standings(&self) -> Result<Vec<Standing>, ScoringError> {
         match self.scoring_system() {
             Some(system) => self.standings_under(system),
@@ -197,6 +213,8 @@ impl League {
         let size = c.size.unwrap_or(DEFAULT_LEAGUE_SIZE);
         check_league_size(c.players_per_game, size)?;
         let games_per_seat = resolve_games_per_seat(c.players_per_game, c.games_per_seat)?;
+        let aggregation = c.aggregation.unwrap_or_default();
+        check_aggregation(aggregation, c.players_per_game, games_per_seat)?;
         Ok(vec![DomainEvent::LeagueCreated(LeagueCreated {
             league_id: c.league_id,
             name,
@@ -207,6 +225,7 @@ impl League {
             size,
             games_per_seat,
             require_active_players: c.require_active_players.unwrap_or(false),
+            aggregation,
         })])
     }
 
@@ -322,6 +341,22 @@ impl League {
     fn game_mut(&mut self, game_id: GameId) -> Option<&mut Game> {
         self.games.iter_mut().find(|g| g.id == game_id)
     }
+}
+
+/// `docs/scoring.md#league-aggregation`: best N needs 1 ≤ N ≤ the games each player plays,
+/// k·s (every player takes each of the k seats s times, `docs/scheduling.md#games-per-league`);
+/// refused under field `aggregation.n`.
+pub fn check_aggregation(
+    aggregation: Aggregation,
+    players_per_game: u32,
+    games_per_seat: u32,
+) -> Result<(), DomainError> {
+    aggregation.check(players_per_game.saturating_mul(games_per_seat)).map_err(|error| {
+        let text = error.to_string();
+        let field = error.field().to_owned();
+        let message = text.strip_prefix(&format!("{field}: ")).unwrap_or(&text).to_owned();
+        DomainError::InvalidInput { field, message }
+    })
 }
 
 /// A player acts for themself; an admin may act for anyone.
