@@ -10,7 +10,7 @@ use league_domain::{
     LeagueStatus, PlayerRegistered, seat_labels,
 };
 use league_scoring::{
-    GameResult, ScoredGame, ScoringSystem, rank_standings, score_game_unexplained,
+    Aggregation, GameResult, ScoredGame, ScoringSystem, rank_standings_with, score_game_unexplained,
 };
 use league_store::RecordedEvent;
 use rustc_hash::FxHashMap as HashMap;
@@ -41,6 +41,8 @@ pub struct LeagueView {
     pub size: u32,
     pub games_per_seat: u32,
     pub require_active_players: bool,
+    /// How game scores make the standings total (`docs/scoring.md#league-aggregation`).
+    pub aggregation: Aggregation,
     pub status: LeagueStatus,
     /// Subscribed players, in subscription order.
     pub players: Vec<Uuid>,
@@ -87,13 +89,15 @@ pub struct StandingRow {
     pub played: u32,
     pub wins: u32,
     pub draws: u32,
+    /// Under best N: the games the total counts; `None` when every game counts.
+    pub counted: Option<u32>,
 }
 
 impl StandingRow {
-    /// The players of `scored` games, ranked with the scoring crate's tie-breakers (only
-    /// players who played appear).
-    pub fn ranked(scored: &[ScoredGame]) -> Vec<StandingRow> {
-        rank_standings(scored)
+    /// The players of `scored` games, aggregated by `aggregation` and ranked with the scoring
+    /// crate's tie-breakers (only players who played appear).
+    pub fn ranked(scored: &[ScoredGame], aggregation: Aggregation) -> Vec<StandingRow> {
+        rank_standings_with(scored, aggregation)
             .into_iter()
             .map(|standing| StandingRow {
                 rank: standing.rank,
@@ -102,6 +106,7 @@ impl StandingRow {
                 played: standing.games,
                 wins: standing.wins,
                 draws: standing.draws,
+                counted: standing.counted,
             })
             .collect()
     }
@@ -269,6 +274,12 @@ impl ReadModel {
         self.leagues.get(&league).map(|state| state.standings().to_vec()).unwrap_or_default()
     }
 
+    /// What-if: a league's standings under its own system but another aggregation
+    /// (`docs/scoring.md#league-aggregation`), ranked afresh (nothing cached or changed).
+    pub fn standings_aggregated(&self, league: Uuid, aggregation: Aggregation) -> Vec<StandingRow> {
+        self.leagues.get(&league).map(|state| state.rank(aggregation)).unwrap_or_default()
+    }
+
     /// The scored games of a league under its own system, in order of first report.
     pub fn scored_games(&self, league: Uuid) -> &[ScoredGame] {
         self.leagues.get(&league).map(|state| state.scored.as_slice()).unwrap_or_default()
@@ -370,6 +381,7 @@ impl ReadModel {
             size: e.size,
             games_per_seat: e.games_per_seat,
             require_active_players: e.require_active_players,
+            aggregation: e.aggregation,
             status: LeagueStatus::Open,
             players: Vec::with_capacity(e.size as usize),
             games: Vec::new(),
@@ -572,29 +584,35 @@ impl LeagueState {
         self.standings = OnceLock::new();
     }
 
-    /// Every subscribed player, ranked with the scoring crate's tie-breakers. Players without
-    /// a result yet come last, sharing one rank (seed 001 part 3: with no best game they lose
-    /// every tie-breaker to a player who has one), so a league table is never missing anyone.
+    /// Every subscribed player, ranked under the league's aggregation with the scoring
+    /// crate's tie-breakers, cached until the next change.
     fn standings(&self) -> &[StandingRow] {
-        self.standings.get_or_init(|| {
-            let mut rows = StandingRow::ranked(&self.scored);
-            let unplayed_rank = rows.len() as u32 + 1;
-            let unplayed: Vec<StandingRow> = self
-                .view
-                .players
-                .iter()
-                .filter(|player| !rows.iter().any(|row| row.player == **player))
-                .map(|player| StandingRow {
-                    rank: unplayed_rank,
-                    player: *player,
-                    total: 0.0,
-                    played: 0,
-                    wins: 0,
-                    draws: 0,
-                })
-                .collect();
-            rows.extend(unplayed);
-            rows
-        })
+        self.standings.get_or_init(|| self.rank(self.view.aggregation))
+    }
+
+    /// Every subscribed player, ranked under `aggregation`. Players without a result yet come
+    /// last, sharing one rank (DAANZ part 3, `docs/scoring.md#standings-and-tie-breakers`: with
+    /// no best game they lose every tie-breaker to a player who has one), so a league table
+    /// is never missing anyone.
+    fn rank(&self, aggregation: Aggregation) -> Vec<StandingRow> {
+        let mut rows = StandingRow::ranked(&self.scored, aggregation);
+        let unplayed_rank = rows.len() as u32 + 1;
+        let unplayed: Vec<StandingRow> = self
+            .view
+            .players
+            .iter()
+            .filter(|player| !rows.iter().any(|row| row.player == **player))
+            .map(|player| StandingRow {
+                rank: unplayed_rank,
+                player: *player,
+                total: 0.0,
+                played: 0,
+                wins: 0,
+                draws: 0,
+                counted: matches!(aggregation, Aggregation::BestN { .. }).then_some(0),
+            })
+            .collect();
+        rows.extend(unplayed);
+        rows
     }
 }

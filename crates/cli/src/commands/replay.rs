@@ -448,7 +448,7 @@ pub async fn rescore(args: RescoreArgs) -> Result<ExitCode, CliError> {
         })?);
     }
     let actual = model.standings(league);
-    let what_if = StandingRow::ranked(&scored);
+    let what_if = StandingRow::ranked(&scored, view.aggregation);
     let mut rows = standings_json(&model, &what_if);
     for row in &mut rows {
         let player = row["player"].as_str().and_then(|id| Uuid::parse_str(id).ok());

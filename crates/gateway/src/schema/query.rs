@@ -5,6 +5,7 @@ use async_graphql::connection::{Connection, Edge};
 use async_graphql::{Context, ID, Object, SimpleObject};
 use league_app::AppError;
 
+use super::aggregation::{AggregationInput, standings_aggregated};
 use super::inputs::{AsOf, parse_id};
 use super::pagination::{page_size, position_cursor};
 use super::types::{Event, Game, League, Player, ScoreChange, Standing, standings};
@@ -89,7 +90,8 @@ impl QueryRoot {
         }
     }
 
-    /// Standings of a league, now or as of a position or instant of the log.
+    /// Standings of a league, now or as of a position or instant of the log; with
+    /// `aggregation`, what they would be under another aggregation (appends nothing).
     ///
     /// Complexity: the selection counts once per player a league may hold (64).
     #[graphql(complexity = "super::types::league_list_complexity(child_complexity)")]
@@ -98,9 +100,13 @@ impl QueryRoot {
         ctx: &Context<'_>,
         league_id: ID,
         as_of: Option<AsOf>,
+        aggregation: Option<AggregationInput>,
     ) -> GatewayResult<Vec<Standing>> {
         let league = parse_id(&league_id, "leagueId")?;
-        standings(app(ctx), league, as_of).await
+        match aggregation {
+            None => standings(app(ctx), league, as_of).await,
+            Some(aggregation) => standings_aggregated(app(ctx), league, as_of, &aggregation).await,
+        }
     }
 
     /// How a player's total in a league came to be: one entry per reported or corrected
