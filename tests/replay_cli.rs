@@ -90,6 +90,7 @@ async fn build(db: &TestDatabase) -> App {
         size: Some(size),
         games_per_seat: Some(1),
         require_active_players: None,
+        aggregation: None,
     };
     run(&app, create(PLACEMENT, ScoringSystem::Placement, 2, 4)).await;
     run(&app, create(DIPLOMACY, ScoringSystem::Baf, 7, 7)).await;

@@ -135,6 +135,40 @@ fn standings_ranks_players_over_games() {
     );
 }
 
+/// `league standings --aggregation` (docs/scoring.md#league-aggregation): best N counts each
+/// player's N best games, average divides by games played; a bad aggregation exits 2.
+#[test]
+fn standings_under_an_aggregation() {
+    let games = json!({"games": [
+        {"players": [{"player": "A", "points": 9}, {"player": "B", "points": 5}, {"player": "C", "points": 5}, {"player": "D", "points": 1}]},
+        {"players": [{"player": "B", "points": 9}, {"player": "A", "points": 5}, {"player": "C", "points": 1}]}
+    ]});
+    let run = |aggregation: &str| {
+        json_stdout(&league(
+            &["standings", "--system", "placement", "--aggregation", aggregation, "-"],
+            &games.to_string(),
+        ))
+    };
+    // Placement points: game 1 A 12, B 4, C 4, D 0; game 2 B 6, A 2, C 0.
+    let best = run("best:1");
+    assert_eq!(
+        best["standings"][0],
+        json!({"rank": 1, "player": "A", "total": 12.0, "wins": 1, "draws": 0, "games": 2, "counted": 1})
+    );
+    let average = run("average");
+    assert_eq!(average["standings"][0]["total"], json!(7.0));
+    assert_eq!(average["standings"][0]["games"], json!(2));
+    for bad in ["best:0", "median"] {
+        assert_bad_input(
+            &league(
+                &["standings", "--system", "placement", "--aggregation", bad, "-"],
+                &games.to_string(),
+            ),
+            "aggregation",
+        );
+    }
+}
+
 /// Bangkok (docs/scoring.md#bangkok-and-olympic) end to end: the reference game R, with the
 /// explanation and the eliminated power's years survived.
 #[test]

@@ -10,6 +10,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod aggregation;
 mod authorization;
 mod catalogue;
 mod errors;

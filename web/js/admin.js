@@ -3,7 +3,7 @@
  * token shown once, with a copy button) and create leagues (every setting, defaults shown). */
 
 import { ApiError, gql, session } from "./api.js";
-import { h, replace, copy, SYSTEMS, announce } from "./dom.js";
+import { h, replace, copy, SYSTEMS, AGGREGATIONS, announce } from "./dom.js";
 import * as Q from "./queries.js";
 import { field, formError, showError, clearErrors, requireFilled } from "./forms.js";
 import { navigate } from "./main.js";
@@ -91,6 +91,14 @@ function createLeagueForm() {
   const size = number({ min: 2, value: 8, placeholder: "8" });
   const s = number({ min: 1, placeholder: "from the table for k" });
   const active = /** @type {HTMLInputElement} */ (h("input", { type: "checkbox" }));
+  const aggregation = /** @type {HTMLSelectElement} */ (h("select", {},
+    Object.entries(AGGREGATIONS).map(([value, label]) => h("option", { value }, label))));
+  const bestN = number({ min: 1, placeholder: "games that count", disabled: true });
+  aggregation.addEventListener("change", () => {
+    // N only means something for "best N games".
+    bestN.disabled = aggregation.value !== "BEST_N";
+    bestN.required = !bestN.disabled;
+  });
   system.addEventListener("change", () => {
     // A sensible k for the chosen system: Diplomacy needs 7.
     if (["BAF", "DETOUR_98F", "SQUARES"].includes(system.value)) k.value = "7";
@@ -106,6 +114,8 @@ function createLeagueForm() {
     field("League size (N)", size, { field: "size", hint: "Default 8." }),
     field("Games per seat (s)", s, { field: "gamesPerSeat", hint: "Default: the seed table's value for k (empty = default)." }),
     field("Require active players", active, { field: "requireActivePlayers", hint: "Default: no." }),
+    field("Standings total", aggregation, { field: "aggregation", hint: "Default: the sum of every game." }),
+    field("Best N: games that count (N)", bestN, { field: "aggregation.n", hint: "From 1 to the games each player plays (k × s)." }),
     h("button", { type: "submit", class: "primary" }, "Create league"));
   let idempotencyKey = crypto.randomUUID();
   form.addEventListener("submit", async (event) => {
@@ -122,6 +132,7 @@ function createLeagueForm() {
       size: int(size),
       gamesPerSeat: int(s),
       requireActivePlayers: active.checked,
+      aggregation: aggregation.value === "BEST_N" ? { kind: "BEST_N", n: int(bestN) } : { kind: aggregation.value },
     };
     try {
       const { createLeague } = await gql(Q.CREATE_LEAGUE, { input, idempotencyKey });

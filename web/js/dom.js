@@ -68,6 +68,21 @@ export const SYSTEMS = {
   WOODEN_SHIPS_LEGACY: "Wooden Ships & Iron Men (legacy)",
 };
 
+/** How a league's standings total game scores (docs/scoring.md#league-aggregation).
+ * @type {Record<string, string>} */
+export const AGGREGATIONS = {
+  SUM: "Sum of every game",
+  BEST_N: "Best N games",
+  AVERAGE: "Average per game played",
+};
+
+/** A league's aggregation in words. @param {{kind: string, n?: number|null}|null|undefined} aggregation */
+export function aggregationText(aggregation) {
+  if (!aggregation) return AGGREGATIONS.SUM;
+  if (aggregation.kind === "BEST_N") return `Best ${aggregation.n} games`;
+  return AGGREGATIONS[aggregation.kind] ?? aggregation.kind;
+}
+
 /** The `GameResultInput` shape a system takes. @param {string} system */
 export function shapeOf(system) {
   if (system === "PLACEMENT") return "placement";

@@ -3,7 +3,7 @@
  * standings, time travel over its log, a chart of running totals, and its games. */
 
 import { gql, session, subscribe } from "./api.js";
-import { h, replace, score, delta, when, SYSTEMS, badge, colour, announce } from "./dom.js";
+import { h, replace, score, delta, when, SYSTEMS, aggregationText, badge, colour, announce } from "./dom.js";
 import * as Q from "./queries.js";
 import { formError, showError } from "./forms.js";
 
@@ -143,6 +143,7 @@ export async function leagueView(main, [id]) {
         ["Players (n/N)", `${league.players.length}/${league.size}`],
         ["Games per seat (s)", league.gamesPerSeat],
         ["Active players required", league.requireActivePlayers ? "yes" : "no"],
+        ["Standings total", aggregationText(league.aggregation)],
         ["Created", when(league.createdAt)]].flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])));
     replace(playersSection, h("h2", { id: "players-h" }, `Players (${league.players.length}/${league.size})`),
       league.players.length === 0 ? h("p", {}, "Nobody has joined yet.")

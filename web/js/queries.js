@@ -20,6 +20,7 @@ query League($id: ID!) {
   league(id: $id) {
     id name game gameVersion scoringSystem playersPerGame size gamesPerSeat
     requireActivePlayers status createdAt version
+    aggregation { kind n }
     players { id name }
     standings { ${STANDING} }
     games {

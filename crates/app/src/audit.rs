@@ -4,7 +4,7 @@
 
 use league_domain::{Aggregate, DomainEvent, League, ScoredResult, league_stream_id};
 use league_projections::{AsOf, ReadModel, StandingRow, decode_event};
-use league_scoring::{GameResult, ScoringSystem, score_game};
+use league_scoring::{Aggregation, GameResult, ScoringSystem, score_game};
 use league_store::{RecordedEvent, StreamId};
 use uuid::Uuid;
 
@@ -142,6 +142,20 @@ impl App {
         system: ScoringSystem,
         as_of: Option<AsOf>,
     ) -> Result<Vec<StandingRow>, AppError> {
+        self.standings_what_if(league, Some(system), None, as_of).await
+    }
+
+    /// A league's standings under another system and/or another aggregation
+    /// (`docs/scoring.md#league-aggregation`); `None` keeps the league's own. Invalid input
+    /// on `system` or `aggregation.n` when the league cannot be ranked that way. Appends
+    /// nothing.
+    pub async fn standings_what_if(
+        &self,
+        league: Uuid,
+        system: Option<ScoringSystem>,
+        aggregation: Option<Aggregation>,
+        as_of: Option<AsOf>,
+    ) -> Result<Vec<StandingRow>, AppError> {
         let mut state = League::default();
         for event in self.league_stream(league).await? {
             if as_of.is_some_and(|as_of| !as_of.includes(event.position, event.recorded_at)) {
@@ -149,7 +163,9 @@ impl App {
             }
             state.apply(&decode(&event)?);
         }
-        Ok(state.standings_under(system)?)
+        let Some(own) = state.scoring_system() else { return Ok(Vec::new()) };
+        let aggregation = aggregation.unwrap_or_else(|| state.aggregation());
+        Ok(state.standings_with(system.unwrap_or(own), aggregation)?)
     }
 }
 

@@ -1,7 +1,7 @@
 //! The commands: what a caller asks for. Each carries the [`Actor`] issuing it; ids are
 //! chosen by the caller. Idempotency keys are the application layer's business.
 
-use league_scoring::{GameResult, ScoringSystem};
+use league_scoring::{Aggregation, GameResult, ScoringSystem};
 
 use crate::ids::{Actor, GameId, LeagueId, PlayerId, league_stream_id, player_stream_id};
 
@@ -16,7 +16,8 @@ pub struct RegisterPlayer {
 
 /// Admin creates a league. `None` settings take their defaults: size 8
 /// (`docs/scheduling.md#league-life-cycle`),
-/// games per seat from `docs/scheduling.md#games-per-league`, eligibility off.
+/// games per seat from `docs/scheduling.md#games-per-league`, eligibility off, aggregation sum
+/// (`docs/scoring.md#league-aggregation`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateLeague {
     pub actor: Actor,
@@ -29,6 +30,7 @@ pub struct CreateLeague {
     pub size: Option<u32>,
     pub games_per_seat: Option<u32>,
     pub require_active_players: Option<bool>,
+    pub aggregation: Option<Aggregation>,
 }
 
 /// A player joins an open league (themself; admin may subscribe anyone).

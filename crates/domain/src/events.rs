@@ -6,7 +6,7 @@
 //! [`EventType`] — turns such a triple back into a typed event, upcasting older schema
 //! versions ([`upcast`]) and refusing unknown types and versions with a typed error.
 
-use league_scoring::{GameResult, ScoringSystem};
+use league_scoring::{Aggregation, GameResult, ScoringSystem};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -40,6 +40,11 @@ pub struct LeagueCreated {
     /// The "active player" eligibility (`docs/scheduling.md#league-life-cycle`) (≥ 5 games finished
     /// in the last 90 days).
     pub require_active_players: bool,
+    /// How game scores make the standings total (`docs/scoring.md#league-aggregation`). Left
+    /// out of the JSON when it is the default (sum), so leagues created before the setting
+    /// existed read and hash exactly as they did.
+    #[serde(default, skip_serializing_if = "Aggregation::is_sum")]
+    pub aggregation: Aggregation,
 }
 
 /// A player joined a league that is still open.

@@ -3,7 +3,9 @@
 
 use std::fmt;
 
-use league_scoring::{GameResult, ScoringSystem, score_game_unexplained};
+use league_scoring::{
+    Aggregation, GameResult, ScoringError, ScoringSystem, score_game_unexplained,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::aggregate::Aggregate;
@@ -150,12 +152,29 @@ impl League {
         self.settings.as_ref().map(|s| s.scoring_system)
     }
 
-    /// Standings of every subscribed player from the finished games scored under `system`:
-    /// the league's own, or another one for a what-if (`docs/scoring.md`). A system that
+    /// The league's aggregation of game scores (sum before creation).
+    pub fn aggregation(&self) -> Aggregation {
+        self.settings.as_ref().map(|s| s.aggregation).unwrap_or_default()
+    }
+
+    /// Standings of every subscribed player from the finished games scored under `system`
+    /// and aggregated the league's way: the league's own system, or another one for a
+    /// what-if (`docs/scoring.md`).
+    pub fn standings_under(&self, system: ScoringSystem) -> Result<Vec<StandingRow>, DomainError> {
+        self.standings_with(system, self.aggregation())
+    }
+
+    /// Standings under `system` and `aggregation`, either of which may differ from the
+    /// league's own for a what-if (`docs/scoring.md#league-aggregation`). A system that
     /// cannot score this league's games (other players per game, another result shape) is
     /// invalid input on `system`. Empty before the league is created.
-    pub fn standings_under(&self, system: ScoringSystem) -> Result<Vec<StandingRow>, DomainError> {
+    pub fn standings_with(
+        &self,
+        system: ScoringSystem,
+        aggregation: Aggregation,
+    ) -> Result<Vec<StandingRow>, DomainError> {
         let Some(settings) = &self.settings else { return Ok(Vec::new()) };
+        check_aggregation(aggregation, settings.players_per_game, settings.games_per_seat)?;
         check_players_per_game(system, settings.players_per_game).map_err(|error| {
             DomainError::invalid("system", format!("{system} cannot score this league: {error}"))
         })?;
@@ -178,10 +197,10 @@ impl League {
                 .map_err(|error| DomainError::Inconsistent(error.to_string()))?;
             scored.push(typed);
         }
-        Ok(scored.standings(&self.players))
+        Ok(scored.standings(&self.players, aggregation))
     }
 
-    /// Standings under the league's own system (empty before creation).
+    /// Standings under the league's own system and aggregation (empty before creation).
     pub fn standings(&self) -> Result<Vec<StandingRow>, DomainError> {
         match self.scoring_system() {
             Some(system) => self.standings_under(system),
@@ -208,6 +227,8 @@ impl League {
         let size = c.size.unwrap_or(DEFAULT_LEAGUE_SIZE);
         check_league_size(c.players_per_game, size)?;
         let games_per_seat = resolve_games_per_seat(c.players_per_game, c.games_per_seat)?;
+        let aggregation = c.aggregation.unwrap_or_default();
+        check_aggregation(aggregation, c.players_per_game, games_per_seat)?;
         Ok(vec![DomainEvent::LeagueCreated(LeagueCreated {
             league_id: c.league_id,
             name,
@@ -218,6 +239,7 @@ impl League {
             size,
             games_per_seat,
             require_active_players: c.require_active_players.unwrap_or(false),
+            aggregation,
         })])
     }
 
@@ -333,6 +355,26 @@ impl League {
     fn game_mut(&mut self, game_id: GameId) -> Option<&mut Game> {
         self.games.iter_mut().find(|g| g.id == game_id)
     }
+}
+
+/// `docs/scoring.md#league-aggregation`: best N needs 1 ≤ N ≤ the games each player plays,
+/// k·s (every player takes each of the k seats s times, `docs/scheduling.md#games-per-league`);
+/// refused under field `aggregation.n`.
+pub fn check_aggregation(
+    aggregation: Aggregation,
+    players_per_game: u32,
+    games_per_seat: u32,
+) -> Result<(), DomainError> {
+    aggregation.check(players_per_game.saturating_mul(games_per_seat)).map_err(|error| {
+        let field = error.field().to_owned();
+        let message = match error {
+            ScoringError::Invalid { message, .. } | ScoringError::Impossible { message, .. } => {
+                message
+            }
+            other => other.to_string(),
+        };
+        DomainError::InvalidInput { field, message }
+    })
 }
 
 /// A player acts for themself; an admin may act for anyone.

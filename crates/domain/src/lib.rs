@@ -38,7 +38,7 @@ pub use ids::{
     game_id, league_id_of_stream, league_stream_id, player_id_of_stream, player_key,
     player_stream_id,
 };
-pub use league::{Game, GameStatus, League, LeagueStatus};
+pub use league::{Game, GameStatus, League, LeagueStatus, check_aggregation};
 pub use player::Player;
 pub use scores::{ScoreError, ScoredGames, ScoredResult, StandingRow};
 pub use seats::{DIPLOMACY_POWERS, seat_label, seat_labels};

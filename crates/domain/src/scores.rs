@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use league_scoring::{PlayerGameScore, ScoredGame, rank_standings};
+use league_scoring::{Aggregation, PlayerGameScore, ScoredGame, rank_standings_with};
 
 use crate::ids::PlayerId;
 
@@ -93,6 +93,9 @@ pub struct StandingRow {
     pub played: u32,
     pub wins: u32,
     pub draws: u32,
+    /// Under best N: the games the total counts; `None` when every game counts
+    /// (`docs/scoring.md#league-aggregation`).
+    pub counted: Option<u32>,
 }
 
 /// A league's scored games, with the typed id of every player key they name: what
@@ -143,14 +146,14 @@ impl ScoredGames {
         self.games.is_empty()
     }
 
-    /// Every player of `roster` ranked with the scoring crate's tie-breakers. Players
-    /// without a result yet come last, sharing one rank (with no best game they lose every
+    /// Every player of `roster` ranked under `aggregation` with the scoring crate's
+    /// tie-breakers (`docs/scoring.md#league-aggregation`). Players without a result yet come last, sharing one rank (with no best game they lose every
     /// tie-breaker to a player who has one, `docs/scoring.md#standings-and-tie-breakers`), so a
     /// league table is never missing anyone.
-    pub fn standings(&self, roster: &[PlayerId]) -> Vec<StandingRow> {
+    pub fn standings(&self, roster: &[PlayerId], aggregation: Aggregation) -> Vec<StandingRow> {
         // Every key the ranking returns comes from a row of these games, each learnt with
         // its typed id when the game was added.
-        let mut rows: Vec<StandingRow> = rank_standings(&self.games)
+        let mut rows: Vec<StandingRow> = rank_standings_with(&self.games, aggregation)
             .into_iter()
             .filter_map(|standing| {
                 let player = *self.ids.get(&standing.player)?;
@@ -161,6 +164,7 @@ impl ScoredGames {
                     played: standing.games,
                     wins: standing.wins,
                     draws: standing.draws,
+                    counted: standing.counted,
                 })
             })
             .collect();
@@ -175,6 +179,7 @@ impl ScoredGames {
                 played: 0,
                 wins: 0,
                 draws: 0,
+                counted: matches!(aggregation, Aggregation::BestN { .. }).then_some(0),
             })
             .collect();
         rows.extend(unplayed);
@@ -223,7 +228,7 @@ mod tests {
     fn standings_are_keyed_by_player_id_with_unplayed_players_last() {
         let mut games = ScoredGames::default();
         games.push(ScoredResult::new(scored(&[id(2), id(1)]), &[id(1), id(2)]).unwrap());
-        let rows = games.standings(&[id(1), id(2), id(3)]);
+        let rows = games.standings(&[id(1), id(2), id(3)], Aggregation::Sum);
         let ranks: Vec<(u32, PlayerId, u32)> =
             rows.iter().map(|row| (row.rank, row.player, row.played)).collect();
         assert_eq!(ranks, [(1, id(2), 1), (2, id(1), 1), (3, id(3), 0)]);

@@ -2,7 +2,8 @@
 
 use chrono::{TimeZone, Utc};
 use league_scoring::{
-    DiplomacyEntry, GameResult, PlacementEntry, ScoringSystem, Side, TeamPlayer, TeamResult,
+    Aggregation, DiplomacyEntry, GameResult, PlacementEntry, ScoringSystem, Side, TeamPlayer,
+    TeamResult,
 };
 use uuid::Uuid;
 
@@ -33,6 +34,7 @@ fn created(system: ScoringSystem, k: u32, size: u32, s: u32) -> DomainEvent {
         size,
         games_per_seat: s,
         require_active_players: false,
+        aggregation: Aggregation::Sum,
     })
 }
 
@@ -52,6 +54,7 @@ fn create_command(system: ScoringSystem, k: u32) -> CreateLeague {
         size: None,
         games_per_seat: Some(1),
         require_active_players: None,
+        aggregation: None,
     }
 }
 
@@ -954,5 +957,103 @@ mod standings {
         assert_eq!((corrected[0].player, corrected[0].total), (player(2), 2.0));
         let error = given::<League>(&events).standings_under(ScoringSystem::BlueMax).unwrap_err();
         assert_eq!(error.code(), ErrorCode::BadUserInput { field: "system".into() }, "{error}");
+    }
+}
+
+mod aggregation {
+    use super::*;
+
+    /// The running placement league (k = 2, s = 1: two games per player) with `aggregation`.
+    fn running_with(aggregation: Aggregation) -> Vec<DomainEvent> {
+        let mut events = running_placement_league();
+        let DomainEvent::LeagueCreated(created) = &mut events[0] else { panic!() };
+        created.aggregation = aggregation;
+        events
+    }
+
+    #[test]
+    fn a_league_is_created_with_its_aggregation_and_defaults_to_sum() {
+        let mut command = create_command(ScoringSystem::Placement, 4);
+        command.aggregation = Some(Aggregation::BestN { n: 3 });
+        let events = handle_league(&[], command.into()).unwrap();
+        let DomainEvent::LeagueCreated(created) = &events[0] else { panic!() };
+        assert_eq!(created.aggregation, Aggregation::BestN { n: 3 });
+        let payload = events[0].payload();
+        assert_eq!(payload["aggregation"], serde_json::json!({"kind": "bestN", "n": 3}));
+        assert_eq!(given::<League>(&events).aggregation(), Aggregation::BestN { n: 3 });
+        let events =
+            handle_league(&[], create_command(ScoringSystem::Placement, 4).into()).unwrap();
+        let DomainEvent::LeagueCreated(created) = &events[0] else { panic!() };
+        assert_eq!(created.aggregation, Aggregation::Sum);
+    }
+
+    /// Given nothing, when best N does not fit the k·s games each player plays, then the
+    /// command is refused naming `aggregation.n` and no event is decided.
+    #[test]
+    fn best_n_must_fit_the_games_each_player_plays() {
+        // k = 4, s = 1: each player plays 4 games.
+        for (n, fits) in [(0, false), (1, true), (4, true), (5, false)] {
+            let mut command = create_command(ScoringSystem::Placement, 4);
+            command.aggregation = Some(Aggregation::BestN { n });
+            let result = handle_league(&[], command.into());
+            if fits {
+                assert_eq!(result.unwrap().len(), 1);
+            } else {
+                assert_bad_input(result, "aggregation.n");
+            }
+        }
+        // With s = 4 (the default for k = 4) each plays 16: best 16 fits.
+        let mut command = create_command(ScoringSystem::Placement, 4);
+        command.games_per_seat = None;
+        command.aggregation = Some(Aggregation::BestN { n: 16 });
+        assert!(handle_league(&[], command.into()).is_ok());
+        assert_eq!(check_aggregation(Aggregation::Average, 4, 1), Ok(()));
+    }
+
+    /// The default is left out of the stored payload, so a league created before the
+    /// setting existed decodes (as sum) and re-encodes byte for byte.
+    #[test]
+    fn sum_is_left_out_of_the_payload_and_old_payloads_decode_as_sum() {
+        let sum = created(ScoringSystem::Placement, 2, 4, 1);
+        let payload = sum.payload();
+        assert!(payload.get("aggregation").is_none(), "{payload}");
+        let old = payload.to_string();
+        let decoded = DomainEvent::decode("LeagueCreated", 1, old.as_str()).unwrap();
+        assert_eq!(decoded, sum);
+        assert_eq!(decoded.payload().to_string(), old);
+        let best = running_with(Aggregation::BestN { n: 2 }).remove(0);
+        let text = best.payload().to_string();
+        assert!(text.contains(r#""aggregation":{"kind":"bestN","n":2}"#), "{text}");
+        assert_eq!(DomainEvent::decode("LeagueCreated", 1, text.as_str()).unwrap(), best);
+    }
+
+    /// Replaying the same events gives the same standings under the league's aggregation.
+    #[test]
+    fn standings_follow_the_league_aggregation() {
+        // p1 wins game 1 (2) and loses game 3 (0); p3 wins games 2 and 3.
+        let results = [
+            finished(1, placement(&[(1, 10.0), (2, 8.0)])),
+            finished(2, placement(&[(3, 10.0), (4, 8.0)])),
+            finished(3, placement(&[(3, 10.0), (1, 8.0)])),
+        ];
+        let total = |aggregation, n: u128| {
+            let mut events = running_with(aggregation);
+            events.extend(results.iter().cloned());
+            let standings = given::<League>(&events).standings().unwrap();
+            let line = standings.iter().find(|s| s.player == player(n)).unwrap();
+            (line.total, line.played)
+        };
+        assert_eq!(total(Aggregation::Sum, 1), (2.0, 2));
+        assert_eq!(total(Aggregation::Sum, 3), (4.0, 2));
+        assert_eq!(total(Aggregation::BestN { n: 1 }, 3), (2.0, 2));
+        assert_eq!(total(Aggregation::Average, 1), (1.0, 2));
+        assert_eq!(total(Aggregation::Average, 3), (2.0, 2));
+        // What-if: the same league under another aggregation, its own left unchanged.
+        let mut events = running_with(Aggregation::Sum);
+        events.extend(results.iter().cloned());
+        let league = given::<League>(&events);
+        let average = league.standings_with(ScoringSystem::Placement, Aggregation::Average);
+        assert_eq!(average.unwrap()[0].total, 2.0);
+        assert_eq!(league.standings().unwrap()[0].total, 4.0);
     }
 }

@@ -96,6 +96,7 @@ fn command_for(league: &League, step: &Step) -> LeagueCommand {
             size: Some(*size),
             games_per_seat: Some(1),
             require_active_players: None,
+            aggregation: None,
         }
         .into(),
         Step::Subscribe { who, player: n } => {

@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 
 use chrono::{DateTime, Utc};
 use league_domain::{DomainEvent, EventType, LeagueStatus};
-use league_scoring::ScoringSystem;
+use league_scoring::{Aggregation, ScoringSystem};
 use league_store::{EventStore, RecordedEvent};
 use rustc_hash::FxHashMap as HashMap;
 use sea_orm::DbBackend;
@@ -47,6 +47,8 @@ pub struct LeagueSummary {
     pub size: u32,
     pub games_per_seat: u32,
     pub require_active_players: bool,
+    /// How game scores make the standings total (`docs/scoring.md#league-aggregation`).
+    pub aggregation: Aggregation,
     pub status: LeagueStatus,
     /// Subscribed players, in subscription order.
     pub players: Vec<Uuid>,
@@ -230,6 +232,7 @@ impl Catalog {
                     size: e.size,
                     games_per_seat: e.games_per_seat,
                     require_active_players: e.require_active_players,
+                    aggregation: e.aggregation,
                     status: LeagueStatus::Open,
                     players: Vec::with_capacity(e.size as usize),
                     created_at: meta.recorded_at,

@@ -9,7 +9,7 @@ use league_domain::{
     DomainEvent, GameFinished, GameResultCorrected, GameStatus, GamesScheduled, LeagueCreated,
     LeagueStatus, PlayerRegistered, ScoredGames, ScoredResult, seat_labels,
 };
-use league_scoring::{GameResult, ScoredGame, ScoringSystem, score_game_unexplained};
+use league_scoring::{Aggregation, GameResult, ScoredGame, ScoringSystem, score_game_unexplained};
 use league_store::RecordedEvent;
 use rustc_hash::FxHashMap as HashMap;
 use uuid::Uuid;
@@ -39,6 +39,8 @@ pub struct LeagueView {
     pub size: u32,
     pub games_per_seat: u32,
     pub require_active_players: bool,
+    /// How game scores make the standings total (`docs/scoring.md#league-aggregation`).
+    pub aggregation: Aggregation,
     pub status: LeagueStatus,
     /// Subscribed players, in subscription order.
     pub players: Vec<Uuid>,
@@ -340,6 +342,7 @@ impl ReadModel {
             size: e.size,
             games_per_seat: e.games_per_seat,
             require_active_players: e.require_active_players,
+            aggregation: e.aggregation,
             status: LeagueStatus::Open,
             players: Vec::with_capacity(e.size as usize),
             games: Vec::new(),
@@ -525,9 +528,10 @@ impl LeagueState {
         self.standings = OnceLock::new();
     }
 
-    /// Every subscribed player, ranked (unplayed players last: see
-    /// [`ScoredGames::standings`]).
+    /// Every subscribed player, ranked under the league's aggregation (unplayed players
+    /// last: see [`ScoredGames::standings`]), cached until the next change.
     fn standings(&self) -> &[StandingRow] {
-        self.standings.get_or_init(|| self.scored.standings(&self.view.players))
+        self.standings
+            .get_or_init(|| self.scored.standings(&self.view.players, self.view.aggregation))
     }
 }

@@ -13,13 +13,15 @@
 //! - [`GameResult`]: one finished game as reported (placement, Diplomacy or team shape).
 //! - [`score_game`]: validates and scores one game → [`ScoredGame`] (scores in input order);
 //!   [`score_game_unexplained`] does the same without building explanation lines (replay).
-//! - [`rank_standings`]: ranks players over many scored games with the tie-breakers.
+//! - [`rank_standings`]: ranks players over many scored games with the tie-breakers;
+//!   [`rank_standings_with`] under a league [`Aggregation`] (sum, best N, average).
 
 use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+mod aggregation;
 mod baf;
 mod bluemax;
 mod detour;
@@ -31,6 +33,7 @@ mod systems;
 mod validate;
 mod woodenships;
 
+pub use aggregation::Aggregation;
 pub use baf::{BAF_TABLE, baf_score, baf_shared_top};
 pub use detour::round_half_away_2dp;
 pub use standings::compare_games;
@@ -418,9 +421,14 @@ pub struct Standing {
     pub rank: u32,
     pub player: String,
     pub total: f64,
+    /// Wins, draws and games as played (every game, whatever the aggregation counts).
     pub wins: u32,
     pub draws: u32,
     pub games: u32,
+    /// Under best N: how many games the total counts (N, or fewer while fewer are played);
+    /// absent when every game counts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counted: Option<u32>,
 }
 
 impl Standing {
@@ -555,5 +563,12 @@ fn score_with(
 /// `docs/scoring.md#standings-and-tie-breakers`), best first. Players
 /// still level after every tie-breaker share a rank and are listed by name.
 pub fn rank_standings(games: &[ScoredGame]) -> Vec<Standing> {
-    standings::rank(games)
+    standings::rank(games, Aggregation::Sum)
+}
+
+/// [`rank_standings`] under a league's aggregation (`docs/scoring.md#league-aggregation`):
+/// the total is the sum, the best N games' sum or the average per game played, and the
+/// tie-breakers look at the counted games.
+pub fn rank_standings_with(games: &[ScoredGame], aggregation: Aggregation) -> Vec<Standing> {
+    standings::rank(games, aggregation)
 }

@@ -1,11 +1,14 @@
 //! `docs/scoring.md#standings-and-tie-breakers` (DAANZ parts 3–4): league standings by total score
-//! with
-//! the DAANZ tie-breakers, and the game comparison they use. Applied to every system.
+//! with the DAANZ tie-breakers, and the game comparison they use. Applied to every system,
+//! under the league's aggregation (`docs/scoring.md#league-aggregation`).
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
-use crate::{Outcome, PlayerGameScore, ScoredGame, Standing, from_thousandths, thousandths};
+use crate::aggregation::div_round_half_away;
+use crate::{
+    Aggregation, Outcome, PlayerGameScore, ScoredGame, Standing, from_thousandths, thousandths,
+};
 
 /// Scores are compared in millionths of a point so that sums of two-decimal scores that are
 /// equal on paper (0.1 + 0.2 versus 0.3) compare equal despite binary floating point.
@@ -19,6 +22,8 @@ struct GameRef<'a> {
     row: &'a PlayerGameScore,
     /// League scores of the game's finishers, best finisher first (zero for eliminated ones).
     finishers: &'a [f64],
+    /// The game's place in the list, so every aggregation adds scores in the same order.
+    order: usize,
 }
 
 /// DAANZ part 4.5–4.6: the game's scores in finishing order (1st … 7th), zero used for
@@ -73,17 +78,56 @@ fn compare_refs(a: &GameRef<'_>, b: &GameRef<'_>) -> Ordering {
 #[derive(Debug)]
 struct Record<'a> {
     player: &'a str,
-    total: f64,
-    wins: u32,
-    draws: u32,
+    /// Every game played.
     games: Vec<GameRef<'a>>,
+    /// What ranks the player under the league's aggregation, in thousandths: the sum of the
+    /// counted games, or the average per game played.
+    key: i64,
+    /// The games the tie-breakers look at (the counted ones under best N), best first by
+    /// the DAANZ game comparison.
+    counted: Vec<GameRef<'a>>,
+    /// Wins and draws among the counted games (DAANZ part 3.1–3.2).
+    counted_wins: u32,
+    counted_draws: u32,
+}
+
+impl<'a> Record<'a> {
+    /// Settles the player's key and counted games under `aggregation`
+    /// (`docs/scoring.md#league-aggregation`).
+    fn new(player: &'a str, games: Vec<GameRef<'a>>, aggregation: Aggregation) -> Self {
+        let mut counted = games.clone();
+        let key = match aggregation {
+            Aggregation::Sum => thousandths(games.iter().map(|g| g.row.score).sum()),
+            Aggregation::BestN { n } => {
+                // The N highest game scores; between games of equal score the better game
+                // by the DAANZ comparison counts, so the tie-breakers see the better one.
+                counted.sort_by(|a, b| {
+                    micro(b.row.score).cmp(&micro(a.row.score)).then_with(|| compare_refs(b, a))
+                });
+                counted.truncate(n as usize);
+                counted.sort_by_key(|g| g.order);
+                thousandths(counted.iter().map(|g| g.row.score).sum())
+            }
+            Aggregation::Average => {
+                // Exact for scores of up to six decimals: the sum in millionths over
+                // 1000 × games, rounded once.
+                let sum: i64 = games.iter().map(|g| micro(g.row.score)).sum();
+                let played = i64::try_from(games.len()).unwrap_or(i64::MAX).max(1);
+                div_round_half_away(sum, played * 1000)
+            }
+        };
+        counted.sort_by(|a, b| compare_refs(b, a));
+        let count = |outcome| counted.iter().filter(|g| g.row.outcome == outcome).count() as u32;
+        let (counted_wins, counted_draws) = (count(Outcome::Win), count(Outcome::Draw));
+        Record { player, games, key, counted, counted_wins, counted_draws }
+    }
 }
 
 /// DAANZ part 3.3–3.5: the better 'best', 'second best', 'third best' game; a player
 /// without such a game is behind one who has it.
 fn compare_best_games(a: &Record<'_>, b: &Record<'_>) -> Ordering {
     (0..3)
-        .map(|k| match (a.games.get(k), b.games.get(k)) {
+        .map(|k| match (a.counted.get(k), b.counted.get(k)) {
             (Some(a), Some(b)) => compare_refs(a, b),
             (Some(_), None) => Ordering::Greater,
             (None, Some(_)) => Ordering::Less,
@@ -95,43 +139,34 @@ fn compare_best_games(a: &Record<'_>, b: &Record<'_>) -> Ordering {
 
 /// DAANZ part 3: most points, then 1. most wins, 2. most draws, 3–5. better best, second
 /// best, third best game (`Greater` = `a` ranks higher). Totals compare as the thousandths
-/// they are shown as, so two totals that print the same go on to the tie-breakers.
+/// they are shown as, so two totals that print the same go on to the tie-breakers; the
+/// tie-breakers look at the counted games (`docs/scoring.md#league-aggregation`).
 fn compare_records(a: &Record<'_>, b: &Record<'_>) -> Ordering {
-    thousandths(a.total)
-        .cmp(&thousandths(b.total))
-        .then(a.wins.cmp(&b.wins))
-        .then(a.draws.cmp(&b.draws))
+    a.key
+        .cmp(&b.key)
+        .then(a.counted_wins.cmp(&b.counted_wins))
+        .then(a.counted_draws.cmp(&b.counted_draws))
         .then_with(|| compare_best_games(a, b))
 }
 
-/// DAANZ part 3: rank every player over `games`, best first; players that cannot be split
-/// "are considered to have finished equal" and share the rank (1, 2, 2, 4), listed by name.
-pub(crate) fn rank(games: &[ScoredGame]) -> Vec<Standing> {
+/// DAANZ part 3 under `aggregation`: rank every player over `games`, best first; players that
+/// cannot be split "are considered to have finished equal" and share the rank (1, 2, 2, 4),
+/// listed by name. Wins, draws and games are shown as played.
+pub(crate) fn rank(games: &[ScoredGame], aggregation: Aggregation) -> Vec<Standing> {
     let finishers: Vec<Vec<f64>> = games.iter().map(finishing_scores).collect();
     let mut index: HashMap<&str, usize> = HashMap::new();
-    let mut records: Vec<Record<'_>> = Vec::new();
-    for (game, finishers) in games.iter().zip(&finishers) {
+    let mut played: Vec<(&str, Vec<GameRef<'_>>)> = Vec::new();
+    for (order, (game, finishers)) in games.iter().zip(&finishers).enumerate() {
         for row in &game.players {
             let slot = *index.entry(row.player.as_str()).or_insert_with(|| {
-                records.push(Record {
-                    player: &row.player,
-                    total: 0.0,
-                    wins: 0,
-                    draws: 0,
-                    games: Vec::new(),
-                });
-                records.len() - 1
+                played.push((&row.player, Vec::new()));
+                played.len() - 1
             });
-            let record = &mut records[slot];
-            record.total += row.score;
-            record.wins += u32::from(row.outcome == Outcome::Win);
-            record.draws += u32::from(row.outcome == Outcome::Draw);
-            record.games.push(GameRef { row, finishers });
+            played[slot].1.push(GameRef { row, finishers, order });
         }
     }
-    for record in &mut records {
-        record.games.sort_by(|a, b| compare_refs(b, a));
-    }
+    let mut records: Vec<Record<'_>> =
+        played.into_iter().map(|(player, games)| Record::new(player, games, aggregation)).collect();
     records.sort_by(|a, b| compare_records(b, a).then_with(|| a.player.cmp(b.player)));
     let mut standings = Vec::with_capacity(records.len());
     for (place, record) in records.iter().enumerate() {
@@ -142,14 +177,17 @@ pub(crate) fn rank(games: &[ScoredGame]) -> Vec<Standing> {
             }
             _ => place as u32 + 1,
         };
+        let count = |outcome| record.games.iter().filter(|g| g.row.outcome == outcome).count();
         standings.push(Standing {
             rank,
             player: record.player.to_owned(),
             // Exact thousandths: the float sum's noise (121.49199999999999) never shows.
-            total: from_thousandths(thousandths(record.total)),
-            wins: record.wins,
-            draws: record.draws,
+            total: from_thousandths(record.key),
+            wins: count(Outcome::Win) as u32,
+            draws: count(Outcome::Draw) as u32,
             games: record.games.len() as u32,
+            counted: matches!(aggregation, Aggregation::BestN { .. })
+                .then_some(record.counted.len() as u32),
         });
     }
     standings
@@ -204,7 +242,7 @@ mod tests {
             })
             .collect();
         assert_ne!(41.848 + 41.848 + 37.796, 121.492, "the float sum itself is noisy");
-        let standings = rank(&games);
+        let standings = rank(&games, Aggregation::Sum);
         assert_eq!(standings[0].total, 121.492);
         assert_eq!(standings[0].total_thousandths(), 121_492);
         assert_eq!(standings[1].total_thousandths(), 300);
@@ -274,7 +312,7 @@ mod tests {
     #[test]
     fn seed_001_part_3_totals_and_shared_ranks() {
         let games = [placement(&[("A", 9.0), ("B", 5.0), ("C", 5.0), ("D", 1.0)])];
-        let standings = rank(&games);
+        let standings = rank(&games, Aggregation::Sum);
         assert_eq!(ranks(&standings), [(1, "A"), (2, "B"), (2, "C"), (4, "D")]);
         assert_eq!(standings[0].total, 12.0);
         assert_eq!((standings[0].wins, standings[1].draws, standings[1].games), (1, 0, 1));
@@ -289,7 +327,7 @@ mod tests {
             placement(&[("C", 3.0), ("B", 2.0), ("A", 1.0)]),
             placement(&[("C", 3.0), ("B", 2.0), ("D", 1.0)]),
         ];
-        let standings = rank(&games);
+        let standings = rank(&games, Aggregation::Sum);
         let a = standings.iter().find(|s| s.player == "A").unwrap();
         let b = standings.iter().find(|s| s.player == "B").unwrap();
         assert_eq!((a.total, b.total), (6.0, 6.0));
@@ -307,7 +345,7 @@ mod tests {
             placement(&[("Z", 5.0), ("B", 3.0), ("Y", 1.0)]),
             placement(&[("Z", 5.0), ("B", 3.0), ("Y", 1.0)]),
         ];
-        let standings = rank(&games);
+        let standings = rank(&games, Aggregation::Sum);
         let a = standings.iter().find(|s| s.player == "A").unwrap();
         let b = standings.iter().find(|s| s.player == "B").unwrap();
         assert_eq!((a.total, b.total, a.wins, b.wins, a.draws), (4.0, 4.0, 0, 0, 1));
@@ -327,11 +365,11 @@ mod tests {
             players: rows,
         };
         let games = [game(vec![a, b]), game(vec![a2, b2])];
-        assert_eq!(ranks(&rank(&games)), [(1, "A"), (2, "B")]);
+        assert_eq!(ranks(&rank(&games, Aggregation::Sum)), [(1, "A"), (2, "B")]);
         // Identical records: finished equal, listed by name.
         let twins =
             [game(vec![row("Y", 5.0, Outcome::Draw, 1, 2), row("X", 5.0, Outcome::Draw, 1, 2)])];
-        assert_eq!(ranks(&rank(&twins)), [(1, "X"), (1, "Y")]);
+        assert_eq!(ranks(&rank(&twins, Aggregation::Sum)), [(1, "X"), (1, "Y")]);
     }
 
     /// Totals equal on paper compare equal although binary sums differ (0.1 + 0.2 vs 0.3).
@@ -346,7 +384,7 @@ mod tests {
             game(vec![row("A", 0.2, Outcome::Draw, 1, 1)]),
         ];
         assert_ne!(0.1 + 0.2, 0.3);
-        let standings = rank(&games);
+        let standings = rank(&games, Aggregation::Sum);
         // A has two draws to B's one, so A is ahead only through the draws tie-breaker.
         assert_eq!(ranks(&standings), [(1, "A"), (2, "B")]);
         assert_eq!(standings[0].draws, 2);

@@ -43,6 +43,7 @@ pub fn create(league_n: u128, k: u32, size: u32, s: u32) -> CreateLeague {
         size: Some(size),
         games_per_seat: Some(s),
         require_active_players: None,
+        aggregation: None,
     }
 }
 

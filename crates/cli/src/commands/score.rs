@@ -6,8 +6,8 @@ use std::io::Read;
 use std::process::ExitCode;
 
 use league_scoring::{
-    DiplomacyEntry, GameResult, PlacementEntry, ResultKind, ScoredGame, ScoringSystem, Standing,
-    TeamResult,
+    Aggregation, DiplomacyEntry, GameResult, PlacementEntry, ResultKind, ScoredGame, ScoringSystem,
+    Standing, TeamResult,
 };
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -35,6 +35,10 @@ pub struct StandingsArgs {
     /// `{"games":[game,…]}` JSON file, or - for stdin (the default).
     #[arg(value_name = "FILE", default_value = "-")]
     pub input: String,
+    /// How game scores make the total: sum (the default), best:N (each player's N best
+    /// games) or average (per game played); docs/scoring.md#league-aggregation.
+    #[arg(long, value_name = "AGGREGATION", default_value = "sum")]
+    pub aggregation: String,
 }
 
 /// `league score`: prints `{"system":…,"scores":[{"player":…,"score":…},…]}` in input order.
@@ -52,9 +56,15 @@ pub fn score(args: ScoreArgs) -> Result<ExitCode, CliError> {
 }
 
 /// `league standings`: prints
-/// `{"standings":[{"rank":…,"player":…,"total":…,"wins":…,"draws":…,"games":…}]}`.
+/// `{"standings":[{"rank":…,"player":…,"total":…,"wins":…,"draws":…,"games":…}]}` (plus
+/// `"counted"` under best N), totals under `--aggregation`.
 pub fn standings(args: StandingsArgs) -> Result<ExitCode, CliError> {
     let system = parse_system(&args.system)?;
+    let aggregation: Aggregation = args
+        .aggregation
+        .trim()
+        .parse()
+        .map_err(|error: league_scoring::ScoringError| CliError::BadInput(error.to_string()))?;
     let text = read_input(&args.input)?;
     let results = parse_games(system, &text)?;
     let scored = results
@@ -65,7 +75,9 @@ pub fn standings(args: StandingsArgs) -> Result<ExitCode, CliError> {
                 .map_err(|error| CliError::BadInput(format!("games[{index}].{error}")))
         })
         .collect::<Result<Vec<ScoredGame>, CliError>>()?;
-    print_json(&StandingsOutput { standings: league_scoring::rank_standings(&scored) })
+    print_json(&StandingsOutput {
+        standings: league_scoring::rank_standings_with(&scored, aggregation),
+    })
 }
 
 fn parse_system(name: &str) -> Result<ScoringSystem, CliError> {

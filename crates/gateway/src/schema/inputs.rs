@@ -8,6 +8,7 @@ use league_scoring::{
 };
 use uuid::Uuid;
 
+use super::aggregation::AggregationInput;
 use crate::error::{GatewayError, GatewayResult};
 
 /// Generates the GraphQL `ScoringSystem` enum from the scoring crate's catalogue
@@ -53,7 +54,8 @@ pub struct RegisterPlayerInput {
 }
 
 /// `createLeague` input. Omitted settings take their defaults (size 8, games per
-/// seat from the league rules' table for the players per game, no activity requirement).
+/// seat from the league rules' table for the players per game, no activity requirement,
+/// aggregation SUM).
 #[derive(Debug, InputObject)]
 pub struct CreateLeagueInput {
     pub name: String,
@@ -64,6 +66,8 @@ pub struct CreateLeagueInput {
     pub size: Option<i32>,
     pub games_per_seat: Option<i32>,
     pub require_active_players: Option<bool>,
+    /// How game scores make the standings total (docs/scoring.md#league-aggregation).
+    pub aggregation: Option<AggregationInput>,
 }
 
 /// A point in the log's history: after the event at a global position, or at an instant.

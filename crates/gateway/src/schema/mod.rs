@@ -1,6 +1,7 @@
 //! The GraphQL schema: queries over the in-memory read model, mutations mapped onto
 //! domain commands, subscriptions over the application's live feed.
 
+mod aggregation;
 mod inputs;
 mod mutation;
 mod pagination;

@@ -66,6 +66,7 @@ impl MutationRoot {
                 .map(|n| count(n, "input.gamesPerSeat"))
                 .transpose()?,
             require_active_players: input.require_active_players,
+            aggregation: input.aggregation.as_ref().map(|a| a.to_domain()).transpose()?,
         };
         let fresh_id = command.league_id;
         let executed = execute(ctx, command, idempotency_key).await?;

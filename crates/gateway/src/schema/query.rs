@@ -7,6 +7,7 @@ use league_app::AppError;
 
 use league_scoring::ScoringSystem;
 
+use super::aggregation::AggregationInput;
 use super::inputs::{AsOf, ScoringSystemValue, parse_id};
 use super::pagination::{page_size, position_cursor};
 use super::types::{Event, Game, League, Player, ScoreChange, Standing, standings};
@@ -91,10 +92,11 @@ impl QueryRoot {
         }
     }
 
-    /// Standings of a league, now or as of a position or instant of the log. With `system`,
-    /// the what-if standings had its results been scored under that system (default: the
-    /// league's own); a system that cannot score the league's games is `BAD_USER_INPUT` on
-    /// `system`. Nothing is appended.
+    /// Standings of a league, now or as of a position or instant of the log. With `system`
+    /// and/or `aggregation`, the what-if standings had its results been scored under that
+    /// system or aggregated that way (default: the league's own); a system that cannot score
+    /// the league's games is `BAD_USER_INPUT` on `system`, a best N out of range on
+    /// `aggregation.n`. Nothing is appended.
     ///
     /// Complexity: the selection counts once per player a league may hold (64).
     #[graphql(complexity = "super::types::league_list_complexity(child_complexity)")]
@@ -104,18 +106,26 @@ impl QueryRoot {
         league_id: ID,
         system: Option<ScoringSystemValue>,
         as_of: Option<AsOf>,
+        aggregation: Option<AggregationInput>,
     ) -> GatewayResult<Vec<Standing>> {
         let league = parse_id(&league_id, "leagueId")?;
         let app = app(ctx);
-        let own = app.catalog().league(league).map(|summary| summary.scoring_system);
-        match system.map(ScoringSystem::from) {
-            Some(system) if own.is_some_and(|own| own != system) => {
-                let as_of = as_of.as_ref().map(AsOf::to_bound).transpose()?;
-                let rows = app.standings_under(league, system, as_of).await?;
-                Ok(rows.into_iter().map(|row| Standing::new(app.clone(), row)).collect())
-            }
-            _ => standings(app, league, as_of).await,
+        let aggregation = aggregation.as_ref().map(AggregationInput::to_domain).transpose()?;
+        let own = app
+            .catalog()
+            .league(league)
+            .map(|summary| (summary.scoring_system, summary.aggregation));
+        let system = system.map(ScoringSystem::from);
+        let differs = own.is_some_and(|(own_system, own_aggregation)| {
+            system.is_some_and(|s| s != own_system)
+                || aggregation.is_some_and(|a| a != own_aggregation)
+        });
+        if differs {
+            let as_of = as_of.as_ref().map(AsOf::to_bound).transpose()?;
+            let rows = app.standings_what_if(league, system, aggregation, as_of).await?;
+            return Ok(rows.into_iter().map(|row| Standing::new(app.clone(), row)).collect());
         }
+        standings(app, league, as_of).await
     }
 
     /// How a player's total in a league came to be: one entry per reported or corrected

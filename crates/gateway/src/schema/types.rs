@@ -14,6 +14,7 @@ use league_projections::{GameView, PlayerView, SeatView, StandingRow};
 use league_store::RecordedEvent;
 use uuid::Uuid;
 
+use super::aggregation::AggregationValue;
 use super::inputs::{AsOf, ScoringSystemValue};
 use crate::error::{GatewayError, GatewayResult};
 
@@ -157,6 +158,11 @@ impl League {
 
     async fn require_active_players(&self) -> bool {
         self.with(|l| l.require_active_players)
+    }
+
+    /// How game scores make the standings total (docs/scoring.md#league-aggregation).
+    async fn aggregation(&self) -> AggregationValue {
+        self.with(|l| l.aggregation.into())
     }
 
     async fn status(&self) -> LeagueStatus {
@@ -325,6 +331,9 @@ pub struct Standing {
     pub played: u32,
     pub wins: u32,
     pub draws: u32,
+    /// Under BEST_N: the games the total counts (n, or fewer while fewer are played); null
+    /// when every game counts.
+    pub counted: Option<u32>,
 }
 
 impl Standing {
@@ -336,6 +345,7 @@ impl Standing {
             played: row.played,
             wins: row.wins,
             draws: row.draws,
+            counted: row.counted,
         }
     }
 }

@@ -266,6 +266,7 @@ pub(super) async fn seed(app: &App) -> Result<Uuid, CliError> {
             size: Some(members.len() as u32),
             games_per_seat,
             require_active_players: None,
+            aggregation: None,
         };
         app.execute(command, options()).await.map_err(app_error("create a league"))?;
         for &player_id in members {

@@ -141,6 +141,7 @@ pub(super) fn generate(target: u64) -> Result<(Vec<StreamEvents>, u64), CliError
             size: None,
             games_per_seat: None,
             require_active_players: None,
+            aggregation: None,
         };
         run(&mut league, create.into(), &Context::new(now))?;
         let mut chosen = Vec::new();
