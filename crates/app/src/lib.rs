@@ -9,6 +9,7 @@
 //! app.catalog()           leagues list, players, token lookup, game → league (no IO)
 //! app.league(id)          the league's model: cached, else folded from its stream
 //! app.standings_as_of / score_history_as_of / league_as_of / events / subscribe
+//! app.rating / rating_history / leaderboard   ratings across leagues (loaded on first use)
 //! ```
 //!
 //! One background task follows `EventStore::subscribe` in position order: it folds each
@@ -20,6 +21,7 @@
 mod app;
 mod error;
 mod follow;
+mod ratings;
 
 pub use app::{
     App, AppCommand, CACHE_LEAGUES_ENV, CatalogGuard, CommandOptions, DEFAULT_CACHE_LEAGUES,
@@ -28,3 +30,4 @@ pub use app::{
 pub use error::AppError;
 pub use league_domain::ErrorCode;
 pub use league_projections::{AsOf, Catalog, LeagueSummary, ReadModel};
+pub use ratings::RatingChangeView;

@@ -5,6 +5,7 @@ mod inputs;
 mod mutation;
 mod pagination;
 mod query;
+mod ratings;
 mod subscription;
 mod types;
 
@@ -14,6 +15,7 @@ use league_app::App;
 pub use inputs::{AsOf, GameResultInput, ScoringSystemValue};
 pub use mutation::MutationRoot;
 pub use query::QueryRoot;
+pub use ratings::GameKindValue;
 pub use subscription::SubscriptionRoot;
 
 use crate::Shutdown;
