@@ -18,5 +18,6 @@ mod life_cycle;
 mod limits;
 mod oracle;
 mod pagination;
+mod ratings;
 mod results;
 mod subscriptions;

@@ -71,6 +71,8 @@ pub struct RatingChange {
     change: RatingChangeView,
 }
 
+/// One change of a player's rating: a game rated on its first report, or re-rated after a
+/// correction of it or of an earlier game.
 #[Object]
 impl RatingChange {
     /// Global position of the event that made the change.
