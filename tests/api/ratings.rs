@@ -94,7 +94,7 @@ fn oracle_rate(oracle: &mut Ratings, game: &str, position: u64, result: &GameRes
 /// feed), order the leaderboard, page through it, and leave other kinds empty.
 async fn results_rate_players_and_order_the_leaderboard(db: TestDatabase) {
     let server = Server::spawn(&db.url).await;
-    let (_league, players, games) = running_league(&server).await;
+    let (league, players, games) = running_league(&server).await;
     assert!(leaderboard(&server, "PLACEMENT", Value::Null).await.is_empty());
     let data = server
         .data(None, PLAYER, json!({ "id": players[0].id, "game": "PLACEMENT", "asOf": null }))
@@ -108,8 +108,7 @@ async fn results_rate_players_and_order_the_leaderboard(db: TestDatabase) {
     for (n, game) in games.iter().enumerate() {
         let (input, result) = result_for("PLACEMENT", game.number, &game.seats);
         server.report(ADMIN, &game.id, &input).await;
-        let position = server.event_count().await;
-        oracle_rate(&mut oracle, &game.id, position, &result);
+        oracle_rate(&mut oracle, &game.id, n as u64 + 1, &result);
         if n == 1 || n == games.len() - 1 {
             // After two games the ratings load; the rest arrive through the live feed.
             let board = leaderboard(&server, "PLACEMENT", Value::Null).await;
@@ -122,7 +121,16 @@ async fn results_rate_players_and_order_the_leaderboard(db: TestDatabase) {
     assert!(displays.windows(2).all(|w| w[0] >= w[1]), "best first: {displays:?}");
     assert!(leaderboard(&server, "DIPLOMACY", Value::Null).await.is_empty(), "kinds never mix");
 
-    // Each player's rating and history agree with the oracle and with the leaderboard.
+    // Each player's rating and history agree with the oracle, each change at the position
+    // of the game's report.
+    let reported: Vec<(Value, Value)> = server
+        .events(Some(&league))
+        .await
+        .into_iter()
+        .filter(|event| event["type"] == "GameFinished")
+        .map(|event| (event["payload"]["gameId"].clone(), event["position"].clone()))
+        .collect();
+    assert_eq!(reported.len(), games.len());
     for player in &players {
         let data = server
             .data(None, PLAYER, json!({ "id": player.id, "game": "PLACEMENT", "asOf": null }))
@@ -135,8 +143,9 @@ async fn results_rate_players_and_order_the_leaderboard(db: TestDatabase) {
         assert_eq!(history.len() as u32, want.games, "one change per game played");
         let mut mu = 25.0;
         for (change, want) in history.iter().zip(expected) {
-            assert_eq!(change["position"], want.position);
             assert_eq!(change["game"]["id"], want.game.to_string());
+            let position = reported.iter().find(|(game, _)| game == &change["game"]["id"]);
+            assert_eq!(Some(&change["position"]), position.map(|(_, position)| position));
             assert_eq!(change["correction"], false);
             assert!(change["recordedAt"].is_string());
             assert_rating(&change["rating"], want.rating);
