@@ -1,11 +1,13 @@
 //! Ratings across leagues (`docs/ratings.md`): results reported through the API appear in
 //! `Player.rating`, `Player.ratingHistory` and the `ratings` leaderboard, equal to the
 //! ratings crate fed the same scored games in report order; a correction re-rates, `asOf`
-//! shows the ratings as they stood; `league replay` rebuilds the same ratings; bad
-//! arguments get typed errors.
+//! shows the ratings as they stood; team games rate sides together and a draw ties them;
+//! `league replay` rebuilds the same ratings; bad arguments get typed errors.
 
 use league_ratings::{GameKind, Ratings, outcome};
-use league_scoring::{GameResult, PlacementEntry, ScoringSystem, score_game};
+use league_scoring::{
+    GameResult, PlacementEntry, ScoringSystem, Side, TeamPlayer, TeamResult, score_game,
+};
 use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::{Value, json};
 use uuid::Uuid;
@@ -282,6 +284,93 @@ fn assert_replay_matches(replayed: &[Value], board: &[(String, u64, Value)]) {
     }
 }
 
+/// A Wooden Ships result as two coalitions of two (seats 1–2 against 3–4).
+fn coalitions(seats: &[String], draw: bool, points: [f64; 2]) -> (Value, GameResult) {
+    let sides: Vec<Side> = [&seats[..2], &seats[2..4]]
+        .iter()
+        .zip(points)
+        .enumerate()
+        .map(|(s, (members, points))| Side {
+            name: format!("Coalition {}", s + 1),
+            players: members
+                .iter()
+                .map(|p| TeamPlayer {
+                    player: p.clone(),
+                    points,
+                    units: 2,
+                    lost: 0,
+                    kills: 0,
+                    ships_left: Some(1),
+                    surrendered: false,
+                })
+                .collect(),
+        })
+        .collect();
+    let input = json!({ "teams": { "draw": draw, "sides": sides.iter().map(|side| json!({
+        "name": side.name,
+        "players": side.players.iter().map(|p| json!({
+            "playerId": p.player, "points": p.points, "units": p.units, "lost": p.lost,
+            "kills": p.kills, "shipsLeft": p.ships_left, "surrendered": p.surrendered,
+        })).collect::<Vec<_>>(),
+    })).collect::<Vec<_>>() }});
+    (input, GameResult::Teams(TeamResult { draw, sides }))
+}
+
+/// Wooden Ships sides are rated as teams: a draw by consent between newcomers moves no μ
+/// but makes everyone more certain; a victory lifts every member of the winning side and
+/// lowers every member of the losing one, as the ratings crate says.
+async fn team_sides_rate_together_and_a_draw_ties_them(db: TestDatabase) {
+    let server = Server::spawn(&db.url).await;
+    let players = server.register_many(8, "Captain").await;
+    let league = server.create_league("WOODEN_SHIPS", 4, None).await;
+    server.fill(&league, &players).await;
+    let games = server.game_infos(&league).await;
+    let rating_of = |player: &str| {
+        let server = &server;
+        let player = player.to_owned();
+        async move {
+            let data = server
+                .data(None, PLAYER, json!({ "id": player, "game": "WOODEN_SHIPS", "asOf": null }))
+                .await;
+            data["player"]["rating"].clone()
+        }
+    };
+    let mut oracle = Ratings::default();
+    let (input, result) = coalitions(&games[0].seats, true, [30.0, 10.0]);
+    server.report(ADMIN, &games[0].id, &input).await;
+    let scored = score_game(ScoringSystem::WoodenShips, &result).unwrap();
+    let outcome1 = outcome(&scored, &result).unwrap();
+    oracle.rate_game(GameKind::WoodenShips, uuid(&games[0].id), 1, outcome1).unwrap();
+    for seat in &games[0].seats {
+        let rating = rating_of(seat).await;
+        assert!(close(rating["mu"].as_f64().unwrap(), 25.0), "a draw between equals: {rating}");
+        assert!(rating["sigma"].as_f64().unwrap() < 25.0 / 3.0);
+        assert_eq!(rating["games"], 1);
+    }
+    assert!(leaderboard(&server, "PLACEMENT", Value::Null).await.is_empty(), "kinds never mix");
+
+    let seats = &games[1].seats;
+    let mut before = Vec::new();
+    for seat in seats {
+        before.push(rating_of(seat).await["mu"].as_f64().unwrap());
+    }
+    let (input, result) = coalitions(seats, false, [30.0, 10.0]);
+    server.report(ADMIN, &games[1].id, &input).await;
+    let scored = score_game(ScoringSystem::WoodenShips, &result).unwrap();
+    let outcome2 = outcome(&scored, &result).unwrap();
+    oracle.rate_game(GameKind::WoodenShips, uuid(&games[1].id), 2, outcome2).unwrap();
+    for (i, seat) in seats.iter().enumerate() {
+        let mu = rating_of(seat).await["mu"].as_f64().unwrap();
+        if i < 2 {
+            assert!(mu > before[i], "the winning coalition rises");
+        } else {
+            assert!(mu < before[i], "the losing coalition falls");
+        }
+    }
+    let board = leaderboard(&server, "WOODEN_SHIPS", Value::Null).await;
+    assert_leaderboard_matches(&board, &oracle, GameKind::WoodenShips);
+}
+
 /// Bad arguments are typed errors: an unknown game kind, a page too large, a foreign
 /// cursor, a negative position.
 async fn bad_arguments_are_typed_errors(db: TestDatabase) {
@@ -303,6 +392,7 @@ async fn bad_arguments_are_typed_errors(db: TestDatabase) {
 
 on_both_databases!(
     results_rate_players_and_order_the_leaderboard,
+    team_sides_rate_together_and_a_draw_ties_them,
     a_correction_rerates_and_as_of_shows_the_past,
     bad_arguments_are_typed_errors,
 );
