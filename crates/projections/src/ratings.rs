@@ -200,3 +200,85 @@ pub async fn load_ratings(
     model.advance_to(last);
     Ok(model)
 }
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeZone;
+    use league_domain::{Actor, GameFinished, GameResultCorrected};
+    use league_scoring::PlacementEntry;
+
+    use super::*;
+
+    const LEAGUE: Uuid = Uuid::from_u128(7);
+
+    fn meta(position: u64, second: u32) -> EventMeta {
+        EventMeta {
+            position,
+            stream_version: position,
+            recorded_at: Utc.with_ymd_and_hms(2026, 11, 23, 10, 0, second).unwrap(),
+        }
+    }
+
+    fn result(first: u128, second: u128) -> GameResult {
+        GameResult::Placement(vec![
+            PlacementEntry { player: Uuid::from_u128(first).to_string(), points: 10.0 },
+            PlacementEntry { player: Uuid::from_u128(second).to_string(), points: 5.0 },
+        ])
+    }
+
+    fn finished(game: u128, result: GameResult) -> DomainEvent {
+        DomainEvent::GameFinished(GameFinished {
+            league_id: LEAGUE,
+            game_id: Uuid::from_u128(game),
+            result,
+            reported_by: Actor::Admin,
+        })
+    }
+
+    fn corrected(game: u128, result: GameResult) -> DomainEvent {
+        DomainEvent::GameResultCorrected(GameResultCorrected {
+            league_id: LEAGUE,
+            game_id: Uuid::from_u128(game),
+            result,
+            reason: "sheet".into(),
+            corrected_by: Actor::Admin,
+        })
+    }
+
+    fn placement(league: Uuid) -> Option<ScoringSystem> {
+        (league == LEAGUE).then_some(ScoringSystem::Placement)
+    }
+
+    #[test]
+    fn results_rate_in_log_order_and_time_bounds_find_the_last_result() {
+        let mut model = RatingsModel::new();
+        model.apply_event(meta(3, 10), &finished(100, result(1, 2)), placement).unwrap();
+        model.apply_event(meta(5, 20), &corrected(100, result(2, 1)), placement).unwrap();
+        let winner = model.ratings().rating(GameKind::Placement, Uuid::from_u128(2)).unwrap();
+        assert!(winner.mu > 25.0 && winner.games == 1, "the correction's winner: {winner:?}");
+        assert_eq!(model.position(), 5);
+        assert_eq!(model.results_folded(), 2);
+        assert_eq!(model.recorded_at(5), Some(meta(5, 20).recorded_at));
+        assert_eq!(model.recorded_at(4), None);
+        let at = |second| AsOf::Time(meta(0, second).recorded_at);
+        assert_eq!(model.position_of(at(9)), 0);
+        assert_eq!(model.position_of(at(10)), 3);
+        assert_eq!(model.position_of(at(19)), 3);
+        assert_eq!(model.position_of(at(59)), 5);
+        assert_eq!(model.position_of(AsOf::Position(4)), 4);
+    }
+
+    #[test]
+    fn results_that_do_not_fit_the_history_are_refused() {
+        let mut model = RatingsModel::new();
+        let error = model.apply_event(meta(1, 0), &finished(100, result(1, 2)), |_| None);
+        assert!(matches!(error, Err(ProjectionError::Inconsistent { position: 1, .. })));
+        let error = model.apply_event(meta(2, 0), &corrected(101, result(1, 2)), placement);
+        assert!(matches!(error, Err(ProjectionError::Inconsistent { position: 2, .. })));
+        model.apply_event(meta(3, 0), &finished(100, result(1, 2)), placement).unwrap();
+        let error = model.apply_event(meta(4, 0), &finished(100, result(1, 2)), placement);
+        assert!(matches!(error, Err(ProjectionError::Inconsistent { position: 4, .. })));
+        let error = model.apply_event(meta(4, 0), &finished(102, result(1, 2)), placement);
+        assert!(matches!(error, Err(ProjectionError::OutOfOrder { after: 4, got: 4 })));
+    }
+}
