@@ -20,6 +20,7 @@ mod life_cycle;
 mod limits;
 mod oracle;
 mod pagination;
+mod ratings;
 mod results;
 mod subscriptions;
 mod whatif;

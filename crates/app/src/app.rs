@@ -162,6 +162,8 @@ pub(crate) struct Shared {
     /// snapshots: the follower copies one on write when a reader still holds it.
     cache: Mutex<LruCache<Uuid, Arc<ReadModel>>>,
     failure: RwLock<Option<String>>,
+    /// Ratings across leagues, once first asked for (`crate::ratings`).
+    pub(crate) ratings: RwLock<Option<league_projections::RatingsModel>>,
 }
 
 impl Shared {
@@ -241,6 +243,7 @@ impl App {
             catalog: RwLock::new(catalog),
             cache: Mutex::new(LruCache::new(cache_leagues)),
             failure: RwLock::new(None),
+            ratings: RwLock::new(None),
         });
         let follower = Follower {
             store: store.clone(),
@@ -254,6 +257,10 @@ impl App {
 
     pub fn store(&self) -> &EventStore {
         &self.inner.store
+    }
+
+    pub(crate) fn shared(&self) -> &Shared {
+        &self.inner.shared
     }
 
     /// The catalog (no IO): every league's settings and roster, every player. Do not hold

@@ -1,6 +1,7 @@
-//! The background task that follows the live feed: fold each new event into the catalog
-//! and into that league's cached model (if cached), publish the applied position and a
-//! notification per event. An event it cannot fold stops it loudly (README "Architecture").
+//! The background task that follows the live feed: fold each new event into the catalog,
+//! the ratings (once loaded) and that league's cached model (if cached), publish the
+//! applied position and a notification per event. An event it cannot fold stops it loudly
+//! (README "Architecture").
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -93,6 +94,7 @@ impl Follower {
             // it is held here, no load can insert a model that misses these events.
             let mut cache = self.shared.lock_cache();
             let mut catalog = self.shared.write_catalog();
+            let mut ratings = self.shared.write_ratings();
             let mut seen = *self.applied.borrow();
             for (event, domain) in decoded {
                 if event.position <= seen {
@@ -105,6 +107,14 @@ impl Follower {
                 };
                 let applied = Applied::of(event.position, &domain);
                 if let Err(error) = catalog.apply_event(meta, &domain) {
+                    outcome = Outcome::Fatal(error);
+                    break;
+                }
+                if let Some(ratings) = ratings.as_mut()
+                    && let Err(error) = ratings.apply_event(meta, &domain, |league| {
+                        catalog.league(league).map(|summary| summary.scoring_system)
+                    })
+                {
                     outcome = Outcome::Fatal(error);
                     break;
                 }

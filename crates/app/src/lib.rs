@@ -11,6 +11,7 @@
 //! app.standings_as_of / league_as_of / events / subscribe
 //! app.audit(id)           every event of a league with each score change explained
 //! app.standings_under(id, system, as_of)   what-if standings under another system
+//! app.rating / rating_history / leaderboard   ratings across leagues (loaded on first use)
 //! ```
 //!
 //! One background task follows `EventStore::subscribe` in position order: it folds each
@@ -23,6 +24,7 @@ mod app;
 mod audit;
 mod error;
 mod follow;
+mod ratings;
 
 pub use app::{
     App, AppCommand, CACHE_LEAGUES_ENV, CatalogGuard, CommandOptions, DEFAULT_CACHE_LEAGUES,
@@ -32,3 +34,4 @@ pub use audit::{AuditEntry, PlayerAudit, ResultAudit};
 pub use error::AppError;
 pub use league_domain::ErrorCode;
 pub use league_projections::{AsOf, Catalog, LeagueSummary, ReadModel, StandingRow};
+pub use ratings::RatingChangeView;

@@ -16,7 +16,7 @@ use sea_orm::DbBackend;
 use sea_orm::sqlx;
 use uuid::Uuid;
 
-use crate::decode::{decode_event, for_each_event_row};
+use crate::decode::{decode_event, for_each_event_row, rows_of_types_sql};
 use crate::error::ProjectionError;
 use crate::model::{EventMeta, PlayerView};
 
@@ -266,34 +266,11 @@ impl Catalog {
     }
 }
 
-/// `event_type IN ('PlayerRegistered', …)` over [`CATALOG_EVENT_TYPES`]: the type names come
-/// from the list, never retyped.
-fn catalog_types_in() -> String {
-    let types: Vec<String> =
-        CATALOG_EVENT_TYPES.iter().map(|t| format!("'{}'", t.as_str())).collect();
-    format!("event_type IN ({})", types.join(", "))
-}
-const ROW_COLUMNS: &str =
-    "position, stream_version, event_type, schema_version, payload, recorded_at";
-/// The catalog events in position order, up to the bound `?1`. SQLite would otherwise read
-/// them through the `events(event_type, position)` index (a random table read per row) and
-/// sort the payloads in a temporary B-tree that spills to disk; picking the positions from
-/// the index first makes it read the table in rowid order with no sort (≈ 4× faster at
-/// 300k events).
-static CATALOG_ROWS_SQLITE: LazyLock<String> = LazyLock::new(|| {
-    format!(
-        "SELECT {ROW_COLUMNS} FROM events WHERE position IN \
-         (SELECT position FROM events WHERE {} AND position <= ?1) ORDER BY position",
-        catalog_types_in()
-    )
-});
-/// The catalog events in position order, up to the bound `$1`.
-static CATALOG_ROWS_POSTGRES: LazyLock<String> = LazyLock::new(|| {
-    format!(
-        "SELECT {ROW_COLUMNS} FROM events WHERE {} AND position <= $1 ORDER BY position",
-        catalog_types_in()
-    )
-});
+/// The catalog events in position order, up to the bound `?1` / `$1`.
+static CATALOG_ROWS_SQLITE: LazyLock<String> =
+    LazyLock::new(|| rows_of_types_sql(&CATALOG_EVENT_TYPES, true));
+static CATALOG_ROWS_POSTGRES: LazyLock<String> =
+    LazyLock::new(|| rows_of_types_sql(&CATALOG_EVENT_TYPES, false));
 /// The next event type after a given one, by the `events(event_type, position)` index: one
 /// seek per distinct type, so listing every type costs a handful of seeks, not a scan of
 /// the log.

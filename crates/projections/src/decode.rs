@@ -3,7 +3,7 @@
 //! read side uses.
 
 pub use league_domain::PayloadSource;
-use league_domain::{DomainEvent, EventDecodeError};
+use league_domain::{DomainEvent, EventDecodeError, EventType};
 
 /// Decodes one stored event; refuses unknown types, schema versions without an upcast and
 /// malformed payloads with a typed error.
@@ -43,3 +43,24 @@ macro_rules! for_each_event_row {
     }};
 }
 pub(crate) use for_each_event_row;
+
+/// The stored events of `types` in position order up to a bound, as one SQL statement
+/// (`sqlite` picks SQLite's `?1` placeholder, else PostgreSQL's `$1`); the type names come
+/// from the list, never retyped. On SQLite the positions are picked from the
+/// `events(event_type, position)` index first, so the table is read in rowid order with no
+/// sort: ordering the matching rows instead reads the table once per row at random and
+/// sorts the payloads in a temporary B-tree that spills to disk (≈ 4× slower at 300k
+/// events).
+pub(crate) fn rows_of_types_sql(types: &[EventType], sqlite: bool) -> String {
+    let names: Vec<String> = types.iter().map(|t| format!("'{}'", t.as_str())).collect();
+    let types = format!("event_type IN ({})", names.join(", "));
+    let columns = "position, stream_version, event_type, schema_version, payload, recorded_at";
+    if sqlite {
+        format!(
+            "SELECT {columns} FROM events WHERE position IN \
+             (SELECT position FROM events WHERE {types} AND position <= ?1) ORDER BY position"
+        )
+    } else {
+        format!("SELECT {columns} FROM events WHERE {types} AND position <= $1 ORDER BY position")
+    }
+}

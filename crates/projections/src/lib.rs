@@ -8,6 +8,7 @@
 //! ReadModel::apply(&RecordedEvent) -> Applied      pure in-memory fold, one event at a time
 //! load_league(store, id, until)                    one league's model from its own stream
 //! fold_until(events, AsOf) / load_model(store, …)  the whole log at a point (replay, audit)
+//! RatingsModel / load_ratings(store, last, …)      ratings across leagues, from the results
 //! ```
 //!
 //! The fold is written to be cheap, because replaying a long log is the audit path: events
@@ -20,13 +21,16 @@ mod catalog;
 mod decode;
 mod error;
 mod model;
+mod ratings;
 
 pub use asof::{AsOf, fold_until, load_league, load_model};
 pub use catalog::{CATALOG_EVENT_TYPES, Catalog, LeagueSummary, is_catalog_event, load_catalog};
 pub use decode::{PayloadSource, decode_event};
 pub use error::ProjectionError;
 pub use league_domain::{GameStatus, LeagueStatus};
+pub use league_ratings::{GameKind, LeaderboardRow, Rating, RatingChange};
 pub use model::{
     Applied, EventMeta, GameView, LeagueView, PlayerView, ReadModel, ScoreChange, SeatView,
     StandingRow,
 };
+pub use ratings::{RATING_EVENT_TYPES, RatingsModel, load_ratings};

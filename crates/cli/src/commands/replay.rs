@@ -15,7 +15,9 @@ use chrono::{DateTime, Utc};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use league_app::{App, AppError, AuditEntry, ResultAudit};
 use league_domain::DomainEvent;
-use league_projections::{AsOf, ReadModel, StandingRow, load_model};
+use league_projections::{
+    AsOf, GameKind, RatingsModel, ReadModel, StandingRow, load_model, load_ratings,
+};
 use league_scoring::ScoringSystem;
 use league_store::EventStore;
 use serde_json::{Value, json};
@@ -156,6 +158,17 @@ pub async fn replay(args: ReplayArgs) -> Result<ExitCode, CliError> {
             model
         }
     };
+    // Ratings across leagues (docs/ratings.md) are rebuilt from the same log; a result that
+    // does not fit (unknown league, a second first report, a correction of nothing) fails
+    // the replay like any other fold error.
+    let ratings = load_ratings(&store, model.position(), |league| {
+        model.league(league).map(|view| view.scoring_system)
+    })
+    .await
+    .context("ratings replay failed")?;
+    if bound.is_none() {
+        eprintln!("{}", ratings_summary(&ratings));
+    }
     if bound.is_none() && league.is_none() {
         return Ok(ExitCode::SUCCESS);
     }
@@ -180,6 +193,7 @@ pub async fn replay(args: ReplayArgs) -> Result<ExitCode, CliError> {
         "position": model.position(),
         "recordedAt": model.last_recorded_at(),
         "leagues": leagues,
+        "ratings": ratings_json(&ratings),
     });
     println!("{}", serde_json::to_string_pretty(&output).context("JSON output")?);
     Ok(ExitCode::SUCCESS)
@@ -453,4 +467,48 @@ fn standing_json(app: &App, row: &StandingRow) -> Value {
         "wins": row.wins,
         "draws": row.draws,
     })
+}
+
+/// One line per game kind with rated games: games, players and the leader (replay's summary).
+fn ratings_summary(model: &RatingsModel) -> String {
+    let ratings = model.ratings();
+    let mut lines = vec![format!("ratings rebuilt from {} results", model.results_folded())];
+    for kind in GameKind::ALL {
+        let board = ratings.leaderboard(kind, None);
+        if let Some(top) = board.first() {
+            lines.push(format!(
+                "  {kind}: {} games rated, {} players; top {} (display {:.3}, mu {:.3}, sigma {:.3})",
+                ratings.games_rated(kind),
+                board.len(),
+                top.player,
+                top.rating.display(),
+                top.rating.mu,
+                top.rating.sigma,
+            ));
+        }
+    }
+    lines.join("\n")
+}
+
+/// Every game kind's leaderboard as of the model's position (replay's JSON output).
+fn ratings_json(model: &RatingsModel) -> Value {
+    let ratings = model.ratings();
+    let kinds = GameKind::ALL.into_iter().map(|kind| {
+        let rows: Vec<Value> = ratings
+            .leaderboard(kind, None)
+            .into_iter()
+            .map(|row| {
+                json!({
+                    "rank": row.rank,
+                    "player": row.player,
+                    "mu": row.rating.mu,
+                    "sigma": row.rating.sigma,
+                    "display": row.rating.display(),
+                    "games": row.rating.games,
+                })
+            })
+            .collect();
+        (kind.name().to_owned(), Value::Array(rows))
+    });
+    Value::Object(kinds.collect())
 }

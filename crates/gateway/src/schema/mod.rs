@@ -6,6 +6,7 @@ mod inputs;
 mod mutation;
 mod pagination;
 mod query;
+mod ratings;
 mod subscription;
 mod types;
 
@@ -15,6 +16,7 @@ use league_app::App;
 pub use inputs::{AsOf, GameResultInput, ScoringSystemValue};
 pub use mutation::MutationRoot;
 pub use query::QueryRoot;
+pub use ratings::GameKindValue;
 pub use subscription::SubscriptionRoot;
 
 use crate::Shutdown;

@@ -150,6 +150,20 @@ impl QueryRoot {
             .collect())
     }
 
+    /// Players ranked by rating at a kind of game across every league, now or as of a
+    /// point in history (Relay connection; `first` ≤ 100; `docs/ratings.md`).
+    #[graphql(complexity = "page_complexity(first, child_complexity)")]
+    async fn ratings(
+        &self,
+        ctx: &Context<'_>,
+        game: super::ratings::GameKindValue,
+        first: Option<i32>,
+        after: Option<String>,
+        as_of: Option<AsOf>,
+    ) -> GatewayResult<super::ratings::RatingConnection> {
+        super::ratings::leaderboard(app(ctx), game, first, after, as_of).await
+    }
+
     /// The audit log, oldest first: every event, or one league's (Relay connection;
     /// `first` ≤ 100; cursors are global positions).
     #[graphql(complexity = "page_complexity(first, child_complexity)")]

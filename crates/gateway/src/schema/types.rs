@@ -90,6 +90,26 @@ impl Player {
         let ids = self.app.catalog().leagues_of(self.id);
         ids.into_iter().map(|id| League::new(self.app.clone(), id)).collect()
     }
+
+    /// Rating at a kind of game across every league, now or as of a point in history
+    /// (`docs/ratings.md`); the prior (μ 25, σ 25/3, 0 games) before any game of the kind.
+    async fn rating(
+        &self,
+        game: super::ratings::GameKindValue,
+        as_of: Option<AsOf>,
+    ) -> GatewayResult<super::ratings::Rating> {
+        super::ratings::rating(&self.app, self.id, game, as_of).await
+    }
+
+    /// Every change of the rating at a kind of game, oldest first, up to a point in history.
+    #[graphql(complexity = "league_list_complexity(child_complexity)")]
+    async fn rating_history(
+        &self,
+        game: super::ratings::GameKindValue,
+        as_of: Option<AsOf>,
+    ) -> GatewayResult<Vec<super::ratings::RatingChange>> {
+        super::ratings::rating_history(&self.app, self.id, game, as_of).await
+    }
 }
 
 /// A league: settings, subscribed players, its schedule and standings.

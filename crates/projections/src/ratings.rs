@@ -1,0 +1,284 @@
+//! [`RatingsModel`]: ratings across leagues (`docs/ratings.md`), folded from the result
+//! events only ([`RATING_EVENT_TYPES`]): each result is scored under its league's system,
+//! turned into ranked teams and rated by the pure `league-ratings` crate in log order.
+//! Loaded on first use through the `events(event_type, position)` index
+//! ([`load_ratings`]), never with the whole log; kept current by the live feed; rebuilt by
+//! `league replay`. Every change carries its log position, so as-of reads are binary
+//! searches in memory.
+
+use std::sync::LazyLock;
+
+use chrono::{DateTime, SubsecRound, Utc};
+use league_domain::{DomainEvent, EventType};
+use league_ratings::{GameKind, GameOutcome, Ratings, outcome};
+use league_scoring::{GameResult, ScoringSystem, score_game_unexplained};
+use league_store::{EventStore, RecordedEvent};
+use sea_orm::DbBackend;
+use uuid::Uuid;
+
+use crate::asof::AsOf;
+use crate::decode::{decode_event, for_each_event_row, rows_of_types_sql};
+use crate::error::ProjectionError;
+use crate::model::EventMeta;
+
+/// The event types the ratings fold; every other event leaves them unchanged.
+pub const RATING_EVENT_TYPES: [EventType; 2] =
+    [EventType::GameFinished, EventType::GameResultCorrected];
+
+/// The result events in position order, up to the bound `?1` / `$1`.
+static RESULT_ROWS_SQLITE: LazyLock<String> =
+    LazyLock::new(|| rows_of_types_sql(&RATING_EVENT_TYPES, true));
+static RESULT_ROWS_POSTGRES: LazyLock<String> =
+    LazyLock::new(|| rows_of_types_sql(&RATING_EVENT_TYPES, false));
+
+/// Every player's rating at every game kind as of the last folded event. Pure: no IO (but
+/// [`load_ratings`] and [`RatingsModel::catch_up`]).
+#[derive(Debug, Clone, Default)]
+pub struct RatingsModel {
+    position: u64,
+    ratings: Ratings,
+    /// Position and commit time of every result folded: the times of rating changes, and
+    /// the last change at or before an instant.
+    results: Vec<(u64, DateTime<Utc>)>,
+}
+
+impl RatingsModel {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Position of the last event folded (or skipped).
+    pub fn position(&self) -> u64 {
+        self.position
+    }
+
+    /// The ratings ledger.
+    pub fn ratings(&self) -> &Ratings {
+        &self.ratings
+    }
+
+    /// Results folded (first reports and corrections).
+    pub fn results_folded(&self) -> usize {
+        self.results.len()
+    }
+
+    /// Moves the position to `position` (the model reflects every event up to it).
+    pub fn advance_to(&mut self, position: u64) {
+        self.position = self.position.max(position);
+    }
+
+    /// The last log position included in `as_of`, as far as ratings go: a position as is,
+    /// an instant as the last result recorded at or before it (ratings change only there).
+    pub fn position_of(&self, as_of: AsOf) -> u64 {
+        match as_of {
+            AsOf::Position(position) => position,
+            AsOf::Time(time) => {
+                let time = time.trunc_subsecs(6);
+                let count = self.results.partition_point(|(_, at)| *at <= time);
+                count.checked_sub(1).map_or(0, |last| self.results[last].0)
+            }
+        }
+    }
+
+    /// When the result event at `position` was recorded.
+    pub fn recorded_at(&self, position: u64) -> Option<DateTime<Utc>> {
+        self.results
+            .binary_search_by_key(&position, |(at, _)| *at)
+            .ok()
+            .map(|index| self.results[index].1)
+    }
+
+    /// Decodes and folds one stored event (see [`Self::apply_event`]).
+    pub fn apply(
+        &mut self,
+        recorded: &RecordedEvent,
+        system_of: impl Fn(Uuid) -> Option<ScoringSystem>,
+    ) -> Result<(), ProjectionError> {
+        let meta = EventMeta {
+            position: recorded.position,
+            stream_version: recorded.stream_version,
+            recorded_at: recorded.recorded_at,
+        };
+        if !RATING_EVENT_TYPES.iter().any(|t| t.as_str() == recorded.event_type) {
+            return self.skip(meta.position);
+        }
+        let event =
+            decode_event(&recorded.event_type, recorded.schema_version.into(), &recorded.payload)
+                .map_err(|source| ProjectionError::Decode { position: recorded.position, source })?;
+        self.apply_event(meta, &event, system_of)
+    }
+
+    fn skip(&mut self, position: u64) -> Result<(), ProjectionError> {
+        if position <= self.position {
+            return Err(ProjectionError::OutOfOrder { after: self.position, got: position });
+        }
+        self.position = position;
+        Ok(())
+    }
+
+    /// Folds one decoded event (any type; others only move the position). `system_of`
+    /// names each league's scoring system (the catalog's, or the whole-log model's).
+    pub fn apply_event(
+        &mut self,
+        meta: EventMeta,
+        event: &DomainEvent,
+        system_of: impl Fn(Uuid) -> Option<ScoringSystem>,
+    ) -> Result<(), ProjectionError> {
+        self.skip(meta.position)?;
+        let (league, game, result, correction) = match event {
+            DomainEvent::GameFinished(e) => (e.league_id, e.game_id, &e.result, false),
+            DomainEvent::GameResultCorrected(e) => (e.league_id, e.game_id, &e.result, true),
+            _ => return Ok(()),
+        };
+        let position = meta.position;
+        let system = system_of(league).ok_or_else(|| {
+            ProjectionError::inconsistent(position, format!("unknown league {league}"))
+        })?;
+        let kind = GameKind::of(system);
+        let outcome = rate_input(system, result)
+            .map_err(|reason| ProjectionError::inconsistent(position, reason))?;
+        let rated = if correction {
+            self.ratings.correct_game(kind, game, position, outcome)
+        } else {
+            self.ratings.rate_game(kind, game, position, outcome)
+        };
+        rated.map_err(|error| ProjectionError::inconsistent(position, error.to_string()))?;
+        self.results.push((position, meta.recorded_at));
+        Ok(())
+    }
+
+    /// Folds the events after this model's position up to `last`, read with one query by
+    /// position (the live feed's catch-up: a few events between a load and its insertion).
+    pub async fn catch_up(
+        &mut self,
+        store: &EventStore,
+        last: u64,
+        system_of: impl Fn(Uuid) -> Option<ScoringSystem>,
+    ) -> Result<(), ProjectionError> {
+        if last > self.position {
+            let events = store.read_all(self.position + 1, last - self.position).await?;
+            for event in events.iter().filter(|event| event.position <= last) {
+                self.apply(event, &system_of)?;
+            }
+        }
+        self.advance_to(last);
+        Ok(())
+    }
+}
+
+/// A result as the rating model sees it: scored under its league's system, then ranked.
+fn rate_input(system: ScoringSystem, result: &GameResult) -> Result<GameOutcome, String> {
+    let scored = score_game_unexplained(system, result).map_err(|error| error.to_string())?;
+    outcome(&scored, result).map_err(|error| error.to_string())
+}
+
+/// Folds the ratings from the database: one streaming query over the result event types
+/// only (served by the `events(event_type, position)` index), up to `last`; the model's
+/// position is `last` afterwards. `system_of` names each league's scoring system.
+pub async fn load_ratings(
+    store: &EventStore,
+    last: u64,
+    system_of: impl Fn(Uuid) -> Option<ScoringSystem>,
+) -> Result<RatingsModel, ProjectionError> {
+    let mut model = RatingsModel::new();
+    let bound = i64::try_from(last).unwrap_or(i64::MAX);
+    let db = store.connection();
+    match store.backend() {
+        DbBackend::Sqlite => {
+            let pool = db.get_sqlite_connection_pool();
+            for_each_event_row!(pool, RESULT_ROWS_SQLITE.as_str(), bound, |meta, event| {
+                model.apply_event(meta, &event, &system_of)?;
+            });
+        }
+        _ => {
+            let pool = db.get_postgres_connection_pool();
+            for_each_event_row!(pool, RESULT_ROWS_POSTGRES.as_str(), bound, |meta, event| {
+                model.apply_event(meta, &event, &system_of)?;
+            });
+        }
+    }
+    model.advance_to(last);
+    Ok(model)
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeZone;
+    use league_domain::{Actor, GameFinished, GameResultCorrected};
+    use league_scoring::PlacementEntry;
+
+    use super::*;
+
+    const LEAGUE: Uuid = Uuid::from_u128(7);
+
+    fn meta(position: u64, second: u32) -> EventMeta {
+        EventMeta {
+            position,
+            stream_version: position,
+            recorded_at: Utc.with_ymd_and_hms(2026, 11, 23, 10, 0, second).unwrap(),
+        }
+    }
+
+    fn result(first: u128, second: u128) -> GameResult {
+        GameResult::Placement(vec![
+            PlacementEntry { player: Uuid::from_u128(first).to_string(), points: 10.0 },
+            PlacementEntry { player: Uuid::from_u128(second).to_string(), points: 5.0 },
+        ])
+    }
+
+    fn finished(game: u128, result: GameResult) -> DomainEvent {
+        DomainEvent::GameFinished(GameFinished {
+            league_id: LEAGUE,
+            game_id: Uuid::from_u128(game),
+            result,
+            reported_by: Actor::Admin,
+        })
+    }
+
+    fn corrected(game: u128, result: GameResult) -> DomainEvent {
+        DomainEvent::GameResultCorrected(GameResultCorrected {
+            league_id: LEAGUE,
+            game_id: Uuid::from_u128(game),
+            result,
+            reason: "sheet".into(),
+            corrected_by: Actor::Admin,
+        })
+    }
+
+    fn placement(league: Uuid) -> Option<ScoringSystem> {
+        (league == LEAGUE).then_some(ScoringSystem::Placement)
+    }
+
+    #[test]
+    fn results_rate_in_log_order_and_time_bounds_find_the_last_result() {
+        let mut model = RatingsModel::new();
+        model.apply_event(meta(3, 10), &finished(100, result(1, 2)), placement).unwrap();
+        model.apply_event(meta(5, 20), &corrected(100, result(2, 1)), placement).unwrap();
+        let winner = model.ratings().rating(GameKind::Placement, Uuid::from_u128(2)).unwrap();
+        assert!(winner.mu > 25.0 && winner.games == 1, "the correction's winner: {winner:?}");
+        assert_eq!(model.position(), 5);
+        assert_eq!(model.results_folded(), 2);
+        assert_eq!(model.recorded_at(5), Some(meta(5, 20).recorded_at));
+        assert_eq!(model.recorded_at(4), None);
+        let at = |second| AsOf::Time(meta(0, second).recorded_at);
+        assert_eq!(model.position_of(at(9)), 0);
+        assert_eq!(model.position_of(at(10)), 3);
+        assert_eq!(model.position_of(at(19)), 3);
+        assert_eq!(model.position_of(at(59)), 5);
+        assert_eq!(model.position_of(AsOf::Position(4)), 4);
+    }
+
+    #[test]
+    fn results_that_do_not_fit_the_history_are_refused() {
+        let mut model = RatingsModel::new();
+        let error = model.apply_event(meta(1, 0), &finished(100, result(1, 2)), |_| None);
+        assert!(matches!(error, Err(ProjectionError::Inconsistent { position: 1, .. })));
+        let error = model.apply_event(meta(2, 0), &corrected(101, result(1, 2)), placement);
+        assert!(matches!(error, Err(ProjectionError::Inconsistent { position: 2, .. })));
+        model.apply_event(meta(3, 0), &finished(100, result(1, 2)), placement).unwrap();
+        let error = model.apply_event(meta(4, 0), &finished(100, result(1, 2)), placement);
+        assert!(matches!(error, Err(ProjectionError::Inconsistent { position: 4, .. })));
+        let error = model.apply_event(meta(4, 0), &finished(102, result(1, 2)), placement);
+        assert!(matches!(error, Err(ProjectionError::OutOfOrder { after: 4, got: 4 })));
+    }
+}
