@@ -73,4 +73,31 @@ async fn a_haight_league_scores_a_solo(db: TestDatabase) {
     assert_eq!(standings[0]["wins"].as_u64(), Some(1));
 }
 
-on_both_databases!(a_haight_league_scores_a_solo);
+/// The optional year fields of a Diplomacy result (`soloYear`, `earlierCentres`) are stored
+/// with it and read back as reported; absent ones read back empty.
+async fn the_solo_year_and_earlier_centres_read_back(db: TestDatabase) {
+    let server = Server::spawn(&db.url).await;
+    let players = server.register_many(8, "Power").await;
+    let league = server.create_league("HAIGHT", 7, None).await;
+    server.fill(&league, &players).await;
+    let game = server.game_infos(&league).await.remove(0);
+    let mut result = solo_result(&game.seats, Some(1910));
+    result["diplomacy"][1]["earlierCentres"] = json!([7, 5]);
+    server.report(ADMIN, &game.id, &result).await;
+    let data = server
+        .data(
+            None,
+            "query($id: ID!) { game(id: $id) { result { ... on DiplomacyResult {
+                entries { player { id } soloYear earlierCentres } } } } }",
+            json!({ "id": game.id }),
+        )
+        .await;
+    let entries = data["game"]["result"]["entries"].as_array().expect("entries");
+    assert_eq!(entries[0]["player"]["id"], json!(game.seats[0]));
+    assert_eq!(entries[0]["soloYear"], json!(1910));
+    assert_eq!(entries[0]["earlierCentres"], json!([]));
+    assert_eq!(entries[1]["soloYear"], Value::Null);
+    assert_eq!(entries[1]["earlierCentres"], json!([7, 5]));
+}
+
+on_both_databases!(a_haight_league_scores_a_solo, the_solo_year_and_earlier_centres_read_back);

@@ -1,6 +1,6 @@
 //! [`ReadModel`]: the in-memory fold of the whole log — leagues, games with their league
 //! scores, players (with the token-hash lookup), standings, per-player score history and
-//! player activity (for seed 002's active-player eligibility).
+//! player activity (for the active-player rule, `docs/scheduling.md#league-life-cycle`).
 
 use std::sync::OnceLock;
 
@@ -252,7 +252,7 @@ impl ReadModel {
     }
 
     /// Games with a `GameFinished` event recorded at or after `since`, where the player was
-    /// seated (seed 002's active-player count).
+    /// seated (the active-player count, `docs/scheduling.md#league-life-cycle`).
     pub fn finished_games_since(&self, player: Uuid, since: DateTime<Utc>) -> usize {
         self.activity.get(&player).map_or(0, |times| {
             // Commit times never decrease along positions, so the list is sorted.

@@ -462,6 +462,8 @@ impl GameResultValue {
                             eliminated: e.eliminated,
                             eliminated_year: e.eliminated_year,
                             in_draw: e.in_draw,
+                            solo_year: e.solo_year,
+                            earlier_centres: e.earlier_centres.clone(),
                         })
                     })
                     .collect::<GatewayResult<_>>()?,
@@ -524,6 +526,11 @@ pub struct DiplomacyEntry {
     /// Included in a passed draw vote (when no power is, the draw is every survivor; one
     /// power alone is a concession: `docs/scoring.md`).
     pub in_draw: bool,
+    /// The soloist's year of the solo, when reported (`docs/scoring.md#draws-and-concessions`).
+    pub solo_year: Option<i32>,
+    /// Centre counts at the end of earlier years, latest first, when reported (the Maxonian
+    /// and 7Eleven tie-breaks, `docs/scoring.md#maxonian-and-7eleven`); empty otherwise.
+    pub earlier_centres: Vec<u32>,
 }
 
 /// A side-against-side game.
