@@ -4,7 +4,7 @@
 //! nobody one or two behind also takes those); a solo scores 60 and every other power 0.1 per
 //! game year it played.
 
-use super::{FIRST_YEAR, elimination_years, show, solo_year};
+use super::{FIRST_YEAR, centres_line, elimination_years, show, solo_year};
 use crate::finish::{diplomacy_rows, soloist};
 use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
@@ -34,11 +34,7 @@ pub(crate) fn score(
                 let year = years[index].unwrap_or(solo);
                 (years_played(year), format!("lost to a solo, played to {year}"))
             };
-            let explanation = match explain {
-                Explain::No => Vec::new(),
-                Explain::Yes => vec![format!("centres {centres}, {why} → {}", show(points))],
-            };
-            (points, explanation)
+            (points, centres_line(explain, centres, &why, points))
         }));
     }
     let top = entries.iter().map(|entry| entry.centres).max().unwrap_or(0);

@@ -2,7 +2,7 @@
 //! bonus for topping the board divided by 3 for each further power sharing the top; a solo
 //! scores 46 and everyone else 0.
 
-use super::show;
+use super::{centres_line, show};
 use crate::finish::{diplomacy_rows, soloist};
 use crate::{DiplomacyEntry, Explain, PlayerGameScore};
 
@@ -31,10 +31,6 @@ pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerG
             ),
             None => (f64::from(centres) + SURVIVAL_POINTS, "survival 3".to_owned()),
         };
-        let explanation = match explain {
-            Explain::No => Vec::new(),
-            Explain::Yes => vec![format!("centres {centres}, {why} → {}", show(points))],
-        };
-        (points, explanation)
+        (points, centres_line(explain, centres, &why, points))
     })
 }

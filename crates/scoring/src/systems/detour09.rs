@@ -3,7 +3,7 @@
 //! lower place's points), scaled so the game totals 100; powers that fell or lost to a solo
 //! then add 0.25 per year survived (at most 2); a solo scores 110.
 
-use super::{FIRST_YEAR, centre_position, elimination_years, show, solo_year};
+use super::{FIRST_YEAR, centre_position, centres_line, elimination_years, show, solo_year};
 use crate::finish::{diplomacy_rows, soloist};
 use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
@@ -34,11 +34,7 @@ pub(crate) fn score(
                 let year = years[index].unwrap_or(solo);
                 (survival(year), format!("lost to a solo, survived to {year}"))
             };
-            let explanation = match explain {
-                Explain::No => Vec::new(),
-                Explain::Yes => vec![format!("centres {centres}, {why} → {}", show(points))],
-            };
-            (points, explanation)
+            (points, centres_line(explain, centres, &why, points))
         }));
     }
     let mut by_centres: Vec<u32> = entries.iter().map(|entry| entry.centres).collect();

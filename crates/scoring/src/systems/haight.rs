@@ -4,7 +4,7 @@
 //! solo scores 451, each other survivor the better of 5 per centre and its years played, each
 //! fallen power its years played.
 
-use super::{FIRST_YEAR, elimination_years, show, solo_year, survivors_then_fallen};
+use super::{FIRST_YEAR, centres_line, elimination_years, show, solo_year, survivors_then_fallen};
 use crate::finish::{diplomacy_rows, soloist};
 use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
@@ -40,11 +40,7 @@ pub(crate) fn score(
                     format!("lost to the solo in {solo}, best of 5 per centre and years played"),
                 ),
             };
-            let explanation = match explain {
-                Explain::No => Vec::new(),
-                Explain::Yes => vec![format!("centres {centres}, {why} → {}", show(points))],
-            };
-            (points, explanation)
+            (points, centres_line(explain, centres, &why, points))
         }));
     }
     let mut by_centres: Vec<u32> = entries.iter().map(|entry| entry.centres).collect();

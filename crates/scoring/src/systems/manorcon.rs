@@ -3,8 +3,8 @@
 //! adding 16 to the sum, except in v2), and 0.1 per year survived for a power that fell; a solo
 //! scores a fixed amount and every other power 0.1 per year it survived.
 
-use super::{FIRST_YEAR, elimination_years, show, solo_year};
-use crate::finish::{diplomacy_rows, soloist};
+use super::{FIRST_YEAR, GameYears, centres_line, game_years, show};
+use crate::finish::diplomacy_rows;
 use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 /// One variant's numbers.
@@ -39,9 +39,7 @@ pub(crate) fn score(
     entries: &[DiplomacyEntry],
     explain: Explain,
 ) -> Result<Vec<PlayerGameScore>, ScoringError> {
-    let winner = soloist(entries);
-    let years = elimination_years(system, entries)?;
-    let solo = winner.map(|w| solo_year(system, entries, w)).transpose()?;
+    let GameYears { winner, eliminated: years, solo } = game_years(system, entries)?;
     let sum_n: f64 = entries
         .iter()
         .map(|entry| if entry.centres > 0 { n(entry.centres) } else { rule.fallen_n })
@@ -58,10 +56,6 @@ pub(crate) fn score(
             }
             _ => (100.0 * n(centres) / sum_n, format!("N {} of {}", show(n(centres)), show(sum_n))),
         };
-        let explanation = match explain {
-            Explain::No => Vec::new(),
-            Explain::Yes => vec![format!("centres {centres}, {why} → {}", show(points))],
-        };
-        (points, explanation)
+        (points, centres_line(explain, centres, &why, points))
     }))
 }

@@ -1,7 +1,7 @@
 //! Mischief (`docs/scoring.md#mischief`): one point per centre, 5 more for a lone board top and
 //! 1 more each for a top shared by two; a solo scores 34 and everyone else 0.
 
-use super::show;
+use super::{centres_line, show};
 use crate::finish::{diplomacy_rows, soloist};
 use crate::{DiplomacyEntry, Explain, PlayerGameScore};
 
@@ -28,10 +28,6 @@ pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerG
             ),
             None => (f64::from(centres), "no board top".to_owned()),
         };
-        let explanation = match explain {
-            Explain::No => Vec::new(),
-            Explain::Yes => vec![format!("centres {centres}, {why} → {}", show(points))],
-        };
-        (points, explanation)
+        (points, centres_line(explain, centres, &why, points))
     })
 }

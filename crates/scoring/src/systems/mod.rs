@@ -182,6 +182,33 @@ pub(crate) fn solo_year(
     })
 }
 
+/// When a game ended for each power, for systems that score by years played: the soloist (if
+/// any) and its solo year, and each fallen power's elimination year (typed errors naming the
+/// missing field, see [`elimination_years`] and [`solo_year`]).
+pub(crate) struct GameYears {
+    pub winner: Option<usize>,
+    pub eliminated: Vec<Option<i32>>,
+    pub solo: Option<i32>,
+}
+
+pub(crate) fn game_years(
+    system: ScoringSystem,
+    entries: &[DiplomacyEntry],
+) -> Result<GameYears, ScoringError> {
+    let winner = crate::finish::soloist(entries);
+    let eliminated = elimination_years(system, entries)?;
+    let solo = winner.map(|w| solo_year(system, entries, w)).transpose()?;
+    Ok(GameYears { winner, eliminated, solo })
+}
+
+/// A power's one explanation line, `centres C, WHY → POINTS` (none when not explaining).
+pub(crate) fn centres_line(explain: Explain, centres: u32, why: &str, points: f64) -> Vec<String> {
+    match explain {
+        Explain::No => Vec::new(),
+        Explain::Yes => vec![format!("centres {centres}, {why} → {}", show(points))],
+    }
+}
+
 /// Formats a score for explanation lines without float noise (`9.428571428571429` → `9.429`).
 pub(crate) fn show(points: f64) -> String {
     let rounded = (points * 1000.0).round() / 1000.0;

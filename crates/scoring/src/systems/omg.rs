@@ -3,7 +3,7 @@
 //! every other power the gap between the top two centre counts, capped at half of that power's
 //! score; a solo scores 100 and everyone else 0.
 
-use super::{centre_position, shared_points, show};
+use super::{centre_position, centres_line, shared_points, show};
 use crate::finish::{diplomacy_rows, soloist};
 use crate::{DiplomacyEntry, Explain, PlayerGameScore};
 
@@ -58,10 +58,6 @@ pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerG
                 ),
             ),
         };
-        let explanation = match explain {
-            Explain::No => Vec::new(),
-            Explain::Yes => vec![format!("centres {centres}, {why} → {}", show(points))],
-        };
-        (points, explanation)
+        (points, centres_line(explain, centres, &why, points))
     })
 }

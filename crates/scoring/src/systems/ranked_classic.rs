@@ -4,8 +4,8 @@
 //! one point per year survived; a solo scores 550 and every other power one point per year it
 //! survived.
 
-use super::{FIRST_YEAR, centre_position, elimination_years, show, solo_year};
-use crate::finish::{diplomacy_rows, soloist};
+use super::{FIRST_YEAR, GameYears, centre_position, centres_line, game_years};
+use crate::finish::diplomacy_rows;
 use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 /// What a solo scores.
@@ -33,9 +33,7 @@ pub(crate) fn score(
     entries: &[DiplomacyEntry],
     explain: Explain,
 ) -> Result<Vec<PlayerGameScore>, ScoringError> {
-    let winner = soloist(entries);
-    let years = elimination_years(system, entries)?;
-    let solo = winner.map(|w| solo_year(system, entries, w)).transpose()?;
+    let GameYears { winner, eliminated: years, solo } = game_years(system, entries)?;
     Ok(diplomacy_rows(entries, |index| {
         let centres = entries[index].centres;
         let (points, why) = match (years[index], winner, solo) {
@@ -59,10 +57,6 @@ pub(crate) fn score(
                 )
             }
         };
-        let explanation = match explain {
-            Explain::No => Vec::new(),
-            Explain::Yes => vec![format!("centres {centres}, {why} → {}", show(points))],
-        };
-        (points, explanation)
+        (points, centres_line(explain, centres, &why, points))
     }))
 }

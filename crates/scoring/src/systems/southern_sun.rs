@@ -3,7 +3,7 @@
 //! sharing the average rounded to a whole number; an eliminated power scores 3 per game year
 //! played; a solo scores 500 and everyone else 0.
 
-use super::{FIRST_YEAR, centre_position, elimination_years, shared_points, show};
+use super::{FIRST_YEAR, centre_position, centres_line, elimination_years, shared_points};
 use crate::finish::{diplomacy_rows, soloist};
 use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
@@ -59,11 +59,7 @@ pub(crate) fn score(
                 )
             }
         };
-        let explanation = match explain {
-            Explain::No => Vec::new(),
-            Explain::Yes => vec![format!("centres {centres}, {why} → {}", show(points))],
-        };
-        (points, explanation)
+        (points, centres_line(explain, centres, &why, points))
     }))
 }
 

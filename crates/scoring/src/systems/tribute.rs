@@ -2,7 +2,7 @@
 //! other survivor pays the board leader(s) a tribute of one point per leader centre over 6,
 //! capped at the survival share; a solo scores 100.
 
-use super::show;
+use super::{centres_line, show};
 use crate::finish::{diplomacy_rows, soloist};
 use crate::{DiplomacyEntry, Explain, PlayerGameScore};
 
@@ -38,10 +38,6 @@ pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerG
                 format!("survival {}, tribute paid {}", show(survival), show(tribute)),
             ),
         };
-        let explanation = match explain {
-            Explain::No => Vec::new(),
-            Explain::Yes => vec![format!("centres {centres}, {why} → {}", show(points))],
-        };
-        (points, explanation)
+        (points, centres_line(explain, centres, &why, points))
     })
 }

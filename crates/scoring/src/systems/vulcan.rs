@@ -3,7 +3,7 @@
 //! board top shares 10; an eliminated power scores 0; a solo scores 130 and each other
 //! survivor 5.
 
-use super::show;
+use super::{centres_line, show};
 use crate::finish::{diplomacy_rows, soloist};
 use crate::{DiplomacyEntry, Explain, PlayerGameScore};
 
@@ -35,10 +35,6 @@ pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerG
                 format!("survival 5, ahead by {gap}, board top {}", show(top_share)),
             ),
         };
-        let explanation = match explain {
-            Explain::No => Vec::new(),
-            Explain::Yes => vec![format!("centres {centres}, {why} → {}", show(points))],
-        };
-        (points, explanation)
+        (points, centres_line(explain, centres, &why, points))
     })
 }

@@ -2,8 +2,8 @@
 //! topper gets twice its centre count more, and a power that fell one point per year played; a
 //! solo scores 468 and every other survivor scores as if it fell in the year of the solo.
 
-use super::{FIRST_YEAR, elimination_years, show, solo_year};
-use crate::finish::{diplomacy_rows, soloist};
+use super::{FIRST_YEAR, GameYears, centres_line, game_years, show};
+use crate::finish::diplomacy_rows;
 use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 /// What a solo scores.
@@ -18,9 +18,7 @@ pub(crate) fn score(
     entries: &[DiplomacyEntry],
     explain: Explain,
 ) -> Result<Vec<PlayerGameScore>, ScoringError> {
-    let winner = soloist(entries);
-    let years = elimination_years(system, entries)?;
-    let solo = winner.map(|w| solo_year(system, entries, w)).transpose()?;
+    let GameYears { winner, eliminated: years, solo } = game_years(system, entries)?;
     let survivors = entries.iter().filter(|entry| entry.centres > 0).count() as f64;
     let top = entries.iter().map(|entry| entry.centres).max().unwrap_or(0);
     let lone_top = entries.iter().filter(|entry| entry.centres == top).count() == 1;
@@ -46,10 +44,6 @@ pub(crate) fn score(
                 )
             }
         };
-        let explanation = match explain {
-            Explain::No => Vec::new(),
-            Explain::Yes => vec![format!("centres {centres}, {why} → {}", show(points))],
-        };
-        (points, explanation)
+        (points, centres_line(explain, centres, &why, points))
     }))
 }

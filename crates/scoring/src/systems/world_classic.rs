@@ -3,8 +3,8 @@
 //! two top the board), and one point per year survived for a power that fell; a solo scores 420
 //! and every other power one point per year it survived.
 
-use super::{FIRST_YEAR, elimination_years, show, solo_year};
-use crate::finish::{diplomacy_rows, soloist};
+use super::{FIRST_YEAR, GameYears, centres_line, game_years, show};
+use crate::finish::diplomacy_rows;
 use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 /// What a solo scores.
@@ -31,9 +31,7 @@ pub(crate) fn score(
     entries: &[DiplomacyEntry],
     explain: Explain,
 ) -> Result<Vec<PlayerGameScore>, ScoringError> {
-    let winner = soloist(entries);
-    let years = elimination_years(system, entries)?;
-    let solo = winner.map(|w| solo_year(system, entries, w)).transpose()?;
+    let GameYears { winner, eliminated: years, solo } = game_years(system, entries)?;
     let top = entries.iter().map(|entry| entry.centres).max().unwrap_or(0);
     let toppers = entries.iter().filter(|entry| entry.centres == top).count();
     let top_share = match pool {
@@ -57,10 +55,6 @@ pub(crate) fn score(
             ),
             _ => (PER_CENTRE * f64::from(centres) + SURVIVAL_POINTS, "survival 30".to_owned()),
         };
-        let explanation = match explain {
-            Explain::No => Vec::new(),
-            Explain::Yes => vec![format!("centres {centres}, {why} → {}", show(points))],
-        };
-        (points, explanation)
+        (points, centres_line(explain, centres, &why, points))
     }))
 }

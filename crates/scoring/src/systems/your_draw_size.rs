@@ -2,7 +2,7 @@
 //! a power's final centre count falls in (the larger the power, the smaller the draw it can
 //! expect); a solo scores 300 (short games) or 320 (unlimited games) and everyone else 0.
 
-use super::show;
+use super::centres_line;
 use crate::finish::{diplomacy_rows, soloist};
 use crate::{DiplomacyEntry, Explain, PlayerGameScore};
 
@@ -36,10 +36,6 @@ pub(crate) fn score(
             Some(_) => (0.0, "lost to a solo"),
             None => (band_points(centres), "band"),
         };
-        let explanation = match explain {
-            Explain::No => Vec::new(),
-            Explain::Yes => vec![format!("centres {centres}, {why} → {}", show(points))],
-        };
-        (points, explanation)
+        (points, centres_line(explain, centres, why, points))
     })
 }
