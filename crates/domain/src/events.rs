@@ -129,8 +129,9 @@ pub const SCHEMA_VERSION: u32 = 1;
 
 /// Every kind of event, one per [`DomainEvent`] variant: the stored `event_type` column.
 /// Matching on it is exhaustive, so a new event type is a compile error wherever it must be
-/// handled (decoding, folding, notifications), never a forgotten string arm.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// handled (decoding, folding, notifications), never a forgotten string arm; [`Self::ALL`] is
+/// derived from the declaration, so no list of types is kept by hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, strum::VariantArray)]
 pub enum EventType {
     PlayerRegistered,
     LeagueCreated,
@@ -144,16 +145,7 @@ pub enum EventType {
 
 impl EventType {
     /// Every event type, in declaration order.
-    pub const ALL: [EventType; 8] = [
-        EventType::PlayerRegistered,
-        EventType::LeagueCreated,
-        EventType::PlayerSubscribed,
-        EventType::PlayerUnsubscribed,
-        EventType::GamesScheduled,
-        EventType::GameFinished,
-        EventType::GameResultCorrected,
-        EventType::LeagueCompleted,
-    ];
+    pub const ALL: &'static [EventType] = <EventType as strum::VariantArray>::VARIANTS;
 
     /// The stored name.
     pub const fn as_str(self) -> &'static str {
@@ -172,7 +164,8 @@ impl EventType {
     /// The type named `name`, refusing names this code does not know.
     pub fn parse(name: &str) -> Result<EventType, EventDecodeError> {
         EventType::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|kind| kind.as_str() == name)
             .ok_or_else(|| EventDecodeError::UnknownType(name.to_owned()))
     }

@@ -22,7 +22,7 @@ use crate::ids::{Actor, GameId, LeagueId, PlayerId, league_stream_id};
 use crate::rules::{
     ACTIVE_PLAYER_MIN_FINISHED_GAMES, DEFAULT_LEAGUE_SIZE, check_league_size,
     check_players_per_game, clean_name, clean_reason, is_active_player, resolve_games_per_seat,
-    result_shape_matches, schedule_league_games, validate_result,
+    schedule_league_games, validate_result,
 };
 use crate::scores::{ScoredGames, ScoredResult, StandingRow};
 use crate::seats::seat_labels;
@@ -181,7 +181,7 @@ impl League {
         let mut scored = ScoredGames::default();
         for game in &self.games {
             let Some(result) = &game.result else { continue };
-            if !result_shape_matches(system, result) {
+            if system.result_kind() != result.kind() {
                 return Err(DomainError::invalid(
                     "system",
                     format!("{system} cannot score this league's {} results", result.kind()),

@@ -33,16 +33,11 @@ pub const ACTIVE_PLAYER_WINDOW_DAYS: i64 = 90;
 /// Diplomacy is played by seven powers.
 pub const DIPLOMACY_PLAYERS: u32 = 7;
 
-/// Whether a system scores seven-power Diplomacy games (the scoring catalogue knows).
-pub fn is_diplomacy(system: ScoringSystem) -> bool {
-    system.is_diplomacy()
-}
-
 /// Scoring-system / players-per-game compatibility: Diplomacy systems need k = 7;
 /// `placement` uses the placement table for 2..8 players (`docs/scoring.md#placement`); team
 /// systems need k ≥ 2.
 pub fn check_players_per_game(system: ScoringSystem, k: u32) -> Result<(), DomainError> {
-    let ok = if is_diplomacy(system) {
+    let ok = if system.is_diplomacy() {
         k == DIPLOMACY_PLAYERS
     } else if system == ScoringSystem::Placement {
         (2..=8).contains(&k)
@@ -52,7 +47,7 @@ pub fn check_players_per_game(system: ScoringSystem, k: u32) -> Result<(), Domai
     if ok {
         return Ok(());
     }
-    let need = if is_diplomacy(system) {
+    let need = if system.is_diplomacy() {
         "exactly 7 (Diplomacy)"
     } else if system == ScoringSystem::Placement {
         "2 to 8 (the placement table)"
@@ -61,7 +56,7 @@ pub fn check_players_per_game(system: ScoringSystem, k: u32) -> Result<(), Domai
     };
     Err(DomainError::invalid(
         "playersPerGame",
-        format!("{} needs {need} players per game, got {k}", system_name(system)),
+        format!("{} needs {need} players per game, got {k}", system.name()),
     ))
 }
 
@@ -194,12 +189,6 @@ pub fn schedule_league_games(
         .collect()
 }
 
-/// Whether a result has the shape a system scores: placement → placement list, Diplomacy
-/// systems → Diplomacy list, team systems → sides.
-pub fn result_shape_matches(system: ScoringSystem, result: &GameResult) -> bool {
-    system.result_kind() == result.kind()
-}
-
 /// A result must name exactly the game's seated players (each once), have the shape of
 /// the league's system, and be scorable by it. Returns the result with every player
 /// string in canonical UUID form, ready to be stored.
@@ -208,10 +197,10 @@ pub fn validate_result(
     seats: &[PlayerId],
     result: &GameResult,
 ) -> Result<GameResult, DomainError> {
-    if !result_shape_matches(system, result) {
+    if system.result_kind() != result.kind() {
         return Err(DomainError::invalid(
             "result",
-            format!("{} takes {} results", system_name(system), expected_shape(system)),
+            format!("{} takes {} results", system.name(), expected_shape(system)),
         ));
     }
     let mut normalised = result.clone();
@@ -278,9 +267,4 @@ fn expected_shape(system: ScoringSystem) -> &'static str {
         ResultKind::Teams => "teams",
         ResultKind::Placement => "placement",
     }
-}
-
-/// The CLI name of a system (its serde name), for messages.
-pub fn system_name(system: ScoringSystem) -> &'static str {
-    system.name()
 }

@@ -2,15 +2,13 @@
 
 use league_scoring::ScoringSystem;
 
-use crate::rules::is_diplomacy;
-
 /// The seven great powers of Diplomacy, in the game's alphabetical order.
 pub const DIPLOMACY_POWERS: [&str; 7] =
     ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"];
 
 /// The label of seat `seat` (0-based) in a league of `system` with `players_per_game` seats.
 pub fn seat_label(system: ScoringSystem, players_per_game: u32, seat: usize) -> String {
-    if is_diplomacy(system) && players_per_game == 7 && seat < DIPLOMACY_POWERS.len() {
+    if system.is_diplomacy() && players_per_game == 7 && seat < DIPLOMACY_POWERS.len() {
         DIPLOMACY_POWERS[seat].to_owned()
     } else {
         format!("Seat {}", seat + 1)
