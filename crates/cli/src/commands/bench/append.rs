@@ -33,7 +33,7 @@ use league_store::sea_orm::{
 use league_store::{EventStore, ExpectedVersion, Metadata, NewEvent, StreamId};
 use serde_json::json;
 
-use super::scratch::Scratch;
+use super::scratch::{in_scratch, print_figures};
 use crate::CliError;
 
 #[derive(Debug, clap::Args)]
@@ -114,15 +114,16 @@ pub async fn run(args: Args) -> Result<ExitCode, CliError> {
     if args.pgbench_seconds == 0 {
         return Err(CliError::BadInput("--pgbench-seconds must be at least 1".into()));
     }
-    let (scratch, url) = Scratch::create_or_memory(&args.database.url, "append").await?;
-    let outcome = measure(&url, &args).await;
-    scratch.remove().await;
-    let figures = outcome?;
-    if args.json {
-        println!("{}", serde_json::to_string(&figures).context("figures as JSON")?);
-    } else {
-        print_table(&figures);
-    }
+    let args = &args;
+    let figures =
+        in_scratch(
+            &args.database.url,
+            "append",
+            true,
+            |url| async move { measure(&url, args).await },
+        )
+        .await?;
+    print_figures(&figures, args.json, print_table)?;
     Ok(ExitCode::SUCCESS)
 }
 

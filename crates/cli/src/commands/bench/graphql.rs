@@ -34,7 +34,7 @@ use league_scoring::{GameResult, PlacementEntry, ScoringSystem};
 use serde_json::json;
 use uuid::Uuid;
 
-use super::scratch::Scratch;
+use super::scratch::{beside_or_temp, in_scratch, print_figures};
 use crate::CliError;
 
 #[derive(Debug, clap::Args)]
@@ -109,21 +109,12 @@ pub async fn run(args: Args) -> Result<ExitCode, CliError> {
             "--clients must be at least 1 and --seconds at least {ROUNDS}"
         )));
     }
-    let beside = match &args.database {
-        Some(url) => url.clone(),
-        None => {
-            format!("sqlite://{}?mode=rwc", std::env::temp_dir().join("league.db").display())
-        }
-    };
-    let (scratch, url) = Scratch::create(&beside, "graphql").await?;
-    let outcome = measure(&url, &args).await;
-    scratch.remove().await;
-    let figures = outcome?;
-    if args.json {
-        println!("{}", serde_json::to_string(&figures).context("figures as JSON")?);
-    } else {
-        print_table(&figures);
-    }
+    let beside = beside_or_temp(args.database.as_deref());
+    let args = &args;
+    let figures =
+        in_scratch(&beside, "graphql", false, |url| async move { measure(&url, args).await })
+            .await?;
+    print_figures(&figures, args.json, print_table)?;
     Ok(ExitCode::SUCCESS)
 }
 

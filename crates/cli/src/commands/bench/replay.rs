@@ -34,7 +34,7 @@ use league_store::sea_orm::sqlx::{self, Row};
 use league_store::{EventStore, ExpectedVersion, Metadata, NewEvent, StreamId};
 use uuid::Uuid;
 
-use super::scratch::Scratch;
+use super::scratch::in_scratch;
 use crate::CliError;
 
 #[derive(Debug, clap::Args)]
@@ -354,10 +354,10 @@ pub async fn run(args: Args) -> Result<ExitCode, CliError> {
             args.events
         )));
     }
-    let (scratch, url) = Scratch::create(&args.database, "replay").await?;
-    let outcome = measure(&url, &args).await;
-    scratch.remove().await;
-    let figures = outcome?;
+    let args = &args;
+    let figures =
+        in_scratch(&args.database, "replay", false, |url| async move { measure(&url, args).await })
+            .await?;
     if args.json {
         println!("{}", serde_json::to_string(&figures).context("JSON output")?);
     } else {

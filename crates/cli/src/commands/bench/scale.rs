@@ -28,7 +28,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use uuid::Uuid;
 
 use super::replay::{append_all, generate, raw_scan};
-use super::scratch::Scratch;
+use super::scratch::in_scratch;
 use crate::CliError;
 
 #[derive(Debug, clap::Args)]
@@ -248,10 +248,10 @@ pub async fn run(args: Args) -> Result<ExitCode, CliError> {
             args.events
         )));
     }
-    let (scratch, url) = Scratch::create(&args.database, "scale").await?;
-    let outcome = measure(&url, &args).await;
-    scratch.remove().await;
-    let f = outcome?;
+    let args = &args;
+    let f =
+        in_scratch(&args.database, "scale", false, |url| async move { measure(&url, args).await })
+            .await?;
     if args.json {
         println!("{}", serde_json::to_string(&f).context("JSON output")?);
         return Ok(ExitCode::SUCCESS);

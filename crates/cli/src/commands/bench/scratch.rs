@@ -2,10 +2,12 @@
 //! (a new SQLite file in the same directory, so the same disk; or a new database on the
 //! same PostgreSQL server), removed afterwards. Benchmarks never touch real data.
 
+use std::future::Future;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use league_store::sea_orm::{ConnectionTrait, Database};
+use serde::Serialize;
 
 use crate::CliError;
 
@@ -22,17 +24,8 @@ pub enum Scratch {
 
 impl Scratch {
     /// A fresh scratch database beside the one `url` names, and its URL; `label` goes into
-    /// its name (`league-bench-LABEL-…`). An in-memory SQLite `url` is refused.
-    pub async fn create(url: &str, label: &str) -> Result<(Scratch, String), CliError> {
-        Self::create_inner(url, label, false).await
-    }
-
-    /// Like [`Scratch::create`], but an in-memory SQLite `url` gives a fresh in-memory
-    /// database instead of an error.
-    pub async fn create_or_memory(url: &str, label: &str) -> Result<(Scratch, String), CliError> {
-        Self::create_inner(url, label, true).await
-    }
-
+    /// its name (`league-bench-LABEL-…`). An in-memory SQLite `url` is refused unless
+    /// `memory_allowed`, which gives a fresh in-memory database instead.
     async fn create_inner(
         url: &str,
         label: &str,
@@ -103,4 +96,44 @@ impl Scratch {
             }
         }
     }
+}
+
+/// Runs `measure` on a fresh scratch database beside `url` (given the scratch URL) and
+/// removes the scratch afterwards, whether or not the measurement succeeded.
+pub async fn in_scratch<T, Fut>(
+    url: &str,
+    label: &str,
+    memory_allowed: bool,
+    measure: impl FnOnce(String) -> Fut,
+) -> Result<T, CliError>
+where
+    Fut: Future<Output = Result<T, CliError>>,
+{
+    let (scratch, scratch_url) = Scratch::create_inner(url, label, memory_allowed).await?;
+    let outcome = measure(scratch_url).await;
+    scratch.remove().await;
+    outcome
+}
+
+/// Where a bench's scratch goes when `--database` is not given: beside a SQLite file in the
+/// system's temporary directory.
+pub fn beside_or_temp(database: Option<&str>) -> String {
+    match database {
+        Some(url) => url.to_owned(),
+        None => format!("sqlite://{}?mode=rwc", std::env::temp_dir().join("league.db").display()),
+    }
+}
+
+/// Prints a bench's figures: one JSON object with `--json`, else its table.
+pub fn print_figures<T: Serialize>(
+    figures: &T,
+    json: bool,
+    table: impl FnOnce(&T),
+) -> Result<(), CliError> {
+    if json {
+        println!("{}", serde_json::to_string(figures).context("figures as JSON")?);
+    } else {
+        table(figures);
+    }
+    Ok(())
 }
