@@ -4,8 +4,8 @@
 //! nobody one or two behind also takes those); a solo scores 60 and every other power 0.1 per
 //! game year it played.
 
-use super::{FIRST_YEAR, centres_line, elimination_years, show, solo_year};
-use crate::finish::{diplomacy_rows, soloist};
+use super::{FIRST_YEAR, GameYears, game_years, show, solo_game};
+use crate::finish::diplomacy_rows;
 use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 /// What a solo scores.
@@ -23,18 +23,11 @@ pub(crate) fn score(
     entries: &[DiplomacyEntry],
     explain: Explain,
 ) -> Result<Vec<PlayerGameScore>, ScoringError> {
-    let years = elimination_years(system, entries)?;
-    if let Some(winner) = soloist(entries) {
-        let solo = solo_year(system, entries, winner)?;
-        return Ok(diplomacy_rows(entries, |index| {
-            let centres = entries[index].centres;
-            let (points, why) = if index == winner {
-                (SOLO_POINTS, "solo".to_owned())
-            } else {
-                let year = years[index].unwrap_or(solo);
-                (years_played(year), format!("lost to a solo, played to {year}"))
-            };
-            (points, centres_line(explain, centres, &why, points))
+    let GameYears { winner, eliminated: years, solo } = game_years(system, entries)?;
+    if let (Some(winner), Some(solo)) = (winner, solo) {
+        return Ok(solo_game(entries, winner, SOLO_POINTS, explain, |index| {
+            let year = years[index].unwrap_or(solo);
+            (years_played(year), format!("lost to a solo, played to {year}"))
         }));
     }
     let top = entries.iter().map(|entry| entry.centres).max().unwrap_or(0);

@@ -3,8 +3,8 @@
 //! lower place's points), scaled so the game totals 100; powers that fell or lost to a solo
 //! then add 0.25 per year survived (at most 2); a solo scores 110.
 
-use super::{FIRST_YEAR, centre_position, centres_line, elimination_years, show, solo_year};
-use crate::finish::{diplomacy_rows, soloist};
+use super::{FIRST_YEAR, GameYears, centre_position, game_years, show, solo_game};
+use crate::finish::diplomacy_rows;
 use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 /// What a solo scores.
@@ -23,18 +23,11 @@ pub(crate) fn score(
     entries: &[DiplomacyEntry],
     explain: Explain,
 ) -> Result<Vec<PlayerGameScore>, ScoringError> {
-    let years = elimination_years(system, entries)?;
-    if let Some(winner) = soloist(entries) {
-        let solo = solo_year(system, entries, winner)?;
-        return Ok(diplomacy_rows(entries, |index| {
-            let centres = entries[index].centres;
-            let (points, why) = if index == winner {
-                (SOLO_POINTS, "solo".to_owned())
-            } else {
-                let year = years[index].unwrap_or(solo);
-                (survival(year), format!("lost to a solo, survived to {year}"))
-            };
-            (points, centres_line(explain, centres, &why, points))
+    let GameYears { winner, eliminated: years, solo } = game_years(system, entries)?;
+    if let (Some(winner), Some(solo)) = (winner, solo) {
+        return Ok(solo_game(entries, winner, SOLO_POINTS, explain, |index| {
+            let year = years[index].unwrap_or(solo);
+            (survival(year), format!("lost to a solo, survived to {year}"))
         }));
     }
     let mut by_centres: Vec<u32> = entries.iter().map(|entry| entry.centres).collect();

@@ -4,8 +4,8 @@
 //! solo scores 451, each other survivor the better of 5 per centre and its years played, each
 //! fallen power its years played.
 
-use super::{FIRST_YEAR, centres_line, elimination_years, show, solo_year, survivors_then_fallen};
-use crate::finish::{diplomacy_rows, soloist};
+use super::{FIRST_YEAR, GameYears, game_years, show, solo_game, survivors_then_fallen};
+use crate::finish::diplomacy_rows;
 use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 /// What a solo scores.
@@ -27,20 +27,14 @@ pub(crate) fn score(
     entries: &[DiplomacyEntry],
     explain: Explain,
 ) -> Result<Vec<PlayerGameScore>, ScoringError> {
-    let years = elimination_years(system, entries)?;
-    if let Some(winner) = soloist(entries) {
-        let solo = solo_year(system, entries, winner)?;
-        return Ok(diplomacy_rows(entries, |index| {
-            let centres = entries[index].centres;
-            let (points, why) = match years[index] {
-                _ if index == winner => (SOLO_POINTS, "solo".to_owned()),
-                Some(year) => (played(year), format!("eliminated in {year}, years played")),
-                None => (
-                    (5.0 * f64::from(centres)).max(played(solo)),
-                    format!("lost to the solo in {solo}, best of 5 per centre and years played"),
-                ),
-            };
-            (points, centres_line(explain, centres, &why, points))
+    let GameYears { winner, eliminated: years, solo } = game_years(system, entries)?;
+    if let (Some(winner), Some(solo)) = (winner, solo) {
+        return Ok(solo_game(entries, winner, SOLO_POINTS, explain, |index| match years[index] {
+            Some(year) => (played(year), format!("eliminated in {year}, years played")),
+            None => (
+                (5.0 * f64::from(entries[index].centres)).max(played(solo)),
+                format!("lost to the solo in {solo}, best of 5 per centre and years played"),
+            ),
         }));
     }
     let mut by_centres: Vec<u32> = entries.iter().map(|entry| entry.centres).collect();

@@ -201,6 +201,22 @@ pub(crate) fn game_years(
     Ok(GameYears { winner, eliminated, solo })
 }
 
+/// The scores of a game that ended in `winner`'s solo: the soloist gets `solo_points`, every
+/// other power what `loser(index)` gives (points and why), each with its explanation line.
+pub(crate) fn solo_game(
+    entries: &[DiplomacyEntry],
+    winner: usize,
+    solo_points: f64,
+    explain: Explain,
+    loser: impl Fn(usize) -> (f64, String),
+) -> Vec<PlayerGameScore> {
+    crate::finish::diplomacy_rows(entries, |index| {
+        let (points, why) =
+            if index == winner { (solo_points, "solo".to_owned()) } else { loser(index) };
+        (points, centres_line(explain, entries[index].centres, &why, points))
+    })
+}
+
 /// A power's one explanation line, `centres C, WHY → POINTS` (none when not explaining).
 pub(crate) fn centres_line(explain: Explain, centres: u32, why: &str, points: f64) -> Vec<String> {
     match explain {
