@@ -8,8 +8,7 @@ use std::time::Duration;
 
 use chrono::Utc;
 use league_domain::{
-    Actor, Aggregate, Context, DomainEvent, League, LeagueCommand, Player, PlayerCommand,
-    league_stream_id,
+    Actor, Aggregate, Context, DomainEvent, LeagueCommand, PlayerCommand, league_stream_id,
 };
 use league_projections::{
     Applied, AsOf, Catalog, ReadModel, StandingRow, decode_event, load_catalog, load_league,
@@ -23,6 +22,7 @@ use tokio::sync::{broadcast, watch};
 use tokio::task::JoinHandle;
 use uuid::Uuid;
 
+use crate::aggregates::{Aggregates, StreamState};
 use crate::error::AppError;
 use crate::follow::Follower;
 
@@ -148,6 +148,8 @@ pub struct App {
 
 struct Inner {
     store: EventStore,
+    /// Each stream's aggregate as last folded, for deciding commands.
+    aggregates: Aggregates,
     shared: Arc<Shared>,
     applied: watch::Receiver<u64>,
     notifications: broadcast::Sender<Arc<Notification>>,
@@ -252,7 +254,10 @@ impl App {
             notifications: notifications.clone(),
         };
         let follower = tokio::spawn(follower.run());
-        Ok(App { inner: Arc::new(Inner { store, shared, applied, notifications, follower }) })
+        let aggregates = Aggregates::new(cache_leagues);
+        Ok(App {
+            inner: Arc::new(Inner { store, aggregates, shared, applied, notifications, follower }),
+        })
     }
 
     pub fn store(&self) -> &EventStore {
@@ -379,9 +384,9 @@ impl App {
             idempotency_key: key,
         };
         for attempt in 0..MAX_ATTEMPTS {
-            let history = self.load_stream(&stream).await?;
-            let version = history.len() as u64;
-            let decided = match self.decide(&command, &history).await {
+            let state = self.current_state(&stream, &command).await?;
+            let version = state.version();
+            let decided = match self.decide(&command, &state).await {
                 Ok(decided) => decided,
                 Err(refusal) => {
                     // A concurrent call with the same key may have committed between the key
@@ -432,11 +437,23 @@ impl App {
         Err(AppError::Contention { stream: stream.to_string() })
     }
 
-    async fn load_stream(&self, stream: &StreamId) -> Result<Vec<DomainEvent>, AppError> {
-        self.inner
-            .store
-            .read_stream(stream, 1)
-            .await?
+    /// The stream's aggregate as of its last committed event: the kept state (if any)
+    /// with the events appended since folded in (docs: `crate::aggregates`).
+    async fn current_state(
+        &self,
+        stream: &StreamId,
+        command: &AppCommand,
+    ) -> Result<StreamState, AppError> {
+        let mut state =
+            self.inner.aggregates.get(stream.as_str()).unwrap_or_else(|| match command {
+                AppCommand::Player(_) => StreamState::Player(Arc::default()),
+                AppCommand::League(_) => StreamState::League(Arc::default()),
+            });
+        let recorded = self.inner.store.read_stream(stream, state.version() + 1).await?;
+        if recorded.is_empty() {
+            return Ok(state);
+        }
+        let events = recorded
             .iter()
             .map(|event| {
                 decode_event(&event.event_type, event.schema_version.into(), &event.payload)
@@ -444,18 +461,24 @@ impl App {
                         AppError::internal(format!("position {}: {error}", event.position))
                     })
             })
-            .collect()
+            .collect::<Result<Vec<_>, _>>()?;
+        state.fold(&events);
+        self.inner.aggregates.keep(stream.as_str(), state.clone());
+        Ok(state)
     }
 
     /// Folds the aggregate, fills the context from the read side and handles the command.
     async fn decide(
         &self,
         command: &AppCommand,
-        history: &[DomainEvent],
+        state: &StreamState,
     ) -> Result<Vec<DomainEvent>, AppError> {
         let mut context = Context::new(Utc::now());
         Ok(match command {
-            AppCommand::Player(c) => Player::from_events(history).handle(c, &context)?,
+            AppCommand::Player(c) => match state {
+                StreamState::Player(player) => player.handle(c, &context)?,
+                StreamState::League(_) => return Err(mismatched(command)),
+            },
             AppCommand::League(c) => {
                 if let Some(player) = c.subscriber() {
                     let joined = {
@@ -475,9 +498,17 @@ impl App {
                             context.with_subscriber(u32::try_from(finished).unwrap_or(u32::MAX));
                     }
                 }
-                League::from_events(history).handle(c, &context)?
+                match state {
+                    StreamState::League(league) => league.handle(c, &context)?,
+                    StreamState::Player(_) => return Err(mismatched(command)),
+                }
             }
         })
+    }
+
+    /// How many streams' aggregates are kept for deciding commands.
+    pub fn aggregates_kept(&self) -> usize {
+        self.inner.aggregates.len()
     }
 
     /// A league's standings at a point in history (its stream folded up to it).
@@ -544,6 +575,12 @@ impl App {
 }
 
 /// The error of a league that does not exist.
+/// A command whose stream holds another kind of aggregate (cannot happen: the stream id
+/// is derived from the command).
+fn mismatched(command: &AppCommand) -> AppError {
+    AppError::internal(format!("stream {} holds another kind of aggregate", command.stream_id()))
+}
+
 fn not_found(league: Uuid) -> AppError {
     AppError::NotFound(format!("league {league}"))
 }

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! App::open(url)          connect, migrate, fold the catalog, follow the live feed
-//! app.execute(cmd, opts)  load aggregate → fill Context from the read side → handle →
+//! app.execute(cmd, opts)  aggregate (kept state + events since) → fill Context → handle →
 //!                         append (expected version; bounded retry on conflict; idempotent)
 //!                         → wait until the read side has applied it (read-your-writes)
 //! app.catalog()           leagues list, players, token lookup, game → league (no IO)
@@ -20,6 +20,7 @@
 //! [`Notification`] per event on a broadcast channel. An event it cannot fold stops it and
 //! [`App::failure`] reports why (the gateway's health turns not ready).
 
+mod aggregates;
 mod app;
 mod audit;
 mod error;

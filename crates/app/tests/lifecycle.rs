@@ -301,6 +301,33 @@ async fn two_instances_serve_the_same_standings(db: TestDatabase) {
     assert_eq!(model(&second, 1).await.standings(league(1)), whole.standings(league(1)));
 }
 
+/// Commands are decided on each stream's aggregate as last folded plus the events appended
+/// since, also by another instance: a stale kept state is caught up, never decided on.
+async fn a_kept_aggregate_catches_up_with_another_instance(db: TestDatabase) {
+    let first = App::open(&db.url).await.unwrap();
+    let second = App::open(&db.url).await.unwrap();
+    register_players(&first, 4).await;
+    first.execute(create(1, 2, 4, 1), no_options()).await.unwrap();
+    for n in 1..=2 {
+        first.execute(subscribe(1, n), no_options()).await.unwrap();
+    }
+    assert!(first.aggregates_kept() >= 1, "the league's aggregate is kept");
+    second.wait_applied(head(&first).await).await.unwrap();
+    for n in 3..=4 {
+        second.execute(subscribe(1, n), no_options()).await.unwrap();
+    }
+    let filled = head(&second).await;
+    // The first instance's kept league still has two players: it must read what the second
+    // appended and refuse as the full, running league does (not decide on the old state).
+    let refused = first.execute(subscribe(1, 3), no_options()).await.unwrap_err();
+    assert_eq!(refused.code(), ErrorCode::Conflict, "{refused}");
+    assert!(matches!(refused, AppError::Domain(_)), "a domain refusal, not contention: {refused}");
+    assert_eq!(head(&first).await, filled, "nothing appended");
+    first.wait_applied(filled).await.unwrap();
+    let reported = first.execute(report(&first, 1, 1, &[2.0, 1.0]).await, no_options()).await;
+    assert_eq!(types(&reported.unwrap()), ["GameFinished"]);
+}
+
 /// Reopening an app folds the catalog and loads the league again: the same answers.
 async fn reopening_loads_the_same_model(db: TestDatabase) {
     let app = App::open(&db.url).await.unwrap();
@@ -357,6 +384,7 @@ league_testkit::on_both_databases!(
     refused_commands_append_nothing,
     as_of_equals_a_replay_cut,
     two_instances_serve_the_same_standings,
+    a_kept_aggregate_catches_up_with_another_instance,
     reopening_loads_the_same_model,
     an_undecodable_event_stops_the_follower,
 );

@@ -1,0 +1,76 @@
+//! The write side's aggregates as last folded, per stream: a command reads only the events
+//! appended to its stream since (by any process), so deciding costs what is new, not the
+//! stream's whole history (a league with a thousand results used to be re-read and
+//! re-decoded for every correction). Bounded like the league models
+//! (`LEAGUE_CACHE_LEAGUES` streams, least recently used dropped).
+//!
+//! A cached state is only ever the fold of a stream's first `version` events, so it can
+//! lag but never be wrong: the append's expected version still guards the decision.
+
+use std::num::NonZeroUsize;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use league_domain::{Aggregate, DomainEvent, League, Player};
+use lru::LruCache;
+
+/// One stream's state: the aggregate its commands are decided on.
+#[derive(Debug, Clone)]
+pub(crate) enum StreamState {
+    Player(Arc<Player>),
+    League(Arc<League>),
+}
+
+impl StreamState {
+    /// Events folded so far: the version to expect when appending.
+    pub(crate) fn version(&self) -> u64 {
+        match self {
+            StreamState::Player(player) => player.version(),
+            StreamState::League(league) => league.version(),
+        }
+    }
+
+    /// Folds `events` (the stream's next ones, in order), copying the state first if
+    /// another command still decides on it.
+    pub(crate) fn fold(&mut self, events: &[DomainEvent]) {
+        match self {
+            StreamState::Player(player) => fold_into(Arc::make_mut(player), events),
+            StreamState::League(league) => fold_into(Arc::make_mut(league), events),
+        }
+    }
+}
+
+fn fold_into<A: Aggregate>(state: &mut A, events: &[DomainEvent]) {
+    for event in events {
+        state.apply(event);
+    }
+}
+
+/// Stream id → its state at some version.
+pub(crate) struct Aggregates {
+    cache: Mutex<LruCache<String, StreamState>>,
+}
+
+impl Aggregates {
+    pub(crate) fn new(capacity: NonZeroUsize) -> Aggregates {
+        Aggregates { cache: Mutex::new(LruCache::new(capacity)) }
+    }
+
+    /// The last state kept for `stream`, if any.
+    pub(crate) fn get(&self, stream: &str) -> Option<StreamState> {
+        self.cache.lock().unwrap_or_else(PoisonError::into_inner).get(stream).cloned()
+    }
+
+    /// Keeps `state` unless a later one of the same stream is already kept (commands on
+    /// one stream may finish folding in any order).
+    pub(crate) fn keep(&self, stream: &str, state: StreamState) {
+        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        if cache.peek(stream).is_some_and(|kept| kept.version() >= state.version()) {
+            return;
+        }
+        cache.put(stream.to_owned(), state);
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.cache.lock().unwrap_or_else(PoisonError::into_inner).len()
+    }
+}
