@@ -35,8 +35,10 @@ const APPLY_TIMEOUT: Duration = Duration::from_secs(30);
 const MAX_KEY_CHARS: usize = 200;
 /// Largest page of [`App::events`].
 pub const MAX_PAGE: usize = 1000;
-/// Live notifications buffered per subscriber before the slowest ones miss some.
-const NOTIFICATION_BUFFER: usize = 4096;
+/// Live notifications buffered before the slowest subscribers miss some (they are told they
+/// lagged; the audit log has everything). Each holds its event (≈ 2.5 KB for a result), and
+/// the buffer keeps the last ones whether read or not: 1,024 bound it to a few MB.
+const NOTIFICATION_BUFFER: usize = 1024;
 /// League models kept in memory when `LEAGUE_CACHE_LEAGUES` is not set.
 pub const DEFAULT_CACHE_LEAGUES: usize = 1000;
 /// Environment variable bounding the league-model cache (a number of leagues, ≥ 1).
