@@ -13,9 +13,12 @@
 //!
 //! - PostgreSQL: one statement, `SELECT * FROM league_append(…)` (see the migration
 //!   `m20261123_000001_append_function`), in autocommit: one round trip per group.
-//! - SQLite: one `BEGIN IMMEDIATE` transaction; the rows are hashed here and inserted with
-//!   multi-row `INSERT`s of at most [`SQLITE_ROWS_PER_INSERT`] rows (SQLite binds parameters
-//!   in time linear in their index, so huge statements bind quadratically).
+//! - SQLite: one `BEGIN IMMEDIATE` transaction on sqlx directly; per append one statement
+//!   reads the stream's version, the idempotency key's earlier outcome and (first append of
+//!   the group) the log's head, then the rows are hashed here and inserted with multi-row
+//!   `INSERT OR FAIL`s of at most [`SQLITE_ROWS_PER_INSERT`] rows, the key's row riding in
+//!   the last one's statement. A single append is thus `BEGIN`, one read, one write,
+//!   `COMMIT`: each a hop to sqlx's SQLite worker thread.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -37,7 +40,9 @@ use crate::{
 
 /// A group stops growing once it holds this many events (an append is never split).
 pub(crate) const MAX_GROUP_EVENTS: usize = 2000;
-/// Rows per multi-row `INSERT` on SQLite (11 parameters each).
+/// Rows per multi-row `INSERT` on SQLite (11 parameters each): a batch of 100 is one
+/// statement, and a statement stays far below SQLite's parameter limit. Every size up to this
+/// is its own prepared statement in sqlx's per-connection cache.
 pub(crate) const SQLITE_ROWS_PER_INSERT: usize = 100;
 
 /// One append as the database sees it.
