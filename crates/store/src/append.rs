@@ -13,20 +13,19 @@
 //!
 //! - PostgreSQL: one statement, `SELECT * FROM league_append(…)` (see the migration
 //!   `m20261123_000001_append_function`), in autocommit: one round trip per group.
-//! - SQLite: one `BEGIN IMMEDIATE` transaction; the rows are hashed here and inserted with
-//!   multi-row `INSERT`s of at most [`SQLITE_ROWS_PER_INSERT`] rows (SQLite binds parameters
-//!   in time linear in their index, so huge statements bind quadratically).
+//! - SQLite: one `BEGIN IMMEDIATE` transaction on sqlx directly; per append one statement
+//!   reads the stream's version, the idempotency key's earlier outcome and (first append of
+//!   the group) the log's head, then the rows are hashed here and inserted with multi-row
+//!   `INSERT OR FAIL`s of at most [`SQLITE_ROWS_PER_INSERT`] rows, the key's row riding in
+//!   the last one's statement. A single append is thus `BEGIN`, one read, one write,
+//!   `COMMIT`: each a hop to sqlx's SQLite worker thread.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use chrono::{DateTime, SubsecRound, Utc};
+use chrono::{DateTime, SecondsFormat, SubsecRound, Utc};
 use sea_orm::sqlx::{self, Row};
-use sea_orm::{
-    ConnectionTrait, DatabaseTransaction, DbBackend, DbErr, EntityTrait, RuntimeErr, SqlErr,
-    SqliteTransactionMode, Statement, TransactionOptions, TransactionTrait, Value,
-    sea_query::Values,
-};
+use sea_orm::{DbBackend, DbErr, EntityTrait, RuntimeErr, SqlErr};
 use tokio::sync::oneshot;
 use uuid::Uuid;
 
@@ -41,8 +40,10 @@ use crate::{
 
 /// A group stops growing once it holds this many events (an append is never split).
 pub(crate) const MAX_GROUP_EVENTS: usize = 2000;
-/// Rows per multi-row `INSERT` on SQLite (11 parameters each).
-pub(crate) const SQLITE_ROWS_PER_INSERT: usize = 50;
+/// Rows per multi-row `INSERT` on SQLite (11 parameters each): a batch of 100 is one
+/// statement, and a statement stays far below SQLite's parameter limit. Every size up to this
+/// is its own prepared statement in sqlx's per-connection cache.
+pub(crate) const SQLITE_ROWS_PER_INSERT: usize = 100;
 
 /// One append as the database sees it.
 pub(crate) struct Request {
@@ -372,22 +373,20 @@ impl EventStore {
             .collect()
     }
 
-    /// SQLite: the whole group in one `BEGIN IMMEDIATE` transaction.
+    /// SQLite: the whole group in one `BEGIN IMMEDIATE` transaction, straight on sqlx (the
+    /// rows are already typed here; sea-orm's generic values would copy every field twice).
     async fn write_group_sqlite(&self, requests: &[Request]) -> Result<Vec<Decided>, GroupFailed> {
-        let before_commit = |error: DbErr| GroupFailed { error: error.into(), rolled_back: true };
-        let txn = self
-            .connection()
-            .begin_with_options(TransactionOptions {
-                sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
-                ..Default::default()
-            })
+        let pool = self.connection().get_sqlite_connection_pool();
+        let mut txn = pool
+            .begin_with("BEGIN IMMEDIATE")
             .await
-            .map_err(before_commit)?;
-        match write_sqlite(&txn, requests).await {
+            .map_err(|error| GroupFailed { error: database_error(error), rolled_back: true })?;
+        match write_sqlite(&mut txn, requests).await {
             Ok(decided) => {
-                txn.commit()
-                    .await
-                    .map_err(|error| GroupFailed { error: error.into(), rolled_back: false })?;
+                txn.commit().await.map_err(|error| GroupFailed {
+                    error: database_error(error),
+                    rolled_back: false,
+                })?;
                 Ok(decided)
             }
             Err(error) => {
@@ -399,59 +398,74 @@ impl EventStore {
     }
 }
 
+/// One append's starting point, read in one statement: the stream's version, the earlier
+/// outcome of its idempotency key if any, and the log's head (used for the group's first
+/// append only; the group tracks the head itself after that).
+const SQLITE_TIP: &str = "SELECT (SELECT MAX(stream_version) FROM events WHERE stream_id = ?1), \
+        k.first_position, k.last_position, k.stream_version, h.position, h.hash, h.recorded_at \
+     FROM (SELECT 1) \
+     LEFT JOIN idempotency_keys k ON k.idempotency_key = ?2 \
+     LEFT JOIN (SELECT position, hash, recorded_at FROM events ORDER BY position DESC LIMIT 1) h \
+       ON 1";
+
+/// Rows of the event log as one multi-row `INSERT`. `OR FAIL` rather than the default
+/// `ABORT`: a failing row then leaves the statement's earlier rows in place instead of making
+/// SQLite keep a statement journal to undo them, which costs a copy of every page the
+/// statement touches; the whole transaction is rolled back on any error anyway.
+const SQLITE_INSERT: &str = "INSERT OR FAIL INTO events (position, stream_id, stream_version, \
+    event_id, event_type, schema_version, payload, metadata, recorded_at, prev_hash, hash) VALUES ";
+const SQLITE_ROW: &str = "(?,?,?,?,?,?,?,?,?,?,?)";
+const SQLITE_KEY: &str = "INSERT INTO idempotency_keys \
+    (idempotency_key, stream_id, first_position, last_position, stream_version) \
+    VALUES (?, ?, ?, ?, ?)";
+
 async fn write_sqlite(
-    txn: &DatabaseTransaction,
+    txn: &mut sqlx::SqliteConnection,
     requests: &[Request],
 ) -> Result<Vec<Decided>, StoreError> {
-    let head = txn
-        .query_one_raw(Statement::from_string(
-            DbBackend::Sqlite,
-            "SELECT position, hash, recorded_at FROM events ORDER BY position DESC LIMIT 1",
-        ))
-        .await?;
-    let (mut head, mut head_hash, head_time) = match head {
-        Some(row) => (
-            from_db(row.try_get_by_index::<i64>(0)?),
-            row.try_get_by_index::<String>(1)?,
-            Some(row.try_get_by_index::<DateTime<Utc>>(2)?),
-        ),
-        None => (0, GENESIS_HASH.to_owned(), None),
-    };
-    // Commit times never decrease along positions, so "everything up to time T" is a prefix
-    // of the log even if the clock steps back.
-    let now = Utc::now().trunc_subsecs(6);
-    let recorded_at = head_time.map_or(now, |previous| previous.max(now));
-
+    // The log's head: position, hash and time of the last event, once the first tip is read.
+    let mut head: Option<(u64, String, DateTime<Utc>)> = None;
     let mut decided = Vec::with_capacity(requests.len());
     for request in requests {
-        let key: Value = request.idempotency_key.clone().into();
-        let tip = txn
-            .query_one_raw(Statement::from_sql_and_values(
-                DbBackend::Sqlite,
-                "SELECT (SELECT MAX(stream_version) FROM events WHERE stream_id = ?1), \
-                        k.first_position, k.last_position, k.stream_version \
-                 FROM (SELECT 1) LEFT JOIN idempotency_keys k ON k.idempotency_key = ?2",
-                [request.stream.as_str().into(), key],
-            ))
-            .await?
-            .ok_or_else(|| unexpected("the stream's tip"))?;
-        if let Some(first_position) = tip.try_get_by_index::<Option<i64>>(1)? {
+        let tip = sqlx::query(SQLITE_TIP)
+            .bind(request.stream.as_str())
+            .bind(request.idempotency_key.as_deref())
+            .fetch_one(&mut *txn)
+            .await
+            .map_err(database_error)?;
+        if head.is_none() {
+            let position: Option<i64> = tip.try_get(4).map_err(database_error)?;
+            let hash: Option<String> = tip.try_get(5).map_err(database_error)?;
+            let time: Option<DateTime<Utc>> = tip.try_get(6).map_err(database_error)?;
+            // Commit times never decrease along positions, so "everything up to time T" is a
+            // prefix of the log even if the clock steps back.
+            let now = Utc::now().trunc_subsecs(6);
+            head = Some((
+                position.map_or(0, from_db),
+                hash.unwrap_or_else(|| GENESIS_HASH.to_owned()),
+                time.map_or(now, |previous| previous.max(now)),
+            ));
+        }
+        let (head_position, head_hash, recorded_at) =
+            head.as_mut().ok_or_else(|| unexpected("the log's head"))?;
+        if let Some(first_position) = tip.try_get::<Option<i64>, _>(1).map_err(database_error)? {
             decided.push(Decided::Deduplicated {
                 first_position: from_db(first_position),
-                last_position: from_db(tip.try_get_by_index::<i64>(2)?),
-                stream_version: from_db(tip.try_get_by_index::<i64>(3)?),
+                last_position: from_db(tip.try_get::<i64, _>(2).map_err(database_error)?),
+                stream_version: from_db(tip.try_get::<i64, _>(3).map_err(database_error)?),
             });
             continue;
         }
-        let version = tip.try_get_by_index::<Option<i64>>(0)?.map_or(0, from_db);
+        let version = tip.try_get::<Option<i64>, _>(0).map_err(database_error)?.map_or(0, from_db);
         if !request.expected.admits(version) {
             decided.push(Decided::Conflict { actual: version });
             continue;
         }
 
+        let first = *head_position + 1;
         let mut stamps = Vec::with_capacity(request.events.len());
         for (offset, event) in (1u64..).zip(&request.events) {
-            let position = head + offset;
+            let position = *head_position + offset;
             let stream_version = version + offset;
             let hash = ChainFields {
                 position,
@@ -462,74 +476,82 @@ async fn write_sqlite(
                 schema_version: event.schema_version,
                 payload: &event.payload,
                 metadata: &request.metadata,
-                recorded_at,
-                prev_hash: &head_hash,
+                recorded_at: *recorded_at,
+                prev_hash: head_hash,
             }
             .hash();
             stamps.push(Stamp {
                 position,
                 stream_version,
-                recorded_at,
-                prev_hash: std::mem::replace(&mut head_hash, hash.clone()),
+                recorded_at: *recorded_at,
+                prev_hash: std::mem::replace(head_hash, hash.clone()),
                 hash,
             });
         }
-        for (events, stamps) in
-            request.events.chunks(SQLITE_ROWS_PER_INSERT).zip(stamps.chunks(SQLITE_ROWS_PER_INSERT))
-        {
-            txn.execute_raw(insert_rows(request, events, stamps)).await?;
-        }
         let count = request.events.len() as u64;
-        if let Some(key) = &request.idempotency_key {
-            txn.execute_raw(Statement::from_sql_and_values(
-                DbBackend::Sqlite,
-                "INSERT INTO idempotency_keys \
-                 (idempotency_key, stream_id, first_position, last_position, stream_version) \
-                 VALUES (?, ?, ?, ?, ?)",
-                [
-                    key.as_str().into(),
-                    request.stream.as_str().into(),
-                    to_db(head + 1).into(),
-                    to_db(head + count).into(),
-                    to_db(version + count).into(),
-                ],
-            ))
-            .await?;
+        *head_position += count;
+        // The time as sqlx writes a `DateTime<Utc>`, formatted once for every row.
+        let time_text = recorded_at.to_rfc3339_opts(SecondsFormat::AutoSi, false);
+        let chunks = request.events.len().div_ceil(SQLITE_ROWS_PER_INSERT);
+        for (index, (events, stamps)) in request
+            .events
+            .chunks(SQLITE_ROWS_PER_INSERT)
+            .zip(stamps.chunks(SQLITE_ROWS_PER_INSERT))
+            .enumerate()
+        {
+            // The idempotency key rides with the last chunk: one statement, one round trip.
+            let key = request.idempotency_key.as_deref().filter(|_| index + 1 == chunks);
+            let sql = insert_sql(events.len(), key.is_some());
+            // Built from the constant texts above only: nothing of the caller's is in the SQL.
+            let mut insert = sqlx::query(sqlx::AssertSqlSafe(sql));
+            for (event, stamp) in events.iter().zip(stamps) {
+                insert = insert
+                    .bind(to_db(stamp.position))
+                    .bind(request.stream.as_str())
+                    .bind(to_db(stamp.stream_version))
+                    .bind(event.event_id)
+                    .bind(event.event_type.as_str())
+                    .bind(event.schema_version)
+                    .bind(event.payload.as_str())
+                    .bind(request.metadata.as_str())
+                    .bind(time_text.as_str())
+                    .bind(stamp.prev_hash.as_str())
+                    .bind(stamp.hash.as_str());
+            }
+            if let Some(key) = key {
+                insert = insert
+                    .bind(key)
+                    .bind(request.stream.as_str())
+                    .bind(to_db(first))
+                    .bind(to_db(first + count - 1))
+                    .bind(to_db(version + count));
+            }
+            insert.execute(&mut *txn).await.map_err(database_error)?;
         }
-        head += count;
         decided.push(Decided::Written(stamps));
     }
     Ok(decided)
 }
 
-/// One multi-row `INSERT` of `events` (at most [`SQLITE_ROWS_PER_INSERT`]).
-fn insert_rows(request: &Request, events: &[RowInput], stamps: &[Stamp]) -> Statement {
-    const COLUMNS: &str = "INSERT INTO events (position, stream_id, stream_version, event_id, \
-        event_type, schema_version, payload, metadata, recorded_at, prev_hash, hash) VALUES ";
-    const ROW: &str = "(?,?,?,?,?,?,?,?,?,?,?)";
-    let mut sql = String::with_capacity(COLUMNS.len() + events.len() * (ROW.len() + 1));
-    sql.push_str(COLUMNS);
-    let mut values = Vec::with_capacity(events.len() * 11);
-    for (index, (event, stamp)) in events.iter().zip(stamps).enumerate() {
+/// The SQL of one chunk: a multi-row `INSERT` of `rows` events (at most
+/// [`SQLITE_ROWS_PER_INSERT`]), then the idempotency key's row when `with_key`. Chunks of the
+/// same size share the text, so sqlx's statement cache prepares each shape once.
+fn insert_sql(rows: usize, with_key: bool) -> String {
+    let mut sql = String::with_capacity(
+        SQLITE_INSERT.len() + rows * (SQLITE_ROW.len() + 1) + SQLITE_KEY.len() + 2,
+    );
+    sql.push_str(SQLITE_INSERT);
+    for index in 0..rows {
         if index > 0 {
             sql.push(',');
         }
-        sql.push_str(ROW);
-        values.extend::<[Value; 11]>([
-            to_db(stamp.position).into(),
-            request.stream.as_str().into(),
-            to_db(stamp.stream_version).into(),
-            event.event_id.into(),
-            event.event_type.as_str().into(),
-            event.schema_version.into(),
-            event.payload.as_str().into(),
-            request.metadata.as_str().into(),
-            stamp.recorded_at.into(),
-            stamp.prev_hash.as_str().into(),
-            stamp.hash.as_str().into(),
-        ]);
+        sql.push_str(SQLITE_ROW);
     }
-    Statement::from_sql_and_values(DbBackend::Sqlite, sql, Values(values))
+    if with_key {
+        sql.push_str("; ");
+        sql.push_str(SQLITE_KEY);
+    }
+    sql
 }
 
 /// Takes queued appends from the front until the group holds [`MAX_GROUP_EVENTS`] events.

@@ -70,43 +70,45 @@ pub fn format_time(time: DateTime<Utc>) -> String {
 /// doubles) and floats in their shortest round-trip form. Parsing the text and writing it
 /// again yields the same bytes, so what is read back is exactly what was appended.
 pub(crate) fn canonical_json(value: &serde_json::Value) -> Result<String, StoreError> {
-    let mut out = String::new();
+    let mut out = Vec::with_capacity(128);
     write_canonical(value, &mut out)?;
-    Ok(out)
+    String::from_utf8(out).map_err(|error| StoreError::InvalidPayload { reason: error.to_string() })
 }
 
-fn write_canonical(value: &serde_json::Value, out: &mut String) -> Result<(), StoreError> {
+/// Writes into one buffer (scalars and keys straight from serde_json's writer), so a payload
+/// costs no allocation per value.
+fn write_canonical(value: &serde_json::Value, out: &mut Vec<u8>) -> Result<(), StoreError> {
     use serde_json::Value;
     let invalid =
         |error: serde_json::Error| StoreError::InvalidPayload { reason: error.to_string() };
     match value {
         Value::Array(items) => {
-            out.push('[');
+            out.push(b'[');
             for (index, item) in items.iter().enumerate() {
                 if index > 0 {
-                    out.push(',');
+                    out.push(b',');
                 }
                 write_canonical(item, out)?;
             }
-            out.push(']');
+            out.push(b']');
         }
         Value::Object(map) => {
             // Sorted here rather than relying on serde_json's map type, whose order depends
             // on whether any crate in the build enables `preserve_order`.
             let mut entries: Vec<_> = map.iter().collect();
             entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-            out.push('{');
+            out.push(b'{');
             for (index, (key, item)) in entries.into_iter().enumerate() {
                 if index > 0 {
-                    out.push(',');
+                    out.push(b',');
                 }
-                out.push_str(&serde_json::to_string(key).map_err(invalid)?);
-                out.push(':');
+                serde_json::to_writer(&mut *out, key).map_err(invalid)?;
+                out.push(b':');
                 write_canonical(item, out)?;
             }
-            out.push('}');
+            out.push(b'}');
         }
-        scalar => out.push_str(&serde_json::to_string(scalar).map_err(invalid)?),
+        scalar => serde_json::to_writer(&mut *out, scalar).map_err(invalid)?,
     }
     Ok(())
 }

@@ -547,6 +547,87 @@ async fn migrating_twice_is_harmless(db: TestDatabase) {
     assert_eq!(store.head_position().await.expect("head"), 1);
 }
 
+/// Concurrent appends share commits; each keeps its own outcome whatever its neighbours in the
+/// group do: appends larger than one SQLite statement's rows, keys claimed by several callers
+/// at once, stale expectations, and plain appends, all at the same time.
+async fn groups_mixing_sizes_keys_and_conflicts_keep_each_outcome(db: TestDatabase) {
+    const TASKS: u64 = 12;
+    const SIZES: [u64; 5] = [1, 7, 100, 101, 250];
+    let store = store(&db).await;
+    let tasks: Vec<_> = (0..TASKS)
+        .map(|task| {
+            let store = store.clone();
+            tokio::spawn(async move {
+                let own = stream(&format!("mixed:{task}"));
+                let batch = |round: usize, size: u64| -> Vec<NewEvent> {
+                    (0..size)
+                        .map(|n| NewEvent::new("Counted", 1, json!({"task": task, "round": round, "n": n})))
+                        .collect()
+                };
+                let mut keyed = Vec::new();
+                for (round, size) in SIZES.into_iter().enumerate() {
+                    // Every task claims the same key in a round: one writes, the rest hear its outcome.
+                    let claimed = store
+                        .append(
+                            &own,
+                            ExpectedVersion::Any,
+                            batch(round, size),
+                            Metadata::default().with_idempotency_key(format!("round-{round}")),
+                        )
+                        .await
+                        .expect("keyed append");
+                    keyed.push(claimed);
+                    let before = store.stream_version(&own).await.expect("version");
+                    let stale = store
+                        .append(&own, ExpectedVersion::Exact(1_000_000), vec![event(0)], Metadata::default())
+                        .await;
+                    assert!(
+                        matches!(stale, Err(StoreError::Conflict { actual, .. }) if actual >= before),
+                        "{stale:?}"
+                    );
+                    store
+                        .append(&own, ExpectedVersion::Any, batch(round, size), Metadata::default())
+                        .await
+                        .expect("plain append");
+                }
+                keyed
+            })
+        })
+        .collect();
+    let mut keyed = Vec::new();
+    for task in tasks {
+        keyed.push(task.await.expect("task"));
+    }
+
+    for (round, size) in SIZES.into_iter().enumerate() {
+        let outcomes: Vec<&AppendOutcome> = keyed.iter().map(|task| &task[round]).collect();
+        assert_eq!(outcomes.iter().filter(|o| !o.deduplicated).count(), 1, "round {round}");
+        let original = outcomes.iter().find(|o| !o.deduplicated).expect("the writer");
+        assert_eq!(original.events.len() as u64, size);
+        for outcome in &outcomes {
+            assert_eq!(outcome.events, original.events, "round {round}: the first outcome");
+        }
+        // What the append answered is what the log holds, hashes included.
+        let stored = store.read_all(original.first_position, size).await.expect("read");
+        assert_eq!(stored, original.events);
+    }
+    let written: u64 = SIZES.iter().sum::<u64>() * (TASKS + 1);
+    assert_eq!(store.head_position().await.expect("head"), written, "nothing lost or doubled");
+    for task in 0..TASKS {
+        let versions: Vec<u64> = store
+            .read_stream(&stream(&format!("mixed:{task}")), 1)
+            .await
+            .expect("read")
+            .iter()
+            .map(|e| e.stream_version)
+            .collect();
+        assert_eq!(versions, (1..=versions.len() as u64).collect::<Vec<_>>());
+    }
+    let report = store.verify().await.expect("verify");
+    assert!(report.is_ok(), "{report:?}");
+    assert_eq!(report.events_verified, written);
+}
+
 on_both_databases!(
     appends_and_reads_back,
     payloads_round_trip_to_the_hashed_bytes,
@@ -562,4 +643,5 @@ on_both_databases!(
     history_can_be_read_up_to_a_position_or_a_time,
     a_stream_is_read_page_by_page_after_a_position,
     migrating_twice_is_harmless,
+    groups_mixing_sizes_keys_and_conflicts_keep_each_outcome,
 );

@@ -13,9 +13,10 @@
 //! - batch: 100 events per append vs a raw multi-row `INSERT` of 100 rows and a commit.
 //! - outside baselines, which share nothing with the store's driver: on PostgreSQL, `pgbench`
 //!   (if on `PATH`) on the same server inserting the same rows: 1 client single-row commits,
-//!   [`WRITERS`] clients, and 100-row transactions; on SQLite, a C-level single-row
-//!   `INSERT`+commit loop (`rusqlite` over the same bundled libsqlite3 that sqlx uses) with
-//!   the store's settings (WAL, `synchronous=FULL`) in a file in the same directory.
+//!   [`WRITERS`] clients, and 100-row transactions; on SQLite, C-level loops (`rusqlite` over
+//!   the same bundled libsqlite3 that sqlx uses) with the store's settings (WAL,
+//!   `synchronous=FULL`) in a file in the same directory: single-row `INSERT`+commit, and
+//!   transactions of 100 single-row `INSERT`s of one prepared statement.
 //!
 //! The machine's load average is printed at the start and end: figures from a busy machine
 //! are only comparable with the baselines of the same run.
@@ -89,6 +90,10 @@ struct Figures {
     /// SQLite: the C-level single-row commit loop.
     c_level_commits_per_s: Option<f64>,
     c_level_ratio: Option<f64>,
+    /// SQLite: the C-level loop of 100-row transactions, in rows per second.
+    c_level_batch_events_per_s: Option<f64>,
+    /// Store batch events / C-level 100-row transaction rows.
+    c_level_batch_ratio: Option<f64>,
 }
 
 #[derive(Debug, serde::Serialize)]
@@ -176,6 +181,13 @@ fn print_table(figures: &Figures) {
             "C-level INSERT+COMMIT  {rate:>10.0} /s   (rusqlite, WAL, synchronous=FULL)   store single / C {ratio:.2}"
         );
     }
+    if let (Some(rate), Some(ratio)) =
+        (figures.c_level_batch_events_per_s, figures.c_level_batch_ratio)
+    {
+        println!(
+            "C-level 100-row txns   {rate:>10.0} rows/s      (rusqlite, same settings)   store batches / C {ratio:.2}"
+        );
+    }
     println!("batch_events_per_s     {:.0}", figures.batch_events_per_s);
 }
 
@@ -185,6 +197,7 @@ struct Clocks {
     store_single: Duration,
     raw_single: Duration,
     c_level: Duration,
+    c_level_batch: Duration,
     store_concurrent: Duration,
     raw_concurrent: Duration,
     store_batch: Duration,
@@ -291,6 +304,17 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
                     raw.insert(&store, BATCH_SIZE).await?;
                 }
                 clocks.raw_batch += started.elapsed();
+                if let Some(mut baseline) = c_level.take() {
+                    let (c_level_back, elapsed) = tokio::task::spawn_blocking(move || {
+                        let started = Instant::now();
+                        let result = baseline.batches(batches_per_round);
+                        (baseline, result.map(|()| started.elapsed()))
+                    })
+                    .await
+                    .context("C-level baseline")?;
+                    clocks.c_level_batch += elapsed?;
+                    c_level = Some(c_level_back);
+                }
             }
         }
     }
@@ -310,6 +334,8 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
     let raw_batch_events_per_s = rate(batch_events, clocks.raw_batch);
     let c_level_commits_per_s =
         (clocks.c_level > Duration::ZERO).then(|| rate(singles, clocks.c_level));
+    let c_level_batch_events_per_s =
+        (clocks.c_level_batch > Duration::ZERO).then(|| rate(batch_events, clocks.c_level_batch));
 
     let pgbench = match backend {
         DbBackend::Postgres => {
@@ -346,6 +372,8 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
         pgbench,
         c_level_commits_per_s,
         c_level_ratio: c_level_commits_per_s.map(|c_level| append_per_s / c_level),
+        c_level_batch_events_per_s,
+        c_level_batch_ratio: c_level_batch_events_per_s.map(|c_level| batch_events_per_s / c_level),
     })
 }
 
@@ -502,8 +530,9 @@ impl RawWriter {
     }
 }
 
-/// SQLite's floor: single-row `INSERT`s, each its own transaction, through the C library
-/// (rusqlite), WAL and `synchronous=FULL` like the store, same-shaped rows and indexes.
+/// SQLite's floor: single-row `INSERT`s through the C library (rusqlite), each its own
+/// transaction or 100 to a transaction, WAL and `synchronous=FULL` like the store,
+/// same-shaped rows and the same indexes.
 struct CLevel {
     connection: rusqlite::Connection,
     path: PathBuf,
@@ -533,7 +562,8 @@ impl CLevel {
                      payload TEXT NOT NULL, metadata TEXT NOT NULL, recorded_at TEXT NOT NULL,
                      prev_hash TEXT NOT NULL, hash TEXT NOT NULL,
                      UNIQUE (stream_id, stream_version));
-                 CREATE INDEX events_recorded_at ON events (recorded_at);",
+                 CREATE INDEX events_recorded_at ON events (recorded_at);
+                 CREATE INDEX events_type_position ON events (event_type, position);",
             )
             .context("C-level baseline schema")?;
         Ok(Some(CLevel {
@@ -545,7 +575,25 @@ impl CLevel {
         }))
     }
 
+    /// `count` single-row `INSERT`s, each its own (autocommit) transaction.
     fn commits(&mut self, count: u64) -> Result<(), CliError> {
+        for _ in 0..count {
+            self.insert_rows(1)?;
+        }
+        Ok(())
+    }
+
+    /// `count` transactions of [`BATCH_SIZE`] single-row `INSERT`s (one prepared statement).
+    fn batches(&mut self, count: u64) -> Result<(), CliError> {
+        for _ in 0..count {
+            self.connection.execute_batch("BEGIN IMMEDIATE").context("C-level begin")?;
+            self.insert_rows(BATCH_SIZE)?;
+            self.connection.execute_batch("COMMIT").context("C-level commit")?;
+        }
+        Ok(())
+    }
+
+    fn insert_rows(&mut self, rows: u64) -> Result<(), CliError> {
         let mut insert = self
             .connection
             .prepare_cached(
@@ -553,8 +601,8 @@ impl CLevel {
             )
             .context("C-level insert")?;
         let zeros = "0".repeat(64);
-        for _ in 0..count {
-            let now = league_store::format_time(chrono::Utc::now());
+        let now = league_store::format_time(chrono::Utc::now());
+        for _ in 0..rows {
             insert
                 .execute(rusqlite::params![
                     self.next,
