@@ -23,8 +23,9 @@
 //!   writer, and every reader that sees its event, sees all earlier ones. On SQLite the
 //!   database has one writer anyway; appends run in `BEGIN IMMEDIATE` transactions, which take
 //!   the write lock up front (a deferred transaction that reads and then writes fails with
-//!   `SQLITE_BUSY` at once, ignoring the busy timeout). Within one process an async mutex
-//!   queues appends fairly before they reach the database lock.
+//!   `SQLITE_BUSY` at once, ignoring the busy timeout). Within one process appends wait in
+//!   the group-commit queue: the appends queued while one group commits go into the next
+//!   group's one transaction, each keeping its own outcome.
 //! - **Atomic, optimistic appends.** All events of one call go into one transaction; the
 //!   stream's version is checked inside it ([`ExpectedVersion`]) and a stale expectation is a
 //!   [`StoreError::Conflict`] that writes nothing. `(stream_id, stream_version)` is unique as
