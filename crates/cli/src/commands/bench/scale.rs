@@ -289,6 +289,8 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
     let started = Instant::now();
     let app = App::from_store(store.clone()).await.context("open the app")?;
     let app_open_s = started.elapsed().as_secs_f64();
+    // Each phase's figures on stderr as they come: a long run that fails later keeps them.
+    eprintln!("  App::open {app_open_s:.3} s; SELECT count(*) {count_rows_s:.3} s");
     drop(app);
 
     // A real server process: first start, then a restart, each to `/healthz` ready.
@@ -297,6 +299,11 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
     server.stop().await;
     let (server, restart) = Server::start(url, &http).await?;
     let rss_ready_mb = resident_mb(server.pid)?;
+    eprintln!(
+        "  league serve ready: first start {:.3} s, restart {:.3} s; {rss_ready_mb:.1} MB",
+        first_start.as_secs_f64(),
+        restart.as_secs_f64()
+    );
     let chosen = pick(leagues, args.serve_leagues);
     let started = Instant::now();
     for id in &chosen {
@@ -309,6 +316,7 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
     }
     let serve_s = started.elapsed().as_secs_f64();
     let rss_after_serving_mb = resident_mb(server.pid)?;
+    eprintln!("  {} leagues served in {serve_s:.2} s; {rss_after_serving_mb:.1} MB", chosen.len());
 
     // First reads: a league no request has loaded yet (the last one written), then the
     // ratings, whose first call folds every result of the log.
@@ -323,6 +331,13 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
         return Err(anyhow::anyhow!("no player rated: {response}").into());
     }
     let rss_after_ratings_mb = resident_mb(server.pid)?;
+    eprintln!(
+        "  standings {:.1} / {:.1} ms; ratings {:.1} / {:.1} ms; {rss_after_ratings_mb:.1} MB",
+        ms(standings_cold),
+        ms(standings_warm),
+        ms(ratings_first),
+        ms(ratings_second)
+    );
     server.stop().await;
 
     // Rebuild: the whole log folded from the database, beside a raw scan (best of each).
