@@ -356,8 +356,9 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
         drop(model);
     }
     let raw_scan_events_per_s = events as f64 / scan.as_secs_f64().max(1e-9);
-    // No rebuild measured: reported as 0.
-    let rebuild_events_per_s = events as f64 / rebuild.as_secs_f64().max(1e-9);
+    // No rebuild measured (`--rebuild-runs 0`): reported as 0.
+    let rebuild_events_per_s =
+        if args.rebuild_runs == 0 { 0.0 } else { events as f64 / rebuild.as_secs_f64().max(1e-9) };
     Ok(Figures {
         database: format!("{:?}", store.backend()),
         events,
