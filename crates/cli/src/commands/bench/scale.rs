@@ -1,16 +1,22 @@
 //! `league bench scale`: what a gateway costs on a long log — start-up, readiness, resident
-//! memory and rebuild rate — each beside a baseline measured in the same run.
+//! memory, first reads and rebuild rate — each beside a baseline measured in the same run.
 //!
 //! 1. Generates a realistic log (`bench replay`'s generator: 512 players, leagues of 8 with
-//!    every game reported, about 50 events per league, so 20k leagues at 1M events) and
-//!    appends it with one append per stream to a scratch database beside `--database`
-//!    (removed afterwards).
+//!    every game reported, about 50 events per league, so 20k leagues at 1M events) on a
+//!    thread of its own and appends it as it comes, one append per stream and `--writers`
+//!    appends in flight (the store commits them in groups), to a scratch database beside
+//!    `--database` (removed afterwards). Generation and appending overlap, and the log is
+//!    never held whole in memory; the time of both together is printed with the rate.
 //! 2. Start-up: `App::open` in this process (catalog fold; baseline: the same process's
 //!    `SELECT count(*)` of the events table); then a real `league serve` child process
 //!    started twice (first start, restart): time from spawn to `/healthz` answering 200.
 //! 3. Memory: the child's resident set (`/proc/PID/statm`) when ready and after serving the
 //!    GraphQL standings of 1,000 random leagues (goal ≤ 300 MB at 1M events).
-//! 4. Rebuild: the whole log folded in memory from the database (what `league replay` and
+//! 4. First reads: the ratings leaderboard (`ratings(game: PLACEMENT, first: 20)`), whose
+//!    first call folds every result of the log, then a second call; beside a standings call
+//!    of a league not loaded yet and a second one once it is; then the resident set again.
+//!    Second calls use another alias, so the response cache cannot answer them.
+//! 5. Rebuild: the whole log folded in memory from the database (what `league replay` and
 //!    a catch-up do) beside a raw scan of the same columns (goal ≥ 100k events/s end to end,
 //!    and ≥ 0.5× the scan).
 
@@ -27,7 +33,7 @@ use serde_json::json;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use uuid::Uuid;
 
-use super::replay::{append_all, generate, raw_scan};
+use super::replay::{Generator, WRITERS, append_streams, raw_scan};
 use super::scratch::in_scratch;
 use crate::CliError;
 
@@ -46,6 +52,13 @@ pub struct Args {
     /// Random leagues whose standings are served before memory is measured again.
     #[arg(long, default_value_t = 1000)]
     pub serve_leagues: usize,
+    /// Rebuilds measured (the best counts); 0 measures only the raw scan. A rebuild holds
+    /// every league's model at once (≈ 1.7 GB at 1M events), so a 10M-event run needs 0.
+    #[arg(long, default_value_t = 3)]
+    pub rebuild_runs: usize,
+    /// Appends in flight at once while the log is written.
+    #[arg(long, default_value_t = WRITERS)]
+    pub writers: usize,
 }
 
 /// Figures of one run.
@@ -54,8 +67,12 @@ struct Figures {
     database: String,
     events: u64,
     leagues: u64,
+    writers: usize,
+    /// Generating and appending the log, overlapped: wall time, and the generator's own
+    /// share of it.
+    generate_append_s: f64,
     generate_s: f64,
-    append_s: f64,
+    append_events_per_s: f64,
     count_rows_s: f64,
     app_open_s: f64,
     first_start_ready_s: f64,
@@ -64,6 +81,12 @@ struct Figures {
     rss_after_serving_mb: f64,
     served_leagues: usize,
     serve_s: f64,
+    standings_cold_ms: f64,
+    standings_warm_ms: f64,
+    ratings_first_ms: f64,
+    ratings_second_ms: f64,
+    rated_players: u64,
+    rss_after_ratings_mb: f64,
     raw_scan_events_per_s: f64,
     rebuild_events_per_s: f64,
     rebuild_ratio: f64,
@@ -101,6 +124,10 @@ impl Server {
             // per-address rate limit would measure the limiter, not the read side.
             .env("LEAGUE_RATE_REQUESTS_PER_SEC", "1000000")
             .env("LEAGUE_RATE_REQUESTS_BURST", "1000000")
+            // The first ratings call folds every result of the log: on 10M events it takes
+            // longer than the default request timeout (30 s), and a request cut off there
+            // answers 408 with the fold abandoned. The bench measures the fold, not the limit.
+            .env("LEAGUE_REQUEST_TIMEOUT_SECS", "3600")
             .env_remove("RUST_LOG")
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -154,18 +181,109 @@ fn pick(leagues: &[Uuid], count: usize) -> Vec<Uuid> {
         .collect()
 }
 
-async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
+/// What writing the generated log took.
+struct Written {
+    /// League ids in commit order.
+    leagues: Vec<Uuid>,
+    events: u64,
+    wall: Duration,
+    generating: Duration,
+}
+
+/// Generates the log on a thread of its own and appends each stream as it comes, `writers`
+/// appends in flight, printing progress on stderr about every tenth of the log.
+async fn write_log(store: &EventStore, target: u64, writers: usize) -> Result<Written, CliError> {
+    let (sender, receiver) = tokio::sync::mpsc::channel(4 * writers.max(1));
     let started = Instant::now();
-    let (streams, league_count) = generate(args.events)?;
-    let generate_s = started.elapsed().as_secs_f64();
-    let leagues: Vec<Uuid> =
-        streams.iter().filter_map(|s| league_id_of_stream(&s.stream)).collect();
+    let generator = tokio::task::spawn_blocking(move || {
+        let mut generator = Generator::new(target);
+        let mut generating = Duration::ZERO;
+        loop {
+            let started = Instant::now();
+            let next = generator.next();
+            generating += started.elapsed();
+            // A closed channel means the appender stopped on an error: it reports it.
+            let Some(next) = next else { break };
+            if sender.blocking_send(next).is_err() {
+                break;
+            }
+        }
+        generating
+    });
+    let streams = futures::stream::unfold(receiver, |mut receiver| async move {
+        receiver.recv().await.map(|stream| (stream, receiver))
+    });
+    let mut leagues = Vec::new();
+    let mut events = 0u64;
+    let step = (target / 10).max(1);
+    let mut next_report = step;
+    let appended = append_streams(store, Box::pin(streams), writers, |stream, count| {
+        leagues.extend(league_id_of_stream(stream));
+        events += count;
+        if events >= next_report {
+            next_report += step;
+            let seconds = started.elapsed().as_secs_f64();
+            eprintln!(
+                "  written {events} of {target} events in {seconds:.1} s ({:.0} events/s)",
+                events as f64 / seconds.max(1e-9)
+            );
+        }
+    })
+    .await;
+    let generating = generator.await.context("generator thread")?;
+    appended?;
+    Ok(Written { leagues, events, wall: started.elapsed(), generating })
+}
+
+/// One GraphQL request to the server and the time to its whole answer; an answer with
+/// errors is a failure.
+async fn graphql(
+    http: &reqwest::Client,
+    base: &str,
+    query: &str,
+    variables: serde_json::Value,
+) -> Result<(serde_json::Value, Duration), CliError> {
+    let started = Instant::now();
+    let response: serde_json::Value = http
+        .post(format!("{base}/graphql"))
+        .json(&json!({ "query": query, "variables": variables }))
+        .send()
+        .await
+        .context("GraphQL request")?
+        .json()
+        .await
+        .context("GraphQL response")?;
+    let elapsed = started.elapsed();
+    if response.get("errors").is_some() {
+        return Err(anyhow::anyhow!("GraphQL errors: {response}").into());
+    }
+    Ok((response, elapsed))
+}
+
+const STANDINGS: &str =
+    "query($id: ID!) { standings(leagueId: $id) { rank total played player { name } } }";
+/// The same read under another alias: the response cache keys on the request, so it
+/// cannot answer, and the model already loaded serves it.
+const STANDINGS_AGAIN: &str =
+    "query($id: ID!) { again: standings(leagueId: $id) { rank total played player { name } } }";
+const RATINGS: &str = "{ ratings(game: PLACEMENT, first: 20) { totalCount \
+                       nodes { rank player { name } rating { mu sigma display games } } } }";
+const RATINGS_AGAIN: &str = "{ again: ratings(game: PLACEMENT, first: 20) { totalCount \
+                             nodes { rank player { name } rating { mu sigma display games } } } }";
+
+fn ms(time: Duration) -> f64 {
+    time.as_secs_f64() * 1e3
+}
+
+async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
     let store = EventStore::connect(url).await.context("open the scratch database")?;
     store.migrate().await.context("migrate")?;
-    let started = Instant::now();
-    append_all(&store, streams).await?;
-    let append_s = started.elapsed().as_secs_f64();
+    let written = write_log(&store, args.events, args.writers).await?;
+    let leagues = &written.leagues;
     let events = store.head_position().await.context("head")?;
+    if events != written.events {
+        return Err(anyhow::anyhow!("{} events appended, head at {events}", written.events).into());
+    }
 
     // In-process start-up beside the cheapest full look at the log: counting its rows.
     let started = Instant::now();
@@ -175,6 +293,8 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
     let started = Instant::now();
     let app = App::from_store(store.clone()).await.context("open the app")?;
     let app_open_s = started.elapsed().as_secs_f64();
+    // Each phase's figures on stderr as they come: a long run that fails later keeps them.
+    eprintln!("  App::open {app_open_s:.3} s; SELECT count(*) {count_rows_s:.3} s");
     drop(app);
 
     // A real server process: first start, then a restart, each to `/healthz` ready.
@@ -183,21 +303,16 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
     server.stop().await;
     let (server, restart) = Server::start(url, &http).await?;
     let rss_ready_mb = resident_mb(server.pid)?;
-    let chosen = pick(&leagues, args.serve_leagues);
-    let query =
-        "query($id: ID!) { standings(leagueId: $id) { rank total played player { name } } }";
+    eprintln!(
+        "  league serve ready: first start {:.3} s, restart {:.3} s; {rss_ready_mb:.1} MB",
+        first_start.as_secs_f64(),
+        restart.as_secs_f64()
+    );
+    let chosen = pick(leagues, args.serve_leagues);
     let started = Instant::now();
     for id in &chosen {
-        let body = json!({ "query": query, "variables": { "id": id.to_string() } });
-        let response: serde_json::Value = http
-            .post(format!("{}/graphql", server.base))
-            .json(&body)
-            .send()
-            .await
-            .context("standings request")?
-            .json()
-            .await
-            .context("standings response")?;
+        let (response, _) =
+            graphql(&http, &server.base, STANDINGS, json!({ "id": id.to_string() })).await?;
         let rows = response["data"]["standings"].as_array().map_or(0, Vec::len);
         if rows == 0 {
             return Err(anyhow::anyhow!("no standings for league {id}: {response}").into());
@@ -205,28 +320,57 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
     }
     let serve_s = started.elapsed().as_secs_f64();
     let rss_after_serving_mb = resident_mb(server.pid)?;
+    eprintln!("  {} leagues served in {serve_s:.2} s; {rss_after_serving_mb:.1} MB", chosen.len());
+
+    // First reads: a league no request has loaded yet (the last one written), then the
+    // ratings, whose first call folds every result of the log.
+    let cold = leagues.last().context("no league generated")?;
+    let cold = json!({ "id": cold.to_string() });
+    let (_, standings_cold) = graphql(&http, &server.base, STANDINGS, cold.clone()).await?;
+    let (_, standings_warm) = graphql(&http, &server.base, STANDINGS_AGAIN, cold).await?;
+    let (response, ratings_first) = graphql(&http, &server.base, RATINGS, json!({})).await?;
+    let (_, ratings_second) = graphql(&http, &server.base, RATINGS_AGAIN, json!({})).await?;
+    let rated_players = response["data"]["ratings"]["totalCount"].as_u64().unwrap_or(0);
+    if rated_players == 0 {
+        return Err(anyhow::anyhow!("no player rated: {response}").into());
+    }
+    let rss_after_ratings_mb = resident_mb(server.pid)?;
+    eprintln!(
+        "  standings {:.1} / {:.1} ms; ratings {:.1} / {:.1} ms; {rss_after_ratings_mb:.1} MB",
+        ms(standings_cold),
+        ms(standings_warm),
+        ms(ratings_first),
+        ms(ratings_second)
+    );
     server.stop().await;
 
-    // Rebuild: the whole log folded from the database, beside a raw scan (best of 3 each).
+    // Rebuild: the whole log folded from the database, beside a raw scan (best of each).
     let mut scan = Duration::MAX;
     let mut rebuild = Duration::MAX;
-    for _ in 0..3 {
+    for run in 0..args.rebuild_runs.max(1) {
         let started = Instant::now();
         std::hint::black_box(raw_scan(&store).await?);
         scan = scan.min(started.elapsed());
+        if run >= args.rebuild_runs {
+            break;
+        }
         let started = Instant::now();
         let model = load_model(&store, None, |_| {}).await.context("rebuild")?;
         rebuild = rebuild.min(started.elapsed());
         drop(model);
     }
     let raw_scan_events_per_s = events as f64 / scan.as_secs_f64().max(1e-9);
-    let rebuild_events_per_s = events as f64 / rebuild.as_secs_f64().max(1e-9);
+    // No rebuild measured (`--rebuild-runs 0`): reported as 0.
+    let rebuild_events_per_s =
+        if args.rebuild_runs == 0 { 0.0 } else { events as f64 / rebuild.as_secs_f64().max(1e-9) };
     Ok(Figures {
         database: format!("{:?}", store.backend()),
         events,
-        leagues: league_count,
-        generate_s,
-        append_s,
+        leagues: leagues.len() as u64,
+        writers: args.writers,
+        generate_append_s: written.wall.as_secs_f64(),
+        generate_s: written.generating.as_secs_f64(),
+        append_events_per_s: events as f64 / written.wall.as_secs_f64().max(1e-9),
         count_rows_s,
         app_open_s,
         first_start_ready_s: first_start.as_secs_f64(),
@@ -235,6 +379,12 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
         rss_after_serving_mb,
         served_leagues: chosen.len(),
         serve_s,
+        standings_cold_ms: ms(standings_cold),
+        standings_warm_ms: ms(standings_warm),
+        ratings_first_ms: ms(ratings_first),
+        ratings_second_ms: ms(ratings_second),
+        rated_players,
+        rss_after_ratings_mb,
         raw_scan_events_per_s,
         rebuild_events_per_s,
         rebuild_ratio: rebuild_events_per_s / raw_scan_events_per_s.max(1e-9),
@@ -257,7 +407,10 @@ pub async fn run(args: Args) -> Result<ExitCode, CliError> {
         return Ok(ExitCode::SUCCESS);
     }
     println!("scale bench on {} ({} events, {} leagues)", f.database, f.events, f.leagues);
-    println!("  generate / append             {:>8.2} s / {:.2} s", f.generate_s, f.append_s);
+    println!(
+        "  generate + append             {:>8.2} s ({:.0} events/s; {} appends in flight; generator busy {:.2} s)",
+        f.generate_append_s, f.append_events_per_s, f.writers, f.generate_s
+    );
     println!("  App::open (catalog fold)      {:>8.3} s", f.app_open_s);
     println!("    baseline: SELECT count(*)   {:>8.3} s", f.count_rows_s);
     println!(
@@ -270,6 +423,15 @@ pub async fn run(args: Args) -> Result<ExitCode, CliError> {
         "  after standings of {:>5} leagues {:>5.1} MB (goal <= 300 MB; served in {:.2} s)",
         f.served_leagues, f.rss_after_serving_mb, f.serve_s
     );
+    println!(
+        "  standings, league not loaded  {:>8.1} ms; loaded {:.1} ms",
+        f.standings_cold_ms, f.standings_warm_ms
+    );
+    println!(
+        "  ratings, first call           {:>8.1} ms (folds every result); second {:.1} ms ({} players)",
+        f.ratings_first_ms, f.ratings_second_ms, f.rated_players
+    );
+    println!("  resident memory after ratings {:>8.1} MB", f.rss_after_ratings_mb);
     println!("  raw SELECT scan               {:>12.0} events/s", f.raw_scan_events_per_s);
     println!(
         "  rebuild (fold from database)  {:>12.0} events/s (goal >= 100,000)",
