@@ -168,6 +168,9 @@ pub(crate) struct Shared {
     failure: RwLock<Option<String>>,
     /// Ratings across leagues, once first asked for (`crate::ratings`).
     pub(crate) ratings: RwLock<Option<league_projections::RatingsModel>>,
+    /// The ratings' first load while it runs: one task that every request waits on, so a
+    /// request that gives up (timeout, client gone) does not abandon the load.
+    pub(crate) ratings_load: Mutex<Option<crate::ratings::RatingsLoad>>,
 }
 
 impl Shared {
@@ -248,6 +251,7 @@ impl App {
             cache: Mutex::new(LruCache::new(cache_leagues)),
             failure: RwLock::new(None),
             ratings: RwLock::new(None),
+            ratings_load: Mutex::new(None),
         });
         let follower = Follower {
             store: store.clone(),

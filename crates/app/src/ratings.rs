@@ -2,10 +2,15 @@
 //! folded on first use from the result events only (through the event-type index, up to
 //! the applied position), then kept current by the follower, which folds every event into
 //! it under the same locks as the catalog. Reads take its read lock briefly and return owned
-//! answers; as-of reads are binary searches in it (never a fold of the log).
+//! answers; as-of reads are binary searches in it (never a fold of the log). The first load
+//! runs as a task of its own that every waiting request shares: a request that gives up
+//! does not abandon it (on a long log it can outlast a request's timeout).
 
 use std::collections::HashMap;
 use std::sync::{PoisonError, RwLockReadGuard, RwLockWriteGuard};
+
+use futures::FutureExt;
+use futures::future::{BoxFuture, Shared as SharedFuture};
 
 use league_projections::{
     AsOf, GameKind, LeaderboardRow, Rating, RatingChange, RatingsModel, load_ratings,
@@ -24,6 +29,9 @@ pub struct RatingChangeView {
     pub previous: Rating,
     pub recorded_at: Option<chrono::DateTime<chrono::Utc>>,
 }
+
+/// The running first load of the ratings; its error as text (shared by every waiter).
+pub(crate) type RatingsLoad = SharedFuture<BoxFuture<'static, Result<(), String>>>;
 
 impl Shared {
     pub(crate) fn write_ratings(&self) -> RwLockWriteGuard<'_, Option<RatingsModel>> {
@@ -80,6 +88,11 @@ impl App {
         .await
     }
 
+    /// Whether the ratings are loaded (the first ratings request loads them).
+    pub fn ratings_loaded(&self) -> bool {
+        self.shared().read_ratings().is_some()
+    }
+
     /// Every rated player of a game kind, best first, now or as of a point in history.
     pub async fn leaderboard(
         &self,
@@ -98,7 +111,23 @@ impl App {
         if let Some(model) = self.shared().read_ratings().as_ref() {
             return Ok(read(model));
         }
-        self.load_ratings().await?;
+        let load = {
+            let mut running =
+                self.shared().ratings_load.lock().unwrap_or_else(PoisonError::into_inner);
+            running
+                .get_or_insert_with(|| {
+                    let app = self.clone();
+                    let task = tokio::spawn(async move {
+                        app.load_ratings().await.map_err(|error| error.to_string())
+                    });
+                    async move { task.await.map_err(|error| error.to_string())? }.boxed().shared()
+                })
+                .clone()
+        };
+        let loaded = load.await;
+        // Done either way: a failed load is retried by the next request.
+        self.shared().ratings_load.lock().unwrap_or_else(PoisonError::into_inner).take();
+        loaded.map_err(|error| AppError::internal(format!("ratings load: {error}")))?;
         let guard = self.shared().read_ratings();
         let model = guard.as_ref().ok_or_else(|| AppError::internal("ratings not loaded"))?;
         Ok(read(model))

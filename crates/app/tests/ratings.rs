@@ -1,0 +1,39 @@
+//! Ratings through the application service: the first load (docs/ratings.md) outlives a
+//! request that gives up on it, on SQLite and PostgreSQL.
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use league_app::App;
+use league_projections::GameKind;
+use league_testkit::TestDatabase;
+
+/// A leaderboard request dropped at its first wait (a timeout, a client gone) leaves the
+/// load running: the ratings become loaded without another request, and then rank the
+/// reported game's winner first.
+async fn a_dropped_request_does_not_abandon_the_first_load(db: TestDatabase) {
+    let app = App::open(&db.url).await.unwrap();
+    register_players(&app, 4).await;
+    app.execute(create(1, 2, 4, 1), no_options()).await.unwrap();
+    for n in 1..=4 {
+        app.execute(subscribe(1, n), no_options()).await.unwrap();
+    }
+    app.execute(report(&app, 1, 1, &[2.0, 1.0]).await, no_options()).await.unwrap();
+    let winner = seats(&app, 1, 1).await[0];
+
+    let gave_up = tokio::time::timeout(Duration::ZERO, app.leaderboard(GameKind::Placement, None));
+    assert!(gave_up.await.is_err(), "the request gave up before the load finished");
+    tokio::time::timeout(Duration::from_secs(30), async {
+        while !app.ratings_loaded() {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    })
+    .await
+    .expect("the load finished on its own");
+    let board = app.leaderboard(GameKind::Placement, None).await.unwrap();
+    assert_eq!(board.first().map(|row| row.player), Some(winner));
+}
+
+league_testkit::on_both_databases!(a_dropped_request_does_not_abandon_the_first_load);
