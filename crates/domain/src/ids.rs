@@ -112,8 +112,19 @@ impl Serialize for Actor {
 
 impl<'de> Deserialize<'de> for Actor {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        text.parse().map_err(serde::de::Error::custom)
+        // Parsed from the borrowed text: every stored result names its actor, and a replay
+        // should not allocate a string per event for it.
+        struct ActorVisitor;
+        impl serde::de::Visitor<'_> for ActorVisitor {
+            type Value = Actor;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("\"admin\" or \"player:<uuid>\"")
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Actor, E> {
+                text.parse().map_err(E::custom)
+            }
+        }
+        deserializer.deserialize_str(ActorVisitor)
     }
 }
 
@@ -150,5 +161,20 @@ mod tests {
         assert_eq!(serde_json::to_string(&Actor::Admin).unwrap(), "\"admin\"");
         assert!("player:not-a-uuid".parse::<Actor>().is_err());
         assert!("root".parse::<Actor>().is_err());
+    }
+
+    #[test]
+    fn actor_decodes_from_text_from_json_values_and_from_escaped_text() {
+        let player = Actor::Player(Uuid::from_u128(7));
+        let text = format!("\"player:{}\"", Uuid::from_u128(7));
+        assert_eq!(serde_json::from_str::<Actor>(&text).unwrap(), player);
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(Actor::deserialize(&value).unwrap(), player);
+        assert_eq!(serde_json::from_value::<Actor>(value).unwrap(), player);
+        // An escape makes the parser hand over a copied string instead of a borrowed one.
+        assert_eq!(serde_json::from_str::<Actor>("\"\\u0061dmin\"").unwrap(), Actor::Admin);
+        let error = serde_json::from_str::<Actor>("\"root\"").unwrap_err();
+        assert!(error.to_string().contains("invalid actor \"root\""), "{error}");
+        assert!(serde_json::from_str::<Actor>("42").is_err());
     }
 }

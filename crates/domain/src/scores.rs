@@ -4,9 +4,8 @@
 //! `PlayerId`, so no caller ever parses a player string back into an id
 //! (`docs/scoring.md#standings-and-tie-breakers`).
 
-use std::collections::HashMap;
-
 use league_scoring::{Aggregation, PlayerGameScore, ScoredGame, rank_standings_with};
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::ids::PlayerId;
 
@@ -35,29 +34,28 @@ impl ScoredResult {
     /// Matches every row of `scored` to the seat whose player key it names; every seat must
     /// be named exactly once.
     pub fn new(scored: ScoredGame, seats: &[PlayerId]) -> Result<ScoredResult, ScoreError> {
-        // Each seat's key, encoded once into a fixed buffer (no allocation per seat: this
-        // runs for every result of a replay).
-        let keys: Vec<([u8; KEY_LEN], PlayerId)> = seats
-            .iter()
-            .map(|id| {
-                let mut key = [0u8; KEY_LEN];
-                id.hyphenated().encode_lower(&mut key);
-                (key, *id)
-            })
-            .collect();
+        Self::of_seats(scored, seats.iter().copied())
+    }
+
+    /// [`ScoredResult::new`] over the seats as an iterator (read models keep seats inside
+    /// richer views and need not collect them first).
+    pub fn of_seats<I>(scored: ScoredGame, seats: I) -> Result<ScoredResult, ScoreError>
+    where
+        I: IntoIterator<Item = PlayerId>,
+        I::IntoIter: Clone,
+    {
+        let seats = seats.into_iter();
         let players = scored
             .players
             .iter()
             .enumerate()
             .map(|(row, score)| {
-                keys.iter()
-                    .find(|(key, _)| key.as_slice() == score.player.as_bytes())
-                    .map(|(_, id)| *id)
+                seat_of_key(&score.player, seats.clone())
                     .ok_or_else(|| ScoreError::NotSeated { row, key: score.player.clone() })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        if let Some(missing) = seats.iter().find(|seat| !players.contains(seat)) {
-            return Err(ScoreError::MissingSeat(*missing));
+        if let Some(missing) = seats.clone().find(|seat| !players.contains(seat)) {
+            return Err(ScoreError::MissingSeat(missing));
         }
         Ok(ScoredResult { scored, players })
     }
@@ -79,8 +77,26 @@ impl ScoredResult {
 
     /// Each seated player's score, in the order of `seats`.
     pub fn in_seat_order(&self, seats: &[PlayerId]) -> Vec<(PlayerId, f64)> {
-        seats.iter().filter_map(|seat| self.of(*seat).map(|row| (*seat, row.score))).collect()
+        self.in_order_of(seats.iter().copied())
     }
+
+    /// [`ScoredResult::in_seat_order`] over the seats as an iterator.
+    pub fn in_order_of(&self, seats: impl IntoIterator<Item = PlayerId>) -> Vec<(PlayerId, f64)> {
+        seats.into_iter().filter_map(|seat| self.of(seat).map(|row| (seat, row.score))).collect()
+    }
+}
+
+/// The seat whose player key is exactly `key` (the canonical key of [`crate::player_key`]).
+/// The key is parsed once and must re-encode to itself, which is the same as comparing it with
+/// every seat's key, without encoding every seat (this runs for every result of a replay).
+fn seat_of_key(key: &str, mut seats: impl Iterator<Item = PlayerId>) -> Option<PlayerId> {
+    if key.len() != KEY_LEN {
+        return None;
+    }
+    let id = PlayerId::try_parse(key).ok()?;
+    let mut canonical = [0u8; KEY_LEN];
+    id.hyphenated().encode_lower(&mut canonical);
+    (canonical.as_slice() == key.as_bytes() && seats.any(|seat| seat == id)).then_some(id)
 }
 
 /// One line of a league's standings.
@@ -131,6 +147,8 @@ impl ScoredGames {
     }
 
     fn learn(&mut self, game: &ScoredResult) {
+        // Fx hash: the keys are canonical player keys checked against the seats, not
+        // attacker-chosen text, and this runs for every result of a replay.
         for (id, row) in game.rows() {
             if !self.ids.contains_key(&row.player) {
                 self.ids.insert(row.player.clone(), id);
@@ -222,6 +240,26 @@ mod tests {
         assert_eq!(error, ScoreError::NotSeated { row: 1, key: id(3).to_string() });
         let error = ScoredResult::new(scored(&[id(1), id(2)]), &[id(1), id(2), id(3)]);
         assert_eq!(error.unwrap_err(), ScoreError::MissingSeat(id(3)));
+    }
+
+    #[test]
+    fn only_the_canonical_key_of_a_seat_matches_it() {
+        let seats = [id(0xAB), id(2)];
+        let with_key = |key: String| {
+            let mut game = scored(&[id(0xAB), id(2)]);
+            game.players[0].player = key;
+            ScoredResult::new(game, &seats)
+        };
+        assert!(with_key(id(0xAB).hyphenated().to_string()).is_ok());
+        for other in [
+            id(0xAB).hyphenated().to_string().to_uppercase(),
+            id(0xAB).simple().to_string(),
+            id(0xAB).braced().to_string(),
+            format!(" {}", id(0xAB).hyphenated()),
+        ] {
+            let error = with_key(other.clone()).unwrap_err();
+            assert_eq!(error, ScoreError::NotSeated { row: 0, key: other });
+        }
     }
 
     #[test]

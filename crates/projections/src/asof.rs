@@ -3,14 +3,15 @@
 //! ([`load_model`], the fast path used by replay, as-of queries and the benchmark).
 
 use chrono::{DateTime, SubsecRound, Utc};
-use league_domain::league_stream_id;
-use league_store::{Bound, EventStore, RecordedEvent, StreamId};
+use league_domain::{DomainEvent, league_stream_id};
+use league_store::{Bound, EventStore, RecordedEvent};
 use sea_orm::DbBackend;
+use tokio::sync::mpsc;
 use uuid::Uuid;
 
 use crate::decode::for_each_event_row;
 use crate::error::ProjectionError;
-use crate::model::ReadModel;
+use crate::model::{EventMeta, ReadModel};
 
 /// A point in history: everything up to and including a global position, or everything
 /// recorded at or before an instant.
@@ -59,10 +60,21 @@ pub fn fold_until<'a>(
 
 /// How often (in events) [`load_model`] reports progress.
 pub const PROGRESS_EVERY: u64 = 16_384;
+/// Decoded events handed from [`load_model`]'s reader to its folder at a time: large enough
+/// that the hand-over costs nothing per event, small enough to keep both sides busy.
+const FOLD_BATCH: usize = 512;
+/// Batches the reader may run ahead of the folder.
+const BATCHES_AHEAD: usize = 4;
 
 /// Folds the log from the database up to `until` (the whole log for `None`), reading rows
 /// with one streaming query and decoding each payload straight from its JSON text.
-/// `progress` is called with the last folded position every [`PROGRESS_EVERY`] events.
+/// `progress` is called with the last read position every [`PROGRESS_EVERY`] events.
+///
+/// Reading and decoding run on the calling task while a blocking thread folds the decoded
+/// events in order, so a rebuild keeps two cores busy (the driver's own reading, then
+/// decoding, then folding would otherwise queue behind one another on one). The first
+/// error in log order wins: a fold error stops the reader, a read or decode error ends
+/// the fold after the events before it.
 pub async fn load_model(
     store: &EventStore,
     until: Option<AsOf>,
@@ -72,18 +84,92 @@ pub async fn load_model(
         None => i64::MAX,
         Some(as_of) => i64::try_from(store.position_at(as_of.into()).await?).unwrap_or(i64::MAX),
     };
+    let (to_folder, mut inbox) = mpsc::channel::<Vec<(EventMeta, DomainEvent)>>(BATCHES_AHEAD);
+    let folder = tokio::task::spawn_blocking(move || {
+        let mut model = ReadModel::new();
+        while let Some(batch) = inbox.blocking_recv() {
+            for (meta, event) in batch {
+                model.apply_event(meta, event)?;
+            }
+        }
+        Ok::<_, ProjectionError>(model)
+    });
+    let read = async {
+        let db = store.connection();
+        let mut count = 0u64;
+        let mut batch = Vec::with_capacity(FOLD_BATCH);
+        macro_rules! read_rows {
+            ($pool:expr, $sql:expr) => {
+                for_each_event_row!($pool, $sql, last, |meta, event| {
+                    let position = meta.position;
+                    batch.push((meta, event));
+                    if batch.len() == FOLD_BATCH {
+                        let full = std::mem::replace(&mut batch, Vec::with_capacity(FOLD_BATCH));
+                        if to_folder.send(full).await.is_err() {
+                            // The folder stopped on an error, reported below.
+                            break;
+                        }
+                    }
+                    count += 1;
+                    if count.is_multiple_of(PROGRESS_EVERY) {
+                        progress(position);
+                    }
+                })
+            };
+        }
+        match store.backend() {
+            DbBackend::Sqlite => read_rows!(
+                db.get_sqlite_connection_pool(),
+                "SELECT position, stream_version, event_type, schema_version, payload, \
+                 recorded_at FROM events WHERE position <= ?1 ORDER BY position"
+            ),
+            _ => read_rows!(
+                db.get_postgres_connection_pool(),
+                "SELECT position, stream_version, event_type, schema_version, payload, \
+                 recorded_at FROM events WHERE position <= $1 ORDER BY position"
+            ),
+        }
+        if !batch.is_empty() {
+            // A closed folder has an error of its own, reported below.
+            let _ = to_folder.send(batch).await;
+        }
+        Ok::<_, ProjectionError>(())
+    }
+    .await;
+    drop(to_folder);
+    let folded = match folder.await {
+        Ok(folded) => folded,
+        Err(error) => match error.try_into_panic() {
+            Ok(panic) => std::panic::resume_unwind(panic),
+            Err(error) => panic!("the replay's folding thread was cancelled: {error}"),
+        },
+    };
+    // The folder only saw events before any read error, so its own error comes first.
+    let model = folded?;
+    read?;
+    progress(model.position());
+    Ok(model)
+}
+
+/// One league's model: its stream folded up to `until` (the whole stream for `None`). The
+/// model knows the league, its games, results, standings and score history; players are
+/// the [`Catalog`](crate::Catalog)'s. Rows are read and decoded like [`load_model`]'s (from
+/// the payload's JSON text, by the `events(stream_id, stream_version)` index).
+pub async fn load_league(
+    store: &EventStore,
+    league: Uuid,
+    until: Option<AsOf>,
+) -> Result<ReadModel, ProjectionError> {
+    let stream = league_stream_id(league);
     let mut model = ReadModel::new();
     let db = store.connection();
-    let mut count = 0u64;
     macro_rules! fold_rows {
         ($pool:expr, $sql:expr) => {
-            for_each_event_row!($pool, $sql, last, |meta, event| {
-                let position = meta.position;
-                model.apply_event(meta, event)?;
-                count += 1;
-                if count.is_multiple_of(PROGRESS_EVERY) {
-                    progress(position);
+            for_each_event_row!($pool, $sql, stream.as_str(), |meta, event| {
+                if until.is_some_and(|as_of| !as_of.includes(meta.position, meta.recorded_at)) {
+                    break;
                 }
+                model.apply_event(meta, event)?;
             })
         };
     }
@@ -91,33 +177,13 @@ pub async fn load_model(
         DbBackend::Sqlite => fold_rows!(
             db.get_sqlite_connection_pool(),
             "SELECT position, stream_version, event_type, schema_version, payload, recorded_at \
-             FROM events WHERE position <= ?1 ORDER BY position"
+             FROM events WHERE stream_id = ?1 ORDER BY stream_version"
         ),
         _ => fold_rows!(
             db.get_postgres_connection_pool(),
             "SELECT position, stream_version, event_type, schema_version, payload, recorded_at \
-             FROM events WHERE position <= $1 ORDER BY position"
+             FROM events WHERE stream_id = $1 ORDER BY stream_version"
         ),
-    }
-    progress(model.position());
-    Ok(model)
-}
-
-/// One league's model: its stream folded up to `until` (the whole stream for `None`). The
-/// model knows the league, its games, results, standings and score history; players are
-/// the [`Catalog`](crate::Catalog)'s.
-pub async fn load_league(
-    store: &EventStore,
-    league: Uuid,
-    until: Option<AsOf>,
-) -> Result<ReadModel, ProjectionError> {
-    let stream = StreamId::new(league_stream_id(league))?;
-    let mut model = ReadModel::new();
-    for event in store.read_stream(&stream, 1).await? {
-        if until.is_some_and(|as_of| !as_of.includes(event.position, event.recorded_at)) {
-            break;
-        }
-        model.apply(&event)?;
     }
     Ok(model)
 }

@@ -4,11 +4,16 @@
 //! 1. Generates a realistic log through the domain (players; placement leagues of 8 with
 //!    k = 2..6 and the default games per seat; every game reported, about 1 in 20
 //!    corrected) and appends it in big batches (one append per league stream) to a
-//!    scratch database beside `--database` (removed afterwards).
+//!    scratch database beside `--database` (removed afterwards); or, with `--log`, measures
+//!    an existing log as it is (read only).
 //! 2. Measures, each as the best of a few runs:
-//!    - raw scan: `SELECT` of the columns the replay reads, every row fetched, no decoding;
-//!    - replay from the database: the same query, each payload decoded from its JSON text
-//!      and folded, then every league's standings ranked (`replay_db_events_per_s`);
+//!    - raw scan ([`raw_scan`], also the baseline of `league bench scale`): the query the
+//!      rebuild runs, every row fetched and every column it reads taken as the driver's
+//!      bytes, text or integers — nothing parsed (no JSON, no timestamp);
+//!    - replay from the database: [`load_model`], the fold `league replay` runs (and `league
+//!      bench scale` times as its rebuild): each payload decoded from its JSON text and
+//!      folded (`replay_db_events_per_s`); then, apart, every league's standings ranked
+//!      (`rank_all_leagues_s`), which a replay does lazily, per league, when asked;
 //!    - replay from memory: the log held in memory as typed domain events, folded, then
 //!      every league's standings ranked (`replay_events_per_s`, goal ≥ 1M/s); and the same
 //!      from the store's `RecordedEvent`s, whose JSON values are decoded on the way
@@ -49,6 +54,10 @@ pub struct Args {
     /// Events to generate (at least 1000).
     #[arg(long, default_value_t = 1_000_000)]
     pub events: u64,
+    /// Measure this existing log (SQLite or PostgreSQL URL) as it is, read only, instead of
+    /// generating one.
+    #[arg(long, value_name = "URL")]
+    pub log: Option<String>,
 }
 
 /// Measurements per figure; the best one counts (the machine is shared).
@@ -67,6 +76,8 @@ struct Figures {
     raw_scan_events_per_s: f64,
     replay_db_events_per_s: f64,
     replay_ratio: f64,
+    /// The database replay plus ranking every league's standings.
+    replay_db_then_ranked_events_per_s: f64,
     replay_events_per_s: f64,
     replay_recorded_events_per_s: f64,
     rank_all_leagues_s: f64,
@@ -119,33 +130,45 @@ pub(super) async fn append_all(
     Ok(())
 }
 
-/// The columns the replay reads, every row fetched and touched, nothing decoded.
+/// The baseline of the rebuild benches: the rebuild's own query, every row fetched and
+/// every column it reads taken as the driver hands it over — integers, the event type and
+/// payload as text, the commit time as its stored text (SQLite) or bytes (PostgreSQL) —
+/// and touched; nothing parsed.
 pub(super) async fn raw_scan(store: &EventStore) -> Result<u64, CliError> {
-    const SQL: &str = "SELECT position, stream_version, event_type, schema_version, payload, \
-                       recorded_at FROM events ORDER BY position";
+    const SQLITE: &str = "SELECT position, stream_version, event_type, schema_version, payload, \
+                          recorded_at FROM events WHERE position <= ?1 ORDER BY position";
+    const POSTGRES: &str = "SELECT position, stream_version, event_type, schema_version, \
+                            payload, recorded_at FROM events WHERE position <= $1 ORDER BY position";
     let mut touched = 0u64;
     macro_rules! scan {
-        ($pool:expr) => {{
-            let mut rows = sqlx::query(SQL).fetch($pool);
-            while let Some(row) = rows.try_next().await.context("scan")? {
-                let position: i64 = row.try_get(0).context("scan")?;
-                let version: i64 = row.try_get(1).context("scan")?;
-                let event_type: &str = row.try_get(2).context("scan")?;
-                let schema: i32 = row.try_get(3).context("scan")?;
-                let payload: &str = row.try_get(4).context("scan")?;
-                let at: chrono::DateTime<Utc> = row.try_get(5).context("scan")?;
+        ($pool:expr, $sql:expr, |$row:ident| $time:expr) => {{
+            let mut rows = sqlx::query($sql).bind(i64::MAX).fetch($pool);
+            while let Some($row) = rows.try_next().await.context("scan")? {
+                let position: i64 = $row.try_get(0).context("scan")?;
+                let version: i64 = $row.try_get(1).context("scan")?;
+                let event_type: &str = $row.try_get(2).context("scan")?;
+                let schema: i32 = $row.try_get(3).context("scan")?;
+                let payload: &str = $row.try_get(4).context("scan")?;
+                let at: &[u8] = $time;
                 touched = touched.wrapping_add(
                     (position + version + i64::from(schema)) as u64
                         + (event_type.len() + payload.len()) as u64
-                        + at.timestamp_subsec_micros() as u64,
+                        + at.last().copied().map_or(0, u64::from),
                 );
             }
         }};
     }
     let db = store.connection();
     match store.backend() {
-        DbBackend::Sqlite => scan!(db.get_sqlite_connection_pool()),
-        _ => scan!(db.get_postgres_connection_pool()),
+        DbBackend::Sqlite => scan!(db.get_sqlite_connection_pool(), SQLITE, |row| row
+            .try_get_unchecked::<&str, _>(5)
+            .context("scan")?
+            .as_bytes()),
+        _ => scan!(db.get_postgres_connection_pool(), POSTGRES, |row| row
+            .try_get_raw(5)
+            .context("scan")?
+            .as_bytes()
+            .map_err(|error| anyhow::anyhow!("scan: {error}"))?),
     }
     Ok(touched)
 }
@@ -169,7 +192,8 @@ where
     Ok(best)
 }
 
-async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
+/// Generates and appends the log into the scratch database at `url`, then measures it.
+async fn generate_and_measure(url: &str, args: &Args) -> Result<Figures, CliError> {
     let started = Instant::now();
     let (streams, leagues) = generate(args.events)?;
     let generate_s = started.elapsed().as_secs_f64();
@@ -178,24 +202,36 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
     let started = Instant::now();
     append_all(&store, streams).await?;
     let append_s = started.elapsed().as_secs_f64();
+    let mut figures = measure(&store).await?;
+    figures.leagues = leagues;
+    figures.generate_s = generate_s;
+    figures.append_s = append_s;
+    Ok(figures)
+}
+
+/// Measures the log of `store` (read only).
+async fn measure(store: &EventStore) -> Result<Figures, CliError> {
     let events = store.head_position().await.context("head")?;
     let per_s = |time: Duration| events as f64 / time.as_secs_f64().max(1e-9);
 
     let scan = best(|| async {
         let started = Instant::now();
-        std::hint::black_box(raw_scan(&store).await?);
+        std::hint::black_box(raw_scan(store).await?);
         Ok(started.elapsed())
     })
     .await?;
-    let db_replay = best(|| async {
+    let mut leagues = 0u64;
+    let (mut db_replay, mut db_rank) = (Duration::MAX, Duration::MAX);
+    for _ in 0..RUNS {
         let started = Instant::now();
-        let model = load_model(&store, None, |_| {}).await.context("replay")?;
+        let model = load_model(store, None, |_| {}).await.context("replay")?;
+        db_replay = db_replay.min(started.elapsed());
+        let ranking = Instant::now();
         std::hint::black_box(rank_all(&model));
-        let elapsed = started.elapsed();
+        db_rank = db_rank.min(ranking.elapsed());
+        leagues = model.leagues().count() as u64;
         drop(model);
-        Ok(elapsed)
-    })
-    .await?;
+    }
 
     let recorded = store.read_all(1, u64::MAX).await.context("load the log")?;
     let recorded_time = best(|| async {
@@ -242,11 +278,12 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
         database: format!("{:?}", store.backend()),
         events,
         leagues,
-        generate_s,
-        append_s,
+        generate_s: 0.0,
+        append_s: 0.0,
         raw_scan_events_per_s: per_s(scan),
         replay_db_events_per_s: per_s(db_replay),
         replay_ratio: per_s(db_replay) / per_s(scan),
+        replay_db_then_ranked_events_per_s: per_s(db_replay + db_rank),
         replay_events_per_s: per_s(typed_time),
         replay_recorded_events_per_s: per_s(recorded_time),
         rank_all_leagues_s: rank_time.as_secs_f64(),
@@ -261,9 +298,18 @@ pub async fn run(args: Args) -> Result<ExitCode, CliError> {
         )));
     }
     let args = &args;
-    let figures =
-        in_scratch(&args.database, "replay", false, |url| async move { measure(&url, args).await })
-            .await?;
+    let figures = match &args.log {
+        Some(url) => {
+            let store = EventStore::connect(url).await.context("--log")?;
+            measure(&store).await?
+        }
+        None => {
+            in_scratch(&args.database, "replay", false, |url| async move {
+                generate_and_measure(&url, args).await
+            })
+            .await?
+        }
+    };
     if args.json {
         println!("{}", serde_json::to_string(&figures).context("JSON output")?);
     } else {
@@ -278,10 +324,14 @@ pub async fn run(args: Args) -> Result<ExitCode, CliError> {
             figures.raw_scan_events_per_s
         );
         println!(
-            "  replay from the database      {:>12.0} events/s",
+            "  replay from the database      {:>12.0} events/s (fold, as `league replay`)",
             figures.replay_db_events_per_s
         );
         println!("  replay_ratio (db / scan)      {:>12.2}   (goal >= 0.5)", figures.replay_ratio);
+        println!(
+            "    then every league ranked    {:>12.0} events/s",
+            figures.replay_db_then_ranked_events_per_s
+        );
         println!(
             "  replay from memory            {:>12.0} events/s (goal >= 1,000,000)",
             figures.replay_events_per_s
