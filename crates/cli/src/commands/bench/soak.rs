@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use futures::{SinkExt, StreamExt};
+use hdrhistogram::Histogram;
 use league_app::App;
 use league_gateway::GatewayConfig;
 use serde_json::json;
@@ -162,13 +163,17 @@ fn open_fds() -> i64 {
     std::fs::read_dir("/proc/self/fd").map_or(0, |dir| dir.count() as i64)
 }
 
-fn p99_ms(latencies: &mut [u32]) -> f64 {
+/// Read latencies in µs (1 µs to 60 s, 3 significant digits): a fixed-size histogram, so
+/// recording a read allocates nothing (the clients share the measured process).
+fn latency_histogram() -> anyhow::Result<Histogram<u64>> {
+    Ok(Histogram::new_with_bounds(1, 60_000_000, 3)?)
+}
+
+fn p99_ms(latencies: &Histogram<u64>) -> f64 {
     if latencies.is_empty() {
         return 0.0;
     }
-    latencies.sort_unstable();
-    let index = ((0.99 * latencies.len() as f64).ceil() as usize).clamp(1, latencies.len()) - 1;
-    f64::from(latencies[index]) / 1000.0
+    latencies.value_at_quantile(0.99) as f64 / 1000.0
 }
 
 /// What the clients share.
@@ -299,27 +304,29 @@ async fn load(shared: &Arc<Shared>, args: &Args) -> Result<Loaded, CliError> {
     let (start_rss, start_fds) = (rss_mb(), open_fds());
     tokio::time::sleep_until((shared.deadline - Duration::from_millis(200)).into()).await;
     let (end_rss, end_fds) = (rss_mb(), open_fds());
-    let mut first = Vec::new();
-    let mut last = Vec::new();
+    let mut first = latency_histogram()?;
+    let mut last = latency_histogram()?;
     for task in tasks {
-        let samples = task.await.context("a client task")?.context("a client under load")?;
-        for (at, micros) in samples {
-            if at < fifth {
-                first.push(micros);
-            } else if at >= Duration::from_secs(args.seconds) - fifth {
-                last.push(micros);
-            }
+        let fifths = task.await.context("a client task")?.context("a client under load")?;
+        if let Some(fifths) = fifths {
+            first.add(&fifths.first).context("merge latencies")?;
+            last.add(&fifths.last).context("merge latencies")?;
         }
     }
-    let start =
-        Snapshot { rss_mb: start_rss, open_fds: start_fds, read_p99_ms: p99_ms(&mut first) };
-    let end = Snapshot { rss_mb: end_rss, open_fds: end_fds, read_p99_ms: p99_ms(&mut last) };
+    let start = Snapshot { rss_mb: start_rss, open_fds: start_fds, read_p99_ms: p99_ms(&first) };
+    let end = Snapshot { rss_mb: end_rss, open_fds: end_fds, read_p99_ms: p99_ms(&last) };
     let reads = shared.reads.load(Ordering::Relaxed);
     Ok((reads, readers, writers, subscribers, start, end))
 }
 
-/// A read's (time since start, latency in µs).
-type Samples = Vec<(Duration, u32)>;
+/// A reader's latencies over the first and the last fifth of the run (writers and
+/// subscribers report none).
+struct Fifths {
+    first: Histogram<u64>,
+    last: Histogram<u64>,
+}
+
+type Samples = Option<Fifths>;
 
 async fn post(
     http: &reqwest::Client,
@@ -343,25 +350,24 @@ async fn post(
 async fn reader(http: &reqwest::Client, shared: &Shared, n: usize) -> anyhow::Result<Samples> {
     let standings = json!({ "query": STANDINGS, "variables": { "league": shared.league } });
     let leagues = json!({ "query": LEAGUES });
-    let mut samples = Vec::new();
+    let mut fifths = Fifths { first: latency_histogram()?, last: latency_histogram()? };
     let mut turn = n;
+    let fifth = (shared.deadline - shared.started) / 5;
     while Instant::now() < shared.deadline {
         let body = if turn.is_multiple_of(2) { &standings } else { &leagues };
         turn += 1;
         let sent = Instant::now();
         post(http, shared, body, false).await?;
-        let micros = u32::try_from(sent.elapsed().as_micros()).unwrap_or(u32::MAX);
-        // Only the first and the last fifth are reported; keeping every sample would grow
-        // this process (server and clients share it) by 16 bytes a read and count as the
-        // server's growth.
+        let micros = u64::try_from(sent.elapsed().as_micros()).unwrap_or(u64::MAX);
         shared.reads.fetch_add(1, Ordering::Relaxed);
         let at = sent - shared.started;
-        let fifth = (shared.deadline - shared.started) / 5;
-        if at < fifth || at >= (shared.deadline - shared.started) - fifth {
-            samples.push((at, micros));
+        if at < fifth {
+            fifths.first.saturating_record(micros);
+        } else if at >= (shared.deadline - shared.started) - fifth {
+            fifths.last.saturating_record(micros);
         }
     }
-    Ok(samples)
+    Ok(Some(fifths))
 }
 
 async fn writer(http: &reqwest::Client, shared: &Shared, n: usize) -> anyhow::Result<Samples> {
@@ -386,7 +392,7 @@ async fn writer(http: &reqwest::Client, shared: &Shared, n: usize) -> anyhow::Re
         };
         tokio::time::sleep(WRITE_PAUSE).await;
     }
-    Ok(Vec::new())
+    Ok(None)
 }
 
 async fn subscriber(shared: &Shared) -> anyhow::Result<Samples> {
@@ -413,5 +419,5 @@ async fn subscriber(shared: &Shared) -> anyhow::Result<Samples> {
         }
         ws.close(None).await.ok();
     }
-    Ok(Vec::new())
+    Ok(None)
 }
