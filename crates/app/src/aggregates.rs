@@ -60,14 +60,30 @@ impl Aggregates {
         self.cache.lock().unwrap_or_else(PoisonError::into_inner).get(stream).cloned()
     }
 
-    /// Keeps `state` unless a later one of the same stream is already kept (commands on
-    /// one stream may finish folding in any order).
-    pub(crate) fn keep(&self, stream: &str, state: StreamState) {
+    /// `state` (as [`Aggregates::get`] gave it) with `events`, the stream's next ones, folded
+    /// in, kept for the next command. When the kept state is still the one `state` copies
+    /// and no other command holds it, it is folded in place (no copy of a long league per
+    /// command); commands on one stream may finish in any order, so a later kept state is
+    /// never replaced by an earlier one.
+    pub(crate) fn advance(
+        &self,
+        stream: &str,
+        mut state: StreamState,
+        events: &[DomainEvent],
+    ) -> StreamState {
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
-        if cache.peek(stream).is_some_and(|kept| kept.version() >= state.version()) {
-            return;
+        if let Some(kept) = cache.get_mut(stream)
+            && kept.version() == state.version()
+        {
+            drop(state);
+            kept.fold(events);
+            return kept.clone();
         }
-        cache.put(stream.to_owned(), state);
+        state.fold(events);
+        if cache.peek(stream).is_none_or(|kept| kept.version() < state.version()) {
+            cache.put(stream.to_owned(), state.clone());
+        }
+        state
     }
 
     pub(crate) fn len(&self) -> usize {

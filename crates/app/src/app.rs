@@ -450,11 +450,10 @@ impl App {
         stream: &StreamId,
         command: &AppCommand,
     ) -> Result<StreamState, AppError> {
-        let mut state =
-            self.inner.aggregates.get(stream.as_str()).unwrap_or_else(|| match command {
-                AppCommand::Player(_) => StreamState::Player(Arc::default()),
-                AppCommand::League(_) => StreamState::League(Arc::default()),
-            });
+        let state = self.inner.aggregates.get(stream.as_str()).unwrap_or_else(|| match command {
+            AppCommand::Player(_) => StreamState::Player(Arc::default()),
+            AppCommand::League(_) => StreamState::League(Arc::default()),
+        });
         let recorded = self.inner.store.read_stream(stream, state.version() + 1).await?;
         if recorded.is_empty() {
             return Ok(state);
@@ -468,9 +467,7 @@ impl App {
                     })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        state.fold(&events);
-        self.inner.aggregates.keep(stream.as_str(), state.clone());
-        Ok(state)
+        Ok(self.inner.aggregates.advance(stream.as_str(), state, &events))
     }
 
     /// Folds the aggregate, fills the context from the read side and handles the command.
@@ -580,13 +577,13 @@ impl App {
     }
 }
 
-/// The error of a league that does not exist.
 /// A command whose stream holds another kind of aggregate (cannot happen: the stream id
 /// is derived from the command).
 fn mismatched(command: &AppCommand) -> AppError {
     AppError::internal(format!("stream {} holds another kind of aggregate", command.stream_id()))
 }
 
+/// The error of a league that does not exist.
 fn not_found(league: Uuid) -> AppError {
     AppError::NotFound(format!("league {league}"))
 }

@@ -57,7 +57,7 @@ fn explained(
     seats: &[Uuid],
 ) -> Result<ScoredResult, AppError> {
     let scored = score_game(system, result).map_err(AppError::internal)?;
-    ScoredResult::new(scored, seats).map_err(AppError::internal)
+    ScoredResult::new(scored, seats.iter().copied()).map_err(AppError::internal)
 }
 
 /// The game a result or correction is about, and the result and correction reason it holds.

@@ -21,8 +21,8 @@ use crate::events::{
 use crate::ids::{Actor, GameId, LeagueId, PlayerId, league_stream_id};
 use crate::rules::{
     ACTIVE_PLAYER_MIN_FINISHED_GAMES, DEFAULT_LEAGUE_SIZE, check_league_size,
-    check_players_per_game, clean_name, clean_reason, is_active_player, resolve_games_per_seat,
-    schedule_league_games, validate_result,
+    check_players_per_game, clean_name, clean_reason, games_per_player, is_active_player,
+    resolve_games_per_seat, schedule_league_games, validate_result,
 };
 use crate::scores::{ScoredGames, ScoredResult, StandingRow};
 use crate::seats::seat_labels;
@@ -193,7 +193,7 @@ impl League {
                     format!("{system} cannot score game {}: {error}", game.number),
                 )
             })?;
-            let typed = ScoredResult::new(game_scores, &game.seats)
+            let typed = ScoredResult::new(game_scores, game.seats.iter().copied())
                 .map_err(|error| DomainError::Inconsistent(error.to_string()))?;
             scored.push(typed);
         }
@@ -357,15 +357,14 @@ impl League {
     }
 }
 
-/// `docs/scoring.md#league-aggregation`: best N needs 1 ≤ N ≤ the games each player plays,
-/// k·s (every player takes each of the k seats s times, `docs/scheduling.md#games-per-league`);
-/// refused under field `aggregation.n`.
+/// `docs/scoring.md#league-aggregation`: best N needs 1 ≤ N ≤ the games each player plays
+/// ([`games_per_player`]); refused under field `aggregation.n`.
 pub fn check_aggregation(
     aggregation: Aggregation,
     players_per_game: u32,
     games_per_seat: u32,
 ) -> Result<(), DomainError> {
-    aggregation.check(players_per_game.saturating_mul(games_per_seat)).map_err(|error| {
+    aggregation.check(games_per_player(players_per_game, games_per_seat)).map_err(|error| {
         let field = error.field().to_owned();
         let message = match error {
             ScoringError::Invalid { message, .. } | ScoringError::Impossible { message, .. } => {

@@ -21,6 +21,11 @@ pub const MAX_LEAGUE_SIZE: u32 = league_scheduling::MAX_PLAYERS as u32;
 pub const MAX_GAMES_PER_SEAT: u32 = league_scheduling::MAX_GAMES_PER_SEAT as u32;
 /// Fewest players per game the scheduler accepts.
 pub const MIN_PLAYERS_PER_GAME: u32 = league_scheduling::MIN_PER_GAME as u32;
+/// `docs/scheduling.md#games-per-league`: the games each player of a league plays, k·s
+/// (every player takes each of the k seats s times).
+pub fn games_per_player(players_per_game: u32, games_per_seat: u32) -> u32 {
+    players_per_game.saturating_mul(games_per_seat)
+}
 /// Longest name, game, game version.
 pub const MAX_NAME_CHARS: usize = 200;
 /// Longest correction reason.

@@ -33,17 +33,10 @@ pub struct ScoredResult {
 impl ScoredResult {
     /// Matches every row of `scored` to the seat whose player key it names; every seat must
     /// be named exactly once.
-    pub fn new(scored: ScoredGame, seats: &[PlayerId]) -> Result<ScoredResult, ScoreError> {
-        Self::of_seats(scored, seats.iter().copied())
-    }
-
-    /// [`ScoredResult::new`] over the seats as an iterator (read models keep seats inside
-    /// richer views and need not collect them first).
-    pub fn of_seats<I>(scored: ScoredGame, seats: I) -> Result<ScoredResult, ScoreError>
-    where
-        I: IntoIterator<Item = PlayerId>,
-        I::IntoIter: Clone,
-    {
+    pub fn new(
+        scored: ScoredGame,
+        seats: impl IntoIterator<Item = PlayerId, IntoIter: Clone>,
+    ) -> Result<ScoredResult, ScoreError> {
         let seats = seats.into_iter();
         let players = scored
             .players
@@ -76,12 +69,7 @@ impl ScoredResult {
     }
 
     /// Each seated player's score, in the order of `seats`.
-    pub fn in_seat_order(&self, seats: &[PlayerId]) -> Vec<(PlayerId, f64)> {
-        self.in_order_of(seats.iter().copied())
-    }
-
-    /// [`ScoredResult::in_seat_order`] over the seats as an iterator.
-    pub fn in_order_of(&self, seats: impl IntoIterator<Item = PlayerId>) -> Vec<(PlayerId, f64)> {
+    pub fn in_seat_order(&self, seats: impl IntoIterator<Item = PlayerId>) -> Vec<(PlayerId, f64)> {
         seats.into_iter().filter_map(|seat| self.of(seat).map(|row| (seat, row.score))).collect()
     }
 }
@@ -228,17 +216,17 @@ mod tests {
 
     #[test]
     fn rows_are_matched_to_seats_whatever_their_order() {
-        let result = ScoredResult::new(scored(&[id(2), id(1)]), &[id(1), id(2)]).unwrap();
+        let result = ScoredResult::new(scored(&[id(2), id(1)]), [id(1), id(2)]).unwrap();
         assert_eq!(result.rows().map(|(player, _)| player).collect::<Vec<_>>(), [id(2), id(1)]);
         // docs/scoring.md#placement, 2 players: 1st 2, 2nd 0.
-        assert_eq!(result.in_seat_order(&[id(1), id(2)]), [(id(1), 0.0), (id(2), 2.0)]);
+        assert_eq!(result.in_seat_order([id(1), id(2)]), [(id(1), 0.0), (id(2), 2.0)]);
     }
 
     #[test]
     fn a_row_of_an_unseated_player_or_a_missing_seat_is_refused() {
-        let error = ScoredResult::new(scored(&[id(1), id(3)]), &[id(1), id(2)]).unwrap_err();
+        let error = ScoredResult::new(scored(&[id(1), id(3)]), [id(1), id(2)]).unwrap_err();
         assert_eq!(error, ScoreError::NotSeated { row: 1, key: id(3).to_string() });
-        let error = ScoredResult::new(scored(&[id(1), id(2)]), &[id(1), id(2), id(3)]);
+        let error = ScoredResult::new(scored(&[id(1), id(2)]), [id(1), id(2), id(3)]);
         assert_eq!(error.unwrap_err(), ScoreError::MissingSeat(id(3)));
     }
 
@@ -248,7 +236,7 @@ mod tests {
         let with_key = |key: String| {
             let mut game = scored(&[id(0xAB), id(2)]);
             game.players[0].player = key;
-            ScoredResult::new(game, &seats)
+            ScoredResult::new(game, seats)
         };
         assert!(with_key(id(0xAB).hyphenated().to_string()).is_ok());
         for other in [
@@ -265,7 +253,7 @@ mod tests {
     #[test]
     fn standings_are_keyed_by_player_id_with_unplayed_players_last() {
         let mut games = ScoredGames::default();
-        games.push(ScoredResult::new(scored(&[id(2), id(1)]), &[id(1), id(2)]).unwrap());
+        games.push(ScoredResult::new(scored(&[id(2), id(1)]), [id(1), id(2)]).unwrap());
         let rows = games.standings(&[id(1), id(2), id(3)], Aggregation::Sum);
         let ranks: Vec<(u32, PlayerId, u32)> =
             rows.iter().map(|row| (row.rank, row.player, row.played)).collect();

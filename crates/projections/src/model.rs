@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use chrono::{DateTime, Utc};
 use league_domain::{
     DomainEvent, GameFinished, GameResultCorrected, GameStatus, GamesScheduled, LeagueCreated,
-    LeagueStatus, PlayerRegistered, ScoredGames, ScoredResult, seat_labels,
+    LeagueStatus, PlayerRegistered, ScoredGames, ScoredResult, rules, seat_labels,
 };
 use league_scoring::{Aggregation, GameResult, ScoredGame, ScoringSystem, score_game_unexplained};
 use league_store::RecordedEvent;
@@ -441,18 +441,17 @@ impl ReadModel {
         let scored = score_game_unexplained(state.view.scoring_system, result)
             .map_err(|error| ProjectionError::inconsistent(meta.position, error.to_string()))?;
         let seats = view.seats.iter().map(|seat| seat.player);
-        let scored = ScoredResult::of_seats(scored, seats.clone()).map_err(|error| {
+        let scored = ScoredResult::new(scored, seats.clone()).map_err(|error| {
             ProjectionError::inconsistent(meta.position, format!("game {game}: {error}"))
         })?;
-        let scores = scored.in_order_of(seats);
+        let scores = scored.in_seat_order(seats);
         Ok((scored, scores))
     }
 
     fn finish(&mut self, meta: EventMeta, e: GameFinished) -> Result<(), ProjectionError> {
         let (scored, scores) = self.score(meta, e.league_id, e.game_id, &e.result)?;
-        let games_per_player = self.games_per_player(e.league_id);
         for (player, score) in &scores {
-            self.push_change(e.league_id, *player, meta, e.game_id, *score, None, games_per_player);
+            self.push_change(e.league_id, *player, meta, e.game_id, *score, None);
             self.activity.entry(*player).or_default().push(meta.recorded_at);
         }
         let game = self.games.get_mut(&e.game_id).expect("checked by score()");
@@ -477,20 +476,10 @@ impl ReadModel {
                 format!("correction of game {} which has no result", e.game_id),
             ));
         }
-        let games_per_player = self.games_per_player(e.league_id);
         for (player, score) in &scores {
             let before = old.iter().find(|(p, _)| p == player).map_or(0.0, |(_, s)| *s);
             let reason = Some(e.reason.clone());
-            let delta = score - before;
-            self.push_change(
-                e.league_id,
-                *player,
-                meta,
-                e.game_id,
-                delta,
-                reason,
-                games_per_player,
-            );
+            self.push_change(e.league_id, *player, meta, e.game_id, score - before, reason);
         }
         let game = self.games.get_mut(&e.game_id).expect("scored");
         game.result = Some(e.result);
@@ -506,15 +495,6 @@ impl ReadModel {
         Ok(())
     }
 
-    /// The games each player of a league plays, k·s (`docs/scheduling.md#games-per-league`):
-    /// what a player's score history grows to without corrections.
-    fn games_per_player(&self, league: Uuid) -> usize {
-        self.leagues.get(&league).map_or(0, |state| {
-            state.view.players_per_game.saturating_mul(state.view.games_per_seat) as usize
-        })
-    }
-
-    #[allow(clippy::too_many_arguments)]
     fn push_change(
         &mut self,
         league: Uuid,
@@ -523,13 +503,15 @@ impl ReadModel {
         game: Uuid,
         delta: f64,
         reason: Option<String>,
-        games_per_player: usize,
     ) {
         // Sized once for every game of the player, instead of regrown along a replay.
-        let changes = self
-            .history
-            .entry((league, player))
-            .or_insert_with(|| Vec::with_capacity(games_per_player.min(1024)));
+        let leagues = &self.leagues;
+        let changes = self.history.entry((league, player)).or_insert_with(|| {
+            let games = leagues.get(&league).map_or(0, |state| {
+                rules::games_per_player(state.view.players_per_game, state.view.games_per_seat)
+            });
+            Vec::with_capacity((games as usize).min(1024))
+        });
         let total = changes.last().map_or(0.0, |last| last.total) + delta;
         changes.push(ScoreChange {
             game,

@@ -59,6 +59,22 @@ async fn an_unknown_event_type_stops_the_fold_at_its_position(db: TestDatabase) 
     assert_eq!(reported.last(), Some(&GOOD));
 }
 
+/// A placement league of 8, two players a game, as created.
+fn league_created(league: Uuid, name: &str) -> DomainEvent {
+    DomainEvent::LeagueCreated(LeagueCreated {
+        league_id: league,
+        name: name.into(),
+        game: "Cartagena".into(),
+        game_version: None,
+        scoring_system: ScoringSystem::Placement,
+        players_per_game: 2,
+        size: 8,
+        games_per_seat: 7,
+        require_active_players: false,
+        aggregation: Aggregation::Sum,
+    })
+}
+
 async fn an_event_that_contradicts_the_history_stops_the_fold_at_its_position(db: TestDatabase) {
     let store = store_with_players(&db).await;
     let league = Uuid::from_u128(0xA);
@@ -73,18 +89,7 @@ async fn an_event_that_contradicts_the_history_stops_the_fold_at_its_position(db
     });
     append(&store, "league-bad", vec![new_event(&orphan)]).await;
     // Whatever follows is not folded either, even though it would fit.
-    let created = DomainEvent::LeagueCreated(LeagueCreated {
-        league_id: league,
-        name: "Late".into(),
-        game: "Cartagena".into(),
-        game_version: None,
-        scoring_system: ScoringSystem::Placement,
-        players_per_game: 2,
-        size: 8,
-        games_per_seat: 7,
-        require_active_players: false,
-        aggregation: Aggregation::Sum,
-    });
+    let created = league_created(league, "Late");
     append(&store, "league-late", vec![new_event(&created)]).await;
 
     match load_model(&store, None, |_| {}).await {
@@ -96,18 +101,7 @@ async fn an_event_that_contradicts_the_history_stops_the_fold_at_its_position(db
 async fn a_league_loads_from_its_own_stream_up_to_a_bound(db: TestDatabase) {
     let store = store_with_players(&db).await;
     let league = Uuid::from_u128(0xC);
-    let created = DomainEvent::LeagueCreated(LeagueCreated {
-        league_id: league,
-        name: "Stream".into(),
-        game: "Cartagena".into(),
-        game_version: None,
-        scoring_system: ScoringSystem::Placement,
-        players_per_game: 2,
-        size: 8,
-        games_per_seat: 7,
-        require_active_players: false,
-        aggregation: Aggregation::Sum,
-    });
+    let created = league_created(league, "Stream");
     let stream = league_domain::league_stream_id(league);
     append(&store, &stream, vec![new_event(&created)]).await;
     for n in 1..=3u128 {

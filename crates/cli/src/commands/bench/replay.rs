@@ -475,10 +475,10 @@ pub(super) const WRITERS: usize = 64;
 
 /// Appends every stream of `streams` (each in one append, expecting a new stream), up to
 /// `writers` at once, calling `appended` with each stream id and its number of events once
-/// it is committed; returns the events appended. A league's events name its players, so every stream before the
-/// first league stream (the registrations) is committed before any league stream is
-/// appended; league streams are independent, so their order in the log is whichever the
-/// store assigns.
+/// it is committed; returns the events appended. A league's events name its players, so
+/// every stream before the first league stream (the registrations) is committed before any
+/// league stream is appended; league streams are independent, so their order in the log is
+/// whichever the store assigns.
 pub(super) async fn append_streams<S>(
     store: &EventStore,
     mut streams: S,
