@@ -5,8 +5,9 @@
 //!    every game reported, about 50 events per league, so 20k leagues at 1M events) on a
 //!    thread of its own and appends it as it comes, one append per stream and `--writers`
 //!    appends in flight (the store commits them in groups), to a scratch database beside
-//!    `--database` (removed afterwards). Generation and appending overlap, and the log is
-//!    never held whole in memory; the time of both together is printed with the rate.
+//!    `--database` (removed afterwards, unless `--keep`). Generation and appending overlap,
+//!    and the log is never held whole in memory; the time of both together is printed with
+//!    the rate. `--log URL` measures an existing log instead (a kept one, or a real one).
 //! 2. Start-up: `App::open` in this process (catalog fold; baseline: the same process's
 //!    `SELECT count(*)` of the events table); then a real `league serve` child process
 //!    started twice (first start, restart): time from spawn to `/healthz` answering 200.
@@ -25,7 +26,6 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use league_app::App;
-use league_domain::league_id_of_stream;
 use league_projections::load_model;
 use league_store::EventStore;
 use league_store::sea_orm::{ConnectionTrait, Statement};
@@ -34,7 +34,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use uuid::Uuid;
 
 use super::replay::{Generator, WRITERS, append_streams, raw_scan};
-use super::scratch::in_scratch;
+use super::scratch::{in_scratch, kept_scratch};
 use crate::CliError;
 
 #[derive(Debug, clap::Args)]
@@ -59,6 +59,13 @@ pub struct Args {
     /// Appends in flight at once while the log is written.
     #[arg(long, default_value_t = WRITERS)]
     pub writers: usize,
+    /// Measure this existing log (SQLite or PostgreSQL URL) instead of generating one; the
+    /// servers started on it migrate it if its schema is behind, nothing else is written.
+    #[arg(long, value_name = "URL", conflicts_with = "keep")]
+    pub log: Option<String>,
+    /// Keep the generated scratch database (its URL is printed) for later runs with `--log`.
+    #[arg(long)]
+    pub keep: bool,
 }
 
 /// Figures of one run.
@@ -69,10 +76,10 @@ struct Figures {
     leagues: u64,
     writers: usize,
     /// Generating and appending the log, overlapped: wall time, and the generator's own
-    /// share of it.
-    generate_append_s: f64,
-    generate_s: f64,
-    append_events_per_s: f64,
+    /// share of it (absent when an existing log was measured).
+    generate_append_s: Option<f64>,
+    generate_s: Option<f64>,
+    append_events_per_s: Option<f64>,
     count_rows_s: f64,
     app_open_s: f64,
     first_start_ready_s: f64,
@@ -183,8 +190,6 @@ fn pick(leagues: &[Uuid], count: usize) -> Vec<Uuid> {
 
 /// What writing the generated log took.
 struct Written {
-    /// League ids in commit order.
-    leagues: Vec<Uuid>,
     events: u64,
     wall: Duration,
     generating: Duration,
@@ -213,12 +218,10 @@ async fn write_log(store: &EventStore, target: u64, writers: usize) -> Result<Wr
     let streams = futures::stream::unfold(receiver, |mut receiver| async move {
         receiver.recv().await.map(|stream| (stream, receiver))
     });
-    let mut leagues = Vec::new();
     let mut events = 0u64;
     let step = (target / 10).max(1);
     let mut next_report = step;
-    let appended = append_streams(store, Box::pin(streams), writers, |stream, count| {
-        leagues.extend(league_id_of_stream(stream));
+    let appended = append_streams(store, Box::pin(streams), writers, |_, count| {
         events += count;
         if events >= next_report {
             next_report += step;
@@ -232,7 +235,7 @@ async fn write_log(store: &EventStore, target: u64, writers: usize) -> Result<Wr
     .await;
     let generating = generator.await.context("generator thread")?;
     appended?;
-    Ok(Written { leagues, events, wall: started.elapsed(), generating })
+    Ok(Written { events, wall: started.elapsed(), generating })
 }
 
 /// One GraphQL request to the server and the time to its whole answer; an answer with
@@ -275,13 +278,15 @@ fn ms(time: Duration) -> f64 {
     time.as_secs_f64() * 1e3
 }
 
-async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
-    let store = EventStore::connect(url).await.context("open the scratch database")?;
+async fn measure(url: &str, args: &Args, generate: bool) -> Result<Figures, CliError> {
+    let store = EventStore::connect(url).await.context("open the log's database")?;
     store.migrate().await.context("migrate")?;
-    let written = write_log(&store, args.events, args.writers).await?;
-    let leagues = &written.leagues;
+    let written =
+        if generate { Some(write_log(&store, args.events, args.writers).await?) } else { None };
     let events = store.head_position().await.context("head")?;
-    if events != written.events {
+    if let Some(written) = &written
+        && events != written.events
+    {
         return Err(anyhow::anyhow!("{} events appended, head at {events}", written.events).into());
     }
 
@@ -295,6 +300,8 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
     let app_open_s = started.elapsed().as_secs_f64();
     // Each phase's figures on stderr as they come: a long run that fails later keeps them.
     eprintln!("  App::open {app_open_s:.3} s; SELECT count(*) {count_rows_s:.3} s");
+    // Leagues in creation order (the last one is read cold below).
+    let leagues = app.catalog().league_ids().to_vec();
     drop(app);
 
     // A real server process: first start, then a restart, each to `/healthz` ready.
@@ -308,7 +315,7 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
         first_start.as_secs_f64(),
         restart.as_secs_f64()
     );
-    let chosen = pick(leagues, args.serve_leagues);
+    let chosen = pick(&leagues, args.serve_leagues);
     let started = Instant::now();
     for id in &chosen {
         let (response, _) =
@@ -368,9 +375,11 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
         events,
         leagues: leagues.len() as u64,
         writers: args.writers,
-        generate_append_s: written.wall.as_secs_f64(),
-        generate_s: written.generating.as_secs_f64(),
-        append_events_per_s: events as f64 / written.wall.as_secs_f64().max(1e-9),
+        generate_append_s: written.as_ref().map(|written| written.wall.as_secs_f64()),
+        generate_s: written.as_ref().map(|written| written.generating.as_secs_f64()),
+        append_events_per_s: written
+            .as_ref()
+            .map(|written| events as f64 / written.wall.as_secs_f64().max(1e-9)),
         count_rows_s,
         app_open_s,
         first_start_ready_s: first_start.as_secs_f64(),
@@ -400,17 +409,30 @@ pub async fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     let args = &args;
     let f =
-        in_scratch(&args.database, "scale", false, |url| async move { measure(&url, args).await })
-            .await?;
+        if let Some(log) = &args.log {
+            measure(log, args, false).await?
+        } else if args.keep {
+            let url = kept_scratch(&args.database, "scale").await?;
+            eprintln!("  scratch log kept at {url}");
+            measure(&url, args, true).await?
+        } else {
+            in_scratch(&args.database, "scale", false, |url| async move {
+                measure(&url, args, true).await
+            })
+            .await?
+        };
     if args.json {
         println!("{}", serde_json::to_string(&f).context("JSON output")?);
         return Ok(ExitCode::SUCCESS);
     }
     println!("scale bench on {} ({} events, {} leagues)", f.database, f.events, f.leagues);
-    println!(
-        "  generate + append             {:>8.2} s ({:.0} events/s; {} appends in flight; generator busy {:.2} s)",
-        f.generate_append_s, f.append_events_per_s, f.writers, f.generate_s
-    );
+    match (f.generate_append_s, f.append_events_per_s, f.generate_s) {
+        (Some(wall), Some(rate), Some(generating)) => println!(
+            "  generate + append             {wall:>8.2} s ({rate:.0} events/s; {} appends in flight; generator busy {generating:.2} s)",
+            f.writers
+        ),
+        _ => println!("  existing log                  (not generated)"),
+    }
     println!("  App::open (catalog fold)      {:>8.3} s", f.app_open_s);
     println!("    baseline: SELECT count(*)   {:>8.3} s", f.count_rows_s);
     println!(

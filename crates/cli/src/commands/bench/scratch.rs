@@ -115,6 +115,13 @@ where
     outcome
 }
 
+/// A fresh scratch database beside `url` that is kept afterwards (for later runs on the same
+/// log); its URL.
+pub async fn kept_scratch(url: &str, label: &str) -> Result<String, CliError> {
+    let (_kept, scratch_url) = Scratch::create_inner(url, label, false).await?;
+    Ok(scratch_url)
+}
+
 /// Where a bench's scratch goes when `--database` is not given: beside a SQLite file in the
 /// system's temporary directory.
 pub fn beside_or_temp(database: Option<&str>) -> String {
