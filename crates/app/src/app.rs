@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, Rw
 use std::time::Duration;
 
 use chrono::Utc;
+use league_domain::rules::ACTIVE_PLAYER_MIN_FINISHED_GAMES;
 use league_domain::{
     Actor, Aggregate, Context, DomainEvent, LeagueCommand, PlayerCommand, league_stream_id,
 };
@@ -470,6 +471,43 @@ impl App {
         Ok(self.inner.aggregates.advance(stream.as_str(), state, &events))
     }
 
+    /// The subscriber's finished games in the activity window, counted only as far as the
+    /// active-player rule needs (`docs/scheduling.md#league-life-cycle`): up to its minimum,
+    /// newest leagues first, skipping leagues completed before the window opened (none of
+    /// their games finished inside it). So a subscription costs the player's recent leagues,
+    /// not every league they ever joined.
+    async fn finished_games_in_window(
+        &self,
+        player: Uuid,
+        since: chrono::DateTime<Utc>,
+    ) -> Result<u32, AppError> {
+        let recent: Vec<Uuid> = {
+            let catalog = self.catalog();
+            catalog
+                .leagues_joined(player)
+                .iter()
+                .rev()
+                .filter(|league| {
+                    catalog.league(**league).is_none_or(|summary| {
+                        summary.completed_at.is_none_or(|completed| completed >= since)
+                    })
+                })
+                .copied()
+                .collect()
+        };
+        let mut finished = 0u32;
+        for league in recent {
+            if finished >= ACTIVE_PLAYER_MIN_FINISHED_GAMES {
+                break;
+            }
+            if let Some(model) = self.league(league).await? {
+                let count = model.finished_games_since(player, since);
+                finished = finished.saturating_add(u32::try_from(count).unwrap_or(u32::MAX));
+            }
+        }
+        Ok(finished)
+    }
+
     /// Folds the aggregate, fills the context from the read side and handles the command.
     async fn decide(
         &self,
@@ -484,21 +522,17 @@ impl App {
             },
             AppCommand::League(c) => {
                 if let Some(player) = c.subscriber() {
-                    let joined = {
-                        let catalog = self.catalog();
-                        catalog.player(player).map(|_| catalog.leagues_joined(player).to_vec())
-                    };
-                    if let Some(joined) = joined {
-                        // A player's finished games are all in leagues they joined.
-                        let since = context.activity_window_start();
-                        let mut finished = 0usize;
-                        for league in joined {
-                            if let Some(model) = self.league(league).await? {
-                                finished += model.finished_games_since(player, since);
-                            }
-                        }
-                        context =
-                            context.with_subscriber(u32::try_from(finished).unwrap_or(u32::MAX));
+                    let registered = self.catalog().player(player).is_some();
+                    if registered {
+                        let requires_active = matches!(state, StreamState::League(league)
+                            if league.settings().is_some_and(|s| s.require_active_players));
+                        let finished = if requires_active {
+                            self.finished_games_in_window(player, context.activity_window_start())
+                                .await?
+                        } else {
+                            0
+                        };
+                        context = context.with_subscriber(finished);
                     }
                 }
                 match state {

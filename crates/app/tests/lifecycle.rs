@@ -346,6 +346,55 @@ async fn reopening_loads_the_same_model(db: TestDatabase) {
     assert_eq!(by_token, Some(player(3)));
 }
 
+/// The active-player rule counts a subscriber's finished games across the leagues they
+/// joined (a league that does not require it never asks); leaving a league and joining it
+/// again lists it once among the leagues joined, also after a reopen.
+async fn active_players_and_rejoining(db: TestDatabase) {
+    let app = App::open(&db.url).await.unwrap();
+    register_players(&app, 5).await;
+    // League 1: k = 2, N = 4, s = 3: every player plays 6 games.
+    app.execute(create(1, 2, 4, 3), no_options()).await.unwrap();
+    for n in 1..=4 {
+        app.execute(subscribe(1, n), no_options()).await.unwrap();
+    }
+    let games = model(&app, 1).await.games_of(league(1)).count() as u32;
+    for number in 1..=games {
+        let seats = seats(&app, 1, number).await;
+        if seats.contains(&player(1)) {
+            app.execute(report(&app, 1, number, &[2.0, 1.0]).await, no_options()).await.unwrap();
+        }
+    }
+    let mut strict = create(2, 2, 4, 1);
+    strict.require_active_players = Some(true);
+    app.execute(strict, no_options()).await.unwrap();
+    // Player 2 finished only the games shared with player 1 (at most 2 of 6); player 5 none.
+    let finished_by_2 =
+        model(&app, 1).await.finished_games_since(player(2), chrono::DateTime::UNIX_EPOCH);
+    assert!(finished_by_2 < 5, "{finished_by_2}");
+    let refused = app.execute(subscribe(2, 2), no_options()).await.unwrap_err();
+    assert_eq!(refused.code(), ErrorCode::Conflict);
+    assert!(
+        refused.to_string().contains(&format!("{finished_by_2} games finished")),
+        "the refusal names the exact count: {refused}"
+    );
+    let refused = app.execute(subscribe(2, 5), no_options()).await.unwrap_err();
+    assert!(refused.to_string().contains("0 games finished"), "{refused}");
+    // Player 1 finished all 6 games: active.
+    app.execute(subscribe(2, 1), no_options()).await.unwrap();
+    // A league without the rule takes player 5.
+    app.execute(create(3, 2, 4, 1), no_options()).await.unwrap();
+    app.execute(subscribe(3, 5), no_options()).await.unwrap();
+    // Leave league 2 and join it again.
+    let leave = Unsubscribe { actor: Actor::Admin, league_id: league(2), player_id: player(1) };
+    app.execute(leave, no_options()).await.unwrap();
+    app.execute(subscribe(2, 1), no_options()).await.unwrap();
+    let reopened = App::open(&db.url).await.unwrap();
+    for app in [&app, &reopened] {
+        assert_eq!(app.catalog().leagues_joined(player(1)), [league(1), league(2)]);
+        assert_eq!(app.catalog().leagues_of(player(1)), vec![league(1), league(2)]);
+    }
+}
+
 /// An event the read side cannot fold stops the follower loudly: the failure is reported
 /// (health turns not ready), later commands fail instead of waiting on a skipped event, and
 /// a fresh instance refuses to start on that log.
@@ -386,5 +435,6 @@ league_testkit::on_both_databases!(
     two_instances_serve_the_same_standings,
     a_kept_aggregate_catches_up_with_another_instance,
     reopening_loads_the_same_model,
+    active_players_and_rejoining,
     an_undecodable_event_stops_the_follower,
 );

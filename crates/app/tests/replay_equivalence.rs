@@ -133,6 +133,15 @@ async fn incremental_equals_replay(db: TestDatabase, four_player_games: bool, op
         }
         let players: Vec<_> = whole.players().map(|p| p.id).collect();
         assert_eq!(app.catalog().player_ids(), players.as_slice());
+        // Leaving and joining a league again lists it once among the leagues joined.
+        let catalog = app.catalog();
+        for player in &players {
+            let joined = catalog.leagues_joined(*player);
+            let mut distinct = joined.to_vec();
+            distinct.sort_unstable();
+            distinct.dedup();
+            assert_eq!(distinct.len(), joined.len(), "{db}: {joined:?} after {ops:?}");
+        }
     }
 }
 

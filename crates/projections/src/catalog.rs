@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use league_domain::{DomainEvent, EventType, LeagueStatus};
 use league_scoring::{Aggregation, ScoringSystem};
 use league_store::{EventStore, RecordedEvent};
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use sea_orm::DbBackend;
 use sea_orm::sqlx;
 use uuid::Uuid;
@@ -53,6 +53,8 @@ pub struct LeagueSummary {
     /// Subscribed players, in subscription order.
     pub players: Vec<Uuid>,
     pub created_at: DateTime<Utc>,
+    /// When its last game finished (`None` while it runs): no game of it finished later.
+    pub completed_at: Option<DateTime<Utc>>,
 }
 
 /// A player with the leagues they ever subscribed to (their finished games, for the
@@ -79,6 +81,11 @@ pub struct Catalog {
     league_order: Vec<Uuid>,
     /// Game → index of its league in `leagues` (4 bytes, not 16, per game).
     games: HashMap<Uuid, u32>,
+    /// (league, player) pairs where the player unsubscribed: the only way a subscription
+    /// can name a league the player joined before (rare, so small). Looking the league up in
+    /// the player's list instead costs as many leagues as the player ever joined, per
+    /// subscription: quadratic in a long history.
+    departed: HashSet<(Uuid, Uuid)>,
 }
 
 impl Catalog {
@@ -236,18 +243,20 @@ impl Catalog {
                     status: LeagueStatus::Open,
                     players: Vec::with_capacity(e.size as usize),
                     created_at: meta.recorded_at,
+                    completed_at: None,
                 });
             }
             DomainEvent::PlayerSubscribed(e) => {
                 self.league_mut(e.league_id, position)?.players.push(e.player_id);
                 if let Some(entry) = self.players.get_mut(&e.player_id)
-                    && !entry.leagues.contains(&e.league_id)
+                    && !self.departed.contains(&(e.league_id, e.player_id))
                 {
                     entry.leagues.push(e.league_id);
                 }
             }
             DomainEvent::PlayerUnsubscribed(e) => {
                 self.league_mut(e.league_id, position)?.players.retain(|p| *p != e.player_id);
+                self.departed.insert((e.league_id, e.player_id));
             }
             DomainEvent::GamesScheduled(e) => {
                 self.league_mut(e.league_id, position)?.status = LeagueStatus::Running;
@@ -258,7 +267,9 @@ impl Catalog {
                 }
             }
             DomainEvent::LeagueCompleted(e) => {
-                self.league_mut(e.league_id, position)?.status = LeagueStatus::Completed;
+                let league = self.league_mut(e.league_id, position)?;
+                league.status = LeagueStatus::Completed;
+                league.completed_at = Some(meta.recorded_at);
             }
             DomainEvent::GameFinished(_) | DomainEvent::GameResultCorrected(_) => {}
         }
