@@ -80,7 +80,7 @@ impl App {
                     break;
                 }
                 let recorded_at = model.recorded_at(change.position);
-                views.push(RatingChangeView { change: *change, previous, recorded_at });
+                views.push(RatingChangeView { change, previous, recorded_at });
                 previous = change.rating;
             }
             views

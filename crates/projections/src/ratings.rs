@@ -37,9 +37,10 @@ static RESULT_ROWS_POSTGRES: LazyLock<String> =
 pub struct RatingsModel {
     position: u64,
     ratings: Ratings,
-    /// Position and commit time of every result folded: the times of rating changes, and
-    /// the last change at or before an instant.
-    results: Vec<(u64, DateTime<Utc>)>,
+    /// Commit time of every result folded, in the ledger's order of results (which keeps
+    /// their positions): the times of rating changes, and the last change at or before an
+    /// instant.
+    times: Vec<DateTime<Utc>>,
 }
 
 impl RatingsModel {
@@ -59,7 +60,7 @@ impl RatingsModel {
 
     /// Results folded (first reports and corrections).
     pub fn results_folded(&self) -> usize {
-        self.results.len()
+        self.times.len()
     }
 
     /// Moves the position to `position` (the model reflects every event up to it).
@@ -74,18 +75,15 @@ impl RatingsModel {
             AsOf::Position(position) => position,
             AsOf::Time(time) => {
                 let time = time.trunc_subsecs(6);
-                let count = self.results.partition_point(|(_, at)| *at <= time);
-                count.checked_sub(1).map_or(0, |last| self.results[last].0)
+                let count = self.times.partition_point(|at| *at <= time);
+                count.checked_sub(1).map_or(0, |last| self.ratings.result_position(last))
             }
         }
     }
 
     /// When the result event at `position` was recorded.
     pub fn recorded_at(&self, position: u64) -> Option<DateTime<Utc>> {
-        self.results
-            .binary_search_by_key(&position, |(at, _)| *at)
-            .ok()
-            .map(|index| self.results[index].1)
+        self.ratings.result_at(position).map(|index| self.times[index])
     }
 
     /// Decodes and folds one stored event (see [`Self::apply_event`]).
@@ -143,7 +141,7 @@ impl RatingsModel {
             self.ratings.rate_game(kind, game, position, outcome)
         };
         rated.map_err(|error| ProjectionError::inconsistent(position, error.to_string()))?;
-        self.results.push((position, meta.recorded_at));
+        self.times.push(meta.recorded_at);
         Ok(())
     }
 

@@ -7,10 +7,21 @@
 //! changes get one history entry at the correction's position. That costs one Weng–Lin
 //! update per later game of the kind (corrections are rare), and keeps the answer equal to
 //! rating the corrected history from scratch.
+//!
+//! Memory is bounded by what the answers need (`docs/ratings.md#memory`): a gateway keeps
+//! every rated game of the log, so the per-game cost is what counts. Players and games are
+//! interned to `u32` indices per kind (one `Uuid` each); every rating the model computes
+//! is one [`State`] in one arena, named by index from the game's seats (the rating before
+//! the game, for a correction's roll back), from a player's current rating and from their
+//! history; a game's seats are a range of one flat arena; and every result's position is
+//! kept once, for every change it made.
 
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use hashbrown::HashTable;
+use hashbrown::hash_table::Entry;
+use rustc_hash::{FxBuildHasher, FxHashSet};
 use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinRating, weng_lin_multi_team};
+use std::hash::BuildHasher;
 use uuid::Uuid;
 
 use crate::{GameKind, GameOutcome, Params, Rating, RatingError};
@@ -38,27 +49,121 @@ pub struct LeaderboardRow {
     pub rating: Rating,
 }
 
-/// A rated game: its outcome and its players' ratings before it (team by team), so a
-/// correction can roll back to them.
-#[derive(Debug, Clone)]
-struct RatedGame {
-    outcome: GameOutcome,
-    before: Vec<Rating>,
+/// No state: a player's rating is the prior (no game yet).
+const PRIOR: u32 = u32::MAX;
+
+/// The bit of [`Seat::rank`] that marks the first player of a team (a team's players are
+/// consecutive seats; two teams may share a rank, so the rank alone cannot separate them).
+const TEAM_START: u32 = 1 << 31;
+
+/// A rank a team may have: below [`TEAM_START`].
+pub(crate) const MAX_RANK: u32 = TEAM_START - 1;
+
+/// One rating the model computed: after a player's game (first report or re-rating), or
+/// the rating a correction left them with. 24 bytes, no padding.
+#[derive(Debug, Clone, Copy)]
+struct State {
+    mu: f64,
+    sigma: f64,
+    games: u32,
+    /// The result (index in [`Ratings::results`]) that made it: its position, game and
+    /// kind of change for the player's history.
+    result: u32,
+}
+
+impl State {
+    fn rating(&self) -> Rating {
+        Rating { mu: self.mu, sigma: self.sigma, games: self.games }
+    }
+}
+
+/// One player of one game, in the outcome's order (team by team).
+#[derive(Debug, Clone, Copy)]
+struct Seat {
+    /// The player (index in the board's players).
+    player: u32,
+    /// The team's rank, with [`TEAM_START`] on the team's first player.
+    rank: u32,
+    /// The player's rating before the game ([`State`] index, or [`PRIOR`]), so a
+    /// correction can roll back to it.
+    before: u32,
+}
+
+/// A result folded: a first report or a correction.
+#[derive(Debug, Clone, Copy)]
+struct ResultRow {
+    position: u64,
+    /// The game reported or corrected (index in its board's games).
+    game: u32,
+    correction: bool,
+}
+
+/// Ids interned to dense `u32` indices: each id stored once, the table holds indices only.
+#[derive(Debug, Clone, Default)]
+struct Ids {
+    ids: Vec<Uuid>,
+    index: HashTable<u32>,
+}
+
+impl Ids {
+    fn hash(id: &Uuid) -> u64 {
+        FxBuildHasher.hash_one(id)
+    }
+
+    fn find(&self, id: Uuid) -> Option<u32> {
+        self.index.find(Self::hash(&id), |&index| self.ids[index as usize] == id).copied()
+    }
+
+    /// The index of `id`, added at the end if new (and whether it was).
+    fn intern(&mut self, id: Uuid) -> Result<(u32, bool), RatingError> {
+        let Ids { ids, index } = self;
+        match index.entry(
+            Self::hash(&id),
+            |&index| ids[index as usize] == id,
+            |&index| Self::hash(&ids[index as usize]),
+        ) {
+            Entry::Occupied(entry) => Ok((*entry.get(), false)),
+            Entry::Vacant(entry) => {
+                let next = dense(ids.len())?;
+                entry.insert(next);
+                ids.push(id);
+                Ok((next, true))
+            }
+        }
+    }
+
+    fn get(&self, index: u32) -> Uuid {
+        self.ids[index as usize]
+    }
+
+    fn len(&self) -> usize {
+        self.ids.len()
+    }
+}
+
+/// An arena length as a `u32` index (4 billion of anything is far past what fits in memory).
+fn dense(len: usize) -> Result<u32, RatingError> {
+    u32::try_from(len).ok().filter(|index| *index < PRIOR).ok_or(RatingError::Capacity)
 }
 
 /// The ratings of one game kind.
 #[derive(Debug, Clone, Default)]
 struct Board {
     /// Rated games in order of first report.
-    games: Vec<RatedGame>,
-    /// Game → index in `games`.
-    slot: HashMap<Uuid, usize>,
-    /// Player → current rating (only players with at least one game).
-    current: HashMap<Uuid, Rating>,
-    /// Player → every change, oldest first (positions increase).
-    history: HashMap<Uuid, Vec<RatingChange>>,
-    /// Players in order of their first rated game.
-    players: Vec<Uuid>,
+    games: Vec<u32>,
+    /// Game ids, by game index.
+    game_ids: Ids,
+    /// Players, in order of their first rated game.
+    players: Ids,
+    /// Every game's seats: game `i`'s are `seats[games[i]..games[i + 1]]` (the last game's
+    /// run to the end).
+    seats: Vec<Seat>,
+    /// Every rating computed for this kind.
+    states: Vec<State>,
+    /// Player → current rating ([`State`] index, or [`PRIOR`]).
+    current: Vec<u32>,
+    /// Player → every change ([`State`] indices), oldest first (positions increase).
+    history: Vec<Vec<u32>>,
 }
 
 /// Every player's rating at every game kind. Pure: no IO.
@@ -66,6 +171,8 @@ struct Board {
 pub struct Ratings {
     params: Params,
     boards: [Board; 4],
+    /// Every result folded, in order (positions increase).
+    results: Vec<ResultRow>,
 }
 
 impl Default for Ratings {
@@ -76,7 +183,7 @@ impl Default for Ratings {
 
 impl Ratings {
     pub fn new(params: Params) -> Ratings {
-        Ratings { params, boards: Default::default() }
+        Ratings { params, boards: Default::default(), results: Vec::new() }
     }
 
     pub fn params(&self) -> &Params {
@@ -98,19 +205,19 @@ impl Ratings {
     ) -> Result<(), RatingError> {
         outcome.check()?;
         let params = self.params;
+        let result = dense(self.results.len())?;
         let board = &mut self.boards[kind.index()];
-        if board.slot.contains_key(&game) {
+        if board.game_ids.find(game).is_some() {
             return Err(RatingError::AlreadyRated(game));
         }
-        let before = board.ratings_of(&outcome, &params);
-        let after = rate(&params, &outcome, &before);
-        for (player, rating) in outcome.players().zip(&after) {
-            board.set(player, *rating);
-            let change = RatingChange { position, game, rating: *rating, correction: false };
-            board.record_for(player, change);
-        }
-        board.slot.insert(game, board.games.len());
-        board.games.push(RatedGame { outcome, before });
+        board.room(outcome.players().count(), outcome.players().count())?;
+        let start = board.seats.len() as u32;
+        let (index, _) = board.game_ids.intern(game)?;
+        board.games.push(start);
+        board.push_seats(&outcome)?;
+        let end = board.seats.len();
+        board.rate_seats(start as usize..end, result, &params, true);
+        self.results.push(ResultRow { position, game: index, correction: false });
         Ok(())
     }
 
@@ -125,66 +232,105 @@ impl Ratings {
     ) -> Result<(), RatingError> {
         outcome.check()?;
         let params = self.params;
+        let result = dense(self.results.len())?;
         let board = &mut self.boards[kind.index()];
-        let Some(&first) = board.slot.get(&game) else {
+        let Some(first) = board.game_ids.find(game) else {
             return Err(RatingError::NotRated(game));
         };
+        let start = board.games[first as usize] as usize;
+        let count = outcome.players().count();
+        board.room(count, board.seats.len() - start + count + board.players.len())?;
         // Roll every player of the corrected and later games back to their rating before
         // the first of those games they played.
-        let mut touched: Vec<Uuid> = Vec::new();
-        let mut seen: HashSet<Uuid> = HashSet::default();
-        for rated in &board.games[first..] {
-            for (player, before) in rated.outcome.players().zip(&rated.before) {
-                if seen.insert(player) {
-                    touched.push(player);
-                    if before.games == 0 {
-                        board.current.remove(&player);
-                    } else {
-                        board.current.insert(player, *before);
-                    }
-                }
+        let mut touched: Vec<u32> = Vec::new();
+        let mut seen: FxHashSet<u32> = FxHashSet::default();
+        for seat in &board.seats[start..] {
+            if seen.insert(seat.player) {
+                touched.push(seat.player);
+                board.current[seat.player as usize] = seat.before;
+            }
+        }
+        // The corrected game's seats replace its old ones; later games' seats move along.
+        let old_end =
+            board.games.get(first as usize + 1).map_or(board.seats.len(), |end| *end as usize);
+        let appended = board.seats.len();
+        board.push_seats(&outcome)?;
+        let new: Vec<Seat> = board.seats.drain(appended..).collect();
+        let new_end = start + new.len();
+        board.seats.splice(start..old_end, new);
+        if new_end != old_end {
+            for begin in &mut board.games[first as usize + 1..] {
+                *begin = (*begin as usize + new_end - old_end) as u32;
             }
         }
         // A correction may name players the report did not (their rating starts here).
-        touched.extend(outcome.players().filter(|player| seen.insert(*player)));
-        board.games[first].outcome = outcome;
-        for index in first..board.games.len() {
-            let before = board.ratings_of(&board.games[index].outcome, &params);
-            let after = rate(&params, &board.games[index].outcome, &before);
-            let players: Vec<Uuid> = board.games[index].outcome.players().collect();
-            for (player, rating) in players.into_iter().zip(after) {
-                board.set(player, rating);
+        for seat in &board.seats[start..new_end] {
+            if seen.insert(seat.player) {
+                touched.push(seat.player);
             }
-            board.games[index].before = before;
         }
+        let end = board.seats.len();
+        board.rate_seats(start..end, result, &params, false);
         for player in touched {
-            let now = board.current.get(&player).copied().unwrap_or(params.initial_rating());
-            let last = board.history.get(&player).and_then(|changes| changes.last());
-            if last.is_none_or(|last| last.rating != now) {
-                board.record_for(
-                    player,
-                    RatingChange { position, game, rating: now, correction: true },
-                );
+            let now = board.current[player as usize];
+            let now = board.rating_of(now, &params);
+            let history = &board.history[player as usize];
+            let last = history.last().map(|state| board.states[*state as usize].rating());
+            if last.is_none_or(|last| last != now) {
+                let state = board.states.len() as u32;
+                board.states.push(State { mu: now.mu, sigma: now.sigma, games: now.games, result });
+                board.history[player as usize].push(state);
             }
         }
+        self.results.push(ResultRow { position, game: first, correction: true });
         Ok(())
     }
 
     /// A player's rating now (`None` before their first game of the kind).
     pub fn rating(&self, kind: GameKind, player: Uuid) -> Option<Rating> {
-        self.board(kind).current.get(&player).copied().filter(|rating| rating.games > 0)
+        let board = self.board(kind);
+        let player = board.players.find(player)?;
+        let state = board.current[player as usize];
+        (state != PRIOR).then(|| board.states[state as usize].rating()).filter(|r| r.games > 0)
     }
 
     /// A player's rating as of log `position`: after every change at or before it.
     pub fn rating_at(&self, kind: GameKind, player: Uuid, position: u64) -> Option<Rating> {
-        let changes = self.history(kind, player);
-        let count = changes.partition_point(|change| change.position <= position);
-        count.checked_sub(1).map(|last| changes[last].rating).filter(|rating| rating.games > 0)
+        let board = self.board(kind);
+        let player = board.players.find(player)?;
+        self.rating_of_at(board, player, position)
+    }
+
+    fn rating_of_at(&self, board: &Board, player: u32, position: u64) -> Option<Rating> {
+        let changes = &board.history[player as usize];
+        let count = changes.partition_point(|state| {
+            self.results[board.states[*state as usize].result as usize].position <= position
+        });
+        count
+            .checked_sub(1)
+            .map(|last| board.states[changes[last] as usize].rating())
+            .filter(|rating| rating.games > 0)
     }
 
     /// Every change of a player's rating, oldest first.
-    pub fn history(&self, kind: GameKind, player: Uuid) -> &[RatingChange] {
-        self.board(kind).history.get(&player).map(Vec::as_slice).unwrap_or_default()
+    pub fn history(&self, kind: GameKind, player: Uuid) -> Vec<RatingChange> {
+        let board = self.board(kind);
+        let Some(player) = board.players.find(player) else {
+            return Vec::new();
+        };
+        board.history[player as usize]
+            .iter()
+            .map(|state| {
+                let state = &board.states[*state as usize];
+                let result = &self.results[state.result as usize];
+                RatingChange {
+                    position: result.position,
+                    game: board.game_ids.get(result.game),
+                    rating: state.rating(),
+                    correction: result.correction,
+                }
+            })
+            .collect()
     }
 
     /// Number of games rated of a kind.
@@ -194,22 +340,44 @@ impl Ratings {
 
     /// Players with a rating of a kind (ever), in order of their first game.
     pub fn players(&self, kind: GameKind) -> &[Uuid] {
-        &self.board(kind).players
+        &self.board(kind).players.ids
+    }
+
+    /// Results folded (first reports and corrections of every kind), in log order.
+    pub fn results(&self) -> usize {
+        self.results.len()
+    }
+
+    /// The log position of result `index` (in order of folding, below [`Self::results`]).
+    pub fn result_position(&self, index: usize) -> u64 {
+        self.results[index].position
+    }
+
+    /// The index of the result folded at log `position`, if one was.
+    pub fn result_at(&self, position: u64) -> Option<usize> {
+        self.results.binary_search_by_key(&position, |row| row.position).ok()
     }
 
     /// Every rated player of a kind, best first, now (`None`) or as of a log position: by
     /// displayed rating, then μ, then games, then player id (so the order is total).
     pub fn leaderboard(&self, kind: GameKind, at: Option<u64>) -> Vec<LeaderboardRow> {
         let board = self.board(kind);
-        let mut rows: Vec<LeaderboardRow> = board
-            .players
-            .iter()
+        let mut rows: Vec<LeaderboardRow> = (0..board.players.len() as u32)
             .filter_map(|player| {
                 let rating = match at {
-                    None => self.rating(kind, *player),
-                    Some(position) => self.rating_at(kind, *player, position),
+                    None => {
+                        let state = board.current[player as usize];
+                        (state != PRIOR)
+                            .then(|| board.states[state as usize].rating())
+                            .filter(|rating| rating.games > 0)
+                    }
+                    Some(position) => self.rating_of_at(board, player, position),
                 };
-                rating.map(|rating| LeaderboardRow { rank: 0, player: *player, rating })
+                rating.map(|rating| LeaderboardRow {
+                    rank: 0,
+                    player: board.players.get(player),
+                    rating,
+                })
             })
             .collect();
         rows.sort_by(|a, b| {
@@ -234,50 +402,100 @@ impl Ratings {
 }
 
 impl Board {
-    /// The current ratings of an outcome's players, team by team (newcomers' initial).
-    fn ratings_of(&self, outcome: &GameOutcome, params: &Params) -> Vec<Rating> {
-        outcome
-            .players()
-            .map(|player| {
-                self.current.get(&player).copied().unwrap_or_else(|| params.initial_rating())
-            })
-            .collect()
+    /// The rating a state index stands for (the prior for [`PRIOR`]).
+    fn rating_of(&self, state: u32, params: &Params) -> Rating {
+        if state == PRIOR { params.initial_rating() } else { self.states[state as usize].rating() }
     }
 
-    fn set(&mut self, player: Uuid, rating: Rating) {
-        self.current.insert(player, rating);
+    /// Refuses a change that would add `seats` seats and `states` states past what a
+    /// `u32` index names, before anything changes.
+    fn room(&self, seats: usize, states: usize) -> Result<(), RatingError> {
+        dense(self.seats.len() + seats)?;
+        dense(self.states.len() + states)?;
+        Ok(())
     }
 
-    fn record_for(&mut self, player: Uuid, change: RatingChange) {
-        let changes = self.history.entry(player).or_insert_with(|| {
-            self.players.push(player);
-            Vec::new()
-        });
-        changes.push(change);
+    /// Appends an outcome's seats (players interned; ratings before filled in by
+    /// [`Self::rate_seats`]).
+    fn push_seats(&mut self, outcome: &GameOutcome) -> Result<(), RatingError> {
+        for team in &outcome.teams {
+            let mut rank = team.rank | TEAM_START;
+            for id in &team.players {
+                let (player, new) = self.players.intern(*id)?;
+                if new {
+                    self.current.push(PRIOR);
+                    self.history.push(Vec::new());
+                }
+                self.seats.push(Seat { player, rank, before: PRIOR });
+                rank = team.rank;
+            }
+        }
+        Ok(())
     }
-}
 
-/// One Weng–Lin update: the ratings after the game, in the order of `before` (team by
-/// team), each with one more game.
-fn rate(params: &Params, outcome: &GameOutcome, before: &[Rating]) -> Vec<Rating> {
-    let mut teams: Vec<Vec<WengLinRating>> = Vec::with_capacity(outcome.teams.len());
-    let mut next = before.iter();
-    for team in &outcome.teams {
-        teams.push(next.by_ref().take(team.players.len()).map(Rating::weng_lin).collect());
+    /// Rates the games whose seats are `seats`, in order, from the players' current
+    /// ratings: records each seat's rating before, and moves the players' current ratings
+    /// to new states made by `result`; on a first report (`record`), each also becomes a
+    /// change in the player's history.
+    fn rate_seats(
+        &mut self,
+        seats: std::ops::Range<usize>,
+        result: u32,
+        params: &Params,
+        record: bool,
+    ) {
+        let mut start = seats.start;
+        let mut teams: Vec<(usize, usize, u32)> = Vec::new();
+        let mut ratings: Vec<WengLinRating> = Vec::new();
+        while start < seats.end {
+            // One game: seats up to the next team start whose game begins there.
+            let game = self.games.partition_point(|begin| (*begin as usize) <= start);
+            let end = self.games.get(game).map_or(seats.end, |e| *e as usize);
+            teams.clear();
+            ratings.clear();
+            for index in start..end {
+                let seat = &mut self.seats[index];
+                seat.before = self.current[seat.player as usize];
+                let before = if seat.before == PRIOR {
+                    params.initial
+                } else {
+                    self.states[seat.before as usize].rating().weng_lin()
+                };
+                ratings.push(before);
+                let offset = index - start;
+                if seat.rank & TEAM_START != 0 {
+                    teams.push((offset, offset + 1, seat.rank & MAX_RANK));
+                } else if let Some(team) = teams.last_mut() {
+                    team.1 = offset + 1;
+                }
+            }
+            let ranked: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
+                .iter()
+                .map(|(from, to, rank)| {
+                    (&ratings[*from..*to], MultiTeamOutcome::new(*rank as usize))
+                })
+                .collect();
+            let after = weng_lin_multi_team(&ranked, &params.config);
+            for (index, after) in (start..end).zip(after.into_iter().flatten()) {
+                let seat = self.seats[index];
+                let games = if seat.before == PRIOR {
+                    params.initial_rating().games
+                } else {
+                    self.states[seat.before as usize].games
+                } + 1;
+                let state = self.states.len() as u32;
+                self.states.push(State {
+                    mu: after.rating,
+                    sigma: after.uncertainty,
+                    games,
+                    result,
+                });
+                self.current[seat.player as usize] = state;
+                if record {
+                    self.history[seat.player as usize].push(state);
+                }
+            }
+            start = end;
+        }
     }
-    let ranked: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
-        .iter()
-        .zip(&outcome.teams)
-        .map(|(ratings, team)| (ratings.as_slice(), MultiTeamOutcome::new(team.rank as usize)))
-        .collect();
-    weng_lin_multi_team(&ranked, &params.config)
-        .into_iter()
-        .flatten()
-        .zip(before)
-        .map(|(after, before)| Rating {
-            mu: after.rating,
-            sigma: after.uncertainty,
-            games: before.games + 1,
-        })
-        .collect()
 }

@@ -147,4 +147,7 @@ pub enum RatingError {
     /// The result cannot be turned into ranked teams.
     #[error("result cannot be rated: {0}")]
     Invalid(String),
+    /// A kind holds as many players' games (or ratings) as a `u32` index names.
+    #[error("too many rated games of one kind to index")]
+    Capacity,
 }

@@ -7,6 +7,7 @@ use league_scoring::{GameResult, Outcome, ScoredGame};
 use uuid::Uuid;
 
 use crate::RatingError;
+use crate::ledger::MAX_RANK;
 
 /// Players who share one result, and where they finished (1 = first; equal ranks tie).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,6 +48,10 @@ impl GameOutcome {
         }
         if self.teams.iter().any(|team| team.players.is_empty()) {
             return Err(RatingError::Invalid("a team has no player".into()));
+        }
+        // The ledger keeps a team's rank in 31 bits; a finishing rank is a seat count.
+        if let Some(team) = self.teams.iter().find(|team| team.rank > MAX_RANK) {
+            return Err(RatingError::Invalid(format!("rank {} is out of range", team.rank)));
         }
         let mut seen: Vec<Uuid> = self.players().collect();
         let count = seen.len();

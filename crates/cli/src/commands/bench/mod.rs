@@ -4,6 +4,7 @@
 
 mod append;
 mod graphql;
+mod ratings;
 mod replay;
 mod scale;
 mod schedule;
@@ -32,6 +33,8 @@ pub enum BenchWhat {
     Schedule(schedule::Args),
     /// Mixed reads, writes and subscriptions for N seconds: memory, descriptors, p99.
     Soak(soak::Args),
+    /// The ratings model's memory per rated game and fold time, beside their floors.
+    Ratings(ratings::Args),
     /// A long generated log: start-up, `/healthz` ready, memory, rebuild rate vs a scan.
     Scale(scale::Args),
 }
@@ -44,5 +47,6 @@ pub async fn run(args: BenchArgs) -> Result<ExitCode, CliError> {
         BenchWhat::Schedule(args) => schedule::run(args),
         BenchWhat::Soak(args) => soak::run(args).await,
         BenchWhat::Scale(args) => scale::run(args).await,
+        BenchWhat::Ratings(args) => ratings::run(args),
     }
 }
