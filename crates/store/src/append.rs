@@ -47,40 +47,40 @@ pub(crate) const SQLITE_ROWS_PER_INSERT: usize = 100;
 
 /// One append as the database sees it.
 pub(crate) struct Request {
-    stream: StreamId,
-    expected: ExpectedVersion,
-    idempotency_key: Option<String>,
-    metadata: String,
-    events: Vec<RowInput>,
+    pub(crate) stream: StreamId,
+    pub(crate) expected: ExpectedVersion,
+    pub(crate) idempotency_key: Option<String>,
+    pub(crate) metadata: String,
+    pub(crate) events: Vec<RowInput>,
 }
 
-struct RowInput {
-    event_id: Uuid,
-    event_type: String,
-    schema_version: i32,
-    payload: String,
+pub(crate) struct RowInput {
+    pub(crate) event_id: Uuid,
+    pub(crate) event_type: String,
+    pub(crate) schema_version: i32,
+    pub(crate) payload: String,
 }
 
 /// What the database assigned to one written event.
-struct Stamp {
-    position: u64,
-    stream_version: u64,
-    recorded_at: DateTime<Utc>,
-    prev_hash: String,
-    hash: String,
+pub(crate) struct Stamp {
+    pub(crate) position: u64,
+    pub(crate) stream_version: u64,
+    pub(crate) recorded_at: DateTime<Utc>,
+    pub(crate) prev_hash: String,
+    pub(crate) hash: String,
 }
 
 /// How one append of a group ended.
-enum Decided {
+pub(crate) enum Decided {
     Written(Vec<Stamp>),
     Deduplicated { first_position: u64, last_position: u64, stream_version: u64 },
     Conflict { actual: u64 },
 }
 
 /// A group's transaction failed; `rolled_back` when it certainly wrote nothing.
-struct GroupFailed {
-    error: StoreError,
-    rolled_back: bool,
+pub(crate) struct GroupFailed {
+    pub(crate) error: StoreError,
+    pub(crate) rolled_back: bool,
 }
 
 /// A queued append and where its answer goes.
@@ -235,8 +235,8 @@ impl EventStore {
 
     /// Commits one group and answers each of its callers.
     async fn commit_group(&self, batch: Vec<Pending>) {
-        let (requests, replies): (Vec<Request>, Vec<_>) =
-            batch.into_iter().map(|pending| (pending.request, pending.reply)).unzip();
+        let (requests, replies): (Vec<Arc<Request>>, Vec<_>) =
+            batch.into_iter().map(|pending| (Arc::new(pending.request), pending.reply)).unzip();
         let results = match self.write_group(&requests).await {
             Ok(decided) => decided.into_iter().map(Ok).collect(),
             Err(failed) if requests.len() == 1 => vec![Err(failed.error)],
@@ -275,7 +275,7 @@ impl EventStore {
 
     /// One append in a transaction of its own; a unique-key violation on its idempotency key
     /// (another writer won the key) is answered with the winner's outcome.
-    async fn write_alone(&self, request: &Request) -> Result<Decided, StoreError> {
+    async fn write_alone(&self, request: &Arc<Request>) -> Result<Decided, StoreError> {
         match self.write_group(std::slice::from_ref(request)).await {
             Ok(mut decided) => decided.pop().ok_or_else(lost),
             Err(GroupFailed { error, .. }) => {
@@ -300,7 +300,7 @@ impl EventStore {
         }
     }
 
-    async fn write_group(&self, requests: &[Request]) -> Result<Vec<Decided>, GroupFailed> {
+    async fn write_group(&self, requests: &[Arc<Request>]) -> Result<Vec<Decided>, GroupFailed> {
         match self.backend() {
             DbBackend::Postgres => self.write_group_postgres(requests).await.map_err(|error| {
                 // An error the server reported ends the statement's transaction: nothing was
@@ -322,7 +322,10 @@ impl EventStore {
     /// appended, a stream or key this process has not seen), the function answers the real
     /// state and the group is decided again on it; after a second miss (yet another writer in
     /// between), `league_append` decides and hashes the group in the server.
-    async fn write_group_postgres(&self, requests: &[Request]) -> Result<Vec<Decided>, StoreError> {
+    async fn write_group_postgres(
+        &self,
+        requests: &[Arc<Request>],
+    ) -> Result<Vec<Decided>, StoreError> {
         let mut found = Found::default();
         let mut head = lock_known(&self.inner.group.known).head.clone();
         for _ in 0..2 {
@@ -378,7 +381,7 @@ impl EventStore {
     /// was written, or the head and state the function found when the prediction missed.
     async fn call_hashed(
         &self,
-        requests: &[Request],
+        requests: &[Arc<Request>],
         plan: &Plan<'_>,
     ) -> Result<Option<(Head, Found)>, StoreError> {
         let mut streams = Vec::new();
@@ -493,7 +496,7 @@ impl EventStore {
     /// decides every append and chains the hashes itself.
     async fn write_group_postgres_server(
         &self,
-        requests: &[Request],
+        requests: &[Arc<Request>],
     ) -> Result<Vec<Decided>, StoreError> {
         let events = requests.iter().flat_map(|request| &request.events);
         let streams: Vec<&str> = requests.iter().map(|request| request.stream.as_str()).collect();
@@ -582,7 +585,18 @@ impl EventStore {
 
     /// SQLite: the whole group in one `BEGIN IMMEDIATE` transaction, straight on sqlx (the
     /// rows are already typed here; sea-orm's generic values would copy every field twice).
-    async fn write_group_sqlite(&self, requests: &[Request]) -> Result<Vec<Decided>, GroupFailed> {
+    async fn write_group_sqlite(
+        &self,
+        requests: &[Arc<Request>],
+    ) -> Result<Vec<Decided>, GroupFailed> {
+        let writer =
+            self.sqlite_writer().await.map_err(|error| GroupFailed { error, rolled_back: true })?;
+        if let Some(writer) = writer {
+            let requests = requests.to_vec();
+            return tokio::task::spawn_blocking(move || writer.write_group(&requests))
+                .await
+                .unwrap_or_else(|_| Err(GroupFailed { error: lost(), rolled_back: false }));
+        }
         let pool = self.connection().get_sqlite_connection_pool();
         let mut txn = pool
             .begin_with("BEGIN IMMEDIATE")
@@ -628,7 +642,7 @@ struct Plan<'a> {
 /// is likelier right than this process's memory), else as last seen here, else new. Keys not
 /// found are predicted unused. The events of written appends are hashed here.
 fn plan_group<'a>(
-    requests: &'a [Request],
+    requests: &'a [Arc<Request>],
     found: &Found,
     known: &Known,
     start: Head,
@@ -761,7 +775,7 @@ const SQLITE_KEY: &str = "INSERT INTO idempotency_keys \
 
 async fn write_sqlite(
     txn: &mut sqlx::SqliteConnection,
-    requests: &[Request],
+    requests: &[Arc<Request>],
 ) -> Result<Vec<Decided>, StoreError> {
     // The log's head: position, hash and time of the last event, once the first tip is read.
     let mut head: Option<(u64, String, DateTime<Utc>)> = None;

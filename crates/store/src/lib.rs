@@ -58,6 +58,7 @@ mod append;
 mod entity;
 mod error;
 mod hash;
+mod sqlite_writer;
 mod store;
 mod types;
 

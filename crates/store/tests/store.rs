@@ -702,6 +702,32 @@ async fn stores_sharing_one_log_see_each_others_appends(db: TestDatabase) {
     assert_eq!(report.events_verified, head);
 }
 
+/// An in-memory SQLite database cannot be opened by a second connection, so its appends
+/// take the pool's own connection: the same outcomes and a verifying chain.
+#[tokio::test]
+async fn in_memory_sqlite_appends_through_the_pool() {
+    let store = EventStore::connect("sqlite::memory:").await.expect("connect");
+    store.migrate().await.expect("migrate");
+    let keyed = Metadata::default().with_idempotency_key("once");
+    let first = store
+        .append(&stream("s"), ExpectedVersion::NoStream, vec![event(1), event(2)], keyed.clone())
+        .await
+        .expect("append");
+    assert_eq!((first.first_position, first.last_position), (1, 2));
+    let again = store
+        .append(&stream("s"), ExpectedVersion::NoStream, vec![event(3)], keyed)
+        .await
+        .expect("retry");
+    assert!(again.deduplicated);
+    let stale = store
+        .append(&stream("s"), ExpectedVersion::Exact(1), vec![event(3)], Metadata::default())
+        .await;
+    assert!(matches!(stale, Err(StoreError::Conflict { actual: 2, .. })), "{stale:?}");
+    append_one(&store, "s", 4).await;
+    let report = store.verify().await.expect("verify");
+    assert!(report.is_ok() && report.events_verified == 3, "{report:?}");
+}
+
 on_both_databases!(
     appends_and_reads_back,
     payloads_round_trip_to_the_hashed_bytes,
