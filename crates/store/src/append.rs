@@ -11,14 +11,21 @@
 //! If a group's transaction fails as a whole (a database error), each of its appends is
 //! retried alone, so one failing append cannot fail its neighbours.
 //!
-//! - PostgreSQL: one statement, `SELECT * FROM league_append(…)` (see the migration
-//!   `m20261123_000001_append_function`), in autocommit: one round trip per group.
-//! - SQLite: one `BEGIN IMMEDIATE` transaction on sqlx directly; per append one statement
-//!   reads the stream's version, the idempotency key's earlier outcome and (first append of
-//!   the group) the log's head, then the rows are hashed here and inserted with multi-row
-//!   `INSERT OR FAIL`s of at most [`SQLITE_ROWS_PER_INSERT`] rows, the key's row riding in
-//!   the last one's statement. A single append is thus `BEGIN`, one read, one write,
-//!   `COMMIT`: each a hop to sqlx's SQLite worker thread.
+//! - PostgreSQL: one statement in autocommit, one round trip per group when this process's
+//!   picture of the log holds. The store remembers the head it last saw (position, hash,
+//!   commit time) and stream versions, decides every append of the group against that
+//!   prediction and hashes the rows itself; `league_append_hashed` (migration
+//!   `m20261124_000001_client_hashed_append`) checks the prediction under the append lock and
+//!   inserts the rows, or writes nothing and answers the real state, on which the group is
+//!   decided again. After a second miss `league_append` (`m20261123_000003`) decides and hashes
+//!   the group in the server.
+//! - SQLite file: the store's own write connection (`sqlite_writer`): the whole transaction in
+//!   one trip to a blocking thread.
+//! - SQLite in memory (no second connection can open it): one `BEGIN IMMEDIATE` transaction on
+//!   the pool's sqlx connection; per append one statement reads the stream's version, the
+//!   idempotency key's earlier outcome and (first append of the group) the log's head, then
+//!   the rows are hashed here and inserted with multi-row `INSERT OR FAIL`s of at most
+//!   [`SQLITE_ROWS_PER_INSERT`] rows, the key's row riding in the last one's statement.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -339,6 +346,10 @@ impl EventStore {
                 });
                 plan_group(requests, &found, &known, start, now)
             };
+            if plan.checks.is_empty() && plan.check_keys.is_empty() {
+                // Every append answers a key found used: nothing to check or write.
+                return Ok(plan.decided);
+            }
             match self.call_hashed(requests, &plan).await? {
                 None => {
                     let mut known = lock_known(&self.inner.group.known);
@@ -583,8 +594,9 @@ impl EventStore {
             .collect()
     }
 
-    /// SQLite: the whole group in one `BEGIN IMMEDIATE` transaction, straight on sqlx (the
-    /// rows are already typed here; sea-orm's generic values would copy every field twice).
+    /// SQLite: the whole group in one `BEGIN IMMEDIATE` transaction, on the store's write
+    /// connection for a file, else straight on the pool's sqlx connection (the rows are
+    /// already typed here; sea-orm's generic values would copy every field twice).
     async fn write_group_sqlite(
         &self,
         requests: &[Arc<Request>],
