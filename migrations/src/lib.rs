@@ -1,7 +1,7 @@
 //! Database migrations for the league platform (sea-orm-migration): the append-only events
-//! table with its immutability triggers, PostgreSQL's one-round-trip append function (and its
-//! lighter second version), and the event-type index of the catalog (the read-model tables of
-//! an earlier version are dropped).
+//! table with its immutability triggers, PostgreSQL's one-round-trip append function (its
+//! lighter second version, and the variant that takes rows the store hashed itself), and the
+//! event-type index of the catalog (the read-model tables of an earlier version are dropped).
 //!
 //! One file per migration; add a new one at the end of [`Migrator::migrations`] and never edit
 //! a migration that has shipped (databases in the field have already run it).
@@ -13,6 +13,7 @@ mod m20261122_000001_create_read_models;
 mod m20261123_000001_append_function;
 mod m20261123_000002_catalog_index_drop_read_models;
 mod m20261123_000003_lighter_append_function;
+mod m20261124_000001_client_hashed_append;
 
 #[derive(Debug)]
 pub struct Migrator;
@@ -26,6 +27,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000001_append_function::Migration),
             Box::new(m20261123_000002_catalog_index_drop_read_models::Migration),
             Box::new(m20261123_000003_lighter_append_function::Migration),
+            Box::new(m20261124_000001_client_hashed_append::Migration),
         ]
     }
 }

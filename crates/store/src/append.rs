@@ -11,16 +11,23 @@
 //! If a group's transaction fails as a whole (a database error), each of its appends is
 //! retried alone, so one failing append cannot fail its neighbours.
 //!
-//! - PostgreSQL: one statement, `SELECT * FROM league_append(…)` (see the migration
-//!   `m20261123_000001_append_function`), in autocommit: one round trip per group.
-//! - SQLite: one `BEGIN IMMEDIATE` transaction on sqlx directly; per append one statement
-//!   reads the stream's version, the idempotency key's earlier outcome and (first append of
-//!   the group) the log's head, then the rows are hashed here and inserted with multi-row
-//!   `INSERT OR FAIL`s of at most [`SQLITE_ROWS_PER_INSERT`] rows, the key's row riding in
-//!   the last one's statement. A single append is thus `BEGIN`, one read, one write,
-//!   `COMMIT`: each a hop to sqlx's SQLite worker thread.
+//! - PostgreSQL: one statement in autocommit, one round trip per group when this process's
+//!   picture of the log holds. The store remembers the head it last saw (position, hash,
+//!   commit time) and stream versions, decides every append of the group against that
+//!   prediction and hashes the rows itself; `league_append_hashed` (migration
+//!   `m20261124_000001_client_hashed_append`) checks the prediction under the append lock and
+//!   inserts the rows, or writes nothing and answers the real state, on which the group is
+//!   decided again. After a second miss `league_append` (`m20261123_000003`) decides and hashes
+//!   the group in the server.
+//! - SQLite file: the store's own write connection (`sqlite_writer`): the whole transaction in
+//!   one trip to a blocking thread.
+//! - SQLite in memory (no second connection can open it): one `BEGIN IMMEDIATE` transaction on
+//!   the pool's sqlx connection; per append one statement reads the stream's version, the
+//!   idempotency key's earlier outcome and (first append of the group) the log's head, then
+//!   the rows are hashed here and inserted with multi-row `INSERT OR FAIL`s of at most
+//!   [`SQLITE_ROWS_PER_INSERT`] rows, the key's row riding in the last one's statement.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use chrono::{DateTime, SecondsFormat, SubsecRound, Utc};
@@ -30,7 +37,7 @@ use tokio::sync::oneshot;
 use uuid::Uuid;
 
 use crate::entity::idempotency_key;
-use crate::hash::{ChainFields, GENESIS_HASH, canonical_json};
+use crate::hash::{ChainFields, GENESIS_HASH, canonical_json, format_time};
 use crate::store::{from_db, to_db};
 use crate::types::MAX_EVENT_TYPE_LEN;
 use crate::{
@@ -47,40 +54,40 @@ pub(crate) const SQLITE_ROWS_PER_INSERT: usize = 100;
 
 /// One append as the database sees it.
 pub(crate) struct Request {
-    stream: StreamId,
-    expected: ExpectedVersion,
-    idempotency_key: Option<String>,
-    metadata: String,
-    events: Vec<RowInput>,
+    pub(crate) stream: StreamId,
+    pub(crate) expected: ExpectedVersion,
+    pub(crate) idempotency_key: Option<String>,
+    pub(crate) metadata: String,
+    pub(crate) events: Vec<RowInput>,
 }
 
-struct RowInput {
-    event_id: Uuid,
-    event_type: String,
-    schema_version: i32,
-    payload: String,
+pub(crate) struct RowInput {
+    pub(crate) event_id: Uuid,
+    pub(crate) event_type: String,
+    pub(crate) schema_version: i32,
+    pub(crate) payload: String,
 }
 
 /// What the database assigned to one written event.
-struct Stamp {
-    position: u64,
-    stream_version: u64,
-    recorded_at: DateTime<Utc>,
-    prev_hash: String,
-    hash: String,
+pub(crate) struct Stamp {
+    pub(crate) position: u64,
+    pub(crate) stream_version: u64,
+    pub(crate) recorded_at: DateTime<Utc>,
+    pub(crate) prev_hash: String,
+    pub(crate) hash: String,
 }
 
 /// How one append of a group ended.
-enum Decided {
+pub(crate) enum Decided {
     Written(Vec<Stamp>),
     Deduplicated { first_position: u64, last_position: u64, stream_version: u64 },
     Conflict { actual: u64 },
 }
 
 /// A group's transaction failed; `rolled_back` when it certainly wrote nothing.
-struct GroupFailed {
-    error: StoreError,
-    rolled_back: bool,
+pub(crate) struct GroupFailed {
+    pub(crate) error: StoreError,
+    pub(crate) rolled_back: bool,
 }
 
 /// A queued append and where its answer goes.
@@ -94,6 +101,36 @@ pub(crate) struct Pending {
 pub(crate) struct GroupCommit {
     queue: std::sync::Mutex<VecDeque<Pending>>,
     slot: Arc<tokio::sync::Mutex<()>>,
+    /// PostgreSQL: what this process last saw of the log, to predict the next group's state.
+    known: std::sync::Mutex<Known>,
+}
+
+/// What a PostgreSQL store last saw of the log: the head and the versions of the streams it
+/// appended to. Only a prediction (another process may have appended since), which
+/// `league_append_hashed` checks under the append lock before writing anything.
+#[derive(Default)]
+struct Known {
+    head: Option<Head>,
+    versions: HashMap<String, u64>,
+}
+
+/// The log's last event as far as the chain is concerned.
+#[derive(Clone)]
+struct Head {
+    position: u64,
+    hash: String,
+    recorded_at: Option<DateTime<Utc>>,
+}
+
+/// Streams whose versions a store remembers at most; past it the memory starts over (a
+/// forgotten stream costs one missed prediction, not a wrong answer).
+const KNOWN_STREAMS: usize = 10_000;
+
+/// A group's state as `league_append_hashed` found it when the prediction missed.
+#[derive(Default)]
+struct Found {
+    used_keys: HashMap<String, (u64, u64, u64)>,
+    versions: HashMap<String, u64>,
 }
 
 impl EventStore {
@@ -205,8 +242,8 @@ impl EventStore {
 
     /// Commits one group and answers each of its callers.
     async fn commit_group(&self, batch: Vec<Pending>) {
-        let (requests, replies): (Vec<Request>, Vec<_>) =
-            batch.into_iter().map(|pending| (pending.request, pending.reply)).unzip();
+        let (requests, replies): (Vec<Arc<Request>>, Vec<_>) =
+            batch.into_iter().map(|pending| (Arc::new(pending.request), pending.reply)).unzip();
         let results = match self.write_group(&requests).await {
             Ok(decided) => decided.into_iter().map(Ok).collect(),
             Err(failed) if requests.len() == 1 => vec![Err(failed.error)],
@@ -245,7 +282,7 @@ impl EventStore {
 
     /// One append in a transaction of its own; a unique-key violation on its idempotency key
     /// (another writer won the key) is answered with the winner's outcome.
-    async fn write_alone(&self, request: &Request) -> Result<Decided, StoreError> {
+    async fn write_alone(&self, request: &Arc<Request>) -> Result<Decided, StoreError> {
         match self.write_group(std::slice::from_ref(request)).await {
             Ok(mut decided) => decided.pop().ok_or_else(lost),
             Err(GroupFailed { error, .. }) => {
@@ -270,7 +307,7 @@ impl EventStore {
         }
     }
 
-    async fn write_group(&self, requests: &[Request]) -> Result<Vec<Decided>, GroupFailed> {
+    async fn write_group(&self, requests: &[Arc<Request>]) -> Result<Vec<Decided>, GroupFailed> {
         match self.backend() {
             DbBackend::Postgres => self.write_group_postgres(requests).await.map_err(|error| {
                 // An error the server reported ends the statement's transaction: nothing was
@@ -286,8 +323,192 @@ impl EventStore {
         }
     }
 
-    /// PostgreSQL: the whole group in one call of `league_append`, one round trip.
-    async fn write_group_postgres(&self, requests: &[Request]) -> Result<Vec<Decided>, StoreError> {
+    /// PostgreSQL: the group decided and hashed here against the state this process predicts,
+    /// and written by one call of `league_append_hashed`, which checks the prediction under
+    /// the append lock: one round trip when it holds. When it misses (another process
+    /// appended, a stream or key this process has not seen), the function answers the real
+    /// state and the group is decided again on it; after a second miss (yet another writer in
+    /// between), `league_append` decides and hashes the group in the server.
+    async fn write_group_postgres(
+        &self,
+        requests: &[Arc<Request>],
+    ) -> Result<Vec<Decided>, StoreError> {
+        let mut found = Found::default();
+        let mut head = lock_known(&self.inner.group.known).head.clone();
+        for _ in 0..2 {
+            let now = Utc::now().trunc_subsecs(6);
+            let plan = {
+                let known = lock_known(&self.inner.group.known);
+                let start = head.clone().unwrap_or_else(|| Head {
+                    position: 0,
+                    hash: GENESIS_HASH.to_owned(),
+                    recorded_at: None,
+                });
+                plan_group(requests, &found, &known, start, now)
+            };
+            if plan.checks.is_empty() && plan.check_keys.is_empty() {
+                // Every append answers a key found used: nothing to check or write.
+                return Ok(plan.decided);
+            }
+            match self.call_hashed(requests, &plan).await? {
+                None => {
+                    let mut known = lock_known(&self.inner.group.known);
+                    known.head = Some(plan.end);
+                    known.remember(plan.versions.into_iter().map(|(s, v)| (s.to_owned(), v)));
+                    return Ok(plan.decided);
+                }
+                Some((real_head, real)) => {
+                    lock_known(&self.inner.group.known)
+                        .remember(real.versions.iter().map(|(s, v)| (s.clone(), *v)));
+                    head = Some(real_head);
+                    found = real;
+                }
+            }
+        }
+        let decided = self.write_group_postgres_server(requests).await?;
+        let mut known = lock_known(&self.inner.group.known);
+        for (request, decided) in requests.iter().zip(&decided) {
+            match decided {
+                Decided::Written(stamps) => {
+                    if let Some(last) = stamps.last() {
+                        known.head = Some(Head {
+                            position: last.position,
+                            hash: last.hash.clone(),
+                            recorded_at: Some(last.recorded_at),
+                        });
+                        known.remember([(request.stream.as_str().to_owned(), last.stream_version)]);
+                    }
+                }
+                Decided::Conflict { actual } => {
+                    known.remember([(request.stream.as_str().to_owned(), *actual)]);
+                }
+                Decided::Deduplicated { .. } => {}
+            }
+        }
+        Ok(decided)
+    }
+
+    /// One call of `league_append_hashed` with the group as `plan` decided it: `None` when it
+    /// was written, or the head and state the function found when the prediction missed.
+    async fn call_hashed(
+        &self,
+        requests: &[Arc<Request>],
+        plan: &Plan<'_>,
+    ) -> Result<Option<(Head, Found)>, StoreError> {
+        let mut streams = Vec::new();
+        let mut metadata = Vec::new();
+        let mut ev_append = Vec::new();
+        let mut ev_versions = Vec::new();
+        let mut event_ids = Vec::new();
+        let mut types = Vec::new();
+        let mut schemas = Vec::new();
+        let mut payloads = Vec::new();
+        let mut prev_hashes = Vec::new();
+        let mut hashes = Vec::new();
+        let mut key_keys = Vec::new();
+        let mut key_streams = Vec::new();
+        let mut key_first = Vec::new();
+        let mut key_last = Vec::new();
+        let mut key_versions = Vec::new();
+        for (request, decided) in requests.iter().zip(&plan.decided) {
+            let Decided::Written(stamps) = decided else { continue };
+            streams.push(request.stream.as_str());
+            metadata.push(request.metadata.as_str());
+            let index = i32::try_from(streams.len()).unwrap_or(i32::MAX);
+            for (event, stamp) in request.events.iter().zip(stamps) {
+                ev_append.push(index);
+                ev_versions.push(to_db(stamp.stream_version));
+                event_ids.push(event.event_id);
+                types.push(event.event_type.as_str());
+                schemas.push(event.schema_version);
+                payloads.push(event.payload.as_str());
+                prev_hashes.push(stamp.prev_hash.as_str());
+                hashes.push(stamp.hash.as_str());
+            }
+            if let (Some(key), Some(first), Some(last)) =
+                (&request.idempotency_key, stamps.first(), stamps.last())
+            {
+                key_keys.push(key.as_str());
+                key_streams.push(request.stream.as_str());
+                key_first.push(to_db(first.position));
+                key_last.push(to_db(last.position));
+                key_versions.push(to_db(last.stream_version));
+            }
+        }
+        let (check_streams, check_versions): (Vec<&str>, Vec<i64>) =
+            plan.checks.iter().map(|(stream, version)| (*stream, to_db(*version))).unzip();
+        let rows = sqlx::query(
+            "SELECT r_kind, r_name, r_position, r_last_position, r_version, r_hash, r_time \
+             FROM league_append_hashed($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, \
+             $14, $15, $16, $17, $18, $19, $20, $21)",
+        )
+        .bind(to_db(plan.start.position))
+        .bind(plan.start.hash.as_str())
+        .bind(plan.time)
+        .bind(&plan.check_keys)
+        .bind(check_streams)
+        .bind(check_versions)
+        .bind(streams)
+        .bind(metadata)
+        .bind(ev_append)
+        .bind(ev_versions)
+        .bind(event_ids)
+        .bind(types)
+        .bind(schemas)
+        .bind(payloads)
+        .bind(prev_hashes)
+        .bind(hashes)
+        .bind(key_keys)
+        .bind(key_streams)
+        .bind(key_first)
+        .bind(key_last)
+        .bind(key_versions)
+        .fetch_all(self.connection().get_postgres_connection_pool())
+        .await
+        .map_err(database_error)?;
+
+        let mut head = None;
+        let mut found = Found::default();
+        for row in rows {
+            let kind: String = row.try_get(0).map_err(database_error)?;
+            let name: Option<String> = row.try_get(1).map_err(database_error)?;
+            let position: Option<i64> = row.try_get(2).map_err(database_error)?;
+            let last: Option<i64> = row.try_get(3).map_err(database_error)?;
+            let version: Option<i64> = row.try_get(4).map_err(database_error)?;
+            match (kind.as_str(), name) {
+                ("written", _) => return Ok(None),
+                ("head", _) => {
+                    head = Some(Head {
+                        position: position.map_or(0, from_db),
+                        hash: row
+                            .try_get::<Option<String>, _>(5)
+                            .map_err(database_error)?
+                            .unwrap_or_else(|| GENESIS_HASH.to_owned()),
+                        recorded_at: row.try_get(6).map_err(database_error)?,
+                    });
+                }
+                ("key", Some(key)) => {
+                    let field = |value: Option<i64>| value.map_or(0, from_db);
+                    found.used_keys.insert(key, (field(position), field(last), field(version)));
+                }
+                ("stream", Some(stream)) => {
+                    found.versions.insert(stream, version.map_or(0, from_db));
+                }
+                (other, _) => {
+                    return Err(unexpected(&format!("league_append_hashed answered {other:?}")));
+                }
+            }
+        }
+        let head = head.ok_or_else(|| unexpected("league_append_hashed: no head"))?;
+        Ok(Some((head, found)))
+    }
+
+    /// PostgreSQL: the whole group in one call of `league_append`, one round trip; the server
+    /// decides every append and chains the hashes itself.
+    async fn write_group_postgres_server(
+        &self,
+        requests: &[Arc<Request>],
+    ) -> Result<Vec<Decided>, StoreError> {
         let events = requests.iter().flat_map(|request| &request.events);
         let streams: Vec<&str> = requests.iter().map(|request| request.stream.as_str()).collect();
         let expected: Vec<Option<i64>> = requests
@@ -373,9 +594,21 @@ impl EventStore {
             .collect()
     }
 
-    /// SQLite: the whole group in one `BEGIN IMMEDIATE` transaction, straight on sqlx (the
-    /// rows are already typed here; sea-orm's generic values would copy every field twice).
-    async fn write_group_sqlite(&self, requests: &[Request]) -> Result<Vec<Decided>, GroupFailed> {
+    /// SQLite: the whole group in one `BEGIN IMMEDIATE` transaction, on the store's write
+    /// connection for a file, else straight on the pool's sqlx connection (the rows are
+    /// already typed here; sea-orm's generic values would copy every field twice).
+    async fn write_group_sqlite(
+        &self,
+        requests: &[Arc<Request>],
+    ) -> Result<Vec<Decided>, GroupFailed> {
+        let writer =
+            self.sqlite_writer().await.map_err(|error| GroupFailed { error, rolled_back: true })?;
+        if let Some(writer) = writer {
+            let requests = requests.to_vec();
+            return tokio::task::spawn_blocking(move || writer.write_group(&requests))
+                .await
+                .unwrap_or_else(|_| Err(GroupFailed { error: lost(), rolled_back: false }));
+        }
         let pool = self.connection().get_sqlite_connection_pool();
         let mut txn = pool
             .begin_with("BEGIN IMMEDIATE")
@@ -396,6 +629,139 @@ impl EventStore {
             }
         }
     }
+}
+
+/// A group decided against a predicted state, for `league_append_hashed`.
+struct Plan<'a> {
+    /// The predicted head the group chains on.
+    start: Head,
+    /// The commit time of every written event: never before the head's.
+    time: DateTime<Utc>,
+    /// The keys whose absence the decisions rely on.
+    check_keys: Vec<&'a str>,
+    /// Each stream's predicted version before the group, which the decisions rely on.
+    checks: Vec<(&'a str, u64)>,
+    /// Each stream's version after the group.
+    versions: HashMap<&'a str, u64>,
+    /// The head after the group.
+    end: Head,
+    decided: Vec<Decided>,
+}
+
+/// Decides every append of a group as `league_append` would on the predicted state: the head
+/// `start`; the keys and stream versions the function found on a missed prediction (`found`),
+/// else each stream at the version its first append expects (a caller that read the stream
+/// is likelier right than this process's memory), else as last seen here, else new. Keys not
+/// found are predicted unused. The events of written appends are hashed here.
+fn plan_group<'a>(
+    requests: &'a [Arc<Request>],
+    found: &Found,
+    known: &Known,
+    start: Head,
+    now: DateTime<Utc>,
+) -> Plan<'a> {
+    // Commit times never decrease along positions, even if the clock steps back.
+    let time = start.recorded_at.map_or(now, |previous| previous.max(now));
+    let time_text = format_time(time);
+    let mut check_keys = Vec::new();
+    let mut checks = Vec::new();
+    let mut versions: HashMap<&str, u64> = HashMap::new();
+    // Keys written by earlier appends of this group: a later append reusing one is answered
+    // with that outcome, as `league_append` does.
+    let mut written_keys: HashMap<&str, (u64, u64, u64)> = HashMap::new();
+    let mut position = start.position;
+    let mut hash = start.hash.clone();
+    let mut decided = Vec::with_capacity(requests.len());
+    for request in requests {
+        if let Some(key) = request.idempotency_key.as_deref() {
+            let earlier = found.used_keys.get(key).or_else(|| written_keys.get(key));
+            if let Some(&(first_position, last_position, stream_version)) = earlier {
+                decided.push(Decided::Deduplicated {
+                    first_position,
+                    last_position,
+                    stream_version,
+                });
+                continue;
+            }
+            check_keys.push(key);
+        }
+        let stream = request.stream.as_str();
+        let version = *versions.entry(stream).or_insert_with(|| {
+            let predicted = found
+                .versions
+                .get(stream)
+                .copied()
+                .or(match request.expected {
+                    ExpectedVersion::Exact(version) => Some(version),
+                    ExpectedVersion::NoStream => Some(0),
+                    ExpectedVersion::Any => None,
+                })
+                .or_else(|| known.versions.get(stream).copied())
+                .unwrap_or(0);
+            checks.push((stream, predicted));
+            predicted
+        });
+        if !request.expected.admits(version) {
+            decided.push(Decided::Conflict { actual: version });
+            continue;
+        }
+        let mut stamps = Vec::with_capacity(request.events.len());
+        for (offset, event) in (1u64..).zip(&request.events) {
+            let next = ChainFields {
+                position: position + offset,
+                stream_id: stream,
+                stream_version: version + offset,
+                event_id: event.event_id,
+                event_type: &event.event_type,
+                schema_version: event.schema_version,
+                payload: &event.payload,
+                metadata: &request.metadata,
+                recorded_at: time,
+                prev_hash: &hash,
+            }
+            .hash_at(&time_text);
+            stamps.push(Stamp {
+                position: position + offset,
+                stream_version: version + offset,
+                recorded_at: time,
+                prev_hash: std::mem::replace(&mut hash, next.clone()),
+                hash: next,
+            });
+        }
+        let count = request.events.len() as u64;
+        if let Some(key) = request.idempotency_key.as_deref() {
+            written_keys.insert(key, (position + 1, position + count, version + count));
+        }
+        position += count;
+        versions.insert(stream, version + count);
+        decided.push(Decided::Written(stamps));
+    }
+    Plan {
+        end: Head { position, hash, recorded_at: Some(time) },
+        start,
+        time,
+        check_keys,
+        checks,
+        versions,
+        decided,
+    }
+}
+
+impl Known {
+    /// Remembers stream versions seen in the log, starting over past [`KNOWN_STREAMS`].
+    fn remember(&mut self, versions: impl IntoIterator<Item = (String, u64)>) {
+        for (stream, version) in versions {
+            if self.versions.len() >= KNOWN_STREAMS && !self.versions.contains_key(&stream) {
+                self.versions.clear();
+            }
+            self.versions.insert(stream, version);
+        }
+    }
+}
+
+fn lock_known(known: &std::sync::Mutex<Known>) -> std::sync::MutexGuard<'_, Known> {
+    // Every update leaves a consistent prediction, and a wrong one is only a missed guess.
+    known.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// One append's starting point, read in one statement: the stream's version, the earlier
@@ -421,7 +787,7 @@ const SQLITE_KEY: &str = "INSERT INTO idempotency_keys \
 
 async fn write_sqlite(
     txn: &mut sqlx::SqliteConnection,
-    requests: &[Request],
+    requests: &[Arc<Request>],
 ) -> Result<Vec<Decided>, StoreError> {
     // The log's head: position, hash and time of the last event, once the first tip is read.
     let mut head: Option<(u64, String, DateTime<Utc>)> = None;
@@ -463,6 +829,7 @@ async fn write_sqlite(
         }
 
         let first = *head_position + 1;
+        let hashed_time = format_time(*recorded_at);
         let mut stamps = Vec::with_capacity(request.events.len());
         for (offset, event) in (1u64..).zip(&request.events) {
             let position = *head_position + offset;
@@ -479,7 +846,7 @@ async fn write_sqlite(
                 recorded_at: *recorded_at,
                 prev_hash: head_hash,
             }
-            .hash();
+            .hash_at(&hashed_time);
             stamps.push(Stamp {
                 position,
                 stream_version,

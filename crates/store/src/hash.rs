@@ -39,6 +39,13 @@ pub(crate) struct ChainFields<'a> {
 impl ChainFields<'_> {
     /// SHA-256 of the canonical bytes, as 64 lowercase hex digits.
     pub fn hash(&self) -> String {
+        self.hash_at(&format_time(self.recorded_at))
+    }
+
+    /// [`hash`](Self::hash) with `recorded_at` already formatted by [`format_time`]: the
+    /// events of one commit share their time, so it is formatted once for all of them.
+    pub fn hash_at(&self, recorded_at: &str) -> String {
+        debug_assert_eq!(recorded_at, format_time(self.recorded_at));
         let mut hasher = Sha256::new();
         let mut field = |bytes: &[u8]| {
             hasher.update((bytes.len() as u64).to_be_bytes());
@@ -53,7 +60,7 @@ impl ChainFields<'_> {
         field(self.schema_version.to_string().as_bytes());
         field(self.payload.as_bytes());
         field(self.metadata.as_bytes());
-        field(format_time(self.recorded_at).as_bytes());
+        field(recorded_at.as_bytes());
         field(self.prev_hash.as_bytes());
         hex::encode(hasher.finalize())
     }

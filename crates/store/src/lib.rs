@@ -52,12 +52,14 @@
 //! every read behind every write). `FULL` rather than `NORMAL`: in WAL mode `NORMAL` does not
 //! sync the WAL at each commit, so an append acknowledged to a user could vanish on power
 //! loss; an event store's one promise is that an acknowledged event is kept. The cost is one
-//! WAL fsync per commit, which batching amortises.
+//! WAL fsync per commit, which batching amortises. Appends to a file commit through one more
+//! connection of the store's own, with the same settings (see `sqlite_writer`).
 
 mod append;
 mod entity;
 mod error;
 mod hash;
+mod sqlite_writer;
 mod store;
 mod types;
 

@@ -2,6 +2,8 @@
 //! guarantees and the reasons behind each mechanism are described in the crate docs.
 
 use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -9,9 +11,9 @@ use chrono::SubsecRound;
 use futures::Stream;
 use league_migration::{Migrator, MigratorTrait};
 use sea_orm::sqlx::postgres::PgListener;
-use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
+use sea_orm::sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
 use sea_orm::{
-    ColumnTrait, ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbBackend,
+    ColumnTrait, ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbBackend, DbErr,
     EntityTrait, QueryFilter, QueryOrder, QuerySelect,
 };
 use tokio::sync::{OnceCell, watch};
@@ -19,6 +21,7 @@ use tokio::sync::{OnceCell, watch};
 use crate::append::GroupCommit;
 use crate::entity::{event, idempotency_key};
 use crate::hash::{ChainFields, GENESIS_HASH};
+use crate::sqlite_writer::SqliteWriter;
 use crate::{
     AppendOutcome, Bound, ChainBreak, ChainProblem, RecordedEvent, StoreError, StreamId,
     VerifyReport,
@@ -54,6 +57,10 @@ pub(crate) struct Inner {
     /// PostgreSQL only: the task relaying `NOTIFY`s into `head`, started by the first
     /// subscriber.
     listener: OnceCell<tokio::task::JoinHandle<()>>,
+    /// SQLite file only: where it is, for the write connection.
+    sqlite_path: Option<PathBuf>,
+    /// SQLite file only: the connection appends commit through, opened by the first append.
+    sqlite_writer: OnceCell<Arc<SqliteWriter>>,
 }
 
 impl Drop for Inner {
@@ -85,12 +92,18 @@ impl EventStore {
             return Err(StoreError::UnsupportedDatabase { url: url.to_owned() });
         };
         let mut options = ConnectOptions::new(url);
+        let mut sqlite_path = None;
         // sqlx would otherwise ping every connection it hands out: one extra round trip per
         // operation. Only connections idle for a while are checked.
         options.sqlx_logging(false).test_before_acquire_if_idle_for(IDLE_BEFORE_PING);
         match backend {
             DbBackend::Sqlite => {
                 let in_memory = url.contains(":memory:") || url.contains("mode=memory");
+                if !in_memory {
+                    let sqlite = SqliteConnectOptions::from_str(url)
+                        .map_err(|error| StoreError::Database(DbErr::Custom(error.to_string())))?;
+                    sqlite_path = Some(sqlite.get_filename().to_owned());
+                }
                 if in_memory {
                     // Each connection would open its own private in-memory database.
                     options.max_connections(1).min_connections(1);
@@ -119,6 +132,8 @@ impl EventStore {
                 group: GroupCommit::default(),
                 head,
                 listener: OnceCell::new(),
+                sqlite_path,
+                sqlite_writer: OnceCell::new(),
             }),
         })
     }
@@ -132,6 +147,24 @@ impl EventStore {
     /// The underlying sea-orm connection, for read-model tables kept in the same database.
     pub fn connection(&self) -> &DatabaseConnection {
         &self.inner.db
+    }
+
+    /// SQLite file: the store's write connection, opened on first use; `None` for an
+    /// in-memory database (appends then go through the pool's one connection).
+    pub(crate) async fn sqlite_writer(&self) -> Result<Option<Arc<SqliteWriter>>, StoreError> {
+        let Some(path) = &self.inner.sqlite_path else { return Ok(None) };
+        let writer = self
+            .inner
+            .sqlite_writer
+            .get_or_try_init(|| async {
+                let path = path.clone();
+                tokio::task::spawn_blocking(move || SqliteWriter::open(path, SQLITE_BUSY_TIMEOUT))
+                    .await
+                    .map_err(|error| StoreError::Database(DbErr::Custom(error.to_string())))?
+                    .map(Arc::new)
+            })
+            .await?;
+        Ok(Some(writer.clone()))
     }
 
     /// Which database engine this store runs on.

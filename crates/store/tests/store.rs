@@ -628,6 +628,106 @@ async fn groups_mixing_sizes_keys_and_conflicts_keep_each_outcome(db: TestDataba
     assert_eq!(report.events_verified, written);
 }
 
+/// Several store instances (as several gateway processes would) appending to one log: each
+/// one's idea of the head, of stream versions and of used keys goes stale whenever another
+/// appends, yet every append gets the outcome a fresh reading of the log gives.
+async fn stores_sharing_one_log_see_each_others_appends(db: TestDatabase) {
+    let first = store(&db).await;
+    let second = EventStore::connect(&db.url).await.expect("second instance");
+    let shared = stream("shared");
+
+    let a = first.append(&shared, ExpectedVersion::NoStream, vec![event(1)], Metadata::default());
+    assert_eq!(a.await.expect("first writes").last_position, 1);
+    // The second instance has seen nothing yet: a stale head to find out about.
+    let b = second
+        .append(&shared, ExpectedVersion::Any, vec![event(2), event(3)], Metadata::default())
+        .await
+        .expect("second writes");
+    assert_eq!((b.first_position, b.stream_version), (2, 3));
+    // The first instance believes the stream is at version 1; it is at 3.
+    let stale =
+        first.append(&shared, ExpectedVersion::Exact(1), vec![event(4)], Metadata::default()).await;
+    assert!(matches!(stale, Err(StoreError::Conflict { actual: 3, .. })), "{stale:?}");
+    let any = first
+        .append(&shared, ExpectedVersion::Any, vec![event(4)], Metadata::default())
+        .await
+        .expect("any version");
+    assert_eq!((any.first_position, any.stream_version), (4, 4));
+    // A key the other instance used answers its outcome.
+    let keyed = Metadata::default().with_idempotency_key("k-1");
+    let original = second
+        .append(&stream("own"), ExpectedVersion::NoStream, vec![event(5)], keyed.clone())
+        .await
+        .expect("keyed");
+    let retried = first
+        .append(&stream("own"), ExpectedVersion::NoStream, vec![event(6)], keyed)
+        .await
+        .expect("retried elsewhere");
+    assert!(retried.deduplicated);
+    assert_eq!(retried.events, original.events);
+
+    // Then all at once: each instance's writers race the other's.
+    let writers: Vec<_> = (0..8u64)
+        .map(|writer| {
+            let store = if writer % 2 == 0 { first.clone() } else { second.clone() };
+            tokio::spawn(async move {
+                for n in 0..20u64 {
+                    let target =
+                        if n % 2 == 0 { stream("shared") } else { stream(&format!("w:{writer}")) };
+                    let events = (0..=n % 3).map(|i| event(n * 10 + i)).collect();
+                    store
+                        .append(&target, ExpectedVersion::Any, events, Metadata::default())
+                        .await
+                        .expect("racing append");
+                }
+            })
+        })
+        .collect();
+    for writer in writers {
+        writer.await.expect("writer");
+    }
+    let raced: u64 = 8 * (0..20u64).map(|n| n % 3 + 1).sum::<u64>();
+    let head = first.head_position().await.expect("head");
+    assert_eq!(head, 5 + raced, "nothing lost or doubled");
+    let versions: Vec<u64> = first
+        .read_stream(&shared, 1)
+        .await
+        .expect("read")
+        .iter()
+        .map(|e| e.stream_version)
+        .collect();
+    assert_eq!(versions, (1..=versions.len() as u64).collect::<Vec<_>>());
+    let report = second.verify().await.expect("verify");
+    assert!(report.is_ok(), "{report:?}");
+    assert_eq!(report.events_verified, head);
+}
+
+/// An in-memory SQLite database cannot be opened by a second connection, so its appends
+/// take the pool's own connection: the same outcomes and a verifying chain.
+#[tokio::test]
+async fn in_memory_sqlite_appends_through_the_pool() {
+    let store = EventStore::connect("sqlite::memory:").await.expect("connect");
+    store.migrate().await.expect("migrate");
+    let keyed = Metadata::default().with_idempotency_key("once");
+    let first = store
+        .append(&stream("s"), ExpectedVersion::NoStream, vec![event(1), event(2)], keyed.clone())
+        .await
+        .expect("append");
+    assert_eq!((first.first_position, first.last_position), (1, 2));
+    let again = store
+        .append(&stream("s"), ExpectedVersion::NoStream, vec![event(3)], keyed)
+        .await
+        .expect("retry");
+    assert!(again.deduplicated);
+    let stale = store
+        .append(&stream("s"), ExpectedVersion::Exact(1), vec![event(3)], Metadata::default())
+        .await;
+    assert!(matches!(stale, Err(StoreError::Conflict { actual: 2, .. })), "{stale:?}");
+    append_one(&store, "s", 4).await;
+    let report = store.verify().await.expect("verify");
+    assert!(report.is_ok() && report.events_verified == 3, "{report:?}");
+}
+
 on_both_databases!(
     appends_and_reads_back,
     payloads_round_trip_to_the_hashed_bytes,
@@ -644,4 +744,5 @@ on_both_databases!(
     a_stream_is_read_page_by_page_after_a_position,
     migrating_twice_is_harmless,
     groups_mixing_sizes_keys_and_conflicts_keep_each_outcome,
+    stores_sharing_one_log_see_each_others_appends,
 );
