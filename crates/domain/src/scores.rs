@@ -1,7 +1,8 @@
 //! Scores with typed identities. The scoring crate knows players as opaque strings and
 //! returns a game's scores in the order of the result's rows; here each row is matched to
-//! the seated [`PlayerId`] whose key it carries, and standings come back keyed by
-//! `PlayerId`, so no caller ever parses a player string back into an id
+//! the seated [`PlayerId`] whose key it carries, and standings are ranked by `PlayerId`
+//! ([`league_scoring::rank_standings_keyed`]) and come back keyed by it, so no caller ever
+//! parses a player string back into an id and no ranking hashes or copies one
 //! (`docs/scoring.md#standings-and-tie-breakers`).
 
 use league_scoring::{Aggregation, PlayerGameScore, ScoredGame, rank_standings_keyed};
@@ -74,16 +75,16 @@ impl ScoredResult {
 }
 
 /// The seat whose player key is exactly `key` (the canonical key of [`crate::player_key`]).
-/// The key is parsed once and must re-encode to itself, which is the same as comparing it with
-/// every seat's key, without encoding every seat (this runs for every result of a replay).
+/// The key is parsed once, which is the same as comparing it with every seat's key without
+/// encoding any seat (this runs for every row of every result of a replay): of the forms the
+/// parser accepts only the hyphenated one is [`KEY_LEN`] long, so a key of that length that
+/// parses and has no upper-case hex digit is the canonical text of its id.
 fn seat_of_key(key: &str, mut seats: impl Iterator<Item = PlayerId>) -> Option<PlayerId> {
-    if key.len() != KEY_LEN {
+    if key.len() != KEY_LEN || key.bytes().any(|byte| byte.is_ascii_uppercase()) {
         return None;
     }
     let id = PlayerId::try_parse(key).ok()?;
-    let mut canonical = [0u8; KEY_LEN];
-    id.hyphenated().encode_lower(&mut canonical);
-    (canonical.as_slice() == key.as_bytes() && seats.any(|seat| seat == id)).then_some(id)
+    seats.any(|seat| seat == id).then_some(id)
 }
 
 /// One line of a league's standings.

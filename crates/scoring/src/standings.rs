@@ -15,7 +15,23 @@ use crate::{
 /// Scores are compared in millionths of a point so that sums of two-decimal scores that are
 /// equal on paper (0.1 + 0.2 versus 0.3) compare equal despite binary floating point.
 fn micro(points: f64) -> i64 {
-    (points * 1_000_000.0).round() as i64
+    round_half_away(points * 1_000_000.0)
+}
+
+/// `x.round() as i64` (half away from zero, saturating, NaN to 0) without `f64::round`, which
+/// on the baseline x86-64 target is a software routine: ranking a league rounds scores and
+/// score gaps in every game comparison. Truncation is a hardware conversion, and `x` minus its
+/// truncation is exact in binary floating point, so the half-way test is exact too.
+fn round_half_away(x: f64) -> i64 {
+    let truncated = x as i64;
+    let fraction = x - truncated as f64;
+    if fraction >= 0.5 {
+        truncated.saturating_add(1)
+    } else if fraction <= -0.5 {
+        truncated.saturating_sub(1)
+    } else {
+        truncated
+    }
 }
 
 /// One player's game inside the list of scored games.
@@ -28,6 +44,8 @@ struct GameRef<'a> {
     order: usize,
     /// The player's place in order of first appearance.
     slot: usize,
+    /// The row's score in millionths, rounded once instead of in every comparison.
+    micro: i64,
 }
 
 /// DAANZ part 4.5–4.6: appends the game's scores in finishing order (1st … 7th) to `out`,
@@ -64,9 +82,21 @@ pub fn compare_games(
     b: &PlayerGameScore,
     b_finishers: &[f64],
 ) -> Ordering {
+    compare_scored(a, micro(a.score), a_finishers, b, micro(b.score), b_finishers)
+}
+
+/// [`compare_games`] with each game's score in millionths already rounded.
+fn compare_scored(
+    a: &PlayerGameScore,
+    a_micro: i64,
+    a_finishers: &[f64],
+    b: &PlayerGameScore,
+    b_micro: i64,
+    b_finishers: &[f64],
+) -> Ordering {
     a.outcome
         .cmp(&b.outcome)
-        .then_with(|| micro(a.score).cmp(&micro(b.score)))
+        .then_with(|| a_micro.cmp(&b_micro))
         .then_with(|| (b.position, b.sharing).cmp(&(a.position, a.sharing)))
         .then_with(|| match (a.outcome, b.outcome, a.eliminated_year, b.eliminated_year) {
             (Outcome::Elimination, Outcome::Elimination, Some(a_year), Some(b_year)) => {
@@ -88,7 +118,7 @@ pub fn compare_games(
 }
 
 fn compare_refs(a: &GameRef<'_>, b: &GameRef<'_>) -> Ordering {
-    compare_games(a.row, a.finishers, b.row, b.finishers)
+    compare_scored(a.row, a.micro, a.finishers, b.row, b.micro, b.finishers)
 }
 
 /// One player's record while ranking. The player's games are a range of the ranking's one
@@ -129,9 +159,7 @@ impl<K> Record<K> {
             Aggregation::BestN { n } => {
                 // The N highest game scores; between games of equal score the better game
                 // by the DAANZ comparison counts, so the tie-breakers see the better one.
-                games.sort_by(|a, b| {
-                    micro(b.row.score).cmp(&micro(a.row.score)).then_with(|| compare_refs(b, a))
-                });
+                games.sort_by(|a, b| b.micro.cmp(&a.micro).then_with(|| compare_refs(b, a)));
                 let counted = games.len().min(n as usize);
                 games[..counted].sort_by_key(|g| g.order);
                 (thousandths(games[..counted].iter().map(|g| g.row.score).sum()), counted)
@@ -139,7 +167,7 @@ impl<K> Record<K> {
             Aggregation::Average => {
                 // Exact for scores of up to six decimals: the sum in millionths over
                 // 1000 × games, rounded once.
-                let sum: i64 = games.iter().map(|g| micro(g.row.score)).sum();
+                let sum: i64 = games.iter().map(|g| g.micro).sum();
                 let played = i64::try_from(games.len()).unwrap_or(i64::MAX).max(1);
                 (div_round_half_away(sum, played * 1000), games.len())
             }
@@ -245,7 +273,13 @@ where
         start = end;
         for row in rows(game) {
             let slot = slots.next().expect("one slot per row");
-            refs.push(GameRef { row, finishers: game_finishers, order, slot });
+            refs.push(GameRef {
+                row,
+                finishers: game_finishers,
+                order,
+                slot,
+                micro: micro(row.score),
+            });
         }
     }
     // Stable: each player's games stay in game order.
@@ -477,6 +511,38 @@ mod tests {
         // A has two draws to B's one, so A is ahead only through the draws tie-breaker.
         assert_eq!(ranks(&standings), [(1, "A"), (2, "B")]);
         assert_eq!(standings[0].draws, 2);
+    }
+
+    /// The hardware rounding is `f64::round` (half away from zero, saturating, NaN to 0).
+    #[test]
+    fn rounding_matches_f64_round() {
+        let cases = [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.5,
+            2.5,
+            -2.5,
+            0.49999999999999994,
+            -0.49999999999999994,
+            4_503_599_627_370_495.5,
+            9.3e18,
+            -9.3e18,
+            1e300,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            121_491.999_999_999_99,
+            41.848 * 1_000_000.0,
+        ];
+        for x in cases {
+            assert_eq!(round_half_away(x), x.round() as i64, "{x}");
+        }
+        for step in 0..20_000 {
+            let x = (f64::from(step) - 10_000.0) * 0.05 + 1e-9 * f64::from(step % 7);
+            assert_eq!(round_half_away(x), x.round() as i64, "{x}");
+        }
     }
 
     /// Finishing order for part 4.5 uses zero for eliminated players (DAANZ part 4.6).
