@@ -1,11 +1,11 @@
 //! Scores with typed identities. The scoring crate knows players as opaque strings and
 //! returns a game's scores in the order of the result's rows; here each row is matched to
-//! the seated [`PlayerId`] whose key it carries, and standings come back keyed by
-//! `PlayerId`, so no caller ever parses a player string back into an id
+//! the seated [`PlayerId`] whose key it carries, and standings are ranked by `PlayerId`
+//! ([`league_scoring::rank_standings_keyed`]) and come back keyed by it, so no caller ever
+//! parses a player string back into an id and no ranking hashes or copies one
 //! (`docs/scoring.md#standings-and-tie-breakers`).
 
-use league_scoring::{Aggregation, PlayerGameScore, ScoredGame, rank_standings_with};
-use rustc_hash::FxHashMap as HashMap;
+use league_scoring::{Aggregation, PlayerGameScore, ScoredGame, rank_standings_keyed};
 
 use crate::ids::PlayerId;
 
@@ -75,16 +75,16 @@ impl ScoredResult {
 }
 
 /// The seat whose player key is exactly `key` (the canonical key of [`crate::player_key`]).
-/// The key is parsed once and must re-encode to itself, which is the same as comparing it with
-/// every seat's key, without encoding every seat (this runs for every result of a replay).
+/// The key is parsed once, which is the same as comparing it with every seat's key without
+/// encoding any seat (this runs for every row of every result of a replay): of the forms the
+/// parser accepts only the hyphenated one is [`KEY_LEN`] long, so a key of that length that
+/// parses and has no upper-case hex digit is the canonical text of its id.
 fn seat_of_key(key: &str, mut seats: impl Iterator<Item = PlayerId>) -> Option<PlayerId> {
-    if key.len() != KEY_LEN {
+    if key.len() != KEY_LEN || key.bytes().any(|byte| byte.is_ascii_uppercase()) {
         return None;
     }
     let id = PlayerId::try_parse(key).ok()?;
-    let mut canonical = [0u8; KEY_LEN];
-    id.hyphenated().encode_lower(&mut canonical);
-    (canonical.as_slice() == key.as_bytes() && seats.any(|seat| seat == id)).then_some(id)
+    seats.any(|seat| seat == id).then_some(id)
 }
 
 /// One line of a league's standings.
@@ -102,49 +102,32 @@ pub struct StandingRow {
     pub counted: Option<u32>,
 }
 
-/// A league's scored games, with the typed id of every player key they name: what
-/// standings are ranked from.
+/// A league's scored games, each with the typed id of every row: what standings are
+/// ranked from.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ScoredGames {
-    games: Vec<ScoredGame>,
-    /// Player key → id, for every key of `games` (filled from the games' typed rows).
-    ids: HashMap<String, PlayerId>,
+    games: Vec<ScoredResult>,
 }
 
 impl ScoredGames {
     /// Adds a game; returns its index (for [`ScoredGames::replace`]).
     pub fn push(&mut self, game: ScoredResult) -> usize {
-        self.learn(&game);
-        self.games.push(game.scored);
+        self.games.push(game);
         self.games.len() - 1
     }
 
     /// Replaces the game at `index` (a corrected result); pushes it if there is none.
     pub fn replace(&mut self, index: usize, game: ScoredResult) -> usize {
-        self.learn(&game);
         match self.games.get_mut(index) {
             Some(slot) => {
-                *slot = game.scored;
+                *slot = game;
                 index
             }
-            None => {
-                self.games.push(game.scored);
-                self.games.len() - 1
-            }
+            None => self.push(game),
         }
     }
 
-    fn learn(&mut self, game: &ScoredResult) {
-        // Fx hash: the keys are canonical player keys checked against the seats, not
-        // attacker-chosen text, and this runs for every result of a replay.
-        for (id, row) in game.rows() {
-            if !self.ids.contains_key(&row.player) {
-                self.ids.insert(row.player.clone(), id);
-            }
-        }
-    }
-
-    pub fn as_slice(&self) -> &[ScoredGame] {
+    pub fn as_slice(&self) -> &[ScoredResult] {
         &self.games
     }
 
@@ -153,42 +136,47 @@ impl ScoredGames {
     }
 
     /// Every player of `roster` ranked under `aggregation` with the scoring crate's
-    /// tie-breakers (`docs/scoring.md#league-aggregation`). Players without a result yet come last, sharing one rank (with no best game they lose every
-    /// tie-breaker to a player who has one, `docs/scoring.md#standings-and-tie-breakers`), so a
-    /// league table is never missing anyone.
+    /// tie-breakers (`docs/scoring.md#league-aggregation`). Players without a result yet come
+    /// last, sharing one rank (with no best game they lose every tie-breaker to a player who
+    /// has one, `docs/scoring.md#standings-and-tie-breakers`), so a league table is never
+    /// missing anyone.
+    ///
+    /// Ranked by typed id, never by player string: the ids are the rows' canonical keys
+    /// ([`crate::player_key`], checked by [`ScoredResult::new`]), and the hyphenated
+    /// lower-case text of a UUID sorts as its bytes do, so players level after every
+    /// tie-breaker are listed in the same order as by name.
     pub fn standings(&self, roster: &[PlayerId], aggregation: Aggregation) -> Vec<StandingRow> {
-        // Every key the ranking returns comes from a row of these games, each learnt with
-        // its typed id when the game was added.
-        let mut rows: Vec<StandingRow> = rank_standings_with(&self.games, aggregation)
-            .into_iter()
-            .filter_map(|standing| {
-                let player = *self.ids.get(&standing.player)?;
-                Some(StandingRow {
-                    rank: standing.rank,
-                    player,
-                    total: standing.total,
-                    played: standing.games,
-                    wins: standing.wins,
-                    draws: standing.draws,
-                    counted: standing.counted,
-                })
-            })
-            .collect();
-        let unplayed_rank = rows.len() as u32 + 1;
-        let unplayed: Vec<StandingRow> = roster
-            .iter()
-            .filter(|player| !rows.iter().any(|row| row.player == **player))
-            .map(|player| StandingRow {
-                rank: unplayed_rank,
-                player: *player,
-                total: 0.0,
-                played: 0,
-                wins: 0,
-                draws: 0,
-                counted: matches!(aggregation, Aggregation::BestN { .. }).then_some(0),
-            })
-            .collect();
-        rows.extend(unplayed);
+        let ranked = rank_standings_keyed(
+            &self.games,
+            aggregation,
+            |game| &game.scored.players,
+            |game, row| game.players[row],
+        );
+        let mut rows: Vec<StandingRow> = Vec::with_capacity(ranked.len().max(roster.len()));
+        rows.extend(ranked.into_iter().map(|standing| StandingRow {
+            rank: standing.rank,
+            player: standing.player,
+            total: standing.total,
+            played: standing.games,
+            wins: standing.wins,
+            draws: standing.draws,
+            counted: standing.counted,
+        }));
+        let played = rows.len();
+        let unplayed_rank = played as u32 + 1;
+        for player in roster {
+            if !rows[..played].iter().any(|row| row.player == *player) {
+                rows.push(StandingRow {
+                    rank: unplayed_rank,
+                    player: *player,
+                    total: 0.0,
+                    played: 0,
+                    wins: 0,
+                    draws: 0,
+                    counted: matches!(aggregation, Aggregation::BestN { .. }).then_some(0),
+                });
+            }
+        }
         rows
     }
 }
@@ -248,6 +236,40 @@ mod tests {
             let error = with_key(other.clone()).unwrap_err();
             assert_eq!(error, ScoreError::NotSeated { row: 0, key: other });
         }
+    }
+
+    /// Ranked by typed id, the standings are the scoring crate's ranking of the same games by
+    /// player key, line for line, level players included (listed as their keys sort).
+    #[test]
+    fn standings_by_id_are_the_ranking_by_player_key() {
+        use league_scoring::rank_standings_with;
+        let (a, b, c) = (id(0xAB), id(2), id(1 << 100));
+        let games =
+            [scored(&[a, b, c]), scored(&[b, a, c]), scored(&[c, b, a]), scored(&[c, a, b])];
+        let mut typed = ScoredGames::default();
+        for game in &games {
+            let seats: Vec<PlayerId> =
+                game.players.iter().map(|row| row.player.parse().unwrap()).collect();
+            typed.push(ScoredResult::new(game.clone(), seats).unwrap());
+        }
+        for aggregation in [Aggregation::Sum, Aggregation::BestN { n: 2 }, Aggregation::Average] {
+            let by_id: Vec<(u32, String, i64)> = typed
+                .standings(&[a, b, c], aggregation)
+                .iter()
+                .map(|row| (row.rank, row.player.to_string(), (row.total * 1000.0).round() as i64))
+                .collect();
+            let by_key: Vec<(u32, String, i64)> = rank_standings_with(&games, aggregation)
+                .into_iter()
+                .map(|line| (line.rank, line.total_thousandths(), line.player))
+                .map(|(rank, total, player)| (rank, player, total))
+                .collect();
+            assert_eq!(by_id, by_key, "{aggregation}");
+        }
+        // c leads; a and b are level after every tie-breaker: listed as their keys sort
+        // ("…02" before "…ab"), which is the ids' own order.
+        let sum = typed.standings(&[a, b, c], Aggregation::Sum);
+        assert_eq!((sum[0].player, sum[1].rank, sum[2].rank), (c, 2, 2));
+        assert_eq!((sum[1].player, sum[2].player), (b, a));
     }
 
     #[test]

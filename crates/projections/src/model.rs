@@ -9,7 +9,7 @@ use league_domain::{
     DomainEvent, GameFinished, GameResultCorrected, GameStatus, GamesScheduled, LeagueCreated,
     LeagueStatus, PlayerRegistered, ScoredGames, ScoredResult, rules, seat_labels,
 };
-use league_scoring::{Aggregation, GameResult, ScoredGame, ScoringSystem, score_game_unexplained};
+use league_scoring::{Aggregation, GameResult, ScoringSystem, score_game_unexplained};
 use league_store::RecordedEvent;
 use rustc_hash::FxHashMap as HashMap;
 use uuid::Uuid;
@@ -241,8 +241,9 @@ impl ReadModel {
         self.leagues.get(&league).map(|state| state.standings().to_vec()).unwrap_or_default()
     }
 
-    /// The scored games of a league under its own system, in order of first report.
-    pub fn scored_games(&self, league: Uuid) -> &[ScoredGame] {
+    /// The scored games of a league under its own system, in order of first report, each
+    /// row with its player's id.
+    pub fn scored_games(&self, league: Uuid) -> &[ScoredResult] {
         self.leagues.get(&league).map(|state| state.scored.as_slice()).unwrap_or_default()
     }
 

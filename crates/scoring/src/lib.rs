@@ -14,7 +14,8 @@
 //! - [`score_game`]: validates and scores one game → [`ScoredGame`] (scores in input order);
 //!   [`score_game_unexplained`] does the same without building explanation lines (replay).
 //! - [`rank_standings`]: ranks players over many scored games with the tie-breakers;
-//!   [`rank_standings_with`] under a league [`Aggregation`] (sum, best N, average).
+//!   [`rank_standings_with`] under a league [`Aggregation`] (sum, best N, average);
+//!   [`rank_standings_keyed`] the same with the caller's own player keys (typed ids).
 
 use std::fmt;
 use std::str::FromStr;
@@ -413,13 +414,14 @@ pub struct ScoredGame {
     pub players: Vec<PlayerGameScore>,
 }
 
-/// A player's line in league standings.
+/// A player's line in league standings. The player is the game rows' name (`String`), or
+/// the caller's own key under [`rank_standings_keyed`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Standing {
+pub struct Standing<P = String> {
     /// Competition rank: players still level after every tie-breaker share it (1, 2, 2, 4).
     pub rank: u32,
-    pub player: String,
+    pub player: P,
     pub total: f64,
     /// Wins, draws and games as played (every game, whatever the aggregation counts).
     pub wins: u32,
@@ -431,7 +433,20 @@ pub struct Standing {
     pub counted: Option<u32>,
 }
 
-impl Standing {
+impl<P> Standing<P> {
+    /// The same line with the player named another way.
+    pub fn map_player<Q>(self, name: impl FnOnce(P) -> Q) -> Standing<Q> {
+        Standing {
+            rank: self.rank,
+            player: name(self.player),
+            total: self.total,
+            wins: self.wins,
+            draws: self.draws,
+            games: self.games,
+            counted: self.counted,
+        }
+    }
+
     /// The total in exact thousandths of a point (`121.492` → `121_492`).
     pub fn total_thousandths(&self) -> i64 {
         thousandths(self.total)
@@ -571,4 +586,22 @@ pub fn rank_standings(games: &[ScoredGame]) -> Vec<Standing> {
 /// tie-breakers look at the counted games.
 pub fn rank_standings_with(games: &[ScoredGame], aggregation: Aggregation) -> Vec<Standing> {
     standings::rank(games, aggregation)
+}
+
+/// [`rank_standings_with`] over any list of scored games, with the caller's own identity for
+/// each row's player: `rows` gives a game's rows (what [`ScoredGame::players`] holds) and
+/// `key` the player of its row `row`. Equal keys are the same player; players still level
+/// after every tie-breaker are listed in key order. Ranking by a small copyable key (a typed
+/// id) instead of the rows' names hashes, compares and copies no strings: the read side
+/// ranks every league of a replayed log this way.
+pub fn rank_standings_keyed<'a, G, K>(
+    games: &'a [G],
+    aggregation: Aggregation,
+    rows: impl Fn(&'a G) -> &'a [PlayerGameScore],
+    key: impl Fn(&'a G, usize) -> K,
+) -> Vec<Standing<K>>
+where
+    K: Copy + Ord + std::hash::Hash,
+{
+    standings::rank_keyed(games, aggregation, rows, key)
 }

@@ -3,7 +3,9 @@
 //! under the league's aggregation (`docs/scoring.md#league-aggregation`).
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
+use std::hash::Hash;
+
+use rustc_hash::FxHashMap;
 
 use crate::aggregation::div_round_half_away;
 use crate::{
@@ -13,7 +15,23 @@ use crate::{
 /// Scores are compared in millionths of a point so that sums of two-decimal scores that are
 /// equal on paper (0.1 + 0.2 versus 0.3) compare equal despite binary floating point.
 fn micro(points: f64) -> i64 {
-    (points * 1_000_000.0).round() as i64
+    round_half_away(points * 1_000_000.0)
+}
+
+/// `x.round() as i64` (half away from zero, saturating, NaN to 0) without `f64::round`, which
+/// on the baseline x86-64 target is a software routine: ranking a league rounds scores and
+/// score gaps in every game comparison. Truncation is a hardware conversion, and `x` minus its
+/// truncation is exact in binary floating point, so the half-way test is exact too.
+fn round_half_away(x: f64) -> i64 {
+    let truncated = x as i64;
+    let fraction = x - truncated as f64;
+    if fraction >= 0.5 {
+        truncated.saturating_add(1)
+    } else if fraction <= -0.5 {
+        truncated.saturating_sub(1)
+    } else {
+        truncated
+    }
 }
 
 /// One player's game inside the list of scored games.
@@ -24,17 +42,34 @@ struct GameRef<'a> {
     finishers: &'a [f64],
     /// The game's place in the list, so every aggregation adds scores in the same order.
     order: usize,
+    /// The player's place in order of first appearance.
+    slot: usize,
+    /// The row's score in millionths, rounded once instead of in every comparison.
+    micro: i64,
 }
 
-/// DAANZ part 4.5–4.6: the game's scores in finishing order (1st … 7th), zero used for
-/// eliminated players. Players sharing a position are ordered by score.
-fn finishing_scores(game: &ScoredGame) -> Vec<f64> {
-    let mut order: Vec<&PlayerGameScore> = game.players.iter().collect();
+/// DAANZ part 4.5–4.6: appends the game's scores in finishing order (1st … 7th) to `out`,
+/// zero used for eliminated players. Players sharing a position are ordered by score.
+/// `order` is scratch space, kept by the caller across games.
+fn push_finishing_scores<'a>(
+    rows: &'a [PlayerGameScore],
+    order: &mut Vec<&'a PlayerGameScore>,
+    out: &mut Vec<f64>,
+) {
+    order.clear();
+    order.extend(rows);
     order.sort_by(|a, b| a.position.cmp(&b.position).then(b.score.total_cmp(&a.score)));
-    order
-        .into_iter()
-        .map(|row| if row.outcome == Outcome::Elimination { 0.0 } else { row.score })
-        .collect()
+    out.extend(
+        order.iter().map(|row| if row.outcome == Outcome::Elimination { 0.0 } else { row.score }),
+    );
+}
+
+/// DAANZ part 4.5–4.6 for one game (see [`push_finishing_scores`]).
+#[cfg(test)]
+fn finishing_scores(game: &ScoredGame) -> Vec<f64> {
+    let mut out = Vec::new();
+    push_finishing_scores(&game.players, &mut Vec::new(), &mut out);
+    out
 }
 
 /// DAANZ part 4, comparing two games (`Greater` = `a` is the better game): 1. win > draw >
@@ -47,9 +82,21 @@ pub fn compare_games(
     b: &PlayerGameScore,
     b_finishers: &[f64],
 ) -> Ordering {
+    compare_scored(a, micro(a.score), a_finishers, b, micro(b.score), b_finishers)
+}
+
+/// [`compare_games`] with each game's score in millionths already rounded.
+fn compare_scored(
+    a: &PlayerGameScore,
+    a_micro: i64,
+    a_finishers: &[f64],
+    b: &PlayerGameScore,
+    b_micro: i64,
+    b_finishers: &[f64],
+) -> Ordering {
     a.outcome
         .cmp(&b.outcome)
-        .then_with(|| micro(a.score).cmp(&micro(b.score)))
+        .then_with(|| a_micro.cmp(&b_micro))
         .then_with(|| (b.position, b.sharing).cmp(&(a.position, a.sharing)))
         .then_with(|| match (a.outcome, b.outcome, a.eliminated_year, b.eliminated_year) {
             (Outcome::Elimination, Outcome::Elimination, Some(a_year), Some(b_year)) => {
@@ -71,63 +118,77 @@ pub fn compare_games(
 }
 
 fn compare_refs(a: &GameRef<'_>, b: &GameRef<'_>) -> Ordering {
-    compare_games(a.row, a.finishers, b.row, b.finishers)
+    compare_scored(a.row, a.micro, a.finishers, b.row, b.micro, b.finishers)
 }
 
-/// One player's games and totals while ranking.
+/// One player's record while ranking. The player's games are a range of the ranking's one
+/// list of [`GameRef`]s (no list per player): the counted ones first, best first by the DAANZ
+/// game comparison.
 #[derive(Debug)]
-struct Record<'a> {
-    player: &'a str,
-    /// Every game played.
-    games: Vec<GameRef<'a>>,
+struct Record<K> {
+    player: K,
+    /// Where the player's games start in the list.
+    first: usize,
+    /// The games the tie-breakers look at (the counted ones under best N): the first
+    /// `counted` of the player's games.
+    counted: usize,
+    /// Games, wins and draws as played (every game, whatever the aggregation counts).
+    played: u32,
+    wins: u32,
+    draws: u32,
     /// What ranks the player under the league's aggregation, in thousandths: the sum of the
     /// counted games, or the average per game played.
     key: i64,
-    /// The games the tie-breakers look at (the counted ones under best N), best first by
-    /// the DAANZ game comparison.
-    counted: Vec<GameRef<'a>>,
     /// Wins and draws among the counted games (DAANZ part 3.1–3.2).
     counted_wins: u32,
     counted_draws: u32,
 }
 
-impl<'a> Record<'a> {
+impl<K> Record<K> {
     /// Settles the player's key and counted games under `aggregation`
-    /// (`docs/scoring.md#league-aggregation`).
-    fn new(player: &'a str, games: Vec<GameRef<'a>>, aggregation: Aggregation) -> Self {
-        let mut counted = games.clone();
-        let key = match aggregation {
-            Aggregation::Sum => thousandths(games.iter().map(|g| g.row.score).sum()),
+    /// (`docs/scoring.md#league-aggregation`); `games` are the player's games in game order
+    /// (starting at `first` in the list), left with the counted ones first, best first.
+    fn new(player: K, first: usize, games: &mut [GameRef<'_>], aggregation: Aggregation) -> Self {
+        let count = |games: &[GameRef<'_>], outcome| {
+            games.iter().filter(|g| g.row.outcome == outcome).count() as u32
+        };
+        let (wins, draws) = (count(games, Outcome::Win), count(games, Outcome::Draw));
+        let played = games.len() as u32;
+        let (key, counted) = match aggregation {
+            Aggregation::Sum => (thousandths(games.iter().map(|g| g.row.score).sum()), games.len()),
             Aggregation::BestN { n } => {
                 // The N highest game scores; between games of equal score the better game
                 // by the DAANZ comparison counts, so the tie-breakers see the better one.
-                counted.sort_by(|a, b| {
-                    micro(b.row.score).cmp(&micro(a.row.score)).then_with(|| compare_refs(b, a))
-                });
-                counted.truncate(n as usize);
-                counted.sort_by_key(|g| g.order);
-                thousandths(counted.iter().map(|g| g.row.score).sum())
+                games.sort_by(|a, b| b.micro.cmp(&a.micro).then_with(|| compare_refs(b, a)));
+                let counted = games.len().min(n as usize);
+                games[..counted].sort_by_key(|g| g.order);
+                (thousandths(games[..counted].iter().map(|g| g.row.score).sum()), counted)
             }
             Aggregation::Average => {
                 // Exact for scores of up to six decimals: the sum in millionths over
                 // 1000 × games, rounded once.
-                let sum: i64 = games.iter().map(|g| micro(g.row.score)).sum();
+                let sum: i64 = games.iter().map(|g| g.micro).sum();
                 let played = i64::try_from(games.len()).unwrap_or(i64::MAX).max(1);
-                div_round_half_away(sum, played * 1000)
+                (div_round_half_away(sum, played * 1000), games.len())
             }
         };
-        counted.sort_by(|a, b| compare_refs(b, a));
-        let count = |outcome| counted.iter().filter(|g| g.row.outcome == outcome).count() as u32;
-        let (counted_wins, counted_draws) = (count(Outcome::Win), count(Outcome::Draw));
-        Record { player, games, key, counted, counted_wins, counted_draws }
+        let best = &mut games[..counted];
+        best.sort_by(|a, b| compare_refs(b, a));
+        let (counted_wins, counted_draws) = (count(best, Outcome::Win), count(best, Outcome::Draw));
+        Record { player, first, counted, played, wins, draws, key, counted_wins, counted_draws }
+    }
+
+    /// The counted games, best first.
+    fn best<'g, 'a>(&self, games: &'g [GameRef<'a>]) -> &'g [GameRef<'a>] {
+        &games[self.first..self.first + self.counted]
     }
 }
 
 /// DAANZ part 3.3–3.5: the better 'best', 'second best', 'third best' game; a player
 /// without such a game is behind one who has it.
-fn compare_best_games(a: &Record<'_>, b: &Record<'_>) -> Ordering {
+fn compare_best_games(a: &[GameRef<'_>], b: &[GameRef<'_>]) -> Ordering {
     (0..3)
-        .map(|k| match (a.counted.get(k), b.counted.get(k)) {
+        .map(|k| match (a.get(k), b.get(k)) {
             (Some(a), Some(b)) => compare_refs(a, b),
             (Some(_), None) => Ordering::Greater,
             (None, Some(_)) => Ordering::Less,
@@ -141,53 +202,115 @@ fn compare_best_games(a: &Record<'_>, b: &Record<'_>) -> Ordering {
 /// best, third best game (`Greater` = `a` ranks higher). Totals compare as the thousandths
 /// they are shown as, so two totals that print the same go on to the tie-breakers; the
 /// tie-breakers look at the counted games (`docs/scoring.md#league-aggregation`).
-fn compare_records(a: &Record<'_>, b: &Record<'_>) -> Ordering {
+fn compare_records<K>(a: &Record<K>, b: &Record<K>, games: &[GameRef<'_>]) -> Ordering {
     a.key
         .cmp(&b.key)
         .then(a.counted_wins.cmp(&b.counted_wins))
         .then(a.counted_draws.cmp(&b.counted_draws))
-        .then_with(|| compare_best_games(a, b))
+        .then_with(|| compare_best_games(a.best(games), b.best(games)))
 }
 
 /// DAANZ part 3 under `aggregation`: rank every player over `games`, best first; players that
 /// cannot be split "are considered to have finished equal" and share the rank (1, 2, 2, 4),
 /// listed by name. Wins, draws and games are shown as played.
 pub(crate) fn rank(games: &[ScoredGame], aggregation: Aggregation) -> Vec<Standing> {
-    let finishers: Vec<Vec<f64>> = games.iter().map(finishing_scores).collect();
-    let mut index: HashMap<&str, usize> = HashMap::new();
-    let mut played: Vec<(&str, Vec<GameRef<'_>>)> = Vec::new();
-    for (order, (game, finishers)) in games.iter().zip(&finishers).enumerate() {
-        for row in &game.players {
-            let slot = *index.entry(row.player.as_str()).or_insert_with(|| {
-                played.push((&row.player, Vec::new()));
-                played.len() - 1
+    rank_keyed(
+        games,
+        aggregation,
+        |game| &game.players,
+        |game, row| game.players[row].player.as_str(),
+    )
+    .into_iter()
+    .map(|standing| standing.map_player(str::to_owned))
+    .collect()
+}
+
+/// [`rank`] over any list of games: `rows` gives a game's rows and `key` the identity of
+/// the player of its row `row` (equal keys are the same player; players level after every
+/// tie-breaker are listed in key order). The fold of a long log ranks every league this
+/// way with typed ids, so it never hashes, compares or copies player strings; the ranking
+/// makes a handful of allocations per call, none per player or per game.
+pub(crate) fn rank_keyed<'a, G, K>(
+    games: &'a [G],
+    aggregation: Aggregation,
+    rows: impl Fn(&'a G) -> &'a [PlayerGameScore],
+    key: impl Fn(&'a G, usize) -> K,
+) -> Vec<Standing<K>>
+where
+    K: Copy + Ord + Hash,
+{
+    // Each game's finishing scores, one after another, and each row's player slot.
+    let mut finishers: Vec<f64> = Vec::new();
+    let mut finisher_ends: Vec<usize> = Vec::with_capacity(games.len());
+    let mut order = Vec::new();
+    let mut index: FxHashMap<K, usize> = FxHashMap::default();
+    let mut players: Vec<K> = Vec::new();
+    let mut counts: Vec<usize> = Vec::new();
+    let mut slots: Vec<usize> = Vec::new();
+    for game in games {
+        let rows = rows(game);
+        push_finishing_scores(rows, &mut order, &mut finishers);
+        finisher_ends.push(finishers.len());
+        for row in 0..rows.len() {
+            let player = key(game, row);
+            let slot = *index.entry(player).or_insert_with(|| {
+                players.push(player);
+                counts.push(0);
+                players.len() - 1
             });
-            played[slot].1.push(GameRef { row, finishers, order });
+            counts[slot] += 1;
+            slots.push(slot);
         }
     }
-    let mut records: Vec<Record<'_>> =
-        played.into_iter().map(|(player, games)| Record::new(player, games, aggregation)).collect();
-    records.sort_by(|a, b| compare_records(b, a).then_with(|| a.player.cmp(b.player)));
-    let mut standings = Vec::with_capacity(records.len());
+    // Every player's games in one list, grouped by player in order of first appearance,
+    // each player's in game order.
+    let mut refs: Vec<GameRef<'_>> = Vec::with_capacity(slots.len());
+    let mut slots = slots.into_iter();
+    let mut start = 0;
+    for (order, game) in games.iter().enumerate() {
+        let end = finisher_ends[order];
+        let game_finishers = &finishers[start..end];
+        start = end;
+        for row in rows(game) {
+            let slot = slots.next().expect("one slot per row");
+            refs.push(GameRef {
+                row,
+                finishers: game_finishers,
+                order,
+                slot,
+                micro: micro(row.score),
+            });
+        }
+    }
+    // Stable: each player's games stay in game order.
+    refs.sort_by_key(|g| g.slot);
+    let mut records: Vec<Record<K>> = Vec::with_capacity(players.len());
+    let mut first = 0;
+    for (player, count) in players.iter().zip(&counts) {
+        let games = &mut refs[first..first + count];
+        records.push(Record::new(*player, first, games, aggregation));
+        first += count;
+    }
+    records.sort_by(|a, b| compare_records(b, a, &refs).then_with(|| a.player.cmp(&b.player)));
+    let mut standings: Vec<Standing<K>> = Vec::with_capacity(records.len());
     for (place, record) in records.iter().enumerate() {
         let rank = match place {
             0 => 1,
-            _ if compare_records(&records[place - 1], record).is_eq() => {
-                standings.last().map_or(1, |previous: &Standing| previous.rank)
+            _ if compare_records(&records[place - 1], record, &refs).is_eq() => {
+                standings.last().map_or(1, |previous| previous.rank)
             }
             _ => place as u32 + 1,
         };
-        let count = |outcome| record.games.iter().filter(|g| g.row.outcome == outcome).count();
         standings.push(Standing {
             rank,
-            player: record.player.to_owned(),
+            player: record.player,
             // Exact thousandths: the float sum's noise (121.49199999999999) never shows.
             total: from_thousandths(record.key),
-            wins: count(Outcome::Win) as u32,
-            draws: count(Outcome::Draw) as u32,
-            games: record.games.len() as u32,
+            wins: record.wins,
+            draws: record.draws,
+            games: record.played,
             counted: matches!(aggregation, Aggregation::BestN { .. })
-                .then_some(record.counted.len() as u32),
+                .then_some(record.counted as u32),
         });
     }
     standings
@@ -388,6 +511,38 @@ mod tests {
         // A has two draws to B's one, so A is ahead only through the draws tie-breaker.
         assert_eq!(ranks(&standings), [(1, "A"), (2, "B")]);
         assert_eq!(standings[0].draws, 2);
+    }
+
+    /// The hardware rounding is `f64::round` (half away from zero, saturating, NaN to 0).
+    #[test]
+    fn rounding_matches_f64_round() {
+        let cases = [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.5,
+            2.5,
+            -2.5,
+            0.49999999999999994,
+            -0.49999999999999994,
+            4_503_599_627_370_495.5,
+            9.3e18,
+            -9.3e18,
+            1e300,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            121_491.999_999_999_99,
+            41.848 * 1_000_000.0,
+        ];
+        for x in cases {
+            assert_eq!(round_half_away(x), x.round() as i64, "{x}");
+        }
+        for step in 0..20_000 {
+            let x = (f64::from(step) - 10_000.0) * 0.05 + 1e-9 * f64::from(step % 7);
+            assert_eq!(round_half_away(x), x.round() as i64, "{x}");
+        }
     }
 
     /// Finishing order for part 4.5 uses zero for eliminated players (DAANZ part 4.6).

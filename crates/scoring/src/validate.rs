@@ -13,22 +13,23 @@ pub(crate) const TOTAL_CENTRES: u32 = 34;
 pub(crate) const PLACEMENT_PLAYERS: std::ops::RangeInclusive<usize> = 2..=8;
 
 /// Player names must be non-empty and distinct within one game. `path(i)` names player i.
+/// Each name is compared with the ones before it, walking the names again instead of
+/// collecting them: a game has a handful of players, and every result of a replay is
+/// validated.
 fn distinct_names<'a>(
-    names: impl Iterator<Item = &'a str>,
+    names: impl Iterator<Item = &'a str> + Clone,
     path: impl Fn(usize) -> String,
 ) -> Result<(), ScoringError> {
-    let mut seen: Vec<&str> = Vec::with_capacity(8);
-    for (index, name) in names.enumerate() {
+    for (index, name) in names.clone().enumerate() {
         if name.trim().is_empty() {
             return Err(ScoringError::invalid(path(index), "must not be empty"));
         }
-        if seen.contains(&name) {
+        if names.clone().take(index).any(|earlier| earlier == name) {
             return Err(ScoringError::invalid(
                 path(index),
                 format!("`{name}` appears twice in this game"),
             ));
         }
-        seen.push(name);
     }
     Ok(())
 }

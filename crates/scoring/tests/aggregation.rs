@@ -4,7 +4,7 @@
 
 use league_scoring::{
     Aggregation, GameResult, PlacementEntry, ScoredGame, ScoringSystem, Standing, rank_standings,
-    rank_standings_with, score_game,
+    rank_standings_keyed, rank_standings_with, score_game,
 };
 use proptest::prelude::*;
 
@@ -143,7 +143,43 @@ fn league() -> impl Strategy<Value = Vec<ScoredGame>> {
     prop::collection::vec(game, 1..8)
 }
 
+/// Players level after every tie-breaker are listed in the order of the caller's keys.
+#[test]
+fn keyed_ranking_lists_level_players_in_key_order() {
+    let twins = [placement(&[("X", 5.0), ("Y", 5.0)])];
+    let by_name = |game: &ScoredGame, row: usize| game.players[row].player.clone();
+    let reversed = rank_standings_keyed(
+        &twins,
+        Aggregation::Sum,
+        |game| &game.players,
+        |game, row| std::cmp::Reverse(by_name(game, row).chars().next().unwrap()),
+    );
+    let listed: Vec<(u32, char)> = reversed.iter().map(|s| (s.rank, s.player.0)).collect();
+    assert_eq!(listed, [(1, 'Y'), (1, 'X')]);
+    assert_eq!(order(&rank_standings(&twins)), [(1, "X"), (1, "Y")]);
+}
+
 proptest! {
+    /// Ranking by keys that sort as the names do (here each name's digit) is ranking by
+    /// name, line for line, under every aggregation.
+    #[test]
+    fn keyed_ranking_is_ranking_by_name(games in league(), n in 1u32..4, kind in 0u8..3) {
+        let aggregation = match kind {
+            0 => Aggregation::Sum,
+            1 => Aggregation::BestN { n },
+            _ => Aggregation::Average,
+        };
+        let digit = |game: &ScoredGame, row: usize| {
+            game.players[row].player.trim_start_matches('P').parse::<u8>().unwrap()
+        };
+        let keyed = rank_standings_keyed(&games, aggregation, |game| &game.players, digit);
+        let named: Vec<Standing> = keyed
+            .into_iter()
+            .map(|line| line.map_player(|digit| format!("P{digit}")))
+            .collect();
+        prop_assert_eq!(named, rank_standings_with(&games, aggregation));
+    }
+
     /// Best N with N at least every player's games is the sum, line for line (but for the
     /// count of games counted).
     #[test]
