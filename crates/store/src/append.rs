@@ -705,29 +705,7 @@ fn plan_group<'a>(
             decided.push(Decided::Conflict { actual: version });
             continue;
         }
-        let mut stamps = Vec::with_capacity(request.events.len());
-        for (offset, event) in (1u64..).zip(&request.events) {
-            let next = ChainFields {
-                position: position + offset,
-                stream_id: stream,
-                stream_version: version + offset,
-                event_id: event.event_id,
-                event_type: &event.event_type,
-                schema_version: event.schema_version,
-                payload: &event.payload,
-                metadata: &request.metadata,
-                recorded_at: time,
-                prev_hash: &hash,
-            }
-            .hash_at(&time_text);
-            stamps.push(Stamp {
-                position: position + offset,
-                stream_version: version + offset,
-                recorded_at: time,
-                prev_hash: std::mem::replace(&mut hash, next.clone()),
-                hash: next,
-            });
-        }
+        let stamps = chain(request, stream, position, version, time, &time_text, &mut hash);
         let count = request.events.len() as u64;
         if let Some(key) = request.idempotency_key.as_deref() {
             written_keys.insert(key, (position + 1, position + count, version + count));
@@ -830,31 +808,15 @@ async fn write_sqlite(
 
         let first = *head_position + 1;
         let hashed_time = format_time(*recorded_at);
-        let mut stamps = Vec::with_capacity(request.events.len());
-        for (offset, event) in (1u64..).zip(&request.events) {
-            let position = *head_position + offset;
-            let stream_version = version + offset;
-            let hash = ChainFields {
-                position,
-                stream_id: request.stream.as_str(),
-                stream_version,
-                event_id: event.event_id,
-                event_type: &event.event_type,
-                schema_version: event.schema_version,
-                payload: &event.payload,
-                metadata: &request.metadata,
-                recorded_at: *recorded_at,
-                prev_hash: head_hash,
-            }
-            .hash_at(&hashed_time);
-            stamps.push(Stamp {
-                position,
-                stream_version,
-                recorded_at: *recorded_at,
-                prev_hash: std::mem::replace(head_hash, hash.clone()),
-                hash,
-            });
-        }
+        let stamps = chain(
+            request,
+            request.stream.as_str(),
+            *head_position,
+            version,
+            *recorded_at,
+            &hashed_time,
+            head_hash,
+        );
         let count = request.events.len() as u64;
         *head_position += count;
         // The time as sqlx writes a `DateTime<Utc>`, formatted once for every row.
@@ -898,6 +860,45 @@ async fn write_sqlite(
         decided.push(Decided::Written(stamps));
     }
     Ok(decided)
+}
+
+/// The stamps of one append's rows: positions after `head_position`, stream versions after
+/// `version`, one commit time, each hash chained to the one before it starting from
+/// `head_hash`, which is left at the last row's hash. Every write path stamps rows here, so
+/// the hashed bytes cannot differ between them.
+pub(crate) fn chain(
+    request: &Request,
+    stream: &str,
+    head_position: u64,
+    version: u64,
+    recorded_at: DateTime<Utc>,
+    hashed_time: &str,
+    head_hash: &mut String,
+) -> Vec<Stamp> {
+    let mut stamps = Vec::with_capacity(request.events.len());
+    for (offset, event) in (1u64..).zip(&request.events) {
+        let hash = ChainFields {
+            position: head_position + offset,
+            stream_id: stream,
+            stream_version: version + offset,
+            event_id: event.event_id,
+            event_type: &event.event_type,
+            schema_version: event.schema_version,
+            payload: &event.payload,
+            metadata: &request.metadata,
+            recorded_at,
+            prev_hash: head_hash,
+        }
+        .hash_at(hashed_time);
+        stamps.push(Stamp {
+            position: head_position + offset,
+            stream_version: version + offset,
+            recorded_at,
+            prev_hash: std::mem::replace(head_hash, hash.clone()),
+            hash,
+        });
+    }
+    stamps
 }
 
 /// The SQL of one chunk: a multi-row `INSERT` of `rows` events (at most

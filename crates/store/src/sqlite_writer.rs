@@ -23,8 +23,8 @@ use rusqlite::{TransactionBehavior, params};
 use sea_orm::{DbErr, RuntimeErr};
 
 use crate::StoreError;
-use crate::append::{Decided, GroupFailed, Request, Stamp};
-use crate::hash::{ChainFields, GENESIS_HASH, format_time};
+use crate::append::{Decided, GroupFailed, Request, chain};
+use crate::hash::{GENESIS_HASH, format_time};
 use crate::store::{from_db, to_db};
 
 /// The store's own write connection to a SQLite file.
@@ -160,45 +160,31 @@ fn write(
         let hashed_time = format_time(*recorded_at);
         // The time as sqlx writes a `DateTime<Utc>`, as every other row of the log has it.
         let stored_time = recorded_at.to_rfc3339_opts(SecondsFormat::AutoSi, false);
-        let mut stamps = Vec::with_capacity(request.events.len());
-        for (offset, event) in (1u64..).zip(&request.events) {
-            let position = *head_position + offset;
-            let stream_version = version + offset;
-            let hash = ChainFields {
-                position,
-                stream_id: request.stream.as_str(),
-                stream_version,
-                event_id: event.event_id,
-                event_type: &event.event_type,
-                schema_version: event.schema_version,
-                payload: &event.payload,
-                metadata: &request.metadata,
-                recorded_at: *recorded_at,
-                prev_hash: head_hash,
-            }
-            .hash_at(&hashed_time);
+        let stamps = chain(
+            request,
+            request.stream.as_str(),
+            *head_position,
+            version,
+            *recorded_at,
+            &hashed_time,
+            head_hash,
+        );
+        for (event, stamp) in request.events.iter().zip(&stamps) {
             insert
                 .execute(params![
-                    to_db(position),
+                    to_db(stamp.position),
                     request.stream.as_str(),
-                    to_db(stream_version),
+                    to_db(stamp.stream_version),
                     event.event_id.as_bytes().as_slice(),
                     event.event_type,
                     event.schema_version,
                     event.payload,
                     request.metadata,
                     stored_time,
-                    head_hash.as_str(),
-                    hash,
+                    stamp.prev_hash.as_str(),
+                    stamp.hash.as_str(),
                 ])
                 .map_err(sqlite_error)?;
-            stamps.push(Stamp {
-                position,
-                stream_version,
-                recorded_at: *recorded_at,
-                prev_hash: std::mem::replace(head_hash, hash.clone()),
-                hash,
-            });
         }
         let count = request.events.len() as u64;
         if let Some(key) = &request.idempotency_key {
