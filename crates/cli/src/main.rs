@@ -12,13 +12,6 @@ use clap::{Parser, Subcommand};
 use crate::commands::{bench, db, replay, schedule, score, serve};
 pub use crate::error::CliError;
 
-/// The process's allocator. Folding a long log allocates and frees small blocks at a high
-/// rate (payload strings, score rows, the driver's row values): under the system allocator
-/// that was about a third of a replay's time, and mimalloc's thread-local free lists make
-/// each of those calls a few instructions.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 #[derive(Debug, Parser)]
 #[command(name = "league", version, about = "Event-sourced platform for board-game leagues")]
 struct Cli {
