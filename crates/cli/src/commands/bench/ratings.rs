@@ -23,6 +23,7 @@ use league_projections::{EventMeta, GameKind, RatingsModel};
 use league_scoring::{GameResult, PlacementEntry, ScoringSystem, score_game_unexplained};
 use uuid::Uuid;
 
+use super::replay::Rng;
 use crate::CliError;
 
 #[derive(Debug, clap::Args)]
@@ -55,23 +56,6 @@ struct Figures {
     fold_us_per_result: f64,
     score_us_per_result: f64,
     load_average: String,
-}
-
-/// SplitMix64: a small deterministic generator, so every run folds the same results.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
 }
 
 /// Resident set of this process in bytes (Linux `/proc/self/statm`, pages of 4 KiB).

@@ -83,11 +83,12 @@ struct Figures {
     rank_all_leagues_s: f64,
 }
 
-/// SplitMix64: a small deterministic generator, so every run replays the same log.
-struct Rng(u64);
+/// SplitMix64: a small deterministic generator, so every run replays the same log (and the
+/// ratings bench folds the same results, and the scale bench serves the same leagues).
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -95,7 +96,7 @@ impl Rng {
         z ^ (z >> 31)
     }
 
-    fn below(&mut self, n: u64) -> u64 {
+    pub(super) fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
 }

@@ -33,7 +33,7 @@ use serde_json::json;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use uuid::Uuid;
 
-use super::replay::{Generator, WRITERS, append_streams, raw_scan};
+use super::replay::{Generator, Rng, WRITERS, append_streams, raw_scan};
 use super::scratch::{in_scratch, kept_scratch};
 use crate::CliError;
 
@@ -174,17 +174,11 @@ impl Server {
     }
 }
 
-/// SplitMix64 over the league list: the same random leagues in every run.
+/// Random leagues from the list, the same ones in every run.
 fn pick(leagues: &[Uuid], count: usize) -> Vec<Uuid> {
-    let mut state = 0x5CA1_E000_u64;
+    let mut rng = Rng(0x5CA1_E000);
     (0..count.min(leagues.len()))
-        .map(|_| {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            leagues[((z ^ (z >> 31)) % leagues.len() as u64) as usize]
-        })
+        .map(|_| leagues[rng.below(leagues.len() as u64) as usize])
         .collect()
 }
 
