@@ -18,7 +18,7 @@
 
 use hashbrown::HashTable;
 use hashbrown::hash_table::Entry;
-use rustc_hash::{FxBuildHasher, FxHashSet};
+use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
 use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinRating, weng_lin_multi_team};
 use std::hash::BuildHasher;
@@ -216,7 +216,7 @@ impl Ratings {
         board.games.push(start);
         board.push_seats(&outcome)?;
         let end = board.seats.len();
-        board.rate_seats(start as usize..end, result, &params, true);
+        board.rate_seats(start as usize..end, result, &params, None);
         self.results.push(ResultRow { position, game: index, correction: false });
         Ok(())
     }
@@ -240,6 +240,24 @@ impl Ratings {
         let start = board.games[first as usize] as usize;
         let count = outcome.players().count();
         board.room(count, board.seats.len() - start + count + board.players.len())?;
+        // The corrected game's seats, then every later game's.
+        let old_end =
+            board.games.get(first as usize + 1).map_or(board.seats.len(), |end| *end as usize);
+        // The state each later seat's game left its player with: the player's next seat's
+        // rating before, or their current rating after their last seat. One the ratings of a
+        // re-rating made (a correction's result: no history names it) takes the seat's new
+        // rating in place, so re-rating does not grow the model.
+        let mut reuse = vec![PRIOR; board.seats.len() - old_end];
+        let mut next_before: FxHashMap<u32, u32> = FxHashMap::default();
+        for (index, seat) in board.seats[old_end..].iter().enumerate().rev() {
+            let after = next_before.insert(seat.player, seat.before);
+            let after = after.unwrap_or(board.current[seat.player as usize]);
+            if after != PRIOR
+                && self.results[board.states[after as usize].result as usize].correction
+            {
+                reuse[index] = after;
+            }
+        }
         // Roll every player of the corrected and later games back to their rating before
         // the first of those games they played.
         let mut touched: Vec<u32> = Vec::new();
@@ -251,8 +269,6 @@ impl Ratings {
             }
         }
         // The corrected game's seats replace its old ones; later games' seats move along.
-        let old_end =
-            board.games.get(first as usize + 1).map_or(board.seats.len(), |end| *end as usize);
         let appended = board.seats.len();
         board.push_seats(&outcome)?;
         let new: Vec<Seat> = board.seats.drain(appended..).collect();
@@ -270,7 +286,7 @@ impl Ratings {
             }
         }
         let end = board.seats.len();
-        board.rate_seats(start..end, result, &params, false);
+        board.rate_seats(start..end, result, &params, Some(&reuse));
         for player in touched {
             let now = board.current[player as usize];
             let now = board.rating_of(now, &params);
@@ -289,9 +305,7 @@ impl Ratings {
     /// A player's rating now (`None` before their first game of the kind).
     pub fn rating(&self, kind: GameKind, player: Uuid) -> Option<Rating> {
         let board = self.board(kind);
-        let player = board.players.find(player)?;
-        let state = board.current[player as usize];
-        (state != PRIOR).then(|| board.states[state as usize].rating()).filter(|r| r.games > 0)
+        board.current_rating(board.players.find(player)?)
     }
 
     /// A player's rating as of log `position`: after every change at or before it.
@@ -365,12 +379,7 @@ impl Ratings {
         let mut rows: Vec<LeaderboardRow> = (0..board.players.len() as u32)
             .filter_map(|player| {
                 let rating = match at {
-                    None => {
-                        let state = board.current[player as usize];
-                        (state != PRIOR)
-                            .then(|| board.states[state as usize].rating())
-                            .filter(|rating| rating.games > 0)
-                    }
+                    None => board.current_rating(player),
                     Some(position) => self.rating_of_at(board, player, position),
                 };
                 rating.map(|rating| LeaderboardRow {
@@ -402,6 +411,12 @@ impl Ratings {
 }
 
 impl Board {
+    /// Player index `player`'s rating now (`None` before their first game).
+    fn current_rating(&self, player: u32) -> Option<Rating> {
+        let state = self.current[player as usize];
+        (state != PRIOR).then(|| self.states[state as usize].rating()).filter(|r| r.games > 0)
+    }
+
     /// The rating a state index stands for (the prior for [`PRIOR`]).
     fn rating_of(&self, state: u32, params: &Params) -> Rating {
         if state == PRIOR { params.initial_rating() } else { self.states[state as usize].rating() }
@@ -435,15 +450,18 @@ impl Board {
 
     /// Rates the games whose seats are `seats`, in order, from the players' current
     /// ratings: records each seat's rating before, and moves the players' current ratings
-    /// to new states made by `result`; on a first report (`record`), each also becomes a
-    /// change in the player's history.
+    /// to the states `result` leaves them with. A first report (`reuse` is `None`) makes new
+    /// states, each a change in the player's history. A re-rating writes a seat's new rating
+    /// into the state `reuse` names for it (aligned with the last seats of the range; no
+    /// history names those states), else into a new one.
     fn rate_seats(
         &mut self,
         seats: std::ops::Range<usize>,
         result: u32,
         params: &Params,
-        record: bool,
+        reuse: Option<&[u32]>,
     ) {
+        let reused_from = seats.end - reuse.map_or(0, <[u32]>::len);
         let mut start = seats.start;
         let mut teams: Vec<(usize, usize, u32)> = Vec::new();
         let mut ratings: Vec<WengLinRating> = Vec::new();
@@ -483,19 +501,65 @@ impl Board {
                 } else {
                     self.states[seat.before as usize].games
                 } + 1;
-                let state = self.states.len() as u32;
-                self.states.push(State {
-                    mu: after.rating,
-                    sigma: after.uncertainty,
-                    games,
-                    result,
-                });
+                let rated = State { mu: after.rating, sigma: after.uncertainty, games, result };
+                let owned = match reuse {
+                    Some(reuse) if index >= reused_from => reuse[index - reused_from],
+                    _ => PRIOR,
+                };
+                let state = if owned == PRIOR {
+                    self.states.push(rated);
+                    (self.states.len() - 1) as u32
+                } else {
+                    self.states[owned as usize] = rated;
+                    owned
+                };
                 self.current[seat.player as usize] = state;
-                if record {
+                if reuse.is_none() {
                     self.history[seat.player as usize].push(state);
                 }
             }
             start = end;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ffa(game: u128, players: &[u128]) -> (Uuid, GameOutcome) {
+        let ranks = players.iter().enumerate().map(|(rank, p)| (Uuid::from_u128(*p), rank as u32));
+        (Uuid::from_u128(1_000_000 + game), GameOutcome::free_for_all(ranks))
+    }
+
+    /// A correction re-rates every later game of its kind; doing that again must not keep
+    /// the ratings the previous re-rating computed: the model's memory follows the games and
+    /// the history, not how often an old game was corrected.
+    #[test]
+    fn repeated_corrections_of_an_old_game_reuse_the_re_rated_states() {
+        let mut ratings = Ratings::default();
+        let kind = GameKind::Placement;
+        for game in 0..500u128 {
+            let players = [game % 13, (game + 1) % 13, (game + 5) % 13, (game + 7) % 13];
+            let (id, outcome) = ffa(game, &players);
+            ratings.rate_game(kind, id, game as u64 + 1, outcome).unwrap();
+        }
+        let states = |ratings: &Ratings| ratings.board(kind).states.len();
+        let mut after_first = 0;
+        for correction in 0..5u128 {
+            let order = if correction % 2 == 0 { [7, 5, 1, 0] } else { [0, 1, 5, 7] };
+            let (id, outcome) = ffa(0, &order);
+            ratings.correct_game(kind, id, 1_000 + correction as u64, outcome).unwrap();
+            if correction == 0 {
+                after_first = states(&ratings);
+            }
+        }
+        // Later corrections add at most their history entries (one per player, 13) and the
+        // corrected game's new seats (4).
+        assert!(
+            states(&ratings) <= after_first + 4 * (13 + 4),
+            "{} states after five corrections, {after_first} after the first",
+            states(&ratings)
+        );
     }
 }
