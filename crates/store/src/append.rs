@@ -705,7 +705,7 @@ fn plan_group<'a>(
             decided.push(Decided::Conflict { actual: version });
             continue;
         }
-        let stamps = chain(request, stream, position, version, time, &time_text, &mut hash);
+        let stamps = chain(request, position, version, time, &time_text, &mut hash);
         let count = request.events.len() as u64;
         if let Some(key) = request.idempotency_key.as_deref() {
             written_keys.insert(key, (position + 1, position + count, version + count));
@@ -745,7 +745,7 @@ fn lock_known(known: &std::sync::Mutex<Known>) -> std::sync::MutexGuard<'_, Know
 /// One append's starting point, read in one statement: the stream's version, the earlier
 /// outcome of its idempotency key if any, and the log's head (used for the group's first
 /// append only; the group tracks the head itself after that).
-const SQLITE_TIP: &str = "SELECT (SELECT MAX(stream_version) FROM events WHERE stream_id = ?1), \
+pub(crate) const SQLITE_TIP: &str = "SELECT (SELECT MAX(stream_version) FROM events WHERE stream_id = ?1), \
         k.first_position, k.last_position, k.stream_version, h.position, h.hash, h.recorded_at \
      FROM (SELECT 1) \
      LEFT JOIN idempotency_keys k ON k.idempotency_key = ?2 \
@@ -759,7 +759,7 @@ const SQLITE_TIP: &str = "SELECT (SELECT MAX(stream_version) FROM events WHERE s
 const SQLITE_INSERT: &str = "INSERT OR FAIL INTO events (position, stream_id, stream_version, \
     event_id, event_type, schema_version, payload, metadata, recorded_at, prev_hash, hash) VALUES ";
 const SQLITE_ROW: &str = "(?,?,?,?,?,?,?,?,?,?,?)";
-const SQLITE_KEY: &str = "INSERT INTO idempotency_keys \
+pub(crate) const SQLITE_KEY: &str = "INSERT INTO idempotency_keys \
     (idempotency_key, stream_id, first_position, last_position, stream_version) \
     VALUES (?, ?, ?, ?, ?)";
 
@@ -808,15 +808,7 @@ async fn write_sqlite(
 
         let first = *head_position + 1;
         let hashed_time = format_time(*recorded_at);
-        let stamps = chain(
-            request,
-            request.stream.as_str(),
-            *head_position,
-            version,
-            *recorded_at,
-            &hashed_time,
-            head_hash,
-        );
+        let stamps = chain(request, *head_position, version, *recorded_at, &hashed_time, head_hash);
         let count = request.events.len() as u64;
         *head_position += count;
         // The time as sqlx writes a `DateTime<Utc>`, formatted once for every row.
@@ -868,7 +860,6 @@ async fn write_sqlite(
 /// the hashed bytes cannot differ between them.
 pub(crate) fn chain(
     request: &Request,
-    stream: &str,
     head_position: u64,
     version: u64,
     recorded_at: DateTime<Utc>,
@@ -879,7 +870,7 @@ pub(crate) fn chain(
     for (offset, event) in (1u64..).zip(&request.events) {
         let hash = ChainFields {
             position: head_position + offset,
-            stream_id: stream,
+            stream_id: request.stream.as_str(),
             stream_version: version + offset,
             event_id: event.event_id,
             event_type: &event.event_type,
@@ -904,7 +895,7 @@ pub(crate) fn chain(
 /// The SQL of one chunk: a multi-row `INSERT` of `rows` events (at most
 /// [`SQLITE_ROWS_PER_INSERT`]), then the idempotency key's row when `with_key`. Chunks of the
 /// same size share the text, so sqlx's statement cache prepares each shape once.
-fn insert_sql(rows: usize, with_key: bool) -> String {
+pub(crate) fn insert_sql(rows: usize, with_key: bool) -> String {
     let mut sql = String::with_capacity(
         SQLITE_INSERT.len() + rows * (SQLITE_ROW.len() + 1) + SQLITE_KEY.len() + 2,
     );

@@ -23,7 +23,7 @@ use rusqlite::{TransactionBehavior, params};
 use sea_orm::{DbErr, RuntimeErr};
 
 use crate::StoreError;
-use crate::append::{Decided, GroupFailed, Request, chain};
+use crate::append::{Decided, GroupFailed, Request, SQLITE_KEY, SQLITE_TIP, chain, insert_sql};
 use crate::hash::{GENESIS_HASH, format_time};
 use crate::store::{from_db, to_db};
 
@@ -32,22 +32,7 @@ pub(crate) struct SqliteWriter {
     connection: Mutex<rusqlite::Connection>,
 }
 
-/// The same read as the sqlx path's: the stream's version, the key's earlier outcome, and
-/// the log's head.
-const TIP: &str = "SELECT (SELECT MAX(stream_version) FROM events WHERE stream_id = ?1), \
-        k.first_position, k.last_position, k.stream_version, h.position, h.hash, h.recorded_at \
-     FROM (SELECT 1) \
-     LEFT JOIN idempotency_keys k ON k.idempotency_key = ?2 \
-     LEFT JOIN (SELECT position, hash, recorded_at FROM events ORDER BY position DESC LIMIT 1) h \
-       ON 1";
-const INSERT: &str = "INSERT OR FAIL INTO events (position, stream_id, stream_version, \
-    event_id, event_type, schema_version, payload, metadata, recorded_at, prev_hash, hash) \
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
-const INSERT_KEY: &str = "INSERT INTO idempotency_keys \
-    (idempotency_key, stream_id, first_position, last_position, stream_version) \
-    VALUES (?1, ?2, ?3, ?4, ?5)";
-
-/// One append's starting point as [`TIP`] reads it.
+/// One append's starting point as [`SQLITE_TIP`] reads it.
 struct Tip {
     version: Option<i64>,
     key: Option<(i64, i64, i64)>,
@@ -103,8 +88,8 @@ fn write(
     txn: &rusqlite::Transaction<'_>,
     requests: &[Arc<Request>],
 ) -> Result<Vec<Decided>, StoreError> {
-    let mut tip_query = txn.prepare_cached(TIP).map_err(sqlite_error)?;
-    let mut insert = txn.prepare_cached(INSERT).map_err(sqlite_error)?;
+    let mut tip_query = txn.prepare_cached(SQLITE_TIP).map_err(sqlite_error)?;
+    let mut insert = txn.prepare_cached(&insert_sql(1, false)).map_err(sqlite_error)?;
     // The log's head: position, hash and time of the last event, once the first tip is read.
     let mut head: Option<(u64, String, DateTime<Utc>)> = None;
     let mut decided = Vec::with_capacity(requests.len());
@@ -160,15 +145,7 @@ fn write(
         let hashed_time = format_time(*recorded_at);
         // The time as sqlx writes a `DateTime<Utc>`, as every other row of the log has it.
         let stored_time = recorded_at.to_rfc3339_opts(SecondsFormat::AutoSi, false);
-        let stamps = chain(
-            request,
-            request.stream.as_str(),
-            *head_position,
-            version,
-            *recorded_at,
-            &hashed_time,
-            head_hash,
-        );
+        let stamps = chain(request, *head_position, version, *recorded_at, &hashed_time, head_hash);
         for (event, stamp) in request.events.iter().zip(&stamps) {
             insert
                 .execute(params![
@@ -188,7 +165,7 @@ fn write(
         }
         let count = request.events.len() as u64;
         if let Some(key) = &request.idempotency_key {
-            txn.prepare_cached(INSERT_KEY)
+            txn.prepare_cached(SQLITE_KEY)
                 .and_then(|mut statement| {
                     statement.execute(params![
                         key,
