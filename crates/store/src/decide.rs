@@ -108,7 +108,11 @@ pub(crate) struct Plan<'a> {
 /// was first used earlier in the same group; a stale expectation is a conflict that writes
 /// nothing for that append only; every other append's rows follow the head, their hashes
 /// chained to it.
-pub(crate) fn decide<'a>(tip: &Tip<'_>, requests: &'a [Arc<Request>], now: DateTime<Utc>) -> Plan<'a> {
+pub(crate) fn decide<'a>(
+    tip: &Tip<'_>,
+    requests: &'a [Arc<Request>],
+    now: DateTime<Utc>,
+) -> Plan<'a> {
     let time = tip.head.recorded_at.map_or(now, |previous| previous.max(now));
     let time_text = format_time(time);
     let mut check_keys = Vec::new();
@@ -203,7 +207,12 @@ mod tests {
 
     use super::*;
 
-    fn request(stream: &str, expected: ExpectedVersion, key: Option<&str>, events: usize) -> Arc<Request> {
+    fn request(
+        stream: &str,
+        expected: ExpectedVersion,
+        key: Option<&str>,
+        events: usize,
+    ) -> Arc<Request> {
         Arc::new(Request {
             stream: StreamId::new(stream).expect("stream id"),
             expected,
@@ -241,16 +250,25 @@ mod tests {
 
     #[test]
     fn rows_follow_the_head_and_chain_their_hashes() {
-        let requests = [request("a", ExpectedVersion::NoStream, None, 2), request("b", ExpectedVersion::Any, None, 1)];
+        let requests = [
+            request("a", ExpectedVersion::NoStream, None, 2),
+            request("b", ExpectedVersion::Any, None, 1),
+        ];
         let plan = decide(&tip(Head::genesis(), &[], &[]), &requests, at(1));
         let first = written(&plan.decided[0]);
         let second = written(&plan.decided[1]);
-        assert_eq!(first.iter().map(|s| (s.position, s.stream_version)).collect::<Vec<_>>(), [(1, 1), (2, 2)]);
+        assert_eq!(
+            first.iter().map(|s| (s.position, s.stream_version)).collect::<Vec<_>>(),
+            [(1, 1), (2, 2)]
+        );
         assert_eq!((second[0].position, second[0].stream_version), (3, 1));
         assert_eq!(first[0].prev_hash, GENESIS_HASH);
         assert_eq!(first[1].prev_hash, first[0].hash);
         assert_eq!(second[0].prev_hash, first[1].hash);
-        assert_eq!(plan.end, Head { position: 3, hash: second[0].hash.clone(), recorded_at: Some(at(1)) });
+        assert_eq!(
+            plan.end,
+            Head { position: 3, hash: second[0].hash.clone(), recorded_at: Some(at(1)) }
+        );
         assert_eq!(plan.checks, [("a", 0), ("b", 0)]);
         assert_eq!(plan.versions[&"a"], 2);
     }
@@ -306,7 +324,11 @@ mod tests {
         assert_eq!(written(&plan.decided[1]).len(), 2);
         assert_eq!(
             plan.decided[2],
-            Decided::Deduplicated(KeyOutcome { first_position: 3, last_position: 4, stream_version: 2 })
+            Decided::Deduplicated(KeyOutcome {
+                first_position: 3,
+                last_position: 4,
+                stream_version: 2
+            })
         );
         assert_eq!(plan.check_keys, ["new"]);
         // Streams only deduplicated appends touch are not relied on.

@@ -32,7 +32,9 @@ use futures::TryStreamExt;
 use futures::future::BoxFuture;
 use futures::stream::BoxStream;
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
-use sea_orm::sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqliteSynchronous};
+use sea_orm::sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqliteSynchronous,
+};
 use sea_orm::sqlx::{self, AssertSqlSafe};
 use sea_orm::{ConnectOptions, DbErr, RuntimeErr};
 use tokio::sync::{OnceCell, watch};
@@ -165,9 +167,9 @@ impl Storage for SqliteStorage {
             let writer =
                 self.writer().await.map_err(|error| GroupFailed { error, rolled_back: true })?;
             let requests = requests.to_vec();
-            tokio::task::spawn_blocking(move || writer.write_group(&requests))
-                .await
-                .unwrap_or_else(|_| Err(GroupFailed { error: crate::group::lost(), rolled_back: false }))
+            tokio::task::spawn_blocking(move || writer.write_group(&requests)).await.unwrap_or_else(
+                |_| Err(GroupFailed { error: crate::group::lost(), rolled_back: false }),
+            )
         })
     }
 

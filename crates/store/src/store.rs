@@ -397,7 +397,8 @@ impl EventStore {
         stream: &StreamId,
         bound: Bound,
     ) -> impl Stream<Item = Result<EventRow, StoreError>> + Send + 'static {
-        let rows = self.inner.storage.rows(RowsQuery::Stream { stream: stream.as_str().to_owned() });
+        let rows =
+            self.inner.storage.rows(RowsQuery::Stream { stream: stream.as_str().to_owned() });
         let bound = match bound {
             Bound::Time(time) => Bound::Time(time.trunc_subsecs(6)),
             position => position,
