@@ -27,7 +27,9 @@ use tokio::sync::watch;
 use uuid::Uuid;
 
 use crate::decide::{Decided, Head, KeyOutcome, Plan, Request, Stamp, Tip, decide};
-use crate::storage::{EventRow, GroupFailed, RowsQuery, Storage, raw_columns};
+use crate::storage::{
+    EventRow, GroupFailed, RowsQuery, Storage, distinct_types, first_of_type, raw_columns,
+};
 use crate::store::{database_error, from_db, to_db};
 use crate::{ExpectedVersion, StoreError};
 
@@ -447,20 +449,7 @@ impl Storage for PostgresStorage {
     }
 
     fn event_types(&self) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
-        Box::pin(async move {
-            let mut types = Vec::new();
-            let mut after = String::new();
-            loop {
-                let (next,): (Option<String>,) = sqlx::query_as(NEXT_TYPE)
-                    .bind(&after)
-                    .fetch_one(&self.pool)
-                    .await
-                    .map_err(database_error)?;
-                let Some(event_type) = next else { return Ok(types) };
-                after.clone_from(&event_type);
-                types.push(event_type);
-            }
-        })
+        Box::pin(distinct_types(&self.pool, NEXT_TYPE))
     }
 
     fn first_position_of_type<'a>(
@@ -468,15 +457,7 @@ impl Storage for PostgresStorage {
         event_type: &'a str,
         last: u64,
     ) -> BoxFuture<'a, Result<Option<u64>, StoreError>> {
-        Box::pin(async move {
-            let (first,): (Option<i64>,) = sqlx::query_as(FIRST_OF_TYPE)
-                .bind(event_type)
-                .bind(to_db(last))
-                .fetch_one(&self.pool)
-                .await
-                .map_err(database_error)?;
-            Ok(first.map(from_db))
-        })
+        Box::pin(first_of_type(&self.pool, FIRST_OF_TYPE, event_type, last))
     }
 
     fn listen(

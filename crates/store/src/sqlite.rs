@@ -42,7 +42,9 @@ use uuid::Uuid;
 
 use crate::StoreError;
 use crate::decide::{Decided, Head, KeyOutcome, Request, Tip, decide};
-use crate::storage::{EventRow, GroupFailed, RowsQuery, Storage, raw_columns};
+use crate::storage::{
+    EventRow, GroupFailed, RowsQuery, Storage, distinct_types, first_of_type, raw_columns,
+};
 use crate::store::{database_error, from_db, to_db};
 
 /// Connections in a file's pool: one writer at a time, readers in parallel (WAL).
@@ -194,20 +196,7 @@ impl Storage for SqliteStorage {
     }
 
     fn event_types(&self) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
-        Box::pin(async move {
-            let mut types = Vec::new();
-            let mut after = String::new();
-            loop {
-                let (next,): (Option<String>,) = sqlx::query_as(NEXT_TYPE)
-                    .bind(&after)
-                    .fetch_one(&self.pool)
-                    .await
-                    .map_err(database_error)?;
-                let Some(event_type) = next else { return Ok(types) };
-                after.clone_from(&event_type);
-                types.push(event_type);
-            }
-        })
+        Box::pin(distinct_types(&self.pool, NEXT_TYPE))
     }
 
     fn first_position_of_type<'a>(
@@ -215,15 +204,7 @@ impl Storage for SqliteStorage {
         event_type: &'a str,
         last: u64,
     ) -> BoxFuture<'a, Result<Option<u64>, StoreError>> {
-        Box::pin(async move {
-            let (first,): (Option<i64>,) = sqlx::query_as(FIRST_OF_TYPE)
-                .bind(event_type)
-                .bind(to_db(last))
-                .fetch_one(&self.pool)
-                .await
-                .map_err(database_error)?;
-            Ok(first.map(from_db))
-        })
+        Box::pin(first_of_type(&self.pool, FIRST_OF_TYPE, event_type, last))
     }
 
     fn listen(

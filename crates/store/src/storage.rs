@@ -14,12 +14,14 @@ use futures::future::BoxFuture;
 use futures::stream::BoxStream;
 use sea_orm::sqlx::postgres::PgRow;
 use sea_orm::sqlx::sqlite::SqliteRow;
-use sea_orm::sqlx::{self, ColumnIndex, Decode, Row, Type};
+use sea_orm::sqlx::{
+    self, ColumnIndex, Database, Decode, Encode, FromRow, IntoArguments, Pool, Row, Type,
+};
 use tokio::sync::watch;
 
 use crate::StoreError;
 use crate::decide::{Decided, Request};
-use crate::store::{database_error, from_db};
+use crate::store::{database_error, from_db, to_db};
 
 /// A group's transaction failed; `rolled_back` when it certainly wrote nothing.
 pub(crate) struct GroupFailed {
@@ -139,4 +141,54 @@ where
         payload: row.try_get(4)?,
         recorded_at: row.try_get(5)?,
     })
+}
+
+/// Every distinct event type, walked with `next_type` (the engine's "smallest type after
+/// `$1`" query): one index seek per type. Both engines' `event_types`.
+pub(crate) async fn distinct_types<DB: Database>(
+    pool: &Pool<DB>,
+    next_type: &'static str,
+) -> Result<Vec<String>, StoreError>
+where
+    for<'c> &'c mut DB::Connection: sqlx::Executor<'c, Database = DB>,
+    DB::Arguments: IntoArguments<DB>,
+    for<'q> String: Encode<'q, DB> + Type<DB>,
+    for<'r> (Option<String>,): FromRow<'r, DB::Row>,
+{
+    let mut types = Vec::new();
+    let mut after = String::new();
+    loop {
+        let (next,): (Option<String>,) = sqlx::query_as(next_type)
+            .bind(after.clone())
+            .fetch_one(pool)
+            .await
+            .map_err(database_error)?;
+        let Some(event_type) = next else { return Ok(types) };
+        after.clone_from(&event_type);
+        types.push(event_type);
+    }
+}
+
+/// The first position of `event_type` up to `last`, by the engine's `first_of_type` query
+/// (`$1` the type, `$2` the bound). Both engines' `first_position_of_type`.
+pub(crate) async fn first_of_type<DB: Database>(
+    pool: &Pool<DB>,
+    first_of_type: &'static str,
+    event_type: &str,
+    last: u64,
+) -> Result<Option<u64>, StoreError>
+where
+    for<'c> &'c mut DB::Connection: sqlx::Executor<'c, Database = DB>,
+    DB::Arguments: IntoArguments<DB>,
+    for<'q> String: Encode<'q, DB> + Type<DB>,
+    for<'q> i64: Encode<'q, DB> + Type<DB>,
+    for<'r> (Option<i64>,): FromRow<'r, DB::Row>,
+{
+    let (first,): (Option<i64>,) = sqlx::query_as(first_of_type)
+        .bind(event_type.to_owned())
+        .bind(to_db(last))
+        .fetch_one(pool)
+        .await
+        .map_err(database_error)?;
+    Ok(first.map(from_db))
 }
