@@ -12,7 +12,7 @@ use league_domain::{
     Actor, Aggregate, Context, DomainEvent, LeagueCommand, PlayerCommand, league_stream_id,
 };
 use league_projections::{
-    Applied, AsOf, Catalog, ReadModel, StandingRow, decode_event, load_catalog, load_league,
+    Applied, AsOf, Catalog, ReadModel, StandingRow, decode, load_catalog, load_league,
 };
 use league_store::{
     AppendOutcome, EventStore, ExpectedVersion, Metadata, NewEvent, RecordedEvent, StoreError,
@@ -461,12 +461,7 @@ impl App {
         }
         let events = recorded
             .iter()
-            .map(|event| {
-                decode_event(&event.event_type, event.schema_version.into(), &event.payload)
-                    .map_err(|error| {
-                        AppError::internal(format!("position {}: {error}", event.position))
-                    })
-            })
+            .map(|event| decode(event).map(|(_, domain)| domain).map_err(AppError::internal))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(self.inner.aggregates.advance(stream.as_str(), state, &events))
     }

@@ -3,7 +3,7 @@
 //! standings under another scoring system (README "Audit and time travel").
 
 use league_domain::{Aggregate, DomainEvent, League, ScoredResult, league_stream_id};
-use league_projections::{AsOf, ReadModel, StandingRow, decode_event};
+use league_projections::{AsOf, ReadModel, StandingRow};
 use league_scoring::{Aggregation, GameResult, ScoringSystem, score_game};
 use league_store::{RecordedEvent, StreamId};
 use uuid::Uuid;
@@ -72,8 +72,7 @@ fn result_of(event: &DomainEvent) -> Option<(Uuid, &GameResult, Option<&str>)> {
 }
 
 fn decode(event: &RecordedEvent) -> Result<DomainEvent, AppError> {
-    decode_event(&event.event_type, event.schema_version.into(), &event.payload)
-        .map_err(|error| AppError::internal(format!("position {}: {error}", event.position)))
+    league_projections::decode(event).map(|(_, domain)| domain).map_err(AppError::internal)
 }
 
 impl App {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::StreamExt;
-use league_projections::{Applied, EventMeta, ProjectionError, decode_event};
+use league_projections::{Applied, ProjectionError, decode};
 use league_store::{EventStore, RecordedEvent, StoreError};
 use tokio::sync::{broadcast, watch};
 
@@ -67,20 +67,13 @@ impl Follower {
         let mut decoded = Vec::with_capacity(chunk.len());
         for item in chunk {
             match item {
-                Ok(event) => {
-                    match decode_event(
-                        &event.event_type,
-                        event.schema_version.into(),
-                        &event.payload,
-                    ) {
-                        Ok(domain) => decoded.push((event, domain)),
-                        Err(source) => {
-                            let position = event.position;
-                            outcome = Outcome::Fatal(ProjectionError::Decode { position, source });
-                            break;
-                        }
+                Ok(event) => match decode(&event) {
+                    Ok((meta, domain)) => decoded.push((event, meta, domain)),
+                    Err(error) => {
+                        outcome = Outcome::Fatal(error);
+                        break;
                     }
-                }
+                },
                 Err(error) => {
                     tracing::error!(%error, "live feed failed; re-subscribing");
                     outcome = Outcome::Resubscribe;
@@ -96,15 +89,10 @@ impl Follower {
             let mut catalog = self.shared.write_catalog();
             let mut ratings = self.shared.write_ratings();
             let mut seen = *self.applied.borrow();
-            for (event, domain) in decoded {
+            for (event, meta, domain) in decoded {
                 if event.position <= seen {
                     continue;
                 }
-                let meta = EventMeta {
-                    position: event.position,
-                    stream_version: event.stream_version,
-                    recorded_at: event.recorded_at,
-                };
                 let applied = Applied::of(event.position, &domain);
                 if let Err(error) = catalog.apply_event(meta, &domain) {
                     outcome = Outcome::Fatal(error);

@@ -3,13 +3,13 @@
 //! ([`load_model`], the fast path used by replay, as-of queries and the benchmark).
 
 use chrono::{DateTime, SubsecRound, Utc};
+use futures::TryStreamExt;
 use league_domain::{DomainEvent, league_stream_id};
-use league_store::{Bound, EventStore, RecordedEvent};
-use sea_orm::DbBackend;
+use league_store::{Bound, EventStore, RecordedEvent, StreamId};
 use tokio::sync::mpsc;
 use uuid::Uuid;
 
-use crate::decode::for_each_event_row;
+use crate::decode::decode_row;
 use crate::error::ProjectionError;
 use crate::model::{EventMeta, ReadModel};
 
@@ -81,8 +81,8 @@ pub async fn load_model(
     mut progress: impl FnMut(u64),
 ) -> Result<ReadModel, ProjectionError> {
     let last = match until {
-        None => i64::MAX,
-        Some(as_of) => i64::try_from(store.position_at(as_of.into()).await?).unwrap_or(i64::MAX),
+        None => u64::MAX,
+        Some(as_of) => store.position_at(as_of.into()).await?,
     };
     let (to_folder, mut inbox) = mpsc::channel::<Vec<(EventMeta, DomainEvent)>>(BATCHES_AHEAD);
     let folder = tokio::task::spawn_blocking(move || {
@@ -95,39 +95,24 @@ pub async fn load_model(
         Ok::<_, ProjectionError>(model)
     });
     let read = async {
-        let db = store.connection();
+        let mut rows = store.read_all_from(1, last);
         let mut count = 0u64;
         let mut batch = Vec::with_capacity(FOLD_BATCH);
-        macro_rules! read_rows {
-            ($pool:expr, $sql:expr) => {
-                for_each_event_row!($pool, $sql, last, |meta, event| {
-                    let position = meta.position;
-                    batch.push((meta, event));
-                    if batch.len() == FOLD_BATCH {
-                        let full = std::mem::replace(&mut batch, Vec::with_capacity(FOLD_BATCH));
-                        if to_folder.send(full).await.is_err() {
-                            // The folder stopped on an error, reported below.
-                            break;
-                        }
-                    }
-                    count += 1;
-                    if count.is_multiple_of(PROGRESS_EVERY) {
-                        progress(position);
-                    }
-                })
-            };
-        }
-        match store.backend() {
-            DbBackend::Sqlite => read_rows!(
-                db.get_sqlite_connection_pool(),
-                "SELECT position, stream_version, event_type, schema_version, payload, \
-                 recorded_at FROM events WHERE position <= ?1 ORDER BY position"
-            ),
-            _ => read_rows!(
-                db.get_postgres_connection_pool(),
-                "SELECT position, stream_version, event_type, schema_version, payload, \
-                 recorded_at FROM events WHERE position <= $1 ORDER BY position"
-            ),
+        while let Some(row) = rows.try_next().await? {
+            let (meta, event) = decode_row(&row)?;
+            let position = meta.position;
+            batch.push((meta, event));
+            if batch.len() == FOLD_BATCH {
+                let full = std::mem::replace(&mut batch, Vec::with_capacity(FOLD_BATCH));
+                if to_folder.send(full).await.is_err() {
+                    // The folder stopped on an error, reported below.
+                    break;
+                }
+            }
+            count += 1;
+            if count.is_multiple_of(PROGRESS_EVERY) {
+                progress(position);
+            }
         }
         if !batch.is_empty() {
             // A closed folder has an error of its own, reported below.
@@ -160,30 +145,13 @@ pub async fn load_league(
     league: Uuid,
     until: Option<AsOf>,
 ) -> Result<ReadModel, ProjectionError> {
-    let stream = league_stream_id(league);
+    let stream = StreamId::new(league_stream_id(league))?;
+    let bound = until.map_or(Bound::Position(u64::MAX), Bound::from);
+    let mut rows = store.read_stream_until(&stream, bound);
     let mut model = ReadModel::new();
-    let db = store.connection();
-    macro_rules! fold_rows {
-        ($pool:expr, $sql:expr) => {
-            for_each_event_row!($pool, $sql, stream.as_str(), |meta, event| {
-                if until.is_some_and(|as_of| !as_of.includes(meta.position, meta.recorded_at)) {
-                    break;
-                }
-                model.apply_event(meta, event)?;
-            })
-        };
-    }
-    match store.backend() {
-        DbBackend::Sqlite => fold_rows!(
-            db.get_sqlite_connection_pool(),
-            "SELECT position, stream_version, event_type, schema_version, payload, recorded_at \
-             FROM events WHERE stream_id = ?1 ORDER BY stream_version"
-        ),
-        _ => fold_rows!(
-            db.get_postgres_connection_pool(),
-            "SELECT position, stream_version, event_type, schema_version, payload, recorded_at \
-             FROM events WHERE stream_id = $1 ORDER BY stream_version"
-        ),
+    while let Some(row) = rows.try_next().await? {
+        let (meta, event) = decode_row(&row)?;
+        model.apply_event(meta, event)?;
     }
     Ok(model)
 }

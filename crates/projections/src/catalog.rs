@@ -5,18 +5,15 @@
 //! (a [`ReadModel`](crate::ReadModel) folded from the league's stream, loaded on demand).
 //! See README "Architecture".
 
-use std::sync::LazyLock;
-
 use chrono::{DateTime, Utc};
+use futures::TryStreamExt;
 use league_domain::{DomainEvent, EventType, LeagueStatus};
 use league_scoring::{Aggregation, ScoringSystem};
 use league_store::{EventStore, RecordedEvent};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-use sea_orm::DbBackend;
-use sea_orm::sqlx;
 use uuid::Uuid;
 
-use crate::decode::{decode_event, for_each_event_row, rows_of_types_sql};
+use crate::decode::{decode, decode_row, meta_of};
 use crate::error::ProjectionError;
 use crate::model::{EventMeta, PlayerView};
 
@@ -172,17 +169,10 @@ impl Catalog {
 
     /// Decodes and folds one stored event (events of other types only move the position).
     pub fn apply(&mut self, recorded: &RecordedEvent) -> Result<(), ProjectionError> {
-        let meta = EventMeta {
-            position: recorded.position,
-            stream_version: recorded.stream_version,
-            recorded_at: recorded.recorded_at,
-        };
         if !is_catalog_event(&recorded.event_type) {
-            return self.skip(meta);
+            return self.skip(meta_of(recorded));
         }
-        let event =
-            decode_event(&recorded.event_type, recorded.schema_version.into(), &recorded.payload)
-                .map_err(|source| ProjectionError::Decode { position: recorded.position, source })?;
+        let (meta, event) = decode(recorded)?;
         self.apply_event(meta, &event)
     }
 
@@ -277,80 +267,32 @@ impl Catalog {
     }
 }
 
-/// The catalog events in position order, up to the bound `?1` / `$1`.
-static CATALOG_ROWS_SQLITE: LazyLock<String> =
-    LazyLock::new(|| rows_of_types_sql(&CATALOG_EVENT_TYPES, true));
-static CATALOG_ROWS_POSTGRES: LazyLock<String> =
-    LazyLock::new(|| rows_of_types_sql(&CATALOG_EVENT_TYPES, false));
-/// The next event type after a given one, by the `events(event_type, position)` index: one
-/// seek per distinct type, so listing every type costs a handful of seeks, not a scan of
-/// the log.
-const NEXT_TYPE_SQLITE: &str = "SELECT min(event_type) FROM events WHERE event_type > ?1";
-const NEXT_TYPE_POSTGRES: &str = "SELECT min(event_type) FROM events WHERE event_type > $1";
-/// The first position of an event type, up to a bound (same index).
-const FIRST_OF_TYPE_SQLITE: &str =
-    "SELECT min(position) FROM events WHERE event_type = ?1 AND position <= ?2";
-const FIRST_OF_TYPE_POSTGRES: &str =
-    "SELECT min(position) FROM events WHERE event_type = $1 AND position <= $2";
-
-/// The first event up to `$bound` whose type this code does not know, as
-/// `Option<(position, type)>`: walks the distinct types with index seeks.
-macro_rules! first_unknown_type {
-    ($pool:expr, $next_sql:expr, $first_sql:expr, $bound:expr) => {{
-        let mut found: Option<(i64, String)> = None;
-        let mut after = String::new();
-        loop {
-            let (next,): (Option<String>,) =
-                sqlx::query_as($next_sql).bind(&after).fetch_one($pool).await?;
-            let Some(event_type) = next else { break };
-            if EventType::parse(&event_type).is_err() {
-                let (first,): (Option<i64>,) = sqlx::query_as($first_sql)
-                    .bind(&event_type)
-                    .bind($bound)
-                    .fetch_one($pool)
-                    .await?;
-                if let Some(position) = first
-                    && found.as_ref().is_none_or(|(earliest, _)| position < *earliest)
-                {
-                    found = Some((position, event_type.clone()));
-                }
-            }
-            after = event_type;
-        }
-        found
-    }};
-}
-
 /// Folds the catalog from the database: one streaming query over the catalog event types
 /// only (served by the `events(event_type, position)` index), decoding each payload
 /// straight from its JSON text. Events past `last` are left to the caller (the live feed);
 /// the catalog's position is `last` afterwards.
 pub async fn load_catalog(store: &EventStore, last: u64) -> Result<Catalog, ProjectionError> {
     let mut catalog = Catalog::new();
-    let bound = i64::try_from(last).unwrap_or(i64::MAX);
-    let db = store.connection();
+    let mut rows = store.read_types_until(&CATALOG_EVENT_TYPES.map(EventType::as_str), last);
+    while let Some(row) = rows.try_next().await? {
+        let (meta, event) = decode_row(&row)?;
+        catalog.apply_event(meta, &event)?;
+    }
     // An event of a type this code does not know would otherwise go unnoticed until its
     // league is loaded (or forever, outside league streams): refuse to start on it, as the
-    // follower stops on it (the same index answers).
-    let unknown: Option<(i64, String)> = match store.backend() {
-        DbBackend::Sqlite => {
-            let pool = db.get_sqlite_connection_pool();
-            for_each_event_row!(pool, CATALOG_ROWS_SQLITE.as_str(), bound, |meta, event| {
-                catalog.apply_event(meta, &event)?;
-            });
-            first_unknown_type!(pool, NEXT_TYPE_SQLITE, FIRST_OF_TYPE_SQLITE, bound)
+    // follower stops on it (the same index answers, one seek per distinct type).
+    let mut unknown: Option<(u64, String)> = None;
+    for event_type in store.event_types().await? {
+        if EventType::parse(&event_type).is_err()
+            && let Some(position) = store.first_position_of_type(&event_type, last).await?
+            && unknown.as_ref().is_none_or(|(earliest, _)| position < *earliest)
+        {
+            unknown = Some((position, event_type));
         }
-        _ => {
-            let pool = db.get_postgres_connection_pool();
-            for_each_event_row!(pool, CATALOG_ROWS_POSTGRES.as_str(), bound, |meta, event| {
-                catalog.apply_event(meta, &event)?;
-            });
-            first_unknown_type!(pool, NEXT_TYPE_POSTGRES, FIRST_OF_TYPE_POSTGRES, bound)
-        }
-    };
+    }
     if let Some((position, event_type)) = unknown {
         let source = EventType::parse(&event_type).expect_err("not a known type");
-        return Err(ProjectionError::Decode { position: position as u64, source });
+        return Err(ProjectionError::Decode { position, source });
     }
     catalog.advance_to(last);
     Ok(catalog)

@@ -1,9 +1,13 @@
 //! Stored `(event_type, schema_version, payload)` to a typed [`DomainEvent`]: the domain's one
 //! decoder ([`DomainEvent::decode`], with its upcasting hook), re-exported under the name the
-//! read side uses.
+//! read side uses, and applied to recorded events and to the store's raw rows.
 
 pub use league_domain::PayloadSource;
-use league_domain::{DomainEvent, EventDecodeError, EventType};
+use league_domain::{DomainEvent, EventDecodeError};
+use league_store::{EventRow, RecordedEvent};
+
+use crate::error::ProjectionError;
+use crate::model::EventMeta;
 
 /// Decodes one stored event; refuses unknown types, schema versions without an upcast and
 /// malformed payloads with a typed error.
@@ -15,52 +19,32 @@ pub fn decode_event(
     DomainEvent::decode(event_type, schema_version, payload)
 }
 
-/// Streams the rows of `$sql` (columns `position, stream_version, event_type,
-/// schema_version, payload, recorded_at`, one parameter bound to `$bound`) over `$pool`,
-/// decoding each payload straight from its JSON text, and runs `$body` with the row's
-/// [`EventMeta`](crate::model::EventMeta) and [`DomainEvent`] bound to `$meta` and `$event`.
-/// The one row decoder of the database paths (whole-log fold, catalog fold); a macro
-/// because SQLite and PostgreSQL pools yield different row types.
-macro_rules! for_each_event_row {
-    ($pool:expr, $sql:expr, $bound:expr, |$meta:ident, $event:ident| $body:block) => {{
-        use ::futures::TryStreamExt as _;
-        use ::sea_orm::sqlx::Row as _;
-        let mut rows = ::sea_orm::sqlx::query($sql).bind($bound).fetch($pool);
-        while let Some(row) = rows.try_next().await? {
-            let position = row.try_get::<i64, _>(0)? as u64;
-            let $meta = $crate::model::EventMeta {
-                position,
-                stream_version: row.try_get::<i64, _>(1)? as u64,
-                recorded_at: row.try_get::<::chrono::DateTime<::chrono::Utc>, _>(5)?,
-            };
-            let event_type: &str = row.try_get(2)?;
-            let schema_version: i64 = row.try_get::<i32, _>(3)?.into();
-            let payload: &str = row.try_get(4)?;
-            let $event = $crate::decode::decode_event(event_type, schema_version, payload)
-                .map_err(|source| $crate::error::ProjectionError::Decode { position, source })?;
-            $body
-        }
-    }};
+/// Decodes one recorded event into its place in the log and its typed payload.
+pub fn decode(recorded: &RecordedEvent) -> Result<(EventMeta, DomainEvent), ProjectionError> {
+    decode_event(&recorded.event_type, recorded.schema_version.into(), &recorded.payload)
+        .map(|event| (meta_of(recorded), event))
+        .map_err(|source| ProjectionError::Decode { position: recorded.position, source })
 }
-pub(crate) use for_each_event_row;
 
-/// The stored events of `types` in position order up to a bound, as one SQL statement
-/// (`sqlite` picks SQLite's `?1` placeholder, else PostgreSQL's `$1`); the type names come
-/// from the list, never retyped. On SQLite the positions are picked from the
-/// `events(event_type, position)` index first, so the table is read in rowid order with no
-/// sort: ordering the matching rows instead reads the table once per row at random and
-/// sorts the payloads in a temporary B-tree that spills to disk (≈ 4× slower at 300k
-/// events).
-pub(crate) fn rows_of_types_sql(types: &[EventType], sqlite: bool) -> String {
-    let names: Vec<String> = types.iter().map(|t| format!("'{}'", t.as_str())).collect();
-    let types = format!("event_type IN ({})", names.join(", "));
-    let columns = "position, stream_version, event_type, schema_version, payload, recorded_at";
-    if sqlite {
-        format!(
-            "SELECT {columns} FROM events WHERE position IN \
-             (SELECT position FROM events WHERE {types} AND position <= ?1) ORDER BY position"
-        )
-    } else {
-        format!("SELECT {columns} FROM events WHERE {types} AND position <= $1 ORDER BY position")
+/// A recorded event's place in the log.
+pub(crate) fn meta_of(recorded: &RecordedEvent) -> EventMeta {
+    EventMeta {
+        position: recorded.position,
+        stream_version: recorded.stream_version,
+        recorded_at: recorded.recorded_at,
     }
+}
+
+/// Decodes one raw row of the store's streaming reads, straight from its payload's JSON
+/// text: the database paths' one row decoder (whole-log fold, league, catalog, ratings).
+pub(crate) fn decode_row(row: &EventRow) -> Result<(EventMeta, DomainEvent), ProjectionError> {
+    let raw = row.event()?;
+    let meta = EventMeta {
+        position: raw.position,
+        stream_version: raw.stream_version,
+        recorded_at: raw.recorded_at,
+    };
+    decode_event(raw.event_type, raw.schema_version.into(), raw.payload)
+        .map(|event| (meta, event))
+        .map_err(|source| ProjectionError::Decode { position: raw.position, source })
 }

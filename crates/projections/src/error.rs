@@ -22,18 +22,10 @@ pub enum ProjectionError {
     Inconsistent { position: u64, reason: String },
     #[error("event store: {0}")]
     Store(#[from] StoreError),
-    #[error("database: {0}")]
-    Database(#[from] sea_orm::DbErr),
 }
 
 impl ProjectionError {
     pub(crate) fn inconsistent(position: u64, reason: impl Into<String>) -> Self {
         ProjectionError::Inconsistent { position, reason: reason.into() }
-    }
-}
-
-impl From<sea_orm::sqlx::Error> for ProjectionError {
-    fn from(error: sea_orm::sqlx::Error) -> Self {
-        ProjectionError::Database(sea_orm::DbErr::Custom(error.to_string()))
     }
 }

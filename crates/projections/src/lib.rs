@@ -25,7 +25,7 @@ mod ratings;
 
 pub use asof::{AsOf, fold_until, load_league, load_model};
 pub use catalog::{CATALOG_EVENT_TYPES, Catalog, LeagueSummary, is_catalog_event, load_catalog};
-pub use decode::{PayloadSource, decode_event};
+pub use decode::{PayloadSource, decode, decode_event};
 pub use error::ProjectionError;
 pub use league_domain::{GameStatus, LeagueStatus};
 pub use league_ratings::{GameKind, LeaderboardRow, Rating, RatingChange};

@@ -14,7 +14,7 @@ use league_store::RecordedEvent;
 use rustc_hash::FxHashMap as HashMap;
 use uuid::Uuid;
 
-use crate::decode::decode_event;
+use crate::decode::decode;
 use crate::error::ProjectionError;
 
 /// A registered player.
@@ -263,14 +263,7 @@ impl ReadModel {
 
     /// Decodes and folds one stored event. Events must come in increasing position order.
     pub fn apply(&mut self, recorded: &RecordedEvent) -> Result<Applied, ProjectionError> {
-        let event =
-            decode_event(&recorded.event_type, recorded.schema_version.into(), &recorded.payload)
-                .map_err(|source| ProjectionError::Decode { position: recorded.position, source })?;
-        let meta = EventMeta {
-            position: recorded.position,
-            stream_version: recorded.stream_version,
-            recorded_at: recorded.recorded_at,
-        };
+        let (meta, event) = decode(recorded)?;
         self.apply_event(meta, event)
     }
 

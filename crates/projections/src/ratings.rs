@@ -6,30 +6,22 @@
 //! `league replay`. Every change carries its log position, so as-of reads are binary
 //! searches in memory.
 
-use std::sync::LazyLock;
-
 use chrono::{DateTime, SubsecRound, Utc};
+use futures::TryStreamExt;
 use league_domain::{DomainEvent, EventType};
 use league_ratings::{GameKind, GameOutcome, Ratings, outcome};
 use league_scoring::{GameResult, ScoringSystem, score_game_unexplained};
 use league_store::{EventStore, RecordedEvent};
-use sea_orm::DbBackend;
 use uuid::Uuid;
 
 use crate::asof::AsOf;
-use crate::decode::{decode_event, for_each_event_row, rows_of_types_sql};
+use crate::decode::{decode, decode_row};
 use crate::error::ProjectionError;
 use crate::model::EventMeta;
 
 /// The event types the ratings fold; every other event leaves them unchanged.
 pub const RATING_EVENT_TYPES: [EventType; 2] =
     [EventType::GameFinished, EventType::GameResultCorrected];
-
-/// The result events in position order, up to the bound `?1` / `$1`.
-static RESULT_ROWS_SQLITE: LazyLock<String> =
-    LazyLock::new(|| rows_of_types_sql(&RATING_EVENT_TYPES, true));
-static RESULT_ROWS_POSTGRES: LazyLock<String> =
-    LazyLock::new(|| rows_of_types_sql(&RATING_EVENT_TYPES, false));
 
 /// Every player's rating at every game kind as of the last folded event. Pure: no IO (but
 /// [`load_ratings`] and [`RatingsModel::catch_up`]).
@@ -92,17 +84,10 @@ impl RatingsModel {
         recorded: &RecordedEvent,
         system_of: impl Fn(Uuid) -> Option<ScoringSystem>,
     ) -> Result<(), ProjectionError> {
-        let meta = EventMeta {
-            position: recorded.position,
-            stream_version: recorded.stream_version,
-            recorded_at: recorded.recorded_at,
-        };
         if !RATING_EVENT_TYPES.iter().any(|t| t.as_str() == recorded.event_type) {
-            return self.skip(meta.position);
+            return self.skip(recorded.position);
         }
-        let event =
-            decode_event(&recorded.event_type, recorded.schema_version.into(), &recorded.payload)
-                .map_err(|source| ProjectionError::Decode { position: recorded.position, source })?;
+        let (meta, event) = decode(recorded)?;
         self.apply_event(meta, &event, system_of)
     }
 
@@ -179,21 +164,10 @@ pub async fn load_ratings(
     system_of: impl Fn(Uuid) -> Option<ScoringSystem>,
 ) -> Result<RatingsModel, ProjectionError> {
     let mut model = RatingsModel::new();
-    let bound = i64::try_from(last).unwrap_or(i64::MAX);
-    let db = store.connection();
-    match store.backend() {
-        DbBackend::Sqlite => {
-            let pool = db.get_sqlite_connection_pool();
-            for_each_event_row!(pool, RESULT_ROWS_SQLITE.as_str(), bound, |meta, event| {
-                model.apply_event(meta, &event, &system_of)?;
-            });
-        }
-        _ => {
-            let pool = db.get_postgres_connection_pool();
-            for_each_event_row!(pool, RESULT_ROWS_POSTGRES.as_str(), bound, |meta, event| {
-                model.apply_event(meta, &event, &system_of)?;
-            });
-        }
+    let mut rows = store.read_types_until(&RATING_EVENT_TYPES.map(EventType::as_str), last);
+    while let Some(row) = rows.try_next().await? {
+        let (meta, event) = decode_row(&row)?;
+        model.apply_event(meta, &event, &system_of)?;
     }
     model.advance_to(last);
     Ok(model)

@@ -2,7 +2,7 @@
 //! about leagues: streams of JSON events, a global log, a live feed and a tamper check.
 //!
 //! ```text
-//! EventStore::connect(url)            sqlite://file.db?mode=rwc | postgres://…
+//! EventStore::connect(url)            sqlite://file.db?mode=rwc | sqlite::memory: | postgres://…
 //!   .migrate()                        create/upgrade the schema (league-migration)
 //!   .append(&stream, expected, events, metadata) -> AppendOutcome   atomic, optimistic, idempotent
 //!   .read_stream(&stream, from_version)          one stream, in version order
@@ -11,7 +11,23 @@
 //!   .read_until(Bound::Position | Bound::Time)   everything up to a point (as-of views)
 //!   .subscribe(from_position)                    catch-up, then live: no gaps, no duplicates
 //!   .head_position() / .verify() / .connection()
+//! raw rows for the read side's folds (payload lent as its JSON text, streamed):
+//!   .read_stream_until(&stream, bound)           one stream up to a position or time
+//!   .read_types_until(&["TypeA", …], last)       events of some types, by the type index
+//!   .read_all_from(from, last)                   the whole log
+//!   .event_types() / .first_position_of_type(t, last)
 //! ```
+//!
+//! # Layout
+//! - `store.rs`: [`EventStore`], the whole public API; sea-orm's entity queries serve the
+//!   reads that are the same on both databases (`entity/`).
+//! - `group.rs`: the group commit queue, which hands each group to the database's storage.
+//! - `decide.rs`: the one pure decision of a group's appends against the log's state
+//!   (conflict, deduplicated, or the rows with positions, versions and chained hashes).
+//! - `storage.rs`: the `Storage` trait a database engine implements (group writes, streaming
+//!   raw-row reads, event-type seeks, the live-feed relay) and the raw row types.
+//! - `sqlite.rs` and `postgres.rs`: one implementation each, holding all of that engine's SQL.
+//! - `hash.rs` (the chain's canonical bytes), `types.rs` (the API's values), `error.rs`.
 //!
 //! # Guarantees and how they are kept
 //! - **Gap-free global order.** Appends are serialised, so positions are assigned and committed
@@ -52,20 +68,26 @@
 //! every read behind every write). `FULL` rather than `NORMAL`: in WAL mode `NORMAL` does not
 //! sync the WAL at each commit, so an append acknowledged to a user could vanish on power
 //! loss; an event store's one promise is that an acknowledged event is kept. The cost is one
-//! WAL fsync per commit, which batching amortises. Appends to a file commit through one more
-//! connection of the store's own, with the same settings (see `sqlite_writer`).
+//! WAL fsync per commit, which batching amortises. Appends commit through one more
+//! connection of the store's own, with the same settings (see `sqlite.rs`); an in-memory
+//! database is a named shared-cache one, which that connection opens too.
 
-mod append;
+mod decide;
 mod entity;
 mod error;
+mod group;
 mod hash;
-mod sqlite_writer;
+mod postgres;
+mod sqlite;
+mod storage;
 mod store;
 mod types;
 
 pub use error::StoreError;
 pub use hash::{GENESIS_HASH, format_time};
-pub use store::{EventStore, NOTIFY_CHANNEL};
+pub use postgres::NOTIFY_CHANNEL;
+pub use storage::{EventRow, RawEvent};
+pub use store::EventStore;
 pub use types::{
     AppendOutcome, Bound, ChainBreak, ChainProblem, ExpectedVersion, MAX_EVENT_TYPE_LEN,
     MAX_STREAM_ID_LEN, Metadata, NewEvent, RecordedEvent, StreamId, VerifyReport,

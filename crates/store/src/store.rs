@@ -2,39 +2,34 @@
 //! guarantees and the reasons behind each mechanism are described in the crate docs.
 
 use std::fmt;
-use std::path::PathBuf;
-use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::SubsecRound;
-use futures::Stream;
+use futures::{Stream, StreamExt};
 use league_migration::{Migrator, MigratorTrait};
-use sea_orm::sqlx::postgres::PgListener;
-use sea_orm::sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
+use sea_orm::sqlx;
 use sea_orm::{
     ColumnTrait, ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbBackend, DbErr,
-    EntityTrait, QueryFilter, QueryOrder, QuerySelect,
+    EntityTrait, QueryFilter, QueryOrder, QuerySelect, RuntimeErr,
 };
 use tokio::sync::{OnceCell, watch};
+use uuid::Uuid;
 
-use crate::append::GroupCommit;
+use crate::decide::{Decided, KeyOutcome, Request, RowInput};
 use crate::entity::{event, idempotency_key};
-use crate::hash::{ChainFields, GENESIS_HASH};
-use crate::sqlite_writer::SqliteWriter;
+use crate::group::GroupCommit;
+use crate::hash::{ChainFields, GENESIS_HASH, canonical_json};
+use crate::postgres::{self, PostgresStorage};
+use crate::sqlite::{self, SqliteStorage};
+use crate::storage::{EventRow, RowsQuery, Storage};
+use crate::types::MAX_EVENT_TYPE_LEN;
 use crate::{
-    AppendOutcome, Bound, ChainBreak, ChainProblem, RecordedEvent, StoreError, StreamId,
-    VerifyReport,
+    AppendOutcome, Bound, ChainBreak, ChainProblem, ExpectedVersion, Metadata, NewEvent,
+    RecordedEvent, StoreError, StreamId, VerifyReport,
 };
 
-/// The PostgreSQL `LISTEN`/`NOTIFY` channel; the payload is the new head position.
-pub const NOTIFY_CHANNEL: &str = "league_events";
-
-/// Connections in a SQLite pool: one writer at a time, readers in parallel (WAL).
-const SQLITE_POOL_SIZE: u32 = 8;
-const POSTGRES_POOL_SIZE: u32 = 10;
 const IDLE_BEFORE_PING: Duration = Duration::from_secs(30);
-const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 /// Events per page when the store pages through the log itself.
 const PAGE_SIZE: u64 = 500;
 /// A subscriber re-reads the log at least this often, even without a wake-up (a lost
@@ -50,22 +45,20 @@ pub struct EventStore {
 pub(crate) struct Inner {
     db: DatabaseConnection,
     backend: DbBackend,
+    /// The database engine: its writes, streaming reads and live-feed relay.
+    pub(crate) storage: Box<dyn Storage>,
     /// Queues this process's appends and commits them in groups.
     pub(crate) group: GroupCommit,
     /// The highest position known to be committed; subscribers wait on it.
     head: watch::Sender<u64>,
-    /// PostgreSQL only: the task relaying `NOTIFY`s into `head`, started by the first
-    /// subscriber.
-    listener: OnceCell<tokio::task::JoinHandle<()>>,
-    /// SQLite file only: where it is, for the write connection.
-    sqlite_path: Option<PathBuf>,
-    /// SQLite file only: the connection appends commit through, opened by the first append.
-    sqlite_writer: OnceCell<Arc<SqliteWriter>>,
+    /// The task relaying other processes' commits into `head` (PostgreSQL), started by the
+    /// first subscriber.
+    listener: OnceCell<Option<tokio::task::JoinHandle<()>>>,
 }
 
 impl Drop for Inner {
     fn drop(&mut self) {
-        if let Some(task) = self.listener.get() {
+        if let Some(Some(task)) = self.listener.get() {
             task.abort();
         }
     }
@@ -92,48 +85,32 @@ impl EventStore {
             return Err(StoreError::UnsupportedDatabase { url: url.to_owned() });
         };
         let mut options = ConnectOptions::new(url);
-        let mut sqlite_path = None;
         // sqlx would otherwise ping every connection it hands out: one extra round trip per
         // operation. Only connections idle for a while are checked.
         options.sqlx_logging(false).test_before_acquire_if_idle_for(IDLE_BEFORE_PING);
-        match backend {
-            DbBackend::Sqlite => {
-                let in_memory = url.contains(":memory:") || url.contains("mode=memory");
-                if !in_memory {
-                    let sqlite = SqliteConnectOptions::from_str(url)
-                        .map_err(|error| StoreError::Database(DbErr::Custom(error.to_string())))?;
-                    sqlite_path = Some(sqlite.get_filename().to_owned());
-                }
-                if in_memory {
-                    // Each connection would open its own private in-memory database.
-                    options.max_connections(1).min_connections(1);
-                    options.idle_timeout(None::<Duration>).max_lifetime(None::<Duration>);
-                } else {
-                    options.max_connections(SQLITE_POOL_SIZE);
-                }
-                options.map_sqlx_sqlite_opts(|sqlite| {
-                    sqlite
-                        .journal_mode(SqliteJournalMode::Wal)
-                        .synchronous(SqliteSynchronous::Full)
-                        .busy_timeout(SQLITE_BUSY_TIMEOUT)
-                        .foreign_keys(true)
-                });
-            }
+        let sqlite_location = match backend {
+            DbBackend::Sqlite => Some(sqlite::configure(url, &mut options)?),
             _ => {
-                options.max_connections(POSTGRES_POOL_SIZE);
+                postgres::configure(&mut options);
+                None
             }
-        }
+        };
         let db = Database::connect(options).await?;
+        let storage: Box<dyn Storage> = match sqlite_location {
+            Some(location) => {
+                Box::new(SqliteStorage::new(db.get_sqlite_connection_pool().clone(), location))
+            }
+            None => Box::new(PostgresStorage::new(db.get_postgres_connection_pool().clone())),
+        };
         let (head, _) = watch::channel(0);
         Ok(EventStore {
             inner: Arc::new(Inner {
                 db,
                 backend,
+                storage,
                 group: GroupCommit::default(),
                 head,
                 listener: OnceCell::new(),
-                sqlite_path,
-                sqlite_writer: OnceCell::new(),
             }),
         })
     }
@@ -149,22 +126,85 @@ impl EventStore {
         &self.inner.db
     }
 
-    /// SQLite file: the store's write connection, opened on first use; `None` for an
-    /// in-memory database (appends then go through the pool's one connection).
-    pub(crate) async fn sqlite_writer(&self) -> Result<Option<Arc<SqliteWriter>>, StoreError> {
-        let Some(path) = &self.inner.sqlite_path else { return Ok(None) };
-        let writer = self
-            .inner
-            .sqlite_writer
-            .get_or_try_init(|| async {
-                let path = path.clone();
-                tokio::task::spawn_blocking(move || SqliteWriter::open(path, SQLITE_BUSY_TIMEOUT))
-                    .await
-                    .map_err(|error| StoreError::Database(DbErr::Custom(error.to_string())))?
-                    .map(Arc::new)
-            })
-            .await?;
-        Ok(Some(writer.clone()))
+    /// Appends `events` to `stream` atomically, after checking `expected` (see the crate docs).
+    pub async fn append(
+        &self,
+        stream: &StreamId,
+        expected: ExpectedVersion,
+        events: Vec<NewEvent>,
+        metadata: Metadata,
+    ) -> Result<AppendOutcome, StoreError> {
+        if events.is_empty() {
+            return Err(StoreError::EmptyAppend);
+        }
+        let metadata_text =
+            canonical_json(&serde_json::to_value(&metadata).map_err(|error| {
+                StoreError::InvalidEvent { reason: format!("metadata: {error}") }
+            })?)?;
+        let mut rows = Vec::with_capacity(events.len());
+        for event in &events {
+            let length = event.event_type.chars().count();
+            if length == 0 || length > MAX_EVENT_TYPE_LEN {
+                return Err(StoreError::InvalidEvent {
+                    reason: format!("event type must have 1 to {MAX_EVENT_TYPE_LEN} characters"),
+                });
+            }
+            rows.push(RowInput {
+                event_id: Uuid::now_v7(),
+                event_type: event.event_type.clone(),
+                schema_version: event.schema_version,
+                payload: canonical_json(&event.payload)?,
+            });
+        }
+        let event_ids: Vec<Uuid> = rows.iter().map(|row| row.event_id).collect();
+        let request = Request {
+            stream: stream.clone(),
+            expected,
+            idempotency_key: metadata.idempotency_key.clone(),
+            metadata: metadata_text,
+            events: rows,
+        };
+
+        match self.submit(request).await? {
+            Decided::Written(stamps) => Ok(AppendOutcome {
+                first_position: stamps.first().map_or(0, |stamp| stamp.position),
+                last_position: stamps.last().map_or(0, |stamp| stamp.position),
+                stream_version: stamps.last().map_or(0, |stamp| stamp.stream_version),
+                events: events
+                    .into_iter()
+                    .zip(event_ids)
+                    .zip(stamps)
+                    .map(|((event, event_id), stamp)| RecordedEvent {
+                        position: stamp.position,
+                        stream_id: stream.clone(),
+                        stream_version: stamp.stream_version,
+                        event_id,
+                        event_type: event.event_type,
+                        schema_version: event.schema_version,
+                        payload: event.payload,
+                        metadata: metadata.clone(),
+                        recorded_at: stamp.recorded_at,
+                        prev_hash: stamp.prev_hash,
+                        hash: stamp.hash,
+                    })
+                    .collect(),
+                deduplicated: false,
+            }),
+            Decided::Deduplicated(KeyOutcome { first_position, last_position, stream_version }) => {
+                self.earlier_outcome(
+                    self.connection(),
+                    &idempotency_key::Model {
+                        idempotency_key: metadata.idempotency_key.unwrap_or_default(),
+                        stream_id: stream.as_str().to_owned(),
+                        first_position: to_db(first_position),
+                        last_position: to_db(last_position),
+                        stream_version: to_db(stream_version),
+                    },
+                )
+                .await
+            }
+            Decided::Conflict { actual } => Err(StoreError::Conflict { expected, actual }),
+        }
     }
 
     /// Which database engine this store runs on.
@@ -349,6 +389,68 @@ impl EventStore {
         self.read_range(1, last, u64::MAX).await
     }
 
+    /// One stream's events in version order, up to `bound` (the first event past it ends the
+    /// read: within a stream versions, positions and commit times grow together), streamed
+    /// as raw rows whose payload is lent as its stored JSON text.
+    pub fn read_stream_until(
+        &self,
+        stream: &StreamId,
+        bound: Bound,
+    ) -> impl Stream<Item = Result<EventRow, StoreError>> + Send + 'static {
+        let rows =
+            self.inner.storage.rows(RowsQuery::Stream { stream: stream.as_str().to_owned() });
+        let bound = match bound {
+            Bound::Time(time) => Bound::Time(time.trunc_subsecs(6)),
+            position => position,
+        };
+        rows.take_while(move |row| {
+            let within = match row.as_ref().map(EventRow::event) {
+                Ok(Ok(event)) => match bound {
+                    Bound::Position(last) => event.position <= last,
+                    Bound::Time(time) => event.recorded_at <= time,
+                },
+                // An error is passed on, to end the read.
+                _ => true,
+            };
+            std::future::ready(within)
+        })
+    }
+
+    /// Every event of the given types up to position `last`, in position order, streamed as
+    /// raw rows (served by the `events(event_type, position)` index).
+    pub fn read_types_until(
+        &self,
+        event_types: &[&str],
+        last: u64,
+    ) -> impl Stream<Item = Result<EventRow, StoreError>> + Send + 'static {
+        let types = event_types.iter().map(|event_type| (*event_type).to_owned()).collect();
+        self.inner.storage.rows(RowsQuery::Types { types, last })
+    }
+
+    /// The log from position `from` to `last` (both inclusive), streamed as raw rows with one
+    /// query: the whole-log fold's read.
+    pub fn read_all_from(
+        &self,
+        from: u64,
+        last: u64,
+    ) -> impl Stream<Item = Result<EventRow, StoreError>> + Send + 'static {
+        self.inner.storage.rows(RowsQuery::Log { from, last })
+    }
+
+    /// Every distinct event type in the log, in byte order (a few index seeks, no scan).
+    pub async fn event_types(&self) -> Result<Vec<String>, StoreError> {
+        self.inner.storage.event_types().await
+    }
+
+    /// The position of the first event of `event_type` at or before `last`, if any.
+    pub async fn first_position_of_type(
+        &self,
+        event_type: &str,
+        last: u64,
+    ) -> Result<Option<u64>, StoreError> {
+        self.inner.storage.first_position_of_type(event_type, last).await
+    }
+
     /// The version of the last event of `stream` (0 when the stream has no events).
     pub async fn stream_version(&self, stream: &StreamId) -> Result<u64, StoreError> {
         let version: Option<Option<i64>> = event::Entity::find()
@@ -412,45 +514,13 @@ impl EventStore {
         }
     }
 
-    /// PostgreSQL: starts (once) the task that turns `NOTIFY`s from any process into
-    /// wake-ups. It is `LISTEN`ing before this returns, so no commit after it is missed.
+    /// Starts (once) the task that turns other processes' commits into wake-ups, where the
+    /// database tells of them; it is listening before this returns, so no later commit is
+    /// missed.
     async fn start_listener(&self) -> Result<(), StoreError> {
-        if self.inner.backend != DbBackend::Postgres {
-            return Ok(());
-        }
         self.inner
             .listener
-            .get_or_try_init(|| async {
-                let pool = self.inner.db.get_postgres_connection_pool();
-                let listen_error =
-                    |error: sea_orm::sqlx::Error| StoreError::Listener(error.to_string());
-                let mut listener = PgListener::connect_with(pool).await.map_err(listen_error)?;
-                listener.listen(NOTIFY_CHANNEL).await.map_err(listen_error)?;
-                let head = self.inner.head.clone();
-                Ok::<_, StoreError>(tokio::spawn(async move {
-                    loop {
-                        match listener.try_recv().await {
-                            Ok(Some(notification)) => {
-                                let position = notification.payload().parse().unwrap_or(0);
-                                head.send_if_modified(|known| {
-                                    *known = (*known).max(position);
-                                    true
-                                });
-                            }
-                            Ok(None) => {
-                                // Connection lost and re-established: notifications may
-                                // have been missed, so wake everyone to re-read.
-                                head.send_modify(|_| {});
-                            }
-                            Err(error) => {
-                                tracing::warn!(%error, "event store listener; retrying");
-                                head.send_modify(|_| {});
-                                tokio::time::sleep(POLL_INTERVAL).await;
-                            }
-                        }
-                    }
-                }))
-            })
+            .get_or_try_init(|| self.inner.storage.listen(self.inner.head.clone()))
             .await?;
         Ok(())
     }
@@ -542,4 +612,9 @@ pub(crate) fn to_db(value: u64) -> i64 {
 
 pub(crate) fn from_db(value: i64) -> u64 {
     u64::try_from(value).unwrap_or(0)
+}
+
+/// A database driver's error as the store reports database errors.
+pub(crate) fn database_error(error: sqlx::Error) -> StoreError {
+    StoreError::Database(DbErr::Exec(RuntimeErr::SqlxError(Arc::new(error))))
 }

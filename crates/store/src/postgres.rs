@@ -1,0 +1,500 @@
+//! PostgreSQL: every SQL statement the store runs on PostgreSQL — the group commit, the
+//! streaming reads and the `LISTEN`ing relay of the live feed.
+//!
+//! **Writes**: one statement in autocommit, one round trip per group when this process's
+//! picture of the log holds. The store remembers the head it last saw (position, hash,
+//! commit time) and stream versions, [`decide`]s the group against that prediction and
+//! hashes the rows itself; `league_append_hashed` (migration
+//! `m20261124_000001_client_hashed_append`) checks the prediction under the append lock and
+//! inserts the rows, or writes nothing and answers the real state, on which the group is
+//! decided again. After a second miss `league_append` (`m20261123_000003`) decides and hashes
+//! the group in the server, under the lock. That fallback stays: a third Rust decision
+//! could miss again whenever another process appends between the answer and the next call,
+//! so only a decision taken under the lock bounds an append's round trips under contention.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use chrono::{SubsecRound, Utc};
+use futures::TryStreamExt;
+use futures::future::BoxFuture;
+use futures::stream::BoxStream;
+use sea_orm::sqlx::postgres::{PgListener, PgPool};
+use sea_orm::sqlx::{self, Row};
+use sea_orm::{ConnectOptions, DbErr, RuntimeErr};
+use tokio::sync::watch;
+use uuid::Uuid;
+
+use crate::decide::{Decided, Head, KeyOutcome, Plan, Request, Stamp, Tip, decide};
+use crate::storage::{
+    EventRow, GroupFailed, RowsQuery, Storage, distinct_types, first_of_type, raw_columns,
+};
+use crate::store::{database_error, from_db, to_db};
+use crate::{ExpectedVersion, StoreError};
+
+/// The PostgreSQL `LISTEN`/`NOTIFY` channel; the payload is the new head position.
+pub const NOTIFY_CHANNEL: &str = "league_events";
+
+const POOL_SIZE: u32 = 10;
+/// The relay re-listens after an error this long later.
+const RETRY_AFTER: Duration = Duration::from_secs(1);
+/// Streams whose versions a store remembers at most; past it the memory starts over (a
+/// forgotten stream costs one missed prediction, not a wrong answer).
+const KNOWN_STREAMS: usize = 10_000;
+
+const STREAM_ROWS: &str =
+    concat!("SELECT ", raw_columns!(), " FROM events WHERE stream_id = $1 ORDER BY stream_version");
+const TYPES_ROWS: &str = concat!(
+    "SELECT ",
+    raw_columns!(),
+    " FROM events WHERE event_type = ANY($2) AND position <= $1 ORDER BY position"
+);
+const LOG_ROWS: &str = concat!(
+    "SELECT ",
+    raw_columns!(),
+    " FROM events WHERE position BETWEEN $1 AND $2 ORDER BY position"
+);
+/// The next event type after a given one, by the `events(event_type, position)` index.
+const NEXT_TYPE: &str = "SELECT min(event_type) FROM events WHERE event_type > $1";
+/// The first position of an event type up to a bound (same index).
+const FIRST_OF_TYPE: &str =
+    "SELECT min(position) FROM events WHERE event_type = $1 AND position <= $2";
+const APPEND_HASHED: &str = "SELECT r_kind, r_name, r_position, r_last_position, r_version, \
+    r_hash, r_time FROM league_append_hashed($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
+    $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)";
+const APPEND_IN_SERVER: &str = "SELECT r_append, r_outcome, r_position, r_last_position, \
+    r_version, r_recorded_at, r_prev_hash, r_hash \
+    FROM league_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
+
+/// Configures the pool.
+pub(crate) fn configure(options: &mut ConnectOptions) {
+    options.max_connections(POOL_SIZE);
+}
+
+/// The store on PostgreSQL.
+pub(crate) struct PostgresStorage {
+    pool: PgPool,
+    /// What this process last saw of the log, to predict the next group's state.
+    known: Mutex<Known>,
+}
+
+/// What a PostgreSQL store last saw of the log: the head and the versions of the streams it
+/// appended to. Only a prediction (another process may have appended since), which
+/// `league_append_hashed` checks under the append lock before writing anything.
+#[derive(Default)]
+struct Known {
+    head: Option<Head>,
+    versions: HashMap<String, u64>,
+}
+
+/// The state `league_append_hashed` found when a prediction missed.
+struct Found {
+    head: Head,
+    used_keys: HashMap<String, KeyOutcome>,
+    versions: HashMap<String, u64>,
+}
+
+impl PostgresStorage {
+    pub(crate) fn new(pool: PgPool) -> PostgresStorage {
+        PostgresStorage { pool, known: Mutex::default() }
+    }
+
+    fn known(&self) -> MutexGuard<'_, Known> {
+        // Every update leaves a consistent prediction, and a wrong one is only a missed guess.
+        self.known.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The group decided against the predicted state, then checked and written by
+    /// `league_append_hashed`; decided again on the state it answers after a miss; decided
+    /// in the server after a second miss.
+    async fn write(&self, requests: &[Arc<Request>]) -> Result<Vec<Decided>, StoreError> {
+        let mut found: Option<Found> = None;
+        for _ in 0..2 {
+            let real = {
+                let tip = predict(requests, found.as_ref(), &self.known());
+                let plan = decide(&tip, requests, Utc::now().trunc_subsecs(6));
+                if plan.checks.is_empty() && plan.check_keys.is_empty() {
+                    // Every append answers a key found used: nothing to check or write.
+                    return Ok(plan.decided);
+                }
+                match self.call_hashed(requests, &tip.head, &plan).await? {
+                    Some(real) => real,
+                    None => {
+                        let mut known = self.known();
+                        known.head = Some(plan.end);
+                        known.remember(plan.versions.into_iter().map(|(s, v)| (s.to_owned(), v)));
+                        return Ok(plan.decided);
+                    }
+                }
+            };
+            self.known().remember(real.versions.iter().map(|(s, v)| (s.clone(), *v)));
+            found = Some(real);
+        }
+        let decided = self.write_in_server(requests).await?;
+        let mut known = self.known();
+        for (request, decided) in requests.iter().zip(&decided) {
+            match decided {
+                Decided::Written(stamps) => {
+                    if let Some(last) = stamps.last() {
+                        known.head = Some(Head {
+                            position: last.position,
+                            hash: last.hash.clone(),
+                            recorded_at: Some(last.recorded_at),
+                        });
+                        known.remember([(request.stream.as_str().to_owned(), last.stream_version)]);
+                    }
+                }
+                Decided::Conflict { actual } => {
+                    known.remember([(request.stream.as_str().to_owned(), *actual)]);
+                }
+                Decided::Deduplicated(_) => {}
+            }
+        }
+        Ok(decided)
+    }
+
+    /// One call of `league_append_hashed` with the group as `plan` decided it on the head
+    /// `start`: `None` when it was written, or the state the function found when the
+    /// prediction missed.
+    async fn call_hashed(
+        &self,
+        requests: &[Arc<Request>],
+        start: &Head,
+        plan: &Plan<'_>,
+    ) -> Result<Option<Found>, StoreError> {
+        let mut streams = Vec::new();
+        let mut metadata = Vec::new();
+        let mut ev_append = Vec::new();
+        let mut ev_versions = Vec::new();
+        let mut event_ids = Vec::new();
+        let mut types = Vec::new();
+        let mut schemas = Vec::new();
+        let mut payloads = Vec::new();
+        let mut prev_hashes = Vec::new();
+        let mut hashes = Vec::new();
+        let mut key_keys = Vec::new();
+        let mut key_streams = Vec::new();
+        let mut key_first = Vec::new();
+        let mut key_last = Vec::new();
+        let mut key_versions = Vec::new();
+        for (request, decided) in requests.iter().zip(&plan.decided) {
+            let Decided::Written(stamps) = decided else { continue };
+            streams.push(request.stream.as_str());
+            metadata.push(request.metadata.as_str());
+            let index = i32::try_from(streams.len()).unwrap_or(i32::MAX);
+            for (event, stamp) in request.events.iter().zip(stamps) {
+                ev_append.push(index);
+                ev_versions.push(to_db(stamp.stream_version));
+                event_ids.push(event.event_id);
+                types.push(event.event_type.as_str());
+                schemas.push(event.schema_version);
+                payloads.push(event.payload.as_str());
+                prev_hashes.push(stamp.prev_hash.as_str());
+                hashes.push(stamp.hash.as_str());
+            }
+            if let (Some(key), Some(first), Some(last)) =
+                (&request.idempotency_key, stamps.first(), stamps.last())
+            {
+                key_keys.push(key.as_str());
+                key_streams.push(request.stream.as_str());
+                key_first.push(to_db(first.position));
+                key_last.push(to_db(last.position));
+                key_versions.push(to_db(last.stream_version));
+            }
+        }
+        let (check_streams, check_versions): (Vec<&str>, Vec<i64>) =
+            plan.checks.iter().map(|(stream, version)| (*stream, to_db(*version))).unzip();
+        let rows = sqlx::query(APPEND_HASHED)
+            .bind(to_db(start.position))
+            .bind(start.hash.as_str())
+            .bind(plan.time)
+            .bind(&plan.check_keys)
+            .bind(check_streams)
+            .bind(check_versions)
+            .bind(streams)
+            .bind(metadata)
+            .bind(ev_append)
+            .bind(ev_versions)
+            .bind(event_ids)
+            .bind(types)
+            .bind(schemas)
+            .bind(payloads)
+            .bind(prev_hashes)
+            .bind(hashes)
+            .bind(key_keys)
+            .bind(key_streams)
+            .bind(key_first)
+            .bind(key_last)
+            .bind(key_versions)
+            .fetch_all(&self.pool)
+            .await
+            .map_err(database_error)?;
+
+        let mut head = None;
+        let mut used_keys = HashMap::new();
+        let mut versions = HashMap::new();
+        for row in rows {
+            let kind: String = row.try_get(0).map_err(database_error)?;
+            let name: Option<String> = row.try_get(1).map_err(database_error)?;
+            let position: Option<i64> = row.try_get(2).map_err(database_error)?;
+            let last: Option<i64> = row.try_get(3).map_err(database_error)?;
+            let version: Option<i64> = row.try_get(4).map_err(database_error)?;
+            let field = |value: Option<i64>| value.map_or(0, from_db);
+            match (kind.as_str(), name) {
+                ("written", _) => return Ok(None),
+                ("head", _) => {
+                    head = Some(Head {
+                        position: field(position),
+                        hash: row
+                            .try_get::<Option<String>, _>(5)
+                            .map_err(database_error)?
+                            .unwrap_or_else(|| crate::GENESIS_HASH.to_owned()),
+                        recorded_at: row.try_get(6).map_err(database_error)?,
+                    });
+                }
+                ("key", Some(key)) => {
+                    let outcome = KeyOutcome {
+                        first_position: field(position),
+                        last_position: field(last),
+                        stream_version: field(version),
+                    };
+                    used_keys.insert(key, outcome);
+                }
+                ("stream", Some(stream)) => {
+                    versions.insert(stream, field(version));
+                }
+                (other, _) => {
+                    return Err(unexpected(&format!("league_append_hashed answered {other:?}")));
+                }
+            }
+        }
+        let head = head.ok_or_else(|| unexpected("league_append_hashed: no head"))?;
+        Ok(Some(Found { head, used_keys, versions }))
+    }
+
+    /// The whole group in one call of `league_append`, one round trip; the server decides
+    /// every append and chains the hashes itself, under the append lock.
+    async fn write_in_server(&self, requests: &[Arc<Request>]) -> Result<Vec<Decided>, StoreError> {
+        let events = requests.iter().flat_map(|request| &request.events);
+        let streams: Vec<&str> = requests.iter().map(|request| request.stream.as_str()).collect();
+        let expected: Vec<Option<i64>> = requests
+            .iter()
+            .map(|request| match request.expected {
+                ExpectedVersion::Any => None,
+                ExpectedVersion::NoStream => Some(0),
+                ExpectedVersion::Exact(version) => Some(to_db(version)),
+            })
+            .collect();
+        let keys: Vec<Option<&str>> =
+            requests.iter().map(|request| request.idempotency_key.as_deref()).collect();
+        let metadata: Vec<&str> =
+            requests.iter().map(|request| request.metadata.as_str()).collect();
+        let counts: Vec<i32> = requests
+            .iter()
+            .map(|request| i32::try_from(request.events.len()).unwrap_or(i32::MAX))
+            .collect();
+        let event_ids: Vec<Uuid> = events.clone().map(|event| event.event_id).collect();
+        let types: Vec<&str> = events.clone().map(|event| event.event_type.as_str()).collect();
+        let schemas: Vec<i32> = events.clone().map(|event| event.schema_version).collect();
+        let payloads: Vec<&str> = events.map(|event| event.payload.as_str()).collect();
+
+        let rows = sqlx::query(APPEND_IN_SERVER)
+            .bind(Utc::now().trunc_subsecs(6))
+            .bind(streams)
+            .bind(expected)
+            .bind(keys)
+            .bind(metadata)
+            .bind(counts)
+            .bind(event_ids)
+            .bind(types)
+            .bind(schemas)
+            .bind(payloads)
+            .fetch_all(&self.pool)
+            .await
+            .map_err(database_error)?;
+
+        let mut decided: Vec<Option<Decided>> = requests.iter().map(|_| None).collect();
+        for row in rows {
+            let append: i32 = row.try_get(0).map_err(database_error)?;
+            let outcome: String = row.try_get(1).map_err(database_error)?;
+            let position: Option<i64> = row.try_get(2).map_err(database_error)?;
+            let last_position: Option<i64> = row.try_get(3).map_err(database_error)?;
+            let version: Option<i64> = row.try_get(4).map_err(database_error)?;
+            let slot = usize::try_from(append - 1)
+                .ok()
+                .and_then(|index| decided.get_mut(index))
+                .ok_or_else(|| unexpected("league_append answered for an unknown append"))?;
+            let position = position.map_or(0, from_db);
+            let version = version.map_or(0, from_db);
+            match outcome.as_str() {
+                "written" => {
+                    let stamp = Stamp {
+                        position,
+                        stream_version: version,
+                        recorded_at: row.try_get(5).map_err(database_error)?,
+                        prev_hash: row.try_get(6).map_err(database_error)?,
+                        hash: row.try_get(7).map_err(database_error)?,
+                    };
+                    match slot {
+                        Some(Decided::Written(stamps)) => stamps.push(stamp),
+                        _ => *slot = Some(Decided::Written(vec![stamp])),
+                    }
+                }
+                "deduplicated" => {
+                    *slot = Some(Decided::Deduplicated(KeyOutcome {
+                        first_position: position,
+                        last_position: last_position.map_or(0, from_db),
+                        stream_version: version,
+                    }));
+                }
+                "conflict" => *slot = Some(Decided::Conflict { actual: version }),
+                other => return Err(unexpected(&format!("league_append outcome {other:?}"))),
+            }
+        }
+        decided
+            .into_iter()
+            .map(|decided| decided.ok_or_else(|| unexpected("league_append skipped an append")))
+            .collect()
+    }
+}
+
+/// The state a group is decided on: what `league_append_hashed` found on a missed prediction,
+/// else this process's memory. A stream's version is the one found, else the version its
+/// first (not deduplicated) append expects (a caller that read the stream is likelier right
+/// than this process's memory), else as last seen here, else new. Keys not found are
+/// predicted unused.
+fn predict<'a>(requests: &'a [Arc<Request>], found: Option<&'a Found>, known: &Known) -> Tip<'a> {
+    let mut versions = HashMap::new();
+    let mut used_keys = HashMap::new();
+    let mut named_keys = std::collections::HashSet::new();
+    for request in requests {
+        if let Some(key) = request.idempotency_key.as_deref() {
+            if let Some(earlier) = found.and_then(|found| found.used_keys.get(key)) {
+                used_keys.insert(key, *earlier);
+                continue;
+            }
+            if !named_keys.insert(key) {
+                continue;
+            }
+        }
+        let stream = request.stream.as_str();
+        versions.entry(stream).or_insert_with(|| {
+            found
+                .and_then(|found| found.versions.get(stream).copied())
+                .or(match request.expected {
+                    ExpectedVersion::Exact(version) => Some(version),
+                    ExpectedVersion::NoStream => Some(0),
+                    ExpectedVersion::Any => None,
+                })
+                .or_else(|| known.versions.get(stream).copied())
+                .unwrap_or(0)
+        });
+    }
+    let head = found
+        .map(|found| found.head.clone())
+        .or_else(|| known.head.clone())
+        .unwrap_or_else(Head::genesis);
+    Tip { head, versions, used_keys }
+}
+
+impl Known {
+    /// Remembers stream versions seen in the log, starting over past [`KNOWN_STREAMS`].
+    fn remember(&mut self, versions: impl IntoIterator<Item = (String, u64)>) {
+        for (stream, version) in versions {
+            if self.versions.len() >= KNOWN_STREAMS && !self.versions.contains_key(&stream) {
+                self.versions.clear();
+            }
+            self.versions.insert(stream, version);
+        }
+    }
+}
+
+impl Storage for PostgresStorage {
+    fn write_group<'a>(
+        &'a self,
+        requests: &'a [Arc<Request>],
+    ) -> BoxFuture<'a, Result<Vec<Decided>, GroupFailed>> {
+        Box::pin(async move {
+            self.write(requests).await.map_err(|error| {
+                // An error the server reported ends the statement's transaction: nothing was
+                // written. Any other (I/O) error leaves the outcome unknown.
+                let rolled_back = matches!(
+                    &error,
+                    StoreError::Database(DbErr::Exec(RuntimeErr::SqlxError(sqlx_error)))
+                        if matches!(**sqlx_error, sqlx::Error::Database(_))
+                );
+                GroupFailed { error, rolled_back }
+            })
+        })
+    }
+
+    fn rows(&self, query: RowsQuery) -> BoxStream<'static, Result<EventRow, StoreError>> {
+        let pool = self.pool.clone();
+        Box::pin(async_stream::try_stream! {
+            let statement = match &query {
+                RowsQuery::Stream { stream } => sqlx::query(STREAM_ROWS).bind(stream.as_str()),
+                RowsQuery::Types { types, last } => {
+                    sqlx::query(TYPES_ROWS).bind(to_db(*last)).bind(types)
+                }
+                RowsQuery::Log { from, last } => {
+                    sqlx::query(LOG_ROWS).bind(to_db(*from)).bind(to_db(*last))
+                }
+            };
+            let mut rows = statement.fetch(&pool);
+            while let Some(row) = rows.try_next().await.map_err(database_error)? {
+                yield EventRow::postgres(row);
+            }
+        })
+    }
+
+    fn event_types(&self) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
+        Box::pin(distinct_types(&self.pool, NEXT_TYPE))
+    }
+
+    fn first_position_of_type<'a>(
+        &'a self,
+        event_type: &'a str,
+        last: u64,
+    ) -> BoxFuture<'a, Result<Option<u64>, StoreError>> {
+        Box::pin(first_of_type(&self.pool, FIRST_OF_TYPE, event_type, last))
+    }
+
+    fn listen(
+        &self,
+        head: watch::Sender<u64>,
+    ) -> BoxFuture<'_, Result<Option<tokio::task::JoinHandle<()>>, StoreError>> {
+        Box::pin(async move {
+            let listen_error = |error: sqlx::Error| StoreError::Listener(error.to_string());
+            let mut listener = PgListener::connect_with(&self.pool).await.map_err(listen_error)?;
+            listener.listen(NOTIFY_CHANNEL).await.map_err(listen_error)?;
+            Ok(Some(tokio::spawn(async move {
+                loop {
+                    match listener.try_recv().await {
+                        Ok(Some(notification)) => {
+                            let position = notification.payload().parse().unwrap_or(0);
+                            head.send_if_modified(|known| {
+                                *known = (*known).max(position);
+                                true
+                            });
+                        }
+                        Ok(None) => {
+                            // Connection lost and re-established: notifications may have
+                            // been missed, so wake everyone to re-read.
+                            head.send_modify(|_| {});
+                        }
+                        Err(error) => {
+                            tracing::warn!(%error, "event store listener; retrying");
+                            head.send_modify(|_| {});
+                            tokio::time::sleep(RETRY_AFTER).await;
+                        }
+                    }
+                }
+            })))
+        })
+    }
+}
+
+fn unexpected(what: &str) -> StoreError {
+    StoreError::Database(DbErr::Custom(format!("unexpected answer from the database: {what}")))
+}

@@ -1,0 +1,194 @@
+//! What the store needs from a database, as one trait with one implementation per engine
+//! (`sqlite.rs`, `postgres.rs`, each holding all of its engine's SQL), and the raw rows its
+//! streaming reads hand out.
+//!
+//! The streaming reads serve the read side's folds, which must stay fast: rows are streamed,
+//! and a row's payload is lent as the JSON text the database holds ([`RawEvent::payload`]),
+//! so a decoder parses it straight into typed values without an intermediate
+//! `serde_json::Value` or a copy.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use futures::future::BoxFuture;
+use futures::stream::BoxStream;
+use sea_orm::sqlx::postgres::PgRow;
+use sea_orm::sqlx::sqlite::SqliteRow;
+use sea_orm::sqlx::{
+    self, ColumnIndex, Database, Decode, Encode, FromRow, IntoArguments, Pool, Row, Type,
+};
+use tokio::sync::watch;
+
+use crate::StoreError;
+use crate::decide::{Decided, Request};
+use crate::store::{database_error, from_db, to_db};
+
+/// A group's transaction failed; `rolled_back` when it certainly wrote nothing.
+pub(crate) struct GroupFailed {
+    pub(crate) error: StoreError,
+    pub(crate) rolled_back: bool,
+}
+
+/// Which events a streaming read returns, always in log order.
+#[derive(Debug, Clone)]
+pub(crate) enum RowsQuery {
+    /// One stream, in version order (which is also position order).
+    Stream { stream: String },
+    /// Every event of these types up to `last`, in position order.
+    Types { types: Vec<String>, last: u64 },
+    /// The log from `from` to `last` (both inclusive).
+    Log { from: u64, last: u64 },
+}
+
+/// One database engine behind the store.
+pub(crate) trait Storage: Send + Sync {
+    /// Commits one group in one transaction: reads or predicts the log's state, decides each
+    /// append with [`decide`](crate::decide::decide) and writes the rows.
+    fn write_group<'a>(
+        &'a self,
+        requests: &'a [Arc<Request>],
+    ) -> BoxFuture<'a, Result<Vec<Decided>, GroupFailed>>;
+
+    /// The rows `query` selects, streamed.
+    fn rows(&self, query: RowsQuery) -> BoxStream<'static, Result<EventRow, StoreError>>;
+
+    /// Every distinct event type in the log, in byte order (one index seek per type).
+    fn event_types(&self) -> BoxFuture<'_, Result<Vec<String>, StoreError>>;
+
+    /// The first position of an event of `event_type` at or before `last`.
+    fn first_position_of_type<'a>(
+        &'a self,
+        event_type: &'a str,
+        last: u64,
+    ) -> BoxFuture<'a, Result<Option<u64>, StoreError>>;
+
+    /// Starts relaying other processes' commits into `head` as wake-ups, if the engine can
+    /// tell (PostgreSQL's `NOTIFY`); the relay is `LISTEN`ing when this returns.
+    fn listen(
+        &self,
+        head: watch::Sender<u64>,
+    ) -> BoxFuture<'_, Result<Option<tokio::task::JoinHandle<()>>, StoreError>>;
+}
+
+/// One stored event lent from a [`EventRow`]: everything a fold needs, the payload as its
+/// stored JSON text.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RawEvent<'a> {
+    pub position: u64,
+    pub stream_version: u64,
+    pub event_type: &'a str,
+    pub schema_version: i32,
+    pub payload: &'a str,
+    pub recorded_at: DateTime<Utc>,
+}
+
+/// A row of a streaming read, as the database driver returned it; [`EventRow::event`] lends
+/// its fields without copying them.
+pub struct EventRow(RowOf);
+
+impl std::fmt::Debug for EventRow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("EventRow").field(&self.event()).finish()
+    }
+}
+
+enum RowOf {
+    Sqlite(SqliteRow),
+    Postgres(PgRow),
+}
+
+impl EventRow {
+    pub(crate) fn sqlite(row: SqliteRow) -> EventRow {
+        EventRow(RowOf::Sqlite(row))
+    }
+
+    pub(crate) fn postgres(row: PgRow) -> EventRow {
+        EventRow(RowOf::Postgres(row))
+    }
+
+    /// The row's fields; a row that does not decode is [`StoreError::Database`].
+    pub fn event(&self) -> Result<RawEvent<'_>, StoreError> {
+        match &self.0 {
+            RowOf::Sqlite(row) => raw_event(row),
+            RowOf::Postgres(row) => raw_event(row),
+        }
+        .map_err(database_error)
+    }
+}
+
+/// The columns every streaming read selects, in the order [`raw_event`] reads them (a macro,
+/// so the engines' SQL can `concat!` it).
+macro_rules! raw_columns {
+    () => {
+        "position, stream_version, event_type, schema_version, payload, recorded_at"
+    };
+}
+pub(crate) use raw_columns;
+
+fn raw_event<'r, R: Row>(row: &'r R) -> Result<RawEvent<'r>, sqlx::Error>
+where
+    usize: ColumnIndex<R>,
+    i64: Decode<'r, R::Database> + Type<R::Database>,
+    i32: Decode<'r, R::Database> + Type<R::Database>,
+    &'r str: Decode<'r, R::Database> + Type<R::Database>,
+    DateTime<Utc>: Decode<'r, R::Database> + Type<R::Database>,
+{
+    Ok(RawEvent {
+        position: from_db(row.try_get(0)?),
+        stream_version: from_db(row.try_get(1)?),
+        event_type: row.try_get(2)?,
+        schema_version: row.try_get(3)?,
+        payload: row.try_get(4)?,
+        recorded_at: row.try_get(5)?,
+    })
+}
+
+/// Every distinct event type, walked with `next_type` (the engine's "smallest type after
+/// `$1`" query): one index seek per type. Both engines' `event_types`.
+pub(crate) async fn distinct_types<DB: Database>(
+    pool: &Pool<DB>,
+    next_type: &'static str,
+) -> Result<Vec<String>, StoreError>
+where
+    for<'c> &'c mut DB::Connection: sqlx::Executor<'c, Database = DB>,
+    DB::Arguments: IntoArguments<DB>,
+    for<'q> String: Encode<'q, DB> + Type<DB>,
+    for<'r> (Option<String>,): FromRow<'r, DB::Row>,
+{
+    let mut types = Vec::new();
+    let mut after = String::new();
+    loop {
+        let (next,): (Option<String>,) = sqlx::query_as(next_type)
+            .bind(after.clone())
+            .fetch_one(pool)
+            .await
+            .map_err(database_error)?;
+        let Some(event_type) = next else { return Ok(types) };
+        after.clone_from(&event_type);
+        types.push(event_type);
+    }
+}
+
+/// The first position of `event_type` up to `last`, by the engine's `first_of_type` query
+/// (`$1` the type, `$2` the bound). Both engines' `first_position_of_type`.
+pub(crate) async fn first_of_type<DB: Database>(
+    pool: &Pool<DB>,
+    first_of_type: &'static str,
+    event_type: &str,
+    last: u64,
+) -> Result<Option<u64>, StoreError>
+where
+    for<'c> &'c mut DB::Connection: sqlx::Executor<'c, Database = DB>,
+    DB::Arguments: IntoArguments<DB>,
+    for<'q> String: Encode<'q, DB> + Type<DB>,
+    for<'q> i64: Encode<'q, DB> + Type<DB>,
+    for<'r> (Option<i64>,): FromRow<'r, DB::Row>,
+{
+    let (first,): (Option<i64>,) = sqlx::query_as(first_of_type)
+        .bind(event_type.to_owned())
+        .bind(to_db(last))
+        .fetch_one(pool)
+        .await
+        .map_err(database_error)?;
+    Ok(first.map(from_db))
+}
