@@ -456,8 +456,44 @@ fn ranked_classic_worked_examples() {
     );
 }
 
+#[test]
+fn ranked_classic_v2_worked_examples() {
+    let both = |result: &GameResult| {
+        (
+            scores(ScoringSystem::RankedClassic, result),
+            scores(ScoringSystem::RankedClassicV2, result),
+        )
+    };
+    // No tie, and exactly two level: as Ranked Classic.
+    for result in
+        [reference(), game([9, 9, 6, 5, 3, 2, 0], [0, 0, 0, 0, 0, 0, 1905]), solo_in_1910()]
+    {
+        let (classic, v2) = both(&result);
+        assert_eq!(v2, classic);
+    }
+    assert_eq!(
+        scores(
+            ScoringSystem::RankedClassicV2,
+            &game([9, 9, 6, 5, 3, 2, 0], [0, 0, 0, 0, 0, 0, 1905])
+        ),
+        [255.0, 255.0, 150.0, 120.0, 90.0, 70.0, 4.0]
+    );
+    // Three level on 1st: the two-way table's 2nd (70), not 3rd place's 60.
+    let (classic, v2) = both(&game([8, 8, 8, 5, 3, 2, 0], [0, 0, 0, 0, 0, 0, 1905]));
+    assert_eq!(classic, [170.0, 170.0, 170.0, 120.0, 90.0, 70.0, 4.0]);
+    assert_eq!(v2, [180.0, 180.0, 180.0, 120.0, 90.0, 70.0, 4.0]);
+    // Four level on 1st: the two-way table's 3rd (50), not 4th place's 40.
+    let (classic, v2) = both(&game([6, 6, 6, 6, 5, 3, 0], [0, 0, 0, 0, 0, 0, 1905]));
+    assert_eq!(classic, [130.0, 130.0, 130.0, 130.0, 110.0, 80.0, 4.0]);
+    assert_eq!(v2, [140.0, 140.0, 140.0, 140.0, 110.0, 80.0, 4.0]);
+    // Three level on 3rd: places 3 to 5, the two-way table's 4th (35), not 5th place's 30.
+    let (classic, v2) = both(&game([10, 8, 5, 5, 5, 1, 0], [0, 0, 0, 0, 0, 0, 1905]));
+    assert_eq!(classic, [330.0, 200.0, 110.0, 110.0, 110.0, 60.0, 4.0]);
+    assert_eq!(v2, [330.0, 200.0, 115.0, 115.0, 115.0, 60.0, 4.0]);
+}
+
 /// The systems paying the losers to a solo by the years they played.
-const NEED_THE_SOLO_YEAR: [ScoringSystem; 10] = [
+const NEED_THE_SOLO_YEAR: [ScoringSystem; 11] = [
     ScoringSystem::WorldClassic,
     ScoringSystem::SummerClassic,
     ScoringSystem::Whipping,
@@ -468,6 +504,7 @@ const NEED_THE_SOLO_YEAR: [ScoringSystem; 10] = [
     ScoringSystem::ManorConOriginal,
     ScoringSystem::ManorConV2,
     ScoringSystem::RankedClassic,
+    ScoringSystem::RankedClassicV2,
 ];
 
 #[test]
@@ -635,6 +672,7 @@ const CATALOGUE: &[ScoringSystem] = &[
     ScoringSystem::ManorConOriginal,
     ScoringSystem::ManorConV2,
     ScoringSystem::RankedClassic,
+    ScoringSystem::RankedClassicV2,
 ];
 
 /// Seven powers whose centres add up to at most 34 (at least one held), each 0-centre power
@@ -696,6 +734,7 @@ proptest! {
             (ScoringSystem::ManorConOriginal, 100.0),
             (ScoringSystem::ManorConV2, 100.0),
             (ScoringSystem::RankedClassic, 550.0),
+            (ScoringSystem::RankedClassicV2, 550.0),
         ];
         for (system, solo) in expected {
             let scores = scores(system, &result);
@@ -712,7 +751,8 @@ proptest! {
                     // to 1905.
                     ScoringSystem::WorldClassic
                     | ScoringSystem::SummerClassic
-                    | ScoringSystem::RankedClassic => if alive { 5.0 } else { 4.0 },
+                    | ScoringSystem::RankedClassic
+                    | ScoringSystem::RankedClassicV2 => if alive { 5.0 } else { 4.0 },
                     ScoringSystem::Whipping => if alive { 6.0 } else { 5.0 },
                     ScoringSystem::Detour09 => if alive { 1.25 } else { 1.0 },
                     ScoringSystem::BangkokPike => if alive { 0.6 } else { 0.5 },
