@@ -425,6 +425,17 @@ impl PlayersPerGame {
     }
 }
 
+impl std::fmt::Display for PlayersPerGame {
+    /// `exactly 7`, `2 to 8`, `at least 2` (for "needs … players per game").
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.max {
+            Some(max) if max == self.min => write!(f, "exactly {max}"),
+            Some(max) => write!(f, "{} to {max}", self.min),
+            None => write!(f, "at least {}", self.min),
+        }
+    }
+}
+
 /// What a result must carry for a system, besides the players themselves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -36,7 +36,7 @@ mod systems;
 mod validate;
 mod woodenships;
 
-pub use aggregation::Aggregation;
+pub use aggregation::{Aggregation, AggregationInfo};
 pub use baf::{BAF_TABLE, baf_score, baf_shared_top};
 pub use catalogue::{
     ConcessionScoring, PlayersPerGame, ResultField, ScoringSystem, SystemInfo, catalogue,

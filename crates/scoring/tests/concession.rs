@@ -8,6 +8,9 @@ use league_scoring::{
     rank_standings, score_game,
 };
 
+mod common;
+use common::{assert_close, scores};
+
 /// The docs' concession game: Austria 2, England 11 (conceded to, the game ending in 1910),
 /// France 7, Germany 0 (eliminated 1909), Italy 4, Russia 5, Turkey 5; Russia was ahead of
 /// Turkey a year before (for the systems breaking ties by earlier years).
@@ -51,17 +54,6 @@ fn without_vote(result: &GameResult) -> GameResult {
             })
             .collect(),
     )
-}
-
-fn scores(system: ScoringSystem, result: &GameResult) -> Vec<f64> {
-    score_game(system, result).unwrap().players.iter().map(|row| row.score).collect()
-}
-
-fn assert_close(actual: &[f64], expected: &[f64]) {
-    assert_eq!(actual.len(), expected.len());
-    for (a, e) in actual.iter().zip(expected) {
-        assert!((a - e).abs() < 1e-9, "{actual:?} != {expected:?}");
-    }
 }
 
 #[test]

@@ -7,6 +7,9 @@ use league_scoring::{
 };
 use proptest::prelude::*;
 
+mod common;
+use common::{assert_close, scores};
+
 /// Seven powers `P0`..`P6` on `centres`; a power on 0 centres was eliminated in `fell`.
 fn game(centres: [u32; 7], fell: [i32; 7]) -> GameResult {
     GameResult::Diplomacy(
@@ -35,17 +38,6 @@ fn two_eliminated() -> GameResult {
 /// A solo: 18 centres for P0.
 fn solo() -> GameResult {
     game([18, 6, 4, 3, 2, 1, 0], [0, 0, 0, 0, 0, 0, 1908])
-}
-
-fn scores(system: ScoringSystem, result: &GameResult) -> Vec<f64> {
-    score_game(system, result).unwrap().players.iter().map(|row| row.score).collect()
-}
-
-fn assert_close(actual: &[f64], expected: &[f64]) {
-    assert_eq!(actual.len(), expected.len());
-    for (a, e) in actual.iter().zip(expected) {
-        assert!((a - e).abs() < 1e-9, "{actual:?} != {expected:?}");
-    }
 }
 
 fn with_draw(result: GameResult, members: &[usize]) -> GameResult {
