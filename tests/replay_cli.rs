@@ -138,6 +138,7 @@ async fn build(db: &TestDatabase) -> App {
                 in_draw: false,
                 solo_year: None,
                 earlier_centres: Vec::new(),
+                concession_as_draw: false,
             })
             .collect();
         let report = ReportResult {

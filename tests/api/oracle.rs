@@ -67,6 +67,7 @@ pub fn result_for(system: &str, number: u32, seats: &[String]) -> (Value, GameRe
                         in_draw: false,
                         solo_year: None,
                         earlier_centres: Vec::new(),
+                        concession_as_draw: false,
                     }
                 })
                 .collect();

@@ -577,6 +577,7 @@ mod results {
                     in_draw: false,
                     solo_year: None,
                     earlier_centres: Vec::new(),
+                    concession_as_draw: false,
                 })
                 .to_vec(),
         );
@@ -670,6 +671,7 @@ mod results {
                     in_draw: false,
                     solo_year: None,
                     earlier_centres: Vec::new(),
+                    concession_as_draw: false,
                 })
                 .collect(),
         );

@@ -22,6 +22,7 @@ fn diplomacy() -> GameResult {
                 in_draw: false,
                 solo_year: None,
                 earlier_centres: Vec::new(),
+                concession_as_draw: false,
             })
             .collect(),
     )

@@ -48,6 +48,63 @@ impl Aggregation {
     }
 }
 
+/// What every surface shows about one kind of aggregation (`docs/scoring.md#league-aggregation`),
+/// the counterpart of a scoring system's `SystemInfo`. Serialised with camelCase keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AggregationInfo {
+    /// The `kind` stored in a league's settings (`sum`, `bestN`, `average`).
+    pub kind: &'static str,
+    /// The GraphQL `kind` value.
+    pub graphql_name: &'static str,
+    /// The CLI form (`best:N` takes a whole N ≥ 1).
+    pub cli: &'static str,
+    pub display_name: &'static str,
+    /// The total, in one line.
+    pub rule: &'static str,
+    /// True when the aggregation takes `n`.
+    pub takes_n: bool,
+}
+
+impl Aggregation {
+    /// Every kind of aggregation, the default first.
+    pub const KINDS: [AggregationInfo; 3] = [
+        AggregationInfo {
+            kind: "sum",
+            graphql_name: "SUM",
+            cli: "sum",
+            display_name: "Sum",
+            rule: "The sum of every game's score.",
+            takes_n: false,
+        },
+        AggregationInfo {
+            kind: "bestN",
+            graphql_name: "BEST_N",
+            cli: "best:N",
+            display_name: "Best N games",
+            rule: "The sum of the player's N highest game scores; the tie-breakers look at those games.",
+            takes_n: true,
+        },
+        AggregationInfo {
+            kind: "average",
+            graphql_name: "AVERAGE",
+            cli: "average",
+            display_name: "Average",
+            rule: "The player's total over the games they played, to the thousandth.",
+            takes_n: false,
+        },
+    ];
+
+    /// What every surface shows about this aggregation's kind.
+    pub fn info(&self) -> AggregationInfo {
+        match self {
+            Aggregation::Sum => Aggregation::KINDS[0],
+            Aggregation::BestN { .. } => Aggregation::KINDS[1],
+            Aggregation::Average => Aggregation::KINDS[2],
+        }
+    }
+}
+
 impl fmt::Display for Aggregation {
     /// `sum`, `best:5`, `average` (the CLI form, parsed back by [`FromStr`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -3,7 +3,7 @@
 //! (b)–(i) for a shared top. Blank cells are impossible results, never guessed.
 
 use crate::finish::{SOLO_CENTRES, diplomacy_rows};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError};
+use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 /// One cell of the Baf table.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -197,6 +197,7 @@ fn explain_line(centres: u32, points: f64, reason: BafReason) -> String {
 
 /// Scores a validated Diplomacy game with Baf (input order); fails on the first impossible cell.
 pub(crate) fn score(
+    system: ScoringSystem,
     entries: &[DiplomacyEntry],
     explain: Explain,
 ) -> Result<Vec<PlayerGameScore>, ScoringError> {
@@ -205,7 +206,7 @@ pub(crate) fn score(
     for (index, slot) in scores.iter_mut().enumerate().take(entries.len()) {
         *slot = baf_score(entries, index)?;
     }
-    Ok(diplomacy_rows(entries, |index| {
+    Ok(diplomacy_rows(system, entries, |index| {
         let (points, reason) = scores[index];
         let explanation = match explain {
             Explain::No => Vec::new(),

@@ -4,7 +4,7 @@
 //! decimals; an 18-centre win scores 110.
 
 use crate::finish::{SOLO_CENTRES, diplomacy_rows, position, soloist};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore};
+use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 /// Detour 98f part 2.1: the winning player's score.
 pub const DETOUR_SOLO_POINTS: f64 = 110.0;
@@ -98,9 +98,13 @@ pub fn solo_points(entry: &DiplomacyEntry) -> f64 {
 }
 
 /// Scores a validated Diplomacy game with Detour 98f (input order).
-pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerGameScore> {
+pub(crate) fn score(
+    system: ScoringSystem,
+    entries: &[DiplomacyEntry],
+    explain: Explain,
+) -> Result<Vec<PlayerGameScore>, ScoringError> {
     if soloist(entries).is_some() {
-        return diplomacy_rows(entries, |index| {
+        return Ok(diplomacy_rows(system, entries, |index| {
             let points = solo_points(&entries[index]);
             let explanation = match explain {
                 Explain::No => Vec::new(),
@@ -112,14 +116,14 @@ pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerG
                 }
             };
             (points, explanation)
-        });
+        }));
     }
     let mut raws = [DetourRaw { centres: 0, survival: 0, alive: 0, lead: 0, position: 0 }; 7];
     for (index, raw) in raws.iter_mut().enumerate().take(entries.len()) {
         *raw = raw_points(entries, index);
     }
     let total: u32 = raws.iter().map(|raw| raw.total()).sum();
-    diplomacy_rows(entries, |index| {
+    Ok(diplomacy_rows(system, entries, |index| {
         let raw = raws[index];
         let points = normalised(raw.total(), total);
         let explanation = match explain {
@@ -135,7 +139,7 @@ pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerG
             )],
         };
         (points, explanation)
-    })
+    }))
 }
 
 #[cfg(test)]
@@ -156,13 +160,17 @@ mod tests {
     #[test]
     fn detour_worked_example() {
         let entries = game([2, 3, 4, 10, 4, 5, 6]);
-        let scores: Vec<f64> = score(&entries, Explain::No).iter().map(|row| row.score).collect();
+        let scores: Vec<f64> = score(ScoringSystem::Detour98f, &entries, Explain::No)
+            .unwrap()
+            .iter()
+            .map(|row| row.score)
+            .collect();
         assert_eq!(scores, [6.56, 8.20, 9.84, 32.79, 9.84, 14.75, 18.03]);
         assert_eq!(
             raw_points(&entries, 3),
             DetourRaw { centres: 10, survival: 1, alive: 1, lead: 4, position: 4 }
         );
-        let explained = score(&entries, Explain::Yes);
+        let explained = score(ScoringSystem::Detour98f, &entries, Explain::Yes).unwrap();
         assert_eq!(
             explained[3].explanation,
             ["centres 10, survival 1, alive 1, lead 4, position 4 → raw 20 of 61 → 32.79"]
@@ -202,7 +210,11 @@ mod tests {
     #[test]
     fn seed_001_solo_scores_110() {
         let entries = game([18, 3, 4, 2, 4, 2, 1]);
-        let scores: Vec<f64> = score(&entries, Explain::No).iter().map(|row| row.score).collect();
+        let scores: Vec<f64> = score(ScoringSystem::Detour98f, &entries, Explain::No)
+            .unwrap()
+            .iter()
+            .map(|row| row.score)
+            .collect();
         assert_eq!(scores, [110.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
     }
 

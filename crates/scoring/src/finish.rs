@@ -1,7 +1,7 @@
 //! Finishing positions and outcome classes shared by the systems: what the standings
 //! tie-breakers (DAANZ part 4) need to know about each player's game.
 
-use crate::{DiplomacyEntry, Outcome, PlayerGameScore};
+use crate::{ConcessionScoring, DiplomacyEntry, Outcome, PlayerGameScore, ScoringSystem};
 
 /// Centres that win a Diplomacy game outright (an "18 centre WIN", Baf, Detour 98f and Squares).
 pub(crate) const SOLO_CENTRES: u32 = 18;
@@ -35,9 +35,31 @@ pub(crate) fn soloist(entries: &[DiplomacyEntry]) -> Option<usize> {
     entries.iter().position(|entry| entry.centres >= SOLO_CENTRES)
 }
 
+/// The power a game was conceded to, if any: the one power flagged `inDraw`
+/// (`docs/scoring.md#draws-and-concessions`).
+pub(crate) fn conceded_to(entries: &[DiplomacyEntry]) -> Option<usize> {
+    let mut flagged = entries.iter().enumerate().filter(|(_, entry)| entry.in_draw);
+    match (flagged.next(), flagged.next()) {
+        (Some((index, _)), None) => Some(index),
+        _ => None,
+    }
+}
+
+/// The power `system` scores as the game's winner: the soloist, or the power conceded to when
+/// the system scores a concession as a solo and the result was recorded under that rule (not
+/// marked `concessionAsDraw`, `docs/scoring.md#draws-and-concessions`).
+pub(crate) fn winner(system: ScoringSystem, entries: &[DiplomacyEntry]) -> Option<usize> {
+    soloist(entries).or_else(|| match system.concession() {
+        ConcessionScoring::AsSolo => {
+            conceded_to(entries).filter(|&index| !entries[index].concession_as_draw)
+        }
+        ConcessionScoring::AsDraw | ConcessionScoring::NoConcession => None,
+    })
+}
+
 /// Outcome classes for Diplomacy (DAANZ part 4.1, `docs/scoring.md#standings-and-tie-breakers`):
-/// win = solo; loss = someone
-/// else soloed; elimination = no solo and 0 centres or flagged eliminated; draw otherwise.
+/// win = solo (or a concession the system scores as one); loss = someone
+/// else won; elimination = no solo and 0 centres or flagged eliminated; draw otherwise.
 pub(crate) fn diplomacy_outcome(
     entries: &[DiplomacyEntry],
     index: usize,
@@ -52,12 +74,13 @@ pub(crate) fn diplomacy_outcome(
 }
 
 /// Builds the per-player rows of a Diplomacy game from the league scores (input order),
-/// ranking finishing positions by centres.
+/// ranking finishing positions by centres; the winner is [`winner`]'s for `system`.
 pub(crate) fn diplomacy_rows(
+    system: ScoringSystem,
     entries: &[DiplomacyEntry],
     mut score_of: impl FnMut(usize) -> (f64, Vec<String>),
 ) -> Vec<PlayerGameScore> {
-    let solo = soloist(entries);
+    let solo = winner(system, entries);
     (0..entries.len())
         .map(|index| {
             let (score, explanation) = score_of(index);

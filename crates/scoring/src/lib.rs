@@ -1,5 +1,5 @@
 //! Pure scoring for the league platform: every scoring system of `docs/scoring.md`, listed once
-//! in the [`scoring_systems!`] catalogue, plus the DAANZ standings tie-breakers
+//! in the catalogue (`catalogue.rs`: [`SystemInfo`], [`scoring_systems!`]), plus the DAANZ standings tie-breakers
 //! (`docs/scoring.md#standings-and-tie-breakers`) used to rank every league.
 //!
 //! No IO, no async. Player identities are opaque strings; game scores are `f64` and nothing
@@ -9,7 +9,8 @@
 //! (`121.492`), never as float noise (`121.49199999999999`).
 //!
 //! Public contract (other crates build on these names; keep them stable):
-//! - [`ScoringSystem`]: the systems, serialised with their CLI names.
+//! - [`ScoringSystem`]: the systems, serialised with their CLI names; [`ScoringSystem::info`] and
+//!   [`catalogue`] give every per-system fact ([`SystemInfo`]).
 //! - [`GameResult`]: one finished game as reported (placement, Diplomacy or team shape).
 //! - [`score_game`]: validates and scores one game → [`ScoredGame`] (scores in input order);
 //!   [`score_game_unexplained`] does the same without building explanation lines (replay).
@@ -25,6 +26,7 @@ use serde::{Deserialize, Serialize};
 mod aggregation;
 mod baf;
 mod bluemax;
+mod catalogue;
 mod detour;
 mod finish;
 mod placement;
@@ -34,158 +36,13 @@ mod systems;
 mod validate;
 mod woodenships;
 
-pub use aggregation::Aggregation;
+pub use aggregation::{Aggregation, AggregationInfo};
 pub use baf::{BAF_TABLE, baf_score, baf_shared_top};
+pub use catalogue::{
+    ConcessionScoring, PlayersPerGame, ResultField, ScoringSystem, SystemInfo, catalogue,
+};
 pub use detour::round_half_away_2dp;
 pub use standings::compare_games;
-
-/// The catalogue of scoring systems, one line each: `(Variant, "cli-name", "GRAPHQL_NAME",
-/// ResultKind, "one-line description")`. It invokes `$callback! { … }` with the list, so
-/// every crate that needs a per-system item (this crate's [`ScoringSystem`], the gateway's
-/// GraphQL enum) generates it from this one list: adding a system is one line here plus its
-/// module. The CLI names are the serde names stored in events and never change.
-#[macro_export]
-macro_rules! scoring_systems {
-    ($callback:ident) => {
-        $callback! {
-            (Placement, "placement", "PLACEMENT", Placement,
-                "League points from finishing position in all-vs-all games (docs/scoring.md#placement)."),
-            (Baf, "baf", "BAF", Diplomacy,
-                "Diplomacy, Baf system (docs/scoring.md#baf)."),
-            (Detour98f, "detour98f", "DETOUR_98F", Diplomacy,
-                "Diplomacy, DAANZ Detour 98f (docs/scoring.md#detour-98f)."),
-            (Squares, "squares", "SQUARES", Diplomacy,
-                "Diplomacy, DAANZ Squares, also dipvis's Sum of Squares (docs/scoring.md#squares)."),
-            (BlueMax, "bluemax", "BLUE_MAX", Teams,
-                "Team game: Blue Max (docs/scoring.md#blue-max)."),
-            (WoodenShips, "woodenships", "WOODEN_SHIPS", Teams,
-                "Team game: Wooden Ships & Iron Men (docs/scoring.md#wooden-ships)."),
-            (WoodenShipsLegacy, "woodenships-legacy", "WOODEN_SHIPS_LEGACY", Teams,
-                "Team game: Wooden Ships & Iron Men, legacy rules (docs/scoring.md#wooden-ships-legacy)."),
-            (SoloOrBust, "solo-or-bust", "SOLO_OR_BUST", Diplomacy,
-                "Diplomacy: only a solo scores (docs/scoring.md#solo-or-bust)."),
-            (DrawSize, "draw-size", "DRAW_SIZE", Diplomacy,
-                "Diplomacy: the draw shares 100 points equally (docs/scoring.md#draw-size)."),
-            (CDiplo100, "cdiplo100", "C_DIPLO_100", Diplomacy,
-                "Diplomacy, C-Diplo 100 (docs/scoring.md#c-diplo)."),
-            (CDiplo80, "cdiplo80", "C_DIPLO_80", Diplomacy,
-                "Diplomacy, C-Diplo 80 (docs/scoring.md#c-diplo)."),
-            (Bangkok, "bangkok", "BANGKOK", Diplomacy,
-                "Diplomacy, Bangkok (docs/scoring.md#bangkok-and-olympic)."),
-            (Olympic, "olympic", "OLYMPIC", Diplomacy,
-                "Diplomacy, Olympic: Bangkok with other weights (docs/scoring.md#bangkok-and-olympic)."),
-            (CarnageDeadEqual, "carnage-dead-equal", "CARNAGE_DEAD_EQUAL", Diplomacy,
-                "Diplomacy, Carnage with dead equal (docs/scoring.md#carnage)."),
-            (CarnageEliminationOrder, "carnage-elimination-order", "CARNAGE_ELIMINATION_ORDER", Diplomacy,
-                "Diplomacy, Carnage with elimination order (docs/scoring.md#carnage)."),
-            (CarnageCentreCount, "carnage-centre-count", "CARNAGE_CENTRE_COUNT", Diplomacy,
-                "Diplomacy, centre-count Carnage (docs/scoring.md#carnage)."),
-            (Carnage2023, "carnage-2023", "CARNAGE_2023", Diplomacy,
-                "Diplomacy, Carnage 2023: elimination order plus a lead bonus (docs/scoring.md#carnage)."),
-            (Tribute, "tribute", "TRIBUTE", Diplomacy,
-                "Diplomacy, Tribute (docs/scoring.md#tribute)."),
-            (Base3, "base3", "BASE_3", Diplomacy,
-                "Diplomacy, Base 3 (docs/scoring.md#base-3)."),
-            (CDiploNamur, "cdiplo-namur", "C_DIPLO_NAMUR", Diplomacy,
-                "Diplomacy, C-Diplo Namur (docs/scoring.md#c-diplo-namur)."),
-            (OpenTribute, "opentribute", "OPEN_TRIBUTE", Diplomacy,
-                "Diplomacy, OpenTribute (docs/scoring.md#opentribute)."),
-            (Mischief, "mischief", "MISCHIEF", Diplomacy,
-                "Diplomacy, Mischief (docs/scoring.md#mischief)."),
-            (Omg, "omg", "OMG", Diplomacy,
-                "Diplomacy, Open Mind the Gap (docs/scoring.md#omg)."),
-            (Vulcan, "vulcan", "VULCAN", Diplomacy,
-                "Diplomacy, Vulcan (docs/scoring.md#vulcan)."),
-            (YourDrawSizeShort, "your-draw-size-short", "YOUR_DRAW_SIZE_SHORT", Diplomacy,
-                "Diplomacy, Your Draw Size for short games (docs/scoring.md#your-draw-size)."),
-            (YourDrawSizeUnlimited, "your-draw-size-unlimited", "YOUR_DRAW_SIZE_UNLIMITED", Diplomacy,
-                "Diplomacy, Your Draw Size for unlimited games (docs/scoring.md#your-draw-size)."),
-            (DuctTapeV2, "duct-tape-v2", "DUCT_TAPE_V2", Diplomacy,
-                "Diplomacy, Duct Tape V2 (docs/scoring.md#duct-tape-v2)."),
-            (DuctTapeV2EliminationOrder, "duct-tape-v2-elimination-order", "DUCT_TAPE_V2_ELIMINATION_ORDER", Diplomacy,
-                "Diplomacy, Duct Tape V2 with elimination order (docs/scoring.md#duct-tape-v2)."),
-            (SouthernSun, "southern-sun", "SOUTHERN_SUN", Diplomacy,
-                "Diplomacy, Southern Sun (docs/scoring.md#southern-sun)."),
-            (SydneyLeague, "sydney-league", "SYDNEY_LEAGUE", Diplomacy,
-                "Diplomacy, Sydney League (docs/scoring.md#sydney-league)."),
-            (WorldClassic, "world-classic", "WORLD_CLASSIC", Diplomacy,
-                "Diplomacy, World Classic (docs/scoring.md#world-classic-and-summer-classic)."),
-            (SummerClassic, "summer-classic", "SUMMER_CLASSIC", Diplomacy,
-                "Diplomacy, Summer Classic (docs/scoring.md#world-classic-and-summer-classic)."),
-            (Whipping, "whipping", "WHIPPING", Diplomacy,
-                "Diplomacy, Whipping (docs/scoring.md#whipping)."),
-            (Detour09, "detour09", "DETOUR_09", Diplomacy,
-                "Diplomacy, Detour09 (docs/scoring.md#detour09)."),
-            (BangkokPike, "bangkok-pike", "BANGKOK_PIKE", Diplomacy,
-                "Diplomacy, Bangkok Pike (docs/scoring.md#bangkok-pike)."),
-            (Haight, "haight", "HAIGHT", Diplomacy,
-                "Diplomacy, Haight v1.0 (docs/scoring.md#haight)."),
-            (ManorCon, "manorcon", "MANORCON", Diplomacy,
-                "Diplomacy, ManorCon (docs/scoring.md#manorcon)."),
-            (ManorConOriginal, "manorcon-original", "MANORCON_ORIGINAL", Diplomacy,
-                "Diplomacy, Original ManorCon (docs/scoring.md#manorcon)."),
-            (ManorConV2, "manorcon-v2", "MANORCON_V2", Diplomacy,
-                "Diplomacy, ManorCon v2 (docs/scoring.md#manorcon)."),
-            (RankedClassic, "ranked-classic", "RANKED_CLASSIC", Diplomacy,
-                "Diplomacy, Ranked Classic (docs/scoring.md#ranked-classic)."),
-            (Maxonian, "maxonian", "MAXONIAN", Diplomacy,
-                "Diplomacy, Maxonian (docs/scoring.md#maxonian-and-7eleven)."),
-            (SevenEleven, "7eleven", "SEVEN_ELEVEN", Diplomacy,
-                "Diplomacy, 7Eleven (docs/scoring.md#maxonian-and-7eleven)."),
-        }
-    };
-}
-
-/// Expands the catalogue into [`ScoringSystem`] and its per-system facts.
-macro_rules! define_scoring_system {
-    ($(($variant:ident, $name:tt, $graphql:tt, $kind:ident, $doc:tt)),* $(,)?) => {
-        /// Every scoring system the platform knows. The serde names are the CLI names
-        /// ([`ScoringSystem::name`]), stored in events: they never change.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        pub enum ScoringSystem {
-            $(
-                #[doc = $doc]
-                #[serde(rename = $name)]
-                $variant,
-            )*
-        }
-
-        impl ScoringSystem {
-            /// Every system, in catalogue order.
-            pub const ALL: &'static [ScoringSystem] = &[$(ScoringSystem::$variant),*];
-
-            /// The name used by the CLI and stored in events; same as the serde name.
-            pub fn name(self) -> &'static str {
-                match self {
-                    $(ScoringSystem::$variant => $name,)*
-                }
-            }
-
-            /// The GraphQL enum value (`DETOUR_98F`).
-            pub fn graphql_name(self) -> &'static str {
-                match self {
-                    $(ScoringSystem::$variant => $graphql,)*
-                }
-            }
-
-            /// One line saying what the system is, with its `docs/scoring.md` section.
-            pub fn description(self) -> &'static str {
-                match self {
-                    $(ScoringSystem::$variant => $doc,)*
-                }
-            }
-
-            /// Which [`GameResult`] shape the system scores.
-            pub fn result_kind(self) -> ResultKind {
-                match self {
-                    $(ScoringSystem::$variant => ResultKind::$kind,)*
-                }
-            }
-        }
-    };
-}
-
-scoring_systems!(define_scoring_system);
 
 impl ScoringSystem {
     /// True for the seven-power Diplomacy systems.
@@ -213,13 +70,16 @@ impl fmt::Display for ScoringSystem {
 impl FromStr for ScoringSystem {
     type Err = ScoringError;
 
-    /// Parses a system name (exact, lower case); an unknown name is
+    /// Parses any name of a system, ignoring case and surrounding blanks: the CLI name
+    /// (`ranked-classic`), the GraphQL name (`RANKED_CLASSIC`), the display name
+    /// (`Ranked Classic`) or an alias (`Sum of Squares`); an unknown name is
     /// [`ScoringError::UnknownSystem`] (field `system`).
     fn from_str(name: &str) -> Result<Self, Self::Err> {
+        let wanted = name.trim();
         ScoringSystem::ALL
             .iter()
             .copied()
-            .find(|system| system.name() == name)
+            .find(|system| system.names().any(|known| known.eq_ignore_ascii_case(wanted)))
             .ok_or_else(|| ScoringError::UnknownSystem { name: name.to_owned() })
     }
 }
@@ -263,6 +123,50 @@ impl GameResult {
             GameResult::Teams(_) => ResultKind::Teams,
         }
     }
+    /// The power a Diplomacy game was conceded to (the one power flagged `inDraw`), by its
+    /// index in the result.
+    pub fn concession(&self) -> Option<usize> {
+        match self {
+            GameResult::Diplomacy(entries) => finish::conceded_to(entries),
+            GameResult::Placement(_) | GameResult::Teams(_) => None,
+        }
+    }
+
+    /// The rule this result's concession is scored under: [`ConcessionRule::DrawOfOne`] when
+    /// the power conceded to is marked `concessionAsDraw`, else [`ConcessionRule::Solo`] (also
+    /// for a result without a concession).
+    pub fn concession_rule(&self) -> ConcessionRule {
+        match (self, self.concession()) {
+            (GameResult::Diplomacy(entries), Some(index)) if entries[index].concession_as_draw => {
+                ConcessionRule::DrawOfOne
+            }
+            _ => ConcessionRule::Solo,
+        }
+    }
+
+    /// Scores this result's concession under `rule` from now on: marks (or unmarks) the power
+    /// conceded to `concessionAsDraw`. A result without a concession is left as it is. A
+    /// decoder upcasting a result recorded before concessions were scored as solos calls it
+    /// with [`ConcessionRule::DrawOfOne`].
+    pub fn set_concession_rule(&mut self, rule: ConcessionRule) {
+        let conceded = self.concession();
+        if let (GameResult::Diplomacy(entries), Some(index)) = (self, conceded) {
+            entries[index].concession_as_draw = rule == ConcessionRule::DrawOfOne;
+        }
+    }
+}
+
+/// How a Diplomacy result's concession (every other power conceded to one) is scored
+/// (`docs/scoring.md#draws-and-concessions`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ConcessionRule {
+    /// As that power's solo, by every system whose rule says so ([`ConcessionScoring`]): the
+    /// rule for every result recorded now.
+    #[default]
+    Solo,
+    /// As a draw of one: the earlier rule, kept for results recorded before the change.
+    DrawOfOne,
 }
 
 /// A player's final game points in an all-vs-all game (`docs/scoring.md#placement`).
@@ -289,14 +193,15 @@ pub struct DiplomacyEntry {
     pub eliminated_year: Option<i32>,
     /// Included in the draw the players voted through (`docs/scoring.md#draws-and-concessions`).
     /// When no power is flagged the draw is every surviving power; a single flagged power is a
-    /// concession to it. Left out of the JSON when false, so results stored before the field
+    /// concession to it, which every system whose rule says so scores as that power's solo. Left out of the JSON when false, so results stored before the field
     /// existed read and hash exactly as they did.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub in_draw: bool,
     /// The soloist's game year in which it reached its solo, the year the game ended
     /// (`docs/scoring.md#draws-and-concessions`): systems paying the powers that lost to a
-    /// solo by the years they played need it. Only a power on 18 or more centres carries it;
-    /// left out of the JSON when absent, so earlier results read and hash as they did.
+    /// solo by the years they played need it. Only a power on 18 or more centres, or the power
+    /// conceded to (then the year the game ended), carries it; left out of the JSON when absent,
+    /// so earlier results read and hash as they did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solo_year: Option<i32>,
     /// The power's centre counts at the end of earlier years, the latest first (the year
@@ -305,6 +210,12 @@ pub struct DiplomacyEntry {
     /// when empty, so earlier results read and hash as they did.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub earlier_centres: Vec<u32>,
+    /// Set on the power conceded to when the result is scored under the earlier rule, a
+    /// concession is a draw of one ([`ConcessionRule::DrawOfOne`]): results recorded before
+    /// concessions were scored as solos keep their scores. Left out of the JSON when false, so
+    /// every result stored before the field existed reads and hashes exactly as it did.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub concession_as_draw: bool,
 }
 
 impl DiplomacyEntry {
@@ -318,6 +229,7 @@ impl DiplomacyEntry {
             in_draw: false,
             solo_year: None,
             earlier_centres: Vec::new(),
+            concession_as_draw: false,
         }
     }
 }
@@ -530,38 +442,19 @@ fn score_with(
     result: &GameResult,
     explain: Explain,
 ) -> Result<ScoredGame, ScoringError> {
-    let players = match (system, result) {
-        (ScoringSystem::Placement, GameResult::Placement(entries)) => {
+    use catalogue::Scoring;
+    let players = match (system.scoring(), result) {
+        (Scoring::Placement(score), GameResult::Placement(entries)) => {
             validate::placement(entries)?;
-            placement::score(entries, explain)
+            score(system, entries, explain)?
         }
-        (ScoringSystem::Baf, GameResult::Diplomacy(entries)) => {
+        (Scoring::Diplomacy(score), GameResult::Diplomacy(entries)) => {
             validate::diplomacy(entries)?;
-            baf::score(entries, explain)?
+            score(system, entries, explain)?
         }
-        (ScoringSystem::Detour98f, GameResult::Diplomacy(entries)) => {
-            validate::diplomacy(entries)?;
-            detour::score(entries, explain)
-        }
-        (ScoringSystem::Squares, GameResult::Diplomacy(entries)) => {
-            validate::diplomacy(entries)?;
-            squares::score(entries, explain)
-        }
-        (system, GameResult::Diplomacy(entries)) if system.is_diplomacy() => {
-            validate::diplomacy(entries)?;
-            systems::score(system, entries, explain)?
-        }
-        (ScoringSystem::BlueMax, GameResult::Teams(teams)) => {
+        (Scoring::Teams(score), GameResult::Teams(teams)) => {
             validate::teams(system, teams)?;
-            bluemax::score(teams, bluemax::KillPoints::Counted, explain)
-        }
-        (ScoringSystem::WoodenShipsLegacy, GameResult::Teams(teams)) => {
-            validate::teams(system, teams)?;
-            bluemax::score(teams, bluemax::KillPoints::NotCounted, explain)
-        }
-        (ScoringSystem::WoodenShips, GameResult::Teams(teams)) => {
-            validate::teams(system, teams)?;
-            woodenships::score(teams, explain)
+            score(system, teams, explain)?
         }
         _ => {
             return Err(ScoringError::WrongResultKind {

@@ -2,8 +2,8 @@
 //! normalised so
 //! that a drawn game totals 100; an 18-centre win scores 100 and everybody else 0.
 
-use crate::finish::{SOLO_CENTRES, diplomacy_rows, soloist};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore};
+use crate::finish::{diplomacy_rows, soloist, winner};
+use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 /// Squares part 2.1: the winning player's score.
 pub const SQUARES_SOLO_POINTS: f64 = 100.0;
@@ -19,28 +19,37 @@ pub fn squares_share(centres: u32, sum_of_squares: u32) -> f64 {
     100.0 * f64::from(square_points(centres)) / f64::from(sum_of_squares)
 }
 
-/// Squares part 2: the 18-centre winner scores 100, all losing players 0.
-pub fn solo_points(entry: &DiplomacyEntry) -> f64 {
-    if entry.centres >= SOLO_CENTRES { SQUARES_SOLO_POINTS } else { 0.0 }
-}
-
 /// Scores a validated Diplomacy game with Squares (input order).
-pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerGameScore> {
-    let solo = soloist(entries).is_some();
+pub(crate) fn score(
+    system: ScoringSystem,
+    entries: &[DiplomacyEntry],
+    explain: Explain,
+) -> Result<Vec<PlayerGameScore>, ScoringError> {
+    // Squares part 2: the 18-centre winner (or, as dipvis's Sum of Squares scores it, the
+    // power conceded to) scores 100, all losing players 0.
+    let winner = winner(system, entries);
+    let solo = winner.is_some();
     let sum: u32 = entries.iter().map(|entry| square_points(entry.centres)).sum();
-    diplomacy_rows(entries, |index| {
+    Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
-        let points = if solo { solo_points(&entries[index]) } else { squares_share(centres, sum) };
+        let points = if solo {
+            if winner == Some(index) { SQUARES_SOLO_POINTS } else { 0.0 }
+        } else {
+            squares_share(centres, sum)
+        };
         let explanation = match explain {
             Explain::No => Vec::new(),
-            Explain::Yes if solo => vec![format!("centres {centres}, 18-centre game → {points}")],
+            Explain::Yes if solo => vec![format!(
+                "centres {centres}, {} → {points}",
+                if soloist(entries).is_some() { "18-centre game" } else { "game conceded" }
+            )],
             Explain::Yes => vec![format!(
                 "centres {centres}, squared {} of {sum} → {points}",
                 square_points(centres)
             )],
         };
         (points, explanation)
-    })
+    }))
 }
 
 #[cfg(test)]
@@ -62,7 +71,11 @@ mod tests {
     #[test]
     fn seed_003_normalised_to_100() {
         let scores: Vec<f64> =
-            score(&game([15, 5, 5, 5, 4, 0, 0]), Explain::No).iter().map(|r| r.score).collect();
+            score(ScoringSystem::Squares, &game([15, 5, 5, 5, 4, 0, 0]), Explain::No)
+                .unwrap()
+                .iter()
+                .map(|r| r.score)
+                .collect();
         assert_eq!(scores[0], 100.0 * 225.0 / 316.0);
         assert_eq!(scores[1], 100.0 * 25.0 / 316.0);
         assert_eq!(scores[4], 100.0 * 16.0 / 316.0);
@@ -73,7 +86,11 @@ mod tests {
     #[test]
     fn seed_003_solo() {
         let scores: Vec<f64> =
-            score(&game([5, 18, 5, 4, 2, 0, 0]), Explain::No).iter().map(|r| r.score).collect();
+            score(ScoringSystem::Squares, &game([5, 18, 5, 4, 2, 0, 0]), Explain::No)
+                .unwrap()
+                .iter()
+                .map(|r| r.score)
+                .collect();
         assert_eq!(scores, [0.0, 100.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
     }
 }

@@ -559,6 +559,7 @@ mod tests {
                 in_draw: false,
                 solo_year: None,
                 earlier_centres: Vec::new(),
+                concession_as_draw: false,
             })
             .collect();
         let game = score_game(ScoringSystem::Detour98f, &GameResult::Diplomacy(entries)).unwrap();

@@ -1,7 +1,7 @@
 //! Validation: a result is checked before it is scored, and every error names the
 //! offending field as a path into the input (`players[3].centres`, `sides[1].players[0].lost`).
 
-use crate::finish::SOLO_CENTRES;
+use crate::finish::{SOLO_CENTRES, conceded_to};
 use crate::{DiplomacyEntry, PlacementEntry, ScoringError, ScoringSystem, TeamResult};
 
 /// Powers in a Diplomacy game.
@@ -37,8 +37,9 @@ fn distinct_names<'a>(
 /// Diplomacy systems: exactly 7 distinct players, centres 0..34 with total ≤ 34, at
 /// most one soloist, somebody holding a centre, `eliminatedYear` (≥ 1901) only for a
 /// power that has 0 centres or is flagged eliminated, `soloYear` (≥ 1901, no elimination
-/// after it) only for the soloist, and `inDraw` only for a power holding centres in a game
-/// nobody won outright (`docs/scoring.md#draws-and-concessions`).
+/// after it) only for the soloist or the power conceded to, `inDraw` only for a power holding
+/// centres in a game nobody won outright, and `concessionAsDraw` only on the power conceded to
+/// (`docs/scoring.md#draws-and-concessions`).
 pub(crate) fn diplomacy(entries: &[DiplomacyEntry]) -> Result<(), ScoringError> {
     if entries.len() != DIPLOMACY_PLAYERS {
         return Err(ScoringError::invalid(
@@ -105,13 +106,28 @@ pub(crate) fn diplomacy(entries: &[DiplomacyEntry]) -> Result<(), ScoringError> 
             }
         }
     }
+    let conceded = conceded_to(entries);
+    for (index, entry) in entries.iter().enumerate() {
+        if entry.concession_as_draw && conceded != Some(index) {
+            return Err(ScoringError::invalid(
+                format!("players[{index}].concessionAsDraw"),
+                "only the power conceded to (the one power flagged inDraw) carries it",
+            ));
+        }
+    }
+    // The power conceded to is scored as a soloist (unless marked to be scored under the
+    // earlier rule), so it may carry the year the game ended.
+    let solo_year_holder = soloist.or(conceded.filter(|&index| !entries[index].concession_as_draw));
     for (index, entry) in entries.iter().enumerate() {
         let Some(year) = entry.solo_year else { continue };
         let field = format!("players[{index}].soloYear");
-        if entry.centres < SOLO_CENTRES {
+        if solo_year_holder != Some(index) {
             return Err(ScoringError::invalid(
                 field,
-                format!("given for a power on {} centres, short of a solo", entry.centres),
+                format!(
+                    "given for a power on {} centres, short of a solo and not conceded to",
+                    entry.centres
+                ),
             ));
         }
         if year < 1901 {

@@ -232,3 +232,17 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn each_kind_says_what_every_surface_shows() {
+    for aggregation in [Aggregation::Sum, Aggregation::BestN { n: 3 }, Aggregation::Average] {
+        let info = aggregation.info();
+        let stored = serde_json::to_value(aggregation).unwrap();
+        assert_eq!(stored["kind"], info.kind);
+        assert_eq!(info.takes_n, stored.get("n").is_some());
+        let cli = info.cli.replace('N', "3");
+        assert_eq!(cli.parse::<Aggregation>().unwrap(), aggregation);
+        assert!(Aggregation::KINDS.contains(&info));
+    }
+    assert_eq!(Aggregation::KINDS[0], Aggregation::default().info());
+}

@@ -7,6 +7,9 @@ use league_scoring::{
 };
 use proptest::prelude::*;
 
+mod common;
+use common::{assert_close, scores};
+
 /// Seven powers `P0`..`P6` on `centres`; a power on 0 centres was eliminated in `fell`.
 fn game(centres: [u32; 7], fell: [i32; 7]) -> GameResult {
     GameResult::Diplomacy(
@@ -35,17 +38,6 @@ fn two_eliminated() -> GameResult {
 /// A solo: 18 centres for P0.
 fn solo() -> GameResult {
     game([18, 6, 4, 3, 2, 1, 0], [0, 0, 0, 0, 0, 0, 1908])
-}
-
-fn scores(system: ScoringSystem, result: &GameResult) -> Vec<f64> {
-    score_game(system, result).unwrap().players.iter().map(|row| row.score).collect()
-}
-
-fn assert_close(actual: &[f64], expected: &[f64]) {
-    assert_eq!(actual.len(), expected.len());
-    for (a, e) in actual.iter().zip(expected) {
-        assert!((a - e).abs() < 1e-9, "{actual:?} != {expected:?}");
-    }
 }
 
 fn with_draw(result: GameResult, members: &[usize]) -> GameResult {
@@ -456,8 +448,44 @@ fn ranked_classic_worked_examples() {
     );
 }
 
+#[test]
+fn ranked_classic_v2_worked_examples() {
+    let both = |result: &GameResult| {
+        (
+            scores(ScoringSystem::RankedClassic, result),
+            scores(ScoringSystem::RankedClassicV2, result),
+        )
+    };
+    // No tie, and exactly two level: as Ranked Classic.
+    for result in
+        [reference(), game([9, 9, 6, 5, 3, 2, 0], [0, 0, 0, 0, 0, 0, 1905]), solo_in_1910()]
+    {
+        let (classic, v2) = both(&result);
+        assert_eq!(v2, classic);
+    }
+    assert_eq!(
+        scores(
+            ScoringSystem::RankedClassicV2,
+            &game([9, 9, 6, 5, 3, 2, 0], [0, 0, 0, 0, 0, 0, 1905])
+        ),
+        [255.0, 255.0, 150.0, 120.0, 90.0, 70.0, 4.0]
+    );
+    // Three level on 1st: the two-way table's 2nd (70), not 3rd place's 60.
+    let (classic, v2) = both(&game([8, 8, 8, 5, 3, 2, 0], [0, 0, 0, 0, 0, 0, 1905]));
+    assert_eq!(classic, [170.0, 170.0, 170.0, 120.0, 90.0, 70.0, 4.0]);
+    assert_eq!(v2, [180.0, 180.0, 180.0, 120.0, 90.0, 70.0, 4.0]);
+    // Four level on 1st: the two-way table's 3rd (50), not 4th place's 40.
+    let (classic, v2) = both(&game([6, 6, 6, 6, 5, 3, 0], [0, 0, 0, 0, 0, 0, 1905]));
+    assert_eq!(classic, [130.0, 130.0, 130.0, 130.0, 110.0, 80.0, 4.0]);
+    assert_eq!(v2, [140.0, 140.0, 140.0, 140.0, 110.0, 80.0, 4.0]);
+    // Three level on 3rd: places 3 to 5, the two-way table's 4th (35), not 5th place's 30.
+    let (classic, v2) = both(&game([10, 8, 5, 5, 5, 1, 0], [0, 0, 0, 0, 0, 0, 1905]));
+    assert_eq!(classic, [330.0, 200.0, 110.0, 110.0, 110.0, 60.0, 4.0]);
+    assert_eq!(v2, [330.0, 200.0, 115.0, 115.0, 115.0, 60.0, 4.0]);
+}
+
 /// The systems paying the losers to a solo by the years they played.
-const NEED_THE_SOLO_YEAR: [ScoringSystem; 10] = [
+const NEED_THE_SOLO_YEAR: [ScoringSystem; 11] = [
     ScoringSystem::WorldClassic,
     ScoringSystem::SummerClassic,
     ScoringSystem::Whipping,
@@ -468,6 +496,7 @@ const NEED_THE_SOLO_YEAR: [ScoringSystem; 10] = [
     ScoringSystem::ManorConOriginal,
     ScoringSystem::ManorConV2,
     ScoringSystem::RankedClassic,
+    ScoringSystem::RankedClassicV2,
 ];
 
 #[test]
@@ -635,6 +664,7 @@ const CATALOGUE: &[ScoringSystem] = &[
     ScoringSystem::ManorConOriginal,
     ScoringSystem::ManorConV2,
     ScoringSystem::RankedClassic,
+    ScoringSystem::RankedClassicV2,
 ];
 
 /// Seven powers whose centres add up to at most 34 (at least one held), each 0-centre power
@@ -696,6 +726,7 @@ proptest! {
             (ScoringSystem::ManorConOriginal, 100.0),
             (ScoringSystem::ManorConV2, 100.0),
             (ScoringSystem::RankedClassic, 550.0),
+            (ScoringSystem::RankedClassicV2, 550.0),
         ];
         for (system, solo) in expected {
             let scores = scores(system, &result);
@@ -712,7 +743,8 @@ proptest! {
                     // to 1905.
                     ScoringSystem::WorldClassic
                     | ScoringSystem::SummerClassic
-                    | ScoringSystem::RankedClassic => if alive { 5.0 } else { 4.0 },
+                    | ScoringSystem::RankedClassic
+                    | ScoringSystem::RankedClassicV2 => if alive { 5.0 } else { 4.0 },
                     ScoringSystem::Whipping => if alive { 6.0 } else { 5.0 },
                     ScoringSystem::Detour09 => if alive { 1.25 } else { 1.0 },
                     ScoringSystem::BangkokPike => if alive { 0.6 } else { 0.5 },

@@ -213,6 +213,7 @@ impl GameResultInput {
                                     })
                                 })
                                 .collect::<GatewayResult<_>>()?,
+                            concession_as_draw: false,
                         })
                     })
                     .collect::<GatewayResult<_>>()?,

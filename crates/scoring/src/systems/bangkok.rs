@@ -4,7 +4,7 @@
 //! their shares; a solo scores a fixed amount, the others a little per centre.
 
 use super::{FIRST_YEAR, elimination_years, show};
-use crate::finish::{diplomacy_rows, soloist};
+use crate::finish::{diplomacy_rows, winner};
 use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 /// One variant's numbers.
@@ -33,8 +33,8 @@ pub(crate) fn score(
     entries: &[DiplomacyEntry],
     explain: Explain,
 ) -> Result<Vec<PlayerGameScore>, ScoringError> {
-    if let Some(winner) = soloist(entries) {
-        return Ok(diplomacy_rows(entries, |index| {
+    if let Some(winner) = winner(system, entries) {
+        return Ok(diplomacy_rows(system, entries, |index| {
             let centres = entries[index].centres;
             let points = if index == winner {
                 rule.solo
@@ -60,7 +60,7 @@ pub(crate) fn score(
         _ => 0.0,
     };
     let total_shares: f64 = entries.iter().map(|entry| share(entry.centres)).sum();
-    Ok(diplomacy_rows(entries, |index| {
+    Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
         let bonus = DOMINATION_BONUS * share(centres) / total_shares;
         // Tenths in integers, so 0.3 × 4 years prints as 1.2.

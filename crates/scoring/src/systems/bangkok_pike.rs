@@ -25,7 +25,7 @@ pub(crate) fn score(
 ) -> Result<Vec<PlayerGameScore>, ScoringError> {
     let GameYears { winner, eliminated: years, solo } = game_years(system, entries)?;
     if let (Some(winner), Some(solo)) = (winner, solo) {
-        return Ok(solo_game(entries, winner, SOLO_POINTS, explain, |index| {
+        return Ok(solo_game(system, entries, winner, SOLO_POINTS, explain, |index| {
             let year = years[index].unwrap_or(solo);
             (years_played(year), format!("lost to a solo, played to {year}"))
         }));
@@ -34,7 +34,7 @@ pub(crate) fn score(
     let count_with = |centres: u32| entries.iter().filter(|entry| entry.centres == centres).count();
     let toppers = count_with(top);
     let none_at = |behind: u32| top < behind || count_with(top - behind) == 0;
-    Ok(diplomacy_rows(entries, |index| {
+    Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
         let bonus = if centres == top {
             match toppers {

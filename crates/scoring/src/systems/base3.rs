@@ -3,8 +3,8 @@
 //! scores 46 and everyone else 0.
 
 use super::{centres_line, show};
-use crate::finish::{diplomacy_rows, soloist};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore};
+use crate::finish::{diplomacy_rows, winner};
+use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 /// What a solo scores.
 pub const SOLO_POINTS: f64 = 46.0;
@@ -13,13 +13,17 @@ pub const SURVIVAL_POINTS: f64 = 3.0;
 /// The bonus of a lone board topper.
 pub const TOP_BONUS: f64 = 9.0;
 
-pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerGameScore> {
-    let winner = soloist(entries);
+pub(crate) fn score(
+    system: ScoringSystem,
+    entries: &[DiplomacyEntry],
+    explain: Explain,
+) -> Result<Vec<PlayerGameScore>, ScoringError> {
+    let winner = winner(system, entries);
     let top = entries.iter().map(|entry| entry.centres).max().unwrap_or(0);
     let toppers = entries.iter().filter(|entry| entry.centres == top).count() as i32;
     // 9 for one topper, 3 each for two, 1 each for three, a third of that for four…
     let bonus = TOP_BONUS / 3f64.powi(toppers - 1);
-    diplomacy_rows(entries, |index| {
+    Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
         let (points, why) = match winner {
             Some(w) if w == index => (SOLO_POINTS, "solo".to_owned()),
@@ -32,5 +36,5 @@ pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerG
             None => (f64::from(centres) + SURVIVAL_POINTS, "survival 3".to_owned()),
         };
         (points, centres_line(explain, centres, &why, points))
-    })
+    }))
 }

@@ -5,7 +5,7 @@
 //! centres by 500 and pays losers to a solo.
 
 use super::{centre_position, elimination_years, shared_points, show};
-use crate::finish::{diplomacy_rows, position, soloist};
+use crate::finish::{diplomacy_rows, position, winner};
 use crate::validate::TOTAL_CENTRES;
 use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
@@ -55,8 +55,8 @@ pub(crate) fn score(
     entries: &[DiplomacyEntry],
     explain: Explain,
 ) -> Result<Vec<PlayerGameScore>, ScoringError> {
-    if let Some(winner) = soloist(entries) {
-        return Ok(diplomacy_rows(entries, |index| {
+    if let Some(winner) = winner(system, entries) {
+        return Ok(diplomacy_rows(system, entries, |index| {
             let points = if index == winner { rule.solo } else { rule.loss };
             let why = if index == winner { "solo" } else { "lost to a solo" };
             let explanation = match explain {
@@ -77,7 +77,7 @@ pub(crate) fn score(
     let mut by_centres: Vec<u32> = entries.iter().map(|entry| entry.centres).collect();
     by_centres.sort_unstable_by(|a, b| b.cmp(a));
     let lead = by_centres[0] - by_centres.get(1).copied().unwrap_or(0);
-    Ok(diplomacy_rows(entries, |index| {
+    Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
         let (place, sharing) = match years[index] {
             // Eliminated powers take the places after the survivors, the later fall first.

@@ -2,8 +2,8 @@
 //! and bonuses for the three best centre counts (ties split them); a solo scores a fixed amount.
 
 use super::{centre_position, shared_points, show};
-use crate::finish::{diplomacy_rows, soloist};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore};
+use crate::finish::{diplomacy_rows, winner};
+use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 /// One C-Diplo variant's numbers.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -19,12 +19,13 @@ pub const C_DIPLO_100: CDiplo = CDiplo { solo: 100.0, played: 1.0, ranks: [38.0,
 pub const C_DIPLO_80: CDiplo = CDiplo { solo: 80.0, played: 0.0, ranks: [25.0, 14.0, 7.0] };
 
 pub(crate) fn score(
+    system: ScoringSystem,
     rule: &CDiplo,
     entries: &[DiplomacyEntry],
     explain: Explain,
-) -> Vec<PlayerGameScore> {
-    let winner = soloist(entries);
-    diplomacy_rows(entries, |index| {
+) -> Result<Vec<PlayerGameScore>, ScoringError> {
+    let winner = winner(system, entries);
+    Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
         if let Some(winner) = winner {
             let points = if winner == index { rule.solo } else { 0.0 };
@@ -49,5 +50,5 @@ pub(crate) fn score(
             )],
         };
         (points, explanation)
-    })
+    }))
 }

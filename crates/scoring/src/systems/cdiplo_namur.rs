@@ -3,8 +3,8 @@
 //! 3, 2, 2, 2, then 1 each); a solo scores 85 and everyone else 0.
 
 use super::{centre_position, shared_points, show};
-use crate::finish::{diplomacy_rows, soloist};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore};
+use crate::finish::{diplomacy_rows, winner};
+use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 /// What a solo scores.
 pub const SOLO_POINTS: f64 = 85.0;
@@ -22,9 +22,13 @@ pub fn centre_points(centres: u32) -> f64 {
     }
 }
 
-pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerGameScore> {
-    let winner = soloist(entries);
-    diplomacy_rows(entries, |index| {
+pub(crate) fn score(
+    system: ScoringSystem,
+    entries: &[DiplomacyEntry],
+    explain: Explain,
+) -> Result<Vec<PlayerGameScore>, ScoringError> {
+    let winner = winner(system, entries);
+    Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
         if let Some(winner) = winner {
             let points = if winner == index { SOLO_POINTS } else { 0.0 };
@@ -49,5 +53,5 @@ pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerG
             )],
         };
         (points, explanation)
-    })
+    }))
 }

@@ -25,7 +25,7 @@ pub(crate) fn score(
 ) -> Result<Vec<PlayerGameScore>, ScoringError> {
     let GameYears { winner, eliminated: years, solo } = game_years(system, entries)?;
     if let (Some(winner), Some(solo)) = (winner, solo) {
-        return Ok(solo_game(entries, winner, SOLO_POINTS, explain, |index| {
+        return Ok(solo_game(system, entries, winner, SOLO_POINTS, explain, |index| {
             let year = years[index].unwrap_or(solo);
             (survival(year), format!("lost to a solo, survived to {year}"))
         }));
@@ -46,7 +46,7 @@ pub(crate) fn score(
         })
         .collect();
     let raw_total: f64 = raw.iter().sum();
-    Ok(diplomacy_rows(entries, |index| {
+    Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
         let scaled = raw[index] * TOTAL / raw_total;
         let survived = years[index].map_or(0.0, survival);

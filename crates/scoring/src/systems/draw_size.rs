@@ -2,17 +2,21 @@
 //! share 100 equally (a concession, a draw of one, gives its power all 100).
 
 use super::{draw_members, show};
-use crate::finish::{diplomacy_rows, soloist};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore};
+use crate::finish::{diplomacy_rows, winner};
+use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 /// What a solo scores, and what the draw shares.
 pub const POOL: f64 = 100.0;
 
-pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerGameScore> {
-    let winner = soloist(entries);
+pub(crate) fn score(
+    system: ScoringSystem,
+    entries: &[DiplomacyEntry],
+    explain: Explain,
+) -> Result<Vec<PlayerGameScore>, ScoringError> {
+    let winner = winner(system, entries);
     let members = draw_members(entries);
     let size = members.iter().filter(|&&member| member).count();
-    diplomacy_rows(entries, |index| {
+    Ok(diplomacy_rows(system, entries, |index| {
         let (points, why) = match winner {
             Some(w) if w == index => (POOL, "solo".to_owned()),
             Some(_) => (0.0, "another power soloed".to_owned()),
@@ -26,5 +30,5 @@ pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerG
             }
         };
         (points, explanation)
-    })
+    }))
 }

@@ -4,7 +4,7 @@
 //! everyone else 0.
 
 use super::{centre_position, elimination_years, shared_points, show, survivors_then_fallen};
-use crate::finish::{diplomacy_rows, soloist};
+use crate::finish::{diplomacy_rows, winner};
 use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 /// What a solo scores.
@@ -27,8 +27,8 @@ pub(crate) fn score(
     entries: &[DiplomacyEntry],
     explain: Explain,
 ) -> Result<Vec<PlayerGameScore>, ScoringError> {
-    if let Some(winner) = soloist(entries) {
-        return Ok(diplomacy_rows(entries, |index| {
+    if let Some(winner) = winner(system, entries) {
+        return Ok(diplomacy_rows(system, entries, |index| {
             let points = if index == winner { SOLO_POINTS } else { 0.0 };
             let why = if index == winner { "solo" } else { "lost to a solo" };
             let explanation = match explain {
@@ -44,7 +44,7 @@ pub(crate) fn score(
         Fallen::Equal => Vec::new(),
         Fallen::ByEliminationYear => elimination_years(system, entries)?,
     };
-    Ok(diplomacy_rows(entries, |index| {
+    Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
         let (place, sharing) = match fallen {
             Fallen::Equal => centre_position(entries, index),

@@ -29,18 +29,20 @@ pub(crate) fn score(
 ) -> Result<Vec<PlayerGameScore>, ScoringError> {
     let GameYears { winner, eliminated: years, solo } = game_years(system, entries)?;
     if let (Some(winner), Some(solo)) = (winner, solo) {
-        return Ok(solo_game(entries, winner, SOLO_POINTS, explain, |index| match years[index] {
-            Some(year) => (played(year), format!("eliminated in {year}, years played")),
-            None => (
-                (5.0 * f64::from(entries[index].centres)).max(played(solo)),
-                format!("lost to the solo in {solo}, best of 5 per centre and years played"),
-            ),
+        return Ok(solo_game(system, entries, winner, SOLO_POINTS, explain, |index| {
+            match years[index] {
+                Some(year) => (played(year), format!("eliminated in {year}, years played")),
+                None => (
+                    (5.0 * f64::from(entries[index].centres)).max(played(solo)),
+                    format!("lost to the solo in {solo}, best of 5 per centre and years played"),
+                ),
+            }
         }));
     }
     let mut by_centres: Vec<u32> = entries.iter().map(|entry| entry.centres).collect();
     by_centres.sort_unstable_by(|a, b| b.cmp(a));
     let lead = by_centres[0] - by_centres[1];
-    Ok(diplomacy_rows(entries, |index| {
+    Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
         let (place, sharing) = survivors_then_fallen(entries, &years, index);
         // Equal powers get the points of the lowest rank they share.

@@ -44,7 +44,7 @@ pub(crate) fn score(
         .iter()
         .map(|entry| if entry.centres > 0 { n(entry.centres) } else { rule.fallen_n })
         .sum();
-    Ok(diplomacy_rows(entries, |index| {
+    Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
         let (points, why) = match (years[index], winner, solo) {
             (_, Some(w), _) if w == index => (rule.solo, "solo".to_owned()),

@@ -4,7 +4,7 @@
 //! or 11 (7Eleven), which with a solo only the soloist gets (counted up to 18).
 
 use super::show;
-use crate::finish::{SOLO_CENTRES, diplomacy_rows, soloist};
+use crate::finish::{SOLO_CENTRES, diplomacy_rows, winner};
 use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 /// Position points, 1st to 7th.
@@ -81,15 +81,17 @@ pub(crate) fn score(
     entries: &[DiplomacyEntry],
     explain: Explain,
 ) -> Result<Vec<PlayerGameScore>, ScoringError> {
-    let winner = soloist(entries);
+    let winner = winner(system, entries);
     let mut positions = vec![0.0; entries.len()];
     let everyone: Vec<usize> = (0..entries.len()).collect();
     place(system, entries, &everyone, 0, 0, &mut positions)?;
-    Ok(diplomacy_rows(entries, |index| {
+    Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
         let bonus = match winner {
-            Some(w) if w != index => 0,
-            _ => centres.min(SOLO_CENTRES).saturating_sub(threshold),
+            // A solo, or a concession scored as one, counts as 18 centres.
+            Some(w) if w == index => SOLO_CENTRES - threshold,
+            Some(_) => 0,
+            None => centres.saturating_sub(threshold),
         };
         let points = positions[index] + f64::from(bonus);
         let explanation = match explain {

@@ -1,105 +1,39 @@
 //! The Diplomacy systems of the dipvis catalogue (`docs/scoring.md#the-dipvis-catalogue`), one
-//! module each, and what they share: rank points split between tied powers, the powers in the
+//! module each (the catalogue, `catalogue.rs`, names each system's scoring function), and what
+//! they share: rank points split between tied powers, the powers in the
 //! draw, and the elimination years some of them need.
 
 use crate::finish::position;
 use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
-mod bangkok;
-mod bangkok_pike;
-mod base3;
-mod carnage;
-mod cdiplo;
-mod cdiplo_namur;
-mod detour09;
-mod draw_size;
-mod duct_tape;
-mod haight;
-mod manorcon;
-mod maxonian;
-mod mischief;
-mod omg;
-mod open_tribute;
-mod ranked_classic;
-mod solo_or_bust;
-mod southern_sun;
-mod sydney_league;
-mod tribute;
-mod vulcan;
-mod whipping;
-mod world_classic;
-mod your_draw_size;
+pub(crate) mod bangkok;
+pub(crate) mod bangkok_pike;
+pub(crate) mod base3;
+pub(crate) mod carnage;
+pub(crate) mod cdiplo;
+pub(crate) mod cdiplo_namur;
+pub(crate) mod detour09;
+pub(crate) mod draw_size;
+pub(crate) mod duct_tape;
+pub(crate) mod haight;
+pub(crate) mod manorcon;
+pub(crate) mod maxonian;
+pub(crate) mod mischief;
+pub(crate) mod omg;
+pub(crate) mod open_tribute;
+pub(crate) mod ranked_classic;
+pub(crate) mod solo_or_bust;
+pub(crate) mod southern_sun;
+pub(crate) mod sydney_league;
+pub(crate) mod tribute;
+pub(crate) mod vulcan;
+pub(crate) mod whipping;
+pub(crate) mod world_classic;
+pub(crate) mod your_draw_size;
 
 /// The year a Diplomacy game starts (`docs/scoring.md#bangkok-and-olympic`: years survived
 /// count from here).
 pub(crate) const FIRST_YEAR: i32 = 1901;
-
-/// Scores a validated Diplomacy game with one of the catalogue's systems (input order).
-pub(crate) fn score(
-    system: ScoringSystem,
-    entries: &[DiplomacyEntry],
-    explain: Explain,
-) -> Result<Vec<PlayerGameScore>, ScoringError> {
-    use ScoringSystem as S;
-    Ok(match system {
-        S::SoloOrBust => solo_or_bust::score(entries, explain),
-        S::DrawSize => draw_size::score(entries, explain),
-        S::CDiplo100 => cdiplo::score(&cdiplo::C_DIPLO_100, entries, explain),
-        S::CDiplo80 => cdiplo::score(&cdiplo::C_DIPLO_80, entries, explain),
-        S::Bangkok => bangkok::score(system, &bangkok::BANGKOK, entries, explain)?,
-        S::Olympic => bangkok::score(system, &bangkok::OLYMPIC, entries, explain)?,
-        S::CarnageDeadEqual => carnage::score(system, &carnage::DEAD_EQUAL, entries, explain)?,
-        S::CarnageEliminationOrder => {
-            carnage::score(system, &carnage::ELIMINATION_ORDER, entries, explain)?
-        }
-        S::CarnageCentreCount => carnage::score(system, &carnage::CENTRE_COUNT, entries, explain)?,
-        S::Carnage2023 => carnage::score(system, &carnage::CARNAGE_2023, entries, explain)?,
-        S::Tribute => tribute::score(entries, explain),
-        S::Base3 => base3::score(entries, explain),
-        S::CDiploNamur => cdiplo_namur::score(entries, explain),
-        S::OpenTribute => open_tribute::score(entries, explain),
-        S::Mischief => mischief::score(entries, explain),
-        S::Omg => omg::score(entries, explain),
-        S::Vulcan => vulcan::score(entries, explain),
-        S::YourDrawSizeShort => {
-            your_draw_size::score(your_draw_size::SHORT_GAMES_SOLO, entries, explain)
-        }
-        S::YourDrawSizeUnlimited => {
-            your_draw_size::score(your_draw_size::UNLIMITED_GAMES_SOLO, entries, explain)
-        }
-        S::DuctTapeV2 => duct_tape::score(system, duct_tape::Fallen::Equal, entries, explain)?,
-        S::DuctTapeV2EliminationOrder => {
-            duct_tape::score(system, duct_tape::Fallen::ByEliminationYear, entries, explain)?
-        }
-        S::SouthernSun => southern_sun::score(system, entries, explain)?,
-        S::SydneyLeague => sydney_league::score(system, entries, explain)?,
-        S::WorldClassic => {
-            world_classic::score(system, world_classic::TopPool::AllToppers, entries, explain)?
-        }
-        S::SummerClassic => {
-            world_classic::score(system, world_classic::TopPool::AtMostTwo, entries, explain)?
-        }
-        S::Whipping => whipping::score(system, entries, explain)?,
-        S::Detour09 => detour09::score(system, entries, explain)?,
-        S::BangkokPike => bangkok_pike::score(system, entries, explain)?,
-        S::Haight => haight::score(system, entries, explain)?,
-        S::ManorCon => manorcon::score(system, &manorcon::MANORCON, entries, explain)?,
-        S::ManorConOriginal => manorcon::score(system, &manorcon::ORIGINAL, entries, explain)?,
-        S::ManorConV2 => manorcon::score(system, &manorcon::V2, entries, explain)?,
-        S::RankedClassic => ranked_classic::score(system, entries, explain)?,
-        S::Maxonian => maxonian::score(system, maxonian::MAXONIAN_THRESHOLD, entries, explain)?,
-        S::SevenEleven => {
-            maxonian::score(system, maxonian::SEVEN_ELEVEN_THRESHOLD, entries, explain)?
-        }
-        S::Placement
-        | S::Baf
-        | S::Detour98f
-        | S::Squares
-        | S::BlueMax
-        | S::WoodenShips
-        | S::WoodenShipsLegacy => unreachable!("{system} is scored by its own module"),
-    })
-}
 
 /// Rank points for a finishing position shared by `sharing` powers: the points of the places
 /// they occupy (`position` .. `position + sharing - 1`, 1-based), split equally; places past the
@@ -195,7 +129,7 @@ pub(crate) fn game_years(
     system: ScoringSystem,
     entries: &[DiplomacyEntry],
 ) -> Result<GameYears, ScoringError> {
-    let winner = crate::finish::soloist(entries);
+    let winner = crate::finish::winner(system, entries);
     let eliminated = elimination_years(system, entries)?;
     let solo = winner.map(|w| solo_year(system, entries, w)).transpose()?;
     Ok(GameYears { winner, eliminated, solo })
@@ -204,13 +138,14 @@ pub(crate) fn game_years(
 /// The scores of a game that ended in `winner`'s solo: the soloist gets `solo_points`, every
 /// other power what `loser(index)` gives (points and why), each with its explanation line.
 pub(crate) fn solo_game(
+    system: ScoringSystem,
     entries: &[DiplomacyEntry],
     winner: usize,
     solo_points: f64,
     explain: Explain,
     loser: impl Fn(usize) -> (f64, String),
 ) -> Vec<PlayerGameScore> {
-    crate::finish::diplomacy_rows(entries, |index| {
+    crate::finish::diplomacy_rows(system, entries, |index| {
         let (points, why) =
             if index == winner { (solo_points, "solo".to_owned()) } else { loser(index) };
         (points, centres_line(explain, entries[index].centres, &why, points))

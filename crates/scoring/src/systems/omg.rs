@@ -4,8 +4,8 @@
 //! score; a solo scores 100 and everyone else 0.
 
 use super::{centre_position, centres_line, shared_points, show};
-use crate::finish::{diplomacy_rows, soloist};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore};
+use crate::finish::{diplomacy_rows, winner};
+use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 /// What a solo scores.
 pub const SOLO_POINTS: f64 = 100.0;
@@ -16,8 +16,12 @@ pub const SURVIVAL_POINTS: f64 = 9.0;
 /// Bonuses for the three best centre counts.
 pub const RANKS: [f64; 3] = [4.5, 3.0, 1.5];
 
-pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerGameScore> {
-    let winner = soloist(entries);
+pub(crate) fn score(
+    system: ScoringSystem,
+    entries: &[DiplomacyEntry],
+    explain: Explain,
+) -> Result<Vec<PlayerGameScore>, ScoringError> {
+    let winner = winner(system, entries);
     let mut by_centres: Vec<u32> = entries.iter().map(|entry| entry.centres).collect();
     by_centres.sort_unstable_by(|a, b| b.cmp(a));
     let gap = f64::from(by_centres[0] - by_centres[1]);
@@ -36,7 +40,7 @@ pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerG
         _ => 0.0,
     };
     let received: f64 = (0..entries.len()).map(paid).sum();
-    diplomacy_rows(entries, |index| {
+    Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
         let (points, why) = match winner {
             Some(w) if w == index => (SOLO_POINTS, "solo".to_owned()),
@@ -59,5 +63,5 @@ pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerG
             ),
         };
         (points, centres_line(explain, centres, &why, points))
-    })
+    }))
 }

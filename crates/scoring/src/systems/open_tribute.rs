@@ -4,8 +4,8 @@
 //! 1/N² of the tribute, rounded down; a solo scores 340 and everyone else 0.
 
 use super::show;
-use crate::finish::{diplomacy_rows, soloist};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore};
+use crate::finish::{diplomacy_rows, winner};
+use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 /// What a solo scores.
 pub const SOLO_POINTS: f64 = 340.0;
@@ -14,14 +14,18 @@ pub const BASE: f64 = 34.0;
 /// Points per centre.
 pub const PER_CENTRE: f64 = 3.0;
 
-pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerGameScore> {
-    let winner = soloist(entries);
+pub(crate) fn score(
+    system: ScoringSystem,
+    entries: &[DiplomacyEntry],
+    explain: Explain,
+) -> Result<Vec<PlayerGameScore>, ScoringError> {
+    let winner = winner(system, entries);
     let top = entries.iter().map(|entry| entry.centres).max().unwrap_or(0);
     let leaders = entries.iter().filter(|entry| entry.centres == top).count() as u32;
     // Every power pays the gap to the top; a leader's gap is 0, an eliminated power's the top.
     let tribute: u32 = entries.iter().map(|entry| top - entry.centres).sum();
     let received = f64::from(tribute / (leaders * leaders));
-    diplomacy_rows(entries, |index| {
+    Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
         let paid = f64::from(top - centres);
         let (points, why) = match winner {
@@ -42,5 +46,5 @@ pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerG
             Explain::Yes => vec![format!("centres {centres} × 3, {why} → {}", show(points))],
         };
         (points, explanation)
-    })
+    }))
 }

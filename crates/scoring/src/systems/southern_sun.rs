@@ -4,7 +4,7 @@
 //! played; a solo scores 500 and everyone else 0.
 
 use super::{FIRST_YEAR, centre_position, centres_line, elimination_years, shared_points};
-use crate::finish::{diplomacy_rows, soloist};
+use crate::finish::{diplomacy_rows, winner};
 use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 /// What a solo scores.
@@ -23,8 +23,8 @@ pub(crate) fn score(
     entries: &[DiplomacyEntry],
     explain: Explain,
 ) -> Result<Vec<PlayerGameScore>, ScoringError> {
-    if let Some(winner) = soloist(entries) {
-        return Ok(diplomacy_rows(entries, |index| {
+    if let Some(winner) = winner(system, entries) {
+        return Ok(diplomacy_rows(system, entries, |index| {
             let points = if index == winner { SOLO_POINTS } else { 0.0 };
             let why = if index == winner { "solo" } else { "lost to a solo" };
             let explanation = match explain {
@@ -37,7 +37,7 @@ pub(crate) fn score(
         }));
     }
     let years = elimination_years(system, entries)?;
-    Ok(diplomacy_rows(entries, |index| {
+    Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
         let (points, why) = match years[index] {
             Some(year) => {

@@ -5,7 +5,7 @@
 //! half and everyone else's halved.
 
 use super::{FIRST_YEAR, elimination_years, shared_points, show, survivors_then_fallen};
-use crate::finish::{diplomacy_rows, soloist};
+use crate::finish::{diplomacy_rows, winner};
 use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 /// Points per centre.
@@ -18,9 +18,9 @@ pub(crate) fn score(
     entries: &[DiplomacyEntry],
     explain: Explain,
 ) -> Result<Vec<PlayerGameScore>, ScoringError> {
-    let winner = soloist(entries);
+    let winner = winner(system, entries);
     let years = elimination_years(system, entries)?;
-    Ok(diplomacy_rows(entries, |index| {
+    Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
         let (place, sharing) = survivors_then_fallen(entries, &years, index);
         let position = shared_points(&POSITIONS, place, sharing);

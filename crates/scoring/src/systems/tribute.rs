@@ -3,8 +3,8 @@
 //! capped at the survival share; a solo scores 100.
 
 use super::{centres_line, show};
-use crate::finish::{diplomacy_rows, soloist};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore};
+use crate::finish::{diplomacy_rows, winner};
+use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 /// What the survivors share.
 pub const SURVIVAL_POOL: f64 = 66.0;
@@ -13,14 +13,18 @@ pub const SOLO_POINTS: f64 = 100.0;
 /// Leader centres that owe no tribute.
 pub const TRIBUTE_FREE_CENTRES: u32 = 6;
 
-pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerGameScore> {
-    let winner = soloist(entries);
+pub(crate) fn score(
+    system: ScoringSystem,
+    entries: &[DiplomacyEntry],
+    explain: Explain,
+) -> Result<Vec<PlayerGameScore>, ScoringError> {
+    let winner = winner(system, entries);
     let survivors = entries.iter().filter(|entry| entry.centres > 0).count() as f64;
     let survival = SURVIVAL_POOL / survivors;
     let top = entries.iter().map(|entry| entry.centres).max().unwrap_or(0);
     let leaders = entries.iter().filter(|entry| entry.centres == top).count() as f64;
     let tribute = f64::from(top.saturating_sub(TRIBUTE_FREE_CENTRES)).min(survival);
-    diplomacy_rows(entries, |index| {
+    Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
         let (points, why) = match winner {
             Some(w) if w == index => (SOLO_POINTS, "solo".to_owned()),
@@ -39,5 +43,5 @@ pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerG
             ),
         };
         (points, centres_line(explain, centres, &why, points))
-    })
+    }))
 }

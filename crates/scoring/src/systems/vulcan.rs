@@ -4,8 +4,8 @@
 //! survivor 5.
 
 use super::{centres_line, show};
-use crate::finish::{diplomacy_rows, soloist};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore};
+use crate::finish::{diplomacy_rows, winner};
+use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 /// What a solo scores.
 pub const SOLO_POINTS: f64 = 130.0;
@@ -14,11 +14,15 @@ pub const SURVIVAL_POINTS: f64 = 5.0;
 /// What the board top shares.
 pub const TOP_BONUS: f64 = 10.0;
 
-pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerGameScore> {
-    let winner = soloist(entries);
+pub(crate) fn score(
+    system: ScoringSystem,
+    entries: &[DiplomacyEntry],
+    explain: Explain,
+) -> Result<Vec<PlayerGameScore>, ScoringError> {
+    let winner = winner(system, entries);
     let top = entries.iter().map(|entry| entry.centres).max().unwrap_or(0);
     let toppers = entries.iter().filter(|entry| entry.centres == top).count() as f64;
-    diplomacy_rows(entries, |index| {
+    Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
         let gap: u32 = entries
             .iter()
@@ -36,5 +40,5 @@ pub(crate) fn score(entries: &[DiplomacyEntry], explain: Explain) -> Vec<PlayerG
             ),
         };
         (points, centres_line(explain, centres, &why, points))
-    })
+    }))
 }

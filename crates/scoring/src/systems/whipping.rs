@@ -24,7 +24,7 @@ pub(crate) fn score(
     let lone_top = entries.iter().filter(|entry| entry.centres == top).count() == 1;
     // Years played: the year a power fell (or the solo year) counts.
     let played = |year: i32| f64::from(year - FIRST_YEAR + 1);
-    Ok(diplomacy_rows(entries, |index| {
+    Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
         let (points, why) = match (years[index], winner, solo) {
             (Some(year), _, _) => (played(year), format!("eliminated in {year}, years played")),

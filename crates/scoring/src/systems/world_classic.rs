@@ -38,7 +38,7 @@ pub(crate) fn score(
         TopPool::AtMostTwo if toppers >= 3 => 0.0,
         _ => TOP_POOL / toppers as f64,
     };
-    Ok(diplomacy_rows(entries, |index| {
+    Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
         let (points, why) = match (years[index], winner, solo) {
             (Some(year), _, _) => (

@@ -3,8 +3,8 @@
 //! expect); a solo scores 300 (short games) or 320 (unlimited games) and everyone else 0.
 
 use super::centres_line;
-use crate::finish::{diplomacy_rows, soloist};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore};
+use crate::finish::{diplomacy_rows, winner};
+use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 /// What a solo scores in games with a time limit.
 pub const SHORT_GAMES_SOLO: f64 = 300.0;
@@ -24,12 +24,13 @@ pub fn band_points(centres: u32) -> f64 {
 }
 
 pub(crate) fn score(
+    system: ScoringSystem,
     solo: f64,
     entries: &[DiplomacyEntry],
     explain: Explain,
-) -> Vec<PlayerGameScore> {
-    let winner = soloist(entries);
-    diplomacy_rows(entries, |index| {
+) -> Result<Vec<PlayerGameScore>, ScoringError> {
+    let winner = winner(system, entries);
+    Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
         let (points, why) = match winner {
             Some(w) if w == index => (solo, "solo"),
@@ -37,5 +38,5 @@ pub(crate) fn score(
             None => (band_points(centres), "band"),
         };
         (points, centres_line(explain, centres, why, points))
-    })
+    }))
 }
