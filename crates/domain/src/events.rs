@@ -172,7 +172,11 @@ macro_rules! domain_events {
                     source,
                 };
                 Ok(match kind {
-                    $(EventType::$variant => DomainEvent::$variant(payload.parse().map_err(invalid)?),)*
+                    $(
+                        EventType::$variant => {
+                            DomainEvent::$variant(payload.parse().map_err(invalid)?)
+                        }
+                    )*
                 })
             }
         }
