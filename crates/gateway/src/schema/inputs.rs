@@ -75,7 +75,7 @@ impl CreateLeagueInput {
     /// The domain's league settings: the defaults of [`LeagueSettings::new`] with what the
     /// input gives. Negative counts are `BAD_USER_INPUT` on their `input.` field; whether the
     /// settings make a league is the domain's rule.
-    pub fn to_settings(self) -> GatewayResult<LeagueSettings> {
+    pub fn into_settings(self) -> GatewayResult<LeagueSettings> {
         let players_per_game = count(self.players_per_game, "input.playersPerGame")?;
         let mut settings =
             LeagueSettings::new(self.name, self.game, self.scoring_system.into(), players_per_game);

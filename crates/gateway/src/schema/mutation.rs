@@ -53,7 +53,7 @@ impl MutationRoot {
     ) -> GatewayResult<League> {
         let actor = caller(ctx).actor()?;
         let command =
-            CreateLeague { actor, league_id: Uuid::now_v7(), settings: input.to_settings()? };
+            CreateLeague { actor, league_id: Uuid::now_v7(), settings: input.into_settings()? };
         let fresh_id = command.league_id;
         let executed = execute(ctx, command, idempotency_key).await?;
         // A deduplicated retry created nothing: its league is the one the first call made.
