@@ -5,7 +5,8 @@ use std::process::{Command, Output};
 
 use league_app::{App, CommandOptions};
 use league_domain::{
-    Actor, CorrectResult, CreateLeague, RegisterPlayer, ReportResult, Subscribe, game_id,
+    Actor, CorrectResult, CreateLeague, LeagueSettings, RegisterPlayer, ReportResult, Subscribe,
+    game_id,
 };
 use league_projections::{AsOf, fold_until, load_model};
 use league_scoring::{DiplomacyEntry, GameResult, PlacementEntry, ScoringSystem, score_game};
@@ -82,15 +83,11 @@ async fn build(db: &TestDatabase) -> App {
     let create = |league_id, system, k, size| CreateLeague {
         actor: Actor::Admin,
         league_id,
-        name: format!("{system} league"),
-        game: "Test game".into(),
-        game_version: None,
-        scoring_system: system,
-        players_per_game: k,
-        size: Some(size),
-        games_per_seat: Some(1),
-        require_active_players: None,
-        aggregation: None,
+        settings: LeagueSettings {
+            size,
+            games_per_seat: 1,
+            ..LeagueSettings::new(format!("{system} league"), "Test game", system, k)
+        },
     };
     run(&app, create(PLACEMENT, ScoringSystem::Placement, 2, 4)).await;
     run(&app, create(DIPLOMACY, ScoringSystem::Baf, 7, 7)).await;

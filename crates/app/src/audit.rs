@@ -115,7 +115,7 @@ impl App {
         player: Uuid,
     ) -> Result<Vec<String>, AppError> {
         let model = self.existing_league(league).await?;
-        let Some(system) = model.league(league).map(|view| view.scoring_system) else {
+        let Some(system) = model.league(league).map(|view| view.settings.scoring_system) else {
             return Err(AppError::internal(format!("league {league} has a model without it")));
         };
         let Some(event) = self.store().read_all(position, 1).await?.into_iter().next() else {
@@ -182,7 +182,7 @@ fn result_audit(
         .ok_or_else(|| AppError::internal(format!("game {game} was folded but is unknown")))?;
     let system = model
         .league(league)
-        .map(|view| view.scoring_system)
+        .map(|view| view.settings.scoring_system)
         .ok_or_else(|| AppError::internal(format!("league {league} was folded but is unknown")))?;
     let seats: Vec<Uuid> = view.seats.iter().map(|seat| seat.player).collect();
     let scored = explained(system, result, &seats)?;

@@ -100,7 +100,7 @@ impl Follower {
                 }
                 if let Some(ratings) = ratings.as_mut()
                     && let Err(error) = ratings.apply_event(meta, &domain, |league| {
-                        catalog.league(league).map(|summary| summary.scoring_system)
+                        catalog.league(league).map(|summary| summary.settings.scoring_system)
                     })
                 {
                     outcome = Outcome::Fatal(error);

@@ -168,6 +168,6 @@ impl App {
 
     /// Every league's scoring system, from the catalog.
     fn league_systems(&self) -> HashMap<Uuid, ScoringSystem> {
-        self.catalog().leagues().map(|league| (league.id, league.scoring_system)).collect()
+        self.catalog().leagues().map(|league| (league.id, league.settings.scoring_system)).collect()
     }
 }

@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use league_app::{App, AppError, AsOf, ErrorCode};
-use league_domain::{Actor, CreateLeague, DomainEvent, ReportResult, game_id};
+use league_domain::{Actor, DomainEvent, ReportResult, game_id};
 use league_projections::{ScoreChange, fold_until};
 use league_scoring::{DiplomacyEntry, GameResult, ScoringSystem, score_game};
 use league_testkit::TestDatabase;
@@ -43,11 +43,9 @@ fn diplomacy(seats: &[uuid::Uuid], turn: usize) -> GameResult {
 async fn baf_league(db: &TestDatabase) -> App {
     let app = App::open(&db.url).await.unwrap();
     register_players(&app, 7).await;
-    let create = CreateLeague {
-        scoring_system: ScoringSystem::Baf,
-        game: "Diplomacy".into(),
-        ..create(2, 7, 7, 1)
-    };
+    let mut create = create(2, 7, 7, 1);
+    create.settings.scoring_system = ScoringSystem::Baf;
+    create.settings.game = "Diplomacy".into();
     app.execute(create, no_options()).await.unwrap();
     for n in 1..=7 {
         app.execute(subscribe(2, n), no_options()).await.unwrap();

@@ -224,7 +224,7 @@ async fn refused_commands_append_nothing(db: TestDatabase) {
         ErrorCode::Conflict
     );
     let mut bad = create(2, 9, 8, 1);
-    bad.players_per_game = 9;
+    bad.settings.players_per_game = 9;
     assert_eq!(
         app.execute(bad, no_options()).await.unwrap_err().code(),
         ErrorCode::BadUserInput { field: "playersPerGame".into() }
@@ -365,7 +365,7 @@ async fn active_players_and_rejoining(db: TestDatabase) {
         }
     }
     let mut strict = create(2, 2, 4, 1);
-    strict.require_active_players = Some(true);
+    strict.settings.require_active_players = true;
     app.execute(strict, no_options()).await.unwrap();
     // Player 2 finished only the games shared with player 1 (at most 2 of 6); player 5 none.
     let finished_by_2 =

@@ -1,9 +1,10 @@
 //! The commands: what a caller asks for. Each carries the [`Actor`] issuing it; ids are
 //! chosen by the caller. Idempotency keys are the application layer's business.
 
-use league_scoring::{Aggregation, GameResult, ScoringSystem};
+use league_scoring::GameResult;
 
 use crate::ids::{Actor, GameId, LeagueId, PlayerId, league_stream_id, player_stream_id};
+use crate::settings::LeagueSettings;
 
 /// Admin registers a player. The token itself never reaches the domain, only its hash.
 #[derive(Debug, Clone, PartialEq)]
@@ -14,23 +15,13 @@ pub struct RegisterPlayer {
     pub token_hash: String,
 }
 
-/// Admin creates a league. `None` settings take their defaults: size 8
-/// (`docs/scheduling.md#league-life-cycle`),
-/// games per seat from `docs/scheduling.md#games-per-league`, eligibility off, aggregation sum
-/// (`docs/scoring.md#league-aggregation`).
+/// Admin creates a league with `settings`, built with [`LeagueSettings::new`] (which applies
+/// the documented defaults) and the caller's overrides; the handler validates them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateLeague {
     pub actor: Actor,
     pub league_id: LeagueId,
-    pub name: String,
-    pub game: String,
-    pub game_version: Option<String>,
-    pub scoring_system: ScoringSystem,
-    pub players_per_game: u32,
-    pub size: Option<u32>,
-    pub games_per_seat: Option<u32>,
-    pub require_active_players: Option<bool>,
-    pub aggregation: Option<Aggregation>,
+    pub settings: LeagueSettings,
 }
 
 /// A player joins an open league (themself; admin may subscribe anyone).

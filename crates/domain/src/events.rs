@@ -5,12 +5,18 @@
 //! [`DomainEvent::decode`] — the platform's one decoder, driven by the exhaustive
 //! [`EventType`] — turns such a triple back into a typed event, upcasting older schema
 //! versions ([`upcast`]) and refusing unknown types and versions with a typed error.
+//!
+//! Every event type is one line of the `domain_events!` list, which generates the
+//! [`DomainEvent`] enum, [`EventType`] with its stored names, and every per-type match
+//! (kind, stream, payload, decoding): adding an event is its payload struct, one line there,
+//! and the fold arms the compiler then asks for.
 
-use league_scoring::{Aggregation, GameResult, ScoringSystem};
+use league_scoring::GameResult;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::ids::{Actor, GameId, LeagueId, PlayerId, league_stream_id, player_stream_id};
+use crate::settings::LeagueSettings;
 
 /// A player joined the platform. The gateway stores only a hash of the player's bearer token.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -22,29 +28,14 @@ pub struct PlayerRegistered {
 }
 
 /// A league was created with its fixed settings (`docs/scheduling.md#league-life-cycle`).
+/// The settings are flattened: the stored JSON is `leagueId` beside the settings' fields,
+/// exactly as when they were fields of this event.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LeagueCreated {
     pub league_id: LeagueId,
-    pub name: String,
-    pub game: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub game_version: Option<String>,
-    pub scoring_system: ScoringSystem,
-    /// k: seats per game.
-    pub players_per_game: u32,
-    /// N: players in the league (8 by default).
-    pub size: u32,
-    /// s: times each player takes each seat (games per player = k·s, total games = N·s).
-    pub games_per_seat: u32,
-    /// The "active player" eligibility (`docs/scheduling.md#league-life-cycle`) (≥ 5 games finished
-    /// in the last 90 days).
-    pub require_active_players: bool,
-    /// How game scores make the standings total (`docs/scoring.md#league-aggregation`). Left
-    /// out of the JSON when it is the default (sum), so leagues created before the setting
-    /// existed read and hash exactly as they did.
-    #[serde(default, skip_serializing_if = "Aggregation::is_sum")]
-    pub aggregation: Aggregation,
+    #[serde(flatten)]
+    pub settings: LeagueSettings,
 }
 
 /// A player joined a league that is still open.
@@ -110,56 +101,138 @@ pub struct LeagueCompleted {
     pub league_id: LeagueId,
 }
 
-/// Every event of the platform.
-#[derive(Debug, Clone, PartialEq)]
-pub enum DomainEvent {
-    PlayerRegistered(PlayerRegistered),
-    LeagueCreated(LeagueCreated),
-    PlayerSubscribed(PlayerSubscribed),
-    PlayerUnsubscribed(PlayerUnsubscribed),
-    GamesScheduled(GamesScheduled),
-    GameFinished(GameFinished),
-    GameResultCorrected(GameResultCorrected),
-    LeagueCompleted(LeagueCompleted),
+/// The event types, one line each: `Variant = "StoredName" in Stream(id_field)`, where the
+/// payload struct is named like the variant and `id_field` is its field naming the stream
+/// the event belongs to (`Player` or `League`). The stored names never change.
+macro_rules! domain_events {
+    ($($variant:ident = $name:literal in $stream:ident($id:ident)),* $(,)?) => {
+        /// Every event of the platform.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum DomainEvent {
+            $($variant($variant),)*
+        }
+
+        /// Every kind of event, one per [`DomainEvent`] variant: the stored `event_type`
+        /// column. Matching on it is exhaustive, so a new event type is a compile error
+        /// wherever it must be handled (decoding, folding, notifications), never a forgotten
+        /// string arm; [`Self::ALL`] is derived from the declaration, so no list of types is
+        /// kept by hand.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, strum::VariantArray)]
+        pub enum EventType {
+            $($variant,)*
+        }
+
+        impl EventType {
+            /// The stored name.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(EventType::$variant => $name,)*
+                }
+            }
+
+            /// The kind of stream events of this type belong to.
+            pub const fn stream_kind(self) -> StreamKind {
+                match self {
+                    $(EventType::$variant => StreamKind::$stream,)*
+                }
+            }
+        }
+
+        impl DomainEvent {
+            /// The kind of this event.
+            pub fn kind(&self) -> EventType {
+                match self {
+                    $(DomainEvent::$variant(_) => EventType::$variant,)*
+                }
+            }
+
+            /// The stream the event belongs to.
+            pub fn stream(&self) -> StreamRef {
+                match self {
+                    $(DomainEvent::$variant(e) => StreamRef::$stream(e.$id),)*
+                }
+            }
+
+            /// The camelCase JSON payload.
+            pub fn payload(&self) -> serde_json::Value {
+                let value = match self {
+                    $(DomainEvent::$variant(e) => serde_json::to_value(e),)*
+                };
+                // Plain structs of strings, numbers, UUIDs and enums always serialise.
+                value.expect("event payloads serialise to JSON")
+            }
+
+            /// Decodes a payload of the current schema version.
+            fn decode_current(
+                kind: EventType,
+                payload: impl PayloadSource,
+            ) -> Result<Self, EventDecodeError> {
+                let invalid = |source| EventDecodeError::InvalidPayload {
+                    event_type: kind.as_str().to_owned(),
+                    source,
+                };
+                Ok(match kind {
+                    $(
+                        EventType::$variant => {
+                            DomainEvent::$variant(payload.parse().map_err(invalid)?)
+                        }
+                    )*
+                })
+            }
+        }
+
+        $(
+            impl From<$variant> for DomainEvent {
+                fn from(event: $variant) -> Self {
+                    DomainEvent::$variant(event)
+                }
+            }
+        )*
+    };
+}
+
+domain_events! {
+    PlayerRegistered = "PlayerRegistered" in Player(player_id),
+    LeagueCreated = "LeagueCreated" in League(league_id),
+    PlayerSubscribed = "PlayerSubscribed" in League(league_id),
+    PlayerUnsubscribed = "PlayerUnsubscribed" in League(league_id),
+    GamesScheduled = "GamesScheduled" in League(league_id),
+    GameFinished = "GameFinished" in League(league_id),
+    GameResultCorrected = "GameResultCorrected" in League(league_id),
+    LeagueCompleted = "LeagueCompleted" in League(league_id),
+}
+
+/// The kinds of event stream: a player's (`player-<uuid>`) or a league's (`league-<uuid>`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StreamKind {
+    Player,
+    League,
+}
+
+/// The stream an event belongs to, by its id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StreamRef {
+    Player(PlayerId),
+    League(LeagueId),
+}
+
+impl StreamRef {
+    /// The stream's name: `player-<uuid>` or `league-<uuid>`.
+    pub fn stream_id(self) -> String {
+        match self {
+            StreamRef::Player(id) => player_stream_id(id),
+            StreamRef::League(id) => league_stream_id(id),
+        }
+    }
 }
 
 /// Current schema version of every event payload. An older version is upcast to this one by
 /// [`upcast`] before it is decoded.
 pub const SCHEMA_VERSION: u32 = 1;
 
-/// Every kind of event, one per [`DomainEvent`] variant: the stored `event_type` column.
-/// Matching on it is exhaustive, so a new event type is a compile error wherever it must be
-/// handled (decoding, folding, notifications), never a forgotten string arm; [`Self::ALL`] is
-/// derived from the declaration, so no list of types is kept by hand.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, strum::VariantArray)]
-pub enum EventType {
-    PlayerRegistered,
-    LeagueCreated,
-    PlayerSubscribed,
-    PlayerUnsubscribed,
-    GamesScheduled,
-    GameFinished,
-    GameResultCorrected,
-    LeagueCompleted,
-}
-
 impl EventType {
     /// Every event type, in declaration order.
     pub const ALL: &'static [EventType] = <EventType as strum::VariantArray>::VARIANTS;
-
-    /// The stored name.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            EventType::PlayerRegistered => "PlayerRegistered",
-            EventType::LeagueCreated => "LeagueCreated",
-            EventType::PlayerSubscribed => "PlayerSubscribed",
-            EventType::PlayerUnsubscribed => "PlayerUnsubscribed",
-            EventType::GamesScheduled => "GamesScheduled",
-            EventType::GameFinished => "GameFinished",
-            EventType::GameResultCorrected => "GameResultCorrected",
-            EventType::LeagueCompleted => "LeagueCompleted",
-        }
-    }
 
     /// The type named `name`, refusing names this code does not know.
     pub fn parse(name: &str) -> Result<EventType, EventDecodeError> {
@@ -172,7 +245,7 @@ impl EventType {
 
     /// Whether events of this type belong to a league's stream (all but registrations).
     pub const fn is_league_event(self) -> bool {
-        !matches!(self, EventType::PlayerRegistered)
+        matches!(self.stream_kind(), StreamKind::League)
     }
 }
 
@@ -252,20 +325,6 @@ impl DomainEvent {
         self.kind().as_str()
     }
 
-    /// The kind of this event.
-    pub fn kind(&self) -> EventType {
-        match self {
-            DomainEvent::PlayerRegistered(_) => EventType::PlayerRegistered,
-            DomainEvent::LeagueCreated(_) => EventType::LeagueCreated,
-            DomainEvent::PlayerSubscribed(_) => EventType::PlayerSubscribed,
-            DomainEvent::PlayerUnsubscribed(_) => EventType::PlayerUnsubscribed,
-            DomainEvent::GamesScheduled(_) => EventType::GamesScheduled,
-            DomainEvent::GameFinished(_) => EventType::GameFinished,
-            DomainEvent::GameResultCorrected(_) => EventType::GameResultCorrected,
-            DomainEvent::LeagueCompleted(_) => EventType::LeagueCompleted,
-        }
-    }
-
     /// The payload schema version this code writes.
     pub fn schema_version(&self) -> u32 {
         SCHEMA_VERSION
@@ -273,46 +332,15 @@ impl DomainEvent {
 
     /// The stream the event belongs to: `player-<uuid>` or `league-<uuid>`.
     pub fn stream_id(&self) -> String {
-        match self {
-            DomainEvent::PlayerRegistered(e) => player_stream_id(e.player_id),
-            DomainEvent::LeagueCreated(e) => league_stream_id(e.league_id),
-            DomainEvent::PlayerSubscribed(e) => league_stream_id(e.league_id),
-            DomainEvent::PlayerUnsubscribed(e) => league_stream_id(e.league_id),
-            DomainEvent::GamesScheduled(e) => league_stream_id(e.league_id),
-            DomainEvent::GameFinished(e) => league_stream_id(e.league_id),
-            DomainEvent::GameResultCorrected(e) => league_stream_id(e.league_id),
-            DomainEvent::LeagueCompleted(e) => league_stream_id(e.league_id),
-        }
+        self.stream().stream_id()
     }
 
     /// The league an event is about (`None` for player events).
     pub fn league_id(&self) -> Option<LeagueId> {
-        match self {
-            DomainEvent::PlayerRegistered(_) => None,
-            DomainEvent::LeagueCreated(e) => Some(e.league_id),
-            DomainEvent::PlayerSubscribed(e) => Some(e.league_id),
-            DomainEvent::PlayerUnsubscribed(e) => Some(e.league_id),
-            DomainEvent::GamesScheduled(e) => Some(e.league_id),
-            DomainEvent::GameFinished(e) => Some(e.league_id),
-            DomainEvent::GameResultCorrected(e) => Some(e.league_id),
-            DomainEvent::LeagueCompleted(e) => Some(e.league_id),
+        match self.stream() {
+            StreamRef::League(id) => Some(id),
+            StreamRef::Player(_) => None,
         }
-    }
-
-    /// The camelCase JSON payload.
-    pub fn payload(&self) -> serde_json::Value {
-        let value = match self {
-            DomainEvent::PlayerRegistered(e) => serde_json::to_value(e),
-            DomainEvent::LeagueCreated(e) => serde_json::to_value(e),
-            DomainEvent::PlayerSubscribed(e) => serde_json::to_value(e),
-            DomainEvent::PlayerUnsubscribed(e) => serde_json::to_value(e),
-            DomainEvent::GamesScheduled(e) => serde_json::to_value(e),
-            DomainEvent::GameFinished(e) => serde_json::to_value(e),
-            DomainEvent::GameResultCorrected(e) => serde_json::to_value(e),
-            DomainEvent::LeagueCompleted(e) => serde_json::to_value(e),
-        };
-        // Plain structs of strings, numbers, UUIDs and enums always serialise.
-        value.expect("event payloads serialise to JSON")
     }
 
     /// The one decoder of stored events: `(event_type, schema_version, payload)` back to a
@@ -334,39 +362,5 @@ impl DomainEvent {
             let upcast = upcast(kind, schema_version, payload.into_value().map_err(invalid)?)?;
             Self::decode_current(kind, upcast)
         }
-    }
-
-    fn decode_current(
-        kind: EventType,
-        payload: impl PayloadSource,
-    ) -> Result<Self, EventDecodeError> {
-        let invalid = |source| EventDecodeError::InvalidPayload {
-            event_type: kind.as_str().to_owned(),
-            source,
-        };
-        Ok(match kind {
-            EventType::PlayerRegistered => {
-                DomainEvent::PlayerRegistered(payload.parse().map_err(invalid)?)
-            }
-            EventType::LeagueCreated => {
-                DomainEvent::LeagueCreated(payload.parse().map_err(invalid)?)
-            }
-            EventType::PlayerSubscribed => {
-                DomainEvent::PlayerSubscribed(payload.parse().map_err(invalid)?)
-            }
-            EventType::PlayerUnsubscribed => {
-                DomainEvent::PlayerUnsubscribed(payload.parse().map_err(invalid)?)
-            }
-            EventType::GamesScheduled => {
-                DomainEvent::GamesScheduled(payload.parse().map_err(invalid)?)
-            }
-            EventType::GameFinished => DomainEvent::GameFinished(payload.parse().map_err(invalid)?),
-            EventType::GameResultCorrected => {
-                DomainEvent::GameResultCorrected(payload.parse().map_err(invalid)?)
-            }
-            EventType::LeagueCompleted => {
-                DomainEvent::LeagueCompleted(payload.parse().map_err(invalid)?)
-            }
-        })
     }
 }

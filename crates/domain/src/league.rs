@@ -20,12 +20,13 @@ use crate::events::{
 };
 use crate::ids::{Actor, GameId, LeagueId, PlayerId, league_stream_id};
 use crate::rules::{
-    ACTIVE_PLAYER_MIN_FINISHED_GAMES, DEFAULT_LEAGUE_SIZE, check_league_size,
-    check_players_per_game, clean_name, clean_reason, games_per_player, is_active_player,
+    ACTIVE_PLAYER_MIN_FINISHED_GAMES, check_league_size, check_players_per_game, clean_name,
+    clean_reason, default_games_per_seat, games_per_player, is_active_player,
     resolve_games_per_seat, schedule_league_games, validate_result,
 };
 use crate::scores::{ScoredGames, ScoredResult, StandingRow};
 use crate::seats::seat_labels;
+use crate::settings::LeagueSettings;
 
 /// Where a league is in its life: open for subscriptions, running (games scheduled),
 /// completed (every game finished).
@@ -83,7 +84,7 @@ impl Game {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct League {
     version: u64,
-    settings: Option<LeagueCreated>,
+    created: Option<LeagueCreated>,
     players: Vec<PlayerId>,
     games: Vec<Game>,
     completed: bool,
@@ -92,16 +93,16 @@ pub struct League {
 impl League {
     /// Whether the league has been created.
     pub fn exists(&self) -> bool {
-        self.settings.is_some()
+        self.created.is_some()
     }
 
     /// The league's settings, as created.
-    pub fn settings(&self) -> Option<&LeagueCreated> {
-        self.settings.as_ref()
+    pub fn settings(&self) -> Option<&LeagueSettings> {
+        self.created.as_ref().map(|created| &created.settings)
     }
 
     pub fn id(&self) -> Option<LeagueId> {
-        self.settings.as_ref().map(|s| s.league_id)
+        self.created.as_ref().map(|created| created.league_id)
     }
 
     /// `league-<uuid>`, once created.
@@ -111,7 +112,7 @@ impl League {
 
     /// `None` before the league is created.
     pub fn status(&self) -> Option<LeagueStatus> {
-        self.settings.as_ref()?;
+        self.created.as_ref()?;
         Some(if self.completed {
             LeagueStatus::Completed
         } else if self.games.is_empty() {
@@ -137,24 +138,23 @@ impl League {
 
     /// Whether every subscription place is taken.
     pub fn is_full(&self) -> bool {
-        self.settings.as_ref().is_some_and(|s| self.players.len() >= s.size as usize)
+        self.settings().is_some_and(|s| self.players.len() >= s.size as usize)
     }
 
     /// Display labels of the seats (Diplomacy powers for k = 7 Diplomacy leagues).
     pub fn seat_labels(&self) -> Vec<String> {
-        self.settings
-            .as_ref()
+        self.settings()
             .map(|s| seat_labels(s.scoring_system, s.players_per_game))
             .unwrap_or_default()
     }
 
     pub fn scoring_system(&self) -> Option<ScoringSystem> {
-        self.settings.as_ref().map(|s| s.scoring_system)
+        self.settings().map(|s| s.scoring_system)
     }
 
     /// The league's aggregation of game scores (sum before creation).
     pub fn aggregation(&self) -> Aggregation {
-        self.settings.as_ref().map(|s| s.aggregation).unwrap_or_default()
+        self.settings().map(|s| s.aggregation).unwrap_or_default()
     }
 
     /// Standings of every subscribed player from the finished games scored under `system`
@@ -173,7 +173,7 @@ impl League {
         system: ScoringSystem,
         aggregation: Aggregation,
     ) -> Result<Vec<StandingRow>, DomainError> {
-        let Some(settings) = &self.settings else { return Ok(Vec::new()) };
+        let Some(settings) = self.settings() else { return Ok(Vec::new()) };
         check_aggregation(aggregation, settings.players_per_game, settings.games_per_seat)?;
         check_players_per_game(system, settings.players_per_game).map_err(|error| {
             DomainError::invalid("system", format!("{system} cannot score this league: {error}"))
@@ -208,8 +208,8 @@ impl League {
         }
     }
 
-    fn created(&self, league_id: LeagueId) -> Result<&LeagueCreated, DomainError> {
-        self.settings.as_ref().ok_or(DomainError::LeagueNotFound(league_id))
+    fn created(&self, league_id: LeagueId) -> Result<&LeagueSettings, DomainError> {
+        self.settings().ok_or(DomainError::LeagueNotFound(league_id))
     }
 
     fn create(&self, c: &CreateLeague) -> Result<Vec<DomainEvent>, DomainError> {
@@ -219,28 +219,8 @@ impl League {
         if self.exists() {
             return Err(DomainError::LeagueAlreadyExists(c.league_id));
         }
-        let name = clean_name("name", &c.name)?;
-        let game = clean_name("game", &c.game)?;
-        let game_version =
-            c.game_version.as_deref().map(|v| clean_name("gameVersion", v)).transpose()?;
-        check_players_per_game(c.scoring_system, c.players_per_game)?;
-        let size = c.size.unwrap_or(DEFAULT_LEAGUE_SIZE);
-        check_league_size(c.players_per_game, size)?;
-        let games_per_seat = resolve_games_per_seat(c.players_per_game, c.games_per_seat)?;
-        let aggregation = c.aggregation.unwrap_or_default();
-        check_aggregation(aggregation, c.players_per_game, games_per_seat)?;
-        Ok(vec![DomainEvent::LeagueCreated(LeagueCreated {
-            league_id: c.league_id,
-            name,
-            game,
-            game_version,
-            scoring_system: c.scoring_system,
-            players_per_game: c.players_per_game,
-            size,
-            games_per_seat,
-            require_active_players: c.require_active_players.unwrap_or(false),
-            aggregation,
-        })])
+        let settings = validate_settings(&c.settings)?;
+        Ok(vec![DomainEvent::LeagueCreated(LeagueCreated { league_id: c.league_id, settings })])
     }
 
     fn subscribe(&self, c: &Subscribe, context: &Context) -> Result<Vec<DomainEvent>, DomainError> {
@@ -357,6 +337,24 @@ impl League {
     }
 }
 
+/// The settings a league is created with, checked against every rule and with its texts
+/// trimmed. Games per seat 0 is what [`LeagueSettings::new`] leaves where the league rules'
+/// table has no default for k: refused as missing, not as out of range.
+fn validate_settings(requested: &LeagueSettings) -> Result<LeagueSettings, DomainError> {
+    let k = requested.players_per_game;
+    let name = clean_name("name", &requested.name)?;
+    let game = clean_name("game", &requested.game)?;
+    let game_version =
+        requested.game_version.as_deref().map(|v| clean_name("gameVersion", v)).transpose()?;
+    check_players_per_game(requested.scoring_system, k)?;
+    check_league_size(k, requested.size)?;
+    let given =
+        Some(requested.games_per_seat).filter(|s| *s != 0 || default_games_per_seat(k).is_some());
+    let games_per_seat = resolve_games_per_seat(k, given)?;
+    check_aggregation(requested.aggregation, k, games_per_seat)?;
+    Ok(LeagueSettings { name, game, game_version, games_per_seat, ..requested.clone() })
+}
+
 /// `docs/scoring.md#league-aggregation`: best N needs 1 ≤ N ≤ the games each player plays
 /// ([`games_per_player`]); refused under field `aggregation.n`.
 pub fn check_aggregation(
@@ -405,7 +403,7 @@ impl Aggregate for League {
     fn apply(&mut self, event: &DomainEvent) {
         self.version += 1;
         match event {
-            DomainEvent::LeagueCreated(e) => self.settings = Some(e.clone()),
+            DomainEvent::LeagueCreated(e) => self.created = Some(e.clone()),
             DomainEvent::PlayerSubscribed(e) => self.players.push(e.player_id),
             DomainEvent::PlayerUnsubscribed(e) => self.players.retain(|p| *p != e.player_id),
             DomainEvent::GamesScheduled(e) => {

@@ -20,6 +20,7 @@ mod player;
 pub mod rules;
 mod scores;
 mod seats;
+mod settings;
 
 pub use aggregate::Aggregate;
 pub use commands::{
@@ -31,7 +32,7 @@ pub use error::{DomainError, ErrorCode};
 pub use events::{
     DomainEvent, EventDecodeError, EventType, GameFinished, GameResultCorrected, GamesScheduled,
     LeagueCompleted, LeagueCreated, PayloadSource, PlayerRegistered, PlayerSubscribed,
-    PlayerUnsubscribed, SCHEMA_VERSION, ScheduledGame, upcast,
+    PlayerUnsubscribed, SCHEMA_VERSION, ScheduledGame, StreamKind, StreamRef, upcast,
 };
 pub use ids::{
     Actor, GameId, LEAGUE_STREAM_PREFIX, LeagueId, PLAYER_STREAM_PREFIX, ParseActorError, PlayerId,
@@ -42,6 +43,7 @@ pub use league::{Game, GameStatus, League, LeagueStatus, check_aggregation};
 pub use player::Player;
 pub use scores::{ScoreError, ScoredGames, ScoredResult, StandingRow};
 pub use seats::{DIPLOMACY_POWERS, seat_label, seat_labels};
+pub use settings::LeagueSettings;
 
 #[cfg(test)]
 mod tests;

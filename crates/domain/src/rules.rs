@@ -79,6 +79,13 @@ pub fn check_league_size(players_per_game: u32, size: u32) -> Result<(), DomainE
     Ok(())
 }
 
+/// The games per seat s of `docs/scheduling.md#games-per-league` for k players per game, if
+/// the table has k.
+pub fn default_games_per_seat(players_per_game: u32) -> Option<u32> {
+    league_scheduling::default_games_per_seat(players_per_game as usize)
+        .and_then(|s| u32::try_from(s).ok())
+}
+
 /// Games per seat s: the value of `docs/scheduling.md#games-per-league` for k unless given;
 /// 1..=[`MAX_GAMES_PER_SEAT`].
 pub fn resolve_games_per_seat(
@@ -87,14 +94,12 @@ pub fn resolve_games_per_seat(
 ) -> Result<u32, DomainError> {
     let s = match given {
         Some(s) => s,
-        None => league_scheduling::default_games_per_seat(players_per_game as usize)
-            .and_then(|s| u32::try_from(s).ok())
-            .ok_or_else(|| {
-                DomainError::invalid(
-                    "gamesPerSeat",
-                    format!("no default for {players_per_game} players per game; give it"),
-                )
-            })?,
+        None => default_games_per_seat(players_per_game).ok_or_else(|| {
+            DomainError::invalid(
+                "gamesPerSeat",
+                format!("no default for {players_per_game} players per game; give it"),
+            )
+        })?,
     };
     if !(1..=MAX_GAMES_PER_SEAT).contains(&s) {
         return Err(DomainError::invalid(

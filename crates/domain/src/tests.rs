@@ -26,15 +26,11 @@ fn given<A: Aggregate>(events: &[DomainEvent]) -> A {
 fn created(system: ScoringSystem, k: u32, size: u32, s: u32) -> DomainEvent {
     DomainEvent::LeagueCreated(LeagueCreated {
         league_id: LEAGUE,
-        name: "Autumn".into(),
-        game: "Cartagena".into(),
-        game_version: None,
-        scoring_system: system,
-        players_per_game: k,
-        size,
-        games_per_seat: s,
-        require_active_players: false,
-        aggregation: Aggregation::Sum,
+        settings: LeagueSettings {
+            size,
+            games_per_seat: s,
+            ..LeagueSettings::new("Autumn", "Cartagena", system, k)
+        },
     })
 }
 
@@ -42,19 +38,20 @@ fn subscribed(n: u128) -> DomainEvent {
     DomainEvent::PlayerSubscribed(PlayerSubscribed { league_id: LEAGUE, player_id: player(n) })
 }
 
+/// The settings of [`create_command`] before its overrides: every default.
+fn default_settings(system: ScoringSystem, k: u32) -> LeagueSettings {
+    LeagueSettings::new("  Autumn  ", "Cartagena", system, k)
+}
+
 fn create_command(system: ScoringSystem, k: u32) -> CreateLeague {
     CreateLeague {
         actor: Actor::Admin,
         league_id: LEAGUE,
-        name: "  Autumn  ".into(),
-        game: "Cartagena".into(),
-        game_version: Some("2nd edition".into()),
-        scoring_system: system,
-        players_per_game: k,
-        size: None,
-        games_per_seat: Some(1),
-        require_active_players: None,
-        aggregation: None,
+        settings: LeagueSettings {
+            game_version: Some("2nd edition".into()),
+            games_per_seat: 1,
+            ..default_settings(system, k)
+        },
     }
 }
 
@@ -200,10 +197,10 @@ mod creation {
         let [DomainEvent::LeagueCreated(created)] = events.as_slice() else {
             panic!("expected one LeagueCreated, got {events:?}")
         };
-        assert_eq!(created.name, "Autumn");
-        assert_eq!(created.game_version.as_deref(), Some("2nd edition"));
-        assert_eq!((created.size, created.games_per_seat), (8, 1));
-        assert!(!created.require_active_players);
+        assert_eq!(created.settings.name, "Autumn");
+        assert_eq!(created.settings.game_version.as_deref(), Some("2nd edition"));
+        assert_eq!((created.settings.size, created.settings.games_per_seat), (8, 1));
+        assert!(!created.settings.require_active_players);
         let league = given::<League>(&events);
         assert_eq!(league.status(), Some(LeagueStatus::Open));
         assert_eq!(league.stream_id(), Some(format!("league-{LEAGUE}")));
@@ -214,12 +211,13 @@ mod creation {
         // docs/scheduling.md#games-per-league: 4 players per game → 16 games per player, 32
         // in total (s = 4).
         let mut command = create_command(ScoringSystem::Placement, 4);
-        command.games_per_seat = None;
+        command.settings.games_per_seat =
+            default_settings(ScoringSystem::Placement, 4).games_per_seat;
         let events = handle_league(&[], command.into()).unwrap();
         let DomainEvent::LeagueCreated(created) = &events[0] else { panic!() };
-        assert_eq!(created.games_per_seat, 4);
-        assert_eq!(created.players_per_game * created.games_per_seat, 16);
-        assert_eq!(created.size * created.games_per_seat, 32);
+        assert_eq!(created.settings.games_per_seat, 4);
+        assert_eq!(created.settings.players_per_game * created.settings.games_per_seat, 16);
+        assert_eq!(created.settings.size * created.settings.games_per_seat, 32);
     }
 
     #[test]
@@ -256,7 +254,7 @@ mod creation {
     fn placement_takes_two_to_eight_players_per_game() {
         for k in [0, 1, 9] {
             let mut command = create_command(ScoringSystem::Placement, k);
-            command.size = Some(10);
+            command.settings.size = 10;
             assert_bad_input(handle_league(&[], command.into()), "playersPerGame");
         }
         for k in 2..=8 {
@@ -274,7 +272,7 @@ mod creation {
                 "playersPerGame",
             );
             let mut large = create_command(system, 10);
-            large.size = Some(12);
+            large.settings.size = 12;
             assert!(handle_league(&[], large.into()).is_ok());
         }
     }
@@ -283,12 +281,12 @@ mod creation {
     fn size_is_between_players_per_game_and_64() {
         for size in [3, 65] {
             let mut command = create_command(ScoringSystem::Placement, 4);
-            command.size = Some(size);
+            command.settings.size = size;
             assert_bad_input(handle_league(&[], command.into()), "size");
         }
         for size in [4, 64] {
             let mut command = create_command(ScoringSystem::Placement, 4);
-            command.size = Some(size);
+            command.settings.size = size;
             assert!(handle_league(&[], command.into()).is_ok());
         }
     }
@@ -297,7 +295,7 @@ mod creation {
     fn games_per_seat_is_between_1_and_20() {
         for s in [0, 21] {
             let mut command = create_command(ScoringSystem::Placement, 4);
-            command.games_per_seat = Some(s);
+            command.settings.games_per_seat = s;
             assert_bad_input(handle_league(&[], command.into()), "gamesPerSeat");
         }
     }
@@ -305,13 +303,13 @@ mod creation {
     #[test]
     fn texts_are_validated_with_their_field() {
         let mut command = create_command(ScoringSystem::Placement, 4);
-        command.name = " ".into();
+        command.settings.name = " ".into();
         assert_bad_input(handle_league(&[], command.into()), "name");
         let mut command = create_command(ScoringSystem::Placement, 4);
-        command.game = "g".repeat(201);
+        command.settings.game = "g".repeat(201);
         assert_bad_input(handle_league(&[], command.into()), "game");
         let mut command = create_command(ScoringSystem::Placement, 4);
-        command.game_version = Some("".into());
+        command.settings.game_version = Some("".into());
         assert_bad_input(handle_league(&[], command.into()), "gameVersion");
     }
 }
@@ -430,12 +428,12 @@ mod subscriptions {
     /// last 90 days.
     #[test]
     fn leagues_requiring_active_players_refuse_players_with_fewer_than_five_recent_games() {
-        let DomainEvent::LeagueCreated(mut settings) = created(ScoringSystem::Placement, 4, 8, 4)
+        let DomainEvent::LeagueCreated(mut created) = created(ScoringSystem::Placement, 4, 8, 4)
         else {
             unreachable!()
         };
-        settings.require_active_players = true;
-        let league = given::<League>(&[DomainEvent::LeagueCreated(settings)]);
+        created.settings.require_active_players = true;
+        let league = given::<League>(&[DomainEvent::LeagueCreated(created)]);
         let four = Context::new(context().now).with_subscriber(4);
         let error = league.handle(&subscribe(Actor::Admin, 1), &four).unwrap_err();
         assert_eq!(error.code(), ErrorCode::Conflict);
@@ -813,6 +811,38 @@ mod stored_events {
         }
     }
 
+    /// `LeagueCreated` payloads as the version before the settings became one value wrote
+    /// them (canonical text: sorted keys, no whitespace), without and with the optional
+    /// `gameVersion` and `aggregation`: they decode, and re-encode to the same bytes, so the
+    /// stored payloads and their hashes are unchanged.
+    #[test]
+    fn league_created_payloads_of_the_previous_version_re_encode_byte_for_byte() {
+        let stored = [
+            r#"{"game":"Cartagena","gamesPerSeat":1,"leagueId":"01934f00-0000-7000-8000-0000000000aa","name":"Autumn","playersPerGame":2,"requireActivePlayers":false,"scoringSystem":"placement","size":4}"#,
+            r#"{"aggregation":{"kind":"bestN","n":2},"game":"Cartagena","gameVersion":"2nd edition","gamesPerSeat":3,"leagueId":"01934f00-0000-7000-8000-0000000000aa","name":"Autumn","playersPerGame":7,"requireActivePlayers":true,"scoringSystem":"baf","size":7}"#,
+            r#"{"aggregation":{"kind":"average"},"game":"Cartagena","gamesPerSeat":4,"leagueId":"01934f00-0000-7000-8000-0000000000aa","name":"Autumn","playersPerGame":4,"requireActivePlayers":false,"scoringSystem":"placement","size":8}"#,
+        ];
+        for text in stored {
+            let event = DomainEvent::decode("LeagueCreated", 1, text).unwrap();
+            assert_eq!(event.payload().to_string(), text);
+            let value: serde_json::Value = serde_json::from_str(text).unwrap();
+            assert_eq!(DomainEvent::decode("LeagueCreated", 1, &value).unwrap(), event);
+        }
+        let DomainEvent::LeagueCreated(plain) =
+            DomainEvent::decode("LeagueCreated", 1, stored[0]).unwrap()
+        else {
+            panic!("decoded as another type")
+        };
+        assert_eq!(
+            plain.settings,
+            LeagueSettings {
+                size: 4,
+                games_per_seat: 1,
+                ..LeagueSettings::new("Autumn", "Cartagena", ScoringSystem::Placement, 2)
+            }
+        );
+    }
+
     #[test]
     fn payloads_are_camel_case() {
         let created = created(ScoringSystem::Detour98f, 7, 8, 3).payload();
@@ -969,24 +999,24 @@ mod aggregation {
     fn running_with(aggregation: Aggregation) -> Vec<DomainEvent> {
         let mut events = running_placement_league();
         let DomainEvent::LeagueCreated(created) = &mut events[0] else { panic!() };
-        created.aggregation = aggregation;
+        created.settings.aggregation = aggregation;
         events
     }
 
     #[test]
     fn a_league_is_created_with_its_aggregation_and_defaults_to_sum() {
         let mut command = create_command(ScoringSystem::Placement, 4);
-        command.aggregation = Some(Aggregation::BestN { n: 3 });
+        command.settings.aggregation = Aggregation::BestN { n: 3 };
         let events = handle_league(&[], command.into()).unwrap();
         let DomainEvent::LeagueCreated(created) = &events[0] else { panic!() };
-        assert_eq!(created.aggregation, Aggregation::BestN { n: 3 });
+        assert_eq!(created.settings.aggregation, Aggregation::BestN { n: 3 });
         let payload = events[0].payload();
         assert_eq!(payload["aggregation"], serde_json::json!({"kind": "bestN", "n": 3}));
         assert_eq!(given::<League>(&events).aggregation(), Aggregation::BestN { n: 3 });
         let events =
             handle_league(&[], create_command(ScoringSystem::Placement, 4).into()).unwrap();
         let DomainEvent::LeagueCreated(created) = &events[0] else { panic!() };
-        assert_eq!(created.aggregation, Aggregation::Sum);
+        assert_eq!(created.settings.aggregation, Aggregation::Sum);
     }
 
     /// Given nothing, when best N does not fit the k·s games each player plays, then the
@@ -996,7 +1026,7 @@ mod aggregation {
         // k = 4, s = 1: each player plays 4 games.
         for (n, fits) in [(0, false), (1, true), (4, true), (5, false)] {
             let mut command = create_command(ScoringSystem::Placement, 4);
-            command.aggregation = Some(Aggregation::BestN { n });
+            command.settings.aggregation = Aggregation::BestN { n };
             let result = handle_league(&[], command.into());
             if fits {
                 assert_eq!(result.unwrap().len(), 1);
@@ -1006,8 +1036,9 @@ mod aggregation {
         }
         // With s = 4 (the default for k = 4) each plays 16: best 16 fits.
         let mut command = create_command(ScoringSystem::Placement, 4);
-        command.games_per_seat = None;
-        command.aggregation = Some(Aggregation::BestN { n: 16 });
+        command.settings.games_per_seat =
+            default_settings(ScoringSystem::Placement, 4).games_per_seat;
+        command.settings.aggregation = Aggregation::BestN { n: 16 };
         assert!(handle_league(&[], command.into()).is_ok());
         assert_eq!(check_aggregation(Aggregation::Average, 4, 1), Ok(()));
     }

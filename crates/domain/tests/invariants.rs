@@ -88,15 +88,11 @@ fn command_for(league: &League, step: &Step) -> LeagueCommand {
         Step::Create { k, size } => CreateLeague {
             actor: Actor::Admin,
             league_id: LEAGUE,
-            name: "Random".into(),
-            game: "Cartagena".into(),
-            game_version: None,
-            scoring_system: ScoringSystem::Placement,
-            players_per_game: *k,
-            size: Some(*size),
-            games_per_seat: Some(1),
-            require_active_players: None,
-            aggregation: None,
+            settings: LeagueSettings {
+                size: *size,
+                games_per_seat: 1,
+                ..LeagueSettings::new("Random", "Cartagena", ScoringSystem::Placement, *k)
+            },
         }
         .into(),
         Step::Subscribe { who, player: n } => {

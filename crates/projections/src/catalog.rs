@@ -7,8 +7,7 @@
 
 use chrono::{DateTime, Utc};
 use futures::TryStreamExt;
-use league_domain::{DomainEvent, EventType, LeagueStatus};
-use league_scoring::{Aggregation, ScoringSystem};
+use league_domain::{DomainEvent, EventType, LeagueSettings, LeagueStatus};
 use league_store::{EventStore, RecordedEvent};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use uuid::Uuid;
@@ -16,6 +15,7 @@ use uuid::Uuid;
 use crate::decode::{decode, decode_row, meta_of};
 use crate::error::ProjectionError;
 use crate::model::{EventMeta, PlayerView};
+use crate::players::PlayerRegistry;
 
 /// The event types the catalog folds; every other event leaves it unchanged.
 pub const CATALOG_EVENT_TYPES: [EventType; 6] = [
@@ -36,16 +36,8 @@ pub fn is_catalog_event(event_type: &str) -> bool {
 #[derive(Debug, Clone, PartialEq)]
 pub struct LeagueSummary {
     pub id: Uuid,
-    pub name: String,
-    pub game: String,
-    pub game_version: Option<String>,
-    pub scoring_system: ScoringSystem,
-    pub players_per_game: u32,
-    pub size: u32,
-    pub games_per_seat: u32,
-    pub require_active_players: bool,
-    /// How game scores make the standings total (`docs/scoring.md#league-aggregation`).
-    pub aggregation: Aggregation,
+    /// The settings it was created with.
+    pub settings: LeagueSettings,
     pub status: LeagueStatus,
     /// Subscribed players, in subscription order.
     pub players: Vec<Uuid>,
@@ -54,22 +46,14 @@ pub struct LeagueSummary {
     pub completed_at: Option<DateTime<Utc>>,
 }
 
-/// A player with the leagues they ever subscribed to (their finished games, for the
-/// active-player rule, are in those leagues' models).
-#[derive(Debug, Clone, PartialEq)]
-struct PlayerEntry {
-    view: PlayerView,
-    leagues: Vec<Uuid>,
-}
-
 /// The catalog as of the last folded catalog event. Pure: no IO (but [`load_catalog`]).
 #[derive(Debug, Clone, Default)]
 pub struct Catalog {
     position: u64,
-    players: HashMap<Uuid, PlayerEntry>,
-    player_order: Vec<Uuid>,
-    /// Token hashes come from outside: keep SipHash here.
-    players_by_token: std::collections::HashMap<String, Uuid>,
+    players: PlayerRegistry,
+    /// Player → every league they ever subscribed to, in subscription order (their finished
+    /// games, for the active-player rule, are in those leagues' models).
+    joined: HashMap<Uuid, Vec<Uuid>>,
     /// Every league, in creation order.
     leagues: Vec<LeagueSummary>,
     /// League id → index in `leagues`.
@@ -131,22 +115,22 @@ impl Catalog {
     }
 
     pub fn player(&self, id: Uuid) -> Option<&PlayerView> {
-        self.players.get(&id).map(|entry| &entry.view)
+        self.players.get(id)
     }
 
     /// Player ids in registration order.
     pub fn player_ids(&self) -> &[Uuid] {
-        &self.player_order
+        self.players.ids()
     }
 
     /// The player whose bearer token hashes to `token_hash`.
     pub fn player_by_token_hash(&self, token_hash: &str) -> Option<&PlayerView> {
-        self.players_by_token.get(token_hash).and_then(|id| self.player(*id))
+        self.players.by_token_hash(token_hash)
     }
 
     /// Every league the player ever subscribed to, in subscription order (also those left).
     pub fn leagues_joined(&self, player: Uuid) -> &[Uuid] {
-        self.players.get(&player).map(|entry| entry.leagues.as_slice()).unwrap_or_default()
+        self.joined.get(&player).map(Vec::as_slice).unwrap_or_default()
     }
 
     /// The leagues the player is subscribed to now, in creation order.
@@ -193,23 +177,7 @@ impl Catalog {
         self.skip(meta)?;
         let position = meta.position;
         match event {
-            DomainEvent::PlayerRegistered(e) => {
-                if self.players.contains_key(&e.player_id) {
-                    return Err(ProjectionError::inconsistent(
-                        position,
-                        format!("player {} registered twice", e.player_id),
-                    ));
-                }
-                self.players_by_token.insert(e.token_hash.clone(), e.player_id);
-                self.player_order.push(e.player_id);
-                let view = PlayerView {
-                    id: e.player_id,
-                    name: e.name.clone(),
-                    token_hash: e.token_hash.clone(),
-                    registered_at: meta.recorded_at,
-                };
-                self.players.insert(e.player_id, PlayerEntry { view, leagues: Vec::new() });
-            }
+            DomainEvent::PlayerRegistered(e) => self.players.register(meta, e)?,
             DomainEvent::LeagueCreated(e) => {
                 if self.league_index.contains_key(&e.league_id) {
                     return Err(ProjectionError::inconsistent(
@@ -221,27 +189,19 @@ impl Catalog {
                 self.league_order.push(e.league_id);
                 self.leagues.push(LeagueSummary {
                     id: e.league_id,
-                    name: e.name.clone(),
-                    game: e.game.clone(),
-                    game_version: e.game_version.clone(),
-                    scoring_system: e.scoring_system,
-                    players_per_game: e.players_per_game,
-                    size: e.size,
-                    games_per_seat: e.games_per_seat,
-                    require_active_players: e.require_active_players,
-                    aggregation: e.aggregation,
+                    settings: e.settings.clone(),
                     status: LeagueStatus::Open,
-                    players: Vec::with_capacity(e.size as usize),
+                    players: Vec::with_capacity(e.settings.size as usize),
                     created_at: meta.recorded_at,
                     completed_at: None,
                 });
             }
             DomainEvent::PlayerSubscribed(e) => {
                 self.league_mut(e.league_id, position)?.players.push(e.player_id);
-                if let Some(entry) = self.players.get_mut(&e.player_id)
+                if self.players.get(e.player_id).is_some()
                     && !self.departed.contains(&(e.league_id, e.player_id))
                 {
-                    entry.leagues.push(e.league_id);
+                    self.joined.entry(e.player_id).or_default().push(e.league_id);
                 }
             }
             DomainEvent::PlayerUnsubscribed(e) => {

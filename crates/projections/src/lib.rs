@@ -21,6 +21,7 @@ mod catalog;
 mod decode;
 mod error;
 mod model;
+mod players;
 mod ratings;
 
 pub use asof::{AsOf, fold_until, load_league, load_model};

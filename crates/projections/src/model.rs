@@ -7,15 +7,16 @@ use std::sync::OnceLock;
 use chrono::{DateTime, Utc};
 use league_domain::{
     DomainEvent, GameFinished, GameResultCorrected, GameStatus, GamesScheduled, LeagueCreated,
-    LeagueStatus, PlayerRegistered, ScoredGames, ScoredResult, rules, seat_labels,
+    LeagueSettings, LeagueStatus, ScoredGames, ScoredResult, rules, seat_labels,
 };
-use league_scoring::{Aggregation, GameResult, ScoringSystem, score_game_unexplained};
+use league_scoring::{GameResult, score_game_unexplained};
 use league_store::RecordedEvent;
 use rustc_hash::FxHashMap as HashMap;
 use uuid::Uuid;
 
 use crate::decode::decode;
 use crate::error::ProjectionError;
+use crate::players::PlayerRegistry;
 
 /// A registered player.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,16 +32,8 @@ pub struct PlayerView {
 #[derive(Debug, Clone, PartialEq)]
 pub struct LeagueView {
     pub id: Uuid,
-    pub name: String,
-    pub game: String,
-    pub game_version: Option<String>,
-    pub scoring_system: ScoringSystem,
-    pub players_per_game: u32,
-    pub size: u32,
-    pub games_per_seat: u32,
-    pub require_active_players: bool,
-    /// How game scores make the standings total (`docs/scoring.md#league-aggregation`).
-    pub aggregation: Aggregation,
+    /// The settings it was created with.
+    pub settings: LeagueSettings,
     pub status: LeagueStatus,
     /// Subscribed players, in subscription order.
     pub players: Vec<Uuid>,
@@ -171,10 +164,7 @@ pub(crate) struct LeagueState {
 pub struct ReadModel {
     position: u64,
     last_recorded_at: Option<DateTime<Utc>>,
-    pub(crate) players: HashMap<Uuid, PlayerView>,
-    pub(crate) player_order: Vec<Uuid>,
-    /// Token hashes come from outside: keep SipHash here.
-    players_by_token: std::collections::HashMap<String, Uuid>,
+    players: PlayerRegistry,
     pub(crate) leagues: HashMap<Uuid, LeagueState>,
     league_order: Vec<Uuid>,
     pub(crate) games: HashMap<Uuid, GameView>,
@@ -222,17 +212,17 @@ impl ReadModel {
     }
 
     pub fn player(&self, id: Uuid) -> Option<&PlayerView> {
-        self.players.get(&id)
+        self.players.get(id)
     }
 
     /// Every player, in registration order.
     pub fn players(&self) -> impl Iterator<Item = &PlayerView> {
-        self.player_order.iter().filter_map(|id| self.players.get(id))
+        self.players.iter()
     }
 
     /// The player whose bearer token hashes to `token_hash`.
     pub fn player_by_token_hash(&self, token_hash: &str) -> Option<&PlayerView> {
-        self.players_by_token.get(token_hash).and_then(|id| self.players.get(id))
+        self.players.by_token_hash(token_hash)
     }
 
     /// A league's standings under its own system, best first (empty for an unknown league
@@ -278,7 +268,7 @@ impl ReadModel {
         }
         let applied = Applied::of(meta.position, &event);
         match event {
-            DomainEvent::PlayerRegistered(e) => self.register(meta, e)?,
+            DomainEvent::PlayerRegistered(e) => self.players.register(meta, &e)?,
             DomainEvent::LeagueCreated(e) => self.create(meta, e)?,
             DomainEvent::PlayerSubscribed(e) => {
                 self.league_state_mut(meta, e.league_id)?.subscribe(e.player_id);
@@ -298,27 +288,6 @@ impl ReadModel {
         Ok(applied)
     }
 
-    fn register(&mut self, meta: EventMeta, e: PlayerRegistered) -> Result<(), ProjectionError> {
-        if self.players.contains_key(&e.player_id) {
-            return Err(ProjectionError::inconsistent(
-                meta.position,
-                format!("player {} registered twice", e.player_id),
-            ));
-        }
-        self.players_by_token.insert(e.token_hash.clone(), e.player_id);
-        self.player_order.push(e.player_id);
-        self.players.insert(
-            e.player_id,
-            PlayerView {
-                id: e.player_id,
-                name: e.name,
-                token_hash: e.token_hash,
-                registered_at: meta.recorded_at,
-            },
-        );
-        Ok(())
-    }
-
     fn create(&mut self, meta: EventMeta, e: LeagueCreated) -> Result<(), ProjectionError> {
         if self.leagues.contains_key(&e.league_id) {
             return Err(ProjectionError::inconsistent(
@@ -326,29 +295,22 @@ impl ReadModel {
                 format!("league {} created twice", e.league_id),
             ));
         }
+        let seat_labels = seat_labels(e.settings.scoring_system, e.settings.players_per_game);
         let view = LeagueView {
             id: e.league_id,
-            name: e.name,
-            game: e.game,
-            game_version: e.game_version,
-            scoring_system: e.scoring_system,
-            players_per_game: e.players_per_game,
-            size: e.size,
-            games_per_seat: e.games_per_seat,
-            require_active_players: e.require_active_players,
-            aggregation: e.aggregation,
             status: LeagueStatus::Open,
-            players: Vec::with_capacity(e.size as usize),
+            players: Vec::with_capacity(e.settings.size as usize),
             games: Vec::new(),
             created_at: meta.recorded_at,
             stream_version: meta.stream_version,
+            settings: e.settings,
         };
         self.league_order.push(e.league_id);
         self.leagues.insert(
             e.league_id,
             LeagueState {
                 view,
-                seat_labels: seat_labels(e.scoring_system, e.players_per_game),
+                seat_labels,
                 scored: ScoredGames::default(),
                 scored_slot: HashMap::default(),
                 standings: OnceLock::new(),
@@ -432,7 +394,7 @@ impl ReadModel {
         let view = self.games.get(&game).filter(|g| g.league_id == league).ok_or_else(|| {
             ProjectionError::inconsistent(meta.position, format!("unknown game {game}"))
         })?;
-        let scored = score_game_unexplained(state.view.scoring_system, result)
+        let scored = score_game_unexplained(state.view.settings.scoring_system, result)
             .map_err(|error| ProjectionError::inconsistent(meta.position, error.to_string()))?;
         let seats = view.seats.iter().map(|seat| seat.player);
         let scored = ScoredResult::new(scored, seats.clone()).map_err(|error| {
@@ -502,7 +464,8 @@ impl ReadModel {
         let leagues = &self.leagues;
         let changes = self.history.entry((league, player)).or_insert_with(|| {
             let games = leagues.get(&league).map_or(0, |state| {
-                rules::games_per_player(state.view.players_per_game, state.view.games_per_seat)
+                let settings = &state.view.settings;
+                rules::games_per_player(settings.players_per_game, settings.games_per_seat)
             });
             Vec::with_capacity((games as usize).min(1024))
         });
@@ -532,7 +495,8 @@ impl LeagueState {
     /// Every subscribed player, ranked under the league's aggregation (unplayed players
     /// last: see [`ScoredGames::standings`]), cached until the next change.
     fn standings(&self) -> &[StandingRow] {
-        self.standings
-            .get_or_init(|| self.scored.standings(&self.view.players, self.view.aggregation))
+        self.standings.get_or_init(|| {
+            self.scored.standings(&self.view.players, self.view.settings.aggregation)
+        })
     }
 }

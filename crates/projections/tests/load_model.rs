@@ -4,9 +4,9 @@
 //! reader has run ahead of the folder — and a bound ends the history, on SQLite and
 //! PostgreSQL.
 
-use league_domain::{DomainEvent, LeagueCreated, PlayerRegistered, ScheduledGame};
+use league_domain::{DomainEvent, LeagueCreated, LeagueSettings, PlayerRegistered, ScheduledGame};
 use league_projections::{AsOf, ProjectionError, load_league, load_model};
-use league_scoring::{Aggregation, ScoringSystem};
+use league_scoring::ScoringSystem;
 use league_store::{EventStore, ExpectedVersion, Metadata, NewEvent, StreamId};
 use league_testkit::{TestDatabase, on_both_databases};
 use uuid::Uuid;
@@ -61,18 +61,8 @@ async fn an_unknown_event_type_stops_the_fold_at_its_position(db: TestDatabase) 
 
 /// A placement league of 8, two players a game, as created.
 fn league_created(league: Uuid, name: &str) -> DomainEvent {
-    DomainEvent::LeagueCreated(LeagueCreated {
-        league_id: league,
-        name: name.into(),
-        game: "Cartagena".into(),
-        game_version: None,
-        scoring_system: ScoringSystem::Placement,
-        players_per_game: 2,
-        size: 8,
-        games_per_seat: 7,
-        require_active_players: false,
-        aggregation: Aggregation::Sum,
-    })
+    let settings = LeagueSettings::new(name, "Cartagena", ScoringSystem::Placement, 2);
+    DomainEvent::LeagueCreated(LeagueCreated { league_id: league, settings })
 }
 
 async fn an_event_that_contradicts_the_history_stops_the_fold_at_its_position(db: TestDatabase) {

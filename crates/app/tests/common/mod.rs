@@ -4,7 +4,8 @@
 
 use league_app::{App, CommandOptions, Executed};
 use league_domain::{
-    Actor, CorrectResult, CreateLeague, RegisterPlayer, ReportResult, Subscribe, game_id,
+    Actor, CorrectResult, CreateLeague, LeagueSettings, RegisterPlayer, ReportResult, Subscribe,
+    game_id,
 };
 use league_scoring::{GameResult, PlacementEntry, ScoringSystem};
 use uuid::Uuid;
@@ -32,18 +33,12 @@ pub fn register(n: u128) -> RegisterPlayer {
 
 /// A placement league of `size` players, `k` per game, `s` games per seat.
 pub fn create(league_n: u128, k: u32, size: u32, s: u32) -> CreateLeague {
+    let placement =
+        LeagueSettings::new(format!("League {league_n}"), "Cartagena", ScoringSystem::Placement, k);
     CreateLeague {
         actor: Actor::Admin,
         league_id: league(league_n),
-        name: format!("League {league_n}"),
-        game: "Cartagena".into(),
-        game_version: None,
-        scoring_system: ScoringSystem::Placement,
-        players_per_game: k,
-        size: Some(size),
-        games_per_seat: Some(s),
-        require_active_players: None,
-        aggregation: None,
+        settings: LeagueSettings { size, games_per_seat: s, ..placement },
     }
 }
 

@@ -162,7 +162,7 @@ pub async fn replay(args: ReplayArgs) -> Result<ExitCode, CliError> {
     // does not fit (unknown league, a second first report, a correction of nothing) fails
     // the replay like any other fold error.
     let ratings = load_ratings(&store, model.position(), |league| {
-        model.league(league).map(|view| view.scoring_system)
+        model.league(league).map(|view| view.settings.scoring_system)
     })
     .await
     .context("ratings replay failed")?;
@@ -235,9 +235,9 @@ fn league_json(model: &ReadModel, league: Uuid) -> Value {
     let finished = model.games_of(league).filter(|game| game.result.is_some()).count();
     json!({
         "league": view.id,
-        "name": view.name,
+        "name": view.settings.name,
         "status": view.status,
-        "scoringSystem": view.scoring_system,
+        "scoringSystem": view.settings.scoring_system,
         "gamesFinished": finished,
         "games": view.games.len(),
         "standings": standings_json(model, &model.standings(league)),
@@ -332,13 +332,13 @@ impl Line {
                     text,
                     "{head} by {actor}: \"{}\" ({}), scoring system {}, {} players per game, \
                      {} players, {} games per seat{}",
-                    e.name,
-                    e.game,
-                    e.scoring_system,
-                    e.players_per_game,
-                    e.size,
-                    e.games_per_seat,
-                    if e.require_active_players { ", active players only" } else { "" }
+                    e.settings.name,
+                    e.settings.game,
+                    e.settings.scoring_system,
+                    e.settings.players_per_game,
+                    e.settings.size,
+                    e.settings.games_per_seat,
+                    if e.settings.require_active_players { ", active players only" } else { "" }
                 );
             }
             DomainEvent::PlayerSubscribed(e) if self.concerns(e.player_id) => {
@@ -446,8 +446,8 @@ pub async fn rescore(args: RescoreArgs) -> Result<ExitCode, CliError> {
         .collect();
     let output = json!({
         "league": league,
-        "name": view.name,
-        "leagueSystem": view.scoring_system,
+        "name": view.settings.name,
+        "leagueSystem": view.settings.scoring_system,
         "system": system,
         "position": app.applied_position(),
         "standings": rows,

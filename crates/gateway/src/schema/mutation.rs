@@ -10,7 +10,7 @@ use league_domain::{
 use league_scoring::GameResult;
 use uuid::Uuid;
 
-use super::inputs::{CreateLeagueInput, GameResultInput, RegisterPlayerInput, count, parse_id};
+use super::inputs::{CreateLeagueInput, GameResultInput, RegisterPlayerInput, parse_id};
 use super::types::{Game, League, Player, PlayerRegistration};
 use super::{app, caller};
 use crate::RequestId;
@@ -52,22 +52,8 @@ impl MutationRoot {
         idempotency_key: Option<String>,
     ) -> GatewayResult<League> {
         let actor = caller(ctx).actor()?;
-        let command = CreateLeague {
-            actor,
-            league_id: Uuid::now_v7(),
-            name: input.name,
-            game: input.game,
-            game_version: input.game_version,
-            scoring_system: input.scoring_system.into(),
-            players_per_game: count(input.players_per_game, "input.playersPerGame")?,
-            size: input.size.map(|n| count(n, "input.size")).transpose()?,
-            games_per_seat: input
-                .games_per_seat
-                .map(|n| count(n, "input.gamesPerSeat"))
-                .transpose()?,
-            require_active_players: input.require_active_players,
-            aggregation: input.aggregation.as_ref().map(|a| a.to_domain()).transpose()?,
-        };
+        let command =
+            CreateLeague { actor, league_id: Uuid::now_v7(), settings: input.into_settings()? };
         let fresh_id = command.league_id;
         let executed = execute(ctx, command, idempotency_key).await?;
         // A deduplicated retry created nothing: its league is the one the first call made.

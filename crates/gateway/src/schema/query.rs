@@ -114,7 +114,7 @@ impl QueryRoot {
         let own = app
             .catalog()
             .league(league)
-            .map(|summary| (summary.scoring_system, summary.aggregation));
+            .map(|summary| (summary.settings.scoring_system, summary.settings.aggregation));
         let system = system.map(ScoringSystem::from);
         let differs = own.is_some_and(|(own_system, own_aggregation)| {
             system.is_some_and(|s| s != own_system)

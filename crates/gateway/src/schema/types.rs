@@ -10,6 +10,7 @@ use league_app::App;
 use std::sync::Arc;
 
 use league_app::{LeagueSummary, ReadModel};
+use league_domain::LeagueSettings;
 use league_projections::{GameView, PlayerView, SeatView, StandingRow};
 use league_store::RecordedEvent;
 use uuid::Uuid;
@@ -131,6 +132,11 @@ impl League {
         f(catalog.league(self.id).expect("a League object is built from an existing league"))
     }
 
+    /// The league's settings, from the catalog (see [`Self::with`]).
+    fn settings<T>(&self, f: impl FnOnce(&LeagueSettings) -> T) -> T {
+        self.with(|l| f(&l.settings))
+    }
+
     /// The league's model (games, results, standings).
     async fn model(&self) -> GatewayResult<Arc<ReadModel>> {
         Ok(self.app.existing_league(self.id).await?)
@@ -145,44 +151,44 @@ impl League {
     }
 
     async fn name(&self) -> String {
-        self.with(|l| l.name.clone())
+        self.settings(|s| s.name.clone())
     }
 
     /// The board game played (e.g. "Diplomacy").
     async fn game(&self) -> String {
-        self.with(|l| l.game.clone())
+        self.settings(|s| s.game.clone())
     }
 
     async fn game_version(&self) -> Option<String> {
-        self.with(|l| l.game_version.clone())
+        self.settings(|s| s.game_version.clone())
     }
 
     async fn scoring_system(&self) -> ScoringSystemValue {
-        self.with(|l| l.scoring_system.into())
+        self.settings(|s| s.scoring_system.into())
     }
 
     /// k: seats per game.
     async fn players_per_game(&self) -> u32 {
-        self.with(|l| l.players_per_game)
+        self.settings(|s| s.players_per_game)
     }
 
     /// N: players in the league.
     async fn size(&self) -> u32 {
-        self.with(|l| l.size)
+        self.settings(|s| s.size)
     }
 
     /// s: times each player takes each seat.
     async fn games_per_seat(&self) -> u32 {
-        self.with(|l| l.games_per_seat)
+        self.settings(|s| s.games_per_seat)
     }
 
     async fn require_active_players(&self) -> bool {
-        self.with(|l| l.require_active_players)
+        self.settings(|s| s.require_active_players)
     }
 
     /// How game scores make the standings total (docs/scoring.md#league-aggregation).
     async fn aggregation(&self) -> AggregationValue {
-        self.with(|l| l.aggregation.into())
+        self.settings(|s| s.aggregation.into())
     }
 
     async fn status(&self) -> LeagueStatus {

@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use league_app::{App, CommandOptions};
-use league_domain::{Actor, CreateLeague, RegisterPlayer, ReportResult, Subscribe};
+use league_domain::{Actor, CreateLeague, LeagueSettings, RegisterPlayer, ReportResult, Subscribe};
 use league_gateway::{GatewayConfig, generate_token, hash_token};
 use league_scoring::{GameResult, PlacementEntry, ScoringSystem};
 use serde_json::json;
@@ -246,19 +246,11 @@ pub(super) async fn seed(app: &App) -> Result<Uuid, CliError> {
         [("Benchmark league", asked, Some(GAMES_PER_SEAT)), ("Second league", others, None)]
     {
         let league_id = Uuid::now_v7();
-        let command = CreateLeague {
-            actor: Actor::Admin,
-            league_id,
-            name: name.to_owned(),
-            game: "Carcassonne".to_owned(),
-            game_version: None,
-            scoring_system: ScoringSystem::Placement,
-            players_per_game: PLAYERS_PER_GAME,
-            size: Some(members.len() as u32),
-            games_per_seat,
-            require_active_players: None,
-            aggregation: None,
-        };
+        let mut settings =
+            LeagueSettings::new(name, "Carcassonne", ScoringSystem::Placement, PLAYERS_PER_GAME);
+        settings.size = members.len() as u32;
+        settings.games_per_seat = games_per_seat.unwrap_or(settings.games_per_seat);
+        let command = CreateLeague { actor: Actor::Admin, league_id, settings };
         app.execute(command, options()).await.map_err(app_error("create a league"))?;
         for &player_id in members {
             let command = Subscribe { actor: Actor::Admin, league_id, player_id };

@@ -30,7 +30,7 @@ use chrono::Utc;
 use futures::TryStreamExt;
 use league_domain::{
     Actor, Aggregate, Context, CorrectResult, CreateLeague, DomainEvent, League, LeagueCommand,
-    Player, PlayerCommand, RegisterPlayer, ReportResult, Subscribe,
+    LeagueSettings, Player, PlayerCommand, RegisterPlayer, ReportResult, Subscribe,
 };
 use league_projections::{EventMeta, ReadModel, decode_event, load_model};
 use league_scoring::{GameResult, PlacementEntry, ScoringSystem};
@@ -391,19 +391,13 @@ impl Generator {
             events.extend(decided);
             Ok::<_, CliError>(())
         };
-        let create = CreateLeague {
-            actor: Actor::Admin,
-            league_id,
-            name: format!("League {leagues}"),
-            game: "Cartagena".into(),
-            game_version: None,
-            scoring_system: ScoringSystem::Placement,
-            players_per_game: k,
-            size: None,
-            games_per_seat: None,
-            require_active_players: None,
-            aggregation: None,
-        };
+        let settings = LeagueSettings::new(
+            format!("League {leagues}"),
+            "Cartagena",
+            ScoringSystem::Placement,
+            k,
+        );
+        let create = CreateLeague { actor: Actor::Admin, league_id, settings };
         run(&mut league, create.into(), &Context::new(now))?;
         let mut chosen = Vec::new();
         while chosen.len() < 8 {
