@@ -36,17 +36,12 @@ use serde_json::json;
 
 use crate::BenchError;
 use crate::figures::{load_average, print_figures};
-use crate::scratch::in_scratch;
+use crate::scratch::{ScratchArgs, in_scratch};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Where to put the scratch database: beside this SQLite file (an in-memory SQLite URL
-    /// measures in memory), or on this PostgreSQL server. Nothing in it is touched.
-    #[arg(long = "database", env = "DATABASE_URL", default_value = "sqlite://league.db?mode=rwc")]
-    pub database: String,
-    /// Print one JSON object instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub scratch: ScratchArgs,
     /// Single-event appends (and as many raw inserts) in total.
     #[arg(long, default_value_t = 2000)]
     pub single: u64,
@@ -123,10 +118,11 @@ pub async fn run(args: Args) -> Result<ExitCode, BenchError> {
         return Err(BenchError::BadInput("--pgbench-seconds must be at least 1".into()));
     }
     let args = &args;
-    let figures =
-        in_scratch(&args.database, "append", true, |url| async move { measure(&url, args).await })
-            .await?;
-    print_figures(&figures, args.json, print_table)?;
+    let figures = in_scratch(&args.scratch.database, "append", true, |url| async move {
+        measure(&url, args).await
+    })
+    .await?;
+    print_figures(&figures, args.scratch.json, print_table)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -36,17 +36,12 @@ use uuid::Uuid;
 
 use crate::BenchError;
 use crate::figures::print_figures;
-use crate::scratch::{beside_or_temp, in_scratch};
+use crate::scratch::{TempScratchArgs, in_scratch};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Where the scratch database goes: beside this SQLite file, or on this PostgreSQL
-    /// server (default: a SQLite file in the system's temporary directory).
-    #[arg(long = "database", env = "DATABASE_URL")]
-    pub database: Option<String>,
-    /// Print one JSON object instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub scratch: TempScratchArgs,
     /// Seconds of load per query (split over rounds).
     #[arg(long, default_value_t = 6)]
     pub seconds: u64,
@@ -110,12 +105,12 @@ pub async fn run(args: Args) -> Result<ExitCode, BenchError> {
             "--clients must be at least 1 and --seconds at least {ROUNDS}"
         )));
     }
-    let beside = beside_or_temp(args.database.as_deref());
+    let beside = args.scratch.beside();
     let args = &args;
     let figures =
         in_scratch(&beside, "graphql", false, |url| async move { measure(&url, args).await })
             .await?;
-    print_figures(&figures, args.json, print_table)?;
+    print_figures(&figures, args.scratch.json, print_table)?;
     Ok(ExitCode::SUCCESS)
 }
 

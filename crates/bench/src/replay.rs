@@ -35,17 +35,12 @@ use league_store::sea_orm::sqlx::{self, Row};
 use crate::BenchError;
 use crate::figures::print_figures;
 use crate::generator::{append_all, generate};
-use crate::scratch::in_scratch;
+use crate::scratch::{ScratchArgs, in_scratch};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Where to put the scratch database: beside this SQLite file, or on this PostgreSQL
-    /// server. Nothing in it is touched.
-    #[arg(long = "database", env = "DATABASE_URL", default_value = "sqlite://league.db?mode=rwc")]
-    pub database: String,
-    /// Print one JSON object instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub scratch: ScratchArgs,
     /// Events to generate (at least 1000).
     #[arg(long, default_value_t = 1_000_000)]
     pub events: u64,
@@ -250,13 +245,13 @@ pub async fn run(args: Args) -> Result<ExitCode, BenchError> {
             measure(&store).await?
         }
         None => {
-            in_scratch(&args.database, "replay", false, |url| async move {
+            in_scratch(&args.scratch.database, "replay", false, |url| async move {
                 generate_and_measure(&url, args).await
             })
             .await?
         }
     };
-    print_figures(&figures, args.json, print_table)?;
+    print_figures(&figures, args.scratch.json, print_table)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -39,17 +39,12 @@ use crate::BenchError;
 use crate::figures::{Process, print_figures, resident_bytes};
 use crate::generator::{Rng, WRITERS, write_log};
 use crate::replay::raw_scan;
-use crate::scratch::{in_scratch, kept_scratch};
+use crate::scratch::{ScratchArgs, in_scratch, kept_scratch};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Where to put the scratch database: beside this SQLite file, or on this PostgreSQL
-    /// server. Nothing in it is touched.
-    #[arg(long = "database", env = "DATABASE_URL", default_value = "sqlite://league.db?mode=rwc")]
-    pub database: String,
-    /// Print one JSON object instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub scratch: ScratchArgs,
     /// Events to generate (at least 1000).
     #[arg(long, default_value_t = 1_000_000)]
     pub events: u64,
@@ -383,16 +378,16 @@ pub async fn run(args: Args) -> Result<ExitCode, BenchError> {
     let f = if let Some(log) = &args.log {
         measure(log, args, league, false).await?
     } else if args.keep {
-        let url = kept_scratch(&args.database, "scale").await?;
+        let url = kept_scratch(&args.scratch.database, "scale").await?;
         eprintln!("  scratch log kept at {url}");
         measure(&url, args, league, true).await?
     } else {
-        in_scratch(&args.database, "scale", false, |url| async move {
+        in_scratch(&args.scratch.database, "scale", false, |url| async move {
             measure(&url, args, league, true).await
         })
         .await?
     };
-    print_figures(&f, args.json, print_table)?;
+    print_figures(&f, args.scratch.json, print_table)?;
     Ok(ExitCode::SUCCESS)
 }
 

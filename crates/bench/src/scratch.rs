@@ -121,11 +121,41 @@ pub async fn kept_scratch(url: &str, label: &str) -> Result<String, BenchError> 
     Ok(scratch_url)
 }
 
-/// Where a bench's scratch goes when `--database` is not given: beside a SQLite file in the
-/// system's temporary directory.
-pub fn beside_or_temp(database: Option<&str>) -> String {
-    match database {
-        Some(url) => url.to_owned(),
-        None => format!("sqlite://{}?mode=rwc", std::env::temp_dir().join("league.db").display()),
+/// `--database` (where the scratch database goes) and `--json`, for the benches whose
+/// scratch goes beside the default database file.
+#[derive(Debug, clap::Args)]
+pub struct ScratchArgs {
+    /// Where to put the scratch database: beside this SQLite file, or on this PostgreSQL
+    /// server. Nothing in it is touched.
+    #[arg(long = "database", env = "DATABASE_URL", default_value = "sqlite://league.db?mode=rwc")]
+    pub database: String,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--database` and `--json`, for the benches whose scratch goes to the system's temporary
+/// directory unless `--database` says otherwise.
+#[derive(Debug, clap::Args)]
+pub struct TempScratchArgs {
+    /// Where the scratch database goes: beside this SQLite file, or on this PostgreSQL
+    /// server (default: a SQLite file in the system's temporary directory).
+    #[arg(long = "database", env = "DATABASE_URL")]
+    pub database: Option<String>,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl TempScratchArgs {
+    /// The URL the scratch goes beside: `--database`, or a SQLite file in the system's
+    /// temporary directory.
+    pub fn beside(&self) -> String {
+        match &self.database {
+            Some(url) => url.to_owned(),
+            None => {
+                format!("sqlite://{}?mode=rwc", std::env::temp_dir().join("league.db").display())
+            }
+        }
     }
 }

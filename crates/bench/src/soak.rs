@@ -34,17 +34,12 @@ use uuid::Uuid;
 
 use crate::BenchError;
 use crate::figures::{Process, print_figures, resident_bytes};
-use crate::scratch::{beside_or_temp, in_scratch};
+use crate::scratch::{TempScratchArgs, in_scratch};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Where the scratch database goes: beside this SQLite file, or on this PostgreSQL
-    /// server (default: a SQLite file in the system's temporary directory).
-    #[arg(long = "database", env = "DATABASE_URL")]
-    pub database: Option<String>,
-    /// Print one JSON object instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub scratch: TempScratchArgs,
     /// Seconds of load.
     #[arg(long, default_value_t = 30)]
     pub seconds: u64,
@@ -107,11 +102,11 @@ pub async fn run(args: Args) -> Result<ExitCode, BenchError> {
             "--clients must be at least 8 and --seconds at least 5".to_owned(),
         ));
     }
-    let beside = beside_or_temp(args.database.as_deref());
+    let beside = args.scratch.beside();
     let args = &args;
     let figures =
         in_scratch(&beside, "soak", false, |url| async move { measure(&url, args).await }).await?;
-    print_figures(&figures, args.json, print_table)?;
+    print_figures(&figures, args.scratch.json, print_table)?;
     Ok(if figures.within_bound { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
