@@ -24,6 +24,27 @@ use crate::BenchError;
 /// Registered players the leagues draw from.
 pub const PLAYERS: u128 = 512;
 
+/// `--events`: how long a log to generate.
+#[derive(Debug, clap::Args)]
+pub struct LogSize {
+    /// Events to generate (at least 1000).
+    #[arg(long, default_value_t = 1_000_000)]
+    pub events: u64,
+}
+
+impl LogSize {
+    /// Fewer than 1,000 events measure nothing worth printing.
+    pub fn check(&self) -> Result<(), BenchError> {
+        if self.events < 1000 {
+            return Err(BenchError::BadInput(format!(
+                "--events must be at least 1000, got {}",
+                self.events
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// SplitMix64: a small deterministic generator, so every run replays the same log (and the
 /// ratings bench folds the same results, and the scale bench serves the same leagues).
 pub struct Rng(pub u64);

@@ -323,6 +323,17 @@ impl Sample {
     }
 }
 
+/// The HTTP client of a load: one keep-alive connection per client, no Nagle delay.
+pub fn load_client(clients: usize) -> Result<reqwest::Client, BenchError> {
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(clients)
+        .tcp_nodelay(true)
+        .timeout(Duration::from_secs(30))
+        .build()
+        .context("an HTTP client")?;
+    Ok(client)
+}
+
 /// Runs the rounds; returns the `{__typename}` and standings figures and the row count.
 async fn load(
     endpoint: &str,
@@ -330,12 +341,7 @@ async fn load(
     league: &Uuid,
     args: &Args,
 ) -> Result<(Phase, Phase, Phase, usize), BenchError> {
-    let http = reqwest::Client::builder()
-        .pool_max_idle_per_host(args.clients)
-        .tcp_nodelay(true)
-        .timeout(Duration::from_secs(30))
-        .build()
-        .context("an HTTP client")?;
+    let http = load_client(args.clients)?;
     let standings =
         serde_json::to_vec(&json!({ "query": STANDINGS, "variables": { "league": league } }))
             .context("request body")?;

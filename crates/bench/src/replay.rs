@@ -34,16 +34,15 @@ use league_store::sea_orm::sqlx::{self, Row};
 
 use crate::BenchError;
 use crate::figures::print_figures;
-use crate::generator::{append_all, generate};
+use crate::generator::{LogSize, append_all, generate};
 use crate::scratch::{ScratchArgs, in_scratch};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
     pub scratch: ScratchArgs,
-    /// Events to generate (at least 1000).
-    #[arg(long, default_value_t = 1_000_000)]
-    pub events: u64,
+    #[command(flatten)]
+    pub log_size: LogSize,
     /// Measure this existing log (SQLite or PostgreSQL URL) as it is, read only, instead of
     /// generating one.
     #[arg(long, value_name = "URL")]
@@ -136,7 +135,7 @@ where
 /// Generates and appends the log into the scratch database at `url`, then measures it.
 async fn generate_and_measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
     let started = Instant::now();
-    let (streams, leagues) = generate(args.events)?;
+    let (streams, leagues) = generate(args.log_size.events)?;
     let generate_s = started.elapsed().as_secs_f64();
     let store = EventStore::connect(url).await.context("scratch database")?;
     store.migrate().await.context("migrate the scratch database")?;
@@ -232,12 +231,7 @@ async fn measure(store: &EventStore) -> Result<Figures, BenchError> {
 }
 
 pub async fn run(args: Args) -> Result<ExitCode, BenchError> {
-    if args.events < 1000 {
-        return Err(BenchError::BadInput(format!(
-            "--events must be at least 1000, got {}",
-            args.events
-        )));
-    }
+    args.log_size.check()?;
     let args = &args;
     let figures = match &args.log {
         Some(url) => {

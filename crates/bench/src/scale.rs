@@ -37,7 +37,7 @@ use uuid::Uuid;
 
 use crate::BenchError;
 use crate::figures::{Process, print_figures, resident_bytes};
-use crate::generator::{Rng, WRITERS, write_log};
+use crate::generator::{LogSize, Rng, WRITERS, write_log};
 use crate::replay::raw_scan;
 use crate::scratch::{ScratchArgs, in_scratch, kept_scratch};
 
@@ -45,9 +45,8 @@ use crate::scratch::{ScratchArgs, in_scratch, kept_scratch};
 pub struct Args {
     #[command(flatten)]
     pub scratch: ScratchArgs,
-    /// Events to generate (at least 1000).
-    #[arg(long, default_value_t = 1_000_000)]
-    pub events: u64,
+    #[command(flatten)]
+    pub log_size: LogSize,
     /// Random leagues whose standings are served before memory is measured again.
     #[arg(long, default_value_t = 1000)]
     pub serve_leagues: usize,
@@ -246,8 +245,11 @@ async fn measure(
 ) -> Result<Figures, BenchError> {
     let store = EventStore::connect(url).await.context("open the log's database")?;
     store.migrate().await.context("migrate")?;
-    let written =
-        if generate { Some(write_log(&store, args.events, args.writers).await?) } else { None };
+    let written = if generate {
+        Some(write_log(&store, args.log_size.events, args.writers).await?)
+    } else {
+        None
+    };
     let events = store.head_position().await.context("head")?;
     if let Some(written) = &written
         && events != written.events
@@ -366,12 +368,7 @@ async fn measure(
 }
 
 pub async fn run(args: Args) -> Result<ExitCode, BenchError> {
-    if args.events < 1000 {
-        return Err(BenchError::BadInput(format!(
-            "--events must be at least 1000, got {}",
-            args.events
-        )));
-    }
+    args.log_size.check()?;
     // Found first: a missing server binary is bad input, before any log is written.
     let league = &league_binary(&args)?;
     let args = &args;

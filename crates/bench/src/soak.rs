@@ -261,12 +261,7 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
 type Loaded = (u64, usize, usize, usize, Snapshot, Snapshot);
 
 async fn load(shared: &Arc<Shared>, args: &Args) -> Result<Loaded, BenchError> {
-    let http = reqwest::Client::builder()
-        .pool_max_idle_per_host(args.clients)
-        .tcp_nodelay(true)
-        .timeout(Duration::from_secs(30))
-        .build()
-        .context("an HTTP client")?;
+    let http = crate::graphql::load_client(args.clients)?;
     let writers = args.clients / 8;
     let subscribers = args.clients / 8;
     let readers = args.clients - writers - subscribers;
