@@ -11,7 +11,10 @@
 //! app.standings_as_of / league_as_of / events / subscribe
 //! app.audit(id)           every event of a league with each score change explained
 //! app.standings_under(id, system, as_of)   what-if standings under another system
+//! app.rescore(id, system)                 the same, as `league rescore` reports it
 //! app.rating / rating_history / leaderboard   ratings across leagues (loaded on first use)
+//! replay::rebuild(store) / fold_as_of      the whole log folded at once, then .with_ratings
+//!                                           and .report (what `league replay` prints)
 //! ```
 //!
 //! One background task follows `EventStore::subscribe` in position order: it folds each
@@ -26,6 +29,8 @@ mod audit;
 mod error;
 mod follow;
 mod ratings;
+pub mod replay;
+mod rescore;
 
 pub use app::{
     App, AppCommand, CACHE_LEAGUES_ENV, CatalogGuard, CommandOptions, DEFAULT_CACHE_LEAGUES,
@@ -36,3 +41,4 @@ pub use error::AppError;
 pub use league_domain::ErrorCode;
 pub use league_projections::{AsOf, Catalog, LeagueSummary, ReadModel, StandingRow};
 pub use ratings::RatingChangeView;
+pub use rescore::{RescoreReport, RescoredStanding};

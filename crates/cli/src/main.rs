@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::commands::{bench, db, replay, schedule, score, serve};
+use crate::commands::{db, replay, schedule, score, serve};
 pub use crate::error::CliError;
 
 #[derive(Debug, Parser)]
@@ -39,8 +39,6 @@ enum Command {
     Audit(replay::AuditArgs),
     /// What-if: standings of a league under another scoring system (appends nothing).
     Rescore(replay::RescoreArgs),
-    /// Benchmarks that print figures next to a baseline measured in the same run.
-    Bench(bench::BenchArgs),
 }
 
 /// Ends the process quietly (exit 0) when `println!` meets a closed stdout (`league … |
@@ -65,13 +63,8 @@ fn quiet_on_closed_stdout() {
 fn main() -> ExitCode {
     quiet_on_closed_stdout();
     let cli = Cli::parse();
-    // Benchmarks print figures, not a log line per request of the server they measure.
-    let default_filter = match cli.command {
-        Command::Bench(_) => "warn",
-        _ => "info,sqlx=warn,sea_orm=warn",
-    };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| default_filter.into());
+        .unwrap_or_else(|_| "info,sqlx=warn,sea_orm=warn".into());
     let logs = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
     // `LEAGUE_LOG_FORMAT=json`: one JSON object per line, for log collectors.
     if std::env::var("LEAGUE_LOG_FORMAT").is_ok_and(|f| f.eq_ignore_ascii_case("json")) {
@@ -97,7 +90,6 @@ fn main() -> ExitCode {
             Command::Replay(args) => replay::replay(args).await,
             Command::Audit(args) => replay::audit(args).await,
             Command::Rescore(args) => replay::rescore(args).await,
-            Command::Bench(args) => bench::run(args).await,
         }
     });
     match outcome {

@@ -1,7 +1,6 @@
 //! One module per group of subcommands; each exposes clap `Args` and `run`-style functions
 //! returning the process exit code or a [`crate::CliError`].
 
-pub mod bench;
 pub mod db;
 pub mod replay;
 pub mod schedule;

@@ -1,9 +1,9 @@
 //! `league replay`, `league audit`, `league rescore`: the read side rebuilt from the log —
 //! the whole log folded in memory with its hash chain verified, standings at any point in
 //! history, how each score came to be, and what-if standings under another scoring system.
-//! Audit and rescore print what the application's use cases return (`App::audit`,
-//! `App::standings_under`). Nothing is written: every read model is a fold of the log
-//! (README "Architecture").
+//! Each prints what an application use case returns (`league_app::replay`, `App::audit`,
+//! `App::rescore`); this module maps arguments and errors and writes the output. Nothing is
+//! written to the log.
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -13,14 +13,12 @@ use std::time::Instant;
 use anyhow::Context as _;
 use chrono::{DateTime, Utc};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use league_app::{App, AppError, AuditEntry, ResultAudit};
+use league_app::replay::{Rebuild, ReplayError};
+use league_app::{App, AppError, AsOf, AuditEntry, ResultAudit};
 use league_domain::DomainEvent;
-use league_projections::{
-    AsOf, GameKind, RatingsModel, ReadModel, StandingRow, load_model, load_ratings,
-};
 use league_scoring::ScoringSystem;
 use league_store::EventStore;
-use serde_json::{Value, json};
+use serde::Serialize;
 use uuid::Uuid;
 
 use crate::CliError;
@@ -123,125 +121,73 @@ pub async fn replay(args: ReplayArgs) -> Result<ExitCode, CliError> {
     let head = store.head_position().await.context("cannot read the event log")?;
     let bar = progress_bar(head);
     let started = Instant::now();
-    let model = match bound {
-        None => {
-            // The fold and the hash-chain walk are two scans of the log, run side by side.
-            let (model, verified) = tokio::join!(
-                load_model(&store, None, |position| bar.set_position(position)),
-                store.verify()
-            );
-            let model = model.context("replay failed")?;
-            let verified = verified.context("cannot verify the hash chain")?;
-            bar.finish_and_clear();
-            let seconds = started.elapsed().as_secs_f64();
-            if let Some(bad) = &verified.first_bad {
+    let progress = |position| bar.set_position(position);
+    let folded = match bound {
+        None => match league_app::replay::rebuild(&store, progress).await {
+            Ok(Rebuild::ChainBroken(bad)) => {
+                bar.finish_and_clear();
                 eprintln!(
                     "replay: the hash chain breaks at position {}: {:?}",
                     bad.position, bad.problem
                 );
                 return Ok(ExitCode::FAILURE);
             }
-            eprintln!(
-                "replayed {} events in {seconds:.3} s ({:.0} events/s); hash chain intact \
-                 ({} events)",
-                model.position(),
-                model.position() as f64 / seconds.max(1e-9),
-                verified.events_verified
-            );
-            model
-        }
+            Ok(Rebuild::Intact(folded)) => {
+                bar.finish_and_clear();
+                let seconds = folded.fold_time.as_secs_f64();
+                let events = folded.model.position();
+                eprintln!(
+                    "replayed {events} events in {seconds:.3} s ({:.0} events/s); hash chain \
+                     intact ({} events)",
+                    events as f64 / seconds.max(1e-9),
+                    folded.events_verified.unwrap_or_default()
+                );
+                *folded
+            }
+            Err(error) => return Err(replay_error(error)),
+        },
         Some(as_of) => {
-            let model = load_model(&store, Some(as_of), |position| bar.set_position(position))
-                .await
-                .context("replay failed")?;
+            let folded = league_app::replay::fold_as_of(&store, as_of, progress).await;
             bar.finish_and_clear();
-            model
+            folded.map_err(replay_error)?
         }
     };
-    // Ratings across leagues (docs/ratings.md) are rebuilt from the same log; a result that
-    // does not fit (unknown league, a second first report, a correction of nothing) fails
-    // the replay like any other fold error.
-    let ratings = load_ratings(&store, model.position(), |league| {
-        model.league(league).map(|view| view.settings.scoring_system)
-    })
-    .await
-    .context("ratings replay failed")?;
+    let replay = folded.with_ratings(&store).await.map_err(replay_error)?;
     if bound.is_none() {
-        eprintln!("{}", ratings_summary(&ratings));
+        eprintln!("{}", replay.ratings_summary());
     }
     if bound.is_none() && league.is_none() {
         return Ok(ExitCode::SUCCESS);
     }
-    let leagues: Vec<Value> = match league {
-        Some(id) => {
-            if model.league(id).is_none() {
-                return Err(CliError::BadInput(missing_league(&store, id, bound).await?));
-            }
-            vec![league_json(&model, id)]
-        }
-        None => model.leagues().map(|view| league_json(&model, view.id)).collect(),
-    };
+    let report = replay.report(&store, league).await.map_err(replay_error)?;
     if bound.is_some() {
         let seconds = started.elapsed().as_secs_f64();
+        let events = replay.folded.model.position();
         eprintln!(
-            "replayed {} events in {seconds:.3} s ({:.0} events/s)",
-            model.position(),
-            model.position() as f64 / seconds.max(1e-9)
+            "replayed {events} events in {seconds:.3} s ({:.0} events/s)",
+            events as f64 / seconds.max(1e-9)
         );
     }
-    let output = json!({
-        "position": model.position(),
-        "recordedAt": model.last_recorded_at(),
-        "leagues": leagues,
-        "ratings": ratings_json(&ratings),
-    });
-    println!("{}", serde_json::to_string_pretty(&output).context("JSON output")?);
+    print_json(&report)?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// Why `--league` names nothing: no such league at all, or not yet at the bound.
-async fn missing_league(
-    store: &EventStore,
-    league: Uuid,
-    bound: Option<AsOf>,
-) -> Result<String, CliError> {
-    let exists_later = bound.is_some()
-        && load_model(store, None, |_| {}).await.context("replay failed")?.league(league).is_some();
-    Ok(if exists_later {
-        format!("--league: league {league} did not exist yet at that point")
-    } else {
-        format!("--league: no league {league} in this log")
-    })
+/// A league the replay lacks is bad input on `--league`; anything else is a failure.
+fn replay_error(error: ReplayError) -> CliError {
+    match error {
+        ReplayError::UnknownLeague(_) | ReplayError::LeagueNotYet(_) => {
+            CliError::BadInput(format!("--league: {error}"))
+        }
+        other => CliError::Failed(other.into()),
+    }
 }
 
-fn standings_json(model: &ReadModel, rows: &[StandingRow]) -> Vec<Value> {
-    rows.iter()
-        .map(|row| {
-            json!({
-                "rank": row.rank,
-                "player": row.player,
-                "name": model.player(row.player).map(|p| p.name.as_str()),
-                "total": row.total,
-                "played": row.played,
-                "wins": row.wins,
-                "draws": row.draws,
-            })
-        })
-        .collect()
-}
-
-fn league_json(model: &ReadModel, league: Uuid) -> Value {
-    let view = model.league(league).expect("checked by the caller");
-    let finished = model.games_of(league).filter(|game| game.result.is_some()).count();
-    json!({
-        "league": view.id,
-        "name": view.settings.name,
-        "status": view.status,
-        "scoringSystem": view.settings.scoring_system,
-        "gamesFinished": finished,
-        "games": view.games.len(),
-        "standings": standings_json(model, &model.standings(league)),
-    })
+/// Prints a report as pretty JSON. It goes through a JSON value, whose object keys are
+/// sorted: the field order of the report's types does not change the output.
+fn print_json(report: &impl Serialize) -> Result<(), CliError> {
+    let value = serde_json::to_value(report).context("JSON output")?;
+    let text = serde_json::to_string_pretty(&value).context("JSON output")?;
+    super::write_stdout(&format!("{text}\n"))
 }
 
 /// A player as the audit names them: "Name (id)", or the id of a player the catalog lacks.
@@ -416,8 +362,8 @@ pub async fn rescore(args: RescoreArgs) -> Result<ExitCode, CliError> {
     let system = ScoringSystem::from_str(args.system.trim())
         .map_err(|error| CliError::BadInput(format!("--system: {error}")))?;
     let app = open_app(&args.database.url).await?;
-    let what_if = match app.standings_under(league, system, None).await {
-        Ok(rows) => rows,
+    let report = match app.rescore(league, system).await {
+        Ok(report) => report,
         Err(AppError::NotFound(_)) => {
             return Err(CliError::BadInput(format!("--league: no league {league} in this log")));
         }
@@ -426,89 +372,6 @@ pub async fn rescore(args: RescoreArgs) -> Result<ExitCode, CliError> {
             None => return Err(CliError::Failed(error.into())),
         },
     };
-    let model =
-        app.league(league).await.map_err(|error| CliError::Failed(error.into()))?.ok_or_else(
-            || CliError::BadInput(format!("--league: no league {league} in this log")),
-        )?;
-    let view = model.league(league).expect("the app returned this league's model");
-    let actual = model.standings(league);
-    // The rescore lists the players who have played (the league's table also lists the
-    // others, last).
-    let rows: Vec<Value> = what_if
-        .iter()
-        .filter(|row| row.played > 0)
-        .map(|row| {
-            let mut json = standing_json(&app, row);
-            let rank = actual.iter().find(|a| a.player == row.player).map(|a| a.rank);
-            json["rankUnderLeagueSystem"] = json!(rank);
-            json
-        })
-        .collect();
-    let output = json!({
-        "league": league,
-        "name": view.settings.name,
-        "leagueSystem": view.settings.scoring_system,
-        "system": system,
-        "position": app.applied_position(),
-        "standings": rows,
-    });
-    println!("{}", serde_json::to_string_pretty(&output).context("JSON output")?);
+    print_json(&report)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// One standings row as the rescore prints it.
-fn standing_json(app: &App, row: &StandingRow) -> Value {
-    json!({
-        "rank": row.rank,
-        "player": row.player,
-        "name": app.catalog().player(row.player).map(|p| p.name.clone()),
-        "total": row.total,
-        "played": row.played,
-        "wins": row.wins,
-        "draws": row.draws,
-    })
-}
-
-/// One line per game kind with rated games: games, players and the leader (replay's summary).
-fn ratings_summary(model: &RatingsModel) -> String {
-    let ratings = model.ratings();
-    let mut lines = vec![format!("ratings rebuilt from {} results", model.results_folded())];
-    for kind in GameKind::ALL {
-        let board = ratings.leaderboard(kind, None);
-        if let Some(top) = board.first() {
-            lines.push(format!(
-                "  {kind}: {} games rated, {} players; top {} (display {:.3}, mu {:.3}, sigma {:.3})",
-                ratings.games_rated(kind),
-                board.len(),
-                top.player,
-                top.rating.display(),
-                top.rating.mu,
-                top.rating.sigma,
-            ));
-        }
-    }
-    lines.join("\n")
-}
-
-/// Every game kind's leaderboard as of the model's position (replay's JSON output).
-fn ratings_json(model: &RatingsModel) -> Value {
-    let ratings = model.ratings();
-    let kinds = GameKind::ALL.into_iter().map(|kind| {
-        let rows: Vec<Value> = ratings
-            .leaderboard(kind, None)
-            .into_iter()
-            .map(|row| {
-                json!({
-                    "rank": row.rank,
-                    "player": row.player,
-                    "mu": row.rating.mu,
-                    "sigma": row.rating.sigma,
-                    "display": row.rating.display(),
-                    "games": row.rating.games,
-                })
-            })
-            .collect();
-        (kind.name().to_owned(), Value::Array(rows))
-    });
-    Value::Object(kinds.collect())
 }

@@ -1,10 +1,10 @@
-//! `league bench ratings`: what the ratings read model costs per rated game, in memory and
+//! `league-bench ratings`: what the ratings read model costs per rated game, in memory and
 //! in fold time, each beside a floor measured in the same run.
 //!
-//! Generates placement results in memory (512 players; leagues of 8 with k = 2..6 players
-//! per game in turn, 40 games each, random points, about 1 in 20 corrected right after its
-//! report, as `league bench replay`'s log) and folds them one by one into a
-//! [`RatingsModel`], exactly as the gateway's first ratings load does after decoding. Only
+//! Generates placement results in memory ([`crate::generator`], the log of `league-bench
+//! replay`: 512 players; leagues of 8 with k = 2..6 players per game in turn, random
+//! points, about 1 in 20 corrected right after its report) and folds them one by one into
+//! a [`RatingsModel`], exactly as the gateway's first ratings load does after decoding. Only
 //! one league's events exist at a time, so the process's growth is the model's.
 //!
 //! - Memory: the resident set (`/proc/self/statm`) before and after the fold, per rated
@@ -18,13 +18,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use chrono::{TimeDelta, Utc};
-use league_domain::{Actor, DomainEvent, GameFinished, GameResultCorrected};
+use league_domain::{DomainEvent, GameFinished, GameResultCorrected};
 use league_projections::{EventMeta, GameKind, RatingsModel};
-use league_scoring::{GameResult, PlacementEntry, ScoringSystem, score_game_unexplained};
+use league_scoring::{GameResult, ScoringSystem, score_game_unexplained};
 use uuid::Uuid;
 
-use super::replay::Rng;
-use crate::CliError;
+use crate::BenchError;
+use crate::figures::{Process, load_average, print_figures, resident_bytes};
+use crate::generator::Generator;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -35,11 +36,6 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
 }
-
-/// Players the leagues draw from (as `league bench replay`).
-const PLAYERS: u64 = 512;
-/// Games per league.
-const GAMES_PER_LEAGUE: u64 = 40;
 
 /// Figures of one run.
 #[derive(Debug, serde::Serialize)]
@@ -58,84 +54,25 @@ struct Figures {
     load_average: String,
 }
 
-/// Resident set of this process in bytes (Linux `/proc/self/statm`, pages of 4 KiB).
-fn resident_bytes() -> Result<f64, CliError> {
-    let statm = std::fs::read_to_string("/proc/self/statm")
-        .context("read /proc/self/statm (Linux only)")?;
-    let pages: u64 = statm
-        .split_whitespace()
-        .nth(1)
-        .and_then(|field| field.parse().ok())
-        .context("parse /proc/self/statm")?;
-    Ok(pages as f64 * 4096.0)
+/// Players' streams and each league's non-result events are dropped as they come: only
+/// one league's events exist at a time.
+fn is_result(event: &DomainEvent) -> bool {
+    matches!(event, DomainEvent::GameFinished(_) | DomainEvent::GameResultCorrected(_))
 }
 
-/// The 1-minute, 5-minute and 15-minute load averages (Linux), or "unknown".
-fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .map(|text| text.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|| "unknown".into())
-}
-
-/// One league's result events: `GAMES_PER_LEAGUE` games of k of its 8 players.
-fn league_results(rng: &mut Rng, league: u64) -> Vec<DomainEvent> {
-    let league_id = Uuid::from_u64_pair(rng.next(), rng.next());
-    let k = 2 + (league % 5) as usize;
-    let mut members: Vec<u64> = Vec::with_capacity(8);
-    while members.len() < 8 {
-        let candidate = rng.below(PLAYERS);
-        if !members.contains(&candidate) {
-            members.push(candidate);
-        }
-    }
-    let mut events = Vec::new();
-    for _ in 0..GAMES_PER_LEAGUE {
-        let game_id = Uuid::from_u64_pair(rng.next(), rng.next());
-        let start = rng.below(8) as usize;
-        let seats: Vec<u64> = (0..k).map(|seat| members[(start + seat) % 8]).collect();
-        let result = |rng: &mut Rng| {
-            GameResult::Placement(
-                seats
-                    .iter()
-                    .map(|player| PlacementEntry {
-                        player: Uuid::from_u64_pair(0x0193_7000_0000_7000, *player).to_string(),
-                        points: rng.below(40) as f64,
-                    })
-                    .collect(),
-            )
-        };
-        events.push(DomainEvent::GameFinished(GameFinished {
-            league_id,
-            game_id,
-            result: result(rng),
-            reported_by: Actor::Admin,
-        }));
-        if rng.below(20) == 0 {
-            events.push(DomainEvent::GameResultCorrected(GameResultCorrected {
-                league_id,
-                game_id,
-                result: result(rng),
-                reason: "score sheet re-checked".into(),
-                corrected_by: Actor::Admin,
-            }));
-        }
-    }
-    events
-}
-
-fn measure(games: u64) -> Result<Figures, CliError> {
+fn measure(games: u64) -> Result<Figures, BenchError> {
     let placement = |_: Uuid| Some(ScoringSystem::Placement);
-    let mut rng = Rng(0x5EED);
     let start = Utc::now();
     let mut model = RatingsModel::new();
     let (mut fold, mut score) = (Duration::ZERO, Duration::ZERO);
     let (mut position, mut rated, mut slots) = (0u64, 0u64, 0u64);
-    let rss_before = resident_bytes()?;
-    let mut league = 0;
+    let rss_before = resident_bytes(Process::This)?;
+    // A target no log reaches: the loop stops at `games` rated games.
+    let mut generator = Generator::new(u64::MAX);
     while rated < games {
-        let events = league_results(&mut rng, league);
-        league += 1;
+        let Some(stream) = generator.next() else { break };
+        let mut events = stream?.events;
+        events.retain(is_result);
         let started = Instant::now();
         for event in &events {
             position += 1;
@@ -169,7 +106,7 @@ fn measure(games: u64) -> Result<Figures, CliError> {
             }
         }
     }
-    let rss_after = resident_bytes()?;
+    let rss_after = resident_bytes(Process::This)?;
     let games_rated = model.ratings().games_rated(GameKind::Placement) as u64;
     let results = model.results_folded() as u64;
     Ok(Figures {
@@ -186,18 +123,19 @@ fn measure(games: u64) -> Result<Figures, CliError> {
     })
 }
 
-pub fn run(args: Args) -> Result<ExitCode, CliError> {
+pub fn run(args: Args) -> Result<ExitCode, BenchError> {
     if args.games < 1000 {
-        return Err(CliError::BadInput(format!(
+        return Err(BenchError::BadInput(format!(
             "--games must be at least 1000, got {}",
             args.games
         )));
     }
     let figures = measure(args.games)?;
-    if args.json {
-        println!("{}", serde_json::to_string(&figures).context("JSON output")?);
-        return Ok(ExitCode::SUCCESS);
-    }
+    print_figures(&figures, args.json, print_table)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_table(figures: &Figures) {
     println!(
         "ratings bench: {} rated games ({:.2} players each), {} results folded (load {})",
         figures.games_rated, figures.players_per_game, figures.results_folded, figures.load_average
@@ -214,5 +152,4 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         "  fold                         {:>8.2} µs per result (floor: scoring it {:.2})",
         figures.fold_us_per_result, figures.score_us_per_result
     );
-    Ok(ExitCode::SUCCESS)
 }

@@ -1,4 +1,4 @@
-//! `league bench schedule`: time to build every N = 8 shape (k = 2..8) and N = 64, k = 7,
+//! `league-bench schedule`: time to build every N = 8 shape (k = 2..8) and N = 64, k = 7,
 //! beside a same-run baseline: the time to merely verify the schedule (compute its balance
 //! report: games per player, seat counts, all pair meetings, set and seating repeats).
 //! Goals: all N = 8 shapes together < 50 ms; N = 64, k = 7 < 1 s.
@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 use league_scheduling::{ScheduleSpec, report, schedule};
 use serde::Serialize;
 
-use crate::CliError;
+use crate::BenchError;
+use crate::figures::print_figures;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -44,9 +45,9 @@ struct Figures {
     sixty_four_seven_goal_ms: f64,
 }
 
-pub fn run(args: Args) -> Result<ExitCode, CliError> {
+pub fn run(args: Args) -> Result<ExitCode, BenchError> {
     if args.runs == 0 {
-        return Err(CliError::BadInput("--runs must be at least 1".into()));
+        return Err(BenchError::BadInput("--runs must be at least 1".into()));
     }
     let shapes: Vec<(usize, usize)> = (2..=8).map(|k| (8, k)).chain([(64, 7)]).collect();
     let mut measured = Vec::new();
@@ -64,21 +65,17 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         sixty_four_seven_ms: sixty_four,
         sixty_four_seven_goal_ms: 1000.0,
     };
-    if args.json {
-        println!("{}", serde_json::to_string(&figures).map_err(anyhow::Error::from)?);
-    } else {
-        print_table(&figures);
-    }
+    print_figures(&figures, args.json, print_table)?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn measure(players: usize, per_game: usize, runs: u64) -> Result<ShapeFigures, CliError> {
+fn measure(players: usize, per_game: usize, runs: u64) -> Result<ShapeFigures, BenchError> {
     let (mut building, mut verifying) = (Duration::ZERO, Duration::ZERO);
     let (mut games, mut spread, mut bound) = (0, 0, 0);
     for seed in 0..runs {
         let spec = ScheduleSpec { players, per_game, games_per_seat: None, seed };
         let started = Instant::now();
-        let league = schedule(&spec).map_err(|e| CliError::Failed(e.into()))?;
+        let league = schedule(&spec).map_err(|e| BenchError::Failed(e.into()))?;
         building += started.elapsed();
         let started = Instant::now();
         let figures = std::hint::black_box(report(&league));

@@ -1,4 +1,4 @@
-//! `league bench append`: how fast the event store commits durable appends, next to baselines
+//! `league-bench append`: how fast the event store commits durable appends, next to baselines
 //! measured in the same run on the same database.
 //!
 //! The benchmark never touches real data: it works in a scratch database beside the one
@@ -34,16 +34,14 @@ use league_store::sea_orm::{
 use league_store::{EventStore, ExpectedVersion, Metadata, NewEvent, StreamId};
 use serde_json::json;
 
-use super::scratch::{in_scratch, print_figures};
-use crate::CliError;
+use crate::BenchError;
+use crate::figures::{load_average, print_figures};
+use crate::scratch::{ScratchArgs, in_scratch};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
-    pub database: crate::commands::DatabaseArgs,
-    /// Print one JSON object instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    pub scratch: ScratchArgs,
     /// Single-event appends (and as many raw inserts) in total.
     #[arg(long, default_value_t = 2000)]
     pub single: u64,
@@ -109,26 +107,22 @@ struct Pgbench {
     batch_ratio: f64,
 }
 
-pub async fn run(args: Args) -> Result<ExitCode, CliError> {
+pub async fn run(args: Args) -> Result<ExitCode, BenchError> {
     if args.single < ROUNDS || args.batches < ROUNDS || args.concurrent < ROUNDS * WRITERS {
-        return Err(CliError::BadInput(format!(
+        return Err(BenchError::BadInput(format!(
             "--single and --batches must be at least {ROUNDS}, --concurrent at least {}",
             ROUNDS * WRITERS
         )));
     }
     if args.pgbench_seconds == 0 {
-        return Err(CliError::BadInput("--pgbench-seconds must be at least 1".into()));
+        return Err(BenchError::BadInput("--pgbench-seconds must be at least 1".into()));
     }
     let args = &args;
-    let figures =
-        in_scratch(
-            &args.database.url,
-            "append",
-            true,
-            |url| async move { measure(&url, args).await },
-        )
-        .await?;
-    print_figures(&figures, args.json, print_table)?;
+    let figures = in_scratch(&args.scratch.database, "append", true, |url| async move {
+        measure(&url, args).await
+    })
+    .await?;
+    print_figures(&figures, args.scratch.json, print_table)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -204,7 +198,7 @@ struct Clocks {
     raw_batch: Duration,
 }
 
-async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
+async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
     let load_average_before = load_average();
     let store = EventStore::connect(url).await.context("cannot open the scratch database")?;
     store.migrate().await.context("cannot migrate the scratch database")?;
@@ -274,7 +268,7 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
                         for _ in 0..concurrent_per_writer {
                             raw.insert(&store, 1).await?;
                         }
-                        Ok::<_, CliError>(())
+                        Ok::<_, BenchError>(())
                     })
                 });
                 for writer in futures::future::join_all(writers).await {
@@ -383,7 +377,7 @@ async fn concurrent_appends(
     store: &EventStore,
     round: u64,
     per_writer: u64,
-) -> Result<(), CliError> {
+) -> Result<(), BenchError> {
     let writers = (0..WRITERS).map(|writer| {
         let store = store.clone();
         tokio::spawn(async move {
@@ -420,16 +414,8 @@ fn metadata() -> Metadata {
     Metadata::default().with_actor("bench").with_correlation_id("bench-run")
 }
 
-/// The 1-minute, 5-minute and 15-minute load averages (Linux), or "unknown".
-fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .map(|text| text.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|| "unknown".into())
-}
-
 /// The durability setting the scratch database runs with.
-async fn durability(store: &EventStore) -> Result<String, CliError> {
+async fn durability(store: &EventStore) -> Result<String, BenchError> {
     let (sql, label) = match store.backend() {
         DbBackend::Postgres => ("SHOW fsync", "fsync"),
         _ => ("PRAGMA synchronous", "synchronous"),
@@ -477,14 +463,14 @@ impl RawWriter {
     }
 
     /// Continues after the store's latest append (outside the timed part).
-    async fn catch_up(&self, store: &EventStore) -> Result<(), CliError> {
+    async fn catch_up(&self, store: &EventStore) -> Result<(), BenchError> {
         let head = store.head_position().await.context("head")?;
         self.next_position
             .store(i64::try_from(head).context("head position")? + 1, Ordering::SeqCst);
         Ok(())
     }
 
-    async fn insert(&self, store: &EventStore, rows: u64) -> Result<(), CliError> {
+    async fn insert(&self, store: &EventStore, rows: u64) -> Result<(), BenchError> {
         let mut sql = String::from(
             "INSERT INTO events (position, stream_id, stream_version, event_id, \
              event_type, schema_version, payload, metadata, recorded_at, prev_hash, hash) VALUES ",
@@ -543,7 +529,7 @@ struct CLevel {
 
 impl CLevel {
     /// A file beside the scratch database (same disk), or `None` for an in-memory database.
-    fn open(scratch_url: &str) -> Result<Option<CLevel>, CliError> {
+    fn open(scratch_url: &str) -> Result<Option<CLevel>, BenchError> {
         let path = scratch_url.trim_start_matches("sqlite:").trim_start_matches("//");
         let path = path.split('?').next().unwrap_or_default();
         if path.is_empty() || path.contains(":memory:") {
@@ -576,7 +562,7 @@ impl CLevel {
     }
 
     /// `count` single-row `INSERT`s, each its own (autocommit) transaction.
-    fn commits(&mut self, count: u64) -> Result<(), CliError> {
+    fn commits(&mut self, count: u64) -> Result<(), BenchError> {
         for _ in 0..count {
             self.insert_rows(1)?;
         }
@@ -584,7 +570,7 @@ impl CLevel {
     }
 
     /// `count` transactions of [`BATCH_SIZE`] single-row `INSERT`s (one prepared statement).
-    fn batches(&mut self, count: u64) -> Result<(), CliError> {
+    fn batches(&mut self, count: u64) -> Result<(), BenchError> {
         for _ in 0..count {
             self.connection.execute_batch("BEGIN IMMEDIATE").context("C-level begin")?;
             self.insert_rows(BATCH_SIZE)?;
@@ -593,7 +579,7 @@ impl CLevel {
         Ok(())
     }
 
-    fn insert_rows(&mut self, rows: u64) -> Result<(), CliError> {
+    fn insert_rows(&mut self, rows: u64) -> Result<(), BenchError> {
         let mut insert = self
             .connection
             .prepare_cached(
@@ -636,7 +622,7 @@ async fn pgbench(
     store: &EventStore,
     url: &str,
     seconds: u64,
-) -> Result<Option<(f64, f64, f64)>, CliError> {
+) -> Result<Option<(f64, f64, f64)>, BenchError> {
     if tokio::process::Command::new("pgbench").arg("--version").output().await.is_err() {
         return Ok(None);
     }
@@ -667,7 +653,7 @@ async fn pgbench(
     Ok(Some((single, concurrent, batch * BATCH_SIZE as f64)))
 }
 
-fn tempfile_dir() -> Result<PathBuf, CliError> {
+fn tempfile_dir() -> Result<PathBuf, BenchError> {
     let dir =
         std::env::temp_dir().join(format!("league-pgbench-{}", uuid::Uuid::now_v7().simple()));
     std::fs::create_dir_all(&dir).context("pgbench script directory")?;
@@ -681,7 +667,7 @@ async fn run_pgbench(
     script: &str,
     clients: u64,
     seconds: u64,
-) -> Result<f64, CliError> {
+) -> Result<f64, BenchError> {
     let file = dir.join(format!("script-{clients}-{}.sql", script.len()));
     std::fs::write(&file, script).context("pgbench script")?;
     let output = tokio::process::Command::new("pgbench")
@@ -707,5 +693,5 @@ async fn run_pgbench(
         .and_then(|rest| rest.split_whitespace().next())
         .and_then(|tps| tps.parse().ok())
         .with_context(|| format!("no tps in pgbench's output: {stdout}"))
-        .map_err(CliError::from)
+        .map_err(BenchError::from)
 }

@@ -1,4 +1,4 @@
-//! `league bench graphql`: the real GraphQL server under many concurrent keep-alive
+//! `league-bench graphql`: the real GraphQL server under many concurrent keep-alive
 //! clients, asking a league's standings, next to the same server's trivial `{__typename}`
 //! query in the same run.
 //!
@@ -34,18 +34,14 @@ use league_scoring::{GameResult, PlacementEntry, ScoringSystem};
 use serde_json::json;
 use uuid::Uuid;
 
-use super::scratch::{beside_or_temp, in_scratch, print_figures};
-use crate::CliError;
+use crate::BenchError;
+use crate::figures::print_figures;
+use crate::scratch::{TempScratchArgs, in_scratch};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Where the scratch database goes: beside this SQLite file, or on this PostgreSQL
-    /// server (default: a SQLite file in the system's temporary directory).
-    #[arg(long = "database", env = "DATABASE_URL")]
-    pub database: Option<String>,
-    /// Print one JSON object instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub scratch: TempScratchArgs,
     /// Seconds of load per query (split over rounds).
     #[arg(long, default_value_t = 6)]
     pub seconds: u64,
@@ -57,7 +53,7 @@ pub struct Args {
 /// Registered players.
 const PLAYERS: usize = 100;
 /// Players of the league whose standings are asked (the domain's largest league).
-pub(super) const LEAGUE_PLAYERS: usize = league_domain::rules::MAX_LEAGUE_SIZE as usize;
+pub const LEAGUE_PLAYERS: usize = league_domain::rules::MAX_LEAGUE_SIZE as usize;
 const PLAYERS_PER_GAME: u32 = 4;
 /// 64 players × 16 games per seat = 1,024 games, enough for the results.
 const GAMES_PER_SEAT: u32 = 16;
@@ -103,18 +99,18 @@ struct Figures {
     goal_p99_ms: f64,
 }
 
-pub async fn run(args: Args) -> Result<ExitCode, CliError> {
+pub async fn run(args: Args) -> Result<ExitCode, BenchError> {
     if args.clients == 0 || args.seconds < ROUNDS {
-        return Err(CliError::BadInput(format!(
+        return Err(BenchError::BadInput(format!(
             "--clients must be at least 1 and --seconds at least {ROUNDS}"
         )));
     }
-    let beside = beside_or_temp(args.database.as_deref());
+    let beside = args.scratch.beside();
     let args = &args;
     let figures =
         in_scratch(&beside, "graphql", false, |url| async move { measure(&url, args).await })
             .await?;
-    print_figures(&figures, args.json, print_table)?;
+    print_figures(&figures, args.scratch.json, print_table)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -152,7 +148,7 @@ fn print_table(f: &Figures) {
     );
 }
 
-async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
+async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
     let app = App::open(url).await.context("cannot open the scratch database")?;
     let database = format!("{:?}", app.store().backend()).to_lowercase();
     let started = Instant::now();
@@ -221,12 +217,12 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
     })
 }
 
-fn app_error(what: &'static str) -> impl FnOnce(league_app::AppError) -> CliError {
+fn app_error(what: &'static str) -> impl FnOnce(league_app::AppError) -> BenchError {
     move |error| anyhow::Error::new(error).context(what).into()
 }
 
 /// Seeds the players, the two leagues and the results; returns the asked league's id.
-pub(super) async fn seed(app: &App) -> Result<Uuid, CliError> {
+pub async fn seed(app: &App) -> Result<Uuid, BenchError> {
     let options = CommandOptions::default;
     let mut players = Vec::with_capacity(PLAYERS);
     for n in 1..=PLAYERS {
@@ -319,19 +315,25 @@ impl Sample {
     }
 }
 
+/// The HTTP client of a load: one keep-alive connection per client, no Nagle delay.
+pub fn load_client(clients: usize) -> Result<reqwest::Client, BenchError> {
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(clients)
+        .tcp_nodelay(true)
+        .timeout(Duration::from_secs(30))
+        .build()
+        .context("an HTTP client")?;
+    Ok(client)
+}
+
 /// Runs the rounds; returns the `{__typename}` and standings figures and the row count.
 async fn load(
     endpoint: &str,
     uncached_endpoint: &str,
     league: &Uuid,
     args: &Args,
-) -> Result<(Phase, Phase, Phase, usize), CliError> {
-    let http = reqwest::Client::builder()
-        .pool_max_idle_per_host(args.clients)
-        .tcp_nodelay(true)
-        .timeout(Duration::from_secs(30))
-        .build()
-        .context("an HTTP client")?;
+) -> Result<(Phase, Phase, Phase, usize), BenchError> {
+    let http = load_client(args.clients)?;
     let standings =
         serde_json::to_vec(&json!({ "query": STANDINGS, "variables": { "league": league } }))
             .context("request body")?;
@@ -384,7 +386,7 @@ async fn hammer(
     body: &Arc<Vec<u8>>,
     clients: usize,
     duration: Duration,
-) -> Result<Sample, CliError> {
+) -> Result<Sample, BenchError> {
     let started = Instant::now();
     let deadline = started + duration;
     let tasks: Vec<_> = (0..clients)

@@ -7,9 +7,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use league_store::sea_orm::{ConnectionTrait, Database};
-use serde::Serialize;
 
-use crate::CliError;
+use crate::BenchError;
 
 /// A scratch database and how to remove it.
 pub enum Scratch {
@@ -30,7 +29,7 @@ impl Scratch {
         url: &str,
         label: &str,
         memory_allowed: bool,
-    ) -> Result<(Scratch, String), CliError> {
+    ) -> Result<(Scratch, String), BenchError> {
         let tag = uuid::Uuid::now_v7().simple().to_string();
         if let Some(rest) = url.strip_prefix("sqlite:") {
             let path = rest.trim_start_matches("//").split('?').next().unwrap_or_default();
@@ -38,7 +37,7 @@ impl Scratch {
                 if memory_allowed {
                     return Ok((Scratch::SqliteMemory, "sqlite::memory:".to_owned()));
                 }
-                return Err(CliError::BadInput(
+                return Err(BenchError::BadInput(
                     "--database: give a SQLite file path (the scratch file goes beside it) or PostgreSQL"
                         .into(),
                 ));
@@ -68,7 +67,7 @@ impl Scratch {
             let scratch_url = format!("{server}/{name}{query}");
             Ok((Scratch::Postgres { admin_url: url.to_owned(), name }, scratch_url))
         } else {
-            Err(CliError::BadInput(format!(
+            Err(BenchError::BadInput(format!(
                 "--database: unsupported URL {url:?}: use sqlite://… or postgres://…"
             )))
         }
@@ -105,9 +104,9 @@ pub async fn in_scratch<T, Fut>(
     label: &str,
     memory_allowed: bool,
     measure: impl FnOnce(String) -> Fut,
-) -> Result<T, CliError>
+) -> Result<T, BenchError>
 where
-    Fut: Future<Output = Result<T, CliError>>,
+    Fut: Future<Output = Result<T, BenchError>>,
 {
     let (scratch, scratch_url) = Scratch::create_inner(url, label, memory_allowed).await?;
     let outcome = measure(scratch_url).await;
@@ -117,30 +116,46 @@ where
 
 /// A fresh scratch database beside `url` that is kept afterwards (for later runs on the same
 /// log); its URL.
-pub async fn kept_scratch(url: &str, label: &str) -> Result<String, CliError> {
+pub async fn kept_scratch(url: &str, label: &str) -> Result<String, BenchError> {
     let (_kept, scratch_url) = Scratch::create_inner(url, label, false).await?;
     Ok(scratch_url)
 }
 
-/// Where a bench's scratch goes when `--database` is not given: beside a SQLite file in the
-/// system's temporary directory.
-pub fn beside_or_temp(database: Option<&str>) -> String {
-    match database {
-        Some(url) => url.to_owned(),
-        None => format!("sqlite://{}?mode=rwc", std::env::temp_dir().join("league.db").display()),
-    }
+/// `--database` (where the scratch database goes) and `--json`, for the benches whose
+/// scratch goes beside the default database file.
+#[derive(Debug, clap::Args)]
+pub struct ScratchArgs {
+    /// Where to put the scratch database: beside this SQLite file, or on this PostgreSQL
+    /// server. Nothing in it is touched.
+    #[arg(long = "database", env = "DATABASE_URL", default_value = "sqlite://league.db?mode=rwc")]
+    pub database: String,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
 }
 
-/// Prints a bench's figures: one JSON object with `--json`, else its table.
-pub fn print_figures<T: Serialize>(
-    figures: &T,
-    json: bool,
-    table: impl FnOnce(&T),
-) -> Result<(), CliError> {
-    if json {
-        println!("{}", serde_json::to_string(figures).context("figures as JSON")?);
-    } else {
-        table(figures);
+/// `--database` and `--json`, for the benches whose scratch goes to the system's temporary
+/// directory unless `--database` says otherwise.
+#[derive(Debug, clap::Args)]
+pub struct TempScratchArgs {
+    /// Where the scratch database goes: beside this SQLite file, or on this PostgreSQL
+    /// server (default: a SQLite file in the system's temporary directory).
+    #[arg(long = "database", env = "DATABASE_URL")]
+    pub database: Option<String>,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl TempScratchArgs {
+    /// The URL the scratch goes beside: `--database`, or a SQLite file in the system's
+    /// temporary directory.
+    pub fn beside(&self) -> String {
+        match &self.database {
+            Some(url) => url.to_owned(),
+            None => {
+                format!("sqlite://{}?mode=rwc", std::env::temp_dir().join("league.db").display())
+            }
+        }
     }
-    Ok(())
 }

@@ -1,7 +1,7 @@
-//! `league bench scale`: what a gateway costs on a long log — start-up, readiness, resident
+//! `league-bench scale`: what a gateway costs on a long log — start-up, readiness, resident
 //! memory, first reads and rebuild rate — each beside a baseline measured in the same run.
 //!
-//! 1. Generates a realistic log (`bench replay`'s generator: 512 players, leagues of 8 with
+//! 1. Generates a realistic log ([`crate::generator`]: 512 players, leagues of 8 with
 //!    every game reported, about 50 events per league, so 20k leagues at 1M events) on a
 //!    thread of its own and appends it as it comes, one append per stream and `--writers`
 //!    appends in flight (the store commits them in groups), to a scratch database beside
@@ -17,6 +17,8 @@
 //!    first call folds every result of the log, then a second call; beside a standings call
 //!    of a league not loaded yet and a second one once it is; then the resident set again.
 //!    Second calls use another alias, so the response cache cannot answer them.
+//!    The server is the `league` binary next to `league-bench` (`cargo build --release`
+//!    builds both into `target/release/`), or the one `--league PATH` names.
 //! 5. Rebuild: the whole log folded in memory from the database (what `league replay` and
 //!    a catch-up do) beside a raw scan of the same columns (goal ≥ 100k events/s end to end,
 //!    and ≥ 0.5× the scan).
@@ -33,22 +35,18 @@ use serde_json::json;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use uuid::Uuid;
 
-use super::replay::{Generator, Rng, WRITERS, append_streams, raw_scan};
-use super::scratch::{in_scratch, kept_scratch};
-use crate::CliError;
+use crate::BenchError;
+use crate::figures::{Process, print_figures, resident_bytes};
+use crate::generator::{LogSize, Rng, WRITERS, write_log};
+use crate::replay::raw_scan;
+use crate::scratch::{ScratchArgs, in_scratch, kept_scratch};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Where to put the scratch database: beside this SQLite file, or on this PostgreSQL
-    /// server. Nothing in it is touched.
-    #[arg(long = "database", env = "DATABASE_URL", default_value = "sqlite://league.db?mode=rwc")]
-    pub database: String,
-    /// Print one JSON object instead of a table.
-    #[arg(long)]
-    pub json: bool,
-    /// Events to generate (at least 1000).
-    #[arg(long, default_value_t = 1_000_000)]
-    pub events: u64,
+    #[command(flatten)]
+    pub scratch: ScratchArgs,
+    #[command(flatten)]
+    pub log_size: LogSize,
     /// Random leagues whose standings are served before memory is measured again.
     #[arg(long, default_value_t = 1000)]
     pub serve_leagues: usize,
@@ -66,6 +64,9 @@ pub struct Args {
     /// Keep the generated scratch database (its URL is printed) for later runs with `--log`.
     #[arg(long)]
     pub keep: bool,
+    /// The `league` binary to serve with (default: the one next to `league-bench`).
+    #[arg(long, value_name = "PATH")]
+    pub league: Option<std::path::PathBuf>,
 }
 
 /// Figures of one run.
@@ -99,16 +100,27 @@ struct Figures {
     rebuild_ratio: f64,
 }
 
-/// Resident set of process `pid` in MB (Linux `/proc/PID/statm`, pages of 4 KiB).
-fn resident_mb(pid: u32) -> Result<f64, CliError> {
-    let statm = std::fs::read_to_string(format!("/proc/{pid}/statm"))
-        .context("read /proc/PID/statm (Linux only)")?;
-    let pages: u64 = statm
-        .split_whitespace()
-        .nth(1)
-        .and_then(|field| field.parse().ok())
-        .context("parse /proc/PID/statm")?;
-    Ok(pages as f64 * 4096.0 / 1e6)
+/// Resident set of the server process `pid` in MB.
+fn resident_mb(pid: u32) -> Result<f64, BenchError> {
+    Ok(resident_bytes(Process::Child(pid))? / 1e6)
+}
+
+/// The `league` binary: `--league`, else the one next to this executable (cargo builds
+/// every binary of the workspace into the same directory).
+fn league_binary(args: &Args) -> Result<std::path::PathBuf, BenchError> {
+    if let Some(path) = &args.league {
+        return Ok(path.clone());
+    }
+    let exe = std::env::current_exe().context("the league-bench executable")?;
+    let beside = exe.with_file_name(format!("league{}", std::env::consts::EXE_SUFFIX));
+    if !beside.is_file() {
+        return Err(BenchError::BadInput(format!(
+            "no `league` binary at {} (build it with `cargo build --release -p league-cli`, or \
+             give --league PATH)",
+            beside.display()
+        )));
+    }
+    Ok(beside)
 }
 
 /// A `league serve` child process on a free port.
@@ -121,8 +133,11 @@ struct Server {
 impl Server {
     /// Starts the server and waits until `/healthz` answers 200; returns it with the time
     /// from spawn to ready.
-    async fn start(url: &str, http: &reqwest::Client) -> Result<(Server, Duration), CliError> {
-        let exe = std::env::current_exe().context("the league binary")?;
+    async fn start(
+        exe: &std::path::Path,
+        url: &str,
+        http: &reqwest::Client,
+    ) -> Result<(Server, Duration), BenchError> {
         let started = Instant::now();
         let mut child = tokio::process::Command::new(exe)
             .args(["serve", "--database", url, "--listen", "127.0.0.1:0"])
@@ -182,56 +197,6 @@ fn pick(leagues: &[Uuid], count: usize) -> Vec<Uuid> {
         .collect()
 }
 
-/// What writing the generated log took.
-struct Written {
-    events: u64,
-    wall: Duration,
-    generating: Duration,
-}
-
-/// Generates the log on a thread of its own and appends each stream as it comes, `writers`
-/// appends in flight, printing progress on stderr about every tenth of the log.
-async fn write_log(store: &EventStore, target: u64, writers: usize) -> Result<Written, CliError> {
-    let (sender, receiver) = tokio::sync::mpsc::channel(4 * writers.max(1));
-    let started = Instant::now();
-    let generator = tokio::task::spawn_blocking(move || {
-        let mut generator = Generator::new(target);
-        let mut generating = Duration::ZERO;
-        loop {
-            let started = Instant::now();
-            let next = generator.next();
-            generating += started.elapsed();
-            // A closed channel means the appender stopped on an error: it reports it.
-            let Some(next) = next else { break };
-            if sender.blocking_send(next).is_err() {
-                break;
-            }
-        }
-        generating
-    });
-    let streams = futures::stream::unfold(receiver, |mut receiver| async move {
-        receiver.recv().await.map(|stream| (stream, receiver))
-    });
-    let mut events = 0u64;
-    let step = (target / 10).max(1);
-    let mut next_report = step;
-    let appended = append_streams(store, Box::pin(streams), writers, |_, count| {
-        events += count;
-        if events >= next_report {
-            next_report += step;
-            let seconds = started.elapsed().as_secs_f64();
-            eprintln!(
-                "  written {events} of {target} events in {seconds:.1} s ({:.0} events/s)",
-                events as f64 / seconds.max(1e-9)
-            );
-        }
-    })
-    .await;
-    let generating = generator.await.context("generator thread")?;
-    appended?;
-    Ok(Written { events, wall: started.elapsed(), generating })
-}
-
 /// One GraphQL request to the server and the time to its whole answer; an answer with
 /// errors is a failure.
 async fn graphql(
@@ -239,7 +204,7 @@ async fn graphql(
     base: &str,
     query: &str,
     variables: serde_json::Value,
-) -> Result<(serde_json::Value, Duration), CliError> {
+) -> Result<(serde_json::Value, Duration), BenchError> {
     let started = Instant::now();
     let response: serde_json::Value = http
         .post(format!("{base}/graphql"))
@@ -272,11 +237,19 @@ fn ms(time: Duration) -> f64 {
     time.as_secs_f64() * 1e3
 }
 
-async fn measure(url: &str, args: &Args, generate: bool) -> Result<Figures, CliError> {
+async fn measure(
+    url: &str,
+    args: &Args,
+    league: &std::path::Path,
+    generate: bool,
+) -> Result<Figures, BenchError> {
     let store = EventStore::connect(url).await.context("open the log's database")?;
     store.migrate().await.context("migrate")?;
-    let written =
-        if generate { Some(write_log(&store, args.events, args.writers).await?) } else { None };
+    let written = if generate {
+        Some(write_log(&store, args.log_size.events, args.writers).await?)
+    } else {
+        None
+    };
     let events = store.head_position().await.context("head")?;
     if let Some(written) = &written
         && events != written.events
@@ -300,9 +273,9 @@ async fn measure(url: &str, args: &Args, generate: bool) -> Result<Figures, CliE
 
     // A real server process: first start, then a restart, each to `/healthz` ready.
     let http = reqwest::Client::builder().build().context("HTTP client")?;
-    let (server, first_start) = Server::start(url, &http).await?;
+    let (server, first_start) = Server::start(league, url, &http).await?;
     server.stop().await;
-    let (server, restart) = Server::start(url, &http).await?;
+    let (server, restart) = Server::start(league, url, &http).await?;
     let rss_ready_mb = resident_mb(server.pid)?;
     eprintln!(
         "  league serve ready: first start {:.3} s, restart {:.3} s; {rss_ready_mb:.1} MB",
@@ -394,31 +367,28 @@ async fn measure(url: &str, args: &Args, generate: bool) -> Result<Figures, CliE
     })
 }
 
-pub async fn run(args: Args) -> Result<ExitCode, CliError> {
-    if args.events < 1000 {
-        return Err(CliError::BadInput(format!(
-            "--events must be at least 1000, got {}",
-            args.events
-        )));
-    }
+pub async fn run(args: Args) -> Result<ExitCode, BenchError> {
+    args.log_size.check()?;
+    // Found first: a missing server binary is bad input, before any log is written.
+    let league = &league_binary(&args)?;
     let args = &args;
-    let f =
-        if let Some(log) = &args.log {
-            measure(log, args, false).await?
-        } else if args.keep {
-            let url = kept_scratch(&args.database, "scale").await?;
-            eprintln!("  scratch log kept at {url}");
-            measure(&url, args, true).await?
-        } else {
-            in_scratch(&args.database, "scale", false, |url| async move {
-                measure(&url, args, true).await
-            })
-            .await?
-        };
-    if args.json {
-        println!("{}", serde_json::to_string(&f).context("JSON output")?);
-        return Ok(ExitCode::SUCCESS);
-    }
+    let f = if let Some(log) = &args.log {
+        measure(log, args, league, false).await?
+    } else if args.keep {
+        let url = kept_scratch(&args.scratch.database, "scale").await?;
+        eprintln!("  scratch log kept at {url}");
+        measure(&url, args, league, true).await?
+    } else {
+        in_scratch(&args.scratch.database, "scale", false, |url| async move {
+            measure(&url, args, league, true).await
+        })
+        .await?
+    };
+    print_figures(&f, args.scratch.json, print_table)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_table(f: &Figures) {
     println!("scale bench on {} ({} events, {} leagues)", f.database, f.events, f.leagues);
     match (f.generate_append_s, f.append_events_per_s, f.generate_s) {
         (Some(wall), Some(rate), Some(generating)) => println!(
@@ -454,5 +424,4 @@ pub async fn run(args: Args) -> Result<ExitCode, CliError> {
         f.rebuild_events_per_s
     );
     println!("  rebuild / scan                {:>12.2}   (goal >= 0.5)", f.rebuild_ratio);
-    Ok(ExitCode::SUCCESS)
 }

@@ -1,7 +1,7 @@
-//! `league bench soak --seconds N`: the real server under a mixed load for a bounded time,
+//! `league-bench soak --seconds N`: the real server under a mixed load for a bounded time,
 //! to show that nothing piles up (memory, file descriptors, latency).
 //!
-//! 1. Seeds a scratch database as `league bench graphql` does (100 players, a 64-player
+//! 1. Seeds a scratch database as `league-bench graphql` does (100 players, a 64-player
 //!    league with 1,000 results) and serves it in-process with [`league_gateway::run`] on a
 //!    loopback port (rate limits off: the soak measures the server, not the limiter).
 //! 2. `--clients` clients (default 64) for `--seconds`: three quarters read (the league's
@@ -32,18 +32,14 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use uuid::Uuid;
 
-use super::scratch::{beside_or_temp, in_scratch, print_figures};
-use crate::CliError;
+use crate::BenchError;
+use crate::figures::{Process, print_figures, resident_bytes};
+use crate::scratch::{TempScratchArgs, in_scratch};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Where the scratch database goes: beside this SQLite file, or on this PostgreSQL
-    /// server (default: a SQLite file in the system's temporary directory).
-    #[arg(long = "database", env = "DATABASE_URL")]
-    pub database: Option<String>,
-    /// Print one JSON object instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub scratch: TempScratchArgs,
     /// Seconds of load.
     #[arg(long, default_value_t = 30)]
     pub seconds: u64,
@@ -100,17 +96,17 @@ struct Figures {
     within_bound: bool,
 }
 
-pub async fn run(args: Args) -> Result<ExitCode, CliError> {
+pub async fn run(args: Args) -> Result<ExitCode, BenchError> {
     if args.clients < 8 || args.seconds < 5 {
-        return Err(CliError::BadInput(
+        return Err(BenchError::BadInput(
             "--clients must be at least 8 and --seconds at least 5".to_owned(),
         ));
     }
-    let beside = beside_or_temp(args.database.as_deref());
+    let beside = args.scratch.beside();
     let args = &args;
     let figures =
         in_scratch(&beside, "soak", false, |url| async move { measure(&url, args).await }).await?;
-    print_figures(&figures, args.json, print_table)?;
+    print_figures(&figures, args.scratch.json, print_table)?;
     Ok(if figures.within_bound { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
@@ -141,21 +137,9 @@ fn print_table(f: &Figures) {
     );
 }
 
-/// Resident memory of this process, in MB (`VmRSS` of `/proc/self/status`).
-fn rss_mb() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|status| {
-            status.lines().find_map(|line| {
-                line.strip_prefix("VmRSS:")?
-                    .trim()
-                    .trim_end_matches("kB")
-                    .trim()
-                    .parse::<f64>()
-                    .ok()
-            })
-        })
-        .map_or(0.0, |kb| kb / 1024.0)
+/// Resident memory of this process, in MiB (as the kernel's `VmRSS`, in kB / 1024).
+fn rss_mb() -> Result<f64, BenchError> {
+    Ok(resident_bytes(Process::This)? / (1024.0 * 1024.0))
 }
 
 /// Open file descriptors of this process.
@@ -193,10 +177,10 @@ struct Shared {
     connections: AtomicU64,
 }
 
-async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
+async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
     let app = App::open(url).await.context("cannot open the scratch database")?;
     let database = format!("{:?}", app.store().backend()).to_lowercase();
-    let league = super::graphql::seed(&app).await?;
+    let league = crate::graphql::seed(&app).await?;
     let model = app
         .league(league)
         .await
@@ -276,13 +260,8 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, CliError> {
 
 type Loaded = (u64, usize, usize, usize, Snapshot, Snapshot);
 
-async fn load(shared: &Arc<Shared>, args: &Args) -> Result<Loaded, CliError> {
-    let http = reqwest::Client::builder()
-        .pool_max_idle_per_host(args.clients)
-        .tcp_nodelay(true)
-        .timeout(Duration::from_secs(30))
-        .build()
-        .context("an HTTP client")?;
+async fn load(shared: &Arc<Shared>, args: &Args) -> Result<Loaded, BenchError> {
+    let http = crate::graphql::load_client(args.clients)?;
     let writers = args.clients / 8;
     let subscribers = args.clients / 8;
     let readers = args.clients - writers - subscribers;
@@ -301,9 +280,9 @@ async fn load(shared: &Arc<Shared>, args: &Args) -> Result<Loaded, CliError> {
     }
     let fifth = Duration::from_secs_f64(args.seconds as f64 / 5.0);
     tokio::time::sleep_until((shared.started + fifth).into()).await;
-    let (start_rss, start_fds) = (rss_mb(), open_fds());
+    let (start_rss, start_fds) = (rss_mb()?, open_fds());
     tokio::time::sleep_until((shared.deadline - Duration::from_millis(200)).into()).await;
-    let (end_rss, end_fds) = (rss_mb(), open_fds());
+    let (end_rss, end_fds) = (rss_mb()?, open_fds());
     let mut first = latency_histogram()?;
     let mut last = latency_histogram()?;
     for task in tasks {
