@@ -19,7 +19,7 @@ use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::{Value, json};
 use support::{
     ADMIN, Player, TestApp, error_code, placement_result, start_league_serve,
-    start_league_serve_with,
+    start_league_serve_with, ws_frame,
 };
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
@@ -938,36 +938,6 @@ async fn malformed_requests_get_their_error_and_change_nothing(db: TestDatabase)
     assert_eq!(after, before, "no bad request appended or changed anything");
 }
 
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-async fn ws_connect(server: &TestApp) -> Ws {
-    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-    let url = format!("{}/graphql/ws", server.base.replace("http://", "ws://"));
-    let mut request = url.into_client_request().expect("a WebSocket request");
-    request
-        .headers_mut()
-        .insert("sec-websocket-protocol", "graphql-transport-ws".parse().expect("a header"));
-    tokio_tungstenite::connect_async(request).await.expect("WebSocket handshake").0
-}
-
-/// The next text or close frame within the request timeout.
-async fn ws_frame(ws: &mut Ws) -> tokio_tungstenite::tungstenite::Message {
-    use futures::StreamExt;
-    use tokio_tungstenite::tungstenite::Message;
-    tokio::time::timeout(support::REQUEST_TIMEOUT, async {
-        loop {
-            match ws.next().await {
-                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                Some(Ok(message)) => return message,
-                other => panic!("the connection ended without a frame: {other:?}"),
-            }
-        }
-    })
-    .await
-    .expect("a frame in time")
-}
-
 /// Hostile clients against the limits (WebSocket without `connection_init`, one
 /// subscription too many, a mutation over the rate limit): each gets the documented
 /// refusal, the server stays up, and the log is unchanged.
@@ -1004,7 +974,7 @@ async fn hostile_clients_are_refused_and_change_nothing(db: TestDatabase) {
     server.health().await;
 
     // A WebSocket that never sends connection_init: closed with 4408.
-    let mut silent = ws_connect(&server).await;
+    let mut silent = server.ws_connect("graphql-transport-ws").await;
     match ws_frame(&mut silent).await {
         Message::Close(Some(frame)) => assert_eq!(u16::from(frame.code), 4408),
         other => panic!("expected close 4408, got {other:?}"),
@@ -1012,7 +982,7 @@ async fn hostile_clients_are_refused_and_change_nothing(db: TestDatabase) {
     server.health().await;
 
     // One subscription too many on a connection: an error for that operation only.
-    let mut ws = ws_connect(&server).await;
+    let mut ws = server.ws_connect("graphql-transport-ws").await;
     ws.send(Message::text(r#"{"type":"connection_init"}"#)).await.expect("send init");
     assert!(ws_frame(&mut ws).await.to_text().expect("text").contains("connection_ack"));
     for id in ["1", "2", "3"] {

@@ -10,7 +10,7 @@ use futures::{SinkExt, StreamExt};
 use league_gateway::GatewayConfig;
 use league_gateway::config::RateLimits;
 use league_testkit::app::{ADMIN, TestApp, spawn_app_on_port, spawn_app_with};
-use league_testkit::client::Socket as Ws;
+use league_testkit::client::{Socket as Ws, ws_frame};
 use league_testkit::{TestDatabase, on_both_databases};
 use reqwest::Response;
 use serde_json::{Value, json};
@@ -48,21 +48,6 @@ async fn ws(gateway: &TestApp) -> Ws {
     gateway.ws_connect("graphql-transport-ws").await
 }
 
-/// The next text or close frame (pings skipped; the client answers them).
-async fn next_frame(ws: &mut Ws) -> Message {
-    tokio::time::timeout(PATIENCE, async {
-        loop {
-            match ws.next().await {
-                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                Some(Ok(message)) => return message,
-                other => panic!("the connection ended without a frame: {other:?}"),
-            }
-        }
-    })
-    .await
-    .expect("a frame within the patience")
-}
-
 fn close_code(message: &Message) -> Option<u16> {
     match message {
         Message::Close(Some(frame)) => Some(u16::from(frame.code)),
@@ -74,7 +59,7 @@ async fn init(ws: &mut Ws) {
     ws.send(Message::text(json!({"type": "connection_init", "payload": {}}).to_string()))
         .await
         .unwrap();
-    let ack = next_frame(ws).await;
+    let ack = ws_frame(ws).await;
     assert_eq!(ack.to_text().unwrap_or_default(), r#"{"type":"connection_ack"}"#, "{ack:?}");
 }
 
@@ -82,7 +67,7 @@ async fn ws_init_timeout_closes_with_4408(db: TestDatabase) {
     let gateway =
         spawn_app_on_port(&db.url, only(|c| c.ws.init_timeout = Duration::from_millis(300))).await;
     let mut silent = ws(&gateway).await;
-    let frame = next_frame(&mut silent).await;
+    let frame = ws_frame(&mut silent).await;
     assert_eq!(close_code(&frame), Some(4408), "{frame:?}");
     if let Message::Close(Some(f)) = &frame {
         assert_eq!(f.reason.as_str(), "Connection initialisation timeout");
@@ -92,7 +77,7 @@ async fn ws_init_timeout_closes_with_4408(db: TestDatabase) {
     init(&mut prompt).await;
     tokio::time::sleep(Duration::from_millis(600)).await;
     prompt.send(Message::text(r#"{"type":"ping"}"#)).await.unwrap();
-    assert_eq!(next_frame(&mut prompt).await.to_text().unwrap(), r#"{"type":"pong"}"#);
+    assert_eq!(ws_frame(&mut prompt).await.to_text().unwrap(), r#"{"type":"pong"}"#);
 }
 
 async fn ws_keepalive_pings(db: TestDatabase) {
@@ -112,10 +97,10 @@ async fn ws_keepalive_pings(db: TestDatabase) {
     .await;
     assert!(pings >= 2, "{pings} pings in a second at a 200 ms interval");
     ws.send(Message::text(r#"{"type":"ping"}"#)).await.unwrap();
-    assert_eq!(next_frame(&mut ws).await.to_text().unwrap(), r#"{"type":"pong"}"#);
+    assert_eq!(ws_frame(&mut ws).await.to_text().unwrap(), r#"{"type":"pong"}"#);
     // A peer that stops answering is closed with 3008.
     tokio::time::sleep(Duration::from_millis(1000)).await;
-    let frame = next_frame(&mut ws).await;
+    let frame = ws_frame(&mut ws).await;
     assert_eq!(close_code(&frame), Some(3008), "{frame:?}");
 }
 
@@ -133,7 +118,7 @@ async fn ws_connection_caps_close_with_4429(db: TestDatabase) {
     let mut second = ws(&gateway).await;
     init(&mut second).await;
     let mut third = ws(&gateway).await;
-    let frame = next_frame(&mut third).await;
+    let frame = ws_frame(&mut third).await;
     assert_eq!(close_code(&frame), Some(4429), "{frame:?}");
     // Closing one gives its place back.
     first.close(None).await.unwrap();
@@ -142,7 +127,7 @@ async fn ws_connection_caps_close_with_4429(db: TestDatabase) {
         loop {
             let mut ws = ws(&gateway).await;
             ws.send(Message::text(r#"{"type":"connection_init"}"#)).await.unwrap();
-            if next_frame(&mut ws).await.to_text().is_ok_and(|t| t.contains("connection_ack")) {
+            if ws_frame(&mut ws).await.to_text().is_ok_and(|t| t.contains("connection_ack")) {
                 return ws;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
@@ -169,17 +154,16 @@ async fn ws_subscription_cap_refuses_one_operation(db: TestDatabase) {
     ws.send(subscribe("1", &league)).await.unwrap();
     ws.send(subscribe("2", &league)).await.unwrap();
     ws.send(subscribe("3", &league)).await.unwrap();
-    let refusal: Value =
-        serde_json::from_str(next_frame(&mut ws).await.to_text().unwrap()).unwrap();
+    let refusal: Value = serde_json::from_str(ws_frame(&mut ws).await.to_text().unwrap()).unwrap();
     assert_eq!(refusal["type"], "error", "{refusal}");
     assert_eq!(refusal["id"], "3");
     assert_eq!(refusal["payload"][0]["extensions"]["code"], "TOO_MANY_SUBSCRIPTIONS");
     // Completing one makes room: the next subscribe is not refused, the connection is open.
     ws.send(Message::text(r#"{"type":"complete","id":"1"}"#)).await.unwrap();
-    assert_eq!(next_frame(&mut ws).await.to_text().unwrap(), r#"{"type":"complete","id":"1"}"#);
+    assert_eq!(ws_frame(&mut ws).await.to_text().unwrap(), r#"{"type":"complete","id":"1"}"#);
     ws.send(subscribe("4", &league)).await.unwrap();
     ws.send(Message::text(r#"{"type":"ping"}"#)).await.unwrap();
-    assert_eq!(next_frame(&mut ws).await.to_text().unwrap(), r#"{"type":"pong"}"#);
+    assert_eq!(ws_frame(&mut ws).await.to_text().unwrap(), r#"{"type":"pong"}"#);
 }
 
 async fn ws_operations_draw_from_the_request_bucket(db: TestDatabase) {
@@ -210,7 +194,7 @@ async fn ws_operations_draw_from_the_request_bucket(db: TestDatabase) {
     let mut finished = 0;
     while finished < 3 {
         let frame: Value =
-            serde_json::from_str(next_frame(&mut ws).await.to_text().unwrap()).unwrap();
+            serde_json::from_str(ws_frame(&mut ws).await.to_text().unwrap()).unwrap();
         match frame["type"].as_str() {
             Some("next") if frame["payload"]["errors"].is_array() => {
                 refusals.push(frame["payload"]["errors"][0].clone());
@@ -229,7 +213,7 @@ async fn ws_operations_draw_from_the_request_bucket(db: TestDatabase) {
     assert_eq!(refusals[0]["extensions"]["code"], "RATE_LIMITED", "{}", refusals[0]);
     ws.send(Message::text(r#"{"type":"ping"}"#)).await.unwrap();
     loop {
-        let frame = next_frame(&mut ws).await;
+        let frame = ws_frame(&mut ws).await;
         if frame.to_text().unwrap() == r#"{"type":"pong"}"# {
             break;
         }

@@ -319,6 +319,22 @@ pub async fn ws_next(socket: &mut Socket) -> Option<Value> {
     }
 }
 
+/// The next text or close frame (pings and pongs skipped: the library answers pings while
+/// reading); panics when the connection ends without one or none comes within the timeout.
+pub async fn ws_frame(socket: &mut Socket) -> Message {
+    tokio::time::timeout(WS_TIMEOUT, async {
+        loop {
+            match socket.next().await {
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                Some(Ok(message)) => return message,
+                other => panic!("the connection ended without a frame: {other:?}"),
+            }
+        }
+    })
+    .await
+    .expect("a WebSocket frame within the timeout")
+}
+
 /// The `extensions.code` of the first error of a response (`<none>` when absent).
 pub fn error_code(response: &Value) -> &str {
     response["errors"][0]["extensions"]["code"].as_str().unwrap_or("<none>")
