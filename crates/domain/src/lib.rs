@@ -14,6 +14,8 @@ mod commands;
 mod context;
 mod error;
 mod events;
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixtures;
 mod ids;
 mod league;
 mod player;

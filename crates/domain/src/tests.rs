@@ -7,13 +7,8 @@ use league_scoring::{
 };
 use uuid::Uuid;
 
+use crate::fixtures::{LEAGUE, created, numbered_placement as placement, player};
 use crate::*;
-
-const LEAGUE: LeagueId = Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0000_00aa);
-
-fn player(n: u128) -> PlayerId {
-    Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0001_0000 + n)
-}
 
 fn context() -> Context {
     Context::new(Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap()).with_subscriber(0)
@@ -21,17 +16,6 @@ fn context() -> Context {
 
 fn given<A: Aggregate>(events: &[DomainEvent]) -> A {
     A::from_events(events)
-}
-
-fn created(system: ScoringSystem, k: u32, size: u32, s: u32) -> DomainEvent {
-    DomainEvent::LeagueCreated(LeagueCreated {
-        league_id: LEAGUE,
-        settings: LeagueSettings {
-            size,
-            games_per_seat: s,
-            ..LeagueSettings::new("Autumn", "Cartagena", system, k)
-        },
-    })
 }
 
 fn subscribed(n: u128) -> DomainEvent {
@@ -80,15 +64,6 @@ fn running_placement_league() -> Vec<DomainEvent> {
             .collect(),
     }));
     events
-}
-
-fn placement(entries: &[(u128, f64)]) -> GameResult {
-    GameResult::Placement(
-        entries
-            .iter()
-            .map(|&(n, points)| PlacementEntry { player: player(n).to_string(), points })
-            .collect(),
-    )
 }
 
 fn report(actor: Actor, number: u32, result: GameResult) -> LeagueCommand {

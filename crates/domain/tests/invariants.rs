@@ -4,6 +4,7 @@
 //! game has a result, and the state's version always equals the number of events folded.
 
 use chrono::{TimeZone, Utc};
+use league_domain::fixtures;
 use league_domain::*;
 use league_scoring::{GameResult, PlacementEntry, ScoringSystem};
 use proptest::prelude::*;
@@ -14,7 +15,7 @@ const LEAGUE: LeagueId = Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0000_00
 const UNREGISTERED: u8 = 7;
 
 fn player(n: u8) -> PlayerId {
-    Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0002_0000 + u128::from(n))
+    fixtures::player(u128::from(n))
 }
 
 #[derive(Debug, Clone)]

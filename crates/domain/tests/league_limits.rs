@@ -23,9 +23,7 @@ const SYSTEMS: [ScoringSystem; 7] = [
 ];
 
 fn players(n: u32) -> Vec<PlayerId> {
-    (0..n)
-        .map(|i| Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0003_0000 + u128::from(i)))
-        .collect()
+    (0..n).map(|i| league_domain::fixtures::player(u128::from(i))).collect()
 }
 
 /// What `createLeague` decides for a shape: the resolved games per seat, or the refusal.

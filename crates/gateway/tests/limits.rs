@@ -4,105 +4,48 @@
 //! size; rate limits; metrics; cacheable GET reads with ETags; automatic persisted queries.
 //! Every limit is set tiny here, so each test shows the refusal and the request that passes.
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use futures::{SinkExt, StreamExt};
 use league_gateway::GatewayConfig;
 use league_gateway::config::RateLimits;
+use league_testkit::app::{ADMIN, TestApp, spawn_app_on_port, spawn_app_with};
+use league_testkit::client::{Socket as Ws, ws_frame};
 use league_testkit::{TestDatabase, on_both_databases};
+use reqwest::Response;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
-const ADMIN: &str = "admin-token";
 /// Longest wait for something the server must do (generous: a shared machine).
 const PATIENCE: Duration = Duration::from_secs(10);
 
-struct Gateway {
-    addr: SocketAddr,
-    app: league_app::App,
-    http: reqwest::Client,
-    _stop: tokio::sync::oneshot::Sender<()>,
-    _db: TestDatabase,
-}
-
-impl Gateway {
-    async fn start(db: TestDatabase, configure: impl FnOnce(&mut GatewayConfig)) -> Gateway {
-        let app = league_app::App::open(&db.url).await.expect("open the test database");
-        let mut config = GatewayConfig::new(ADMIN);
+/// Rate limits off (they are on by default), then the limit a test sets.
+fn only(configure: impl FnOnce(&mut GatewayConfig)) -> impl FnOnce(&mut GatewayConfig) {
+    move |config| {
         config.rate = RateLimits::OFF;
-        configure(&mut config);
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        tokio::spawn(league_gateway::run(listener, app.clone(), config, async move {
-            let _ = stopped.await;
-        }));
-        let http = reqwest::Client::builder().timeout(PATIENCE).build().unwrap();
-        Gateway { addr, app, http, _stop: stop, _db: db }
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("http://{}{path}", self.addr)
-    }
-
-    async fn post(&self, token: Option<&str>, query: &str, variables: Value) -> reqwest::Response {
-        let mut request = self
-            .http
-            .post(self.url("/graphql"))
-            .json(&json!({"query": query, "variables": variables}));
-        if let Some(token) = token {
-            request = request.bearer_auth(token);
-        }
-        request.send().await.expect("POST /graphql")
-    }
-
-    async fn head(&self) -> u64 {
-        self.app.store().head_position().await.unwrap()
-    }
-
-    async fn create_league(&self) -> String {
-        let response = self
-            .post(
-                Some(ADMIN),
-                "mutation { createLeague(input: {name: \"Cup\", game: \"Carcassonne\", scoringSystem: PLACEMENT, playersPerGame: 4, gamesPerSeat: 1}) { id } }",
-                json!({}),
-            )
-            .await;
-        let body: Value = response.json().await.unwrap();
-        body["data"]["createLeague"]["id"].as_str().unwrap_or_else(|| panic!("{body}")).to_owned()
-    }
-
-    async fn ws(
-        &self,
-    ) -> tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>
-    {
-        let mut request = format!("ws://{}/graphql/ws", self.addr).into_client_request().unwrap();
-        request
-            .headers_mut()
-            .insert("sec-websocket-protocol", "graphql-transport-ws".parse().unwrap());
-        tokio_tungstenite::connect_async(request).await.expect("WebSocket handshake").0
+        configure(config);
     }
 }
 
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+async fn post(gateway: &TestApp, token: Option<&str>, query: &str, variables: Value) -> Response {
+    gateway.graphql_response(token, query, variables).await.expect("POST /graphql")
+}
 
-/// The next text or close frame (pings skipped; the client answers them).
-async fn next_frame(ws: &mut Ws) -> Message {
-    tokio::time::timeout(PATIENCE, async {
-        loop {
-            match ws.next().await {
-                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                Some(Ok(message)) => return message,
-                other => panic!("the connection ended without a frame: {other:?}"),
-            }
-        }
-    })
-    .await
-    .expect("a frame within the patience")
+async fn head_position(gateway: &TestApp) -> u64 {
+    gateway.app().store().head_position().await.unwrap()
+}
+
+async fn create_league(gateway: &TestApp) -> String {
+    let league = gateway
+        .create_league_with(json!({"name": "Cup", "game": "Carcassonne",
+            "scoringSystem": "PLACEMENT", "playersPerGame": 4, "gamesPerSeat": 1}))
+        .await;
+    league["id"].as_str().unwrap_or_else(|| panic!("{league}")).to_owned()
+}
+
+async fn ws(gateway: &TestApp) -> Ws {
+    gateway.ws_connect("graphql-transport-ws").await
 }
 
 fn close_code(message: &Message) -> Option<u16> {
@@ -116,29 +59,31 @@ async fn init(ws: &mut Ws) {
     ws.send(Message::text(json!({"type": "connection_init", "payload": {}}).to_string()))
         .await
         .unwrap();
-    let ack = next_frame(ws).await;
+    let ack = ws_frame(ws).await;
     assert_eq!(ack.to_text().unwrap_or_default(), r#"{"type":"connection_ack"}"#, "{ack:?}");
 }
 
 async fn ws_init_timeout_closes_with_4408(db: TestDatabase) {
-    let gateway = Gateway::start(db, |c| c.ws.init_timeout = Duration::from_millis(300)).await;
-    let mut silent = gateway.ws().await;
-    let frame = next_frame(&mut silent).await;
+    let gateway =
+        spawn_app_on_port(&db.url, only(|c| c.ws.init_timeout = Duration::from_millis(300))).await;
+    let mut silent = ws(&gateway).await;
+    let frame = ws_frame(&mut silent).await;
     assert_eq!(close_code(&frame), Some(4408), "{frame:?}");
     if let Message::Close(Some(f)) = &frame {
         assert_eq!(f.reason.as_str(), "Connection initialisation timeout");
     }
     // A client that initialises in time is acknowledged and stays open past the deadline.
-    let mut prompt = gateway.ws().await;
+    let mut prompt = ws(&gateway).await;
     init(&mut prompt).await;
     tokio::time::sleep(Duration::from_millis(600)).await;
     prompt.send(Message::text(r#"{"type":"ping"}"#)).await.unwrap();
-    assert_eq!(next_frame(&mut prompt).await.to_text().unwrap(), r#"{"type":"pong"}"#);
+    assert_eq!(ws_frame(&mut prompt).await.to_text().unwrap(), r#"{"type":"pong"}"#);
 }
 
 async fn ws_keepalive_pings(db: TestDatabase) {
-    let gateway = Gateway::start(db, |c| c.ws.keepalive = Duration::from_millis(200)).await;
-    let mut ws = gateway.ws().await;
+    let gateway =
+        spawn_app_on_port(&db.url, only(|c| c.ws.keepalive = Duration::from_millis(200))).await;
+    let mut ws = ws(&gateway).await;
     init(&mut ws).await;
     // A client that keeps reading answers the pings (tungstenite replies while reading)
     // and stays open well past two intervals.
@@ -152,34 +97,37 @@ async fn ws_keepalive_pings(db: TestDatabase) {
     .await;
     assert!(pings >= 2, "{pings} pings in a second at a 200 ms interval");
     ws.send(Message::text(r#"{"type":"ping"}"#)).await.unwrap();
-    assert_eq!(next_frame(&mut ws).await.to_text().unwrap(), r#"{"type":"pong"}"#);
+    assert_eq!(ws_frame(&mut ws).await.to_text().unwrap(), r#"{"type":"pong"}"#);
     // A peer that stops answering is closed with 3008.
     tokio::time::sleep(Duration::from_millis(1000)).await;
-    let frame = next_frame(&mut ws).await;
+    let frame = ws_frame(&mut ws).await;
     assert_eq!(close_code(&frame), Some(3008), "{frame:?}");
 }
 
 async fn ws_connection_caps_close_with_4429(db: TestDatabase) {
-    let gateway = Gateway::start(db, |c| {
-        c.ws.max_connections_per_addr = 2;
-        c.ws.max_connections = 3;
-    })
+    let gateway = spawn_app_on_port(
+        &db.url,
+        only(|c| {
+            c.ws.max_connections_per_addr = 2;
+            c.ws.max_connections = 3;
+        }),
+    )
     .await;
-    let mut first = gateway.ws().await;
+    let mut first = ws(&gateway).await;
     init(&mut first).await;
-    let mut second = gateway.ws().await;
+    let mut second = ws(&gateway).await;
     init(&mut second).await;
-    let mut third = gateway.ws().await;
-    let frame = next_frame(&mut third).await;
+    let mut third = ws(&gateway).await;
+    let frame = ws_frame(&mut third).await;
     assert_eq!(close_code(&frame), Some(4429), "{frame:?}");
     // Closing one gives its place back.
     first.close(None).await.unwrap();
     drop(first);
     let reopened = tokio::time::timeout(PATIENCE, async {
         loop {
-            let mut ws = gateway.ws().await;
+            let mut ws = ws(&gateway).await;
             ws.send(Message::text(r#"{"type":"connection_init"}"#)).await.unwrap();
-            if next_frame(&mut ws).await.to_text().is_ok_and(|t| t.contains("connection_ack")) {
+            if ws_frame(&mut ws).await.to_text().is_ok_and(|t| t.contains("connection_ack")) {
                 return ws;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
@@ -199,33 +147,35 @@ fn subscribe(id: &str, league: &str) -> Message {
 }
 
 async fn ws_subscription_cap_refuses_one_operation(db: TestDatabase) {
-    let gateway = Gateway::start(db, |c| c.ws.max_subscriptions = 2).await;
-    let league = gateway.create_league().await;
-    let mut ws = gateway.ws().await;
+    let gateway = spawn_app_on_port(&db.url, only(|c| c.ws.max_subscriptions = 2)).await;
+    let league = create_league(&gateway).await;
+    let mut ws = ws(&gateway).await;
     init(&mut ws).await;
     ws.send(subscribe("1", &league)).await.unwrap();
     ws.send(subscribe("2", &league)).await.unwrap();
     ws.send(subscribe("3", &league)).await.unwrap();
-    let refusal: Value =
-        serde_json::from_str(next_frame(&mut ws).await.to_text().unwrap()).unwrap();
+    let refusal: Value = serde_json::from_str(ws_frame(&mut ws).await.to_text().unwrap()).unwrap();
     assert_eq!(refusal["type"], "error", "{refusal}");
     assert_eq!(refusal["id"], "3");
     assert_eq!(refusal["payload"][0]["extensions"]["code"], "TOO_MANY_SUBSCRIPTIONS");
     // Completing one makes room: the next subscribe is not refused, the connection is open.
     ws.send(Message::text(r#"{"type":"complete","id":"1"}"#)).await.unwrap();
-    assert_eq!(next_frame(&mut ws).await.to_text().unwrap(), r#"{"type":"complete","id":"1"}"#);
+    assert_eq!(ws_frame(&mut ws).await.to_text().unwrap(), r#"{"type":"complete","id":"1"}"#);
     ws.send(subscribe("4", &league)).await.unwrap();
     ws.send(Message::text(r#"{"type":"ping"}"#)).await.unwrap();
-    assert_eq!(next_frame(&mut ws).await.to_text().unwrap(), r#"{"type":"pong"}"#);
+    assert_eq!(ws_frame(&mut ws).await.to_text().unwrap(), r#"{"type":"pong"}"#);
 }
 
 async fn ws_operations_draw_from_the_request_bucket(db: TestDatabase) {
-    let gateway = Gateway::start(db, |c| {
-        c.rate.requests_per_second = 1;
-        c.rate.requests_burst = 2;
-    })
+    let gateway = spawn_app_on_port(
+        &db.url,
+        only(|c| {
+            c.rate.requests_per_second = 1;
+            c.rate.requests_burst = 2;
+        }),
+    )
     .await;
-    let mut ws = gateway.ws().await;
+    let mut ws = ws(&gateway).await;
     init(&mut ws).await;
     let query = |id: &str| {
         Message::text(
@@ -244,7 +194,7 @@ async fn ws_operations_draw_from_the_request_bucket(db: TestDatabase) {
     let mut finished = 0;
     while finished < 3 {
         let frame: Value =
-            serde_json::from_str(next_frame(&mut ws).await.to_text().unwrap()).unwrap();
+            serde_json::from_str(ws_frame(&mut ws).await.to_text().unwrap()).unwrap();
         match frame["type"].as_str() {
             Some("next") if frame["payload"]["errors"].is_array() => {
                 refusals.push(frame["payload"]["errors"][0].clone());
@@ -263,7 +213,7 @@ async fn ws_operations_draw_from_the_request_bucket(db: TestDatabase) {
     assert_eq!(refusals[0]["extensions"]["code"], "RATE_LIMITED", "{}", refusals[0]);
     ws.send(Message::text(r#"{"type":"ping"}"#)).await.unwrap();
     loop {
-        let frame = next_frame(&mut ws).await;
+        let frame = ws_frame(&mut ws).await;
         if frame.to_text().unwrap() == r#"{"type":"pong"}"# {
             break;
         }
@@ -291,19 +241,22 @@ async fn read_until_closed(
 }
 
 async fn half_a_header_is_disconnected(db: TestDatabase) {
-    let gateway = Gateway::start(db, |c| c.header_read_timeout = Duration::from_millis(300)).await;
-    let mut stream = tokio::net::TcpStream::connect(gateway.addr).await.unwrap();
+    let gateway =
+        spawn_app_on_port(&db.url, only(|c| c.header_read_timeout = Duration::from_millis(300)))
+            .await;
+    let mut stream = tokio::net::TcpStream::connect(gateway.address()).await.unwrap();
     stream.write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: ").await.unwrap();
     let closed = read_until_closed(&mut stream, PATIENCE).await;
     assert!(closed.is_ok(), "the server still holds a half-sent header: {closed:?}");
     // A whole request on a fresh connection is answered.
-    let health = gateway.http.get(gateway.url("/healthz")).send().await.unwrap();
+    let health = gateway.send(gateway.http.get(gateway.url("/healthz"))).await.unwrap();
     assert_eq!(health.status(), 200);
 }
 
 async fn a_body_that_never_ends_gets_408(db: TestDatabase) {
-    let gateway = Gateway::start(db, |c| c.request_timeout = Duration::from_millis(300)).await;
-    let mut stream = tokio::net::TcpStream::connect(gateway.addr).await.unwrap();
+    let gateway =
+        spawn_app_on_port(&db.url, only(|c| c.request_timeout = Duration::from_millis(300))).await;
+    let mut stream = tokio::net::TcpStream::connect(gateway.address()).await.unwrap();
     stream
         .write_all(
             b"POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"query\":",
@@ -324,63 +277,66 @@ fn aliased_standings(count: usize, league: &str) -> String {
 }
 
 async fn complexity_weighs_lists_by_league_size(db: TestDatabase) {
-    let gateway = Gateway::start(db, |_| {}).await;
-    let league = gateway.create_league().await;
-    let amplified = gateway.post(None, &aliased_standings(300, &league), json!({})).await;
+    let gateway = spawn_app_with(&db.url, only(|_| {})).await;
+    let league = create_league(&gateway).await;
+    let amplified = post(&gateway, None, &aliased_standings(300, &league), json!({})).await;
     assert_eq!(amplified.status(), 200);
     let body: Value = amplified.json().await.unwrap();
     assert_eq!(body["errors"][0]["extensions"]["code"], "QUERY_TOO_COMPLEX", "{body}");
     assert_eq!(body["errors"][0]["extensions"]["limit"], "complexity");
     assert!(body.get("data").is_none_or(Value::is_null), "{body}");
     // One page of standings, and the web app's league page (every list of a league), pass.
-    let one = gateway.post(None, &aliased_standings(1, &league), json!({})).await;
+    let one = post(&gateway, None, &aliased_standings(1, &league), json!({})).await;
     let body: Value = one.json().await.unwrap();
     assert!(body.get("errors").is_none(), "{body}");
     let page = "query($id: ID!) { league(id: $id) { id name players { id name }
         standings { rank total played wins draws player { id name } }
         games { id number status finishedAt seats { seat label player { id name } }
                 scores { score player { id name } } } } }";
-    let body: Value = gateway.post(None, page, json!({"id": league})).await.json().await.unwrap();
+    let body: Value = post(&gateway, None, page, json!({"id": league})).await.json().await.unwrap();
     assert!(body.get("errors").is_none(), "{body}");
 }
 
 async fn rate_limits_answer_429_with_retry_after(db: TestDatabase) {
-    let gateway = Gateway::start(db, |c| {
-        c.rate = RateLimits {
-            requests_per_second: 1,
-            requests_burst: 3,
-            mutations_per_minute: 1,
-            mutations_burst: 1,
-        };
-    })
+    let gateway = spawn_app_with(
+        &db.url,
+        only(|c| {
+            c.rate = RateLimits {
+                requests_per_second: 1,
+                requests_burst: 3,
+                mutations_per_minute: 1,
+                mutations_burst: 1,
+            };
+        }),
+    )
     .await;
     // Anonymous reads: the burst passes, the next is refused, well-formed.
     for _ in 0..3 {
-        assert_eq!(gateway.post(None, "{ __typename }", json!({})).await.status(), 200);
+        assert_eq!(post(&gateway, None, "{ __typename }", json!({})).await.status(), 200);
     }
-    let limited = gateway.post(None, "{ __typename }", json!({})).await;
+    let limited = post(&gateway, None, "{ __typename }", json!({})).await;
     assert_eq!(limited.status(), 429);
     let retry: u64 = limited.headers()["retry-after"].to_str().unwrap().parse().unwrap();
     assert!((1..=2).contains(&retry), "Retry-After {retry}");
     let body: Value = limited.json().await.unwrap();
     assert_eq!(body["errors"][0]["extensions"]["code"], "RATE_LIMITED", "{body}");
     // The admin's token has its own buckets; mutations are stricter than reads.
-    gateway.create_league().await;
-    let head = gateway.head().await;
-    let refused = gateway
-        .post(
-            Some(ADMIN),
-            "mutation { registerPlayer(input: {name: \"Bo\"}) { token } }",
-            json!({}),
-        )
-        .await;
+    create_league(&gateway).await;
+    let head = head_position(&gateway).await;
+    let refused = post(
+        &gateway,
+        Some(ADMIN),
+        "mutation { registerPlayer(input: {name: \"Bo\"}) { token } }",
+        json!({}),
+    )
+    .await;
     assert_eq!(refused.status(), 429);
     assert!(refused.headers().contains_key("retry-after"));
     let body: Value = refused.json().await.unwrap();
     assert_eq!(body["errors"][0]["extensions"]["code"], "RATE_LIMITED", "{body}");
-    assert_eq!(gateway.head().await, head, "a rate-limited mutation appends nothing");
+    assert_eq!(head_position(&gateway).await, head, "a rate-limited mutation appends nothing");
     // Reads of the same token still pass (their bucket is not the mutations').
-    let read = gateway.post(Some(ADMIN), "{ __typename }", json!({})).await;
+    let read = post(&gateway, Some(ADMIN), "{ __typename }", json!({})).await;
     assert_eq!(read.status(), 200);
 }
 
@@ -392,9 +348,9 @@ fn sample(text: &str, series: &str) -> Option<f64> {
 }
 
 async fn metrics_count_requests(db: TestDatabase) {
-    let gateway = Gateway::start(db, |_| {}).await;
+    let gateway = spawn_app_with(&db.url, only(|_| {})).await;
     let scrape = || async {
-        let response = gateway.http.get(gateway.url("/metrics")).send().await.unwrap();
+        let response = gateway.send(gateway.http.get(gateway.url("/metrics"))).await.unwrap();
         assert_eq!(response.status(), 200);
         assert!(response.headers()["content-type"].to_str().unwrap().starts_with("text/plain"));
         response.text().await.unwrap()
@@ -402,8 +358,8 @@ async fn metrics_count_requests(db: TestDatabase) {
     let before = scrape().await;
     let ok_queries = r#"league_graphql_requests_total{operation="query",outcome="ok"}"#;
     assert_eq!(sample(&before, ok_queries), None, "{before}");
-    gateway.post(None, "{ __typename }", json!({})).await;
-    gateway.create_league().await;
+    post(&gateway, None, "{ __typename }", json!({})).await;
+    create_league(&gateway).await;
     let after = scrape().await;
     assert_eq!(sample(&after, ok_queries), Some(1.0), "{after}");
     assert_eq!(
@@ -415,7 +371,7 @@ async fn metrics_count_requests(db: TestDatabase) {
         sample(&after, r#"league_graphql_request_duration_seconds_count{operation="query"}"#),
         Some(1.0)
     );
-    let head = gateway.head().await as f64;
+    let head = head_position(&gateway).await as f64;
     assert_eq!(sample(&after, "league_log_head_position"), Some(head));
     assert!(sample(&after, "league_read_model_lag").is_some());
     assert_eq!(sample(&after, "league_ws_connections"), Some(0.0));
@@ -427,72 +383,79 @@ async fn metrics_count_requests(db: TestDatabase) {
 }
 
 async fn get_reads_are_cacheable_and_never_stale(db: TestDatabase) {
-    let gateway = Gateway::start(db, |_| {}).await;
-    gateway.create_league().await;
+    let gateway = spawn_app_with(&db.url, only(|_| {})).await;
+    create_league(&gateway).await;
     let url = gateway.url("/graphql");
     let query = [("query", "{ leagues { totalCount } }")];
-    let first = gateway.http.get(&url).query(&query).send().await.unwrap();
+    let first = gateway.send(gateway.http.get(&url).query(&query)).await.unwrap();
     assert_eq!(first.status(), 200);
     let tag = first.headers()["etag"].to_str().unwrap().to_owned();
     let body: Value = first.json().await.unwrap();
     assert_eq!(body["data"]["leagues"]["totalCount"], 1);
-    let again =
-        gateway.http.get(&url).query(&query).header("if-none-match", &tag).send().await.unwrap();
+    let again = gateway
+        .send(gateway.http.get(&url).query(&query).header("if-none-match", &tag))
+        .await
+        .unwrap();
     assert_eq!(again.status(), 304);
     // An append moves the position: the old tag no longer matches, the answer is fresh.
-    gateway.create_league().await;
-    let fresh =
-        gateway.http.get(&url).query(&query).header("if-none-match", &tag).send().await.unwrap();
+    create_league(&gateway).await;
+    let fresh = gateway
+        .send(gateway.http.get(&url).query(&query).header("if-none-match", &tag))
+        .await
+        .unwrap();
     assert_eq!(fresh.status(), 200);
     assert_ne!(fresh.headers()["etag"].to_str().unwrap(), tag);
     let body: Value = fresh.json().await.unwrap();
     assert_eq!(body["data"]["leagues"]["totalCount"], 2);
     // Mutations over GET are refused and change nothing.
-    let head = gateway.head().await;
+    let head = head_position(&gateway).await;
     let mutation = [("query", "mutation { registerPlayer(input: {name: \"Cy\"}) { token } }")];
-    let refused = gateway.http.get(&url).query(&mutation).bearer_auth(ADMIN).send().await.unwrap();
+    let refused =
+        gateway.send(gateway.http.get(&url).query(&mutation).bearer_auth(ADMIN)).await.unwrap();
     assert_eq!(refused.status(), 405);
     let body: Value = refused.json().await.unwrap();
     assert_eq!(body["errors"][0]["extensions"]["code"], "METHOD_NOT_ALLOWED", "{body}");
-    assert_eq!(gateway.head().await, head);
+    assert_eq!(head_position(&gateway).await, head);
     // POST answers come from the same response cache and are never stale either.
     let count = || async {
-        let body: Value =
-            gateway.post(None, "{ leagues { totalCount } }", json!({})).await.json().await.unwrap();
+        let body: Value = post(&gateway, None, "{ leagues { totalCount } }", json!({}))
+            .await
+            .json()
+            .await
+            .unwrap();
         body["data"]["leagues"]["totalCount"].as_u64().unwrap()
     };
     assert_eq!(count().await, 2);
     assert_eq!(count().await, 2);
-    gateway.create_league().await;
+    create_league(&gateway).await;
     assert_eq!(count().await, 3);
     // Without a query string GET /graphql is still GraphiQL.
-    let graphiql = gateway.http.get(&url).send().await.unwrap();
+    let graphiql = gateway.send(gateway.http.get(&url)).await.unwrap();
     assert!(graphiql.text().await.unwrap().contains("GraphiQL"));
 }
 
 async fn automatic_persisted_queries(db: TestDatabase) {
     use sha2::Digest;
-    let gateway = Gateway::start(db, |_| {}).await;
+    let gateway = spawn_app_with(&db.url, only(|_| {})).await;
     let query = "{ leagues { totalCount } }";
     let hash = hex::encode(sha2::Sha256::digest(query.as_bytes()));
     let extensions = json!({"persistedQuery": {"version": 1, "sha256Hash": hash}}).to_string();
     let url = gateway.url("/graphql");
     let by_hash = [("extensions", extensions.as_str())];
     let unknown: Value =
-        gateway.http.get(&url).query(&by_hash).send().await.unwrap().json().await.unwrap();
+        gateway.send(gateway.http.get(&url).query(&by_hash)).await.unwrap().json().await.unwrap();
     assert_eq!(unknown["errors"][0]["message"], "PersistedQueryNotFound", "{unknown}");
     let register: Value = gateway
-        .http
-        .post(&url)
-        .json(&json!({"query": query, "extensions": {"persistedQuery": {"version": 1, "sha256Hash": hash}}}))
-        .send()
+        .send(gateway.http.post(&url).json(
+            &json!({"query": query, "extensions": {"persistedQuery": {"version": 1, "sha256Hash": hash}}}),
+        ))
         .await
         .unwrap()
         .json()
         .await
         .unwrap();
     assert_eq!(register["data"]["leagues"]["totalCount"], 0, "{register}");
-    let known = gateway.http.get(&url).query(&by_hash).send().await.unwrap();
+    let known = gateway.send(gateway.http.get(&url).query(&by_hash)).await.unwrap();
     assert_eq!(known.status(), 200);
     assert!(known.headers().contains_key("etag"));
     let known: Value = known.json().await.unwrap();

@@ -4,10 +4,11 @@
 //! reader has run ahead of the folder — and a bound ends the history, on SQLite and
 //! PostgreSQL.
 
-use league_domain::{DomainEvent, LeagueCreated, LeagueSettings, PlayerRegistered, ScheduledGame};
+use league_domain::{DomainEvent, PlayerRegistered, ScheduledGame};
 use league_projections::{AsOf, ProjectionError, load_league, load_model};
 use league_scoring::ScoringSystem;
 use league_store::{EventStore, ExpectedVersion, Metadata, NewEvent, StreamId};
+use league_testkit::fixtures::{LEAGUE, created};
 use league_testkit::{TestDatabase, on_both_databases};
 use uuid::Uuid;
 
@@ -59,15 +60,9 @@ async fn an_unknown_event_type_stops_the_fold_at_its_position(db: TestDatabase) 
     assert_eq!(reported.last(), Some(&GOOD));
 }
 
-/// A placement league of 8, two players a game, as created.
-fn league_created(league: Uuid, name: &str) -> DomainEvent {
-    let settings = LeagueSettings::new(name, "Cartagena", ScoringSystem::Placement, 2);
-    DomainEvent::LeagueCreated(LeagueCreated { league_id: league, settings })
-}
-
 async fn an_event_that_contradicts_the_history_stops_the_fold_at_its_position(db: TestDatabase) {
     let store = store_with_players(&db).await;
-    let league = Uuid::from_u128(0xA);
+    let league = LEAGUE;
     // A schedule for a league that was never created: it decodes, but cannot be folded.
     let orphan = DomainEvent::GamesScheduled(league_domain::GamesScheduled {
         league_id: league,
@@ -79,7 +74,7 @@ async fn an_event_that_contradicts_the_history_stops_the_fold_at_its_position(db
     });
     append(&store, "league-bad", vec![new_event(&orphan)]).await;
     // Whatever follows is not folded either, even though it would fit.
-    let created = league_created(league, "Late");
+    let created = created(ScoringSystem::Placement, 2, 8, 7);
     append(&store, "league-late", vec![new_event(&created)]).await;
 
     match load_model(&store, None, |_| {}).await {
@@ -90,8 +85,8 @@ async fn an_event_that_contradicts_the_history_stops_the_fold_at_its_position(db
 
 async fn a_league_loads_from_its_own_stream_up_to_a_bound(db: TestDatabase) {
     let store = store_with_players(&db).await;
-    let league = Uuid::from_u128(0xC);
-    let created = league_created(league, "Stream");
+    let league = LEAGUE;
+    let created = created(ScoringSystem::Placement, 2, 8, 7);
     let stream = league_domain::league_stream_id(league);
     append(&store, &stream, vec![new_event(&created)]).await;
     for n in 1..=3u128 {

@@ -1,4 +1,6 @@
-//! Test support: a fresh, empty database per test, on embedded SQLite and on PostgreSQL.
+//! Test support: a fresh, empty database per test, on embedded SQLite and on PostgreSQL;
+//! the domain's [`fixtures`]; and, with the `app` feature, the gateway harness
+//! ([`app::spawn_app`]) and its GraphQL and WebSocket [`client`].
 //!
 //! PostgreSQL comes from the `PG*` variables that `pg_virtualenv` exports (the README's test
 //! command starts a throwaway cluster). Without them, PostgreSQL tests are skipped with a
@@ -6,6 +8,13 @@
 //! CI never silently passes without the real database.
 
 use std::fmt;
+
+pub use league_domain::fixtures;
+
+#[cfg(feature = "app")]
+pub mod app;
+#[cfg(feature = "app")]
+pub mod client;
 
 use sea_orm::{ConnectionTrait, Database};
 

@@ -1,4 +1,5 @@
-//! Shared helpers for the app's integration tests: ids, commands and placement results.
+//! Shared helpers for the app's integration tests: league ids, commands, seats and models
+//! (player ids and placement results are the testkit's fixtures).
 
 #![allow(dead_code)]
 
@@ -7,12 +8,9 @@ use league_domain::{
     Actor, CorrectResult, CreateLeague, LeagueSettings, RegisterPlayer, ReportResult, Subscribe,
     game_id,
 };
-use league_scoring::{GameResult, PlacementEntry, ScoringSystem};
+use league_scoring::ScoringSystem;
+pub use league_testkit::fixtures::{placement, player};
 use uuid::Uuid;
-
-pub fn player(n: u128) -> Uuid {
-    Uuid::from_u128(0x0193_5000_0000_7000_8000_0000_0001_0000 + n)
-}
 
 pub fn league(n: u128) -> Uuid {
     Uuid::from_u128(0x0193_5000_0000_7000_8000_0000_0002_0000 + n)
@@ -44,17 +42,6 @@ pub fn create(league_n: u128, k: u32, size: u32, s: u32) -> CreateLeague {
 
 pub fn subscribe(league_n: u128, n: u128) -> Subscribe {
     Subscribe { actor: Actor::Player(player(n)), league_id: league(league_n), player_id: player(n) }
-}
-
-/// A placement result for the seated players: `points[i]` for seat i.
-pub fn placement(seats: &[Uuid], points: &[f64]) -> GameResult {
-    GameResult::Placement(
-        seats
-            .iter()
-            .zip(points)
-            .map(|(player, points)| PlacementEntry { player: player.to_string(), points: *points })
-            .collect(),
-    )
 }
 
 /// The seats of game `number` of a league, from the league's model.

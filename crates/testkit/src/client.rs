@@ -1,176 +1,43 @@
-//! The one test harness of the API and fault tests: a gateway on `127.0.0.1:0`, either
-//! in-process ([`Server::spawn`], the app and router of this build, as most API tests use)
-//! or the real `league serve` binary ([`Server::start`], for what only a process shows:
-//! the banner, signals, crashes); and a frontend-like GraphQL and WebSocket client. Each
-//! test binary uses a part of it.
-#![allow(dead_code)]
+//! The frontend-like client of a [`TestApp`]: GraphQL requests (`POST /graphql`) and the
+//! steps most tests take through them (register players, create and fill leagues, report
+//! results, read events and standings), WebSockets on `/graphql/ws`, and helpers that
+//! read errors and results out of answers.
 
-use std::process::Stdio;
 use std::time::Duration;
 
 use futures::{SinkExt, StreamExt};
-use league_gateway::GatewayConfig;
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, Command};
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
-/// The admin token every test server is started with (unless a test configures none).
-pub const ADMIN: &str = "fault-tests-admin-token";
-/// Long enough for a cold PostgreSQL migration on a busy two-core machine.
-pub const START_TIMEOUT: Duration = Duration::from_secs(60);
-/// No single request of these tests may take longer (a hung server fails, not stalls).
-pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+use crate::app::{ADMIN, TestApp};
+
 /// The longest wait for one WebSocket message.
 pub const WS_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// What runs the gateway.
-enum Running {
-    /// `league serve`, killed (SIGKILL) when dropped.
-    Process(Child),
-    /// The gateway on this test's runtime; stopped (gracefully) when dropped.
-    InProcess { stop: Option<oneshot::Sender<()>>, task: JoinHandle<std::io::Result<()>> },
-}
-
-/// A running gateway. It does not own its database, so a test can restart a server on the
-/// same one.
-pub struct Server {
-    running: Running,
-    /// `http://127.0.0.1:PORT`.
-    pub base: String,
-    pub http: reqwest::Client,
-    /// Lines the binary printed on stdout before `listening on …` (empty in-process).
-    pub banner: Vec<String>,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        if let Running::InProcess { stop, task } = &mut self.running {
-            if let Some(stop) = stop.take() {
-                let _ = stop.send(());
-            }
-            task.abort();
-        }
-    }
-}
-
-impl Server {
-    /// The gateway in-process over `database_url`, with the [`ADMIN`] token (zero2prod's
-    /// `spawn_app`).
-    pub async fn spawn(database_url: &str) -> Server {
-        let app = league_app::App::open(database_url).await.expect("open the app");
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind port 0");
-        let base = format!("http://{}", listener.local_addr().expect("bound address"));
-        let (stop, stopped) = oneshot::channel::<()>();
-        let config = GatewayConfig::new(ADMIN.to_owned());
-        let task = tokio::spawn(league_gateway::run(listener, app, config, async move {
-            let _ = stopped.await;
-        }));
-        Server {
-            running: Running::InProcess { stop: Some(stop), task },
-            base,
-            http: client(),
-            banner: Vec::new(),
-        }
-    }
-
-    /// The real `league serve` binary with the [`ADMIN`] token.
-    pub async fn start(database_url: &str) -> Server {
-        Server::start_with(database_url, &[("LEAGUE_ADMIN_TOKEN", ADMIN)]).await
-    }
-
-    /// The real `league serve` binary with exactly the given `LEAGUE_*` settings (no admin
-    /// token unless `env` names one).
-    pub async fn start_with(database_url: &str, env: &[(&str, &str)]) -> Server {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_league"));
-        command
-            .args(["serve", "--database", database_url, "--listen", "127.0.0.1:0"])
-            .env_remove("LEAGUE_ADMIN_TOKEN")
-            .env_remove("LEAGUE_CORS_ORIGINS")
-            .env("RUST_LOG", "error")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .kill_on_drop(true);
-        for (key, value) in env {
-            command.env(key, value);
-        }
-        let mut child = command.spawn().expect("start league serve");
-        let mut lines = BufReader::new(child.stdout.take().expect("piped stdout")).lines();
-        let mut banner = Vec::new();
-        let base = tokio::time::timeout(START_TIMEOUT, async {
-            while let Some(line) = lines.next_line().await.expect("read the server's stdout") {
-                if let Some(address) = line.strip_prefix("listening on ") {
-                    return address.to_owned();
-                }
-                banner.push(line);
-            }
-            panic!("league serve exited before listening (banner: {banner:?})");
-        })
-        .await
-        .expect("league serve listens within the start timeout");
-        assert!(base.starts_with("http://127.0.0.1:"), "loopback only: {base}");
-        // Keep draining stdout so the server never blocks on a full pipe.
-        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-        Server { running: Running::Process(child), base, http: client(), banner }
-    }
-
-    pub fn graphql_url(&self) -> String {
-        format!("{}/graphql", self.base)
-    }
-
-    pub fn ws_url(&self) -> String {
-        format!("{}/graphql/ws", self.base.replacen("http://", "ws://", 1))
-    }
-
-    fn child(&mut self) -> &mut Child {
-        match &mut self.running {
-            Running::Process(child) => child,
-            Running::InProcess { .. } => panic!("only a `league serve` process can be signalled"),
-        }
-    }
-
-    /// Kills the process with SIGKILL (no graceful shutdown) and reaps it.
-    pub async fn kill(mut self) {
-        let child = self.child();
-        child.start_kill().expect("send SIGKILL");
-        tokio::time::timeout(Duration::from_secs(10), child.wait())
-            .await
-            .expect("a killed server exits at once")
-            .expect("reap the server");
-    }
-
-    /// Sends SIGTERM and waits for the process to exit.
-    pub async fn terminate(mut self) -> std::process::ExitStatus {
-        let child = self.child();
-        let pid = child.id().expect("the server is running");
-        let status = std::process::Command::new("kill")
-            .args(["-TERM", &pid.to_string()])
-            .status()
-            .expect("run kill");
-        assert!(status.success());
-        tokio::time::timeout(Duration::from_secs(20), child.wait())
-            .await
-            .expect("the server stops within 20 s of SIGTERM")
-            .expect("reap the server")
-    }
-
+impl TestApp {
     /// `GET /healthz`: the head position when the server and its database answer.
     pub async fn health(&self) -> u64 {
-        let response =
-            self.http.get(format!("{}/healthz", self.base)).send().await.expect("GET /healthz");
+        let response = self.send(self.http.get(self.url("/healthz"))).await.expect("GET /healthz");
         assert_eq!(response.status(), 200, "the server is healthy");
         let body: Value = response.json().await.expect("healthz JSON");
         assert_eq!(body["status"], "ok");
         body["position"].as_u64().expect("healthz position")
     }
 
+    /// POSTs a GraphQL request; returns the HTTP answer as it is (status, headers, body).
+    pub async fn graphql_response(
+        &self,
+        token: Option<&str>,
+        query: &str,
+        variables: Value,
+    ) -> reqwest::Result<reqwest::Response> {
+        self.send(graphql_request(&self.http, &self.graphql_url(), token, query, variables)).await
+    }
+
     /// POSTs a GraphQL request; returns the whole response body (HTTP 200 expected).
     pub async fn gql(&self, token: Option<&str>, query: &str, variables: Value) -> Value {
-        gql(&self.http, &self.graphql_url(), token, query, variables)
+        graphql_answer(self.graphql_response(token, query, variables).await)
             .await
             .unwrap_or_else(|error| panic!("POST /graphql failed: {error}"))
     }
@@ -367,14 +234,6 @@ impl Server {
     }
 }
 
-fn client() -> reqwest::Client {
-    reqwest::Client::builder()
-        .timeout(REQUEST_TIMEOUT)
-        .pool_max_idle_per_host(128)
-        .build()
-        .expect("an HTTP client")
-}
-
 /// The game a test league of `system` is for (Diplomacy systems need Diplomacy).
 pub fn game_name(system: &str) -> &'static str {
     match system {
@@ -394,11 +253,27 @@ pub async fn gql(
     query: &str,
     variables: Value,
 ) -> Result<Value, String> {
-    let mut request = http.post(url).json(&json!({ "query": query, "variables": variables }));
-    if let Some(token) = token {
-        request = request.bearer_auth(token);
+    graphql_answer(graphql_request(http, url, token, query, variables).send().await).await
+}
+
+/// A GraphQL `POST` of `query` with `variables`, as `token`'s bearer when given.
+pub fn graphql_request(
+    http: &reqwest::Client,
+    url: &str,
+    token: Option<&str>,
+    query: &str,
+    variables: Value,
+) -> reqwest::RequestBuilder {
+    let request = http.post(url).json(&json!({ "query": query, "variables": variables }));
+    match token {
+        Some(token) => request.bearer_auth(token),
+        None => request,
     }
-    let response = request.send().await.map_err(|e| e.to_string())?;
+}
+
+/// The body of a GraphQL answer; `Err` on a transport failure or a non-200 answer.
+async fn graphql_answer(response: reqwest::Result<reqwest::Response>) -> Result<Value, String> {
+    let response = response.map_err(|e| e.to_string())?;
     if !response.status().is_success() {
         return Err(format!("HTTP {}", response.status()));
     }
@@ -442,6 +317,22 @@ pub async fn ws_next(socket: &mut Socket) -> Option<Value> {
             _ => continue,
         }
     }
+}
+
+/// The next text or close frame (pings and pongs skipped: the library answers pings while
+/// reading); panics when the connection ends without one or none comes within the timeout.
+pub async fn ws_frame(socket: &mut Socket) -> Message {
+    tokio::time::timeout(WS_TIMEOUT, async {
+        loop {
+            match socket.next().await {
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                Some(Ok(message)) => return message,
+                other => panic!("the connection ended without a frame: {other:?}"),
+            }
+        }
+    })
+    .await
+    .expect("a WebSocket frame within the timeout")
 }
 
 /// The `extensions.code` of the first error of a response (`<none>` when absent).

@@ -3,11 +3,11 @@
 use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::json;
 
-use crate::support::{ADMIN, Server};
+use crate::support::{ADMIN, spawn_app};
 
 /// A Diplomacy result's draw vote (`inDraw`) is stored with the result and read back.
 async fn a_diplomacy_draw_vote_reads_back(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let players = server.register_many(8, "Power").await;
     let league = server.create_league("BAF", 7, None).await;
     server.fill(&league, &players).await;

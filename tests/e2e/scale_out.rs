@@ -4,12 +4,12 @@
 //! follower with LISTEN/NOTIFY, so propagation does not wait for a poll). PostgreSQL only:
 //! SQLite serves one machine, and other processes poll it.
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use support::{ADMIN, Server, placement_result, ws_next, ws_send};
+use support::{ADMIN, TestApp, placement_result, start_league_serve, ws_next, ws_send};
 
 /// How late the other gateway may be (README "Running N gateways").
 const PROPAGATION: Duration = Duration::from_millis(200);
@@ -17,7 +17,7 @@ const PROPAGATION: Duration = Duration::from_millis(200);
 const GIVE_UP: Duration = Duration::from_secs(10);
 
 /// The total of `player` in a league's standings as served by `server`.
-async fn total_of(server: &Server, league: &str, player: &str) -> f64 {
+async fn total_of(server: &TestApp, league: &str, player: &str) -> f64 {
     let data = server
         .data(
             None,
@@ -39,8 +39,8 @@ async fn a_result_through_one_gateway_reaches_the_other() {
     let Some(db) = league_testkit::postgres().await else {
         return;
     };
-    let writer = Server::start(&db.url).await;
-    let reader = Server::start(&db.url).await;
+    let writer = start_league_serve(&db.url).await;
+    let reader = start_league_serve(&db.url).await;
     let players = writer.register_many(4, "scale").await;
     let league = writer.create_league("PLACEMENT", 2, Some(4)).await;
     writer.fill(&league, &players).await;

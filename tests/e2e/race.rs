@@ -5,13 +5,13 @@
 //! - one `reportGameResult` with one idempotency key sent 20 times at once: one
 //!   `GameFinished`, 20 identical answers.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 
 use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::{Value, json};
-use support::{ADMIN, Server, assert_gapless, error_code, placement_result};
+use support::{ADMIN, TestApp, assert_gapless, error_code, placement_result, start_league_serve};
 use tokio::sync::Barrier;
 
 const CONTENDERS: usize = 64;
@@ -23,7 +23,7 @@ fn count_of(events: &[Value], event_type: &str) -> usize {
 }
 
 async fn sixty_four_players_race_for_eight_places(db: TestDatabase) {
-    let server = Server::start(&db.url).await;
+    let server = start_league_serve(&db.url).await;
     let players = server.register_many(CONTENDERS, "Contender").await;
     let league = server.create_league("PLACEMENT", 4, Some(LEAGUE_SIZE as u32)).await;
     let before = server.event_count().await;
@@ -105,7 +105,7 @@ async fn sixty_four_players_race_for_eight_places(db: TestDatabase) {
 }
 
 /// The retry race, on the league the subscription race filled.
-async fn one_key_twenty_concurrent_reports(server: &Server, league: &str) {
+async fn one_key_twenty_concurrent_reports(server: &TestApp, league: &str) {
     let games = server.games(league).await;
     let (game, seats, status) = &games[0];
     assert_eq!(status, "SCHEDULED");

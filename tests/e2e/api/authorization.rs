@@ -4,8 +4,8 @@
 use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::{Value, json};
 
-use crate::oracle::{result_for, running_league, small_placement_league};
-use crate::support::{ADMIN, Server};
+use crate::api::oracle::{result_for, running_league, small_placement_league};
+use crate::support::{ADMIN, TestApp, spawn_app};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Expect {
@@ -15,7 +15,7 @@ enum Expect {
 
 /// Runs a mutation as `token` and checks the outcome; a refusal must append nothing.
 async fn attempt(
-    server: &Server,
+    server: &TestApp,
     who: &str,
     token: Option<&str>,
     query: &str,
@@ -42,7 +42,7 @@ async fn every_mutation_by_every_kind_of_caller(db: TestDatabase) {
     use Expect::{Allowed, Refused};
     const UNAUTH: Expect = Refused("UNAUTHENTICATED");
     const FORBIDDEN: Expect = Refused("FORBIDDEN");
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let (league, players, games) = running_league(&server).await;
     let game = &games[0];
     let seated = players.iter().find(|p| p.id == game.seats[0]).unwrap().clone();

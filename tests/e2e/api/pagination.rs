@@ -3,12 +3,12 @@
 use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::json;
 
-use crate::oracle::running_league;
-use crate::support::Server;
+use crate::api::oracle::running_league;
+use crate::support::spawn_app;
 
 /// Players page by cursor: the first page and the rest give every player once, in order.
 async fn players_page_by_cursor(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let (_league, players, _games) = running_league(&server).await;
     let page = server
         .data(
@@ -37,7 +37,7 @@ async fn players_page_by_cursor(db: TestDatabase) {
 
 /// Leagues are listed in creation order.
 async fn leagues_are_listed_in_creation_order(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let (league, _players, _games) = running_league(&server).await;
     let later = server.create_league("BAF", 7, None).await;
     let data = server.data(None, "{ leagues { totalCount nodes { id } } }", json!({})).await;
@@ -48,7 +48,7 @@ async fn leagues_are_listed_in_creation_order(db: TestDatabase) {
 /// A league's audit log pages by cursor: small pages give the league's events once each, in
 /// order, as one large page does.
 async fn league_events_page_by_cursor(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let (league, _players, _games) = running_league(&server).await;
     let all = server.events(Some(&league)).await;
     let mut paged = Vec::new();

@@ -4,8 +4,8 @@
 use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::{Value, json};
 
-use crate::oracle::{result_for, running_league};
-use crate::support::{ADMIN, Server, error_of};
+use crate::api::oracle::{result_for, running_league};
+use crate::support::{ADMIN, error_of, spawn_app};
 
 const REPORT: &str = "mutation($g: ID!, $r: GameResultInput!) {
     reportGameResult(gameId: $g, result: $r) { id status }
@@ -15,7 +15,7 @@ const NOBODY: &str = "00000000-0000-7000-8000-000000000000";
 
 /// BAD_USER_INPUT names the field: wrong shape, negative centres, a bad id, a page size.
 async fn bad_user_input_names_the_field(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let (_league, _players, games) = running_league(&server).await;
     let game = &games[0];
     let (input, _) = result_for("PLACEMENT", game.number, &game.seats);
@@ -37,7 +37,7 @@ async fn bad_user_input_names_the_field(db: TestDatabase) {
 /// A value that does not fit its declared input type (both oneOf fields, a value of no
 /// enum) is refused by document validation, before any resolver runs.
 async fn values_outside_their_types_fail_validation(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let (_league, _players, games) = running_league(&server).await;
     let game = &games[0];
     let (input, _) = result_for("PLACEMENT", game.number, &game.seats);
@@ -56,7 +56,7 @@ async fn values_outside_their_types_fail_validation(db: TestDatabase) {
 
 /// NOT_FOUND: a well-formed id of no game or league, for a mutation and for reads.
 async fn unknown_ids_are_not_found(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let (_league, _players, games) = running_league(&server).await;
     let (input, _) = result_for("PLACEMENT", games[0].number, &games[0].seats);
     let count = server.event_count().await;
@@ -74,7 +74,7 @@ async fn unknown_ids_are_not_found(db: TestDatabase) {
 
 /// Reads need no token, but an invalid one is refused; `me` is the caller or null.
 async fn reads_refuse_an_invalid_token_and_me_names_the_caller(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let (_league, players, _games) = running_league(&server).await;
     let response = server.gql(Some("forged"), "{ leagues { totalCount } }", json!({})).await;
     assert_eq!(error_of(&response), ("UNAUTHENTICATED", None));

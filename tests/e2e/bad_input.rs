@@ -11,13 +11,16 @@
 //! placeholders are filled from the [`Fixture`] (ids of leagues, games and players the
 //! test creates first).
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 
 use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::{Value, json};
-use support::{ADMIN, Player, Server, error_code, placement_result};
+use support::{
+    ADMIN, Player, TestApp, error_code, placement_result, start_league_serve,
+    start_league_serve_with, ws_frame,
+};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 /// Who sends a case.
@@ -732,7 +735,7 @@ impl Fixture {
 
 /// A placement league (k = 4) with one game finished, a Diplomacy league (BAF, k = 7), an
 /// open league with nobody in it, and a registered player in no league.
-async fn fixture(server: &Server) -> Fixture {
+async fn fixture(server: &TestApp) -> Fixture {
     let players = server.register_many(8, "Player").await;
     let outsider = server.register("Outsider").await;
     let league = server.create_league("PLACEMENT", 4, None).await;
@@ -829,7 +832,7 @@ fn huge_name() -> String {
 }
 
 /// Sends one case; returns (HTTP status, body if JSON).
-async fn send(server: &Server, fixture: &Fixture, case: &Case) -> (u16, Value) {
+async fn send(server: &TestApp, fixture: &Fixture, case: &Case) -> (u16, Value) {
     let url = server.graphql_url();
     let mut request = match case.request {
         Request::Graphql { query, variables } => server
@@ -876,7 +879,7 @@ async fn send(server: &Server, fixture: &Fixture, case: &Case) -> (u16, Value) {
 }
 
 /// The status line of a request sent as raw HTTP/1.1 (a body announced, never sent).
-async fn raw_status(server: &Server, method: &str, path: &str, length: Option<usize>) -> u16 {
+async fn raw_status(server: &TestApp, method: &str, path: &str, length: Option<usize>) -> u16 {
     let address = server.base.strip_prefix("http://").expect("http base");
     let mut stream = tokio::net::TcpStream::connect(address).await.expect("connect");
     let mut head = format!(
@@ -898,7 +901,7 @@ async fn raw_status(server: &Server, method: &str, path: &str, length: Option<us
 
 async fn malformed_requests_get_their_error_and_change_nothing(db: TestDatabase) {
     assert!(CORPUS.len() >= 50, "the corpus has {} cases", CORPUS.len());
-    let server = Server::start(&db.url).await;
+    let server = start_league_serve(&db.url).await;
     let fixture = fixture(&server).await;
     let before = server.events(None).await;
     let mut failures = Vec::new();
@@ -935,43 +938,13 @@ async fn malformed_requests_get_their_error_and_change_nothing(db: TestDatabase)
     assert_eq!(after, before, "no bad request appended or changed anything");
 }
 
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-async fn ws_connect(server: &Server) -> Ws {
-    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-    let url = format!("{}/graphql/ws", server.base.replace("http://", "ws://"));
-    let mut request = url.into_client_request().expect("a WebSocket request");
-    request
-        .headers_mut()
-        .insert("sec-websocket-protocol", "graphql-transport-ws".parse().expect("a header"));
-    tokio_tungstenite::connect_async(request).await.expect("WebSocket handshake").0
-}
-
-/// The next text or close frame within the request timeout.
-async fn ws_frame(ws: &mut Ws) -> tokio_tungstenite::tungstenite::Message {
-    use futures::StreamExt;
-    use tokio_tungstenite::tungstenite::Message;
-    tokio::time::timeout(support::REQUEST_TIMEOUT, async {
-        loop {
-            match ws.next().await {
-                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                Some(Ok(message)) => return message,
-                other => panic!("the connection ended without a frame: {other:?}"),
-            }
-        }
-    })
-    .await
-    .expect("a frame in time")
-}
-
 /// Hostile clients against the limits (WebSocket without `connection_init`, one
 /// subscription too many, a mutation over the rate limit): each gets the documented
 /// refusal, the server stays up, and the log is unchanged.
 async fn hostile_clients_are_refused_and_change_nothing(db: TestDatabase) {
     use futures::SinkExt;
     use tokio_tungstenite::tungstenite::Message;
-    let server = Server::start_with(
+    let server = start_league_serve_with(
         &db.url,
         &[
             ("LEAGUE_ADMIN_TOKEN", ADMIN),
@@ -1001,7 +974,7 @@ async fn hostile_clients_are_refused_and_change_nothing(db: TestDatabase) {
     server.health().await;
 
     // A WebSocket that never sends connection_init: closed with 4408.
-    let mut silent = ws_connect(&server).await;
+    let mut silent = server.ws_connect("graphql-transport-ws").await;
     match ws_frame(&mut silent).await {
         Message::Close(Some(frame)) => assert_eq!(u16::from(frame.code), 4408),
         other => panic!("expected close 4408, got {other:?}"),
@@ -1009,7 +982,7 @@ async fn hostile_clients_are_refused_and_change_nothing(db: TestDatabase) {
     server.health().await;
 
     // One subscription too many on a connection: an error for that operation only.
-    let mut ws = ws_connect(&server).await;
+    let mut ws = server.ws_connect("graphql-transport-ws").await;
     ws.send(Message::text(r#"{"type":"connection_init"}"#)).await.expect("send init");
     assert!(ws_frame(&mut ws).await.to_text().expect("text").contains("connection_ack"));
     for id in ["1", "2", "3"] {

@@ -1,14 +1,12 @@
-//! API tests: the gateway in-process on port 0 over a fresh database per test (SQLite and
-//! PostgreSQL), talked to like a web frontend over HTTP (`POST /graphql`) and WebSocket
-//! (`/graphql/ws`). One module per feature, one behaviour per test. What only the real
-//! binary shows (banner, signals, flags) is in `tests/serve_binary.rs`.
+//! API tests: the gateway in-process over a fresh database per test (SQLite and
+//! PostgreSQL), talked to like a web frontend with GraphQL requests (`POST /graphql`)
+//! through its router, without a socket, and over WebSocket (`/graphql/ws`, the
+//! subscriptions, on port 0). One module per feature, one behaviour per test. What only the
+//! real binary shows (banner, signals, flags) is in [`crate::serve_binary`].
 //!
 //! Expected scores and standings come from `league_scoring` (the [`oracle`]), so these tests
 //! check that the gateway carries results to the scoring rules and back intact; the rules
 //! themselves are tested against their sources' worked examples in the scoring crate.
-
-#[path = "../support/mod.rs"]
-mod support;
 
 mod aggregation;
 mod authorization;

@@ -6,11 +6,11 @@ use std::time::Duration;
 use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::{Value, json};
 
-use crate::oracle::{result_for, small_placement_league};
-use crate::support::{ADMIN, Server, ws_next, ws_send};
+use crate::api::oracle::{result_for, small_placement_league};
+use crate::support::{ADMIN, spawn_app_on_port, ws_next, ws_send};
 
 async fn subscription_receives_the_events(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app_on_port(&db.url, |_| {}).await;
     let players = server.register_many(8, "Player").await;
     let league = small_placement_league(&server).await;
 

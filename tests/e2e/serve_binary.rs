@@ -1,18 +1,18 @@
 //! `league serve` as a process: the generated admin token on stdout, settings from the
 //! environment, request ids, health, CORS, the body limit, graceful shutdown on SIGTERM
 //! with an open subscription, and refusals of bad flags and unusable databases. The API
-//! itself is tested in-process (`tests/api/`).
+//! itself is tested in-process ([`crate::api`]).
 
-mod support;
+use crate::support;
 
 use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::{Value, json};
-use support::{Server, ws_next, ws_send};
+use support::{start_league_serve_with, ws_next, ws_send};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 async fn http_surface_and_graceful_shutdown(db: TestDatabase) {
     // No admin token configured: one is generated and printed once.
-    let server = Server::start_with(
+    let server = start_league_serve_with(
         &db.url,
         &[("LEAGUE_CORS_ORIGINS", "http://frontend.test"), ("LEAGUE_MAX_QUERY_DEPTH", "4")],
     )

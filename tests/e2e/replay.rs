@@ -9,17 +9,14 @@ use league_domain::{
     game_id,
 };
 use league_projections::{AsOf, fold_until, load_model};
-use league_scoring::{DiplomacyEntry, GameResult, PlacementEntry, ScoringSystem, score_game};
+use league_scoring::{DiplomacyEntry, GameResult, ScoringSystem, score_game};
 use league_testkit::TestDatabase;
+use league_testkit::fixtures::{placement, player};
 use serde_json::Value;
 use uuid::Uuid;
 
 const PLACEMENT: Uuid = Uuid::from_u128(0x0193_6000_0000_7000_8000_0000_0000_0001);
 const DIPLOMACY: Uuid = Uuid::from_u128(0x0193_6000_0000_7000_8000_0000_0000_0002);
-
-fn player(n: u128) -> Uuid {
-    Uuid::from_u128(0x0193_6000_0000_7000_8000_0000_0001_0000 + n)
-}
 
 fn league(binary_args: &[&str], db: &TestDatabase) -> Output {
     Command::new(env!("CARGO_BIN_EXE_league"))
@@ -49,16 +46,6 @@ fn assert_bad_input(output: &Output, mentions: &str) {
 
 async fn run(app: &App, command: impl Into<league_app::AppCommand>) -> u64 {
     app.execute(command, CommandOptions::default()).await.expect("command accepted").last_position
-}
-
-fn placement(seats: &[Uuid], points: &[f64]) -> GameResult {
-    GameResult::Placement(
-        seats
-            .iter()
-            .zip(points)
-            .map(|(p, points)| PlacementEntry { player: p.to_string(), points: *points })
-            .collect(),
-    )
 }
 
 async fn seats(app: &App, league: Uuid, number: u32) -> Vec<Uuid> {

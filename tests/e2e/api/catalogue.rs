@@ -4,7 +4,7 @@
 use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::{Value, json};
 
-use crate::support::{ADMIN, Server, error_of};
+use crate::support::{ADMIN, error_of, spawn_app};
 
 const REPORT: &str = "mutation($g: ID!, $r: GameResultInput!) {
     reportGameResult(gameId: $g, result: $r) { id status scores { player { id } score } }
@@ -35,7 +35,7 @@ fn solo_result(seats: &[String], solo_year: Option<i32>) -> Value {
 /// A Haight v1.0 league: a solo without its year is refused naming `soloYear` and appends
 /// nothing; with the year the game scores 451, 30, 20, 15, 10, 10, 8 and the standings follow.
 async fn a_haight_league_scores_a_solo(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let players = server.register_many(8, "Power").await;
     let league = server
         .create_league_with(json!({
@@ -76,7 +76,7 @@ async fn a_haight_league_scores_a_solo(db: TestDatabase) {
 /// The optional year fields of a Diplomacy result (`soloYear`, `earlierCentres`) are stored
 /// with it and read back as reported; absent ones read back empty.
 async fn the_solo_year_and_earlier_centres_read_back(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let players = server.register_many(8, "Power").await;
     let league = server.create_league("HAIGHT", 7, None).await;
     server.fill(&league, &players).await;

@@ -4,8 +4,8 @@
 use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::json;
 
-use crate::oracle::{result_for, running_league};
-use crate::support::{ADMIN, Server, error_of};
+use crate::api::oracle::{result_for, running_league};
+use crate::support::{ADMIN, error_of, spawn_app};
 
 const REPORT: &str = "mutation($g: ID!, $r: GameResultInput!, $key: String) {
     reportGameResult(gameId: $g, result: $r, idempotencyKey: $key) { id status scores { player { id } score } }
@@ -13,7 +13,7 @@ const REPORT: &str = "mutation($g: ID!, $r: GameResultInput!, $key: String) {
 
 /// A retried report with the same key gets the identical answer and appends nothing.
 async fn a_retried_report_gets_the_first_answer(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let (_league, _players, games) = running_league(&server).await;
     let game = &games[0];
     let (input, _) = result_for("PLACEMENT", game.number, &game.seats);
@@ -28,7 +28,7 @@ async fn a_retried_report_gets_the_first_answer(db: TestDatabase) {
 
 /// Without the key, reporting a finished game again is a CONFLICT.
 async fn reporting_again_without_the_key_conflicts(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let (_league, _players, games) = running_league(&server).await;
     let game = &games[0];
     let (input, _) = result_for("PLACEMENT", game.number, &game.seats);
@@ -42,7 +42,7 @@ async fn reporting_again_without_the_key_conflicts(db: TestDatabase) {
 
 /// createLeague retried with its key returns the same league, created once.
 async fn a_retried_create_league_creates_one_league(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let create = "mutation { createLeague(input: {name: \"Once\", game: \"Go\", scoringSystem: PLACEMENT, playersPerGame: 2}, idempotencyKey: \"create-once\") { id } }";
     let a = server.data(Some(ADMIN), create, json!({})).await;
     let b = server.data(Some(ADMIN), create, json!({})).await;

@@ -10,7 +10,7 @@
 //!
 //! The kill moments come from a seed printed at the start (`CRASH_SEED` replays one).
 
-mod support;
+use crate::support;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -20,7 +20,7 @@ use league_projections::{GameStatus, ReadModel, load_model};
 use league_store::EventStore;
 use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::{Value, json};
-use support::{ADMIN, Server, placement_result};
+use support::{ADMIN, TestApp, placement_result, start_league_serve};
 use tokio::sync::watch;
 use uuid::Uuid;
 
@@ -206,14 +206,14 @@ async fn sigkill_at_random_moments_loses_nothing_acknowledged(db: TestDatabase) 
         .collect();
 
     for _ in 0..KILLS {
-        let server = Server::start(&db.url).await;
+        let server = start_league_serve(&db.url).await;
         base_tx.send_replace(Some(server.base.clone()));
         tokio::time::sleep(Duration::from_millis(moments.next_millis(300, 1500))).await;
         base_tx.send_replace(None);
         server.kill().await;
     }
     // The last restart: clients work a little more, then stop.
-    let server = Server::start(&db.url).await;
+    let server = start_league_serve(&db.url).await;
     base_tx.send_replace(Some(server.base.clone()));
     tokio::time::sleep(Duration::from_millis(500)).await;
     stop.store(true, Ordering::Relaxed);
@@ -266,7 +266,7 @@ async fn sigkill_at_random_moments_loses_nothing_acknowledged(db: TestDatabase) 
 }
 
 /// Every league the fold knows, as served by the restarted server, equals the fold.
-async fn assert_served_equals_fold(server: &Server, model: &ReadModel) {
+async fn assert_served_equals_fold(server: &TestApp, model: &ReadModel) {
     let totals = server
         .data(None, "{ players(first: 0) { totalCount } leagues(first: 0) { totalCount } events(first: 0) { totalCount } }", json!({}))
         .await;

@@ -6,12 +6,12 @@ use league_scoring::{ScoredGame, ScoringSystem, score_game};
 use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::{Value, json};
 
-use crate::oracle::{assert_standings_match, result_for, running_league};
-use crate::support::{ADMIN, GameInfo, Server, error_of};
+use crate::api::oracle::{assert_standings_match, result_for, running_league};
+use crate::support::{ADMIN, GameInfo, TestApp, error_of, spawn_app};
 
 /// A running Baf league of 8 players, k = 7, one game per seat (8 games), with the first
 /// `finished` games reported; its id, games, and those results scored under Squares.
-async fn baf_league(server: &Server, finished: usize) -> (String, Vec<GameInfo>, Vec<ScoredGame>) {
+async fn baf_league(server: &TestApp, finished: usize) -> (String, Vec<GameInfo>, Vec<ScoredGame>) {
     let players = server.register_many(8, "Power").await;
     let league = server
         .create_league_with(json!({
@@ -37,7 +37,7 @@ const WHAT_IF: &str = "query($league: ID!, $system: ScoringSystem, $asOf: AsOf) 
    }
  }";
 
-async fn what_if(server: &Server, league: &str, system: Value, as_of: Value) -> Value {
+async fn what_if(server: &TestApp, league: &str, system: Value, as_of: Value) -> Value {
     server.gql(None, WHAT_IF, json!({ "league": league, "system": system, "asOf": as_of })).await
 }
 
@@ -49,7 +49,7 @@ fn rows(response: &Value) -> Vec<Value> {
 /// Baf results scored under Squares rank as the scoring crate ranks the Squares scores of
 /// the same games; the league's own standings stay Baf's.
 async fn standings_under_another_system(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let (league, _, squares) = baf_league(&server, 3).await;
     let rescored = rows(&what_if(&server, &league, json!("SQUARES"), Value::Null).await);
     assert_standings_match(&rescored, &squares);
@@ -58,7 +58,7 @@ async fn standings_under_another_system(db: TestDatabase) {
 
 /// Without `system`, or with the league's own, the answer is the league's standings.
 async fn the_default_system_is_the_leagues_own(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let (league, _, _) = baf_league(&server, 2).await;
     let own = server.standings(&league, Value::Null).await;
     assert_eq!(rows(&what_if(&server, &league, Value::Null, Value::Null).await), own);
@@ -67,7 +67,7 @@ async fn the_default_system_is_the_leagues_own(db: TestDatabase) {
 
 /// A what-if as of a log position uses only the results reported by then.
 async fn standings_under_another_system_as_of(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let (league, games, mut squares) = baf_league(&server, 1).await;
     let after_first = server.event_count().await;
     let (input, result) = result_for("BAF", games[1].number, &games[1].seats);
@@ -83,7 +83,7 @@ async fn standings_under_another_system_as_of(db: TestDatabase) {
 /// A system whose results have another shape is `BAD_USER_INPUT` on `system`, and nothing is
 /// appended.
 async fn an_incompatible_system_is_bad_input(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let (league, _, _) = baf_league(&server, 1).await;
     let before = server.event_count().await;
     let response = what_if(&server, &league, json!("BLUE_MAX"), Value::Null).await;
@@ -93,7 +93,7 @@ async fn an_incompatible_system_is_bad_input(db: TestDatabase) {
 
 /// A system made for another number of players per game is `BAD_USER_INPUT` on `system`.
 async fn a_system_for_other_game_sizes_is_bad_input(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let (league, _, _) = running_league(&server).await;
     let response = what_if(&server, &league, json!("SQUARES"), Value::Null).await;
     assert_eq!(error_of(&response), ("BAD_USER_INPUT", Some("system")), "{response:#}");
@@ -101,7 +101,7 @@ async fn a_system_for_other_game_sizes_is_bad_input(db: TestDatabase) {
 
 /// A what-if of a league that does not exist is `NOT_FOUND`.
 async fn what_if_of_an_unknown_league_is_not_found(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let unknown = uuid::Uuid::now_v7().to_string();
     let response = what_if(&server, &unknown, json!("SQUARES"), Value::Null).await;
     assert_eq!(error_of(&response).0, "NOT_FOUND", "{response:#}");
@@ -110,7 +110,7 @@ async fn what_if_of_an_unknown_league_is_not_found(db: TestDatabase) {
 /// Each score change carries the scoring system's explanation lines for the player's score
 /// in that game.
 async fn score_history_explains_each_change(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let (league, games, _) = baf_league(&server, 2).await;
     let player = &games[0].seats[0];
     let data = server

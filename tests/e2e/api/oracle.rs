@@ -10,7 +10,7 @@ use league_scoring::{
 };
 use serde_json::{Value, json};
 
-use crate::support::{GameInfo, Player, Server};
+use crate::support::{GameInfo, Player, TestApp};
 
 /// The scoring crate's system for a GraphQL enum value.
 pub fn scoring_system(system: &str) -> ScoringSystem {
@@ -149,7 +149,7 @@ pub fn assert_scores_match(game: &Value, scored: &ScoredGame) {
     }
 }
 
-/// Server standings against `league_scoring::rank_standings` over the same games: the
+/// TestApp standings against `league_scoring::rank_standings` over the same games: the
 /// ranked players first, then every subscribed player without a result yet, sharing the
 /// last rank with nothing scored (all test leagues have 8 players).
 pub fn assert_standings_match(actual: &[Value], scored: &[ScoredGame]) {
@@ -171,7 +171,7 @@ pub fn assert_standings_match(actual: &[Value], scored: &[ScoredGame]) {
 }
 
 /// An open placement league of 8 players, k = 4, one game per seat (8 games); its id.
-pub async fn small_placement_league(server: &Server) -> String {
+pub async fn small_placement_league(server: &TestApp) -> String {
     let league = server
         .create_league_with(json!({
             "name": "Small league", "game": "Carcassonne", "scoringSystem": "PLACEMENT",
@@ -182,7 +182,7 @@ pub async fn small_placement_league(server: &Server) -> String {
 }
 
 /// A running placement league (k = 4, one game per seat: 8 games) and its players.
-pub async fn running_league(server: &Server) -> (String, Vec<Player>, Vec<GameInfo>) {
+pub async fn running_league(server: &TestApp) -> (String, Vec<Player>, Vec<GameInfo>) {
     let players = server.register_many(8, "Player").await;
     let league = small_placement_league(server).await;
     server.fill(&league, &players).await;

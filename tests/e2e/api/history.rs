@@ -7,15 +7,15 @@ use league_scoring::{GameResult, PlacementEntry, ScoringSystem, score_game};
 use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::{Value, json};
 
-use crate::oracle::{
+use crate::api::oracle::{
     assert_scores_match, assert_standings_match, close, result_for, running_league,
 };
-use crate::support::{ADMIN, Server};
+use crate::support::{ADMIN, spawn_app};
 
 /// Standings as they stood halfway, from the query root and the League field, unchanged by
 /// a later correction; the correction shows in the score history with its reason.
 async fn as_of_standings_and_corrections(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let (league, _players, games) = running_league(&server).await;
     let mut scored = Vec::new();
     for game in &games[..4] {

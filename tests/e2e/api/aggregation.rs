@@ -7,13 +7,13 @@ use league_scoring::{Aggregation, ScoredGame, ScoringSystem, Standing, rank_stan
 use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::{Value, json};
 
-use crate::oracle::result_for;
-use crate::support::{ADMIN, Server};
+use crate::api::oracle::result_for;
+use crate::support::{ADMIN, TestApp, spawn_app};
 
 /// A placement league of 8 players, k = 4, one game per seat (each player plays 4 of the 8
 /// games), created with `aggregation`; returns the created league's
 /// `id aggregation { kind n }`.
-async fn create(server: &Server, aggregation: Value) -> Value {
+async fn create(server: &TestApp, aggregation: Value) -> Value {
     let data = server
         .data(
             Some(ADMIN),
@@ -31,7 +31,7 @@ async fn create(server: &Server, aggregation: Value) -> Value {
 
 /// Fills the league and reports every game (varied placement results); returns the games
 /// as the scoring crate scores them, in report order.
-async fn play(server: &Server, league: &str) -> Vec<ScoredGame> {
+async fn play(server: &TestApp, league: &str) -> Vec<ScoredGame> {
     let players = server.register_many(8, "Player").await;
     server.fill(league, &players).await;
     let mut scored = Vec::new();
@@ -44,7 +44,7 @@ async fn play(server: &Server, league: &str) -> Vec<ScoredGame> {
 }
 
 /// Standings with `counted`, now, under the league's own aggregation or `aggregation`.
-async fn standings(server: &Server, league: &str, aggregation: Value) -> Vec<Value> {
+async fn standings(server: &TestApp, league: &str, aggregation: Value) -> Vec<Value> {
     let data = server
         .data(
             None,
@@ -59,7 +59,7 @@ async fn standings(server: &Server, league: &str, aggregation: Value) -> Vec<Val
     data["standings"].as_array().expect("standings").clone()
 }
 
-/// Server lines against the scoring crate's ranking of the same games.
+/// TestApp lines against the scoring crate's ranking of the same games.
 fn assert_lines(actual: &[Value], expected: &[Standing]) {
     assert_eq!(actual.len(), expected.len(), "{actual:#?}");
     for (line, want) in actual.iter().zip(expected) {
@@ -86,7 +86,7 @@ fn scores_of(scored: &[ScoredGame], player: &str) -> Vec<f64> {
 /// A best-2 league shows its setting and its standings count each player's two best games
 /// (wins, draws and games as played); the same league under SUM is the sum of all four.
 async fn a_best_two_league_counts_each_players_two_best_games(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let league = create(&server, json!({ "kind": "BEST_N", "n": 2 })).await;
     assert_eq!(league["aggregation"], json!({ "kind": "BEST_N", "n": 2 }));
     let id = league["id"].as_str().unwrap().to_owned();
@@ -119,7 +119,7 @@ async fn a_best_two_league_counts_each_players_two_best_games(db: TestDatabase) 
 /// An average league ranks by points per game played, in thousandths; the default league
 /// (no aggregation given) is SUM and its what-if average matches.
 async fn an_average_league_ranks_by_points_per_game(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let league = create(&server, json!({ "kind": "AVERAGE" })).await;
     assert_eq!(league["aggregation"], json!({ "kind": "AVERAGE", "n": null }));
     let id = league["id"].as_str().unwrap().to_owned();
@@ -154,7 +154,7 @@ async fn an_average_league_ranks_by_points_per_game(db: TestDatabase) {
 /// Best N outside 1..=k·s, a BEST_N without n and an n for another kind are refused as
 /// BAD_USER_INPUT naming `aggregation.n`, and append nothing; so is such a what-if.
 async fn a_best_n_that_does_not_fit_is_refused_with_its_field(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let before = server.event_count().await;
     for aggregation in [
         json!({ "kind": "BEST_N", "n": 0 }),

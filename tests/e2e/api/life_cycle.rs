@@ -8,14 +8,14 @@ use league_scoring::score_game;
 use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::{Value, json};
 
-use crate::oracle::{assert_scores_match, assert_standings_match, result_for, scoring_system};
-use crate::support::{Server, game_name};
+use crate::api::oracle::{assert_scores_match, assert_standings_match, result_for, scoring_system};
+use crate::support::{game_name, spawn_app};
 
 /// Register 8 players, create the league, every player subscribes (the 8th schedules the
 /// games), a seated player reports every game, and the league completes; scores,
 /// standings and the audit log match.
 async fn life_cycle(db: TestDatabase, system: &str, k: u32, expected_games_per_seat: u32) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let players = server.register_many(8, "Player").await;
     let league = server
         .create_league_with(json!({

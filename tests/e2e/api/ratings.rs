@@ -12,8 +12,8 @@ use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::oracle::{close, result_for, running_league};
-use crate::support::{ADMIN, Server, error_of};
+use crate::api::oracle::{close, result_for, running_league};
+use crate::support::{ADMIN, TestApp, error_of, spawn_app};
 
 const LEADERBOARD: &str = "query($game: GameKind!, $first: Int, $after: String, $asOf: AsOf) {
   ratings(game: $game, first: $first, after: $after, asOf: $asOf) {
@@ -33,7 +33,7 @@ const PLAYER: &str = "query($id: ID!, $game: GameKind!, $asOf: AsOf) {
 }";
 
 /// The whole leaderboard of `game` (pages of 3), as `(player, rank, rating JSON)`.
-async fn leaderboard(server: &Server, game: &str, as_of: Value) -> Vec<(String, u64, Value)> {
+async fn leaderboard(server: &TestApp, game: &str, as_of: Value) -> Vec<(String, u64, Value)> {
     let mut rows = Vec::new();
     let mut after = Value::Null;
     loop {
@@ -95,7 +95,7 @@ fn oracle_rate(oracle: &mut Ratings, game: &str, position: u64, result: &GameRes
 /// Ratings appear as results come in (loaded on first use, then kept current by the live
 /// feed), order the leaderboard, page through it, and leave other kinds empty.
 async fn results_rate_players_and_order_the_leaderboard(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let (league, players, games) = running_league(&server).await;
     assert!(leaderboard(&server, "PLACEMENT", Value::Null).await.is_empty());
     let data = server
@@ -160,7 +160,7 @@ async fn results_rate_players_and_order_the_leaderboard(db: TestDatabase) {
 /// A correction re-rates the corrected game and every later one; `asOf` before it shows
 /// the old ratings, `asOf` before any result shows none; replay rebuilds the same ratings.
 async fn a_correction_rerates_and_as_of_shows_the_past(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let (_league, players, games) = running_league(&server).await;
     let before_results = server.event_count().await;
     let mut oracle = Ratings::default();
@@ -320,7 +320,7 @@ fn coalitions(seats: &[String], draw: bool, points: [f64; 2]) -> (Value, GameRes
 /// but makes everyone more certain; a victory lifts every member of the winning side and
 /// lowers every member of the losing one, as the ratings crate says.
 async fn team_sides_rate_together_and_a_draw_ties_them(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let players = server.register_many(8, "Captain").await;
     let league = server.create_league("WOODEN_SHIPS", 4, None).await;
     server.fill(&league, &players).await;
@@ -374,7 +374,7 @@ async fn team_sides_rate_together_and_a_draw_ties_them(db: TestDatabase) {
 /// Bad arguments are typed errors: an unknown game kind, a page too large, a foreign
 /// cursor, a negative position.
 async fn bad_arguments_are_typed_errors(db: TestDatabase) {
-    let server = Server::spawn(&db.url).await;
+    let server = spawn_app(&db.url).await;
     let response = server.gql(None, "{ ratings(game: CHESS) { totalCount } }", json!({})).await;
     assert_eq!(error_of(&response).0, "GRAPHQL_VALIDATION_FAILED");
     let response =

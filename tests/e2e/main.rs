@@ -1,0 +1,18 @@
+//! The end-to-end tests: one test binary (one link) with one module per feature. It
+//! belongs to the cli package so that the tests can start the real `league` binary
+//! (`CARGO_BIN_EXE_league`). The gateway harness and client are `league_testkit`'s
+//! ([`support`]).
+
+mod api;
+mod bad_input;
+mod cli;
+mod compose;
+mod crash;
+mod immutability;
+mod race;
+mod replay;
+mod scale_out;
+mod schedule;
+mod score;
+mod serve_binary;
+mod support;
