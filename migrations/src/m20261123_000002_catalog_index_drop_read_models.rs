@@ -1,4 +1,4 @@
-//! The read side without persisted read models (README "Architecture"): an index
+//! The read side without persisted read models (`docs/architecture.md`): an index
 //! `events(event_type, position)` so a gateway folds its catalog from the catalog event
 //! types alone, and the `rm_*` tables dropped — nothing read them; every model is folded
 //! from the log (the catalog at start, each league from its own stream on demand).

@@ -1,5 +1,5 @@
 //! PostgreSQL: `league_append` again, doing less per event. Same signature, same answers, same
-//! hashed bytes (README "Event store"); only the body changes:
+//! hashed bytes (`docs/architecture.md`, "Event store"); only the body changes:
 //!
 //! - the parts of an event's hashed bytes that do not change along a call (domain tag, commit
 //!   time) or along one append (stream id, metadata) are encoded once instead of per event;

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use support::{ADMIN, TestApp, placement_result, start_league_serve, ws_next, ws_send};
 
-/// How late the other gateway may be (README "Running N gateways").
+/// How late the other gateway may be (`docs/architecture.md`, "Running N gateways").
 const PROPAGATION: Duration = Duration::from_millis(200);
 /// How long the reader may take at most before the test gives up.
 const GIVE_UP: Duration = Duration::from_secs(10);

@@ -1,6 +1,6 @@
 //! Audit use cases: how each score of a league came to be (every event of its stream with
 //! each result's scoring explanation), the explanation of one score change, and what-if
-//! standings under another scoring system (README "Audit and time travel").
+//! standings under another scoring system (`docs/architecture.md#audit-and-time-travel`).
 
 use league_domain::{Aggregate, DomainEvent, League, ScoredResult, league_stream_id};
 use league_projections::{AsOf, ReadModel, StandingRow};

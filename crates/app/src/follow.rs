@@ -1,7 +1,7 @@
 //! The background task that follows the live feed: fold each new event into the catalog,
 //! the ratings (once loaded) and that league's cached model (if cached), publish the
 //! applied position and a notification per event. An event it cannot fold stops it loudly
-//! (README "Architecture").
+//! (`docs/architecture.md`).
 
 use std::sync::Arc;
 use std::time::Duration;

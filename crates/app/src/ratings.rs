@@ -136,7 +136,7 @@ impl App {
     /// Folds the ratings up to the applied position A and installs them if A is still the
     /// applied position under the cache lock (the lock the follower folds under), else
     /// catches up on (A, applied] and tries again: the model never misses or repeats an
-    /// event (the same protocol as a league's model, README "Architecture").
+    /// event (the same protocol as a league's model, `docs/architecture.md`).
     async fn load_ratings(&self) -> Result<(), AppError> {
         let mut target = self.applied_position();
         // The catalog reflects at least every event up to the applied position; a league is

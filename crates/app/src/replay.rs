@@ -2,7 +2,7 @@
 //! hash chain walked beside it, or the read side as of a point in history; the ratings
 //! across leagues rebuilt from the same log; and the report printed from them (standings of
 //! every league or one, every game kind's leaderboard). Nothing is written: every read model
-//! is a fold of the log (README "Architecture"). Unlike [`crate::App`], which folds a small
+//! is a fold of the log (`docs/architecture.md`). Unlike [`crate::App`], which folds a small
 //! catalog and loads leagues on demand, a replay folds everything at once.
 
 use std::collections::BTreeMap;

@@ -108,7 +108,7 @@ pub const DEFAULT_MAX_INTROSPECTION_DEPTH: usize = 20;
 /// game of a largest league, each list weighed by its largest size) stays below it.
 pub const DEFAULT_MAX_COMPLEXITY: usize = 5_000;
 
-/// Defaults of the limits set by environment variables (see README, Running).
+/// Defaults of the limits set by environment variables (see `docs/operations.md`, Running).
 pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 pub const DEFAULT_WS: WsLimits = WsLimits {

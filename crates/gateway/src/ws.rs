@@ -3,7 +3,7 @@
 //! subscriptions per connection, wrapped around async-graphql's protocol state machine
 //! (graphql-transport-ws and the legacy graphql-ws).
 //!
-//! How each limit answers (README, Operations):
+//! How each limit answers (`docs/operations.md`):
 //! - too many connections: the upgrade completes and the server closes at once with
 //!   `4429` ("too many requests" in graphql-transport-ws's vocabulary);
 //! - no `connection_init` acknowledged within the deadline: close `4408`

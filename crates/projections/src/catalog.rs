@@ -3,7 +3,7 @@
 //! and which league each game belongs to. It is folded from the catalog event types only
 //! ([`CATALOG_EVENT_TYPES`]); games, results and standings live in each league's own model
 //! (a [`ReadModel`](crate::ReadModel) folded from the league's stream, loaded on demand).
-//! See README "Architecture".
+//! See `docs/architecture.md`.
 
 use chrono::{DateTime, Utc};
 use futures::TryStreamExt;

@@ -1,7 +1,6 @@
 //! Read models folded from the event log: the catalog (every league's settings and roster,
 //! every player), per-league models (games, standings, score history, player activity) and
-//! as-of views. Nothing is persisted: every model is a fold of the log (README
-//! "Architecture").
+//! as-of views. Nothing is persisted: every model is a fold of the log (`docs/architecture.md`).
 //!
 //! ```text
 //! Catalog::apply / load_catalog(store, head)       leagues list, players, tokens, game → league
