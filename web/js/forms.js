@@ -248,7 +248,8 @@ export function resultFields(game, info) {
     body.append(h("tr", {}, h("th", { scope: "row" }, seat.label), h("td", {}, seat.player.name), ...cells.map((x) => h("td", {}, x))));
   }
   const draw = shipsLeft ? input("checkbox", { checked: Boolean(existing?.draw) }) : null;
-  const requirements = h("ul", { class: "hint requirements" }, info.requires.map((r) => h("li", {}, r.description)));
+  // A requirement's description starts with its path in the API ("players[i].centres: …"): the form shows the words.
+  const requirements = h("ul", { class: "hint requirements" }, info.requires.map((r) => h("li", {}, r.description.replace(/^[^:]*: /, ""))));
   const element = h(
     "fieldset",
     { class: "result-fields" },

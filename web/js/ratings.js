@@ -73,7 +73,7 @@ export async function playerRatings(cat, playerId) {
     h("h2", { id: "ratings-h" }, "Ratings"),
     played.length === 0 ? h("p", {}, "No rated game yet.") : played.map(({ kind, player }) => h("section", { "data-kind": kind },
       h("h3", {}, h("a", { href: `/ratings/${kindSlug(kind)}` }, kindName(kind)), ": ", rounded(player.rating.display)),
-      h("p", { class: "hint" }, `μ ${rounded(player.rating.mu)}, σ ${rounded(player.rating.sigma)}, ${player.rating.games} games`),
+      h("p", { class: "hint" }, `μ ${rounded(player.rating.mu)}, σ ${rounded(player.rating.sigma)}, ${player.rating.games} ${player.rating.games === 1 ? "game" : "games"}`),
       h("div", { class: "table-wrap" }, h("table", { class: "rating-history" },
         h("caption", {}, `${kindName(kind)} rating history`),
         h("thead", {}, h("tr", {}, ...["Game", "Position", "Time", "Change of μ", "Rating", "Note"].map((x) => h("th", { scope: "col" }, x)))),
