@@ -7,9 +7,7 @@
 use async_graphql::resolver_utils::EnumType;
 use async_graphql::{Enum, Object, SimpleObject};
 use league_projections::GameKind;
-use league_scoring::{
-    AggregationInfo as CatalogueAggregation, ConcessionScoring, ResultField, ResultKind, SystemInfo,
-};
+use league_scoring::{AggregationInfo as CatalogueAggregation, SystemInfo};
 
 use super::aggregation::AggregationKind;
 use super::inputs::ScoringSystemValue;
@@ -17,6 +15,7 @@ use super::ratings::GameKindValue;
 
 /// Which `GameResultInput` shape a system's games are reported in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[graphql(remote = "league_scoring::ResultKind")]
 pub enum ResultShape {
     /// `placement`: each player's final game points.
     Placement,
@@ -26,62 +25,27 @@ pub enum ResultShape {
     Teams,
 }
 
-impl From<ResultKind> for ResultShape {
-    fn from(kind: ResultKind) -> Self {
-        match kind {
-            ResultKind::Placement => ResultShape::Placement,
-            ResultKind::Diplomacy => ResultShape::Diplomacy,
-            ResultKind::Teams => ResultShape::Teams,
-        }
-    }
-}
-
-/// What a result must carry for a system, besides the players themselves.
+/// What a result must carry for a system, besides the players themselves
+/// (`RequiredResultField.description` says where and when).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[graphql(remote = "league_scoring::ResultField")]
 pub enum ResultRequirement {
-    /// `placement[i].points`.
     Points,
-    /// `diplomacy[i].centres`.
     Centres,
-    /// `diplomacy[i].eliminatedYear`, for every power left without centres.
     EliminatedYear,
-    /// `diplomacy[i].soloYear`, on the soloist or the power conceded to.
     SoloYear,
-    /// `diplomacy[i].earlierCentres`, for powers level on centres.
     EarlierCentres,
-    /// `teams.sides`: at least two sides.
     Sides,
-    /// `teams.sides`: exactly two sides.
     TwoSides,
-    /// `units` and `lost` of every side's players.
     UnitsLost,
-    /// `kills` of every side's players.
     Kills,
-    /// `shipsLeft` of every side's players.
     ShipsLeft,
-}
-
-impl From<ResultField> for ResultRequirement {
-    fn from(field: ResultField) -> Self {
-        match field {
-            ResultField::Points => ResultRequirement::Points,
-            ResultField::Centres => ResultRequirement::Centres,
-            ResultField::EliminatedYear => ResultRequirement::EliminatedYear,
-            ResultField::SoloYear => ResultRequirement::SoloYear,
-            ResultField::EarlierCentres => ResultRequirement::EarlierCentres,
-            ResultField::Sides => ResultRequirement::Sides,
-            ResultField::TwoSides => ResultRequirement::TwoSides,
-            ResultField::UnitsLost => ResultRequirement::UnitsLost,
-            ResultField::Kills => ResultRequirement::Kills,
-            ResultField::ShipsLeft => ResultRequirement::ShipsLeft,
-        }
-    }
 }
 
 /// How a system scores a concession, a game every other power conceded to one
 /// (docs/scoring.md#draws-and-concessions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
-#[graphql(name = "ConcessionScoring")]
+#[graphql(name = "ConcessionScoring", remote = "league_scoring::ConcessionScoring")]
 pub enum ConcessionScoringValue {
     /// As that power's solo.
     AsSolo,
@@ -89,16 +53,6 @@ pub enum ConcessionScoringValue {
     AsDraw,
     /// The result shape has no concession (placement, team games).
     NoConcession,
-}
-
-impl From<ConcessionScoring> for ConcessionScoringValue {
-    fn from(concession: ConcessionScoring) -> Self {
-        match concession {
-            ConcessionScoring::AsSolo => ConcessionScoringValue::AsSolo,
-            ConcessionScoring::AsDraw => ConcessionScoringValue::AsDraw,
-            ConcessionScoring::NoConcession => ConcessionScoringValue::NoConcession,
-        }
-    }
 }
 
 /// One thing a result must carry, with where it goes and when.
