@@ -4,82 +4,18 @@
 // correction show up live, time travel shows the past, bad input is explained next to its
 // field, no page logs a console error, no request leaves loopback, and every GraphQL
 // document sent fits schema.graphql.
-import { fileURLToPath } from "node:url";
-import { test, expect } from "@playwright/test";
-import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
-import { ADMIN, freshDatabase, startServer } from "./server.js";
-import { problems } from "./schema.js";
-
-const HERE = fileURLToPath(new URL(".", import.meta.url));
+import { test, expect } from "@playwright/test";
+import { ADMIN } from "./server.js";
+import { setUp } from "./harness.js";
 
 /** @typedef {import("@playwright/test").Page} Page */
-/** @typedef {import("@playwright/test").BrowserContext} BrowserContext */
 
 test("admin, players and auditors use a league end to end", async ({ browser }, info) => {
-  const kind = /** @type {"sqlite"|"postgres"} */ (info.project.metadata.database);
-  const db = freshDatabase(kind);
-  test.skip(db === null, "no PostgreSQL (PGHOST unset): run scripts/test");
-  if (!db) return;
-  const server = await startServer(db.url);
-  const shots = resolve(HERE, "screenshots", kind);
-  mkdirSync(shots, { recursive: true });
+  const harness = await setUp(browser, info);
+  if (!harness) return;
+  const { server, shots, newContext, signIn } = harness;
 
-  /** @type {string[]} */
-  const consoleErrors = [];
-  /** @type {string[]} */
-  const offLoopback = [];
-  /** @type {Set<string>} */
-  const documents = new Set();
-  /** @type {BrowserContext[]} */
-  const contexts = [];
-
-  /** A fresh browser context (its own session storage) with every page watched. */
-  const newContext = async (/** @type {Record<string, any>} */ options = {}) => {
-    const context = await browser.newContext({ baseURL: server.base, ...options });
-    contexts.push(context);
-    await context.route("**/*", (route) => {
-      const url = new URL(route.request().url());
-      if (url.hostname !== "127.0.0.1") {
-        offLoopback.push(url.href);
-        return route.abort();
-      }
-      if (url.pathname === "/graphql" && route.request().method() === "POST") {
-        const body = route.request().postDataJSON();
-        if (body?.query) documents.add(body.query);
-      }
-      return route.continue();
-    });
-    context.on("page", (page) => watch(page));
-    return context;
-  };
-  /** @param {Page} page */
-  const watch = (page) => {
-    page.on("console", (message) => {
-      if (message.type() === "error") consoleErrors.push(`${page.url()}: ${message.text()}`);
-    });
-    page.on("pageerror", (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
-    page.on("websocket", (ws) => {
-      if (new URL(ws.url()).hostname !== "127.0.0.1") offLoopback.push(ws.url());
-      ws.on("framesent", (frame) => {
-        try {
-          const message = JSON.parse(String(frame.payload));
-          if (message.type === "subscribe") documents.add(message.payload.query);
-        } catch {
-          // Not a JSON frame: nothing to check.
-        }
-      });
-    });
-  };
-  /** Signs in with a token on a new page of `context`. @param {BrowserContext} context @param {string} token */
-  const signIn = async (context, token) => {
-    const page = await context.newPage();
-    await page.goto("/signin");
-    await page.getByLabel("Token").fill(token);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
-    return page;
-  };
   /** The rows of a standings table as "rank name total". @param {import("@playwright/test").Locator} table */
   const rowsOf = async (table) =>
     (await table.locator("tbody tr").allInnerTexts()).map((row) => row.split("\t").slice(0, 3).join(" ").trim());
@@ -270,14 +206,9 @@ test("admin, players and auditors use a league end to end", async ({ browser }, 
     });
 
     await test.step("6. no console error on any page, no request off loopback, every document fits the schema", async () => {
-      expect(consoleErrors).toEqual([]);
-      expect(offLoopback).toEqual([]);
-      expect(documents.size).toBeGreaterThan(8);
-      for (const document of documents) expect(problems(document), document).toEqual([]);
+      harness.verify(8);
     });
   } finally {
-    for (const context of contexts) await context.close();
-    await server.stop();
-    db.drop();
+    await harness.tearDown();
   }
 });

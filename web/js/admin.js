@@ -3,7 +3,8 @@
  * token shown once, with a copy button) and create leagues (every setting, defaults shown). */
 
 import { ApiError, gql, session } from "./api.js";
-import { h, replace, copy, SYSTEMS, AGGREGATIONS, announce } from "./dom.js";
+import { h, replace, copy, announce } from "./dom.js";
+import { catalogue, playersPerGame } from "./catalogue.js";
 import * as Q from "./queries.js";
 import { field, formError, showError, clearErrors, requireFilled } from "./forms.js";
 import { navigate } from "./main.js";
@@ -42,7 +43,8 @@ export async function adminView(main) {
     replace(main, h("h1", {}, "Admin"), h("p", {}, "This page is for the admin. ", h("a", { href: "/signin" }, "Sign in with the admin token.")));
     return;
   }
-  replace(main, h("h1", {}, "Admin"), registerForm(), createLeagueForm(), await playersList(),
+  const [cat, players] = await Promise.all([catalogue(), playersList()]);
+  replace(main, h("h1", {}, "Admin"), registerForm(), createLeagueForm(cat), players,
     h("section", {}, h("h2", {}, "Correct a result"), h("p", {}, "Open a finished game from its league page and choose “Correct result”.")));
 }
 
@@ -80,41 +82,64 @@ function registerForm() {
   return form;
 }
 
-function createLeagueForm() {
+/** The create-league form; its pickers and k limits come from the catalogue.
+ * @param {import("./catalogue.js").Catalogue} cat */
+function createLeagueForm(cat) {
   const text = (/** @type {Record<string, any>} */ attrs = {}) => /** @type {HTMLInputElement} */ (h("input", { type: "text", ...attrs }));
   const number = (/** @type {Record<string, any>} */ attrs = {}) => /** @type {HTMLInputElement} */ (h("input", { type: "number", step: 1, ...attrs }));
   const name = text({ required: true });
   const game = text({ required: true, value: "Diplomacy" });
   const gameVersion = text({ placeholder: "optional" });
-  const system = /** @type {HTMLSelectElement} */ (h("select", {}, Object.entries(SYSTEMS).map(([value, label]) => h("option", { value }, label))));
-  const k = number({ required: true, min: 2, value: 7 });
+  const system = /** @type {HTMLSelectElement} */ (h("select", {}, cat.systems.map((info) => h("option", { value: info.system }, info.displayName))));
+  const k = number({ required: true, value: 7 });
   const size = number({ min: 2, value: 8, placeholder: "8" });
   const s = number({ min: 1, placeholder: "from the table for k" });
   const active = /** @type {HTMLInputElement} */ (h("input", { type: "checkbox" }));
   const aggregation = /** @type {HTMLSelectElement} */ (h("select", {},
-    Object.entries(AGGREGATIONS).map(([value, label]) => h("option", { value }, label))));
+    cat.aggregations.map((info) => h("option", { value: info.kind, title: info.rule }, info.displayName))));
   const bestN = number({ min: 1, placeholder: "games that count", disabled: true });
-  aggregation.addEventListener("change", () => {
-    // N only means something for "best N games".
-    bestN.disabled = aggregation.value !== "BEST_N";
+  const takesN = () => cat.aggregations.find((info) => info.kind === aggregation.value)?.takesN ?? false;
+  const showAggregation = () => {
+    // N only means something for an aggregation that takes it.
+    bestN.disabled = !takesN();
     bestN.required = !bestN.disabled;
-  });
-  system.addEventListener("change", () => {
-    // A sensible k for the chosen system: Diplomacy needs 7.
-    if (["BAF", "DETOUR_98F", "SQUARES"].includes(system.value)) k.value = "7";
-  });
+    aggregationRule.textContent = cat.aggregations.find((info) => info.kind === aggregation.value)?.rule ?? "";
+  };
+  // Hints that follow the chosen system and aggregation (wired to their controls by `field`).
+  const systemField = field("Scoring system", system, { field: "scoringSystem", hint: " " });
+  const kField = field("Players per game (k)", k, { field: "playersPerGame", hint: " " });
+  const aggregationField = field("Standings total", aggregation, { field: "aggregation", hint: " " });
+  const hintOf = (/** @type {HTMLElement} */ el) => /** @type {HTMLElement} */ (el.querySelector(".hint"));
+  const systemRule = hintOf(systemField), kHint = hintOf(kField), aggregationRule = hintOf(aggregationField);
+  const showSystem = () => {
+    const info = cat.bySystem.get(system.value);
+    if (!info) return;
+    // k within the system's limits: the nearest allowed value when the current one is not.
+    k.min = String(info.minPlayersPerGame);
+    if (info.maxPlayersPerGame === null) k.removeAttribute("max");
+    else k.max = String(info.maxPlayersPerGame);
+    const current = Number(k.value);
+    if (k.value !== "" && current < info.minPlayersPerGame) k.value = String(info.minPlayersPerGame);
+    if (k.value !== "" && info.maxPlayersPerGame !== null && current > info.maxPlayersPerGame) k.value = String(info.maxPlayersPerGame);
+    kHint.textContent = `${info.displayName}: ${playersPerGame(info)} players per game.`;
+    systemRule.textContent = info.rule;
+  };
+  aggregation.addEventListener("change", showAggregation);
+  system.addEventListener("change", showSystem);
+  showSystem();
+  showAggregation();
   const form = h("form", { novalidate: true, "aria-labelledby": "create-h" },
     h("h2", { id: "create-h" }, "Create a league"),
     formError(),
     field("Name", name, { field: "name" }),
     field("Game", game, { field: "game" }),
     field("Game version", gameVersion, { field: "gameVersion" }),
-    field("Scoring system", system, { field: "scoringSystem" }),
-    field("Players per game (k)", k, { field: "playersPerGame", hint: "Diplomacy systems: 7; placement: 2 to 8; team games: 2 or more." }),
+    systemField,
+    kField,
     field("League size (N)", size, { field: "size", hint: "Default 8." }),
     field("Games per seat (s)", s, { field: "gamesPerSeat", hint: "Default: the seed table's value for k (empty = default)." }),
     field("Require active players", active, { field: "requireActivePlayers", hint: "Default: no." }),
-    field("Standings total", aggregation, { field: "aggregation", hint: "Default: the sum of every game." }),
+    aggregationField,
     field("Best N: games that count (N)", bestN, { field: "aggregation.n", hint: "From 1 to the games each player plays (k × s)." }),
     h("button", { type: "submit", class: "primary" }, "Create league"));
   let idempotencyKey = crypto.randomUUID();
@@ -132,7 +157,7 @@ function createLeagueForm() {
       size: int(size),
       gamesPerSeat: int(s),
       requireActivePlayers: active.checked,
-      aggregation: aggregation.value === "BEST_N" ? { kind: "BEST_N", n: int(bestN) } : { kind: aggregation.value },
+      aggregation: takesN() ? { kind: aggregation.value, n: int(bestN) } : { kind: aggregation.value },
     };
     try {
       const { createLeague } = await gql(Q.CREATE_LEAGUE, { input, idempotencyKey });

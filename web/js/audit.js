@@ -3,7 +3,8 @@
  * with every score change an event made and, for corrections, the reason. */
 
 import { gql } from "./api.js";
-import { h, replace, score, delta, when, SYSTEMS } from "./dom.js";
+import { h, replace, score, delta, when } from "./dom.js";
+import { catalogue, systemName } from "./catalogue.js";
 import * as Q from "./queries.js";
 import { actorName, describe, histories } from "./league.js";
 
@@ -32,7 +33,7 @@ function reported(result) {
 
 /** @type {import("./main.js").View} */
 export async function auditView(main, [id]) {
-  const { league } = await gql(Q.LEAGUE, { id });
+  const [{ league }, cat] = await Promise.all([gql(Q.LEAGUE, { id }), catalogue()]);
   if (!league) {
     replace(main, h("h1", {}, "League not found"));
     return;
@@ -54,7 +55,7 @@ export async function auditView(main, [id]) {
   const load = async () => {
     const { events } = await gql(Q.EVENTS, { leagueId: id, first: PAGE, after: stack[stack.length - 1] });
     const first = (stack.length - 1) * PAGE + 1;
-    const system = SYSTEMS[league.scoringSystem] ?? league.scoringSystem;
+    const system = systemName(cat, league.scoringSystem);
     const rows = events.nodes.map((/** @type {any} */ e) => {
       const explained = changes.get(e.position) ?? [];
       const inputs = reported(e.payload?.result);

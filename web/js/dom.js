@@ -1,6 +1,6 @@
 // @ts-check
 /** @file Small DOM helpers: element building without HTML strings (no injection), number
- * and date formatting, and the names the app shows for enum values and events. */
+ * and date formatting, badges and chart colours. */
 
 /**
  * Builds an element. `attrs`: `class`, `on<event>` handlers, booleans (present when true),
@@ -55,39 +55,6 @@ export function delta(x) {
 export function when(iso) {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
-}
-
-/** @type {Record<string, string>} */
-export const SYSTEMS = {
-  PLACEMENT: "Placement",
-  BAF: "Baf (Diplomacy)",
-  DETOUR_98F: "Detour 98f (Diplomacy)",
-  SQUARES: "Squares (Diplomacy)",
-  BLUE_MAX: "Blue Max",
-  WOODEN_SHIPS: "Wooden Ships & Iron Men",
-  WOODEN_SHIPS_LEGACY: "Wooden Ships & Iron Men (legacy)",
-};
-
-/** How a league's standings total game scores (docs/scoring.md#league-aggregation).
- * @type {Record<string, string>} */
-export const AGGREGATIONS = {
-  SUM: "Sum of every game",
-  BEST_N: "Best N games",
-  AVERAGE: "Average per game played",
-};
-
-/** A league's aggregation in words. @param {{kind: string, n?: number|null}|null|undefined} aggregation */
-export function aggregationText(aggregation) {
-  if (!aggregation) return AGGREGATIONS.SUM;
-  if (aggregation.kind === "BEST_N") return `Best ${aggregation.n} games`;
-  return AGGREGATIONS[aggregation.kind] ?? aggregation.kind;
-}
-
-/** The `GameResultInput` shape a system takes. @param {string} system */
-export function shapeOf(system) {
-  if (system === "PLACEMENT") return "placement";
-  if (system === "BAF" || system === "DETOUR_98F" || system === "SQUARES") return "diplomacy";
-  return "teams";
 }
 
 /** A status badge. @param {string} status */

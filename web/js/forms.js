@@ -4,7 +4,8 @@
  * scoring system. */
 
 import { ApiError } from "./api.js";
-import { h, shapeOf } from "./dom.js";
+import { h } from "./dom.js";
+import { requires } from "./catalogue.js";
 
 let uid = 0;
 
@@ -150,13 +151,22 @@ export function formError() {
 const input = (type, attrs = {}) => /** @type {HTMLInputElement} */ (h("input", { type, ...attrs }));
 
 /**
- * The result table for a game in the league's system. `read()` returns the
- * `GameResultInput`; each control carries the GraphQL path of its value.
+ * The result table for a game in the league's system, its columns chosen by the system's
+ * `resultShape` and `requires` (the catalogue). `read()` returns the `GameResultInput`;
+ * each control carries the GraphQL path of its value.
  * @param {GameForResult} game
- * @param {string} system
+ * @param {import("./catalogue.js").SystemInfo} info
  */
-export function resultFields(game, system) {
-  const shape = shapeOf(system);
+export function resultFields(game, info) {
+  const shape = info.resultShape;
+  const needs = (/** @type {string} */ field) => requires(info, field);
+  // The ships-left rules are the ones where a player may surrender and the sides may agree a draw.
+  const shipsLeft = needs("SHIPS_LEFT");
+  const unitsLost = needs("UNITS_LOST");
+  const kills = needs("KILLS");
+  const eliminatedYear = needs("ELIMINATED_YEAR");
+  const soloYear = needs("SOLO_YEAR");
+  const earlierCentres = needs("EARLIER_CENTRES");
   const existing = game.result;
   /** @param {string} id */
   const prior = (id) => {
@@ -169,12 +179,20 @@ export function resultFields(game, system) {
     return null;
   };
   const k = game.seats.length;
-  const woodenShips = system === "WOODEN_SHIPS" || system === "WOODEN_SHIPS_LEGACY";
+  // Exactly two sides, or as many as there are players.
+  const sideCount = needs("TWO_SIDES") ? 2 : k;
+  /** @type {{ key: string, head: string, label: string }[]} the team columns the system needs */
+  const teamColumns = [{ key: "points", head: "Points", label: "Points" }];
+  if (unitsLost) teamColumns.push({ key: "units", head: "Units", label: "Units" }, { key: "lost", head: "Lost", label: "Units lost" });
+  if (kills) teamColumns.push({ key: "kills", head: "Kills", label: "Kills" });
+  if (shipsLeft) teamColumns.push({ key: "shipsLeft", head: "Ships left", label: "Ships left" });
   /** @type {string[]} */
   let heads;
-  if (shape === "placement") heads = ["Points"];
-  else if (shape === "diplomacy") heads = ["Centres", "Eliminated", "Year eliminated"];
-  else heads = ["Side", "Points", "Units", "Lost", "Kills", ...(woodenShips ? ["Ships left", "Surrendered"] : [])];
+  if (shape === "PLACEMENT") heads = ["Points"];
+  else if (shape === "DIPLOMACY") {
+    heads = ["Centres", "Eliminated", ...(eliminatedYear ? ["Year eliminated"] : []), "In draw",
+      ...(soloYear ? ["Solo year"] : []), ...(earlierCentres ? ["Earlier centres"] : [])];
+  } else heads = ["Side", ...teamColumns.map((column) => column.head), ...(shipsLeft ? ["Surrendered"] : [])];
 
   /** @type {{ seat: Seat, controls: Record<string, HTMLInputElement|HTMLSelectElement> }[]} */
   const rows = [];
@@ -186,44 +204,61 @@ export function resultFields(game, system) {
     const c = {};
     /** @type {HTMLElement[]} */
     const cells = [];
-    if (shape === "placement") {
+    if (shape === "PLACEMENT") {
       c.points = input("number", { step: "any", required: true, value: p?.points ?? "" });
       cells.push(cellControl(c.points, `result.placement[${i}].points`, `Points of ${who}`));
-    } else if (shape === "diplomacy") {
+    } else if (shape === "DIPLOMACY") {
+      const path = `result.diplomacy[${i}]`;
       c.centres = input("number", { min: 0, max: 34, step: 1, required: true, value: p?.centres ?? "" });
       c.eliminated = input("checkbox", { checked: Boolean(p?.eliminated) });
-      c.eliminatedYear = input("number", { min: 1901, step: 1, value: p?.eliminatedYear ?? "" });
-      cells.push(cellControl(c.centres, `result.diplomacy[${i}].centres`, `Supply centres of ${who}`));
-      cells.push(cellControl(c.eliminated, `result.diplomacy[${i}].eliminated`, `${who} eliminated`));
-      cells.push(cellControl(c.eliminatedYear, `result.diplomacy[${i}].eliminatedYear`, `Year ${who} was eliminated`));
+      cells.push(cellControl(c.centres, `${path}.centres`, `Supply centres of ${who}`));
+      cells.push(cellControl(c.eliminated, `${path}.eliminated`, `${who} eliminated`));
+      if (eliminatedYear) {
+        c.eliminatedYear = input("number", { min: 1901, step: 1, value: p?.eliminatedYear ?? "" });
+        cells.push(cellControl(c.eliminatedYear, `${path}.eliminatedYear`, `Year ${who} was eliminated`));
+      }
+      c.inDraw = input("checkbox", { checked: Boolean(p?.inDraw) });
+      cells.push(cellControl(c.inDraw, `${path}.inDraw`, `${who} in the draw`));
+      if (soloYear) {
+        c.soloYear = input("number", { min: 1901, step: 1, value: p?.soloYear ?? "" });
+        cells.push(cellControl(c.soloYear, `${path}.soloYear`, `Solo year of ${who}`));
+      }
+      if (earlierCentres) {
+        c.earlierCentres = input("text", { inputmode: "numeric", placeholder: "e.g. 9, 8", value: (p?.earlierCentres ?? []).join(", ") });
+        cells.push(cellControl(c.earlierCentres, `${path}.earlierCentres`, `Earlier centres of ${who}, latest year first`));
+      }
     } else {
-      const defaultSide = p ? p.side : woodenShips ? i : i < Math.ceil(k / 2) ? 0 : 1;
+      const defaultSide = p ? p.side : sideCount === k ? i : Math.floor((i * sideCount) / k);
       c.side = /** @type {HTMLSelectElement} */ (
-        h("select", {}, ...Array.from({ length: k }, (_, s) => h("option", { value: s, selected: s === defaultSide }, `Side ${s + 1}`)))
+        h("select", {}, ...Array.from({ length: sideCount }, (_, s) => h("option", { value: s, selected: s === defaultSide }, `Side ${s + 1}`)))
       );
-      c.points = input("number", { step: "any", min: 0, required: true, value: p?.points ?? "" });
-      c.units = input("number", { step: 1, min: 1, value: p?.units ?? 1 });
-      c.lost = input("number", { step: 1, min: 0, value: p?.lost ?? 0 });
-      c.kills = input("number", { step: 1, min: 0, value: p?.kills ?? 0 });
       cells.push(cellControl(c.side, `seat[${i}].side`, `Side of ${who}`));
-      for (const [key, label] of [["points", "Points"], ["units", "Units"], ["lost", "Units lost"], ["kills", "Kills"]]) {
+      const defaults = { points: "", units: 1, lost: 0, kills: 0, shipsLeft: "" };
+      for (const { key, label } of teamColumns) {
+        const value = p?.[key] ?? defaults[/** @type {keyof typeof defaults} */ (key)];
+        c[key] = input("number", { step: key === "points" ? "any" : 1, min: key === "units" ? 1 : 0, required: key === "points", value });
         cells.push(cellControl(c[key], `seat[${i}].${key}`, `${label} of ${who}`));
       }
-      if (woodenShips) {
-        c.shipsLeft = input("number", { step: 1, min: 0, value: p?.shipsLeft ?? "" });
+      if (shipsLeft) {
         c.surrendered = input("checkbox", { checked: Boolean(p?.surrendered) });
-        cells.push(cellControl(c.shipsLeft, `seat[${i}].shipsLeft`, `Ships left of ${who}`));
         cells.push(cellControl(c.surrendered, `seat[${i}].surrendered`, `${who} surrendered`));
       }
     }
     rows.push({ seat, controls: c });
     body.append(h("tr", {}, h("th", { scope: "row" }, seat.label), h("td", {}, seat.player.name), ...cells.map((x) => h("td", {}, x))));
   }
-  const draw = woodenShips ? input("checkbox", { checked: Boolean(existing?.draw) }) : null;
+  const draw = shipsLeft ? input("checkbox", { checked: Boolean(existing?.draw) }) : null;
+  // A requirement's description starts with its path in the API ("players[i].centres: …"): the form shows the words.
+  const requirements = h("ul", { class: "hint requirements" }, info.requires.map((r) => h("li", {}, r.description.replace(/^[^:]*: /, ""))));
   const element = h(
     "fieldset",
     { class: "result-fields" },
-    h("legend", {}, "Result"),
+    h("legend", {}, `Result (${info.displayName})`),
+    h("p", { class: "hint" }, info.rule),
+    requirements,
+    shape === "DIPLOMACY"
+      ? h("p", { class: "hint" }, "In draw: leave every box empty for a draw of all survivors, tick the powers of a narrower draw, or tick one power alone for a concession to it.")
+      : null,
     h("div", { class: "table-wrap" },
       h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Seat"), h("th", { scope: "col" }, "Player"), ...heads.map((x) => h("th", { scope: "col" }, x)))), body)),
     draw ? field("Draw by mutual consent", draw, { field: "result.teams.draw" }) : null,
@@ -233,27 +268,29 @@ export function resultFields(game, system) {
   const anchor = h("span", { id: "result", "data-field": "result", hidden: true });
   element.prepend(anchor);
 
-  /** @param {HTMLInputElement|HTMLSelectElement} el */
-  const num = (el) => (el.value === "" ? null : Number(el.value));
+  /** @param {HTMLInputElement|HTMLSelectElement|undefined} el */
+  const num = (el) => (!el || el.value === "" ? null : Number(el.value));
   /** @param {HTMLInputElement|HTMLSelectElement} el */
   const checked = (el) => /** @type {HTMLInputElement} */ (el).checked;
+  /** "9, 8" → [9, 8]; anything not a whole number is sent as is for the server to explain. @param {HTMLInputElement|HTMLSelectElement|undefined} el */
+  const counts = (el) => (!el || el.value.trim() === "" ? null : el.value.split(/[\s,;]+/).filter(Boolean).map(Number));
 
   /** Reads the `GameResultInput`; renames team controls to the paths the server will name. */
   function read() {
-    if (shape === "placement") {
+    if (shape === "PLACEMENT") {
       return { placement: rows.map((r) => ({ playerId: r.seat.player.id, points: num(r.controls.points) })) };
     }
-    if (shape === "diplomacy") {
+    if (shape === "DIPLOMACY") {
       return {
-        diplomacy: rows.map((r) => {
-          const eliminated = checked(r.controls.eliminated);
-          return {
-            playerId: r.seat.player.id,
-            centres: num(r.controls.centres),
-            eliminated,
-            eliminatedYear: eliminated ? num(r.controls.eliminatedYear) : null,
-          };
-        }),
+        diplomacy: rows.map((r) => ({
+          playerId: r.seat.player.id,
+          centres: num(r.controls.centres),
+          eliminated: checked(r.controls.eliminated),
+          eliminatedYear: num(r.controls.eliminatedYear),
+          inDraw: checked(r.controls.inDraw),
+          soloYear: num(r.controls.soloYear),
+          earlierCentres: counts(r.controls.earlierCentres),
+        })),
       };
     }
     /** @type {Map<number, typeof rows>} */
@@ -271,10 +308,9 @@ export function resultFields(game, system) {
         return {
           playerId: r.seat.player.id,
           points: num(r.controls.points),
-          units: num(r.controls.units) ?? 1,
-          lost: num(r.controls.lost) ?? 0,
-          kills: num(r.controls.kills) ?? 0,
-          ...(woodenShips ? { shipsLeft: num(r.controls.shipsLeft), surrendered: checked(r.controls.surrendered) } : {}),
+          ...(unitsLost ? { units: num(r.controls.units) ?? 1, lost: num(r.controls.lost) ?? 0 } : {}),
+          ...(kills ? { kills: num(r.controls.kills) ?? 0 } : {}),
+          ...(shipsLeft ? { shipsLeft: num(r.controls.shipsLeft), surrendered: checked(r.controls.surrendered) } : {}),
         };
       }),
     }));

@@ -3,7 +3,8 @@
  * standings, time travel over its log, a chart of running totals, and its games. */
 
 import { gql, session, subscribe } from "./api.js";
-import { h, replace, score, delta, when, SYSTEMS, aggregationText, badge, colour, announce } from "./dom.js";
+import { h, replace, score, delta, when, badge, colour, announce } from "./dom.js";
+import { aggregationText, catalogue, systemName } from "./catalogue.js";
 import * as Q from "./queries.js";
 import { formError, showError } from "./forms.js";
 
@@ -17,13 +18,13 @@ export async function leaguesView(main) {
   replace(main, h("h1", {}, "Leagues"), body);
   const load = async () => {
     const after = stack[stack.length - 1];
-    const { leagues } = await gql(Q.LEAGUES, { first: PAGE, after });
+    const [{ leagues }, cat] = await Promise.all([gql(Q.LEAGUES, { first: PAGE, after }), catalogue()]);
     const rows = leagues.nodes.map((/** @type {any} */ l) =>
       h("tr", {},
         h("th", { scope: "row" }, h("a", { href: `/leagues/${l.id}` }, l.name)),
         h("td", {}, badge(l.status)),
         h("td", {}, l.game, l.gameVersion ? ` (${l.gameVersion})` : ""),
-        h("td", {}, SYSTEMS[l.scoringSystem] ?? l.scoringSystem),
+        h("td", {}, systemName(cat, l.scoringSystem)),
         h("td", { class: "num" }, `${l.players.length}/${l.size}`),
         h("td", { class: "num" }, l.playersPerGame)));
     const first = (stack.length - 1) * PAGE + 1;
@@ -105,14 +106,15 @@ function resultText(game) {
   const name = (/** @type {string} */ id) => game.seats.find((/** @type {any} */ s) => s.player.id === id)?.player.name ?? id;
   if (r.__typename === "PlacementResult") return r.entries.map((/** @type {any} */ e) => `${name(e.player.id)} ${score(e.points)}`).join(", ");
   if (r.__typename === "DiplomacyResult") {
-    return r.entries.map((/** @type {any} */ e) => `${name(e.player.id)} ${e.centres}${e.eliminated ? ` (out ${e.eliminatedYear ?? ""})` : ""}`).join(", ");
+    return r.entries.map((/** @type {any} */ e) => `${name(e.player.id)} ${e.centres}${e.eliminated ? ` (out ${e.eliminatedYear ?? ""})` : ""}`
+      + `${e.inDraw ? " (in draw)" : ""}${e.soloYear ? ` (solo ${e.soloYear})` : ""}`).join(", ");
   }
   return (r.draw ? "Draw. " : "") + r.sides.map((/** @type {any} */ s) => `${s.name}: ${s.players.map((/** @type {any} */ p) => `${name(p.player.id)} ${score(p.points)}${p.surrendered ? " (surrendered)" : ""}`).join(", ")}`).join("; ");
 }
 
 /** @type {import("./main.js").View} */
 export async function leagueView(main, [id]) {
-  const { league: first } = await gql(Q.LEAGUE, { id });
+  const [{ league: first }, cat] = await Promise.all([gql(Q.LEAGUE, { id }), catalogue()]);
   if (!first) {
     replace(main, h("h1", {}, "League not found"), h("p", {}, h("a", { href: "/" }, "See every league.")));
     return;
@@ -138,12 +140,12 @@ export async function leagueView(main, [id]) {
     replace(title, league.name, " ", badge(league.status));
     replace(settings, h("h2", { id: "settings-h" }, "Settings"), h("dl", { class: "settings" },
       ...[["Game", league.game + (league.gameVersion ? ` (${league.gameVersion})` : "")],
-        ["Scoring system", SYSTEMS[league.scoringSystem] ?? league.scoringSystem],
+        ["Scoring system", systemName(cat, league.scoringSystem)],
         ["Players per game (k)", league.playersPerGame],
         ["Players (n/N)", `${league.players.length}/${league.size}`],
         ["Games per seat (s)", league.gamesPerSeat],
         ["Active players required", league.requireActivePlayers ? "yes" : "no"],
-        ["Standings total", aggregationText(league.aggregation)],
+        ["Standings total", aggregationText(cat, league.aggregation)],
         ["Created", when(league.createdAt)]].flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])));
     replace(playersSection, h("h2", { id: "players-h" }, `Players (${league.players.length}/${league.size})`),
       league.players.length === 0 ? h("p", {}, "Nobody has joined yet.")

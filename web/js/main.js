@@ -1,6 +1,6 @@
 // @ts-check
 /** @file The app: a small router over the History API and one view per page (leagues,
- * league, game, player, audit, sign-in, admin). Views render into `<main>` and return a
+ * league, game, player, audit, ratings, sign-in, admin). Views render into `<main>` and return a
  * clean-up function that ends their live subscriptions. */
 
 import { session, gql } from "./api.js";
@@ -10,6 +10,7 @@ import { leaguesView, leagueView } from "./league.js";
 import { auditView } from "./audit.js";
 import { playerView, gameView } from "./player.js";
 import { signInView, adminView } from "./admin.js";
+import { ratingsView } from "./ratings.js";
 
 /** @typedef {(main: HTMLElement, params: string[]) => (void | (() => void) | Promise<void | (() => void)>)} View */
 
@@ -20,6 +21,7 @@ const ROUTES = [
   [/^\/leagues\/([^/]+)\/audit$/, auditView],
   [/^\/games\/([^/]+)$/, gameView],
   [/^\/players\/([^/]+)$/, playerView],
+  [/^\/ratings(?:\/([^/]+))?$/, ratingsView],
   [/^\/signin$/, signInView],
   [/^\/admin$/, adminView],
 ];
@@ -48,7 +50,7 @@ async function render(moveFocus = false) {
     replace(main, h("h1", {}, "Not found"), h("p", {}, "There is no page here. ", h("a", { href: "/" }, "See the leagues.")));
     return;
   }
-  const params = /** @type {RegExpExecArray} */ (route[0].exec(path)).slice(1).map(decodeURIComponent);
+  const params = /** @type {RegExpExecArray} */ (route[0].exec(path)).slice(1).map((p) => (p === undefined ? p : decodeURIComponent(p)));
   try {
     const done = await route[1](main, params);
     if (mine !== generation) {
@@ -77,11 +79,13 @@ function renderNav() {
   const nav = /** @type {HTMLElement} */ (document.getElementById("nav"));
   const role = session.role;
   const here = location.pathname;
-  /** @param {string} href @param {string} text */
-  const link = (href, text) => h("li", {}, h("a", { href, "aria-current": here === href ? "page" : null }, text));
+  /** @param {string} href @param {string} text @param {boolean} [section] current on every page under `href` */
+  const link = (href, text, section = false) =>
+    h("li", {}, h("a", { href, "aria-current": here === href || (section && here.startsWith(`${href}/`)) ? "page" : null }, text));
   replace(
     nav,
     link("/", "Leagues"),
+    link("/ratings", "Ratings", true),
     role?.kind === "admin" ? link("/admin", "Admin") : null,
     role?.kind === "player" ? link(`/players/${role.id}`, "My page") : null,
     h("li", {}, h("a", { href: "/graphiql", "data-external": "" }, "GraphiQL")),

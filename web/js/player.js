@@ -1,25 +1,29 @@
 // @ts-check
-/** @file A player's page (leagues and score history, corrections with their reason) and a
- * game's page (seats, result, scores, and the form to report or correct its result). */
+/** @file A player's page (leagues and score history, corrections with their reason, ratings
+ * per game kind with their history) and a game's page (seats, result, scores, and the form to
+ * report or correct its result, built for the league's scoring system). */
 
 import { ApiError, gql, session } from "./api.js";
-import { h, replace, score, delta, when, SYSTEMS, badge, announce } from "./dom.js";
+import { h, replace, score, delta, when, badge, announce } from "./dom.js";
+import { catalogue, systemName } from "./catalogue.js";
+import { playerRatings } from "./ratings.js";
 import * as Q from "./queries.js";
 import { formError, resultFields, showError, clearErrors, field, requireFilled } from "./forms.js";
 import { navigate } from "./main.js";
 
 /** @type {import("./main.js").View} */
 export async function playerView(main, [id]) {
-  const { player } = await gql(Q.PLAYER, { id });
+  const [{ player }, cat] = await Promise.all([gql(Q.PLAYER, { id }), catalogue()]);
   if (!player) {
     replace(main, h("h1", {}, "Player not found"));
     return;
   }
+  const ratings = playerRatings(cat, id);
   const sections = await Promise.all(player.leagues.map(async (/** @type {any} */ league) => {
     const { scoreHistory } = await gql(Q.SCORE_HISTORY, { leagueId: league.id, playerId: id });
     return h("section", { class: "player-league" },
       h("h3", {}, h("a", { href: `/leagues/${league.id}` }, league.name), " ", badge(league.status)),
-      h("p", {}, `${league.game} · ${SYSTEMS[league.scoringSystem] ?? league.scoringSystem}`),
+      h("p", {}, `${league.game} · ${systemName(cat, league.scoringSystem)}`),
       scoreHistory.length === 0 ? h("p", {}, "No results yet.")
         : h("div", { class: "table-wrap" }, h("table", { class: "history" },
             h("caption", {}, `Score history in ${league.name}`),
@@ -36,12 +40,13 @@ export async function playerView(main, [id]) {
     h("h1", {}, player.name),
     player.registeredAt ? h("p", {}, `Registered ${when(player.registeredAt)}`) : null,
     h("h2", {}, "Leagues"),
-    sections.length === 0 ? h("p", {}, "Not in any league yet. ", h("a", { href: "/" }, "Find an open one.")) : sections);
+    sections.length === 0 ? h("p", {}, "Not in any league yet. ", h("a", { href: "/" }, "Find an open one.")) : sections,
+    await ratings);
 }
 
 /** @type {import("./main.js").View} */
 export async function gameView(main, [id]) {
-  const { game } = await gql(Q.GAME, { id });
+  const [{ game }, cat] = await Promise.all([gql(Q.GAME, { id }), catalogue()]);
   if (!game) {
     replace(main, h("h1", {}, "Game not found"));
     return;
@@ -53,7 +58,7 @@ export async function gameView(main, [id]) {
   const scores = new Map(game.scores.map((/** @type {any} */ s) => [s.player.id, s.score]));
   replace(main,
     h("h1", {}, `Game ${game.number} `, badge(game.status)),
-    h("p", {}, h("a", { href: `/leagues/${game.league.id}` }, game.league.name), ` · ${SYSTEMS[game.league.scoringSystem] ?? ""}`,
+    h("p", {}, h("a", { href: `/leagues/${game.league.id}` }, game.league.name), ` · ${systemName(cat, game.league.scoringSystem)}`,
       game.finishedAt ? ` · finished ${when(game.finishedAt)}` : ""),
     h("div", { class: "table-wrap" }, h("table", {},
       h("caption", {}, "Seats"),
@@ -62,12 +67,15 @@ export async function gameView(main, [id]) {
         h("th", { scope: "row" }, s.label),
         h("td", {}, h("a", { href: `/players/${s.player.id}` }, s.player.name)),
         h("td", { class: "num" }, scores.has(s.player.id) ? score(/** @type {number} */ (scores.get(s.player.id))) : "—")))))),
-    mode ? resultForm(game, mode) : null);
+    mode ? resultForm(game, mode, cat) : null);
 }
 
-/** The report or correction form. @param {any} game @param {"report"|"correct"} mode */
-function resultForm(game, mode) {
-  const result = resultFields(game, game.league.scoringSystem);
+/** The report or correction form, with the fields the league's system needs.
+ * @param {any} game @param {"report"|"correct"} mode @param {import("./catalogue.js").Catalogue} cat */
+function resultForm(game, mode, cat) {
+  const info = cat.bySystem.get(game.league.scoringSystem);
+  if (!info) return h("p", { role: "alert" }, `This app does not know the scoring system ${game.league.scoringSystem}.`);
+  const result = resultFields(game, info);
   const reason = /** @type {HTMLTextAreaElement} */ (h("textarea", { required: true, rows: 2 }));
   const submit = h("button", { type: "submit", class: "primary" }, mode === "report" ? "Report result" : "Correct result");
   // A resubmission after a lost answer reuses the key, so it appends nothing twice; a

@@ -2,6 +2,16 @@
 /** @file Every GraphQL document the app sends. The browser tests validate each one
  * against `schema.graphql`, so the app and the API cannot drift apart. */
 
+/** The scoring catalogue: every system and aggregation, with what a result must carry. */
+export const CATALOGUE = /* GraphQL */ `
+query Catalogue {
+  scoringSystems {
+    system cliName displayName aliases resultShape minPlayersPerGame maxPlayersPerGame
+    requires { field description } concessionScoring rule source description ratingKind
+  }
+  aggregations { kind displayName rule takesN }
+}`;
+
 export const ME = /* GraphQL */ `query Me { me { id name } }`;
 
 export const LEAGUES = /* GraphQL */ `
@@ -14,6 +24,15 @@ query Leagues($first: Int!, $after: String) {
 }`;
 
 const STANDING = `rank total played wins draws player { id name }`;
+
+/** What the app shows of a reported result, and prefills a correction with. */
+const RESULT_FIELDS = `
+fragment ResultFields on GameResult {
+  __typename
+  ... on PlacementResult { entries { points player { id } } }
+  ... on DiplomacyResult { entries { centres eliminated eliminatedYear inDraw soloYear earlierCentres player { id } } }
+  ... on TeamResult { draw sides { name players { points units lost kills shipsLeft surrendered player { id } } } }
+}`;
 
 export const LEAGUE = /* GraphQL */ `
 query League($id: ID!) {
@@ -31,12 +50,7 @@ query League($id: ID!) {
     }
   }
 }
-fragment ResultFields on GameResult {
-  __typename
-  ... on PlacementResult { entries { points player { id } } }
-  ... on DiplomacyResult { entries { centres eliminated eliminatedYear player { id } } }
-  ... on TeamResult { draw sides { name players { points units lost kills shipsLeft surrendered player { id } } } }
-}`;
+${RESULT_FIELDS}`;
 
 export const STANDINGS_AS_OF = /* GraphQL */ `
 query StandingsAsOf($leagueId: ID!, $position: Int!) {
@@ -96,12 +110,7 @@ query Game($id: ID!) {
     result { ...ResultFields }
   }
 }
-fragment ResultFields on GameResult {
-  __typename
-  ... on PlacementResult { entries { points player { id } } }
-  ... on DiplomacyResult { entries { centres eliminated eliminatedYear player { id } } }
-  ... on TeamResult { draw sides { name players { points units lost kills shipsLeft surrendered player { id } } } }
-}`;
+${RESULT_FIELDS}`;
 
 export const REGISTER_PLAYER = /* GraphQL */ `
 mutation RegisterPlayer($name: String!) {
@@ -131,4 +140,28 @@ mutation ReportResult($gameId: ID!, $result: GameResultInput!, $idempotencyKey: 
 export const CORRECT_RESULT = /* GraphQL */ `
 mutation CorrectResult($gameId: ID!, $result: GameResultInput!, $reason: String!, $idempotencyKey: String) {
   correctGameResult(gameId: $gameId, result: $result, reason: $reason, idempotencyKey: $idempotencyKey) { id status }
+}`;
+
+const RATING = `mu sigma display games`;
+
+export const RATINGS = /* GraphQL */ `
+query Ratings($game: GameKind!, $first: Int!, $after: String) {
+  ratings(game: $game, first: $first, after: $after) {
+    totalCount
+    pageInfo { hasNextPage endCursor }
+    nodes { rank player { id name } rating { ${RATING} } }
+  }
+}`;
+
+export const PLAYER_RATING = /* GraphQL */ `
+query PlayerRating($id: ID!, $game: GameKind!) {
+  player(id: $id) {
+    id
+    rating(game: $game) { ${RATING} }
+    ratingHistory(game: $game) {
+      position recordedAt correction delta
+      rating { ${RATING} }
+      game { id number league { id name } }
+    }
+  }
 }`;

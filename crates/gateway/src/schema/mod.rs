@@ -2,6 +2,7 @@
 //! domain commands, subscriptions over the application's live feed.
 
 mod aggregation;
+mod catalogue;
 mod inputs;
 mod mutation;
 mod pagination;

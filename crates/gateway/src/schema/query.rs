@@ -164,6 +164,18 @@ impl QueryRoot {
         super::ratings::leaderboard(app(ctx), game, first, after, as_of).await
     }
 
+    /// Every scoring system the platform knows, in catalogue order, with everything a
+    /// client needs to offer it and to report its games (docs/scoring.md).
+    async fn scoring_systems(&self) -> Vec<super::catalogue::ScoringSystemInfo> {
+        super::catalogue::scoring_systems()
+    }
+
+    /// Every kind of league aggregation, the default first
+    /// (docs/scoring.md#league-aggregation).
+    async fn aggregations(&self) -> Vec<super::catalogue::AggregationInfo> {
+        super::catalogue::aggregations()
+    }
+
     /// The audit log, oldest first: every event, or one league's (Relay connection;
     /// `first` ≤ 100; cursors are global positions).
     #[graphql(complexity = "page_complexity(first, child_complexity)")]

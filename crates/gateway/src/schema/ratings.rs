@@ -40,6 +40,17 @@ impl From<GameKindValue> for GameKind {
     }
 }
 
+impl From<GameKind> for GameKindValue {
+    fn from(kind: GameKind) -> GameKindValue {
+        match kind {
+            GameKind::Placement => GameKindValue::Placement,
+            GameKind::Diplomacy => GameKindValue::Diplomacy,
+            GameKind::BlueMax => GameKindValue::BlueMax,
+            GameKind::WoodenShips => GameKindValue::WoodenShips,
+        }
+    }
+}
+
 /// A player's Weng–Lin rating at one kind of game (`docs/ratings.md`).
 #[derive(SimpleObject, Debug, Clone, Copy)]
 pub struct Rating {

@@ -1,0 +1,109 @@
+// @ts-check
+/** @file What every browser flow shares: a fresh database and server, browser contexts
+ * whose pages are watched (console errors, requests off loopback, every GraphQL document
+ * sent over HTTP and WebSocket), signing in with a token, and the closing checks. */
+
+import { fileURLToPath } from "node:url";
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import { expect, test } from "@playwright/test";
+import { freshDatabase, startServer } from "./server.js";
+import { problems } from "./schema.js";
+
+const HERE = fileURLToPath(new URL(".", import.meta.url));
+
+/** @typedef {import("@playwright/test").Page} Page */
+/** @typedef {import("@playwright/test").BrowserContext} BrowserContext */
+/** @typedef {Awaited<ReturnType<typeof startServer>>} Server */
+
+/**
+ * A fresh database of the project's kind and `league serve` on it, the screenshot folder,
+ * and watched browser contexts; `null` (the test skipped) when the project's database is
+ * not available.
+ * @param {import("@playwright/test").Browser} browser
+ * @param {import("@playwright/test").TestInfo} info
+ */
+export async function setUp(browser, info) {
+  const kind = /** @type {"sqlite"|"postgres"} */ (info.project.metadata.database);
+  const db = freshDatabase(kind);
+  test.skip(db === null, "no PostgreSQL (PGHOST unset): run scripts/test");
+  if (!db) return null;
+  const server = await startServer(db.url);
+  const shots = resolve(HERE, "screenshots", kind);
+  mkdirSync(shots, { recursive: true });
+
+  /** @type {string[]} */
+  const consoleErrors = [];
+  /** @type {string[]} */
+  const offLoopback = [];
+  /** @type {Set<string>} */
+  const documents = new Set();
+  /** @type {BrowserContext[]} */
+  const contexts = [];
+
+  /** @param {Page} page */
+  const watch = (page) => {
+    page.on("console", (message) => {
+      if (message.type() === "error") consoleErrors.push(`${page.url()}: ${message.text()}`);
+    });
+    page.on("pageerror", (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
+    page.on("websocket", (ws) => {
+      if (new URL(ws.url()).hostname !== "127.0.0.1") offLoopback.push(ws.url());
+      ws.on("framesent", (frame) => {
+        try {
+          const message = JSON.parse(String(frame.payload));
+          if (message.type === "subscribe") documents.add(message.payload.query);
+        } catch {
+          // Not a JSON frame: nothing to check.
+        }
+      });
+    });
+  };
+
+  return {
+    server,
+    shots,
+    /** A fresh browser context (its own session storage) with every page watched. */
+    async newContext(/** @type {Record<string, any>} */ options = {}) {
+      const context = await browser.newContext({ baseURL: server.base, ...options });
+      contexts.push(context);
+      await context.route("**/*", (route) => {
+        const url = new URL(route.request().url());
+        if (url.hostname !== "127.0.0.1") {
+          offLoopback.push(url.href);
+          return route.abort();
+        }
+        if (url.pathname === "/graphql" && route.request().method() === "POST") {
+          const body = route.request().postDataJSON();
+          if (body?.query) documents.add(body.query);
+        }
+        return route.continue();
+      });
+      context.on("page", (page) => watch(page));
+      return context;
+    },
+    /** Signs in with a token on a new page of `context`. @param {BrowserContext} context @param {string} token */
+    async signIn(context, token) {
+      const page = await context.newPage();
+      await page.goto("/signin");
+      await page.getByLabel("Token").fill(token);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+      return page;
+    },
+    /** No console error on any page, no request off loopback, more than `fewest`
+     * documents sent and every one fits the schema. @param {number} fewest */
+    verify(fewest) {
+      expect(consoleErrors).toEqual([]);
+      expect(offLoopback).toEqual([]);
+      expect(documents.size).toBeGreaterThan(fewest);
+      for (const document of documents) expect(problems(document), document).toEqual([]);
+    },
+    /** Closes every context, stops the server and drops the database. */
+    async tearDown() {
+      for (const context of contexts) await context.close();
+      await server.stop();
+      db.drop();
+    },
+  };
+}
