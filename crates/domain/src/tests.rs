@@ -252,6 +252,34 @@ mod creation {
         }
     }
 
+    /// Every system of the catalogue, not just the ones above: the league rules accept
+    /// exactly the players per game the catalogue says the system scores, and name the
+    /// catalogue's range when refusing.
+    #[test]
+    fn every_system_takes_the_players_per_game_of_the_catalogue() {
+        for system in ScoringSystem::ALL.iter().copied() {
+            let players = system.players_per_game();
+            for k in 0..=10 {
+                // When the rule checks k players per game
+                let checked = rules::check_players_per_game(system, k);
+                // Then it agrees with the catalogue
+                assert_eq!(checked.is_ok(), players.contains(k), "{system} with {k}");
+                if let Err(error) = checked {
+                    assert_eq!(
+                        error.code(),
+                        ErrorCode::BadUserInput { field: "playersPerGame".into() }
+                    );
+                    assert_eq!(
+                        error.to_string(),
+                        format!(
+                            "playersPerGame: {system} needs {players} players per game, got {k}"
+                        )
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn size_is_between_players_per_game_and_64() {
         for size in [3, 65] {
