@@ -37,7 +37,8 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Explain, event by event, how each score of a league came to be.
     Audit(replay::AuditArgs),
-    /// What-if: standings of a league under another scoring system (appends nothing).
+    /// What-if: standings of a league under another scoring system, or with every concession
+    /// scored as a solo (appends nothing).
     Rescore(replay::RescoreArgs),
 }
 
