@@ -66,6 +66,22 @@ fn running_placement_league() -> Vec<DomainEvent> {
     events
 }
 
+/// A `system` league of `n` players, `n` per game, every one subscribed, with one game
+/// seating players 1..=n in order (a hand-made schedule, independent of the scheduler).
+fn one_game_league(system: ScoringSystem, n: u32) -> Vec<DomainEvent> {
+    let mut events = vec![created(system, n, n, 1)];
+    events.extend((1..=u128::from(n)).map(subscribed));
+    events.push(DomainEvent::GamesScheduled(GamesScheduled {
+        league_id: LEAGUE,
+        games: vec![ScheduledGame {
+            game_id: game_id(LEAGUE, 1),
+            number: 1,
+            seats: (1..=u128::from(n)).map(player).collect(),
+        }],
+    }));
+    events
+}
+
 fn report(actor: Actor, number: u32, result: GameResult) -> LeagueCommand {
     ReportResult { actor, league_id: LEAGUE, game_id: game_id(LEAGUE, number), result }.into()
 }
@@ -650,16 +666,7 @@ mod results {
 
     #[test]
     fn diplomacy_results_are_validated_against_seven_seats() {
-        let mut events = vec![created(ScoringSystem::Baf, 7, 7, 1)];
-        events.extend((1..=7).map(subscribed));
-        events.push(DomainEvent::GamesScheduled(GamesScheduled {
-            league_id: LEAGUE,
-            games: vec![ScheduledGame {
-                game_id: game_id(LEAGUE, 1),
-                number: 1,
-                seats: (1..=7).map(player).collect(),
-            }],
-        }));
+        let events = one_game_league(ScoringSystem::Baf, 7);
         let centres = [18, 6, 5, 3, 2, 0, 0];
         let result = GameResult::Diplomacy(
             (1..=7)
@@ -912,17 +919,7 @@ mod stored_concessions {
 
     /// A Bangkok league of seven, one game, seats in power order (Austria first).
     fn running_bangkok_league() -> Vec<DomainEvent> {
-        let mut events = vec![created(ScoringSystem::Bangkok, 7, 7, 1)];
-        events.extend((1..=7).map(subscribed));
-        events.push(DomainEvent::GamesScheduled(GamesScheduled {
-            league_id: LEAGUE,
-            games: vec![ScheduledGame {
-                game_id: game_id(LEAGUE, 1),
-                number: 1,
-                seats: (1..=7).map(player).collect(),
-            }],
-        }));
-        events
+        one_game_league(ScoringSystem::Bangkok, 7)
     }
 
     /// The worked example's result as stored JSON: Austria 2, England 11 (the only power in
@@ -1051,17 +1048,7 @@ mod team_games {
     use super::*;
 
     fn running_blue_max_duel() -> Vec<DomainEvent> {
-        let mut events = vec![created(ScoringSystem::BlueMax, 2, 2, 1)];
-        events.extend((1..=2).map(subscribed));
-        events.push(DomainEvent::GamesScheduled(GamesScheduled {
-            league_id: LEAGUE,
-            games: vec![ScheduledGame {
-                game_id: game_id(LEAGUE, 1),
-                number: 1,
-                seats: vec![player(1), player(2)],
-            }],
-        }));
-        events
+        one_game_league(ScoringSystem::BlueMax, 2)
     }
 
     fn pilot(n: u128, kills: u32, lost: u32) -> TeamPlayer {
