@@ -339,10 +339,15 @@ pub fn upcast(
     }
     match &mut event {
         DomainEvent::GameFinished(GameFinished { result, .. })
-        | DomainEvent::GameResultCorrected(GameResultCorrected { result, .. }) => {
+        | DomainEvent::GameResultCorrected(GameResultCorrected { result, .. })
+            if schema_version == 1 =>
+        {
             result.set_concession_rule(ConcessionRule::DrawOfOne);
         }
-        DomainEvent::PlayerRegistered(_)
+        // Listed by name, so a new event type or version is a decision made here.
+        DomainEvent::GameFinished(_)
+        | DomainEvent::GameResultCorrected(_)
+        | DomainEvent::PlayerRegistered(_)
         | DomainEvent::LeagueCreated(_)
         | DomainEvent::PlayerSubscribed(_)
         | DomainEvent::PlayerUnsubscribed(_)
