@@ -18,7 +18,7 @@ use uuid::Uuid;
 const PLACEMENT: Uuid = Uuid::from_u128(0x0193_6000_0000_7000_8000_0000_0000_0001);
 const DIPLOMACY: Uuid = Uuid::from_u128(0x0193_6000_0000_7000_8000_0000_0000_0002);
 
-fn league(binary_args: &[&str], db: &TestDatabase) -> Output {
+pub(crate) fn league(binary_args: &[&str], db: &TestDatabase) -> Output {
     Command::new(env!("CARGO_BIN_EXE_league"))
         .args(binary_args)
         .args(["--database", &db.url])
@@ -27,11 +27,11 @@ fn league(binary_args: &[&str], db: &TestDatabase) -> Output {
         .expect("run the league binary")
 }
 
-fn stdout(output: &Output) -> String {
+pub(crate) fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
-fn stderr(output: &Output) -> String {
+pub(crate) fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
@@ -44,11 +44,11 @@ fn assert_bad_input(output: &Output, mentions: &str) {
     assert!(message.contains(mentions), "{message:?} should mention {mentions:?}");
 }
 
-async fn run(app: &App, command: impl Into<league_app::AppCommand>) -> u64 {
+pub(crate) async fn run(app: &App, command: impl Into<league_app::AppCommand>) -> u64 {
     app.execute(command, CommandOptions::default()).await.expect("command accepted").last_position
 }
 
-async fn seats(app: &App, league: Uuid, number: u32) -> Vec<Uuid> {
+pub(crate) async fn seats(app: &App, league: Uuid, number: u32) -> Vec<Uuid> {
     let model = app.league(league).await.unwrap().unwrap();
     model.game(game_id(league, number)).unwrap().seats.iter().map(|s| s.player).collect()
 }

@@ -7,7 +7,7 @@ use std::process::{Command, Output, Stdio};
 use serde_json::{Value, json};
 
 /// Runs `league ARGS` with `stdin` piped in.
-fn league(args: &[&str], stdin: &str) -> Output {
+pub(crate) fn league(args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_league"))
         .args(args)
         .env("RUST_LOG", "error")
@@ -20,14 +20,14 @@ fn league(args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
-fn json_stdout(output: &Output) -> Value {
+pub(crate) fn json_stdout(output: &Output) -> Value {
     assert!(output.status.success(), "stderr: {}", String::from_utf8_lossy(&output.stderr));
     serde_json::from_slice(&output.stdout).unwrap()
 }
 
 /// Asserts the bad-input contract: exit 2, nothing on stdout, one line on stderr containing
 /// `needle`.
-fn assert_bad_input(output: &Output, needle: &str) {
+pub(crate) fn assert_bad_input(output: &Output, needle: &str) {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "stderr: {stderr}");
     assert!(output.stdout.is_empty(), "stdout: {}", String::from_utf8_lossy(&output.stdout));

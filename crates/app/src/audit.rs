@@ -4,7 +4,7 @@
 
 use league_domain::{Aggregate, DomainEvent, League, ScoredResult, league_stream_id};
 use league_projections::{AsOf, ReadModel, StandingRow};
-use league_scoring::{Aggregation, GameResult, ScoringSystem, score_game};
+use league_scoring::{Aggregation, ConcessionRule, GameResult, ScoringSystem, score_game};
 use league_store::{RecordedEvent, StreamId};
 use uuid::Uuid;
 
@@ -155,6 +155,19 @@ impl App {
         aggregation: Option<Aggregation>,
         as_of: Option<AsOf>,
     ) -> Result<Vec<StandingRow>, AppError> {
+        self.standings_if(league, WhatIf { system, aggregation, concessions: None }, as_of).await
+    }
+
+    /// A league's standings under a [`WhatIf`]: another system, another aggregation, and/or
+    /// every concession scored under one rule (`docs/scoring.md#draws-and-concessions`).
+    /// Invalid input on `system` or `aggregation.n` when the league cannot be ranked that
+    /// way. Appends nothing.
+    pub async fn standings_if(
+        &self,
+        league: Uuid,
+        what_if: WhatIf,
+        as_of: Option<AsOf>,
+    ) -> Result<Vec<StandingRow>, AppError> {
         let mut state = League::default();
         for event in self.league_stream(league).await? {
             if as_of.is_some_and(|as_of| !as_of.includes(event.position, event.recorded_at)) {
@@ -163,9 +176,26 @@ impl App {
             state.apply(&decode(&event)?);
         }
         let Some(own) = state.scoring_system() else { return Ok(Vec::new()) };
-        let aggregation = aggregation.unwrap_or_else(|| state.aggregation());
-        Ok(state.standings_with(system.unwrap_or(own), aggregation)?)
+        if let Some(rule) = what_if.concessions {
+            state.set_concession_rule(rule);
+        }
+        let aggregation = what_if.aggregation.unwrap_or_else(|| state.aggregation());
+        Ok(state.standings_with(what_if.system.unwrap_or(own), aggregation)?)
     }
+}
+
+/// How a what-if ranks a league differently from its own standings; `None` keeps the
+/// league's own way (the default: the league as recorded).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WhatIf {
+    /// Score every result under this system instead of the league's.
+    pub system: Option<ScoringSystem>,
+    /// Total the game scores this way instead of the league's.
+    pub aggregation: Option<Aggregation>,
+    /// Score every result's concession under this rule instead of the rule it was recorded
+    /// under (`ConcessionRule::Solo`: results recorded before concessions were solos
+    /// rescored as they would be now).
+    pub concessions: Option<ConcessionRule>,
 }
 
 /// What a folded result or correction did to each seated player.

@@ -11,7 +11,9 @@
 //! app.standings_as_of / league_as_of / events / subscribe
 //! app.audit(id)           every event of a league with each score change explained
 //! app.standings_under(id, system, as_of)   what-if standings under another system
-//! app.rescore(id, system)                 the same, as `league rescore` reports it
+//! app.standings_if(id, what_if, as_of)    the same under a WhatIf (system, aggregation,
+//!                                         every concession under one rule)
+//! app.rescore(id, what_if)                the same, as `league rescore` reports it
 //! app.rating / rating_history / leaderboard   ratings across leagues (loaded on first use)
 //! replay::rebuild(store) / fold_as_of      the whole log folded at once, then .with_ratings
 //!                                           and .report (what `league replay` prints)
@@ -36,7 +38,7 @@ pub use app::{
     App, AppCommand, CACHE_LEAGUES_ENV, CatalogGuard, CommandOptions, DEFAULT_CACHE_LEAGUES,
     Executed, MAX_ATTEMPTS, Notification, cache_leagues_from_env,
 };
-pub use audit::{AuditEntry, PlayerAudit, ResultAudit};
+pub use audit::{AuditEntry, PlayerAudit, ResultAudit, WhatIf};
 pub use error::AppError;
 pub use league_domain::ErrorCode;
 pub use league_projections::{AsOf, Catalog, LeagueSummary, ReadModel, StandingRow};

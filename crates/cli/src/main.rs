@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::commands::{db, replay, schedule, score, serve};
+use crate::commands::{db, replay, schedule, score, serve, systems};
 pub use crate::error::CliError;
 
 #[derive(Debug, Parser)]
@@ -31,13 +31,17 @@ enum Command {
     Score(score::ScoreArgs),
     /// Rank players over several games read as JSON.
     Standings(score::StandingsArgs),
+    /// List the scoring systems (names, aliases, result shape, players per game, what a
+    /// result carries, concession, source) and the league aggregations.
+    Systems(systems::SystemsArgs),
     /// Print every game of a league with balanced seats and opponents.
     Schedule(schedule::ScheduleArgs),
     /// Fold the whole log and verify its chain, or print standings at a point in history.
     Replay(replay::ReplayArgs),
     /// Explain, event by event, how each score of a league came to be.
     Audit(replay::AuditArgs),
-    /// What-if: standings of a league under another scoring system (appends nothing).
+    /// What-if: standings of a league under another scoring system, or with every concession
+    /// scored as a solo (appends nothing).
     Rescore(replay::RescoreArgs),
 }
 
@@ -86,6 +90,7 @@ fn main() -> ExitCode {
             Command::Verify(args) => db::verify(args).await,
             Command::Score(args) => score::score(args),
             Command::Standings(args) => score::standings(args),
+            Command::Systems(args) => systems::run(args),
             Command::Schedule(args) => schedule::run(args),
             Command::Replay(args) => replay::replay(args).await,
             Command::Audit(args) => replay::audit(args).await,

@@ -11,7 +11,7 @@
 //! (kind, stream, payload, decoding): adding an event is its payload struct, one line there,
 //! and the fold arms the compiler then asks for.
 
-use league_scoring::GameResult;
+use league_scoring::{ConcessionRule, GameResult};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -101,11 +101,13 @@ pub struct LeagueCompleted {
     pub league_id: LeagueId,
 }
 
-/// The event types, one line each: `Variant = "StoredName" in Stream(id_field)`, where the
-/// payload struct is named like the variant and `id_field` is its field naming the stream
-/// the event belongs to (`Player` or `League`). The stored names never change.
+/// The event types, one line each: `Variant = "StoredName" version N in Stream(id_field)`,
+/// where the payload struct is named like the variant, `N` is the schema version this code
+/// writes for it (older versions are upcast on decoding, [`upcast`]) and `id_field` is its
+/// field naming the stream the event belongs to (`Player` or `League`). The stored names never
+/// change.
 macro_rules! domain_events {
-    ($($variant:ident = $name:literal in $stream:ident($id:ident)),* $(,)?) => {
+    ($($variant:ident = $name:literal version $version:literal in $stream:ident($id:ident)),* $(,)?) => {
         /// Every event of the platform.
         #[derive(Debug, Clone, PartialEq)]
         pub enum DomainEvent {
@@ -127,6 +129,14 @@ macro_rules! domain_events {
             pub const fn as_str(self) -> &'static str {
                 match self {
                     $(EventType::$variant => $name,)*
+                }
+            }
+
+            /// The payload schema version this code writes for the type; every older version
+            /// is upcast ([`upcast`]) when decoded.
+            pub const fn schema_version(self) -> u32 {
+                match self {
+                    $(EventType::$variant => $version,)*
                 }
             }
 
@@ -162,7 +172,9 @@ macro_rules! domain_events {
                 value.expect("event payloads serialise to JSON")
             }
 
-            /// Decodes a payload of the current schema version.
+            /// Decodes a payload into the current version's payload struct (the payload of
+            /// every version so far reads as it; [`upcast`] then gives older ones their
+            /// current meaning).
             fn decode_current(
                 kind: EventType,
                 payload: impl PayloadSource,
@@ -191,15 +203,17 @@ macro_rules! domain_events {
     };
 }
 
+// Results are at version 2 since a concession is scored as the conceded-to power's solo:
+// version 1 results keep the earlier rule ([`upcast`]).
 domain_events! {
-    PlayerRegistered = "PlayerRegistered" in Player(player_id),
-    LeagueCreated = "LeagueCreated" in League(league_id),
-    PlayerSubscribed = "PlayerSubscribed" in League(league_id),
-    PlayerUnsubscribed = "PlayerUnsubscribed" in League(league_id),
-    GamesScheduled = "GamesScheduled" in League(league_id),
-    GameFinished = "GameFinished" in League(league_id),
-    GameResultCorrected = "GameResultCorrected" in League(league_id),
-    LeagueCompleted = "LeagueCompleted" in League(league_id),
+    PlayerRegistered = "PlayerRegistered" version 1 in Player(player_id),
+    LeagueCreated = "LeagueCreated" version 1 in League(league_id),
+    PlayerSubscribed = "PlayerSubscribed" version 1 in League(league_id),
+    PlayerUnsubscribed = "PlayerUnsubscribed" version 1 in League(league_id),
+    GamesScheduled = "GamesScheduled" version 1 in League(league_id),
+    GameFinished = "GameFinished" version 2 in League(league_id),
+    GameResultCorrected = "GameResultCorrected" version 2 in League(league_id),
+    LeagueCompleted = "LeagueCompleted" version 1 in League(league_id),
 }
 
 /// The kinds of event stream: a player's (`player-<uuid>`) or a league's (`league-<uuid>`).
@@ -226,10 +240,6 @@ impl StreamRef {
     }
 }
 
-/// Current schema version of every event payload. An older version is upcast to this one by
-/// [`upcast`] before it is decoded.
-pub const SCHEMA_VERSION: u32 = 1;
-
 impl EventType {
     /// Every event type, in declaration order.
     pub const ALL: &'static [EventType] = <EventType as strum::VariantArray>::VARIANTS;
@@ -241,6 +251,20 @@ impl EventType {
             .copied()
             .find(|kind| kind.as_str() == name)
             .ok_or_else(|| EventDecodeError::UnknownType(name.to_owned()))
+    }
+
+    /// Whether `schema_version` is a version of this type older than the one this code writes
+    /// (versions start at 1), which [`upcast`] brings up to date.
+    fn is_older_version(self, schema_version: i64) -> bool {
+        (1..i64::from(self.schema_version())).contains(&schema_version)
+    }
+
+    /// The refusal of a version this code does not know for the type.
+    fn unsupported(self, schema_version: i64) -> EventDecodeError {
+        EventDecodeError::UnsupportedVersion {
+            event_type: self.as_str().to_owned(),
+            schema_version,
+        }
     }
 
     /// Whether events of this type belong to a league's stream (all but registrations).
@@ -274,23 +298,16 @@ pub enum EventDecodeError {
 /// or the raw JSON text (bulk reads never build a `serde_json::Value`).
 pub trait PayloadSource {
     fn parse<T: DeserializeOwned>(self) -> Result<T, serde_json::Error>;
-    fn into_value(self) -> Result<serde_json::Value, serde_json::Error>;
 }
 
 impl PayloadSource for &serde_json::Value {
     fn parse<T: DeserializeOwned>(self) -> Result<T, serde_json::Error> {
         T::deserialize(self)
     }
-    fn into_value(self) -> Result<serde_json::Value, serde_json::Error> {
-        Ok(self.clone())
-    }
 }
 
 impl PayloadSource for &str {
     fn parse<T: DeserializeOwned>(self) -> Result<T, serde_json::Error> {
-        serde_json::from_str(self)
-    }
-    fn into_value(self) -> Result<serde_json::Value, serde_json::Error> {
         serde_json::from_str(self)
     }
 }
@@ -299,24 +316,45 @@ impl PayloadSource for serde_json::Value {
     fn parse<T: DeserializeOwned>(self) -> Result<T, serde_json::Error> {
         serde_json::from_value(self)
     }
-    fn into_value(self) -> Result<serde_json::Value, serde_json::Error> {
-        Ok(self)
-    }
 }
 
-/// The upcasting hook: turns a payload stored under an older `schema_version` of `kind` into
-/// the current version's payload. Every version so far is 1, so there is nothing to upcast yet
-/// and any other version is refused; when a payload changes, bump [`SCHEMA_VERSION`] and add
-/// the step from the old version here (old events stay in the log as they were written).
+/// The upcasting hook: gives an event decoded from an older `schema_version` of its type the
+/// meaning of the current version. Every version so far has the current payload's shape, so
+/// the event is decoded first and upcast typed (no JSON is rebuilt on a replay of the log).
+/// Versions from 1 to the type's current one are known; any other is refused. When a payload
+/// changes, bump the type's version in the `domain_events!` list and add the step from the old
+/// version here (old events stay in the log as they were written: their bytes and hashes never
+/// see the upcast).
+///
+/// Steps so far (`docs/scoring.md#draws-and-concessions`): a version 1 `GameFinished` or
+/// `GameResultCorrected` was recorded when a concession was scored as a draw of one, so a
+/// concession among them is marked [`ConcessionRule::DrawOfOne`] and keeps its scores.
 pub fn upcast(
-    kind: EventType,
+    mut event: DomainEvent,
     schema_version: i64,
-    _payload: serde_json::Value,
-) -> Result<serde_json::Value, EventDecodeError> {
-    Err(EventDecodeError::UnsupportedVersion {
-        event_type: kind.as_str().to_owned(),
-        schema_version,
-    })
+) -> Result<DomainEvent, EventDecodeError> {
+    let kind = event.kind();
+    if !kind.is_older_version(schema_version) {
+        return Err(kind.unsupported(schema_version));
+    }
+    match &mut event {
+        DomainEvent::GameFinished(GameFinished { result, .. })
+        | DomainEvent::GameResultCorrected(GameResultCorrected { result, .. })
+            if schema_version == 1 =>
+        {
+            result.set_concession_rule(ConcessionRule::DrawOfOne);
+        }
+        // Listed by name, so a new event type or version is a decision made here.
+        DomainEvent::GameFinished(_)
+        | DomainEvent::GameResultCorrected(_)
+        | DomainEvent::PlayerRegistered(_)
+        | DomainEvent::LeagueCreated(_)
+        | DomainEvent::PlayerSubscribed(_)
+        | DomainEvent::PlayerUnsubscribed(_)
+        | DomainEvent::GamesScheduled(_)
+        | DomainEvent::LeagueCompleted(_) => {}
+    }
+    Ok(event)
 }
 
 impl DomainEvent {
@@ -325,9 +363,9 @@ impl DomainEvent {
         self.kind().as_str()
     }
 
-    /// The payload schema version this code writes.
+    /// The payload schema version this code writes for the event's type.
     pub fn schema_version(&self) -> u32 {
-        SCHEMA_VERSION
+        self.kind().schema_version()
     }
 
     /// The stream the event belongs to: `player-<uuid>` or `league-<uuid>`.
@@ -352,15 +390,12 @@ impl DomainEvent {
         payload: impl PayloadSource,
     ) -> Result<Self, EventDecodeError> {
         let kind = EventType::parse(event_type)?;
-        if schema_version == i64::from(SCHEMA_VERSION) {
-            Self::decode_current(kind, payload)
-        } else {
-            let invalid = |source| EventDecodeError::InvalidPayload {
-                event_type: event_type.to_owned(),
-                source,
-            };
-            let upcast = upcast(kind, schema_version, payload.into_value().map_err(invalid)?)?;
-            Self::decode_current(kind, upcast)
+        if schema_version == i64::from(kind.schema_version()) {
+            return Self::decode_current(kind, payload);
         }
+        if !kind.is_older_version(schema_version) {
+            return Err(kind.unsupported(schema_version));
+        }
+        upcast(Self::decode_current(kind, payload)?, schema_version)
     }
 }

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use league_scoring::{
-    Aggregation, GameResult, ScoringError, ScoringSystem, score_game_unexplained,
+    Aggregation, ConcessionRule, GameResult, ScoringError, ScoringSystem, score_game_unexplained,
 };
 use serde::{Deserialize, Serialize};
 
@@ -155,6 +155,16 @@ impl League {
     /// The league's aggregation of game scores (sum before creation).
     pub fn aggregation(&self) -> Aggregation {
         self.settings().map(|s| s.aggregation).unwrap_or_default()
+    }
+
+    /// Scores every result's concession under `rule` from now on, on this copy of the league:
+    /// a what-if such as results recorded under the earlier rule rescored as solos
+    /// (`docs/scoring.md#draws-and-concessions`). Results without a concession are left as
+    /// they are; nothing is appended.
+    pub fn set_concession_rule(&mut self, rule: ConcessionRule) {
+        for result in self.games.iter_mut().filter_map(|game| game.result.as_mut()) {
+            result.set_concession_rule(rule);
+        }
     }
 
     /// Standings of every subscribed player from the finished games scored under `system`

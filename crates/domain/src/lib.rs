@@ -34,7 +34,7 @@ pub use error::{DomainError, ErrorCode};
 pub use events::{
     DomainEvent, EventDecodeError, EventType, GameFinished, GameResultCorrected, GamesScheduled,
     LeagueCompleted, LeagueCreated, PayloadSource, PlayerRegistered, PlayerSubscribed,
-    PlayerUnsubscribed, SCHEMA_VERSION, ScheduledGame, StreamKind, StreamRef, upcast,
+    PlayerUnsubscribed, ScheduledGame, StreamKind, StreamRef, upcast,
 };
 pub use ids::{
     Actor, GameId, LEAGUE_STREAM_PREFIX, LeagueId, PLAYER_STREAM_PREFIX, ParseActorError, PlayerId,

@@ -19,8 +19,6 @@ pub const DEFAULT_LEAGUE_SIZE: u32 = 8;
 pub const MAX_LEAGUE_SIZE: u32 = league_scheduling::MAX_PLAYERS as u32;
 /// Largest games per seat: the scheduler's own limit, so every accepted league can be filled.
 pub const MAX_GAMES_PER_SEAT: u32 = league_scheduling::MAX_GAMES_PER_SEAT as u32;
-/// Fewest players per game the scheduler accepts.
-pub const MIN_PLAYERS_PER_GAME: u32 = league_scheduling::MIN_PER_GAME as u32;
 /// `docs/scheduling.md#games-per-league`: the games each player of a league plays, k·s
 /// (every player takes each of the k seats s times).
 pub fn games_per_player(players_per_game: u32, games_per_seat: u32) -> u32 {
@@ -35,33 +33,17 @@ pub const MAX_REASON_CHARS: usize = 1000;
 pub const ACTIVE_PLAYER_MIN_FINISHED_GAMES: u32 = 5;
 /// `docs/scheduling.md#league-life-cycle`, "active player": the 90-day window.
 pub const ACTIVE_PLAYER_WINDOW_DAYS: i64 = 90;
-/// Diplomacy is played by seven powers.
-pub const DIPLOMACY_PLAYERS: u32 = 7;
-
-/// Scoring-system / players-per-game compatibility: Diplomacy systems need k = 7;
-/// `placement` uses the placement table for 2..8 players (`docs/scoring.md#placement`); team
-/// systems need k ≥ 2.
+/// Scoring-system / players-per-game compatibility, as the scoring catalogue states it
+/// ([`ScoringSystem::players_per_game`]): Diplomacy systems need k = 7; `placement` uses the
+/// placement table for 2..8 players (`docs/scoring.md#placement`); team systems need k ≥ 2.
 pub fn check_players_per_game(system: ScoringSystem, k: u32) -> Result<(), DomainError> {
-    let ok = if system.is_diplomacy() {
-        k == DIPLOMACY_PLAYERS
-    } else if system == ScoringSystem::Placement {
-        (2..=8).contains(&k)
-    } else {
-        k >= MIN_PLAYERS_PER_GAME
-    };
-    if ok {
+    let players = system.players_per_game();
+    if players.contains(k) {
         return Ok(());
     }
-    let need = if system.is_diplomacy() {
-        "exactly 7 (Diplomacy)"
-    } else if system == ScoringSystem::Placement {
-        "2 to 8 (the placement table)"
-    } else {
-        "at least 2"
-    };
     Err(DomainError::invalid(
         "playersPerGame",
-        format!("{} needs {need} players per game, got {k}", system.name()),
+        format!("{} needs {players} players per game, got {k}", system.name()),
     ))
 }
 

@@ -66,6 +66,22 @@ fn running_placement_league() -> Vec<DomainEvent> {
     events
 }
 
+/// A `system` league of `n` players, `n` per game, every one subscribed, with one game
+/// seating players 1..=n in order (a hand-made schedule, independent of the scheduler).
+fn one_game_league(system: ScoringSystem, n: u32) -> Vec<DomainEvent> {
+    let mut events = vec![created(system, n, n, 1)];
+    events.extend((1..=u128::from(n)).map(subscribed));
+    events.push(DomainEvent::GamesScheduled(GamesScheduled {
+        league_id: LEAGUE,
+        games: vec![ScheduledGame {
+            game_id: game_id(LEAGUE, 1),
+            number: 1,
+            seats: (1..=u128::from(n)).map(player).collect(),
+        }],
+    }));
+    events
+}
+
 fn report(actor: Actor, number: u32, result: GameResult) -> LeagueCommand {
     ReportResult { actor, league_id: LEAGUE, game_id: game_id(LEAGUE, number), result }.into()
 }
@@ -249,6 +265,34 @@ mod creation {
             let mut large = create_command(system, 10);
             large.settings.size = 12;
             assert!(handle_league(&[], large.into()).is_ok());
+        }
+    }
+
+    /// Every system of the catalogue, not just the ones above: the league rules accept
+    /// exactly the players per game the catalogue says the system scores, and name the
+    /// catalogue's range when refusing.
+    #[test]
+    fn every_system_takes_the_players_per_game_of_the_catalogue() {
+        for system in ScoringSystem::ALL.iter().copied() {
+            let players = system.players_per_game();
+            for k in 0..=10 {
+                // When the rule checks k players per game
+                let checked = rules::check_players_per_game(system, k);
+                // Then it agrees with the catalogue
+                assert_eq!(checked.is_ok(), players.contains(k), "{system} with {k}");
+                if let Err(error) = checked {
+                    assert_eq!(
+                        error.code(),
+                        ErrorCode::BadUserInput { field: "playersPerGame".into() }
+                    );
+                    assert_eq!(
+                        error.to_string(),
+                        format!(
+                            "playersPerGame: {system} needs {players} players per game, got {k}"
+                        )
+                    );
+                }
+            }
         }
     }
 
@@ -622,16 +666,7 @@ mod results {
 
     #[test]
     fn diplomacy_results_are_validated_against_seven_seats() {
-        let mut events = vec![created(ScoringSystem::Baf, 7, 7, 1)];
-        events.extend((1..=7).map(subscribed));
-        events.push(DomainEvent::GamesScheduled(GamesScheduled {
-            league_id: LEAGUE,
-            games: vec![ScheduledGame {
-                game_id: game_id(LEAGUE, 1),
-                number: 1,
-                seats: (1..=7).map(player).collect(),
-            }],
-        }));
+        let events = one_game_league(ScoringSystem::Baf, 7);
         let centres = [18, 6, 5, 3, 2, 0, 0];
         let result = GameResult::Diplomacy(
             (1..=7)
@@ -773,7 +808,7 @@ mod stored_events {
             events.iter().map(DomainEvent::event_type).collect();
         assert_eq!(types.len(), EventType::ALL.len(), "the sample covers every type");
         for event in events {
-            assert_eq!(event.schema_version(), SCHEMA_VERSION);
+            assert_eq!(event.schema_version(), event.kind().schema_version());
             let text = event.payload().to_string();
             let stored = i64::from(event.schema_version());
             assert_eq!(
@@ -848,6 +883,25 @@ mod stored_events {
     }
 
     #[test]
+    fn results_are_at_version_2_and_every_other_event_at_version_1() {
+        for kind in EventType::ALL.iter().copied() {
+            let expected = match kind {
+                EventType::GameFinished | EventType::GameResultCorrected => 2,
+                _ => 1,
+            };
+            assert_eq!(kind.schema_version(), expected, "{kind}");
+        }
+        let payload = finished(1, placement(&[(1, 10.0), (2, 8.0)])).payload();
+        for version in [0, 3] {
+            assert!(matches!(
+                DomainEvent::decode("GameFinished", version, &payload),
+                Err(EventDecodeError::UnsupportedVersion { schema_version, .. })
+                    if schema_version == version
+            ));
+        }
+    }
+
+    #[test]
     fn events_know_their_stream() {
         let events = one_of_each();
         assert_eq!(events[0].stream_id(), format!("player-{}", player(1)));
@@ -855,21 +909,146 @@ mod stored_events {
     }
 }
 
+/// `docs/scoring.md#draws-and-concessions`: results stored before a concession was scored as
+/// the conceded-to power's solo (schema version 1) keep the earlier rule, a draw of one; the
+/// same payload stored at version 2 is scored under the new rule.
+mod stored_concessions {
+    use league_scoring::ConcessionRule;
+
+    use super::*;
+
+    /// A Bangkok league of seven, one game, seats in power order (Austria first).
+    fn running_bangkok_league() -> Vec<DomainEvent> {
+        one_game_league(ScoringSystem::Bangkok, 7)
+    }
+
+    /// The worked example's result as stored JSON: Austria 2, England 11 (the only power in
+    /// the draw: a concession to England), France 7, Germany 0 (eliminated 1909), Italy 4,
+    /// Russia 5, Turkey 5.
+    fn conceded_result_json() -> String {
+        let entries: Vec<String> = [2, 11, 7, 0, 4, 5, 5]
+            .into_iter()
+            .enumerate()
+            .map(|(index, centres)| {
+                let player = player(index as u128 + 1);
+                match index {
+                    1 => format!(
+                        r#"{{"centres":{centres},"eliminated":false,"inDraw":true,"player":"{player}"}}"#
+                    ),
+                    3 => format!(
+                        r#"{{"centres":0,"eliminated":true,"eliminatedYear":1909,"player":"{player}"}}"#
+                    ),
+                    _ => format!(r#"{{"centres":{centres},"eliminated":false,"player":"{player}"}}"#),
+                }
+            })
+            .collect();
+        format!(r#"{{"diplomacy":[{}]}}"#, entries.join(","))
+    }
+
+    fn finished_text(result: &str) -> String {
+        format!(
+            r#"{{"gameId":"{}","leagueId":"{LEAGUE}","reportedBy":"admin","result":{result}}}"#,
+            game_id(LEAGUE, 1)
+        )
+    }
+
+    fn corrected_text(result: &str) -> String {
+        format!(
+            r#"{{"correctedBy":"admin","gameId":"{}","leagueId":"{LEAGUE}","reason":"typo","result":{result}}}"#,
+            game_id(LEAGUE, 1)
+        )
+    }
+
+    fn result_of(event: &DomainEvent) -> &GameResult {
+        match event {
+            DomainEvent::GameFinished(e) => &e.result,
+            DomainEvent::GameResultCorrected(e) => &e.result,
+            other => panic!("not a result: {other:?}"),
+        }
+    }
+
+    /// Each player's league total after `events`, in seat order.
+    fn totals(events: &[DomainEvent]) -> Vec<f64> {
+        let rows = given::<League>(events).standings_under(ScoringSystem::Bangkok).unwrap();
+        (1..=7).map(|n| rows.iter().find(|row| row.player == player(n)).unwrap().total).collect()
+    }
+
+    /// The earlier rule's Bangkok scores of the worked example, and the new rule's.
+    const DRAW_OF_ONE: [f64; 7] = [5.0, 26.0, 10.0, 2.4, 7.0, 8.0, 8.0];
+    const SOLO: [f64; 7] = [1.0, 41.0, 3.5, 0.0, 2.0, 2.5, 2.5];
+
+    #[test]
+    fn a_version_1_concession_keeps_the_draw_of_one_and_version_2_is_a_solo() {
+        // Given the same stored payload text at version 1 and at version 2
+        let text = finished_text(&conceded_result_json());
+        for (version, rule, scores) in
+            [(1, ConcessionRule::DrawOfOne, DRAW_OF_ONE), (2, ConcessionRule::Solo, SOLO)]
+        {
+            // When it is decoded
+            let event = DomainEvent::decode("GameFinished", version, text.as_str()).unwrap();
+            // Then the result is under that version's rule, and scores by it
+            assert_eq!(result_of(&event).concession(), Some(1));
+            assert_eq!(result_of(&event).concession_rule(), rule, "version {version}");
+            let mut events = running_bangkok_league();
+            events.push(event);
+            assert_eq!(totals(&events), scores, "version {version}");
+        }
+    }
+
+    #[test]
+    fn a_version_1_correction_to_a_concession_keeps_the_draw_of_one() {
+        // Given a game finished under the new rule, then corrected by a version-1 payload
+        let result = conceded_result_json();
+        let mut events = running_bangkok_league();
+        events
+            .push(DomainEvent::decode("GameFinished", 2, finished_text(&result).as_str()).unwrap());
+        assert_eq!(totals(&events), SOLO);
+        // When the correction is decoded at version 1 and at version 2
+        let text = corrected_text(&result);
+        let old = DomainEvent::decode("GameResultCorrected", 1, text.as_str()).unwrap();
+        let new = DomainEvent::decode("GameResultCorrected", 2, text.as_str()).unwrap();
+        // Then each scores under its version's rule
+        assert_eq!(result_of(&old).concession_rule(), ConcessionRule::DrawOfOne);
+        assert_eq!(result_of(&new).concession_rule(), ConcessionRule::Solo);
+        assert_eq!(totals(&[events.clone(), vec![old]].concat()), DRAW_OF_ONE);
+        assert_eq!(totals(&[events, vec![new]].concat()), SOLO);
+    }
+
+    #[test]
+    fn a_version_1_result_without_a_concession_decodes_as_it_was() {
+        // Given results without a concession: a placement one and a Diplomacy draw of all
+        let draw = conceded_result_json().replace(r#""inDraw":true,"#, "");
+        let placement_text = finished(1, placement(&[(1, 10.0), (2, 8.0)])).payload().to_string();
+        for text in [finished_text(&draw), placement_text] {
+            // When decoded at version 1 and at version 2
+            let old = DomainEvent::decode("GameFinished", 1, text.as_str()).unwrap();
+            let new = DomainEvent::decode("GameFinished", 2, text.as_str()).unwrap();
+            // Then nothing differs, and the payload re-encodes to the stored bytes
+            assert_eq!(old, new);
+            assert_eq!(old.payload().to_string(), text);
+        }
+    }
+
+    #[test]
+    fn a_new_concession_is_written_at_version_2_without_a_marker() {
+        // Given a running Bangkok league
+        let events = running_bangkok_league();
+        let result: GameResult = serde_json::from_str(&conceded_result_json()).unwrap();
+        // When a concession is reported
+        let new = handle_league(&events, report(Actor::Admin, 1, result)).unwrap();
+        // Then it is stored at version 2, unmarked, and scored as England's solo
+        assert_eq!(new[0].schema_version(), 2);
+        assert_eq!(result_of(&new[0]).concession_rule(), ConcessionRule::Solo);
+        assert!(!new[0].payload().to_string().contains("concessionAsDraw"));
+        assert_eq!(totals(&[events, new].concat()), SOLO);
+    }
+}
+
 mod team_games {
     use super::*;
 
     fn running_blue_max_duel() -> Vec<DomainEvent> {
-        let mut events = vec![created(ScoringSystem::BlueMax, 2, 2, 1)];
-        events.extend((1..=2).map(subscribed));
-        events.push(DomainEvent::GamesScheduled(GamesScheduled {
-            league_id: LEAGUE,
-            games: vec![ScheduledGame {
-                game_id: game_id(LEAGUE, 1),
-                number: 1,
-                seats: vec![player(1), player(2)],
-            }],
-        }));
-        events
+        one_game_league(ScoringSystem::BlueMax, 2)
     }
 
     fn pilot(n: u128, kills: u32, lost: u32) -> TeamPlayer {

@@ -6,6 +6,7 @@ pub mod replay;
 pub mod schedule;
 pub mod score;
 pub mod serve;
+pub mod systems;
 
 /// `--database URL` / `DATABASE_URL`, default: an embedded SQLite file (zero setup).
 #[derive(Debug, Clone, clap::Args)]

@@ -13,10 +13,11 @@ use std::time::Instant;
 use anyhow::Context as _;
 use chrono::{DateTime, Utc};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use league_app::WhatIf;
 use league_app::replay::{Rebuild, ReplayError};
 use league_app::{App, AppError, AsOf, AuditEntry, ResultAudit};
 use league_domain::DomainEvent;
-use league_scoring::ScoringSystem;
+use league_scoring::{ConcessionRule, ScoringSystem};
 use league_store::EventStore;
 use serde::Serialize;
 use uuid::Uuid;
@@ -55,15 +56,36 @@ pub struct AuditArgs {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("what_if").required(true).multiple(true).args(["system", "concessions"])))]
 pub struct RescoreArgs {
     #[command(flatten)]
     pub database: super::DatabaseArgs,
     /// The league to rescore (UUID).
     #[arg(long, value_name = "ID")]
     pub league: String,
-    /// The scoring system to apply instead of the league's own.
+    /// The scoring system to apply instead of the league's own (any of its names).
     #[arg(long, value_name = "NAME")]
-    pub system: String,
+    pub system: Option<String>,
+    /// Score every concession under this rule instead of the rule its result was recorded
+    /// under: `solo` shows what the current rule changes for results recorded when a
+    /// concession was a draw of one (docs/scoring.md#draws-and-concessions).
+    #[arg(long, value_name = "RULE")]
+    pub concessions: Option<ConcessionsArg>,
+}
+
+/// The concession rules a what-if can apply to every result (`--concessions`).
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum ConcessionsArg {
+    /// The current rule: a concession is the conceded-to power's solo.
+    Solo,
+}
+
+impl From<ConcessionsArg> for ConcessionRule {
+    fn from(arg: ConcessionsArg) -> Self {
+        match arg {
+            ConcessionsArg::Solo => ConcessionRule::Solo,
+        }
+    }
 }
 
 fn parse_uuid(flag: &str, text: &str) -> Result<Uuid, CliError> {
@@ -356,13 +378,21 @@ impl Line {
 }
 
 /// `league rescore`: standings of a league if its results were scored under another
-/// system. Reads the log; appends nothing.
+/// system and/or with every concession under one rule. Reads the log; appends nothing.
 pub async fn rescore(args: RescoreArgs) -> Result<ExitCode, CliError> {
     let league = parse_uuid("--league", &args.league)?;
-    let system = ScoringSystem::from_str(args.system.trim())
-        .map_err(|error| CliError::BadInput(format!("--system: {error}")))?;
+    let system = args
+        .system
+        .as_deref()
+        .map(|name| {
+            ScoringSystem::from_str(name)
+                .map_err(|error| CliError::BadInput(format!("--system: {error}")))
+        })
+        .transpose()?;
+    let what_if =
+        WhatIf { system, aggregation: None, concessions: args.concessions.map(Into::into) };
     let app = open_app(&args.database.url).await?;
-    let report = match app.rescore(league, system).await {
+    let report = match app.rescore(league, what_if).await {
         Ok(report) => report,
         Err(AppError::NotFound(_)) => {
             return Err(CliError::BadInput(format!("--league: no league {league} in this log")));
