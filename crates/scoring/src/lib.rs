@@ -437,6 +437,17 @@ pub(crate) enum Explain {
     No,
 }
 
+impl Explain {
+    /// The explanation: the one line `line` builds, or none when not explaining (replays skip
+    /// the formatting).
+    pub(crate) fn line(self, line: impl FnOnce() -> String) -> Vec<String> {
+        match self {
+            Explain::No => Vec::new(),
+            Explain::Yes => vec![line()],
+        }
+    }
+}
+
 fn score_with(
     system: ScoringSystem,
     result: &GameResult,
