@@ -136,13 +136,7 @@ pub fn baf_score(
     if me.centres == 0 || me.eliminated {
         return Ok((0.0, BafReason::Eliminated));
     }
-    let best_other = entries
-        .iter()
-        .enumerate()
-        .filter(|&(other, _)| other != index)
-        .map(|(_, entry)| entry.centres)
-        .max()
-        .unwrap_or(0);
+    let best_other = crate::finish::best_other_centres(entries, index);
     if best_other >= SOLO_CENTRES {
         return Ok((0.0, BafReason::LostToSolo));
     }

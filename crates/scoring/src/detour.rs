@@ -45,13 +45,7 @@ pub fn alive_point(entry: &DiplomacyEntry) -> u32 {
 /// second highest; a shared lead gives nothing.
 pub fn lead_points(entries: &[DiplomacyEntry], index: usize) -> u32 {
     let own = entries[index].centres;
-    let best_other = entries
-        .iter()
-        .enumerate()
-        .filter(|&(other, _)| other != index)
-        .map(|(_, entry)| entry.centres)
-        .max()
-        .unwrap_or(0);
+    let best_other = crate::finish::best_other_centres(entries, index);
     own.saturating_sub(best_other)
 }
 

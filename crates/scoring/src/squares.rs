@@ -60,6 +60,12 @@ mod tests {
         crate::seven_powers(centres)
     }
 
+    /// Each power's score in the Squares game of seven powers on `centres`.
+    fn scores(centres: [u32; 7]) -> Vec<f64> {
+        let rows = score(ScoringSystem::Squares, &game(centres), Explain::No).unwrap();
+        rows.iter().map(|r| r.score).collect()
+    }
+
     /// Squares part 1.1 examples: 5 centres = 25 points, 15 centres = 225 points.
     #[test]
     fn seed_003_squares_examples() {
@@ -70,12 +76,7 @@ mod tests {
     /// Squares part 1.2: 15, 5, 5, 5, 4, 0, 0 → squares 225+25+25+25+16 = 316.
     #[test]
     fn seed_003_normalised_to_100() {
-        let scores: Vec<f64> =
-            score(ScoringSystem::Squares, &game([15, 5, 5, 5, 4, 0, 0]), Explain::No)
-                .unwrap()
-                .iter()
-                .map(|r| r.score)
-                .collect();
+        let scores = scores([15, 5, 5, 5, 4, 0, 0]);
         assert_eq!(scores[0], 100.0 * 225.0 / 316.0);
         assert_eq!(scores[1], 100.0 * 25.0 / 316.0);
         assert_eq!(scores[4], 100.0 * 16.0 / 316.0);
@@ -85,12 +86,6 @@ mod tests {
     /// Squares part 2: 18-centre win → 100 and 0.
     #[test]
     fn seed_003_solo() {
-        let scores: Vec<f64> =
-            score(ScoringSystem::Squares, &game([5, 18, 5, 4, 2, 0, 0]), Explain::No)
-                .unwrap()
-                .iter()
-                .map(|r| r.score)
-                .collect();
-        assert_eq!(scores, [0.0, 100.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+        assert_eq!(scores([5, 18, 5, 4, 2, 0, 0]), [0.0, 100.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
     }
 }
