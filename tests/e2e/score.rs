@@ -35,6 +35,15 @@ fn assert_bad_input(output: &Output, needle: &str) {
     assert!(stderr.contains(needle), "`{needle}` not in: {stderr}");
 }
 
+/// `league score --system SYSTEM --explain` of `game` read from stdin: the JSON answer, which
+/// names the system.
+fn score_explained(system: &str, game: &Value) -> Value {
+    let value =
+        json_stdout(&league(&["score", "--system", system, "--explain", "-"], &game.to_string()));
+    assert_eq!(value["system"], json!(system));
+    value
+}
+
 /// Each player's score in `league score`'s JSON answer, in input order.
 fn scores_of(value: &Value) -> Vec<f64> {
     value["scores"].as_array().unwrap().iter().map(|s| s["score"].as_f64().unwrap()).collect()
@@ -177,11 +186,7 @@ fn standings_under_an_aggregation() {
 #[test]
 fn score_bangkok_with_explanation() {
     let mut game = reference_game();
-    let value = json_stdout(&league(
-        &["score", "--system", "bangkok", "--explain", "-"],
-        &game.to_string(),
-    ));
-    assert_eq!(value["system"], json!("bangkok"));
+    let value = score_explained("bangkok", &game);
     let scores = scores_of(&value);
     assert_eq!(scores, [22.0, 14.0, 9.0, 8.0, 6.0, 5.0, 1.2]);
     assert_eq!(
@@ -220,11 +225,7 @@ fn reference_game() -> Value {
 /// to second place from every survivor.
 #[test]
 fn score_omg_with_explanation() {
-    let value = json_stdout(&league(
-        &["score", "--system", "omg", "--explain", "-"],
-        &reference_game().to_string(),
-    ));
-    assert_eq!(value["system"], json!("omg"));
+    let value = score_explained("omg", &reference_game());
     let scores = scores_of(&value);
     assert_eq!(scores, [38.5, 22.0, 17.5, 14.5, 11.5, 10.0, 0.0]);
     assert_eq!(

@@ -2,8 +2,9 @@
 //! normalised so
 //! that a drawn game totals 100; an 18-centre win scores 100 and everybody else 0.
 
+use crate::catalogue::Scores;
 use crate::finish::{diplomacy_rows, soloist, winner};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// Squares part 2.1: the winning player's score.
 pub const SQUARES_SOLO_POINTS: f64 = 100.0;
@@ -20,11 +21,7 @@ pub fn squares_share(centres: u32, sum_of_squares: u32) -> f64 {
 }
 
 /// Scores a validated Diplomacy game with Squares (input order).
-pub(crate) fn score(
-    system: ScoringSystem,
-    entries: &[DiplomacyEntry],
-    explain: Explain,
-) -> Result<Vec<PlayerGameScore>, ScoringError> {
+pub(crate) fn score(system: ScoringSystem, entries: &[DiplomacyEntry], explain: Explain) -> Scores {
     // Squares part 2: the 18-centre winner (or, as dipvis's Sum of Squares scores it, the
     // power conceded to) scores 100, all losing players 0.
     let winner = winner(system, entries);

@@ -495,16 +495,12 @@ impl EventStore {
                 // Mark the wake-up as seen *before* reading, so a commit that lands after the
                 // read returns still wakes us.
                 wake.borrow_and_update();
-                loop {
-                    let page = store.read_all(next, PAGE_SIZE).await?;
-                    let full = page.len() as u64 == PAGE_SIZE;
-                    for event in page {
-                        next = event.position + 1;
-                        yield event;
-                    }
-                    if !full {
-                        break;
-                    }
+                // Catch up to the head as it is now, page by page.
+                let mut committed = std::pin::pin!(store.stream_all(next));
+                while let Some(event) = committed.next().await {
+                    let event = event?;
+                    next = event.position + 1;
+                    yield event;
                 }
                 tokio::select! {
                     changed = wake.changed() => {
