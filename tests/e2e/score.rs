@@ -8,6 +8,17 @@ use serde_json::{Value, json};
 
 /// Runs `league ARGS` with `stdin` piped in.
 fn league(args: &[&str], stdin: &str) -> Output {
+    run_league(args, stdin, StdoutReader::Kept)
+}
+
+/// Whether the test keeps reading `league`'s stdout or closes it before any output.
+#[derive(PartialEq)]
+enum StdoutReader {
+    Kept,
+    ClosedAtOnce,
+}
+
+fn run_league(args: &[&str], stdin: &str, reader: StdoutReader) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_league"))
         .args(args)
         .env("RUST_LOG", "error")
@@ -16,6 +27,9 @@ fn league(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    if reader == StdoutReader::ClosedAtOnce {
+        drop(child.stdout.take());
+    }
     child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
     child.wait_with_output().unwrap()
 }
@@ -378,17 +392,7 @@ fn score_woodenships_reads_ships_left_and_surrendered() {
 /// Runs `league ARGS` whose stdout reader has gone away before any output: the command
 /// must end quietly with exit 0 (it meets the closed pipe on its first write).
 fn league_into_closed_pipe(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_league"))
-        .args(args)
-        .env("RUST_LOG", "error")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
+    run_league(args, stdin, StdoutReader::ClosedAtOnce)
 }
 
 fn assert_quiet_success(output: &Output) {
