@@ -8,6 +8,17 @@ use serde_json::{Value, json};
 
 /// Runs `league ARGS` with `stdin` piped in.
 pub(crate) fn league(args: &[&str], stdin: &str) -> Output {
+    run_league(args, stdin, StdoutReader::Kept)
+}
+
+/// Whether the test keeps reading `league`'s stdout or closes it before any output.
+#[derive(PartialEq)]
+enum StdoutReader {
+    Kept,
+    ClosedAtOnce,
+}
+
+fn run_league(args: &[&str], stdin: &str, reader: StdoutReader) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_league"))
         .args(args)
         .env("RUST_LOG", "error")
@@ -16,6 +27,9 @@ pub(crate) fn league(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    if reader == StdoutReader::ClosedAtOnce {
+        drop(child.stdout.take());
+    }
     child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
     child.wait_with_output().unwrap()
 }
@@ -33,6 +47,20 @@ pub(crate) fn assert_bad_input(output: &Output, needle: &str) {
     assert!(output.stdout.is_empty(), "stdout: {}", String::from_utf8_lossy(&output.stdout));
     assert_eq!(stderr.trim_end().lines().count(), 1, "one line expected: {stderr}");
     assert!(stderr.contains(needle), "`{needle}` not in: {stderr}");
+}
+
+/// `league score --system SYSTEM --explain` of `game` read from stdin: the JSON answer, which
+/// names the system.
+fn score_explained(system: &str, game: &Value) -> Value {
+    let value =
+        json_stdout(&league(&["score", "--system", system, "--explain", "-"], &game.to_string()));
+    assert_eq!(value["system"], json!(system));
+    value
+}
+
+/// Each player's score in `league score`'s JSON answer, in input order.
+fn scores_of(value: &Value) -> Vec<f64> {
+    value["scores"].as_array().unwrap().iter().map(|s| s["score"].as_f64().unwrap()).collect()
 }
 
 fn diplomacy_game(centres: &[(&str, u32)]) -> Value {
@@ -83,8 +111,7 @@ fn score_placement_from_stdin() {
         {"player": "D", "points": 800}, {"player": "E", "points": 770}
     ]});
     let value = json_stdout(&league(&["score", "--system", "placement"], &game.to_string()));
-    let scores: Vec<f64> =
-        value["scores"].as_array().unwrap().iter().map(|s| s["score"].as_f64().unwrap()).collect();
+    let scores = scores_of(&value);
     assert_eq!(scores, [20.0, 9.0, 9.0, 2.0, 0.0]);
 }
 
@@ -110,8 +137,7 @@ fn score_bluemax_example_1() {
             {"player": "D3", "points": 11, "lost": 1, "shipsLeft": 0}]}
     ]});
     let value = json_stdout(&league(&["score", "--system", "bluemax"], &game.to_string()));
-    let scores: Vec<f64> =
-        value["scores"].as_array().unwrap().iter().map(|s| s["score"].as_f64().unwrap()).collect();
+    let scores = scores_of(&value);
     assert_eq!(scores, [7.0, 5.0, 4.0, -1.0, -1.0, -1.0]);
 }
 
@@ -173,24 +199,9 @@ fn standings_under_an_aggregation() {
 /// explanation and the eliminated power's years survived.
 #[test]
 fn score_bangkok_with_explanation() {
-    let mut game = diplomacy_game(&[
-        ("P0", 10),
-        ("P1", 8),
-        ("P2", 6),
-        ("P3", 5),
-        ("P4", 3),
-        ("P5", 2),
-        ("P6", 0),
-    ]);
-    game["players"][6]["eliminated"] = json!(true);
-    game["players"][6]["eliminatedYear"] = json!(1905);
-    let value = json_stdout(&league(
-        &["score", "--system", "bangkok", "--explain", "-"],
-        &game.to_string(),
-    ));
-    assert_eq!(value["system"], json!("bangkok"));
-    let scores: Vec<f64> =
-        value["scores"].as_array().unwrap().iter().map(|s| s["score"].as_f64().unwrap()).collect();
+    let mut game = reference_game();
+    let value = score_explained("bangkok", &game);
+    let scores = scores_of(&value);
     assert_eq!(scores, [22.0, 14.0, 9.0, 8.0, 6.0, 5.0, 1.2]);
     assert_eq!(
         value["scores"][0]["explanation"],
@@ -228,13 +239,8 @@ fn reference_game() -> Value {
 /// to second place from every survivor.
 #[test]
 fn score_omg_with_explanation() {
-    let value = json_stdout(&league(
-        &["score", "--system", "omg", "--explain", "-"],
-        &reference_game().to_string(),
-    ));
-    assert_eq!(value["system"], json!("omg"));
-    let scores: Vec<f64> =
-        value["scores"].as_array().unwrap().iter().map(|s| s["score"].as_f64().unwrap()).collect();
+    let value = score_explained("omg", &reference_game());
+    let scores = scores_of(&value);
     assert_eq!(scores, [38.5, 22.0, 17.5, 14.5, 11.5, 10.0, 0.0]);
     assert_eq!(
         value["scores"][0]["explanation"],
@@ -255,8 +261,7 @@ fn score_sydney_league_with_explanation() {
         &["score", "--system", "sydney-league", "--explain", "-"],
         &game.to_string(),
     ));
-    let scores: Vec<f64> =
-        value["scores"].as_array().unwrap().iter().map(|s| s["score"].as_f64().unwrap()).collect();
+    let scores = scores_of(&value);
     assert_eq!(scores, [950.0, 800.0, 650.0, 525.0, 375.0, 250.0, 105.0]);
     assert_eq!(
         value["scores"][6]["explanation"],
@@ -292,8 +297,7 @@ fn score_world_classic_reads_the_solo_year() {
         &["score", "--system", "world-classic", "--explain", "-"],
         &game.to_string(),
     ));
-    let scores: Vec<f64> =
-        value["scores"].as_array().unwrap().iter().map(|s| s["score"].as_f64().unwrap()).collect();
+    let scores = scores_of(&value);
     assert_eq!(scores, [420.0, 9.0, 9.0, 9.0, 9.0, 9.0, 7.0]);
     assert_eq!(
         value["scores"][1]["explanation"],
@@ -307,8 +311,7 @@ fn score_draw_size_reads_the_draw_vote() {
     let mut game = diplomacy_game(&ISSUE_CHECK);
     game["players"][3]["inDraw"] = json!(true);
     let value = json_stdout(&league(&["score", "--system", "draw-size", "-"], &game.to_string()));
-    let scores: Vec<f64> =
-        value["scores"].as_array().unwrap().iter().map(|s| s["score"].as_f64().unwrap()).collect();
+    let scores = scores_of(&value);
     assert_eq!(scores, [0.0, 0.0, 0.0, 100.0, 0.0, 0.0, 0.0]);
 }
 
@@ -382,25 +385,14 @@ fn score_woodenships_reads_ships_left_and_surrendered() {
         {"name": "FR", "players": [{"player": "V", "points": 20, "shipsLeft": 0}]}
     ]});
     let value = json_stdout(&league(&["score", "--system", "woodenships"], &game.to_string()));
-    let scores: Vec<f64> =
-        value["scores"].as_array().unwrap().iter().map(|s| s["score"].as_f64().unwrap()).collect();
+    let scores = scores_of(&value);
     assert_eq!(scores, [4.0, 0.0, 0.0]);
 }
 
 /// Runs `league ARGS` whose stdout reader has gone away before any output: the command
 /// must end quietly with exit 0 (it meets the closed pipe on its first write).
 fn league_into_closed_pipe(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_league"))
-        .args(args)
-        .env("RUST_LOG", "error")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
+    run_league(args, stdin, StdoutReader::ClosedAtOnce)
 }
 
 fn assert_quiet_success(output: &Output) {

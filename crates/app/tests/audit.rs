@@ -15,15 +15,7 @@ use league_testkit::TestDatabase;
 /// corrected.
 async fn placement_league(db: &TestDatabase) -> App {
     let app = App::open(&db.url).await.unwrap();
-    register_players(&app, 4).await;
-    app.execute(create(1, 2, 4, 1), no_options()).await.unwrap();
-    for n in 1..=4 {
-        app.execute(subscribe(1, n), no_options()).await.unwrap();
-    }
-    for number in 1..=3 {
-        app.execute(report(&app, 1, number, &[5.0, 2.0]).await, no_options()).await.unwrap();
-    }
-    app.execute(correct(&app, 1, 2, &[1.0, 2.0], "swapped").await, no_options()).await.unwrap();
+    three_reported_one_corrected(&app, &[5.0, 2.0], "swapped").await;
     app
 }
 

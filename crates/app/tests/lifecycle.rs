@@ -242,15 +242,7 @@ async fn refused_commands_append_nothing(db: TestDatabase) {
 /// every position and for the commit time of every event.
 async fn as_of_equals_a_replay_cut(db: TestDatabase) {
     let app = App::open(&db.url).await.unwrap();
-    register_players(&app, 4).await;
-    app.execute(create(1, 2, 4, 1), no_options()).await.unwrap();
-    for n in 1..=4 {
-        app.execute(subscribe(1, n), no_options()).await.unwrap();
-    }
-    for number in 1..=3 {
-        app.execute(report(&app, 1, number, &[2.0, 1.0]).await, no_options()).await.unwrap();
-    }
-    app.execute(correct(&app, 1, 2, &[1.0, 2.0], "reversed").await, no_options()).await.unwrap();
+    three_reported_one_corrected(&app, &[2.0, 1.0], "reversed").await;
     let log = whole_log(&app).await;
     let watched = seats(&app, 1, 2).await[0];
     for cut in 0..=log.len() as u64 + 1 {
@@ -331,11 +323,7 @@ async fn a_kept_aggregate_catches_up_with_another_instance(db: TestDatabase) {
 /// Reopening an app folds the catalog and loads the league again: the same answers.
 async fn reopening_loads_the_same_model(db: TestDatabase) {
     let app = App::open(&db.url).await.unwrap();
-    register_players(&app, 4).await;
-    app.execute(create(1, 2, 4, 1), no_options()).await.unwrap();
-    for n in 1..=4 {
-        app.execute(subscribe(1, n), no_options()).await.unwrap();
-    }
+    four_player_league(&app).await;
     let done = app.execute(report(&app, 1, 1, &[3.0, 1.0]).await, no_options()).await.unwrap();
     let standings = model(&app, 1).await.standings(league(1));
     drop(app);

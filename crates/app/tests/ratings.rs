@@ -15,11 +15,7 @@ use league_testkit::TestDatabase;
 /// reported game's winner first.
 async fn a_dropped_request_does_not_abandon_the_first_load(db: TestDatabase) {
     let app = App::open(&db.url).await.unwrap();
-    register_players(&app, 4).await;
-    app.execute(create(1, 2, 4, 1), no_options()).await.unwrap();
-    for n in 1..=4 {
-        app.execute(subscribe(1, n), no_options()).await.unwrap();
-    }
+    four_player_league(&app).await;
     app.execute(report(&app, 1, 1, &[2.0, 1.0]).await, no_options()).await.unwrap();
     let winner = seats(&app, 1, 1).await[0];
 

@@ -14,16 +14,7 @@ fn diplomacy() -> GameResult {
     GameResult::Diplomacy(
         [("A", 2), ("E", 3), ("F", 4), ("G", 10), ("I", 4), ("R", 5), ("T", 6)]
             .into_iter()
-            .map(|(player, centres)| DiplomacyEntry {
-                player: player.to_owned(),
-                centres,
-                eliminated: false,
-                eliminated_year: None,
-                in_draw: false,
-                solo_year: None,
-                earlier_centres: Vec::new(),
-                concession_as_draw: false,
-            })
+            .map(|(player, centres)| DiplomacyEntry::new(player, centres))
             .collect(),
     )
 }

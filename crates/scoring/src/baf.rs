@@ -2,8 +2,9 @@
 //! double-entry table by own centres and the best other player's centres, with tie tables
 //! (b)–(i) for a shared top. Blank cells are impossible results, never guessed.
 
+use crate::catalogue::Scores;
 use crate::finish::{SOLO_CENTRES, diplomacy_rows};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+use crate::{DiplomacyEntry, Explain, ScoringError, ScoringSystem};
 
 /// One cell of the Baf table.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -136,13 +137,7 @@ pub fn baf_score(
     if me.centres == 0 || me.eliminated {
         return Ok((0.0, BafReason::Eliminated));
     }
-    let best_other = entries
-        .iter()
-        .enumerate()
-        .filter(|&(other, _)| other != index)
-        .map(|(_, entry)| entry.centres)
-        .max()
-        .unwrap_or(0);
+    let best_other = crate::finish::best_other_centres(entries, index);
     if best_other >= SOLO_CENTRES {
         return Ok((0.0, BafReason::LostToSolo));
     }
@@ -196,11 +191,7 @@ fn explain_line(centres: u32, points: f64, reason: BafReason) -> String {
 }
 
 /// Scores a validated Diplomacy game with Baf (input order); fails on the first impossible cell.
-pub(crate) fn score(
-    system: ScoringSystem,
-    entries: &[DiplomacyEntry],
-    explain: Explain,
-) -> Result<Vec<PlayerGameScore>, ScoringError> {
+pub(crate) fn score(system: ScoringSystem, entries: &[DiplomacyEntry], explain: Explain) -> Scores {
     // Look every cell up first so an impossible game fails before anything is built.
     let mut scores = [(0.0, BafReason::Eliminated); 7];
     for (index, slot) in scores.iter_mut().enumerate().take(entries.len()) {

@@ -210,6 +210,11 @@ mod tests {
         Side { name: name.to_owned(), players }
     }
 
+    /// A game of side W against side D, not drawn by consent.
+    fn w_against_d(w: Vec<TeamPlayer>, d: Vec<TeamPlayer>) -> TeamResult {
+        TeamResult { draw: false, sides: vec![side("W", w), side("D", d)] }
+    }
+
     fn scores(teams: &TeamResult, kills: KillPoints) -> Vec<(String, f64)> {
         score(teams, kills, Explain::No).into_iter().map(|row| (row.player, row.score)).collect()
     }
@@ -222,27 +227,10 @@ mod tests {
     /// victory; W1 7 (4 + 2 kills + best player), W2 5, W3 4, D1–D3 −1.
     #[test]
     fn seed_002_blue_max_example_1() {
-        let teams = TeamResult {
-            draw: false,
-            sides: vec![
-                side(
-                    "W",
-                    vec![
-                        player("W1", 60.0, 0, 2),
-                        player("W2", 30.0, 0, 1),
-                        player("W3", 10.0, 0, 0),
-                    ],
-                ),
-                side(
-                    "D",
-                    vec![
-                        player("D1", 10.0, 1, 0),
-                        player("D2", 10.0, 1, 0),
-                        player("D3", 11.0, 1, 0),
-                    ],
-                ),
-            ],
-        };
+        let teams = w_against_d(
+            vec![player("W1", 60.0, 0, 2), player("W2", 30.0, 0, 1), player("W3", 10.0, 0, 0)],
+            vec![player("D1", 10.0, 1, 0), player("D2", 10.0, 1, 0), player("D3", 11.0, 1, 0)],
+        );
         assert_eq!(
             victory(&teams.sides),
             Some(Victory { winner: 0, kind: VictoryKind::Strategic })
@@ -264,27 +252,10 @@ mod tests {
     /// remain; tactical victory for W: W1 5, W2 4, W3 2, D2 2 (kill + best player), D1, D3 −1.
     #[test]
     fn seed_002_blue_max_example_2() {
-        let teams = TeamResult {
-            draw: false,
-            sides: vec![
-                side(
-                    "W",
-                    vec![
-                        player("W1", 50.0, 0, 1),
-                        player("W2", 30.0, 0, 1),
-                        player("W3", 5.0, 1, 0),
-                    ],
-                ),
-                side(
-                    "D",
-                    vec![
-                        player("D1", 5.0, 1, 0),
-                        player("D2", 40.0, 0, 1),
-                        player("D3", 5.0, 1, 0),
-                    ],
-                ),
-            ],
-        };
+        let teams = w_against_d(
+            vec![player("W1", 50.0, 0, 1), player("W2", 30.0, 0, 1), player("W3", 5.0, 1, 0)],
+            vec![player("D1", 5.0, 1, 0), player("D2", 40.0, 0, 1), player("D3", 5.0, 1, 0)],
+        );
         assert_eq!(victory(&teams.sides), Some(Victory { winner: 0, kind: VictoryKind::Tactical }));
         assert_eq!(
             scores(&teams, KillPoints::Counted),
@@ -303,13 +274,7 @@ mod tests {
     /// best team player on a side of one.
     #[test]
     fn seed_002_blue_max_example_3() {
-        let teams = TeamResult {
-            draw: false,
-            sides: vec![
-                side("W", vec![player("W1", 20.0, 0, 1)]),
-                side("D", vec![player("D1", 0.0, 1, 0)]),
-            ],
-        };
+        let teams = w_against_d(vec![player("W1", 20.0, 0, 1)], vec![player("D1", 0.0, 1, 0)]);
         assert_eq!(scores(&teams, KillPoints::Counted), named(&[("W1", 5.0), ("D1", -1.0)]));
     }
 
@@ -317,13 +282,7 @@ mod tests {
     /// more points: marginal victory. W1 1 (1 victory + 1 kill − 1 lost), D1 0 (1 kill − 1 lost).
     #[test]
     fn seed_002_blue_max_example_4() {
-        let teams = TeamResult {
-            draw: false,
-            sides: vec![
-                side("W", vec![player("W1", 120.0, 1, 1)]),
-                side("D", vec![player("D1", 100.0, 1, 1)]),
-            ],
-        };
+        let teams = w_against_d(vec![player("W1", 120.0, 1, 1)], vec![player("D1", 100.0, 1, 1)]);
         assert_eq!(victory(&teams.sides), Some(Victory { winner: 0, kind: VictoryKind::Marginal }));
         assert_eq!(scores(&teams, KillPoints::Counted), named(&[("W1", 1.0), ("D1", 0.0)]));
     }
@@ -353,13 +312,7 @@ mod tests {
     /// only personal points count.
     #[test]
     fn seed_002_exactly_fifteen_percent_is_a_draw() {
-        let teams = TeamResult {
-            draw: false,
-            sides: vec![
-                side("W", vec![player("W1", 115.0, 1, 1)]),
-                side("D", vec![player("D1", 100.0, 1, 1)]),
-            ],
-        };
+        let teams = w_against_d(vec![player("W1", 115.0, 1, 1)], vec![player("D1", 100.0, 1, 1)]);
         assert_eq!(victory(&teams.sides), None);
         let rows = score(&teams, KillPoints::Counted, Explain::No);
         assert!(rows.iter().all(|row| row.outcome == Outcome::Draw && row.score == 0.0));
@@ -368,13 +321,7 @@ mod tests {
     /// `docs/scoring.md#wooden-ships-legacy`: the Blue Max scheme without kill points.
     #[test]
     fn legacy_wooden_ships_ignores_kills() {
-        let teams = TeamResult {
-            draw: false,
-            sides: vec![
-                side("W", vec![player("W1", 20.0, 0, 1)]),
-                side("D", vec![player("D1", 0.0, 1, 0)]),
-            ],
-        };
+        let teams = w_against_d(vec![player("W1", 20.0, 0, 1)], vec![player("D1", 0.0, 1, 0)]);
         assert_eq!(scores(&teams, KillPoints::NotCounted), named(&[("W1", 4.0), ("D1", -1.0)]));
     }
 }

@@ -397,9 +397,11 @@ macro_rules! scoring_systems {
     };
 }
 
+/// What scoring one result gives: each player's row, or why the result cannot be scored.
+pub(crate) type Scores = Result<Vec<PlayerGameScore>, ScoringError>;
+
 /// A function scoring one validated result of shape `R` for a system.
-pub(crate) type Scorer<R> =
-    fn(crate::ScoringSystem, &R, Explain) -> Result<Vec<PlayerGameScore>, ScoringError>;
+pub(crate) type Scorer<R> = fn(crate::ScoringSystem, &R, Explain) -> Scores;
 
 /// A system's scoring function, by the result shape it scores.
 pub(crate) enum Scoring {

@@ -3,8 +3,9 @@
 //! alive, an outright lead and the first four positions, normalised to 100 and rounded to two
 //! decimals; an 18-centre win scores 110.
 
+use crate::catalogue::Scores;
 use crate::finish::{SOLO_CENTRES, diplomacy_rows, position, soloist};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// Detour 98f part 2.1: the winning player's score.
 pub const DETOUR_SOLO_POINTS: f64 = 110.0;
@@ -45,13 +46,7 @@ pub fn alive_point(entry: &DiplomacyEntry) -> u32 {
 /// second highest; a shared lead gives nothing.
 pub fn lead_points(entries: &[DiplomacyEntry], index: usize) -> u32 {
     let own = entries[index].centres;
-    let best_other = entries
-        .iter()
-        .enumerate()
-        .filter(|&(other, _)| other != index)
-        .map(|(_, entry)| entry.centres)
-        .max()
-        .unwrap_or(0);
+    let best_other = crate::finish::best_other_centres(entries, index);
     own.saturating_sub(best_other)
 }
 
@@ -98,11 +93,7 @@ pub fn solo_points(entry: &DiplomacyEntry) -> f64 {
 }
 
 /// Scores a validated Diplomacy game with Detour 98f (input order).
-pub(crate) fn score(
-    system: ScoringSystem,
-    entries: &[DiplomacyEntry],
-    explain: Explain,
-) -> Result<Vec<PlayerGameScore>, ScoringError> {
+pub(crate) fn score(system: ScoringSystem, entries: &[DiplomacyEntry], explain: Explain) -> Scores {
     if soloist(entries).is_some() {
         return Ok(diplomacy_rows(system, entries, |index| {
             let points = solo_points(&entries[index]);

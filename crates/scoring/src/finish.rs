@@ -6,6 +6,17 @@ use crate::{ConcessionScoring, DiplomacyEntry, Outcome, PlayerGameScore, Scoring
 /// Centres that win a Diplomacy game outright (an "18 centre WIN", Baf, Detour 98f and Squares).
 pub(crate) const SOLO_CENTRES: u32 = 18;
 
+/// The most centres any power other than `index` holds (0 when it is alone).
+pub(crate) fn best_other_centres(entries: &[DiplomacyEntry], index: usize) -> u32 {
+    entries
+        .iter()
+        .enumerate()
+        .filter(|&(other, _)| other != index)
+        .map(|(_, entry)| entry.centres)
+        .max()
+        .unwrap_or(0)
+}
+
 /// Finishing position of player `index` among `count` players ranked by `key` (higher is
 /// better): 1 + how many are strictly ahead, and how many share that position, including the
 /// player (DAANZ part 4.3: "an equal 1st is behind an outright 1st but ahead of a 2nd").

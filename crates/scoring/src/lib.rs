@@ -42,7 +42,7 @@ pub use catalogue::{
     ConcessionScoring, PlayersPerGame, ResultField, ScoringSystem, SystemInfo, catalogue,
 };
 pub use detour::round_half_away_2dp;
-pub use standings::compare_games;
+pub use standings::{compare_games, rank_keyed as rank_standings_keyed};
 
 impl ScoringSystem {
     /// True for the seven-power Diplomacy systems.
@@ -437,6 +437,17 @@ pub(crate) enum Explain {
     No,
 }
 
+impl Explain {
+    /// The explanation: the one line `line` builds, or none when not explaining (replays skip
+    /// the formatting).
+    pub(crate) fn line(self, line: impl FnOnce() -> String) -> Vec<String> {
+        match self {
+            Explain::No => Vec::new(),
+            Explain::Yes => vec![line()],
+        }
+    }
+}
+
 fn score_with(
     system: ScoringSystem,
     result: &GameResult,
@@ -479,22 +490,4 @@ pub fn rank_standings(games: &[ScoredGame]) -> Vec<Standing> {
 /// tie-breakers look at the counted games.
 pub fn rank_standings_with(games: &[ScoredGame], aggregation: Aggregation) -> Vec<Standing> {
     standings::rank(games, aggregation)
-}
-
-/// [`rank_standings_with`] over any list of scored games, with the caller's own identity for
-/// each row's player: `rows` gives a game's rows (what [`ScoredGame::players`] holds) and
-/// `key` the player of its row `row`. Equal keys are the same player; players still level
-/// after every tie-breaker are listed in key order. Ranking by a small copyable key (a typed
-/// id) instead of the rows' names hashes, compares and copies no strings: the read side
-/// ranks every league of a replayed log this way.
-pub fn rank_standings_keyed<'a, G, K>(
-    games: &'a [G],
-    aggregation: Aggregation,
-    rows: impl Fn(&'a G) -> &'a [PlayerGameScore],
-    key: impl Fn(&'a G, usize) -> K,
-) -> Vec<Standing<K>>
-where
-    K: Copy + Ord + std::hash::Hash,
-{
-    standings::rank_keyed(games, aggregation, rows, key)
 }

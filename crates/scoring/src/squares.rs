@@ -2,8 +2,9 @@
 //! normalised so
 //! that a drawn game totals 100; an 18-centre win scores 100 and everybody else 0.
 
+use crate::catalogue::Scores;
 use crate::finish::{diplomacy_rows, soloist, winner};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// Squares part 2.1: the winning player's score.
 pub const SQUARES_SOLO_POINTS: f64 = 100.0;
@@ -20,11 +21,7 @@ pub fn squares_share(centres: u32, sum_of_squares: u32) -> f64 {
 }
 
 /// Scores a validated Diplomacy game with Squares (input order).
-pub(crate) fn score(
-    system: ScoringSystem,
-    entries: &[DiplomacyEntry],
-    explain: Explain,
-) -> Result<Vec<PlayerGameScore>, ScoringError> {
+pub(crate) fn score(system: ScoringSystem, entries: &[DiplomacyEntry], explain: Explain) -> Scores {
     // Squares part 2: the 18-centre winner (or, as dipvis's Sum of Squares scores it, the
     // power conceded to) scores 100, all losing players 0.
     let winner = winner(system, entries);
@@ -60,6 +57,12 @@ mod tests {
         crate::seven_powers(centres)
     }
 
+    /// Each power's score in the Squares game of seven powers on `centres`.
+    fn scores(centres: [u32; 7]) -> Vec<f64> {
+        let rows = score(ScoringSystem::Squares, &game(centres), Explain::No).unwrap();
+        rows.iter().map(|r| r.score).collect()
+    }
+
     /// Squares part 1.1 examples: 5 centres = 25 points, 15 centres = 225 points.
     #[test]
     fn seed_003_squares_examples() {
@@ -70,12 +73,7 @@ mod tests {
     /// Squares part 1.2: 15, 5, 5, 5, 4, 0, 0 → squares 225+25+25+25+16 = 316.
     #[test]
     fn seed_003_normalised_to_100() {
-        let scores: Vec<f64> =
-            score(ScoringSystem::Squares, &game([15, 5, 5, 5, 4, 0, 0]), Explain::No)
-                .unwrap()
-                .iter()
-                .map(|r| r.score)
-                .collect();
+        let scores = scores([15, 5, 5, 5, 4, 0, 0]);
         assert_eq!(scores[0], 100.0 * 225.0 / 316.0);
         assert_eq!(scores[1], 100.0 * 25.0 / 316.0);
         assert_eq!(scores[4], 100.0 * 16.0 / 316.0);
@@ -85,12 +83,6 @@ mod tests {
     /// Squares part 2: 18-centre win → 100 and 0.
     #[test]
     fn seed_003_solo() {
-        let scores: Vec<f64> =
-            score(ScoringSystem::Squares, &game([5, 18, 5, 4, 2, 0, 0]), Explain::No)
-                .unwrap()
-                .iter()
-                .map(|r| r.score)
-                .collect();
-        assert_eq!(scores, [0.0, 100.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+        assert_eq!(scores([5, 18, 5, 4, 2, 0, 0]), [0.0, 100.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
     }
 }

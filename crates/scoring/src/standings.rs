@@ -225,12 +225,14 @@ pub(crate) fn rank(games: &[ScoredGame], aggregation: Aggregation) -> Vec<Standi
     .collect()
 }
 
-/// [`rank`] over any list of games: `rows` gives a game's rows and `key` the identity of
-/// the player of its row `row` (equal keys are the same player; players level after every
-/// tie-breaker are listed in key order). The fold of a long log ranks every league this
-/// way with typed ids, so it never hashes, compares or copies player strings; the ranking
-/// makes a handful of allocations per call, none per player or per game.
-pub(crate) fn rank_keyed<'a, G, K>(
+/// [`rank_standings_with`](crate::rank_standings_with) over any list of scored games, with the
+/// caller's own identity for each row's player: `rows` gives a game's rows (what
+/// [`ScoredGame::players`] holds) and `key` the player of its row `row`. Equal keys are the
+/// same player; players still level after every tie-breaker are listed in key order. Ranking by
+/// a small copyable key (a typed id) instead of the rows' names hashes, compares and copies no
+/// strings: the read side ranks every league of a replayed log this way; the ranking makes a
+/// handful of allocations per call, none per player or per game.
+pub fn rank_keyed<'a, G, K>(
     games: &'a [G],
     aggregation: Aggregation,
     rows: impl Fn(&'a G) -> &'a [PlayerGameScore],

@@ -17,19 +17,16 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use chrono::{SubsecRound, Utc};
-use futures::TryStreamExt;
 use futures::future::BoxFuture;
-use futures::stream::BoxStream;
-use sea_orm::sqlx::postgres::{PgListener, PgPool};
-use sea_orm::sqlx::{self, Row};
+use sea_orm::sqlx::postgres::{PgListener, PgPool, Postgres};
+use sea_orm::sqlx::query::Query;
+use sea_orm::sqlx::{self, Database, Pool, Row};
 use sea_orm::{ConnectOptions, DbErr, RuntimeErr};
 use tokio::sync::watch;
 use uuid::Uuid;
 
 use crate::decide::{Decided, Head, KeyOutcome, Plan, Request, Stamp, Tip, decide};
-use crate::storage::{
-    EventRow, GroupFailed, RowsQuery, Storage, distinct_types, first_of_type, raw_columns,
-};
+use crate::storage::{ArgumentsOf, EventRow, GroupFailed, SqlReads, Storage, raw_columns};
 use crate::store::{database_error, from_db, to_db};
 use crate::{ExpectedVersion, StoreError};
 
@@ -410,6 +407,26 @@ impl Known {
     }
 }
 
+impl SqlReads for PostgresStorage {
+    type Db = Postgres;
+    const STREAM_ROWS: &'static str = self::STREAM_ROWS;
+    const LOG_ROWS: &'static str = self::LOG_ROWS;
+    const NEXT_TYPE: &'static str = self::NEXT_TYPE;
+    const FIRST_OF_TYPE: &'static str = self::FIRST_OF_TYPE;
+
+    fn pool(&self) -> &Pool<Postgres> {
+        &self.pool
+    }
+
+    fn types_rows(types: &[String], last: u64) -> Query<'_, Postgres, ArgumentsOf<Postgres>> {
+        sqlx::query(TYPES_ROWS).bind(to_db(last)).bind(types)
+    }
+
+    fn event_row(row: <Postgres as Database>::Row) -> EventRow {
+        EventRow::postgres(row)
+    }
+}
+
 impl Storage for PostgresStorage {
     fn write_group<'a>(
         &'a self,
@@ -427,37 +444,6 @@ impl Storage for PostgresStorage {
                 GroupFailed { error, rolled_back }
             })
         })
-    }
-
-    fn rows(&self, query: RowsQuery) -> BoxStream<'static, Result<EventRow, StoreError>> {
-        let pool = self.pool.clone();
-        Box::pin(async_stream::try_stream! {
-            let statement = match &query {
-                RowsQuery::Stream { stream } => sqlx::query(STREAM_ROWS).bind(stream.as_str()),
-                RowsQuery::Types { types, last } => {
-                    sqlx::query(TYPES_ROWS).bind(to_db(*last)).bind(types)
-                }
-                RowsQuery::Log { from, last } => {
-                    sqlx::query(LOG_ROWS).bind(to_db(*from)).bind(to_db(*last))
-                }
-            };
-            let mut rows = statement.fetch(&pool);
-            while let Some(row) = rows.try_next().await.map_err(database_error)? {
-                yield EventRow::postgres(row);
-            }
-        })
-    }
-
-    fn event_types(&self) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
-        Box::pin(distinct_types(&self.pool, NEXT_TYPE))
-    }
-
-    fn first_position_of_type<'a>(
-        &'a self,
-        event_type: &'a str,
-        last: u64,
-    ) -> BoxFuture<'a, Result<Option<u64>, StoreError>> {
-        Box::pin(first_of_type(&self.pool, FIRST_OF_TYPE, event_type, last))
     }
 
     fn listen(

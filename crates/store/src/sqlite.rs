@@ -28,24 +28,21 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use chrono::{DateTime, NaiveDateTime, SecondsFormat, SubsecRound, Utc};
-use futures::TryStreamExt;
 use futures::future::BoxFuture;
-use futures::stream::BoxStream;
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
+use sea_orm::sqlx::query::Query;
 use sea_orm::sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqliteSynchronous,
+    Sqlite, SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqliteSynchronous,
 };
-use sea_orm::sqlx::{self, AssertSqlSafe};
+use sea_orm::sqlx::{self, AssertSqlSafe, Database, Pool};
 use sea_orm::{ConnectOptions, DbErr, RuntimeErr};
 use tokio::sync::{OnceCell, watch};
 use uuid::Uuid;
 
 use crate::StoreError;
 use crate::decide::{Decided, Head, KeyOutcome, Request, Tip, decide};
-use crate::storage::{
-    EventRow, GroupFailed, RowsQuery, Storage, distinct_types, first_of_type, raw_columns,
-};
-use crate::store::{database_error, from_db, to_db};
+use crate::storage::{ArgumentsOf, EventRow, GroupFailed, SqlReads, Storage, raw_columns};
+use crate::store::{from_db, to_db};
 
 /// Connections in a file's pool: one writer at a time, readers in parallel (WAL).
 const POOL_SIZE: u32 = 8;
@@ -160,6 +157,29 @@ impl SqliteStorage {
     }
 }
 
+impl SqlReads for SqliteStorage {
+    type Db = Sqlite;
+    const STREAM_ROWS: &'static str = self::STREAM_ROWS;
+    const LOG_ROWS: &'static str = self::LOG_ROWS;
+    const NEXT_TYPE: &'static str = self::NEXT_TYPE;
+    const FIRST_OF_TYPE: &'static str = self::FIRST_OF_TYPE;
+
+    fn pool(&self) -> &Pool<Sqlite> {
+        &self.pool
+    }
+
+    fn types_rows(types: &[String], last: u64) -> Query<'_, Sqlite, ArgumentsOf<Sqlite>> {
+        types.iter().fold(
+            sqlx::query(AssertSqlSafe(types_rows_sql(types.len()))).bind(to_db(last)),
+            |statement, event_type| statement.bind(event_type.as_str()),
+        )
+    }
+
+    fn event_row(row: <Sqlite as Database>::Row) -> EventRow {
+        EventRow::sqlite(row)
+    }
+}
+
 impl Storage for SqliteStorage {
     fn write_group<'a>(
         &'a self,
@@ -173,38 +193,6 @@ impl Storage for SqliteStorage {
                 |_| Err(GroupFailed { error: crate::group::lost(), rolled_back: false }),
             )
         })
-    }
-
-    fn rows(&self, query: RowsQuery) -> BoxStream<'static, Result<EventRow, StoreError>> {
-        let pool = self.pool.clone();
-        Box::pin(async_stream::try_stream! {
-            let statement = match &query {
-                RowsQuery::Stream { stream } => sqlx::query(STREAM_ROWS).bind(stream.as_str()),
-                RowsQuery::Types { types, last } => types.iter().fold(
-                    sqlx::query(AssertSqlSafe(types_rows_sql(types.len()))).bind(to_db(*last)),
-                    |statement, event_type| statement.bind(event_type.as_str()),
-                ),
-                RowsQuery::Log { from, last } => {
-                    sqlx::query(LOG_ROWS).bind(to_db(*from)).bind(to_db(*last))
-                }
-            };
-            let mut rows = statement.fetch(&pool);
-            while let Some(row) = rows.try_next().await.map_err(database_error)? {
-                yield EventRow::sqlite(row);
-            }
-        })
-    }
-
-    fn event_types(&self) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
-        Box::pin(distinct_types(&self.pool, NEXT_TYPE))
-    }
-
-    fn first_position_of_type<'a>(
-        &'a self,
-        event_type: &'a str,
-        last: u64,
-    ) -> BoxFuture<'a, Result<Option<u64>, StoreError>> {
-        Box::pin(first_of_type(&self.pool, FIRST_OF_TYPE, event_type, last))
     }
 
     fn listen(

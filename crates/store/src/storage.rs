@@ -10,9 +10,11 @@
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
+use futures::TryStreamExt;
 use futures::future::BoxFuture;
 use futures::stream::BoxStream;
 use sea_orm::sqlx::postgres::PgRow;
+use sea_orm::sqlx::query::Query;
 use sea_orm::sqlx::sqlite::SqliteRow;
 use sea_orm::sqlx::{
     self, ColumnIndex, Database, Decode, Encode, FromRow, IntoArguments, Pool, Row, Type,
@@ -40,8 +42,8 @@ pub(crate) enum RowsQuery {
     Log { from: u64, last: u64 },
 }
 
-/// One database engine behind the store.
-pub(crate) trait Storage: Send + Sync {
+/// One database engine behind the store: its writes here, its reads in [`Reads`].
+pub(crate) trait Storage: Reads {
     /// Commits one group in one transaction: reads or predicts the log's state, decides each
     /// append with [`decide`](crate::decide::decide) and writes the rows.
     fn write_group<'a>(
@@ -49,6 +51,16 @@ pub(crate) trait Storage: Send + Sync {
         requests: &'a [Arc<Request>],
     ) -> BoxFuture<'a, Result<Vec<Decided>, GroupFailed>>;
 
+    /// Starts relaying other processes' commits into `head` as wake-ups, if the engine can
+    /// tell (PostgreSQL's `NOTIFY`); the relay is `LISTEN`ing when this returns.
+    fn listen(
+        &self,
+        head: watch::Sender<u64>,
+    ) -> BoxFuture<'_, Result<Option<tokio::task::JoinHandle<()>>, StoreError>>;
+}
+
+/// How the store reads the log from an engine.
+pub(crate) trait Reads: Send + Sync {
     /// The rows `query` selects, streamed.
     fn rows(&self, query: RowsQuery) -> BoxStream<'static, Result<EventRow, StoreError>>;
 
@@ -61,13 +73,70 @@ pub(crate) trait Storage: Send + Sync {
         event_type: &'a str,
         last: u64,
     ) -> BoxFuture<'a, Result<Option<u64>, StoreError>>;
+}
 
-    /// Starts relaying other processes' commits into `head` as wake-ups, if the engine can
-    /// tell (PostgreSQL's `NOTIFY`); the relay is `LISTEN`ing when this returns.
-    fn listen(
-        &self,
-        head: watch::Sender<u64>,
-    ) -> BoxFuture<'_, Result<Option<tokio::task::JoinHandle<()>>, StoreError>>;
+/// What an sqlx engine's reads differ in: its pool, its statements (in the engine's own
+/// parameter syntax) and its rows. Both engines read through the one [`Reads`] below.
+pub(crate) trait SqlReads: Send + Sync + 'static {
+    type Db: Database;
+    /// One stream's rows in version order; parameter 1 the stream.
+    const STREAM_ROWS: &'static str;
+    /// The log's rows from parameter 1 to parameter 2 (both inclusive).
+    const LOG_ROWS: &'static str;
+    /// The smallest event type after parameter 1 (see [`distinct_types`]).
+    const NEXT_TYPE: &'static str;
+    /// The first position of type parameter 1 up to parameter 2 (see [`first_of_type`]).
+    const FIRST_OF_TYPE: &'static str;
+
+    fn pool(&self) -> &Pool<Self::Db>;
+
+    /// The rows of any of `types` up to `last` (each engine binds a list its own way).
+    fn types_rows(types: &[String], last: u64) -> Query<'_, Self::Db, ArgumentsOf<Self::Db>>;
+
+    fn event_row(row: <Self::Db as Database>::Row) -> EventRow;
+}
+
+/// An engine's bound parameters.
+pub(crate) type ArgumentsOf<DB> = <DB as Database>::Arguments;
+
+impl<E: SqlReads> Reads for E
+where
+    for<'c> &'c mut <E::Db as Database>::Connection: sqlx::Executor<'c, Database = E::Db>,
+    ArgumentsOf<E::Db>: IntoArguments<E::Db>,
+    for<'q> &'q str: Encode<'q, E::Db> + Type<E::Db>,
+    for<'q> String: Encode<'q, E::Db> + Type<E::Db>,
+    for<'q> i64: Encode<'q, E::Db> + Type<E::Db>,
+    for<'r> (Option<String>,): FromRow<'r, <E::Db as Database>::Row>,
+    for<'r> (Option<i64>,): FromRow<'r, <E::Db as Database>::Row>,
+{
+    fn rows(&self, query: RowsQuery) -> BoxStream<'static, Result<EventRow, StoreError>> {
+        let pool = self.pool().clone();
+        Box::pin(async_stream::try_stream! {
+            let statement = match &query {
+                RowsQuery::Stream { stream } => sqlx::query(E::STREAM_ROWS).bind(stream.as_str()),
+                RowsQuery::Types { types, last } => E::types_rows(types, *last),
+                RowsQuery::Log { from, last } => {
+                    sqlx::query(E::LOG_ROWS).bind(to_db(*from)).bind(to_db(*last))
+                }
+            };
+            let mut rows = statement.fetch(&pool);
+            while let Some(row) = rows.try_next().await.map_err(database_error)? {
+                yield E::event_row(row);
+            }
+        })
+    }
+
+    fn event_types(&self) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
+        Box::pin(distinct_types(self.pool(), E::NEXT_TYPE))
+    }
+
+    fn first_position_of_type<'a>(
+        &'a self,
+        event_type: &'a str,
+        last: u64,
+    ) -> BoxFuture<'a, Result<Option<u64>, StoreError>> {
+        Box::pin(first_of_type(self.pool(), E::FIRST_OF_TYPE, event_type, last))
+    }
 }
 
 /// One stored event lent from a [`EventRow`]: everything a fold needs, the payload as its

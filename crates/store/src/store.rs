@@ -8,6 +8,7 @@ use std::time::Duration;
 use chrono::SubsecRound;
 use futures::{Stream, StreamExt};
 use league_migration::{Migrator, MigratorTrait};
+use sea_orm::sea_query::IntoCondition;
 use sea_orm::sqlx;
 use sea_orm::{
     ColumnTrait, ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbBackend, DbErr,
@@ -263,15 +264,8 @@ impl EventStore {
         stream: &StreamId,
         from_version: u64,
     ) -> Result<Vec<RecordedEvent>, StoreError> {
-        event::Entity::find()
-            .filter(event::Column::StreamId.eq(stream.as_str()))
-            .filter(event::Column::StreamVersion.gte(to_db(from_version)))
-            .order_by_asc(event::Column::StreamVersion)
-            .all(&self.inner.db)
-            .await?
-            .into_iter()
-            .map(decode)
-            .collect()
+        self.stream_events(stream, event::Column::StreamVersion.gte(to_db(from_version)), None)
+            .await
     }
 
     /// One page of a stream: at most `limit` of its events after global position
@@ -285,12 +279,23 @@ impl EventStore {
         if limit == 0 {
             return Ok(Vec::new());
         }
+        let after = event::Column::Position.gt(to_db(after_position));
+        self.stream_events(stream, after, Some(limit.min(i64::MAX as u64))).await
+    }
+
+    /// The events of `stream` that `which` selects, in version order, at most `limit`.
+    async fn stream_events(
+        &self,
+        stream: &StreamId,
+        which: impl IntoCondition,
+        limit: Option<u64>,
+    ) -> Result<Vec<RecordedEvent>, StoreError> {
         event::Entity::find()
             .filter(event::Column::StreamId.eq(stream.as_str()))
-            .filter(event::Column::Position.gt(to_db(after_position)))
+            .filter(which)
             // Within a stream, versions and positions grow together.
             .order_by_asc(event::Column::StreamVersion)
-            .limit(limit.min(i64::MAX as u64))
+            .limit(limit)
             .all(&self.inner.db)
             .await?
             .into_iter()
@@ -490,16 +495,12 @@ impl EventStore {
                 // Mark the wake-up as seen *before* reading, so a commit that lands after the
                 // read returns still wakes us.
                 wake.borrow_and_update();
-                loop {
-                    let page = store.read_all(next, PAGE_SIZE).await?;
-                    let full = page.len() as u64 == PAGE_SIZE;
-                    for event in page {
-                        next = event.position + 1;
-                        yield event;
-                    }
-                    if !full {
-                        break;
-                    }
+                // Catch up to the head as it is now, page by page.
+                let mut committed = std::pin::pin!(store.stream_all(next));
+                while let Some(event) = committed.next().await {
+                    let event = event?;
+                    next = event.position + 1;
+                    yield event;
                 }
                 tokio::select! {
                     changed = wake.changed() => {

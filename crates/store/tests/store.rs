@@ -33,6 +33,19 @@ fn stream(id: &str) -> StreamId {
     StreamId::new(id).expect("valid stream id")
 }
 
+/// The versions of `stream`'s events from version `from` on, as read back.
+async fn stream_versions(store: &EventStore, stream: &StreamId, from: u64) -> Vec<u64> {
+    let events = store.read_stream(stream, from).await.expect("read");
+    events.iter().map(|e| e.stream_version).collect()
+}
+
+/// The whole hash chain verifies, `events` events long.
+async fn assert_chain_verifies(store: &EventStore, events: u64) {
+    let report = store.verify().await.expect("verify");
+    assert!(report.is_ok(), "{report:?}");
+    assert_eq!(report.events_verified, events);
+}
+
 fn event(n: u64) -> NewEvent {
     NewEvent::new("Counted", 1, json!({ "n": n }))
 }
@@ -98,14 +111,7 @@ async fn appends_and_reads_back(db: TestDatabase) {
     assert_eq!(read[0].metadata, metadata);
     assert_eq!(read[1].payload, json!({"player": "bob"}));
     assert_eq!(read[1].schema_version, 2);
-    let from_three: Vec<u64> = store
-        .read_stream(&league, 3)
-        .await
-        .expect("read")
-        .iter()
-        .map(|e| e.stream_version)
-        .collect();
-    assert_eq!(from_three, [3, 4]);
+    assert_eq!(stream_versions(&store, &league, 3).await, [3, 4]);
     assert!(store.read_stream(&stream("nobody"), 1).await.expect("read").is_empty());
     assert_eq!(store.stream_version(&league).await.expect("version"), 4);
     assert_eq!(store.stream_version(&stream("nobody")).await.expect("version"), 0);
@@ -118,9 +124,7 @@ async fn appends_and_reads_back(db: TestDatabase) {
     assert_eq!(all[3].stream_id, stream("league:2"));
     assert_eq!(store.head_position().await.expect("head"), 5);
 
-    let report = store.verify().await.expect("verify");
-    assert!(report.is_ok(), "{report:?}");
-    assert_eq!(report.events_verified, 5);
+    assert_chain_verifies(&store, 5).await;
 }
 
 async fn payloads_round_trip_to_the_hashed_bytes(db: TestDatabase) {
@@ -145,8 +149,7 @@ async fn payloads_round_trip_to_the_hashed_bytes(db: TestDatabase) {
         assert_eq!(read[0].payload, expected, "payload {index} reads back unchanged");
         assert_eq!(read[0], outcome.events[0]);
     }
-    let report = store.verify().await.expect("verify");
-    assert!(report.is_ok() && report.events_verified == payloads.len() as u64, "{report:?}");
+    assert_chain_verifies(&store, payloads.len() as u64).await;
 }
 
 async fn expected_versions_are_enforced(db: TestDatabase) {
@@ -177,9 +180,7 @@ async fn expected_versions_are_enforced(db: TestDatabase) {
 
     // Conflicts wrote nothing: four events, contiguous positions and versions.
     assert_eq!(store.head_position().await.expect("head"), 4);
-    let versions: Vec<u64> =
-        store.read_stream(&game, 1).await.expect("read").iter().map(|e| e.stream_version).collect();
-    assert_eq!(versions, [1, 2, 3, 4]);
+    assert_eq!(stream_versions(&store, &game, 1).await, [1, 2, 3, 4]);
 }
 
 async fn bad_input_is_a_typed_error_and_writes_nothing(db: TestDatabase) {
@@ -614,18 +615,10 @@ async fn groups_mixing_sizes_keys_and_conflicts_keep_each_outcome(db: TestDataba
     let written: u64 = SIZES.iter().sum::<u64>() * (TASKS + 1);
     assert_eq!(store.head_position().await.expect("head"), written, "nothing lost or doubled");
     for task in 0..TASKS {
-        let versions: Vec<u64> = store
-            .read_stream(&stream(&format!("mixed:{task}")), 1)
-            .await
-            .expect("read")
-            .iter()
-            .map(|e| e.stream_version)
-            .collect();
+        let versions = stream_versions(&store, &stream(&format!("mixed:{task}")), 1).await;
         assert_eq!(versions, (1..=versions.len() as u64).collect::<Vec<_>>());
     }
-    let report = store.verify().await.expect("verify");
-    assert!(report.is_ok(), "{report:?}");
-    assert_eq!(report.events_verified, written);
+    assert_chain_verifies(&store, written).await;
 }
 
 /// Several store instances (as several gateway processes would) appending to one log: each
@@ -689,17 +682,9 @@ async fn stores_sharing_one_log_see_each_others_appends(db: TestDatabase) {
     let raced: u64 = 8 * (0..20u64).map(|n| n % 3 + 1).sum::<u64>();
     let head = first.head_position().await.expect("head");
     assert_eq!(head, 5 + raced, "nothing lost or doubled");
-    let versions: Vec<u64> = first
-        .read_stream(&shared, 1)
-        .await
-        .expect("read")
-        .iter()
-        .map(|e| e.stream_version)
-        .collect();
+    let versions = stream_versions(&first, &shared, 1).await;
     assert_eq!(versions, (1..=versions.len() as u64).collect::<Vec<_>>());
-    let report = second.verify().await.expect("verify");
-    assert!(report.is_ok(), "{report:?}");
-    assert_eq!(report.events_verified, head);
+    assert_chain_verifies(&second, head).await;
 }
 
 /// An in-memory SQLite database cannot be opened by a second connection, so its appends
@@ -724,8 +709,7 @@ async fn in_memory_sqlite_appends_through_the_pool() {
         .await;
     assert!(matches!(stale, Err(StoreError::Conflict { actual: 2, .. })), "{stale:?}");
     append_one(&store, "s", 4).await;
-    let report = store.verify().await.expect("verify");
-    assert!(report.is_ok() && report.events_verified == 3, "{report:?}");
+    assert_chain_verifies(&store, 3).await;
 }
 
 on_both_databases!(

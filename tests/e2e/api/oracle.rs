@@ -113,17 +113,22 @@ pub fn result_for(system: &str, number: u32, seats: &[String]) -> (Value, GameRe
                         .collect(),
                 })
                 .collect();
-            let input = json!({ "teams": { "draw": false, "sides": sides.iter().map(|side| json!({
-                "name": side.name,
-                "players": side.players.iter().map(|p| json!({
-                    "playerId": p.player, "points": p.points, "units": p.units, "lost": p.lost,
-                    "kills": p.kills, "shipsLeft": p.ships_left, "surrendered": p.surrendered,
-                })).collect::<Vec<_>>(),
-            })).collect::<Vec<_>>() }});
-            (input, GameResult::Teams(TeamResult { draw: false, sides }))
+            teams_result(TeamResult { draw: false, sides })
         }
         other => panic!("no result shape for {other}"),
     }
+}
+
+/// A team game as the API's `teams` input and as the oracle's result.
+pub fn teams_result(teams: TeamResult) -> (Value, GameResult) {
+    let input = json!({ "teams": { "draw": teams.draw, "sides": teams.sides.iter().map(|side| json!({
+        "name": side.name,
+        "players": side.players.iter().map(|p| json!({
+            "playerId": p.player, "points": p.points, "units": p.units, "lost": p.lost,
+            "kills": p.kills, "shipsLeft": p.ships_left, "surrendered": p.surrendered,
+        })).collect::<Vec<_>>(),
+    })).collect::<Vec<_>>() }});
+    (input, GameResult::Teams(teams))
 }
 
 pub fn close(a: f64, b: f64) -> bool {

@@ -12,7 +12,7 @@ use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::api::oracle::{close, result_for, running_league};
+use crate::api::oracle::{close, result_for, running_league, teams_result};
 use crate::support::{ADMIN, TestApp, error_of, spawn_app};
 
 const LEADERBOARD: &str = "query($game: GameKind!, $first: Int, $after: String, $asOf: AsOf) {
@@ -306,14 +306,7 @@ fn coalitions(seats: &[String], draw: bool, points: [f64; 2]) -> (Value, GameRes
                 .collect(),
         })
         .collect();
-    let input = json!({ "teams": { "draw": draw, "sides": sides.iter().map(|side| json!({
-        "name": side.name,
-        "players": side.players.iter().map(|p| json!({
-            "playerId": p.player, "points": p.points, "units": p.units, "lost": p.lost,
-            "kills": p.kills, "shipsLeft": p.ships_left, "surrendered": p.surrendered,
-        })).collect::<Vec<_>>(),
-    })).collect::<Vec<_>>() }});
-    (input, GameResult::Teams(TeamResult { draw, sides }))
+    teams_result(TeamResult { draw, sides })
 }
 
 /// Wooden Ships sides are rated as teams: a draw by consent between newcomers moves no μ

@@ -98,3 +98,22 @@ pub fn types(executed: &Executed) -> Vec<&str> {
 pub async fn model(app: &App, league_n: u128) -> std::sync::Arc<league_app::ReadModel> {
     app.league(league(league_n)).await.expect("load the league").expect("the league exists")
 }
+
+/// Four registered players subscribed to placement league 1 (k = 2, four players, s = 1).
+pub async fn four_player_league(app: &App) {
+    register_players(app, 4).await;
+    app.execute(create(1, 2, 4, 1), no_options()).await.unwrap();
+    for n in 1..=4 {
+        app.execute(subscribe(1, n), no_options()).await.unwrap();
+    }
+}
+
+/// [`four_player_league`] with games 1..=3 reported on `points` and game 2 then corrected to
+/// 1, 2 for `reason`.
+pub async fn three_reported_one_corrected(app: &App, points: &[f64], reason: &str) {
+    four_player_league(app).await;
+    for number in 1..=3 {
+        app.execute(report(app, 1, number, points).await, no_options()).await.unwrap();
+    }
+    app.execute(correct(app, 1, 2, &[1.0, 2.0], reason).await, no_options()).await.unwrap();
+}

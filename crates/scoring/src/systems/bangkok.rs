@@ -4,8 +4,9 @@
 //! their shares; a solo scores a fixed amount, the others a little per centre.
 
 use super::{FIRST_YEAR, elimination_years, show};
+use crate::catalogue::Scores;
 use crate::finish::{diplomacy_rows, winner};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// One variant's numbers.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -32,7 +33,7 @@ pub(crate) fn score(
     rule: &Bangkok,
     entries: &[DiplomacyEntry],
     explain: Explain,
-) -> Result<Vec<PlayerGameScore>, ScoringError> {
+) -> Scores {
     if let Some(winner) = winner(system, entries) {
         return Ok(diplomacy_rows(system, entries, |index| {
             let centres = entries[index].centres;

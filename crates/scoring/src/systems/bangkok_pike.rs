@@ -4,9 +4,10 @@
 //! nobody one or two behind also takes those); a solo scores 60 and every other power 0.1 per
 //! game year it played.
 
-use super::{FIRST_YEAR, GameYears, game_years, show, solo_game};
+use super::{BoardTop, FIRST_YEAR, GameYears, board_top, game_years, show, solo_game};
+use crate::catalogue::Scores;
 use crate::finish::diplomacy_rows;
-use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores.
 pub const SOLO_POINTS: f64 = 60.0;
@@ -18,21 +19,16 @@ fn years_played(year: i32) -> f64 {
     f64::from((year - FIRST_YEAR + 1).max(0)) / 10.0
 }
 
-pub(crate) fn score(
-    system: ScoringSystem,
-    entries: &[DiplomacyEntry],
-    explain: Explain,
-) -> Result<Vec<PlayerGameScore>, ScoringError> {
+pub(crate) fn score(system: ScoringSystem, entries: &[DiplomacyEntry], explain: Explain) -> Scores {
     let GameYears { winner, eliminated: years, solo } = game_years(system, entries)?;
     if let (Some(winner), Some(solo)) = (winner, solo) {
-        return Ok(solo_game(system, entries, winner, SOLO_POINTS, explain, |index| {
+        return solo_game(system, entries, winner, SOLO_POINTS, explain, |index| {
             let year = years[index].unwrap_or(solo);
             (years_played(year), format!("lost to a solo, played to {year}"))
-        }));
+        });
     }
-    let top = entries.iter().map(|entry| entry.centres).max().unwrap_or(0);
+    let BoardTop { centres: top, holders: toppers, .. } = board_top(entries);
     let count_with = |centres: u32| entries.iter().filter(|entry| entry.centres == centres).count();
-    let toppers = count_with(top);
     let none_at = |behind: u32| top < behind || count_with(top - behind) == 0;
     Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
@@ -55,15 +51,14 @@ pub(crate) fn score(
             None => (SURVIVAL_POINTS, "survival".to_owned()),
         };
         let points = f64::from(centres) + bonus + survival;
-        let explanation = match explain {
-            Explain::No => Vec::new(),
-            Explain::Yes => vec![format!(
+        let explanation = explain.line(|| {
+            format!(
                 "centres {centres}, bonus {}, {why} {} → {}",
                 show(bonus),
                 show(survival),
                 show(points)
-            )],
-        };
+            )
+        });
         (points, explanation)
     }))
 }

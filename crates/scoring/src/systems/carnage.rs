@@ -4,10 +4,12 @@
 //! Carnage 2023 adds 300 per centre of the leader's lead; the centre-count variant weights
 //! centres by 500 and pays losers to a solo.
 
-use super::{centre_position, elimination_years, shared_points, show};
-use crate::finish::{diplomacy_rows, position, winner};
+use super::{BoardTop, board_top, centre_position, elimination_years, shared_by, shared_points};
+use super::{show, solo_or_loss, survivors_then_fallen};
+use crate::catalogue::Scores;
+use crate::finish::{diplomacy_rows, winner};
 use crate::validate::TOTAL_CENTRES;
-use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// One variant's numbers.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -54,55 +56,35 @@ pub(crate) fn score(
     rule: &Carnage,
     entries: &[DiplomacyEntry],
     explain: Explain,
-) -> Result<Vec<PlayerGameScore>, ScoringError> {
+) -> Scores {
     if let Some(winner) = winner(system, entries) {
-        return Ok(diplomacy_rows(system, entries, |index| {
-            let points = if index == winner { rule.solo } else { rule.loss };
-            let why = if index == winner { "solo" } else { "lost to a solo" };
-            let explanation = match explain {
-                Explain::No => Vec::new(),
-                Explain::Yes => {
-                    vec![format!("centres {}, {why} → {points}", entries[index].centres)]
-                }
-            };
-            (points, explanation)
-        }));
+        return solo_or_loss(system, entries, winner, (rule.solo, rule.loss), explain);
     }
     let years = if rule.dead_equal {
         vec![None; entries.len()]
     } else {
         elimination_years(system, entries)?
     };
-    let alive = entries.iter().filter(|entry| entry.centres > 0).count() as u32;
-    let mut by_centres: Vec<u32> = entries.iter().map(|entry| entry.centres).collect();
-    by_centres.sort_unstable_by(|a, b| b.cmp(a));
-    let lead = by_centres[0] - by_centres.get(1).copied().unwrap_or(0);
+    let BoardTop { centres: top, lead, .. } = board_top(entries);
     Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
         let (place, sharing) = match years[index] {
             // Eliminated powers take the places after the survivors, the later fall first.
-            Some(_) if centres == 0 => {
-                let dead: Vec<usize> =
-                    (0..entries.len()).filter(|&i| entries[i].centres == 0).collect();
-                let own = dead.iter().position(|&i| i == index).unwrap_or(0);
-                let (place, sharing) = position(dead.len(), own, |i| years[dead[i]]);
-                (alive + place, sharing)
-            }
-            _ => centre_position(entries, index),
+            Some(_) => survivors_then_fallen(entries, &years, index),
+            None => centre_position(entries, index),
         };
         let rank = shared_points(&rule.positions, place, sharing);
-        let lead_bonus = if centres > 0 && centres == by_centres[0] && lead > 0 {
+        let lead_bonus = if centres > 0 && centres == top && lead > 0 {
             rule.per_centre_lead * f64::from(lead)
         } else {
             0.0
         };
         let points = rule.per_centre * f64::from(centres) + rank + lead_bonus;
-        let explanation = match explain {
-            Explain::No => Vec::new(),
-            Explain::Yes => vec![format!(
+        let explanation = explain.line(|| {
+            format!(
                 "centres {centres} × {}, position {place}{} {}{} → {}",
                 rule.per_centre,
-                if sharing > 1 { format!(" shared by {sharing}") } else { String::new() },
+                shared_by(sharing),
                 show(rank),
                 if lead_bonus > 0.0 {
                     format!(", lead {lead} × {}", rule.per_centre_lead)
@@ -110,8 +92,8 @@ pub(crate) fn score(
                     String::new()
                 },
                 show(points)
-            )],
-        };
+            )
+        });
         (points, explanation)
     }))
 }

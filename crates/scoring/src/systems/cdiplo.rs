@@ -1,9 +1,10 @@
 //! C-Diplo 100 and C-Diplo 80 (`docs/scoring.md#c-diplo`): points for playing, one per centre,
 //! and bonuses for the three best centre counts (ties split them); a solo scores a fixed amount.
 
-use super::{centre_position, shared_points, show};
+use super::{centre_position, shared_by, shared_points, show, solo_or_loss};
+use crate::catalogue::Scores;
 use crate::finish::{diplomacy_rows, winner};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// One C-Diplo variant's numbers.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -23,32 +24,24 @@ pub(crate) fn score(
     rule: &CDiplo,
     entries: &[DiplomacyEntry],
     explain: Explain,
-) -> Result<Vec<PlayerGameScore>, ScoringError> {
-    let winner = winner(system, entries);
+) -> Scores {
+    if let Some(winner) = winner(system, entries) {
+        return solo_or_loss(system, entries, winner, (rule.solo, 0.0), explain);
+    }
     Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
-        if let Some(winner) = winner {
-            let points = if winner == index { rule.solo } else { 0.0 };
-            let explanation = match explain {
-                Explain::No => Vec::new(),
-                Explain::Yes if points > 0.0 => vec![format!("centres {centres}, solo → {points}")],
-                Explain::Yes => vec![format!("centres {centres}, lost to a solo → 0")],
-            };
-            return (points, explanation);
-        }
         let (position, sharing) = centre_position(entries, index);
         let rank = shared_points(&rule.ranks, position, sharing);
         let points = rule.played + f64::from(centres) + rank;
-        let explanation = match explain {
-            Explain::No => Vec::new(),
-            Explain::Yes => vec![format!(
+        let explanation = explain.line(|| {
+            format!(
                 "played {}, centres {centres}, rank {position}{} {} → {}",
                 rule.played,
-                if sharing > 1 { format!(" shared by {sharing}") } else { String::new() },
+                shared_by(sharing),
                 show(rank),
                 show(points)
-            )],
-        };
+            )
+        });
         (points, explanation)
     }))
 }

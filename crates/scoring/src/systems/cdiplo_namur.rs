@@ -2,9 +2,10 @@
 //! bonuses, but centres worth more the fewer a power holds (5 for the first, 4 for the second,
 //! 3, 2, 2, 2, then 1 each); a solo scores 85 and everyone else 0.
 
-use super::{centre_position, shared_points, show};
+use super::{centre_position, shared_by, shared_points, show, solo_or_loss};
+use crate::catalogue::Scores;
 use crate::finish::{diplomacy_rows, winner};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores.
 pub const SOLO_POINTS: f64 = 85.0;
@@ -22,36 +23,24 @@ pub fn centre_points(centres: u32) -> f64 {
     }
 }
 
-pub(crate) fn score(
-    system: ScoringSystem,
-    entries: &[DiplomacyEntry],
-    explain: Explain,
-) -> Result<Vec<PlayerGameScore>, ScoringError> {
-    let winner = winner(system, entries);
+pub(crate) fn score(system: ScoringSystem, entries: &[DiplomacyEntry], explain: Explain) -> Scores {
+    if let Some(winner) = winner(system, entries) {
+        return solo_or_loss(system, entries, winner, (SOLO_POINTS, 0.0), explain);
+    }
     Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
-        if let Some(winner) = winner {
-            let points = if winner == index { SOLO_POINTS } else { 0.0 };
-            let why = if winner == index { "solo" } else { "lost to a solo" };
-            let explanation = match explain {
-                Explain::No => Vec::new(),
-                Explain::Yes => vec![format!("centres {centres}, {why} → {points}")],
-            };
-            return (points, explanation);
-        }
         let (position, sharing) = centre_position(entries, index);
         let rank = shared_points(&RANKS, position, sharing);
         let held = centre_points(centres);
         let points = PLAYED + held + rank;
-        let explanation = match explain {
-            Explain::No => Vec::new(),
-            Explain::Yes => vec![format!(
+        let explanation = explain.line(|| {
+            format!(
                 "played 1, centres {centres} worth {held}, rank {position}{} {} → {}",
-                if sharing > 1 { format!(" shared by {sharing}") } else { String::new() },
+                shared_by(sharing),
                 show(rank),
                 show(points)
-            )],
-        };
+            )
+        });
         (points, explanation)
     }))
 }

@@ -3,9 +3,12 @@
 //! lower place's points), scaled so the game totals 100; powers that fell or lost to a solo
 //! then add 0.25 per year survived (at most 2); a solo scores 110.
 
-use super::{FIRST_YEAR, GameYears, centre_position, game_years, show, solo_game};
+use super::{
+    BoardTop, FIRST_YEAR, GameYears, board_top, centre_position, game_years, show, solo_game,
+};
+use crate::catalogue::Scores;
 use crate::finish::diplomacy_rows;
-use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores.
 pub const SOLO_POINTS: f64 = 110.0;
@@ -18,21 +21,15 @@ fn survival(year: i32) -> f64 {
     0.25 * f64::from((year - FIRST_YEAR).clamp(0, 8))
 }
 
-pub(crate) fn score(
-    system: ScoringSystem,
-    entries: &[DiplomacyEntry],
-    explain: Explain,
-) -> Result<Vec<PlayerGameScore>, ScoringError> {
+pub(crate) fn score(system: ScoringSystem, entries: &[DiplomacyEntry], explain: Explain) -> Scores {
     let GameYears { winner, eliminated: years, solo } = game_years(system, entries)?;
     if let (Some(winner), Some(solo)) = (winner, solo) {
-        return Ok(solo_game(system, entries, winner, SOLO_POINTS, explain, |index| {
+        return solo_game(system, entries, winner, SOLO_POINTS, explain, |index| {
             let year = years[index].unwrap_or(solo);
             (survival(year), format!("lost to a solo, survived to {year}"))
-        }));
+        });
     }
-    let mut by_centres: Vec<u32> = entries.iter().map(|entry| entry.centres).collect();
-    by_centres.sort_unstable_by(|a, b| b.cmp(a));
-    let lead = by_centres[0] - by_centres[1];
+    let BoardTop { centres: top, lead, .. } = board_top(entries);
     let raw: Vec<f64> = (0..entries.len())
         .map(|index| {
             let centres = entries[index].centres;
@@ -41,7 +38,7 @@ pub(crate) fn score(
             let last = place + sharing - 1;
             let position = f64::from(5u32.saturating_sub(last));
             let alive = if centres > 0 { 2.0 } else { 0.0 };
-            let gap = if centres == by_centres[0] { f64::from(lead) } else { 0.0 };
+            let gap = if centres == top { f64::from(lead) } else { 0.0 };
             f64::from(centres) + alive + gap + position
         })
         .collect();
@@ -51,9 +48,8 @@ pub(crate) fn score(
         let scaled = raw[index] * TOTAL / raw_total;
         let survived = years[index].map_or(0.0, survival);
         let points = scaled + survived;
-        let explanation = match explain {
-            Explain::No => Vec::new(),
-            Explain::Yes => vec![format!(
+        let explanation = explain.line(|| {
+            format!(
                 "centres {centres}, raw {} of {} → {}{} → {}",
                 show(raw[index]),
                 show(raw_total),
@@ -64,8 +60,8 @@ pub(crate) fn score(
                     String::new()
                 },
                 show(points)
-            )],
-        };
+            )
+        });
         (points, explanation)
     }))
 }

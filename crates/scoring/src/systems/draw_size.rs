@@ -2,17 +2,14 @@
 //! share 100 equally (a concession, a draw of one, gives its power all 100).
 
 use super::{draw_members, show};
+use crate::catalogue::Scores;
 use crate::finish::{diplomacy_rows, winner};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores, and what the draw shares.
 pub const POOL: f64 = 100.0;
 
-pub(crate) fn score(
-    system: ScoringSystem,
-    entries: &[DiplomacyEntry],
-    explain: Explain,
-) -> Result<Vec<PlayerGameScore>, ScoringError> {
+pub(crate) fn score(system: ScoringSystem, entries: &[DiplomacyEntry], explain: Explain) -> Scores {
     let winner = winner(system, entries);
     let members = draw_members(entries);
     let size = members.iter().filter(|&&member| member).count();

@@ -3,9 +3,11 @@
 //! equally, or, with elimination order, are ranked by when they fell; a solo scores 75 and
 //! everyone else 0.
 
-use super::{centre_position, elimination_years, shared_points, show, survivors_then_fallen};
+use super::survivors_then_fallen;
+use super::{centre_position, elimination_years, shared_by, shared_points, show, solo_or_loss};
+use crate::catalogue::Scores;
 use crate::finish::{diplomacy_rows, winner};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores.
 pub const SOLO_POINTS: f64 = 75.0;
@@ -26,19 +28,9 @@ pub(crate) fn score(
     fallen: Fallen,
     entries: &[DiplomacyEntry],
     explain: Explain,
-) -> Result<Vec<PlayerGameScore>, ScoringError> {
+) -> Scores {
     if let Some(winner) = winner(system, entries) {
-        return Ok(diplomacy_rows(system, entries, |index| {
-            let points = if index == winner { SOLO_POINTS } else { 0.0 };
-            let why = if index == winner { "solo" } else { "lost to a solo" };
-            let explanation = match explain {
-                Explain::No => Vec::new(),
-                Explain::Yes => {
-                    vec![format!("centres {}, {why} → {points}", entries[index].centres)]
-                }
-            };
-            (points, explanation)
-        }));
+        return solo_or_loss(system, entries, winner, (SOLO_POINTS, 0.0), explain);
     }
     let years = match fallen {
         Fallen::Equal => Vec::new(),
@@ -52,15 +44,14 @@ pub(crate) fn score(
         };
         let rank = shared_points(&RANKS, place, sharing);
         let points = f64::from(centres) + rank;
-        let explanation = match explain {
-            Explain::No => Vec::new(),
-            Explain::Yes => vec![format!(
+        let explanation = explain.line(|| {
+            format!(
                 "centres {centres}, rank {place}{} {} → {}",
-                if sharing > 1 { format!(" shared by {sharing}") } else { String::new() },
+                shared_by(sharing),
                 show(rank),
                 show(points)
-            )],
-        };
+            )
+        });
         (points, explanation)
     }))
 }

@@ -4,9 +4,11 @@
 //! solo scores 451, each other survivor the better of 5 per centre and its years played, each
 //! fallen power its years played.
 
-use super::{FIRST_YEAR, GameYears, game_years, show, solo_game, survivors_then_fallen};
+use super::survivors_then_fallen;
+use super::{BoardTop, FIRST_YEAR, GameYears, board_top, game_years, shared_by, show, solo_game};
+use crate::catalogue::Scores;
 use crate::finish::diplomacy_rows;
-use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores.
 pub const SOLO_POINTS: f64 = 451.0;
@@ -22,14 +24,10 @@ fn played(year: i32) -> f64 {
     f64::from(year - FIRST_YEAR + 1)
 }
 
-pub(crate) fn score(
-    system: ScoringSystem,
-    entries: &[DiplomacyEntry],
-    explain: Explain,
-) -> Result<Vec<PlayerGameScore>, ScoringError> {
+pub(crate) fn score(system: ScoringSystem, entries: &[DiplomacyEntry], explain: Explain) -> Scores {
     let GameYears { winner, eliminated: years, solo } = game_years(system, entries)?;
     if let (Some(winner), Some(solo)) = (winner, solo) {
-        return Ok(solo_game(system, entries, winner, SOLO_POINTS, explain, |index| {
+        return solo_game(system, entries, winner, SOLO_POINTS, explain, |index| {
             match years[index] {
                 Some(year) => (played(year), format!("eliminated in {year}, years played")),
                 None => (
@@ -37,11 +35,9 @@ pub(crate) fn score(
                     format!("lost to the solo in {solo}, best of 5 per centre and years played"),
                 ),
             }
-        }));
+        });
     }
-    let mut by_centres: Vec<u32> = entries.iter().map(|entry| entry.centres).collect();
-    by_centres.sort_unstable_by(|a, b| b.cmp(a));
-    let lead = by_centres[0] - by_centres[1];
+    let BoardTop { centres: top, lead, .. } = board_top(entries);
     Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
         let (place, sharing) = survivors_then_fallen(entries, &years, index);
@@ -51,21 +47,19 @@ pub(crate) fn score(
             Some(year) => played(year),
             None => PER_CENTRE * f64::from(centres),
         };
-        let lead_bonus =
-            if centres == by_centres[0] { PER_CENTRE_LEAD * f64::from(lead) } else { 0.0 };
+        let lead_bonus = if centres == top { PER_CENTRE_LEAD * f64::from(lead) } else { 0.0 };
         let points = base + rank + lead_bonus;
-        let explanation = match explain {
-            Explain::No => Vec::new(),
-            Explain::Yes => vec![format!(
+        let explanation = explain.line(|| {
+            format!(
                 "centres {centres}, {} {}, rank {place}{} {}{} → {}",
                 if years[index].is_some() { "years played" } else { "centre points" },
                 show(base),
-                if sharing > 1 { format!(" shared by {sharing}") } else { String::new() },
+                shared_by(sharing),
                 show(rank),
                 if lead_bonus > 0.0 { format!(", lead {lead} × 5") } else { String::new() },
                 show(points)
-            )],
-        };
+            )
+        });
         (points, explanation)
     }))
 }

@@ -4,8 +4,9 @@
 //! scores a fixed amount and every other power 0.1 per year it survived.
 
 use super::{FIRST_YEAR, GameYears, centres_line, game_years, show};
+use crate::catalogue::Scores;
 use crate::finish::diplomacy_rows;
-use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// One variant's numbers.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -38,7 +39,7 @@ pub(crate) fn score(
     rule: &ManorCon,
     entries: &[DiplomacyEntry],
     explain: Explain,
-) -> Result<Vec<PlayerGameScore>, ScoringError> {
+) -> Scores {
     let GameYears { winner, eliminated: years, solo } = game_years(system, entries)?;
     let sum_n: f64 = entries
         .iter()

@@ -4,8 +4,9 @@
 //! or 11 (7Eleven), which with a solo only the soloist gets (counted up to 18).
 
 use super::show;
+use crate::catalogue::Scores;
 use crate::finish::{SOLO_CENTRES, diplomacy_rows, winner};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+use crate::{DiplomacyEntry, Explain, ScoringError, ScoringSystem};
 
 /// Position points, 1st to 7th.
 pub const POSITIONS: [f64; 7] = [7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0];
@@ -80,7 +81,7 @@ pub(crate) fn score(
     threshold: u32,
     entries: &[DiplomacyEntry],
     explain: Explain,
-) -> Result<Vec<PlayerGameScore>, ScoringError> {
+) -> Scores {
     let winner = winner(system, entries);
     let mut positions = vec![0.0; entries.len()];
     let everyone: Vec<usize> = (0..entries.len()).collect();

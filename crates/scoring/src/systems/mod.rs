@@ -3,7 +3,8 @@
 //! they share: rank points split between tied powers, the powers in the
 //! draw, and the elimination years some of them need.
 
-use crate::finish::position;
+use crate::catalogue::Scores;
+use crate::finish::{diplomacy_rows, position};
 use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 pub(crate) mod bangkok;
@@ -144,20 +145,65 @@ pub(crate) fn solo_game(
     solo_points: f64,
     explain: Explain,
     loser: impl Fn(usize) -> (f64, String),
+) -> Scores {
+    Ok(reasoned_rows(system, entries, explain, |index, _| {
+        if index == winner { (solo_points, "solo".to_owned()) } else { loser(index) }
+    }))
+}
+
+/// The scores of a game that ended in `winner`'s solo when the soloist gets `solo_points` and
+/// every other power the same `loss`.
+pub(crate) fn solo_or_loss(
+    system: ScoringSystem,
+    entries: &[DiplomacyEntry],
+    winner: usize,
+    (solo_points, loss): (f64, f64),
+    explain: Explain,
+) -> Scores {
+    solo_game(system, entries, winner, solo_points, explain, |_| {
+        (loss, "lost to a solo".to_owned())
+    })
+}
+
+/// Every power's row for systems whose explanation is one `centres C, WHY → POINTS` line:
+/// `score(index, centres)` gives the points and the why.
+pub(crate) fn reasoned_rows<Why: AsRef<str>>(
+    system: ScoringSystem,
+    entries: &[DiplomacyEntry],
+    explain: Explain,
+    score: impl Fn(usize, u32) -> (f64, Why),
 ) -> Vec<PlayerGameScore> {
-    crate::finish::diplomacy_rows(system, entries, |index| {
-        let (points, why) =
-            if index == winner { (solo_points, "solo".to_owned()) } else { loser(index) };
-        (points, centres_line(explain, entries[index].centres, &why, points))
+    diplomacy_rows(system, entries, |index| {
+        let centres = entries[index].centres;
+        let (points, why) = score(index, centres);
+        (points, centres_line(explain, centres, why.as_ref(), points))
     })
 }
 
 /// A power's one explanation line, `centres C, WHY → POINTS` (none when not explaining).
 pub(crate) fn centres_line(explain: Explain, centres: u32, why: &str, points: f64) -> Vec<String> {
-    match explain {
-        Explain::No => Vec::new(),
-        Explain::Yes => vec![format!("centres {centres}, {why} → {}", show(points))],
-    }
+    explain.line(|| format!("centres {centres}, {why} → {}", show(points)))
+}
+
+/// The top of the board: the most centres a power holds, how many powers hold that many, and
+/// how many centres a lone leader is ahead of the next power (0 when the top is shared).
+pub(crate) struct BoardTop {
+    pub centres: u32,
+    pub holders: usize,
+    pub lead: u32,
+}
+
+pub(crate) fn board_top(entries: &[DiplomacyEntry]) -> BoardTop {
+    let centres = entries.iter().map(|entry| entry.centres).max().unwrap_or(0);
+    let holders = entries.iter().filter(|entry| entry.centres == centres).count();
+    let next = entries.iter().map(|entry| entry.centres).filter(|&c| c < centres).max();
+    let lead = if holders > 1 { 0 } else { centres - next.unwrap_or(0) };
+    BoardTop { centres, holders, lead }
+}
+
+/// ` shared by N` after a rank shared by N > 1 powers, nothing after an outright one.
+pub(crate) fn shared_by(sharing: u32) -> String {
+    if sharing > 1 { format!(" shared by {sharing}") } else { String::new() }
 }
 
 /// Formats a score for explanation lines without float noise (`9.428571428571429` → `9.429`).

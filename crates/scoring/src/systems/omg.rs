@@ -4,8 +4,9 @@
 //! score; a solo scores 100 and everyone else 0.
 
 use super::{centre_position, centres_line, shared_points, show};
+use crate::catalogue::Scores;
 use crate::finish::{diplomacy_rows, winner};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores.
 pub const SOLO_POINTS: f64 = 100.0;
@@ -16,11 +17,7 @@ pub const SURVIVAL_POINTS: f64 = 9.0;
 /// Bonuses for the three best centre counts.
 pub const RANKS: [f64; 3] = [4.5, 3.0, 1.5];
 
-pub(crate) fn score(
-    system: ScoringSystem,
-    entries: &[DiplomacyEntry],
-    explain: Explain,
-) -> Result<Vec<PlayerGameScore>, ScoringError> {
+pub(crate) fn score(system: ScoringSystem, entries: &[DiplomacyEntry], explain: Explain) -> Scores {
     let winner = winner(system, entries);
     let mut by_centres: Vec<u32> = entries.iter().map(|entry| entry.centres).collect();
     by_centres.sort_unstable_by(|a, b| b.cmp(a));

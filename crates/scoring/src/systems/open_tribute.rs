@@ -3,9 +3,10 @@
 //! scores 0 and pays the leader's whole count; a top shared by N powers gives each of them
 //! 1/N² of the tribute, rounded down; a solo scores 340 and everyone else 0.
 
-use super::show;
+use super::{BoardTop, board_top, show};
+use crate::catalogue::Scores;
 use crate::finish::{diplomacy_rows, winner};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores.
 pub const SOLO_POINTS: f64 = 340.0;
@@ -14,17 +15,13 @@ pub const BASE: f64 = 34.0;
 /// Points per centre.
 pub const PER_CENTRE: f64 = 3.0;
 
-pub(crate) fn score(
-    system: ScoringSystem,
-    entries: &[DiplomacyEntry],
-    explain: Explain,
-) -> Result<Vec<PlayerGameScore>, ScoringError> {
-    let winner = winner(system, entries);
-    let top = entries.iter().map(|entry| entry.centres).max().unwrap_or(0);
-    let leaders = entries.iter().filter(|entry| entry.centres == top).count() as u32;
+pub(crate) fn score(system: ScoringSystem, entries: &[DiplomacyEntry], explain: Explain) -> Scores {
+    let BoardTop { centres: top, holders: leaders, .. } = board_top(entries);
+    let leaders = leaders as u32;
     // Every power pays the gap to the top; a leader's gap is 0, an eliminated power's the top.
     let tribute: u32 = entries.iter().map(|entry| top - entry.centres).sum();
     let received = f64::from(tribute / (leaders * leaders));
+    let winner = winner(system, entries);
     Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;
         let paid = f64::from(top - centres);
@@ -41,10 +38,6 @@ pub(crate) fn score(
                 format!("base 34, tribute paid {paid}"),
             ),
         };
-        let explanation = match explain {
-            Explain::No => Vec::new(),
-            Explain::Yes => vec![format!("centres {centres} × 3, {why} → {}", show(points))],
-        };
-        (points, explanation)
+        (points, explain.line(|| format!("centres {centres} × 3, {why} → {}", show(points))))
     }))
 }

@@ -6,8 +6,9 @@
 //! table's points for the second-lowest place they share.
 
 use super::{FIRST_YEAR, GameYears, centre_position, centres_line, game_years};
+use crate::catalogue::Scores;
 use crate::finish::diplomacy_rows;
-use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores.
 pub const SOLO_POINTS: f64 = 550.0;
@@ -45,7 +46,7 @@ pub(crate) fn score(
     multi_way: MultiWayTie,
     entries: &[DiplomacyEntry],
     explain: Explain,
-) -> Result<Vec<PlayerGameScore>, ScoringError> {
+) -> Scores {
     let GameYears { winner, eliminated: years, solo } = game_years(system, entries)?;
     Ok(diplomacy_rows(system, entries, |index| {
         let centres = entries[index].centres;

@@ -3,9 +3,11 @@
 //! sharing the average rounded to a whole number; an eliminated power scores 3 per game year
 //! played; a solo scores 500 and everyone else 0.
 
-use super::{FIRST_YEAR, centre_position, centres_line, elimination_years, shared_points};
-use crate::finish::{diplomacy_rows, winner};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+use super::{FIRST_YEAR, centre_position, elimination_years, reasoned_rows, shared_by};
+use super::{shared_points, solo_or_loss};
+use crate::catalogue::Scores;
+use crate::finish::winner;
+use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores.
 pub const SOLO_POINTS: f64 = 500.0;
@@ -18,28 +20,13 @@ pub const RANKS: [f64; 7] = [130.0, 80.0, 50.0, 30.0, 20.0, 10.0, 10.0];
 /// What an eliminated power gets per game year it played.
 pub const PER_YEAR_PLAYED: f64 = 3.0;
 
-pub(crate) fn score(
-    system: ScoringSystem,
-    entries: &[DiplomacyEntry],
-    explain: Explain,
-) -> Result<Vec<PlayerGameScore>, ScoringError> {
+pub(crate) fn score(system: ScoringSystem, entries: &[DiplomacyEntry], explain: Explain) -> Scores {
     if let Some(winner) = winner(system, entries) {
-        return Ok(diplomacy_rows(system, entries, |index| {
-            let points = if index == winner { SOLO_POINTS } else { 0.0 };
-            let why = if index == winner { "solo" } else { "lost to a solo" };
-            let explanation = match explain {
-                Explain::No => Vec::new(),
-                Explain::Yes => {
-                    vec![format!("centres {}, {why} → {points}", entries[index].centres)]
-                }
-            };
-            (points, explanation)
-        }));
+        return solo_or_loss(system, entries, winner, (SOLO_POINTS, 0.0), explain);
     }
     let years = elimination_years(system, entries)?;
-    Ok(diplomacy_rows(system, entries, |index| {
-        let centres = entries[index].centres;
-        let (points, why) = match years[index] {
+    Ok(reasoned_rows(system, entries, explain, |index, centres| {
+        match years[index] {
             Some(year) => {
                 // The year of elimination counts as a year played.
                 let played = 1 + year - FIRST_YEAR;
@@ -52,14 +39,10 @@ pub(crate) fn score(
                 let rank = round_half_up(shared_points(&RANKS, place, sharing));
                 (
                     SURVIVAL_POINTS + PER_CENTRE * f64::from(centres) + rank,
-                    format!(
-                        "survival 30, rank {place}{} {rank}",
-                        if sharing > 1 { format!(" shared by {sharing}") } else { String::new() }
-                    ),
+                    format!("survival 30, rank {place}{} {rank}", shared_by(sharing)),
                 )
             }
-        };
-        (points, centres_line(explain, centres, &why, points))
+        }
     }))
 }
 

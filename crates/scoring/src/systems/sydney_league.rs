@@ -5,19 +5,16 @@
 //! half and everyone else's halved.
 
 use super::{FIRST_YEAR, elimination_years, shared_points, show, survivors_then_fallen};
+use crate::catalogue::Scores;
 use crate::finish::{diplomacy_rows, winner};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// Points per centre.
 pub const PER_CENTRE: f64 = 25.0;
 /// Position points, 1st to 7th.
 pub const POSITIONS: [f64; 7] = [700.0, 600.0, 500.0, 400.0, 300.0, 200.0, 100.0];
 
-pub(crate) fn score(
-    system: ScoringSystem,
-    entries: &[DiplomacyEntry],
-    explain: Explain,
-) -> Result<Vec<PlayerGameScore>, ScoringError> {
+pub(crate) fn score(system: ScoringSystem, entries: &[DiplomacyEntry], explain: Explain) -> Scores {
     let winner = winner(system, entries);
     let years = elimination_years(system, entries)?;
     Ok(diplomacy_rows(system, entries, |index| {

@@ -3,9 +3,10 @@
 //! board top shares 10; an eliminated power scores 0; a solo scores 130 and each other
 //! survivor 5.
 
-use super::{centres_line, show};
-use crate::finish::{diplomacy_rows, winner};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+use super::{BoardTop, board_top, reasoned_rows, show};
+use crate::catalogue::Scores;
+use crate::finish::winner;
+use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores.
 pub const SOLO_POINTS: f64 = 130.0;
@@ -14,23 +15,18 @@ pub const SURVIVAL_POINTS: f64 = 5.0;
 /// What the board top shares.
 pub const TOP_BONUS: f64 = 10.0;
 
-pub(crate) fn score(
-    system: ScoringSystem,
-    entries: &[DiplomacyEntry],
-    explain: Explain,
-) -> Result<Vec<PlayerGameScore>, ScoringError> {
+pub(crate) fn score(system: ScoringSystem, entries: &[DiplomacyEntry], explain: Explain) -> Scores {
+    let BoardTop { centres: top, holders: toppers, .. } = board_top(entries);
+    let toppers = toppers as f64;
     let winner = winner(system, entries);
-    let top = entries.iter().map(|entry| entry.centres).max().unwrap_or(0);
-    let toppers = entries.iter().filter(|entry| entry.centres == top).count() as f64;
-    Ok(diplomacy_rows(system, entries, |index| {
-        let centres = entries[index].centres;
+    Ok(reasoned_rows(system, entries, explain, |index, centres| {
         let gap: u32 = entries
             .iter()
             .filter(|other| other.centres < centres)
             .map(|other| centres - other.centres)
             .sum();
         let top_share = if centres == top { TOP_BONUS / toppers } else { 0.0 };
-        let (points, why) = match winner {
+        match winner {
             _ if centres == 0 => (0.0, "eliminated".to_owned()),
             Some(w) if w == index => (SOLO_POINTS, "solo".to_owned()),
             Some(_) => (SURVIVAL_POINTS, "survived a solo".to_owned()),
@@ -38,7 +34,6 @@ pub(crate) fn score(
                 f64::from(centres) + SURVIVAL_POINTS + f64::from(gap) + top_share,
                 format!("survival 5, ahead by {gap}, board top {}", show(top_share)),
             ),
-        };
-        (points, centres_line(explain, centres, &why, points))
+        }
     }))
 }

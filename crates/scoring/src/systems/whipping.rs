@@ -2,9 +2,9 @@
 //! topper gets twice its centre count more, and a power that fell one point per year played; a
 //! solo scores 468 and every other survivor scores as if it fell in the year of the solo.
 
-use super::{FIRST_YEAR, GameYears, centres_line, game_years, show};
-use crate::finish::diplomacy_rows;
-use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+use super::{BoardTop, FIRST_YEAR, GameYears, board_top, game_years, reasoned_rows, show};
+use crate::catalogue::Scores;
+use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores.
 pub const SOLO_POINTS: f64 = 468.0;
@@ -13,20 +13,15 @@ pub const PER_CENTRE: f64 = 10.0;
 /// What the survivors share.
 pub const SURVIVAL_POOL: f64 = 60.0;
 
-pub(crate) fn score(
-    system: ScoringSystem,
-    entries: &[DiplomacyEntry],
-    explain: Explain,
-) -> Result<Vec<PlayerGameScore>, ScoringError> {
+pub(crate) fn score(system: ScoringSystem, entries: &[DiplomacyEntry], explain: Explain) -> Scores {
     let GameYears { winner, eliminated: years, solo } = game_years(system, entries)?;
     let survivors = entries.iter().filter(|entry| entry.centres > 0).count() as f64;
-    let top = entries.iter().map(|entry| entry.centres).max().unwrap_or(0);
-    let lone_top = entries.iter().filter(|entry| entry.centres == top).count() == 1;
+    let BoardTop { centres: top, holders: toppers, .. } = board_top(entries);
+    let lone_top = toppers == 1;
     // Years played: the year a power fell (or the solo year) counts.
     let played = |year: i32| f64::from(year - FIRST_YEAR + 1);
-    Ok(diplomacy_rows(system, entries, |index| {
-        let centres = entries[index].centres;
-        let (points, why) = match (years[index], winner, solo) {
+    Ok(reasoned_rows(system, entries, explain, |index, centres| {
+        match (years[index], winner, solo) {
             (Some(year), _, _) => (played(year), format!("eliminated in {year}, years played")),
             (None, Some(w), _) if w == index => (SOLO_POINTS, "solo".to_owned()),
             (None, Some(_), Some(year)) => {
@@ -43,7 +38,6 @@ pub(crate) fn score(
                     ),
                 )
             }
-        };
-        (points, centres_line(explain, centres, &why, points))
+        }
     }))
 }

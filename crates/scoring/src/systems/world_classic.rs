@@ -4,8 +4,9 @@
 //! and every other power one point per year it survived.
 
 use super::{FIRST_YEAR, GameYears, centres_line, game_years, show};
+use crate::catalogue::Scores;
 use crate::finish::diplomacy_rows;
-use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores.
 pub const SOLO_POINTS: f64 = 420.0;
@@ -30,7 +31,7 @@ pub(crate) fn score(
     pool: TopPool,
     entries: &[DiplomacyEntry],
     explain: Explain,
-) -> Result<Vec<PlayerGameScore>, ScoringError> {
+) -> Scores {
     let GameYears { winner, eliminated: years, solo } = game_years(system, entries)?;
     let top = entries.iter().map(|entry| entry.centres).max().unwrap_or(0);
     let toppers = entries.iter().filter(|entry| entry.centres == top).count();

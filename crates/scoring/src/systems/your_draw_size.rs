@@ -2,9 +2,10 @@
 //! a power's final centre count falls in (the larger the power, the smaller the draw it can
 //! expect); a solo scores 300 (short games) or 320 (unlimited games) and everyone else 0.
 
-use super::centres_line;
-use crate::finish::{diplomacy_rows, winner};
-use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
+use super::reasoned_rows;
+use crate::catalogue::Scores;
+use crate::finish::winner;
+use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores in games with a time limit.
 pub const SHORT_GAMES_SOLO: f64 = 300.0;
@@ -28,15 +29,11 @@ pub(crate) fn score(
     solo: f64,
     entries: &[DiplomacyEntry],
     explain: Explain,
-) -> Result<Vec<PlayerGameScore>, ScoringError> {
+) -> Scores {
     let winner = winner(system, entries);
-    Ok(diplomacy_rows(system, entries, |index| {
-        let centres = entries[index].centres;
-        let (points, why) = match winner {
-            Some(w) if w == index => (solo, "solo"),
-            Some(_) => (0.0, "lost to a solo"),
-            None => (band_points(centres), "band"),
-        };
-        (points, centres_line(explain, centres, why, points))
+    Ok(reasoned_rows(system, entries, explain, |index, centres| match winner {
+        Some(w) if w == index => (solo, "solo"),
+        Some(_) => (0.0, "lost to a solo"),
+        None => (band_points(centres), "band"),
     }))
 }
