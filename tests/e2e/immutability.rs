@@ -8,7 +8,7 @@
 //! tampering; this test adds the binary's verdict and that the triggers, once recreated, refuse
 //! again — so tampering leaves no trace but the broken hash chain.
 
-use league_store::sea_orm::{ConnectionTrait, DbBackend};
+use league_store::sea_orm::{ConnectionTrait, DbBackend, TransactionTrait};
 use league_store::{EventStore, ExpectedVersion, Metadata, NewEvent, StreamId};
 use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::json;
@@ -75,11 +75,14 @@ async fn a_byte_changed_behind_the_triggers_back_fails_league_verify(db: TestDat
 
     let sql = store.connection();
     let (drop, create) = trigger_sql(store.backend());
+    // One transaction, so one connection: a pooled SQLite connection that had not yet seen
+    // the triggers dropped would refuse to create them again ("already exists").
+    let tamper = sql.begin().await.expect("begin");
     for statement in drop {
-        sql.execute_unprepared(statement).await.expect("drop the triggers by hand");
+        tamper.execute_unprepared(statement).await.expect("drop the triggers by hand");
     }
     // One byte: the points of game 5, 45, become 46.
-    let changed = sql
+    let changed = tamper
         .execute_unprepared(&format!(
             "UPDATE events SET payload = replace(payload, '45', '46') WHERE position = {TAMPERED}"
         ))
@@ -87,8 +90,9 @@ async fn a_byte_changed_behind_the_triggers_back_fails_league_verify(db: TestDat
         .expect("tamper");
     assert_eq!(changed.rows_affected(), 1);
     for statement in create {
-        sql.execute_unprepared(statement).await.expect("recreate the triggers");
+        tamper.execute_unprepared(statement).await.expect("recreate the triggers");
     }
+    tamper.commit().await.expect("commit the tampering");
     // The triggers are back: the database refuses changes again.
     for statement in [
         "UPDATE events SET event_type = 'X' WHERE position = 1",
