@@ -212,7 +212,36 @@ async fn rescore_shows_what_the_current_rule_changes(db: TestDatabase) {
     assert_eq!(app.store().head_position().await.unwrap(), head, "rescore appends nothing");
 }
 
+/// GraphQL's what-if: `standings(concessionsAsSolos: true)` scores every concession as a
+/// solo; without it the standings are as recorded; nothing is appended.
+async fn the_graphql_what_if_scores_concessions_as_solos(db: TestDatabase) {
+    let results = older_log(&db).await;
+    let server = crate::support::spawn_app(&db.url).await;
+    let head = server.app().store().head_position().await.unwrap();
+    let query = "query($league: ID!, $solos: Boolean) {
+                   standings(leagueId: $league, concessionsAsSolos: $solos) { player { id } total }
+                 }";
+    let totals_of = |data: Value| -> BTreeMap<String, f64> {
+        data["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|row| {
+                let player = row["player"]["id"].as_str().unwrap().to_owned();
+                (player, row["total"].as_f64().unwrap())
+            })
+            .collect()
+    };
+    for (solos, rule) in [(Some(true), Some(ConcessionRule::Solo)), (None, None)] {
+        let variables = serde_json::json!({"league": LEAGUE.to_string(), "solos": solos});
+        let data = server.data(None, query, variables).await;
+        assert_same_totals(&totals_of(data), &totals(&results, rule));
+    }
+    assert_eq!(server.app().store().head_position().await.unwrap(), head, "appends nothing");
+}
+
 league_testkit::on_both_databases!(
     results_of_an_older_build_keep_their_scores,
     rescore_shows_what_the_current_rule_changes,
+    the_graphql_what_if_scores_concessions_as_solos,
 );

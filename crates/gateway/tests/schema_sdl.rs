@@ -43,7 +43,7 @@ fn the_sdl_keeps_the_issue_s_names_and_shapes() {
         "reportGameResult(gameId: ID!, result: GameResultInput!, idempotencyKey: String): Game!",
         "correctGameResult(gameId: ID!, result: GameResultInput!, reason: String!, idempotencyKey: String): Game!",
         "leagues(first: Int, after: String): LeagueConnection!",
-        "standings(leagueId: ID!, system: ScoringSystem, asOf: AsOf, aggregation: AggregationInput): [Standing!]!",
+        "standings(leagueId: ID!, system: ScoringSystem, asOf: AsOf, aggregation: AggregationInput, concessionsAsSolos: Boolean): [Standing!]!",
         "scoreHistory(leagueId: ID!, playerId: ID!): [ScoreChange!]!",
         "events(leagueId: ID, first: Int, after: String): EventConnection!",
         "leagueEvents(leagueId: ID!): Event!",

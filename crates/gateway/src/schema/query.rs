@@ -3,9 +3,9 @@
 
 use async_graphql::connection::{Connection, Edge};
 use async_graphql::{Context, ID, Object, SimpleObject};
-use league_app::AppError;
+use league_app::{AppError, WhatIf};
 
-use league_scoring::ScoringSystem;
+use league_scoring::{ConcessionRule, ScoringSystem};
 
 use super::aggregation::AggregationInput;
 use super::inputs::{AsOf, ScoringSystemValue, parse_id};
@@ -96,7 +96,9 @@ impl QueryRoot {
     /// and/or `aggregation`, the what-if standings had its results been scored under that
     /// system or aggregated that way (default: the league's own); a system that cannot score
     /// the league's games is `BAD_USER_INPUT` on `system`, a best N out of range on
-    /// `aggregation.n`. Nothing is appended.
+    /// `aggregation.n`. With `concessionsAsSolos: true`, every concession is scored as a
+    /// solo, as results are recorded now, results recorded before that rule included
+    /// (`docs/scoring.md#draws-and-concessions`). Nothing is appended.
     ///
     /// Complexity: the selection counts once per player a league may hold (64).
     #[graphql(complexity = "super::types::league_list_complexity(child_complexity)")]
@@ -107,6 +109,7 @@ impl QueryRoot {
         system: Option<ScoringSystemValue>,
         as_of: Option<AsOf>,
         aggregation: Option<AggregationInput>,
+        concessions_as_solos: Option<bool>,
     ) -> GatewayResult<Vec<Standing>> {
         let league = parse_id(&league_id, "leagueId")?;
         let app = app(ctx);
@@ -116,13 +119,16 @@ impl QueryRoot {
             .league(league)
             .map(|summary| (summary.settings.scoring_system, summary.settings.aggregation));
         let system = system.map(ScoringSystem::from);
+        let concessions = (concessions_as_solos == Some(true)).then_some(ConcessionRule::Solo);
         let differs = own.is_some_and(|(own_system, own_aggregation)| {
             system.is_some_and(|s| s != own_system)
                 || aggregation.is_some_and(|a| a != own_aggregation)
+                || concessions.is_some()
         });
         if differs {
             let as_of = as_of.as_ref().map(AsOf::to_bound).transpose()?;
-            let rows = app.standings_what_if(league, system, aggregation, as_of).await?;
+            let what_if = WhatIf { system, aggregation, concessions };
+            let rows = app.standings_if(league, what_if, as_of).await?;
             return Ok(rows.into_iter().map(|row| Standing::new(app.clone(), row)).collect());
         }
         standings(app, league, as_of).await
