@@ -115,14 +115,8 @@ async fn build(db: &TestDatabase) -> App {
             .iter()
             .map(|p| (p, centres[(p.as_u128() - player(1).as_u128()) as usize]))
             .map(|(p, centres)| DiplomacyEntry {
-                player: p.to_string(),
-                centres,
                 eliminated: centres == 0,
-                eliminated_year: None,
-                in_draw: false,
-                solo_year: None,
-                earlier_centres: Vec::new(),
-                concession_as_draw: false,
+                ..DiplomacyEntry::new(p.to_string(), centres)
             })
             .collect();
         let report = ReportResult {

@@ -585,18 +585,7 @@ mod results {
     fn a_result_has_the_shape_of_the_league_system() {
         let events = running_placement_league();
         let diplomacy = GameResult::Diplomacy(
-            [1, 2]
-                .map(|n| DiplomacyEntry {
-                    player: player(n).to_string(),
-                    centres: 17,
-                    eliminated: false,
-                    eliminated_year: None,
-                    in_draw: false,
-                    solo_year: None,
-                    earlier_centres: Vec::new(),
-                    concession_as_draw: false,
-                })
-                .to_vec(),
+            [1, 2].map(|n| DiplomacyEntry::new(player(n).to_string(), 17)).to_vec(),
         );
         assert_bad_input(handle_league(&events, report(Actor::Admin, 1, diplomacy)), "result");
         let teams = GameResult::Teams(TeamResult {
@@ -672,14 +661,8 @@ mod results {
             (1..=7)
                 .zip(centres)
                 .map(|(n, centres)| DiplomacyEntry {
-                    player: player(n).to_string(),
-                    centres,
                     eliminated: centres == 0,
-                    eliminated_year: None,
-                    in_draw: false,
-                    solo_year: None,
-                    earlier_centres: Vec::new(),
-                    concession_as_draw: false,
+                    ..DiplomacyEntry::new(player(n).to_string(), centres)
                 })
                 .collect(),
         );

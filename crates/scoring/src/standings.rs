@@ -554,14 +554,8 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(i, &centres)| DiplomacyEntry {
-                player: format!("P{i}"),
-                centres,
-                eliminated: false,
                 eliminated_year: (centres == 0).then_some(1908),
-                in_draw: false,
-                solo_year: None,
-                earlier_centres: Vec::new(),
-                concession_as_draw: false,
+                ..DiplomacyEntry::new(format!("P{i}"), centres)
             })
             .collect();
         let game = score_game(ScoringSystem::Detour98f, &GameResult::Diplomacy(entries)).unwrap();

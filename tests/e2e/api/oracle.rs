@@ -60,14 +60,9 @@ pub fn result_for(system: &str, number: u32, seats: &[String]) -> (Value, GameRe
                 .map(|(i, p)| {
                     let centres = distribution[(i + turn) % 7];
                     DiplomacyEntry {
-                        player: p.clone(),
-                        centres,
                         eliminated: centres == 0,
                         eliminated_year: (centres == 0).then_some(1906),
-                        in_draw: false,
-                        solo_year: None,
-                        earlier_centres: Vec::new(),
-                        concession_as_draw: false,
+                        ..DiplomacyEntry::new(p.clone(), centres)
                     }
                 })
                 .collect();
