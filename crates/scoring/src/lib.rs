@@ -33,6 +33,7 @@ mod placement;
 mod squares;
 mod standings;
 mod systems;
+mod tournament;
 mod validate;
 mod woodenships;
 
@@ -43,6 +44,11 @@ pub use catalogue::{
 };
 pub use detour::round_half_away_2dp;
 pub use standings::{compare_games, rank_keyed as rank_standings_keyed};
+pub use tournament::{
+    BoardScoreLine, RoundScoreLine, RoundScoring, RoundScoringInfo, SitOut, TournamentBoard,
+    TournamentRules, TournamentScoring, TournamentScoringInfo, TournamentStanding, rank_tournament,
+    round_scorings, tournament_scorings,
+};
 
 impl ScoringSystem {
     /// True for the seven-power Diplomacy systems.

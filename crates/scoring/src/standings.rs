@@ -14,7 +14,7 @@ use crate::{
 
 /// Scores are compared in millionths of a point so that sums of two-decimal scores that are
 /// equal on paper (0.1 + 0.2 versus 0.3) compare equal despite binary floating point.
-fn micro(points: f64) -> i64 {
+pub(crate) fn micro(points: f64) -> i64 {
     round_half_away(points * 1_000_000.0)
 }
 
@@ -36,8 +36,8 @@ fn round_half_away(x: f64) -> i64 {
 
 /// One player's game inside the list of scored games.
 #[derive(Debug, Clone, Copy)]
-struct GameRef<'a> {
-    row: &'a PlayerGameScore,
+pub(crate) struct GameRef<'a> {
+    pub(crate) row: &'a PlayerGameScore,
     /// League scores of the game's finishers, best finisher first (zero for eliminated ones).
     finishers: &'a [f64],
     /// The game's place in the list, so every aggregation adds scores in the same order.
@@ -45,13 +45,13 @@ struct GameRef<'a> {
     /// The player's place in order of first appearance.
     slot: usize,
     /// The row's score in millionths, rounded once instead of in every comparison.
-    micro: i64,
+    pub(crate) micro: i64,
 }
 
 /// DAANZ part 4.5–4.6: appends the game's scores in finishing order (1st … 7th) to `out`,
 /// zero used for eliminated players. Players sharing a position are ordered by score.
 /// `order` is scratch space, kept by the caller across games.
-fn push_finishing_scores<'a>(
+pub(crate) fn push_finishing_scores<'a>(
     rows: &'a [PlayerGameScore],
     order: &mut Vec<&'a PlayerGameScore>,
     out: &mut Vec<f64>,
@@ -117,7 +117,15 @@ fn compare_scored(
         })
 }
 
-fn compare_refs(a: &GameRef<'_>, b: &GameRef<'_>) -> Ordering {
+impl<'a> GameRef<'a> {
+    /// A game on its own, outside a ranking's list (tournament scoring compares boards with
+    /// the same DAANZ game comparison).
+    pub(crate) fn single(row: &'a PlayerGameScore, finishers: &'a [f64]) -> Self {
+        GameRef { row, finishers, order: 0, slot: 0, micro: micro(row.score) }
+    }
+}
+
+pub(crate) fn compare_refs(a: &GameRef<'_>, b: &GameRef<'_>) -> Ordering {
     compare_scored(a.row, a.micro, a.finishers, b.row, b.micro, b.finishers)
 }
 
@@ -186,7 +194,7 @@ impl<K> Record<K> {
 
 /// DAANZ part 3.3–3.5: the better 'best', 'second best', 'third best' game; a player
 /// without such a game is behind one who has it.
-fn compare_best_games(a: &[GameRef<'_>], b: &[GameRef<'_>]) -> Ordering {
+pub(crate) fn compare_best_games(a: &[GameRef<'_>], b: &[GameRef<'_>]) -> Ordering {
     (0..3)
         .map(|k| match (a.get(k), b.get(k)) {
             (Some(a), Some(b)) => compare_refs(a, b),
