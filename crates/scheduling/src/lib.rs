@@ -8,6 +8,8 @@
 //! - [`default_games_per_seat`]: the table of `docs/scheduling.md#games-per-league`, as games
 //!   per seat `s` for `k` per game.
 //! - [`report`] → [`BalanceReport`]: the balance figures of any schedule.
+//! - [`SeedingRequest`] → [`seed_round`] → [`Seeding`]: one tournament round's boards
+//!   (`seeding`), and [`plan_round`]: who sits out or plays twice at a roll call.
 //!
 //! How: base blocks developed over Z_N or another abelian group of order N (seat balance by
 //! construction, see `development`), chosen
@@ -20,11 +22,16 @@ mod matching;
 mod refine;
 mod report;
 mod rng;
+mod seeding;
 mod shape;
 
 use serde::{Deserialize, Serialize};
 
 pub use crate::report::{BalanceReport, report};
+pub use crate::seeding::{
+    Attendee, KEEP_APART_WEIGHT, MAX_BOARD_SIZE, PlanError, RoundPlan, SEEDING_ALGORITHM,
+    SeatedPlayer, Seeding, SeedingError, SeedingRequest, plan_round, seed_round,
+};
 
 /// Largest league: player sets are 64-bit masks.
 pub const MAX_PLAYERS: usize = 64;
