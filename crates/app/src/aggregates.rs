@@ -10,7 +10,7 @@
 use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use league_domain::{Aggregate, DomainEvent, League, Player};
+use league_domain::{Aggregate, DomainEvent, League, Player, Tournament};
 use lru::LruCache;
 
 /// One stream's state: the aggregate its commands are decided on.
@@ -18,6 +18,7 @@ use lru::LruCache;
 pub(crate) enum StreamState {
     Player(Arc<Player>),
     League(Arc<League>),
+    Tournament(Arc<Tournament>),
 }
 
 impl StreamState {
@@ -26,6 +27,7 @@ impl StreamState {
         match self {
             StreamState::Player(player) => player.version(),
             StreamState::League(league) => league.version(),
+            StreamState::Tournament(tournament) => tournament.version(),
         }
     }
 
@@ -35,6 +37,7 @@ impl StreamState {
         match self {
             StreamState::Player(player) => fold_into(Arc::make_mut(player), events),
             StreamState::League(league) => fold_into(Arc::make_mut(league), events),
+            StreamState::Tournament(tournament) => fold_into(Arc::make_mut(tournament), events),
         }
     }
 }

@@ -9,7 +9,8 @@ use std::time::Duration;
 use chrono::Utc;
 use league_domain::rules::ACTIVE_PLAYER_MIN_FINISHED_GAMES;
 use league_domain::{
-    Actor, Aggregate, Context, DomainEvent, LeagueCommand, PlayerCommand, league_stream_id,
+    Actor, Aggregate, Context, DomainEvent, LeagueCommand, PlayerCommand, TournamentCommand,
+    league_stream_id,
 };
 use league_projections::{
     Applied, AsOf, Catalog, ReadModel, StandingRow, decode, load_catalog, load_league,
@@ -50,6 +51,7 @@ pub const CACHE_LEAGUES_ENV: &str = "LEAGUE_CACHE_LEAGUES";
 pub enum AppCommand {
     Player(PlayerCommand),
     League(LeagueCommand),
+    Tournament(TournamentCommand),
 }
 
 impl AppCommand {
@@ -57,6 +59,7 @@ impl AppCommand {
         match self {
             AppCommand::Player(c) => c.actor(),
             AppCommand::League(c) => c.actor(),
+            AppCommand::Tournament(c) => c.actor(),
         }
     }
 
@@ -65,6 +68,7 @@ impl AppCommand {
         match self {
             AppCommand::Player(c) => c.stream_id(),
             AppCommand::League(c) => c.stream_id(),
+            AppCommand::Tournament(c) => c.stream_id(),
         }
     }
 }
@@ -78,6 +82,12 @@ impl From<PlayerCommand> for AppCommand {
 impl From<LeagueCommand> for AppCommand {
     fn from(c: LeagueCommand) -> Self {
         AppCommand::League(c)
+    }
+}
+
+impl From<TournamentCommand> for AppCommand {
+    fn from(c: TournamentCommand) -> Self {
+        AppCommand::Tournament(c)
     }
 }
 
@@ -96,7 +106,15 @@ app_command_from!(
     Subscribe => League,
     Unsubscribe => League,
     ReportResult => League,
-    CorrectResult => League
+    CorrectResult => League,
+    CreateTournament => Tournament,
+    EnterTournament => Tournament,
+    WithdrawFromTournament => Tournament,
+    AnswerRollCall => Tournament,
+    SeedRound => Tournament,
+    SwapRoundPlayers => Tournament,
+    ReportBoardResult => Tournament,
+    CorrectBoardResult => Tournament
 );
 
 /// Per-call options of [`App::execute`].
@@ -451,10 +469,22 @@ impl App {
         stream: &StreamId,
         command: &AppCommand,
     ) -> Result<StreamState, AppError> {
-        let state = self.inner.aggregates.get(stream.as_str()).unwrap_or_else(|| match command {
+        self.stream_state(stream, || match command {
             AppCommand::Player(_) => StreamState::Player(Arc::default()),
             AppCommand::League(_) => StreamState::League(Arc::default()),
-        });
+            AppCommand::Tournament(_) => StreamState::Tournament(Arc::default()),
+        })
+        .await
+    }
+
+    /// A stream's aggregate as of its last committed event, starting from `empty` when none
+    /// is kept.
+    pub(crate) async fn stream_state(
+        &self,
+        stream: &StreamId,
+        empty: impl FnOnce() -> StreamState,
+    ) -> Result<StreamState, AppError> {
+        let state = self.inner.aggregates.get(stream.as_str()).unwrap_or_else(empty);
         let recorded = self.inner.store.read_stream(stream, state.version() + 1).await?;
         if recorded.is_empty() {
             return Ok(state);
@@ -513,7 +543,7 @@ impl App {
         Ok(match command {
             AppCommand::Player(c) => match state {
                 StreamState::Player(player) => player.handle(c, &context)?,
-                StreamState::League(_) => return Err(mismatched(command)),
+                _ => return Err(mismatched(command)),
             },
             AppCommand::League(c) => {
                 if let Some(player) = c.subscriber() {
@@ -532,7 +562,21 @@ impl App {
                 }
                 match state {
                     StreamState::League(league) => league.handle(c, &context)?,
-                    StreamState::Player(_) => return Err(mismatched(command)),
+                    _ => return Err(mismatched(command)),
+                }
+            }
+            AppCommand::Tournament(c) => {
+                let unknown = {
+                    let catalog = self.catalog();
+                    c.players_to_check()
+                        .into_iter()
+                        .filter(|player| catalog.player(*player).is_none())
+                        .collect()
+                };
+                context = context.with_unknown_players(unknown);
+                match state {
+                    StreamState::Tournament(tournament) => tournament.handle(c, &context)?,
+                    _ => return Err(mismatched(command)),
                 }
             }
         })

@@ -99,9 +99,8 @@ impl Follower {
                     break;
                 }
                 if let Some(ratings) = ratings.as_mut()
-                    && let Err(error) = ratings.apply_event(meta, &domain, |league| {
-                        catalog.league(league).map(|summary| summary.settings.scoring_system)
-                    })
+                    && let Err(error) = ratings
+                        .apply_event(meta, &domain, |competition| catalog.scoring_system_of(competition))
                 {
                     outcome = Outcome::Fatal(error);
                     break;

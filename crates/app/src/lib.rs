@@ -14,7 +14,10 @@
 //! app.standings_if(id, what_if, as_of)    the same under a WhatIf (system, aggregation,
 //!                                         every concession under one rule)
 //! app.rescore(id, what_if)                the same, as `league rescore` reports it
-//! app.rating / rating_history / leaderboard   ratings across leagues (loaded on first use)
+//! app.rating / rating_history / leaderboard   ratings across leagues and tournaments
+//!                                         (loaded on first use)
+//! app.tournament(id) / tournament_as_of / verify_seeding   a tournament folded from its
+//!                                         stream (docs/tournaments.md)
 //! replay::rebuild(store) / fold_as_of      the whole log folded at once, then .with_ratings
 //!                                           and .report (what `league replay` prints)
 //! ```
@@ -32,6 +35,7 @@ mod error;
 mod follow;
 mod ratings;
 pub mod replay;
+mod tournaments;
 mod rescore;
 
 pub use app::{

@@ -166,8 +166,13 @@ impl App {
         }
     }
 
-    /// Every league's scoring system, from the catalog.
+    /// Every league's and tournament's scoring system, from the catalog.
     fn league_systems(&self) -> HashMap<Uuid, ScoringSystem> {
-        self.catalog().leagues().map(|league| (league.id, league.settings.scoring_system)).collect()
+        let catalog = self.catalog();
+        catalog
+            .leagues()
+            .map(|league| (league.id, league.settings.scoring_system))
+            .chain(catalog.tournaments().map(|t| (t.id, t.settings.scoring_system)))
+            .collect()
     }
 }

@@ -101,8 +101,8 @@ impl Folded {
     /// Rebuilds the ratings across leagues (docs/ratings.md) up to the model's position.
     pub async fn with_ratings(self, store: &EventStore) -> Result<Replay, ReplayError> {
         let model = &self.model;
-        let ratings = load_ratings(store, model.position(), |league| {
-            model.league(league).map(|view| view.settings.scoring_system)
+        let ratings = load_ratings(store, model.position(), |competition| {
+            model.scoring_system_of(competition)
         })
         .await
         .map_err(ReplayError::Ratings)?;

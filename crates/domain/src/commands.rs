@@ -3,8 +3,12 @@
 
 use league_scoring::GameResult;
 
-use crate::ids::{Actor, GameId, LeagueId, PlayerId, league_stream_id, player_stream_id};
+use crate::ids::{
+    Actor, BoardId, GameId, LeagueId, PlayerId, TournamentId, league_stream_id, player_stream_id,
+    tournament_stream_id,
+};
 use crate::settings::LeagueSettings;
+use crate::tournament::{Attendance, Replacement, TournamentSettings};
 
 /// Admin registers a player. The token itself never reaches the domain, only its hash.
 #[derive(Debug, Clone, PartialEq)]
@@ -152,3 +156,153 @@ league_command_from!(
     ReportResult => ReportResult,
     CorrectResult => CorrectResult
 );
+
+/// Admin creates a tournament with `settings` (built with [`TournamentSettings::new`] and the
+/// caller's overrides; the handler validates them).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CreateTournament {
+    pub actor: Actor,
+    pub tournament_id: TournamentId,
+    pub settings: TournamentSettings,
+}
+
+/// A player enters the tournament (themself; admin may enter anyone), before its last round
+/// is seeded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnterTournament {
+    pub actor: Actor,
+    pub tournament_id: TournamentId,
+    pub player_id: PlayerId,
+}
+
+/// A player withdraws (themself; admin may withdraw anyone) when not seated in a round still
+/// being played.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WithdrawFromTournament {
+    pub actor: Actor,
+    pub tournament_id: TournamentId,
+    pub player_id: PlayerId,
+}
+
+/// A roll-call answer for the next round (the player themself, or admin for anyone).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnswerRollCall {
+    pub actor: Actor,
+    pub tournament_id: TournamentId,
+    pub round: u32,
+    pub player_id: PlayerId,
+    pub attendance: Attendance,
+}
+
+/// Admin seeds round `round` from its roll call. `seed` drives the seeder's random choices
+/// (the application picks one); `sitting_out`/`playing_twice` override the proposal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeedRound {
+    pub actor: Actor,
+    pub tournament_id: TournamentId,
+    pub round: u32,
+    pub seed: u64,
+    pub sitting_out: Option<Vec<PlayerId>>,
+    pub playing_twice: Option<Vec<PlayerId>>,
+}
+
+/// Admin swaps two players of a seeded round before any of its boards has a result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SwapRoundPlayers {
+    pub actor: Actor,
+    pub tournament_id: TournamentId,
+    pub round: u32,
+    pub first: PlayerId,
+    pub second: PlayerId,
+    pub reason: String,
+}
+
+/// Admin or a player seated on the board reports its result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReportBoardResult {
+    pub actor: Actor,
+    pub tournament_id: TournamentId,
+    pub board_id: BoardId,
+    pub result: GameResult,
+    pub replacements: Vec<Replacement>,
+}
+
+/// Admin replaces a finished board's result, giving a reason.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CorrectBoardResult {
+    pub actor: Actor,
+    pub tournament_id: TournamentId,
+    pub board_id: BoardId,
+    pub result: GameResult,
+    pub replacements: Vec<Replacement>,
+    pub reason: String,
+}
+
+/// Commands handled by the [`crate::Tournament`] aggregate.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TournamentCommand {
+    Create(CreateTournament),
+    Enter(EnterTournament),
+    Withdraw(WithdrawFromTournament),
+    AnswerRollCall(AnswerRollCall),
+    SeedRound(SeedRound),
+    Swap(SwapRoundPlayers),
+    ReportResult(ReportBoardResult),
+    CorrectResult(CorrectBoardResult),
+}
+
+macro_rules! tournament_commands {
+    ($($ty:ident => $variant:ident),*) => {
+        impl TournamentCommand {
+            pub fn actor(&self) -> Actor {
+                match self {
+                    $(TournamentCommand::$variant(c) => c.actor,)*
+                }
+            }
+
+            pub fn tournament_id(&self) -> TournamentId {
+                match self {
+                    $(TournamentCommand::$variant(c) => c.tournament_id,)*
+                }
+            }
+        }
+
+        $(
+            impl From<$ty> for TournamentCommand {
+                fn from(c: $ty) -> Self {
+                    TournamentCommand::$variant(c)
+                }
+            }
+        )*
+    };
+}
+tournament_commands!(
+    CreateTournament => Create,
+    EnterTournament => Enter,
+    WithdrawFromTournament => Withdraw,
+    AnswerRollCall => AnswerRollCall,
+    SeedRound => SeedRound,
+    SwapRoundPlayers => Swap,
+    ReportBoardResult => ReportResult,
+    CorrectBoardResult => CorrectResult
+);
+
+impl TournamentCommand {
+    /// The stream this command appends to.
+    pub fn stream_id(&self) -> String {
+        tournament_stream_id(self.tournament_id())
+    }
+
+    /// The players who must be registered for the command to make sense (the one entering,
+    /// replacement players): the application checks them against the catalog.
+    pub fn players_to_check(&self) -> Vec<PlayerId> {
+        match self {
+            TournamentCommand::Enter(c) => vec![c.player_id],
+            TournamentCommand::ReportResult(ReportBoardResult { replacements, .. })
+            | TournamentCommand::CorrectResult(CorrectBoardResult { replacements, .. }) => {
+                replacements.iter().map(|r| r.replacement).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+}

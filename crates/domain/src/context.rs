@@ -11,6 +11,9 @@ pub struct Context {
     /// For a subscription: the subscribing player, or `None` when no such player is
     /// registered. Ignored by other commands.
     pub subscriber: Option<SubscriberFacts>,
+    /// Players a command names that are not registered (filled for the players a tournament
+    /// command asks about, [`crate::TournamentCommand::players_to_check`]).
+    pub unknown_players: Vec<uuid::Uuid>,
 }
 
 /// What the platform knows about a registered player who wants to subscribe.
@@ -25,12 +28,18 @@ pub struct SubscriberFacts {
 impl Context {
     /// A context with no subscriber (enough for every command but a subscription).
     pub fn new(now: DateTime<Utc>) -> Self {
-        Context { now, subscriber: None }
+        Context { now, subscriber: None, unknown_players: Vec::new() }
     }
 
     /// The subscriber exists and finished `finished_games_in_window` games in the window.
     pub fn with_subscriber(mut self, finished_games_in_window: u32) -> Self {
         self.subscriber = Some(SubscriberFacts { finished_games_in_window });
+        self
+    }
+
+    /// Of the players the command names, these are not registered.
+    pub fn with_unknown_players(mut self, unknown: Vec<uuid::Uuid>) -> Self {
+        self.unknown_players = unknown;
         self
     }
 

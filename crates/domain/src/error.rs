@@ -1,7 +1,7 @@
 //! Why a command is refused, and how each refusal maps onto an API error code, so the
 //! gateway translates errors without knowing any rule.
 
-use crate::ids::{GameId, LeagueId, PlayerId};
+use crate::ids::{BoardId, GameId, LeagueId, PlayerId, TournamentId};
 use crate::league::LeagueStatus;
 
 /// The API-level class of a refusal (GraphQL `extensions.code`).
@@ -66,6 +66,16 @@ pub enum DomainError {
     GameAlreadyFinished(GameId),
     #[error("game {0} has no result yet; report it instead of correcting")]
     GameNotFinished(GameId),
+    #[error("tournament {0} not found")]
+    TournamentNotFound(TournamentId),
+    #[error("board {0} not found in this tournament")]
+    BoardNotFound(BoardId),
+    /// The request does not fit the competition's current state (the message says why).
+    #[error("{0}")]
+    Conflict(String),
+    /// The round's roll call cannot be seated (the message names the shortfall).
+    #[error("cannot seed the round: {0}")]
+    CannotSeed(String),
     #[error("scheduling failed: {0}")]
     Scheduling(String),
     /// The history contradicts itself (e.g. a stored result that does not fit its game's
@@ -75,6 +85,10 @@ pub enum DomainError {
 }
 
 impl DomainError {
+    pub(crate) fn conflict(message: impl Into<String>) -> Self {
+        DomainError::Conflict(message.into())
+    }
+
     pub(crate) fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
         DomainError::InvalidInput { field: field.into(), message: message.into() }
     }
@@ -97,7 +111,9 @@ impl DomainError {
             }
             DomainError::PlayerNotFound(_)
             | DomainError::LeagueNotFound(_)
-            | DomainError::GameNotFound(_) => ErrorCode::NotFound,
+            | DomainError::GameNotFound(_)
+            | DomainError::TournamentNotFound(_)
+            | DomainError::BoardNotFound(_) => ErrorCode::NotFound,
             DomainError::PlayerAlreadyRegistered(_)
             | DomainError::LeagueAlreadyExists(_)
             | DomainError::AlreadySubscribed(_)
@@ -106,7 +122,9 @@ impl DomainError {
             | DomainError::LeagueFull
             | DomainError::PlayerNotActive { .. }
             | DomainError::GameAlreadyFinished(_)
-            | DomainError::GameNotFinished(_) => ErrorCode::Conflict,
+            | DomainError::GameNotFinished(_)
+            | DomainError::Conflict(_)
+            | DomainError::CannotSeed(_) => ErrorCode::Conflict,
             DomainError::Scheduling(_) | DomainError::Inconsistent(_) => ErrorCode::Internal,
         }
     }

@@ -15,8 +15,12 @@ use league_scoring::{ConcessionRule, GameResult};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::ids::{Actor, GameId, LeagueId, PlayerId, league_stream_id, player_stream_id};
+use crate::ids::{
+    Actor, BoardId, GameId, LeagueId, PlayerId, TournamentId, league_stream_id, player_stream_id,
+    tournament_stream_id,
+};
 use crate::settings::LeagueSettings;
+use crate::tournament::{Attendance, Replacement, SeededBoard, TournamentSettings};
 
 /// A player joined the platform. The gateway stores only a hash of the player's bearer token.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -99,6 +103,126 @@ pub struct GameResultCorrected {
 #[serde(rename_all = "camelCase")]
 pub struct LeagueCompleted {
     pub league_id: LeagueId,
+}
+
+/// A tournament was created with its fixed settings (`docs/tournaments.md`), flattened beside
+/// its id like [`LeagueCreated`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TournamentCreated {
+    pub tournament_id: TournamentId,
+    #[serde(flatten)]
+    pub settings: TournamentSettings,
+}
+
+/// A player entered the tournament (before the last round is seeded: a late entry plays from
+/// the next round seeded).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TournamentPlayerEntered {
+    pub tournament_id: TournamentId,
+    pub player_id: PlayerId,
+    pub entered_by: Actor,
+}
+
+/// A player withdrew after `after_round` rounds: their scores stay, they are never seated
+/// again.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TournamentPlayerWithdrawn {
+    pub tournament_id: TournamentId,
+    pub player_id: PlayerId,
+    pub after_round: u32,
+    pub withdrawn_by: Actor,
+}
+
+/// A player's answer to round `round`'s roll call (the latest answer counts).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RollCallAnswered {
+    pub tournament_id: TournamentId,
+    pub round: u32,
+    pub player_id: PlayerId,
+    #[serde(flatten)]
+    pub attendance: Attendance,
+    pub answered_by: Actor,
+}
+
+/// Round `round`'s boards, with what anyone needs to re-run the seeding from the log and get
+/// the same boards (`docs/tournaments.md#seeding`): the seeder's version, its random seed
+/// and the digest of its inputs, which the tournament's history before this event determines.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RoundSeeded {
+    pub tournament_id: TournamentId,
+    pub round: u32,
+    pub boards: Vec<SeededBoard>,
+    pub sitting_out: Vec<PlayerId>,
+    pub playing_twice: Vec<PlayerId>,
+    /// Board 1 is the top board (the best by standings play together).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub top_board: bool,
+    pub algorithm: String,
+    pub seed: u64,
+    pub inputs_digest: String,
+    pub repeat_score: u64,
+    pub seat_repeats: u32,
+    pub keep_apart_met: u32,
+    pub seeded_by: Actor,
+}
+
+/// Before round `round` starts, two of its players exchanged places (seats, or a seat and
+/// sitting out), with the reason.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RoundPlayersSwapped {
+    pub tournament_id: TournamentId,
+    pub round: u32,
+    pub first: PlayerId,
+    pub second: PlayerId,
+    pub reason: String,
+    pub swapped_by: Actor,
+}
+
+/// A board's result as reported, like a league game's, with any replacement players who
+/// finished a seat.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BoardFinished {
+    pub tournament_id: TournamentId,
+    pub board_id: BoardId,
+    pub result: GameResult,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replacements: Vec<Replacement>,
+    pub reported_by: Actor,
+}
+
+/// A finished board's result was replaced, with the reason.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BoardResultCorrected {
+    pub tournament_id: TournamentId,
+    pub board_id: BoardId,
+    pub result: GameResult,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replacements: Vec<Replacement>,
+    pub reason: String,
+    pub corrected_by: Actor,
+}
+
+/// Every board of round `round` has a result (appended with the last one).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RoundCompleted {
+    pub tournament_id: TournamentId,
+    pub round: u32,
+}
+
+/// The last round completed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TournamentCompleted {
+    pub tournament_id: TournamentId,
 }
 
 /// The event types, one line each: `Variant = "StoredName" version N in Stream(id_field)`,
@@ -214,13 +338,25 @@ domain_events! {
     GameFinished = "GameFinished" version 2 in League(league_id),
     GameResultCorrected = "GameResultCorrected" version 2 in League(league_id),
     LeagueCompleted = "LeagueCompleted" version 1 in League(league_id),
+    TournamentCreated = "TournamentCreated" version 1 in Tournament(tournament_id),
+    TournamentPlayerEntered = "TournamentPlayerEntered" version 1 in Tournament(tournament_id),
+    TournamentPlayerWithdrawn = "TournamentPlayerWithdrawn" version 1 in Tournament(tournament_id),
+    RollCallAnswered = "RollCallAnswered" version 1 in Tournament(tournament_id),
+    RoundSeeded = "RoundSeeded" version 1 in Tournament(tournament_id),
+    RoundPlayersSwapped = "RoundPlayersSwapped" version 1 in Tournament(tournament_id),
+    BoardFinished = "BoardFinished" version 1 in Tournament(tournament_id),
+    BoardResultCorrected = "BoardResultCorrected" version 1 in Tournament(tournament_id),
+    RoundCompleted = "RoundCompleted" version 1 in Tournament(tournament_id),
+    TournamentCompleted = "TournamentCompleted" version 1 in Tournament(tournament_id),
 }
 
-/// The kinds of event stream: a player's (`player-<uuid>`) or a league's (`league-<uuid>`).
+/// The kinds of event stream: a player's (`player-<uuid>`), a league's (`league-<uuid>`) or a
+/// tournament's (`tournament-<uuid>`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StreamKind {
     Player,
     League,
+    Tournament,
 }
 
 /// The stream an event belongs to, by its id.
@@ -228,14 +364,16 @@ pub enum StreamKind {
 pub enum StreamRef {
     Player(PlayerId),
     League(LeagueId),
+    Tournament(TournamentId),
 }
 
 impl StreamRef {
-    /// The stream's name: `player-<uuid>` or `league-<uuid>`.
+    /// The stream's name: `player-<uuid>`, `league-<uuid>` or `tournament-<uuid>`.
     pub fn stream_id(self) -> String {
         match self {
             StreamRef::Player(id) => player_stream_id(id),
             StreamRef::League(id) => league_stream_id(id),
+            StreamRef::Tournament(id) => tournament_stream_id(id),
         }
     }
 }
@@ -267,7 +405,7 @@ impl EventType {
         }
     }
 
-    /// Whether events of this type belong to a league's stream (all but registrations).
+    /// Whether events of this type belong to a league's stream.
     pub const fn is_league_event(self) -> bool {
         matches!(self.stream_kind(), StreamKind::League)
     }
@@ -352,7 +490,17 @@ pub fn upcast(
         | DomainEvent::PlayerSubscribed(_)
         | DomainEvent::PlayerUnsubscribed(_)
         | DomainEvent::GamesScheduled(_)
-        | DomainEvent::LeagueCompleted(_) => {}
+        | DomainEvent::LeagueCompleted(_)
+        | DomainEvent::TournamentCreated(_)
+        | DomainEvent::TournamentPlayerEntered(_)
+        | DomainEvent::TournamentPlayerWithdrawn(_)
+        | DomainEvent::RollCallAnswered(_)
+        | DomainEvent::RoundSeeded(_)
+        | DomainEvent::RoundPlayersSwapped(_)
+        | DomainEvent::BoardFinished(_)
+        | DomainEvent::BoardResultCorrected(_)
+        | DomainEvent::RoundCompleted(_)
+        | DomainEvent::TournamentCompleted(_) => {}
     }
     Ok(event)
 }
@@ -373,10 +521,27 @@ impl DomainEvent {
         self.stream().stream_id()
     }
 
-    /// The league an event is about (`None` for player events).
+    /// The league an event is about (`None` for player and tournament events).
     pub fn league_id(&self) -> Option<LeagueId> {
         match self.stream() {
             StreamRef::League(id) => Some(id),
+            StreamRef::Player(_) | StreamRef::Tournament(_) => None,
+        }
+    }
+
+    /// The tournament an event is about (`None` for player and league events).
+    pub fn tournament_id(&self) -> Option<TournamentId> {
+        match self.stream() {
+            StreamRef::Tournament(id) => Some(id),
+            StreamRef::Player(_) | StreamRef::League(_) => None,
+        }
+    }
+
+    /// The competition (league or tournament) an event is about: the id its standings and
+    /// live notifications go by (`None` for player events).
+    pub fn competition_id(&self) -> Option<uuid::Uuid> {
+        match self.stream() {
+            StreamRef::League(id) | StreamRef::Tournament(id) => Some(id),
             StreamRef::Player(_) => None,
         }
     }

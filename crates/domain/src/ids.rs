@@ -17,6 +17,15 @@ pub type LeagueId = Uuid;
 /// A game of a league: UUID v5 of the game number in the league id's namespace.
 pub type GameId = Uuid;
 
+/// A tournament (stream `tournament-<uuid>`); the stream also holds its rounds and boards.
+pub type TournamentId = Uuid;
+/// A board of a tournament round: UUID v5 of `r<round>b<number>` in the tournament id's
+/// namespace.
+pub type BoardId = Uuid;
+
+/// Prefix of tournament streams.
+pub const TOURNAMENT_STREAM_PREFIX: &str = "tournament-";
+
 /// Prefix of player streams.
 pub const PLAYER_STREAM_PREFIX: &str = "player-";
 /// Prefix of league streams.
@@ -30,6 +39,22 @@ pub fn player_stream_id(player_id: PlayerId) -> String {
 /// The event stream of a league: `league-<uuid>`.
 pub fn league_stream_id(league_id: LeagueId) -> String {
     format!("{LEAGUE_STREAM_PREFIX}{league_id}")
+}
+
+/// The event stream of a tournament: `tournament-<uuid>`.
+pub fn tournament_stream_id(tournament_id: TournamentId) -> String {
+    format!("{TOURNAMENT_STREAM_PREFIX}{tournament_id}")
+}
+
+/// The tournament id of a `tournament-<uuid>` stream, if it is one.
+pub fn tournament_id_of_stream(stream_id: &str) -> Option<TournamentId> {
+    stream_id.strip_prefix(TOURNAMENT_STREAM_PREFIX).and_then(|id| Uuid::parse_str(id).ok())
+}
+
+/// The id of board `number` (1-based) of round `round` of a tournament: deterministic, like
+/// [`game_id`], so the same seeding always names the same boards.
+pub fn board_id(tournament_id: TournamentId, round: u32, number: u32) -> BoardId {
+    Uuid::new_v5(&tournament_id, format!("r{round}b{number}").as_bytes())
 }
 
 /// The league id of a `league-<uuid>` stream, if it is one.
@@ -149,6 +174,9 @@ mod tests {
         assert_eq!(league_id_of_stream(&league_stream_id(id)), Some(id));
         assert_eq!(player_id_of_stream(&player_stream_id(id)), Some(id));
         assert_eq!(league_id_of_stream(&player_stream_id(id)), None);
+        assert_eq!(tournament_id_of_stream(&tournament_stream_id(id)), Some(id));
+        assert_eq!(league_id_of_stream(&tournament_stream_id(id)), None);
+        assert_ne!(board_id(id, 1, 2), board_id(id, 2, 1));
     }
 
     #[test]

@@ -432,7 +432,17 @@ impl Aggregate for League {
                 }
             }
             DomainEvent::LeagueCompleted(_) => self.completed = true,
-            DomainEvent::PlayerRegistered(_) => {}
+            DomainEvent::PlayerRegistered(_)
+            | DomainEvent::TournamentCreated(_)
+            | DomainEvent::TournamentPlayerEntered(_)
+            | DomainEvent::TournamentPlayerWithdrawn(_)
+            | DomainEvent::RollCallAnswered(_)
+            | DomainEvent::RoundSeeded(_)
+            | DomainEvent::RoundPlayersSwapped(_)
+            | DomainEvent::BoardFinished(_)
+            | DomainEvent::BoardResultCorrected(_)
+            | DomainEvent::RoundCompleted(_)
+            | DomainEvent::TournamentCompleted(_) => {}
         }
     }
 

@@ -4,6 +4,8 @@
 //! - [`Player`] (`player-<uuid>`): registration.
 //! - [`League`] (`league-<uuid>`): settings, subscriptions, the stored schedule, results,
 //!   corrections, completion.
+//! - [`Tournament`] (`tournament-<uuid>`): entries, roll calls, seeded rounds, board results
+//!   and corrections, completion (`docs/tournaments.md`).
 //!
 //! [`Aggregate::handle`] decides (`Result<Vec<DomainEvent>, DomainError>`, pure);
 //! [`Aggregate::apply`] only folds. Facts from other aggregates come in a [`Context`]
@@ -23,29 +25,38 @@ pub mod rules;
 mod scores;
 mod seats;
 mod settings;
+mod tournament;
 
 pub use aggregate::Aggregate;
 pub use commands::{
-    CorrectResult, CreateLeague, LeagueCommand, PlayerCommand, RegisterPlayer, ReportResult,
-    Subscribe, Unsubscribe,
+    AnswerRollCall, CorrectBoardResult, CorrectResult, CreateLeague, CreateTournament,
+    EnterTournament, LeagueCommand, PlayerCommand, RegisterPlayer, ReportBoardResult, ReportResult,
+    SeedRound, Subscribe, SwapRoundPlayers, TournamentCommand, Unsubscribe, WithdrawFromTournament,
 };
 pub use context::{Context, SubscriberFacts};
 pub use error::{DomainError, ErrorCode};
 pub use events::{
-    DomainEvent, EventDecodeError, EventType, GameFinished, GameResultCorrected, GamesScheduled,
-    LeagueCompleted, LeagueCreated, PayloadSource, PlayerRegistered, PlayerSubscribed,
-    PlayerUnsubscribed, ScheduledGame, StreamKind, StreamRef, upcast,
+    BoardFinished, BoardResultCorrected, DomainEvent, EventDecodeError, EventType, GameFinished,
+    GameResultCorrected, GamesScheduled, LeagueCompleted, LeagueCreated, PayloadSource,
+    PlayerRegistered, PlayerSubscribed, PlayerUnsubscribed, RollCallAnswered, RoundCompleted,
+    RoundPlayersSwapped, RoundSeeded, ScheduledGame, StreamKind, StreamRef, TournamentCompleted,
+    TournamentCreated, TournamentPlayerEntered, TournamentPlayerWithdrawn, upcast,
 };
 pub use ids::{
-    Actor, GameId, LEAGUE_STREAM_PREFIX, LeagueId, PLAYER_STREAM_PREFIX, ParseActorError, PlayerId,
-    game_id, league_id_of_stream, league_stream_id, player_id_of_stream, player_key,
-    player_stream_id,
+    Actor, BoardId, GameId, LEAGUE_STREAM_PREFIX, LeagueId, PLAYER_STREAM_PREFIX, ParseActorError,
+    PlayerId, TOURNAMENT_STREAM_PREFIX, TournamentId, board_id, game_id, league_id_of_stream,
+    league_stream_id, player_id_of_stream, player_key, player_stream_id, tournament_id_of_stream,
+    tournament_stream_id,
 };
 pub use league::{Game, GameStatus, League, LeagueStatus, check_aggregation};
 pub use player::Player;
 pub use scores::{ScoreError, ScoredGames, ScoredResult, StandingRow};
 pub use seats::{DIPLOMACY_POWERS, seat_label, seat_labels};
 pub use settings::LeagueSettings;
+pub use tournament::{
+    Attendance, Board, Entrant, MAX_ROUNDS, Replacement, ReplacementScores, Round, SeededBoard,
+    SeedingCheck, Tournament, TournamentSettings, TournamentStatus,
+};
 
 #[cfg(test)]
 mod tests;

@@ -781,6 +781,7 @@ mod stored_events {
             corrected_by: Actor::Admin,
         }));
         events.push(DomainEvent::LeagueCompleted(LeagueCompleted { league_id: LEAGUE }));
+        events.extend(crate::tournament::tests::a_played_tournament());
         events
     }
 
@@ -888,7 +889,14 @@ mod stored_events {
     fn events_know_their_stream() {
         let events = one_of_each();
         assert_eq!(events[0].stream_id(), format!("player-{}", player(1)));
-        assert!(events[1..].iter().all(|e| e.stream_id() == format!("league-{LEAGUE}")));
+        for event in &events[1..] {
+            let expected = match event.tournament_id() {
+                Some(tournament) => format!("tournament-{tournament}"),
+                None => format!("league-{LEAGUE}"),
+            };
+            assert_eq!(event.stream_id(), expected);
+            assert_eq!(event.competition_id(), event.league_id().or(event.tournament_id()));
+        }
     }
 }
 

@@ -7,7 +7,9 @@
 
 use chrono::{DateTime, Utc};
 use futures::TryStreamExt;
-use league_domain::{DomainEvent, EventType, LeagueSettings, LeagueStatus};
+use league_domain::{
+    DomainEvent, EventType, LeagueSettings, LeagueStatus, TournamentSettings, TournamentStatus,
+};
 use league_store::{EventStore, RecordedEvent};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use uuid::Uuid;
@@ -18,13 +20,17 @@ use crate::model::{EventMeta, PlayerView};
 use crate::players::PlayerRegistry;
 
 /// The event types the catalog folds; every other event leaves it unchanged.
-pub const CATALOG_EVENT_TYPES: [EventType; 6] = [
+pub const CATALOG_EVENT_TYPES: [EventType; 10] = [
     EventType::PlayerRegistered,
     EventType::LeagueCreated,
     EventType::PlayerSubscribed,
     EventType::PlayerUnsubscribed,
     EventType::GamesScheduled,
     EventType::LeagueCompleted,
+    EventType::TournamentCreated,
+    EventType::TournamentPlayerEntered,
+    EventType::RoundSeeded,
+    EventType::TournamentCompleted,
 ];
 
 /// Whether the catalog folds events of this type.
@@ -44,6 +50,20 @@ pub struct LeagueSummary {
     pub created_at: DateTime<Utc>,
     /// When its last game finished (`None` while it runs): no game of it finished later.
     pub completed_at: Option<DateTime<Utc>>,
+}
+
+/// A tournament as the catalog knows it: settings, status, entrants (no rounds or results:
+/// those are folded from the tournament's own stream).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TournamentSummary {
+    pub id: Uuid,
+    pub settings: TournamentSettings,
+    pub status: TournamentStatus,
+    /// Entrants in entry order, withdrawn ones included.
+    pub entrants: Vec<Uuid>,
+    /// Rounds seeded so far.
+    pub rounds_seeded: u32,
+    pub created_at: DateTime<Utc>,
 }
 
 /// The catalog as of the last folded catalog event. Pure: no IO (but [`load_catalog`]).
@@ -67,6 +87,10 @@ pub struct Catalog {
     /// the player's list instead costs as many leagues as the player ever joined, per
     /// subscription: quadratic in a long history.
     departed: HashSet<(Uuid, Uuid)>,
+    /// Every tournament, in creation order.
+    tournaments: Vec<TournamentSummary>,
+    /// Tournament id → index in `tournaments`.
+    tournament_index: HashMap<Uuid, u32>,
 }
 
 impl Catalog {
@@ -91,6 +115,35 @@ impl Catalog {
         match self.league_index.get(&id) {
             Some(index) => Ok(&mut self.leagues[*index as usize]),
             None => Err(ProjectionError::inconsistent(position, format!("unknown league {id}"))),
+        }
+    }
+
+    pub fn tournament(&self, id: Uuid) -> Option<&TournamentSummary> {
+        self.tournament_index.get(&id).map(|index| &self.tournaments[*index as usize])
+    }
+
+    /// Every tournament, in creation order.
+    pub fn tournaments(&self) -> impl Iterator<Item = &TournamentSummary> {
+        self.tournaments.iter()
+    }
+
+    /// The scoring system of a competition (league or tournament): what rates its games.
+    pub fn scoring_system_of(&self, competition: Uuid) -> Option<league_scoring::ScoringSystem> {
+        self.league(competition)
+            .map(|league| league.settings.scoring_system)
+            .or_else(|| self.tournament(competition).map(|t| t.settings.scoring_system))
+    }
+
+    fn tournament_mut(
+        &mut self,
+        id: Uuid,
+        position: u64,
+    ) -> Result<&mut TournamentSummary, ProjectionError> {
+        match self.tournament_index.get(&id) {
+            Some(index) => Ok(&mut self.tournaments[*index as usize]),
+            None => {
+                Err(ProjectionError::inconsistent(position, format!("unknown tournament {id}")))
+            }
         }
     }
 
@@ -221,7 +274,43 @@ impl Catalog {
                 league.status = LeagueStatus::Completed;
                 league.completed_at = Some(meta.recorded_at);
             }
-            DomainEvent::GameFinished(_) | DomainEvent::GameResultCorrected(_) => {}
+            DomainEvent::TournamentCreated(e) => {
+                if self.tournament_index.contains_key(&e.tournament_id) {
+                    return Err(ProjectionError::inconsistent(
+                        position,
+                        format!("tournament {} created twice", e.tournament_id),
+                    ));
+                }
+                self.tournament_index.insert(e.tournament_id, self.tournaments.len() as u32);
+                self.tournaments.push(TournamentSummary {
+                    id: e.tournament_id,
+                    settings: e.settings.clone(),
+                    status: TournamentStatus::Open,
+                    entrants: Vec::new(),
+                    rounds_seeded: 0,
+                    created_at: meta.recorded_at,
+                });
+            }
+            DomainEvent::TournamentPlayerEntered(e) => {
+                self.tournament_mut(e.tournament_id, position)?.entrants.push(e.player_id);
+            }
+            DomainEvent::RoundSeeded(e) => {
+                let tournament = self.tournament_mut(e.tournament_id, position)?;
+                tournament.status = TournamentStatus::Running;
+                tournament.rounds_seeded = e.round;
+            }
+            DomainEvent::TournamentCompleted(e) => {
+                self.tournament_mut(e.tournament_id, position)?.status = TournamentStatus::Completed;
+            }
+            // Withdrawn entrants stay listed: their scores stay in the standings.
+            DomainEvent::TournamentPlayerWithdrawn(_)
+            | DomainEvent::GameFinished(_)
+            | DomainEvent::GameResultCorrected(_)
+            | DomainEvent::RollCallAnswered(_)
+            | DomainEvent::RoundPlayersSwapped(_)
+            | DomainEvent::BoardFinished(_)
+            | DomainEvent::BoardResultCorrected(_)
+            | DomainEvent::RoundCompleted(_) => {}
         }
         Ok(())
     }

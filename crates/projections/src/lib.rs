@@ -24,7 +24,9 @@ mod players;
 mod ratings;
 
 pub use asof::{AsOf, fold_until, load_league, load_model};
-pub use catalog::{CATALOG_EVENT_TYPES, Catalog, LeagueSummary, is_catalog_event, load_catalog};
+pub use catalog::{
+    CATALOG_EVENT_TYPES, Catalog, LeagueSummary, TournamentSummary, is_catalog_event, load_catalog,
+};
 pub use decode::{PayloadSource, decode, decode_event};
 pub use error::ProjectionError;
 pub use league_domain::{GameStatus, LeagueStatus};

@@ -9,7 +9,7 @@ use league_domain::{
     DomainEvent, GameFinished, GameResultCorrected, GameStatus, GamesScheduled, LeagueCreated,
     LeagueSettings, LeagueStatus, ScoredGames, ScoredResult, rules, seat_labels,
 };
-use league_scoring::{GameResult, score_game_unexplained};
+use league_scoring::{GameResult, ScoringSystem, score_game_unexplained};
 use league_store::RecordedEvent;
 use rustc_hash::FxHashMap as HashMap;
 use uuid::Uuid;
@@ -102,6 +102,8 @@ pub struct Applied {
     pub event_type: &'static str,
     /// The league the event concerns.
     pub league: Option<Uuid>,
+    /// The tournament the event concerns.
+    pub tournament: Option<Uuid>,
     /// The player registered by the event.
     pub player: Option<Uuid>,
     /// The game whose result changed.
@@ -120,6 +122,7 @@ impl Applied {
             position,
             event_type: event.event_type(),
             league: event.league_id(),
+            tournament: event.tournament_id(),
             ..Applied::default()
         };
         match event {
@@ -138,6 +141,17 @@ impl Applied {
                 applied.game = Some(e.game_id);
                 applied.standings_changed = true;
             }
+            // Tournament standings list every entrant, count sitting out and every result.
+            DomainEvent::TournamentPlayerEntered(_)
+            | DomainEvent::RoundSeeded(_)
+            | DomainEvent::RoundPlayersSwapped(_)
+            | DomainEvent::BoardFinished(_)
+            | DomainEvent::BoardResultCorrected(_) => applied.standings_changed = true,
+            DomainEvent::TournamentCreated(_)
+            | DomainEvent::TournamentPlayerWithdrawn(_)
+            | DomainEvent::RollCallAnswered(_)
+            | DomainEvent::RoundCompleted(_)
+            | DomainEvent::TournamentCompleted(_) => {}
         }
         applied
     }
@@ -172,6 +186,9 @@ pub struct ReadModel {
     pub(crate) history: HashMap<(Uuid, Uuid), Vec<ScoreChange>>,
     /// Player → commit times of every `GameFinished` where the player was seated.
     activity: HashMap<Uuid, Vec<DateTime<Utc>>>,
+    /// Tournament → the system scoring its boards (what the ratings rebuilt by a replay need;
+    /// tournaments themselves are folded from their own streams).
+    tournament_systems: HashMap<Uuid, ScoringSystem>,
 }
 
 impl ReadModel {
@@ -191,6 +208,13 @@ impl ReadModel {
 
     pub fn league(&self, id: Uuid) -> Option<&LeagueView> {
         self.leagues.get(&id).map(|state| &state.view)
+    }
+
+    /// The scoring system of a league or tournament.
+    pub fn scoring_system_of(&self, competition: Uuid) -> Option<ScoringSystem> {
+        self.league(competition)
+            .map(|view| view.settings.scoring_system)
+            .or_else(|| self.tournament_systems.get(&competition).copied())
     }
 
     /// Every league, in creation order.
@@ -282,6 +306,19 @@ impl ReadModel {
             DomainEvent::LeagueCompleted(e) => {
                 self.league_mut(meta, e.league_id)?.status = LeagueStatus::Completed;
             }
+            DomainEvent::TournamentCreated(e) => {
+                self.tournament_systems.insert(e.tournament_id, e.settings.scoring_system);
+            }
+            // Tournaments are folded from their own streams (`league_domain::Tournament`).
+            DomainEvent::TournamentPlayerEntered(_)
+            | DomainEvent::TournamentPlayerWithdrawn(_)
+            | DomainEvent::RollCallAnswered(_)
+            | DomainEvent::RoundSeeded(_)
+            | DomainEvent::RoundPlayersSwapped(_)
+            | DomainEvent::BoardFinished(_)
+            | DomainEvent::BoardResultCorrected(_)
+            | DomainEvent::RoundCompleted(_)
+            | DomainEvent::TournamentCompleted(_) => {}
         }
         self.position = meta.position;
         self.last_recorded_at = Some(meta.recorded_at);

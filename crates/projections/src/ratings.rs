@@ -1,5 +1,6 @@
-//! [`RatingsModel`]: ratings across leagues (`docs/ratings.md`), folded from the result
-//! events only ([`RATING_EVENT_TYPES`]): each result is scored under its league's system,
+//! [`RatingsModel`]: ratings across leagues and tournaments (`docs/ratings.md`), folded from
+//! the result events only ([`RATING_EVENT_TYPES`]): each result (a league game or a tournament
+//! board) is scored under its competition's system,
 //! turned into ranked teams and rated by the pure `league-ratings` crate in log order.
 //! Loaded on first use through the `events(event_type, position)` index
 //! ([`load_ratings`]), never with the whole log; kept current by the live feed; rebuilt by
@@ -20,8 +21,12 @@ use crate::error::ProjectionError;
 use crate::model::EventMeta;
 
 /// The event types the ratings fold; every other event leaves them unchanged.
-pub const RATING_EVENT_TYPES: [EventType; 2] =
-    [EventType::GameFinished, EventType::GameResultCorrected];
+pub const RATING_EVENT_TYPES: [EventType; 4] = [
+    EventType::GameFinished,
+    EventType::GameResultCorrected,
+    EventType::BoardFinished,
+    EventType::BoardResultCorrected,
+];
 
 /// Every player's rating at every game kind as of the last folded event. Pure: no IO (but
 /// [`load_ratings`] and [`RatingsModel::catch_up`]).
@@ -111,11 +116,13 @@ impl RatingsModel {
         let (league, game, result, correction) = match event {
             DomainEvent::GameFinished(e) => (e.league_id, e.game_id, &e.result, false),
             DomainEvent::GameResultCorrected(e) => (e.league_id, e.game_id, &e.result, true),
+            DomainEvent::BoardFinished(e) => (e.tournament_id, e.board_id, &e.result, false),
+            DomainEvent::BoardResultCorrected(e) => (e.tournament_id, e.board_id, &e.result, true),
             _ => return Ok(()),
         };
         let position = meta.position;
         let system = system_of(league).ok_or_else(|| {
-            ProjectionError::inconsistent(position, format!("unknown league {league}"))
+            ProjectionError::inconsistent(position, format!("unknown league or tournament {league}"))
         })?;
         let kind = GameKind::of(system);
         let outcome = rate_input(system, result)

@@ -326,14 +326,25 @@ impl Line {
             DomainEvent::LeagueCompleted(_) if self.only.is_none() => {
                 let _ = writeln!(text, "{head}: every game has a result");
             }
-            // Lines about other players (`--player`), and registrations, which are not
-            // league events. Listed by name so a new event type must be described here.
+            // Lines about other players (`--player`), and registrations and tournament
+            // events, which are not league events. Listed by name so a new event type must
+            // be described here.
             DomainEvent::LeagueCreated(_)
             | DomainEvent::PlayerSubscribed(_)
             | DomainEvent::PlayerUnsubscribed(_)
             | DomainEvent::GamesScheduled(_)
             | DomainEvent::LeagueCompleted(_)
-            | DomainEvent::PlayerRegistered(_) => {}
+            | DomainEvent::PlayerRegistered(_)
+            | DomainEvent::TournamentCreated(_)
+            | DomainEvent::TournamentPlayerEntered(_)
+            | DomainEvent::TournamentPlayerWithdrawn(_)
+            | DomainEvent::RollCallAnswered(_)
+            | DomainEvent::RoundSeeded(_)
+            | DomainEvent::RoundPlayersSwapped(_)
+            | DomainEvent::BoardFinished(_)
+            | DomainEvent::BoardResultCorrected(_)
+            | DomainEvent::RoundCompleted(_)
+            | DomainEvent::TournamentCompleted(_) => {}
         }
     }
 

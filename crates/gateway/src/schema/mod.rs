@@ -9,14 +9,13 @@ mod pagination;
 mod query;
 mod ratings;
 mod subscription;
+mod tournament;
 mod types;
 
-use async_graphql::{Context, Schema};
+use async_graphql::{Context, MergedObject, Schema};
 use league_app::App;
 
 pub use inputs::{AsOf, GameResultInput, ScoringSystemValue};
-pub use mutation::MutationRoot;
-pub use query::QueryRoot;
 pub use ratings::GameKindValue;
 pub use subscription::SubscriptionRoot;
 
@@ -24,6 +23,17 @@ use crate::Shutdown;
 use crate::auth::Caller;
 use crate::config::GatewayConfig;
 use crate::extension::ErrorCodes;
+
+/// The query root: league and player reads, tournament reads.
+#[derive(Debug, Default, MergedObject)]
+#[graphql(name = "Query")]
+pub struct QueryRoot(query::LeagueQuery, tournament::TournamentQuery);
+
+/// The mutation root: each change needs a bearer token; the domain decides whether the
+/// caller may.
+#[derive(Debug, Default, MergedObject)]
+#[graphql(name = "Mutation")]
+pub struct MutationRoot(mutation::LeagueMutation, tournament::TournamentMutation);
 
 /// The gateway's schema type.
 pub type GatewaySchema = Schema<QueryRoot, MutationRoot, SubscriptionRoot>;
@@ -58,7 +68,7 @@ pub fn sdl() -> String {
 }
 
 fn builder() -> async_graphql::SchemaBuilder<QueryRoot, MutationRoot, SubscriptionRoot> {
-    Schema::build(QueryRoot, MutationRoot, SubscriptionRoot)
+    Schema::build(QueryRoot::default(), MutationRoot::default(), SubscriptionRoot)
 }
 
 /// The application (schema data, always present in a served schema).

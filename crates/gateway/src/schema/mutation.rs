@@ -17,13 +17,13 @@ use crate::RequestId;
 use crate::auth::{Caller, generate_token, hash_token};
 use crate::error::{GatewayError, GatewayResult};
 
-/// The mutation root.
+/// League and player changes (merged into the mutation root).
 #[derive(Debug, Default)]
-pub struct MutationRoot;
+pub struct LeagueMutation;
 
 /// Changes: each needs a bearer token; the domain decides whether the caller may.
-#[Object(name = "Mutation")]
-impl MutationRoot {
+#[Object]
+impl LeagueMutation {
     /// Admin: registers a player and returns their bearer token (shown only this once).
     async fn register_player(
         &self,
@@ -139,7 +139,7 @@ impl MutationRoot {
 }
 
 /// Runs a command with the request's id as correlation id.
-async fn execute(
+pub(super) async fn execute(
     ctx: &Context<'_>,
     command: impl Into<league_app::AppCommand>,
     idempotency_key: Option<String>,
@@ -184,7 +184,7 @@ fn membership(
 }
 
 /// The player a (un)subscription is about: the named one, else the calling player.
-fn subject(caller: Caller, player_id: Option<ID>) -> GatewayResult<Uuid> {
+pub(super) fn subject(caller: Caller, player_id: Option<ID>) -> GatewayResult<Uuid> {
     match (player_id, caller) {
         (Some(id), _) => parse_id(&id, "playerId"),
         (None, Caller::Player(id)) => Ok(id),
@@ -204,7 +204,7 @@ fn game_of(ctx: &Context<'_>, game_id: &ID) -> GatewayResult<(Uuid, Uuid)> {
 
 /// A domain refusal of a result names the field in the scoring crate's terms; say it in
 /// the terms of the `GameResultInput` the caller sent.
-fn in_input_terms(error: GatewayError, input: &GameResultInput) -> GatewayError {
+pub(super) fn in_input_terms(error: GatewayError, input: &GameResultInput) -> GatewayError {
     let GatewayError::App(app_error) = &error else {
         return error;
     };

@@ -26,13 +26,13 @@ pub type LeagueConnection = Connection<String, League, ConnectionTotals>;
 pub type PlayerConnection = Connection<String, Player, ConnectionTotals>;
 pub type EventConnection = Connection<String, Event, ConnectionTotals>;
 
-/// The query root.
+/// League and player reads (merged into the query root).
 #[derive(Debug, Default)]
-pub struct QueryRoot;
+pub struct LeagueQuery;
 
 /// Reads: public, served from the in-memory catalog and league models.
-#[Object(name = "Query")]
-impl QueryRoot {
+#[Object]
+impl LeagueQuery {
     /// A league by id (null if there is none).
     async fn league(&self, ctx: &Context<'_>, id: ID) -> GatewayResult<Option<League>> {
         let id = parse_id(&id, "id")?;

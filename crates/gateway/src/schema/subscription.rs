@@ -11,6 +11,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::app;
 use super::inputs::parse_id;
+use super::tournament::Tournament;
 use super::types::{Event, League, Standing};
 use crate::Shutdown;
 use crate::error::{GatewayError, GatewayResult};
@@ -25,6 +26,14 @@ pub struct StandingsUpdate {
 }
 
 /// The subscription root.
+/// A tournament whose standings changed (select `standings` on it), at the log position of
+/// the change.
+#[derive(SimpleObject)]
+pub struct TournamentStandingsUpdate {
+    pub tournament: Tournament,
+    pub position: u64,
+}
+
 #[derive(Debug, Default)]
 pub struct SubscriptionRoot;
 
@@ -78,6 +87,36 @@ impl SubscriptionRoot {
             }
         })
     }
+
+    /// A tournament's standings after every change that can move them (an entry, a seeded
+    /// round, a swap, a result or a correction): select `standings` on the tournament.
+    async fn tournament_standings_changed(
+        &self,
+        ctx: &Context<'_>,
+        tournament_id: ID,
+    ) -> Result<impl Stream<Item = TournamentStandingsUpdate> + use<>, GatewayError> {
+        let id = parse_id(&tournament_id, "tournamentId")?;
+        let app = app(ctx).clone();
+        app.existing_tournament(id).await?;
+        feed(ctx, move |n| n.applied.tournament == Some(id), move |notification| {
+            let app = app.clone();
+            async move {
+                if !notification.standings_changed {
+                    return None;
+                }
+                match app.existing_tournament(id).await {
+                    Ok(state) => Some(TournamentStandingsUpdate {
+                        tournament: Tournament::new(app.clone(), id, state),
+                        position: notification.event.position,
+                    }),
+                    Err(error) => {
+                        tracing::error!(%error, "tournament standings update not served");
+                        None
+                    }
+                }
+            }
+        })
+    }
 }
 
 /// The live feed of an existing league (`NOT_FOUND` otherwise): each notification about it
@@ -86,7 +125,7 @@ impl SubscriptionRoot {
 fn league_feed<T, F, Fut>(
     ctx: &Context<'_>,
     league_id: &ID,
-    mut item: F,
+    item: F,
 ) -> GatewayResult<impl Stream<Item = T> + use<T, F, Fut>>
 where
     F: FnMut(Arc<Notification>) -> Fut + Send + 'static,
@@ -94,8 +133,24 @@ where
     T: Send + 'static,
 {
     let league = parse_id(league_id, "leagueId")?;
+    app(ctx).require_league(league)?;
+    feed(ctx, move |n| n.league == Some(league), item)
+}
+
+/// The live feed's notifications that `concerns` keeps, each turned into an item by `item`
+/// (`None` skips it), until the server shuts down.
+fn feed<T, C, F, Fut>(
+    ctx: &Context<'_>,
+    concerns: C,
+    mut item: F,
+) -> GatewayResult<impl Stream<Item = T> + use<T, C, F, Fut>>
+where
+    C: Fn(&Notification) -> bool + Send + 'static,
+    F: FnMut(Arc<Notification>) -> Fut + Send + 'static,
+    Fut: Future<Output = Option<T>> + Send,
+    T: Send + 'static,
+{
     let app = app(ctx);
-    app.require_league(league)?;
     let mut feed = app.subscribe();
     let mut shutdown = ctx.data_opt::<Shutdown>().cloned().unwrap_or_default();
     Ok(async_stream::stream! {
@@ -105,7 +160,7 @@ where
                 () = shutdown.requested() => break,
             };
             match notification {
-                Ok(n) if n.league == Some(league) => {
+                Ok(n) if concerns(&n) => {
                     if let Some(value) = item(n).await {
                         yield value;
                     }

@@ -440,7 +440,7 @@ pub enum GameResultValue {
 }
 
 impl GameResultValue {
-    fn new(
+    pub(crate) fn new(
         app: &App,
         result: &league_scoring::GameResult,
         seats: &[SeatView],

@@ -1,0 +1,79 @@
+//! Reading tournaments (`docs/tournaments.md`): a tournament is folded from its own stream
+//! into the domain's [`Tournament`] — the state commands are decided on is also what
+//! standings, rounds and boards are read from, kept per stream like every aggregate and
+//! brought up to date with the events appended since. History (as of a position or an
+//! instant) folds the stream up to the bound; seeding verification re-runs every recorded
+//! seeding from the events before it.
+
+use std::sync::Arc;
+
+use league_domain::{SeedingCheck, Tournament, tournament_stream_id};
+use league_projections::{AsOf, decode};
+use league_store::{RecordedEvent, StreamId};
+use uuid::Uuid;
+
+use crate::aggregates::StreamState;
+use crate::app::App;
+use crate::error::AppError;
+
+impl App {
+    /// A tournament as of its last committed event (`None` if there is no such tournament).
+    pub async fn tournament(&self, id: Uuid) -> Result<Option<Arc<Tournament>>, AppError> {
+        if self.catalog().tournament(id).is_none() {
+            return Ok(None);
+        }
+        let stream = tournament_stream(id)?;
+        match self.stream_state(&stream, || StreamState::Tournament(Arc::default())).await? {
+            StreamState::Tournament(tournament) => Ok(Some(tournament)),
+            _ => Err(AppError::internal(format!("stream {stream} holds another aggregate"))),
+        }
+    }
+
+    /// A tournament, or `NOT_FOUND`.
+    pub async fn existing_tournament(&self, id: Uuid) -> Result<Arc<Tournament>, AppError> {
+        self.tournament(id).await?.ok_or_else(|| not_found(id))
+    }
+
+    /// A tournament at a point in history: its stream folded up to `as_of`.
+    pub async fn tournament_as_of(
+        &self,
+        id: Uuid,
+        as_of: AsOf,
+    ) -> Result<Arc<Tournament>, AppError> {
+        let events = self.tournament_events(id).await?;
+        let mut tournament = Tournament::default();
+        for event in events.iter().take_while(|e| as_of.includes(e.position, e.recorded_at)) {
+            let (_, domain) = decode(event).map_err(AppError::internal)?;
+            league_domain::Aggregate::apply(&mut tournament, &domain);
+        }
+        Ok(Arc::new(tournament))
+    }
+
+    /// Every event of a tournament's stream, in order (`NOT_FOUND` if there is none).
+    pub async fn tournament_events(&self, id: Uuid) -> Result<Vec<RecordedEvent>, AppError> {
+        if self.catalog().tournament(id).is_none() {
+            return Err(not_found(id));
+        }
+        Ok(self.store().read_stream(&tournament_stream(id)?, 1).await?)
+    }
+
+    /// Re-runs every recorded seeding of the tournament from the log
+    /// (`docs/tournaments.md#seeding`).
+    pub async fn verify_seeding(&self, id: Uuid) -> Result<Vec<SeedingCheck>, AppError> {
+        let events = self
+            .tournament_events(id)
+            .await?
+            .iter()
+            .map(|event| decode(event).map(|(_, domain)| domain).map_err(AppError::internal))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Tournament::verify_seeding(&events))
+    }
+}
+
+fn tournament_stream(id: Uuid) -> Result<StreamId, AppError> {
+    StreamId::new(tournament_stream_id(id)).map_err(AppError::internal)
+}
+
+fn not_found(id: Uuid) -> AppError {
+    AppError::NotFound(format!("tournament {id}"))
+}

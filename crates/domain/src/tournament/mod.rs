@@ -1,0 +1,698 @@
+//! The `Tournament` aggregate (stream `tournament-<uuid>`): a competition played in rounds
+//! (`docs/tournaments.md`). Entrants come and go, each round has a roll call, is seeded into
+//! boards from it, and its boards' results are reported and corrected like league games.
+//! Standings combine the boards' scores with the tournament's round and tournament scoring.
+
+mod seeding;
+mod settings;
+mod standings;
+#[cfg(test)]
+pub(crate) mod tests;
+
+use std::collections::BTreeMap;
+
+use league_scheduling::{SeatedPlayer, Seeding};
+use league_scoring::{GameResult, ScoringError};
+
+pub use self::seeding::SeedingCheck;
+pub use self::settings::{
+    Attendance, Replacement, ReplacementScores, SeededBoard, TournamentSettings,
+};
+use crate::aggregate::Aggregate;
+use crate::commands::{
+    AnswerRollCall, CorrectBoardResult, CreateTournament, EnterTournament, ReportBoardResult,
+    SeedRound, SwapRoundPlayers, TournamentCommand, WithdrawFromTournament,
+};
+use crate::context::Context;
+use crate::error::DomainError;
+use crate::events::{
+    BoardFinished, BoardResultCorrected, DomainEvent, RollCallAnswered, RoundCompleted,
+    RoundPlayersSwapped, RoundSeeded, TournamentCompleted, TournamentCreated,
+    TournamentPlayerEntered, TournamentPlayerWithdrawn,
+};
+use crate::ids::{Actor, BoardId, PlayerId, TournamentId, board_id};
+use crate::rules::{check_players_per_game, clean_name, clean_reason, validate_result};
+use crate::seats::seat_labels;
+
+/// Most rounds a tournament may plan.
+pub const MAX_ROUNDS: u32 = 20;
+
+/// Where a tournament is: taking entries and playing rounds, or completed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum TournamentStatus {
+    /// No round seeded yet.
+    Open,
+    /// At least one round seeded, the last one not completed.
+    Running,
+    Completed,
+}
+
+/// A player who entered, with when.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Entrant {
+    pub player: PlayerId,
+    /// Rounds already seeded when they entered (0: from the start; a late entry plays from
+    /// the next round).
+    pub entered_after_round: u32,
+    /// Rounds seeded when they withdrew.
+    pub withdrawn_after_round: Option<u32>,
+}
+
+impl Entrant {
+    pub fn is_active(&self) -> bool {
+        self.withdrawn_after_round.is_none()
+    }
+}
+
+/// One board of a round.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Board {
+    pub id: BoardId,
+    pub round: u32,
+    pub number: u32,
+    /// `seats[i]` is the player in seat i.
+    pub seats: Vec<PlayerId>,
+    pub result: Option<GameResult>,
+    pub replacements: Vec<Replacement>,
+    pub reported_by: Option<Actor>,
+    pub corrections: u32,
+}
+
+impl Board {
+    pub fn is_seated(&self, player: PlayerId) -> bool {
+        self.seats.contains(&player)
+    }
+}
+
+/// One seeded round.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Round {
+    pub number: u32,
+    pub boards: Vec<Board>,
+    pub sitting_out: Vec<PlayerId>,
+    pub playing_twice: Vec<PlayerId>,
+    /// The seeding as recorded (seed, digest, figures).
+    pub seeded: RoundSeeded,
+    pub completed: bool,
+}
+
+impl Round {
+    /// Whether any board of the round has a result (the round has started: no more swaps).
+    pub fn started(&self) -> bool {
+        self.boards.iter().any(|board| board.result.is_some())
+    }
+
+    fn takes_part(&self, player: PlayerId) -> bool {
+        self.sitting_out.contains(&player) || self.boards.iter().any(|b| b.is_seated(player))
+    }
+}
+
+/// A tournament's state, folded from its stream.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Tournament {
+    version: u64,
+    created: Option<TournamentCreated>,
+    entrants: Vec<Entrant>,
+    /// Round → each player's latest answer, in the order first answered.
+    roll_calls: BTreeMap<u32, Vec<(PlayerId, Attendance)>>,
+    rounds: Vec<Round>,
+    completed: bool,
+}
+
+impl Tournament {
+    pub fn exists(&self) -> bool {
+        self.created.is_some()
+    }
+
+    pub fn id(&self) -> Option<TournamentId> {
+        self.created.as_ref().map(|created| created.tournament_id)
+    }
+
+    pub fn settings(&self) -> Option<&TournamentSettings> {
+        self.created.as_ref().map(|created| &created.settings)
+    }
+
+    /// `None` before the tournament is created.
+    pub fn status(&self) -> Option<TournamentStatus> {
+        self.created.as_ref()?;
+        Some(if self.completed {
+            TournamentStatus::Completed
+        } else if self.rounds.is_empty() {
+            TournamentStatus::Open
+        } else {
+            TournamentStatus::Running
+        })
+    }
+
+    /// Entrants in entry order (withdrawn ones included).
+    pub fn entrants(&self) -> &[Entrant] {
+        &self.entrants
+    }
+
+    pub fn entrant(&self, player: PlayerId) -> Option<&Entrant> {
+        self.entrants.iter().find(|e| e.player == player)
+    }
+
+    /// The seeded rounds, in order.
+    pub fn rounds(&self) -> &[Round] {
+        &self.rounds
+    }
+
+    pub fn round(&self, number: u32) -> Option<&Round> {
+        self.rounds.get(number.checked_sub(1)? as usize)
+    }
+
+    /// The round whose roll call is open: the next one to seed (`None` once every round is
+    /// seeded).
+    pub fn next_round(&self) -> Option<u32> {
+        let next = self.rounds.len() as u32 + 1;
+        self.settings().filter(|s| next <= s.rounds).map(|_| next)
+    }
+
+    /// A round's roll call: each answering player's latest answer, in first-answer order.
+    pub fn roll_call(&self, round: u32) -> &[(PlayerId, Attendance)] {
+        self.roll_calls.get(&round).map(Vec::as_slice).unwrap_or_default()
+    }
+
+    pub fn board(&self, id: BoardId) -> Option<&Board> {
+        self.rounds.iter().flat_map(|r| &r.boards).find(|b| b.id == id)
+    }
+
+    /// Every board of every round, in round and board order.
+    pub fn boards(&self) -> impl Iterator<Item = &Board> {
+        self.rounds.iter().flat_map(|r| &r.boards)
+    }
+
+    /// Seat labels of a board (the seven powers for Diplomacy).
+    pub fn seat_labels(&self) -> Vec<String> {
+        self.settings()
+            .map(|s| seat_labels(s.scoring_system, s.players_per_board))
+            .unwrap_or_default()
+    }
+
+    /// How many earlier rounds each player sat out.
+    fn times_sat_out(&self, player: PlayerId) -> u32 {
+        self.rounds.iter().filter(|r| r.sitting_out.contains(&player)).count() as u32
+    }
+
+    fn created(&self, id: TournamentId) -> Result<&TournamentSettings, DomainError> {
+        self.settings().ok_or(DomainError::TournamentNotFound(id))
+    }
+
+    fn active_entrant(&self, player: PlayerId) -> Result<&Entrant, DomainError> {
+        match self.entrant(player) {
+            Some(entrant) if entrant.is_active() => Ok(entrant),
+            Some(_) => Err(DomainError::conflict(format!("player {player} has withdrawn"))),
+            None => Err(DomainError::conflict(format!("player {player} has not entered"))),
+        }
+    }
+
+    fn create(&self, c: &CreateTournament) -> Result<Vec<DomainEvent>, DomainError> {
+        if !c.actor.is_admin() {
+            return Err(DomainError::Forbidden("only an admin may create tournaments"));
+        }
+        if self.exists() {
+            return Err(DomainError::conflict(format!(
+                "tournament {} already exists",
+                c.tournament_id
+            )));
+        }
+        let settings = validate_settings(&c.settings)?;
+        Ok(vec![DomainEvent::TournamentCreated(TournamentCreated {
+            tournament_id: c.tournament_id,
+            settings,
+        })])
+    }
+
+    fn enter(
+        &self,
+        c: &EnterTournament,
+        context: &Context,
+    ) -> Result<Vec<DomainEvent>, DomainError> {
+        let settings = self.created(c.tournament_id)?;
+        authorise_self_or_admin(c.actor, c.player_id)?;
+        if context.unknown_players.contains(&c.player_id) {
+            return Err(DomainError::PlayerNotFound(c.player_id));
+        }
+        if let Some(entrant) = self.entrant(c.player_id) {
+            return Err(DomainError::conflict(if entrant.is_active() {
+                format!("player {} has already entered", c.player_id)
+            } else {
+                format!("player {} has withdrawn and cannot enter again", c.player_id)
+            }));
+        }
+        if self.rounds.len() as u32 >= settings.rounds {
+            return Err(DomainError::conflict(
+                "the last round is already seeded: entries are closed",
+            ));
+        }
+        Ok(vec![DomainEvent::TournamentPlayerEntered(TournamentPlayerEntered {
+            tournament_id: c.tournament_id,
+            player_id: c.player_id,
+            entered_by: c.actor,
+        })])
+    }
+
+    fn withdraw(&self, c: &WithdrawFromTournament) -> Result<Vec<DomainEvent>, DomainError> {
+        self.created(c.tournament_id)?;
+        authorise_self_or_admin(c.actor, c.player_id)?;
+        self.active_entrant(c.player_id)?;
+        if let Some(round) = self.rounds.last()
+            && !round.completed
+            && round.boards.iter().any(|b| b.is_seated(c.player_id))
+        {
+            return Err(DomainError::conflict(format!(
+                "player {} is seated in round {}, which is still being played: withdraw after it",
+                c.player_id, round.number
+            )));
+        }
+        Ok(vec![DomainEvent::TournamentPlayerWithdrawn(TournamentPlayerWithdrawn {
+            tournament_id: c.tournament_id,
+            player_id: c.player_id,
+            after_round: self.rounds.len() as u32,
+            withdrawn_by: c.actor,
+        })])
+    }
+
+    fn answer_roll_call(&self, c: &AnswerRollCall) -> Result<Vec<DomainEvent>, DomainError> {
+        self.created(c.tournament_id)?;
+        authorise_self_or_admin(c.actor, c.player_id)?;
+        self.active_entrant(c.player_id)?;
+        match self.next_round() {
+            Some(next) if next == c.round => {}
+            Some(next) => {
+                return Err(DomainError::invalid(
+                    "round",
+                    format!("the roll call open is round {next}'s, not round {}'s", c.round),
+                ));
+            }
+            None => return Err(DomainError::conflict("every round is already seeded")),
+        }
+        let attendance = if c.attendance.present {
+            c.attendance
+        } else {
+            // An absent player offers nothing.
+            Attendance::default()
+        };
+        Ok(vec![DomainEvent::RollCallAnswered(RollCallAnswered {
+            tournament_id: c.tournament_id,
+            round: c.round,
+            player_id: c.player_id,
+            attendance,
+            answered_by: c.actor,
+        })])
+    }
+
+    fn seed_round(&self, c: &SeedRound) -> Result<Vec<DomainEvent>, DomainError> {
+        if !c.actor.is_admin() {
+            return Err(DomainError::Forbidden("only an admin may seed a round"));
+        }
+        self.created(c.tournament_id)?;
+        match self.next_round() {
+            Some(next) if next == c.round => {}
+            Some(next) => {
+                return Err(DomainError::invalid(
+                    "round",
+                    format!("the next round to seed is {next}, not {}", c.round),
+                ));
+            }
+            None => return Err(DomainError::conflict("every round is already seeded")),
+        }
+        if let Some(previous) = self.rounds.last()
+            && !previous.completed
+        {
+            let waiting = previous.boards.iter().filter(|b| b.result.is_none()).count();
+            return Err(DomainError::conflict(format!(
+                "round {} still has {waiting} board(s) without a result",
+                previous.number
+            )));
+        }
+        let plan = self.plan(c)?;
+        let request = self.seeding_request(c.round, c.seed, &plan.0, &plan.1)?;
+        let seeding = league_scheduling::seed_round(&request)
+            .map_err(|error| DomainError::CannotSeed(error.to_string()))?;
+        let boards = seeded_boards(c.tournament_id, c.round, &seeding)?;
+        Ok(vec![DomainEvent::RoundSeeded(RoundSeeded {
+            tournament_id: c.tournament_id,
+            round: c.round,
+            boards,
+            sitting_out: plan.0,
+            playing_twice: plan.1,
+            top_board: !request.top_board.is_empty(),
+            algorithm: league_scheduling::SEEDING_ALGORITHM.to_owned(),
+            seed: c.seed,
+            inputs_digest: request.digest(),
+            repeat_score: seeding.repeat_score,
+            seat_repeats: seeding.seat_repeats,
+            keep_apart_met: seeding.keep_apart_met,
+            seeded_by: c.actor,
+        })])
+    }
+
+    fn swap(&self, c: &SwapRoundPlayers) -> Result<Vec<DomainEvent>, DomainError> {
+        if !c.actor.is_admin() {
+            return Err(DomainError::Forbidden("only an admin may swap players"));
+        }
+        self.created(c.tournament_id)?;
+        let round = self.round(c.round).ok_or_else(|| {
+            DomainError::invalid("round", format!("round {} is not seeded", c.round))
+        })?;
+        if round.started() {
+            return Err(DomainError::conflict(format!(
+                "round {} has started (a board has a result): players can no longer be swapped",
+                c.round
+            )));
+        }
+        if c.first == c.second {
+            return Err(DomainError::invalid("second", "swap two different players"));
+        }
+        for (field, player) in [("first", c.first), ("second", c.second)] {
+            if !round.takes_part(player) {
+                return Err(DomainError::invalid(
+                    field,
+                    format!(
+                        "player {player} is neither seated nor sitting out in round {}",
+                        c.round
+                    ),
+                ));
+            }
+        }
+        if round.sitting_out.contains(&c.first) && round.sitting_out.contains(&c.second) {
+            return Err(DomainError::invalid("second", "both players sit out: nothing to swap"));
+        }
+        let reason = clean_reason(&c.reason)?;
+        Ok(vec![DomainEvent::RoundPlayersSwapped(RoundPlayersSwapped {
+            tournament_id: c.tournament_id,
+            round: c.round,
+            first: c.first,
+            second: c.second,
+            reason,
+            swapped_by: c.actor,
+        })])
+    }
+
+    fn report(
+        &self,
+        c: &ReportBoardResult,
+        context: &Context,
+    ) -> Result<Vec<DomainEvent>, DomainError> {
+        let settings = self.created(c.tournament_id)?;
+        let board = self.board(c.board_id).ok_or(DomainError::BoardNotFound(c.board_id))?;
+        let seated = c.actor.player_id().is_some_and(|p| board.is_seated(p));
+        if !c.actor.is_admin() && !seated {
+            return Err(DomainError::Forbidden(
+                "only an admin or a player seated on the board may report its result",
+            ));
+        }
+        if board.result.is_some() {
+            return Err(DomainError::conflict(format!(
+                "board {} already has a result; use a correction",
+                c.board_id
+            )));
+        }
+        let result = validate_result(settings.scoring_system, &board.seats, &c.result)?;
+        check_replacements(board, &c.replacements, context)?;
+        let mut events = vec![DomainEvent::BoardFinished(BoardFinished {
+            tournament_id: c.tournament_id,
+            board_id: c.board_id,
+            result,
+            replacements: c.replacements.clone(),
+            reported_by: c.actor,
+        })];
+        let round = self.round(board.round).expect("a board belongs to a seeded round");
+        if round.boards.iter().filter(|b| b.id != c.board_id).all(|b| b.result.is_some()) {
+            events.push(DomainEvent::RoundCompleted(RoundCompleted {
+                tournament_id: c.tournament_id,
+                round: board.round,
+            }));
+            if board.round == settings.rounds {
+                events.push(DomainEvent::TournamentCompleted(TournamentCompleted {
+                    tournament_id: c.tournament_id,
+                }));
+            }
+        }
+        Ok(events)
+    }
+
+    fn correct(
+        &self,
+        c: &CorrectBoardResult,
+        context: &Context,
+    ) -> Result<Vec<DomainEvent>, DomainError> {
+        if !c.actor.is_admin() {
+            return Err(DomainError::Forbidden("only an admin may correct results"));
+        }
+        let settings = self.created(c.tournament_id)?;
+        let board = self.board(c.board_id).ok_or(DomainError::BoardNotFound(c.board_id))?;
+        if board.result.is_none() {
+            return Err(DomainError::conflict(format!(
+                "board {} has no result yet; report it instead of correcting",
+                c.board_id
+            )));
+        }
+        let reason = clean_reason(&c.reason)?;
+        let result = validate_result(settings.scoring_system, &board.seats, &c.result)?;
+        check_replacements(board, &c.replacements, context)?;
+        Ok(vec![DomainEvent::BoardResultCorrected(BoardResultCorrected {
+            tournament_id: c.tournament_id,
+            board_id: c.board_id,
+            result,
+            replacements: c.replacements.clone(),
+            reason,
+            corrected_by: c.actor,
+        })])
+    }
+
+    fn board_mut(&mut self, id: BoardId) -> Option<&mut Board> {
+        self.rounds.iter_mut().flat_map(|r| &mut r.boards).find(|b| b.id == id)
+    }
+}
+
+/// The settings checked against every rule, texts trimmed.
+fn validate_settings(requested: &TournamentSettings) -> Result<TournamentSettings, DomainError> {
+    let name = clean_name("name", &requested.name)?;
+    let game = clean_name("game", &requested.game)?;
+    let game_version =
+        requested.game_version.as_deref().map(|v| clean_name("gameVersion", v)).transpose()?;
+    check_players_per_game(requested.scoring_system, requested.players_per_board).map_err(
+        |error| match error {
+            DomainError::InvalidInput { message, .. } => {
+                DomainError::invalid("playersPerBoard", message)
+            }
+            other => other,
+        },
+    )?;
+    if !(1..=MAX_ROUNDS).contains(&requested.rounds) {
+        return Err(DomainError::invalid(
+            "rounds",
+            format!("must be 1 to {MAX_ROUNDS}, got {}", requested.rounds),
+        ));
+    }
+    requested
+        .tournament_scoring
+        .check(requested.rounds)
+        .map_err(|error| DomainError::invalid("tournamentScoring", scoring_message(error)))?;
+    if !requested.sit_out_points.is_finite() || requested.sit_out_points < 0.0 {
+        return Err(DomainError::invalid(
+            "sitOutPoints",
+            format!("must be a number ≥ 0, got {}", requested.sit_out_points),
+        ));
+    }
+    for (index, [a, b]) in requested.keep_apart.iter().enumerate() {
+        if a == b {
+            return Err(DomainError::invalid(
+                format!("keepApart[{index}]"),
+                "a pair needs two different players",
+            ));
+        }
+    }
+    Ok(TournamentSettings { name, game, game_version, ..requested.clone() })
+}
+
+fn scoring_message(error: ScoringError) -> String {
+    match error {
+        ScoringError::Invalid { message, .. } | ScoringError::Impossible { message, .. } => message,
+        other => other.to_string(),
+    }
+}
+
+/// Replacements name a seated player of the board (each once) and a registered player who is
+/// not on it.
+fn check_replacements(
+    board: &Board,
+    replacements: &[Replacement],
+    context: &Context,
+) -> Result<(), DomainError> {
+    for (index, replacement) in replacements.iter().enumerate() {
+        let field = format!("replacements[{index}]");
+        if !board.is_seated(replacement.seated) {
+            return Err(DomainError::invalid(
+                field,
+                format!("player {} is not seated on this board", replacement.seated),
+            ));
+        }
+        if board.is_seated(replacement.replacement) {
+            return Err(DomainError::invalid(
+                field,
+                format!("player {} already plays on this board", replacement.replacement),
+            ));
+        }
+        if replacements[..index]
+            .iter()
+            .any(|r| r.seated == replacement.seated || r.replacement == replacement.replacement)
+        {
+            return Err(DomainError::invalid(field, "each seat and replacement at most once"));
+        }
+        if context.unknown_players.contains(&replacement.replacement) {
+            return Err(DomainError::PlayerNotFound(replacement.replacement));
+        }
+    }
+    Ok(())
+}
+
+/// The seeder's boards as stored: ids derived from the round and number, seats by player id.
+fn seeded_boards(
+    tournament: TournamentId,
+    round: u32,
+    seeding: &Seeding,
+) -> Result<Vec<SeededBoard>, DomainError> {
+    seeding
+        .boards
+        .iter()
+        .enumerate()
+        .map(|(index, seats)| {
+            let number = index as u32 + 1;
+            let seats = seats
+                .iter()
+                .map(|SeatedPlayer { player, .. }| {
+                    uuid::Uuid::parse_str(player).map_err(|_| {
+                        DomainError::Inconsistent(format!("the seeder returned {player:?}"))
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(SeededBoard { board_id: board_id(tournament, round, number), number, seats })
+        })
+        .collect()
+}
+
+/// A player acts for themself; an admin may act for anyone.
+fn authorise_self_or_admin(actor: Actor, player_id: PlayerId) -> Result<(), DomainError> {
+    match actor {
+        Actor::Admin => Ok(()),
+        Actor::Player(me) if me == player_id => Ok(()),
+        Actor::Player(_) => Err(DomainError::Forbidden("a player may only act for themself")),
+    }
+}
+
+impl Aggregate for Tournament {
+    type Command = TournamentCommand;
+
+    fn handle(
+        &self,
+        command: &TournamentCommand,
+        context: &Context,
+    ) -> Result<Vec<DomainEvent>, DomainError> {
+        match command {
+            TournamentCommand::Create(c) => self.create(c),
+            TournamentCommand::Enter(c) => self.enter(c, context),
+            TournamentCommand::Withdraw(c) => self.withdraw(c),
+            TournamentCommand::AnswerRollCall(c) => self.answer_roll_call(c),
+            TournamentCommand::SeedRound(c) => self.seed_round(c),
+            TournamentCommand::Swap(c) => self.swap(c),
+            TournamentCommand::ReportResult(c) => self.report(c, context),
+            TournamentCommand::CorrectResult(c) => self.correct(c, context),
+        }
+    }
+
+    fn apply(&mut self, event: &DomainEvent) {
+        self.version += 1;
+        match event {
+            DomainEvent::TournamentCreated(e) => self.created = Some(e.clone()),
+            DomainEvent::TournamentPlayerEntered(e) => self.entrants.push(Entrant {
+                player: e.player_id,
+                entered_after_round: self.rounds.len() as u32,
+                withdrawn_after_round: None,
+            }),
+            DomainEvent::TournamentPlayerWithdrawn(e) => {
+                if let Some(entrant) = self.entrants.iter_mut().find(|x| x.player == e.player_id) {
+                    entrant.withdrawn_after_round = Some(e.after_round);
+                }
+            }
+            DomainEvent::RollCallAnswered(e) => {
+                let answers = self.roll_calls.entry(e.round).or_default();
+                match answers.iter_mut().find(|(player, _)| *player == e.player_id) {
+                    Some(answer) => answer.1 = e.attendance,
+                    None => answers.push((e.player_id, e.attendance)),
+                }
+            }
+            DomainEvent::RoundSeeded(e) => self.rounds.push(Round {
+                number: e.round,
+                boards: e
+                    .boards
+                    .iter()
+                    .map(|b| Board {
+                        id: b.board_id,
+                        round: e.round,
+                        number: b.number,
+                        seats: b.seats.clone(),
+                        result: None,
+                        replacements: Vec::new(),
+                        reported_by: None,
+                        corrections: 0,
+                    })
+                    .collect(),
+                sitting_out: e.sitting_out.clone(),
+                playing_twice: e.playing_twice.clone(),
+                seeded: e.clone(),
+                completed: false,
+            }),
+            DomainEvent::RoundPlayersSwapped(e) => {
+                if let Some(round) = self.rounds.get_mut(e.round.saturating_sub(1) as usize) {
+                    let swap = |player: &mut PlayerId| {
+                        if *player == e.first {
+                            *player = e.second;
+                        } else if *player == e.second {
+                            *player = e.first;
+                        }
+                    };
+                    round.boards.iter_mut().flat_map(|b| &mut b.seats).for_each(swap);
+                    round.sitting_out.iter_mut().for_each(swap);
+                    round.playing_twice.iter_mut().for_each(swap);
+                }
+            }
+            DomainEvent::BoardFinished(e) => {
+                if let Some(board) = self.board_mut(e.board_id) {
+                    board.result = Some(e.result.clone());
+                    board.replacements = e.replacements.clone();
+                    board.reported_by = Some(e.reported_by);
+                }
+            }
+            DomainEvent::BoardResultCorrected(e) => {
+                if let Some(board) = self.board_mut(e.board_id) {
+                    board.result = Some(e.result.clone());
+                    board.replacements = e.replacements.clone();
+                    board.corrections += 1;
+                }
+            }
+            DomainEvent::RoundCompleted(e) => {
+                if let Some(round) = self.rounds.get_mut(e.round.saturating_sub(1) as usize) {
+                    round.completed = true;
+                }
+            }
+            DomainEvent::TournamentCompleted(_) => self.completed = true,
+            DomainEvent::PlayerRegistered(_)
+            | DomainEvent::LeagueCreated(_)
+            | DomainEvent::PlayerSubscribed(_)
+            | DomainEvent::PlayerUnsubscribed(_)
+            | DomainEvent::GamesScheduled(_)
+            | DomainEvent::GameFinished(_)
+            | DomainEvent::GameResultCorrected(_)
+            | DomainEvent::LeagueCompleted(_) => {}
+        }
+    }
+
+    fn version(&self) -> u64 {
+        self.version
+    }
+}
