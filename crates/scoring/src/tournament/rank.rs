@@ -266,9 +266,12 @@ fn keep_best_rounds<K>(card: &mut Card<'_, K>, n: usize, eligible: impl Fn(u32) 
         round.counts = true;
         round.plays.iter_mut().for_each(|play| play.counts = play.in_round);
     }
-    let sum =
-        card.rounds.iter().filter(|round| round.counts && eligible(round.round)).map(|r| r.score);
-    let sum: f64 = sum.map(|score| score.unwrap_or(0.0)).sum();
+    let sum: f64 = card
+        .rounds
+        .iter()
+        .filter(|round| round.counts && eligible(round.round))
+        .filter_map(|round| round.score)
+        .sum();
     card.total = thousandths(sum);
     sum
 }
