@@ -395,19 +395,17 @@ fn alone(
     board_of(round, board, &[(player, score, outcome, centres)])
 }
 
+/// A one-row board a tied player lost, without centres.
+fn lost(round: u32, board: u32, player: u32, score: f64) -> TournamentBoard<u32> {
+    alone(round, board, player, score, Outcome::Loss, None)
+}
+
 /// Step 1: the higher single game score. 101: 40 + 10; 102: 30 + 20.
 #[test]
 fn wdc_2025_cut_by_best_game() {
-    let standings = wdc_field(
-        20,
-        vec![
-            alone(1, 1, 101, 40.0, Outcome::Loss, None),
-            alone(2, 1, 101, 10.0, Outcome::Loss, None),
-            alone(1, 2, 102, 30.0, Outcome::Loss, None),
-            alone(2, 2, 102, 20.0, Outcome::Loss, None),
-        ],
-    );
-    assert_cut(&standings, 101, 102, "higher single game score");
+    let mut boards = apart([None; 4], Outcome::Loss);
+    boards[..2].clone_from_slice(&[lost(1, 1, 101, 40.0), lost(2, 1, 101, 10.0)]);
+    assert_cut(&wdc_field(20, boards), 101, 102, "higher single game score");
 }
 
 /// Step 2 (dipvis left it undone): the players' scores on the boards they shared. Both score
@@ -418,8 +416,8 @@ fn wdc_2025_cut_by_head_to_head() {
         20,
         vec![
             board_of(1, 1, &[(101, 30.0, Outcome::Loss, None), (102, 20.0, Outcome::Loss, None)]),
-            alone(2, 1, 101, 20.0, Outcome::Loss, None),
-            alone(2, 2, 102, 30.0, Outcome::Loss, None),
+            lost(2, 1, 101, 20.0),
+            lost(2, 2, 102, 30.0),
         ],
     );
     assert_cut(&standings, 101, 102, "head-to-head score");
@@ -446,8 +444,8 @@ fn wdc_2025_cut_by_centres() {
 #[test]
 fn wdc_2025_cut_by_dropped_round() {
     let mut boards = apart([None; 4], Outcome::Loss);
-    boards.push(alone(3, 1, 101, 15.0, Outcome::Loss, None));
-    boards.push(alone(3, 2, 102, 10.0, Outcome::Loss, None));
+    boards.push(lost(3, 1, 101, 15.0));
+    boards.push(lost(3, 2, 102, 10.0));
     assert_cut(&wdc_field(20, boards), 101, 102, "higher dropped-round score");
 }
 
@@ -472,11 +470,11 @@ fn wdc_2025_cut_starts_over_after_each_admission() {
     let standings = wdc_field(
         19,
         vec![
-            alone(1, 1, 101, 40.0, Outcome::Loss, None),
-            alone(2, 1, 101, 10.0, Outcome::Loss, None),
+            lost(1, 1, 101, 40.0),
+            lost(2, 1, 101, 10.0),
             board_of(1, 2, &[(102, 20.0, Outcome::Loss, None), (103, 30.0, Outcome::Loss, None)]),
-            alone(2, 2, 102, 30.0, Outcome::Loss, None),
-            alone(2, 3, 103, 20.0, Outcome::Loss, None),
+            lost(2, 2, 102, 30.0),
+            lost(2, 3, 103, 20.0),
         ],
     );
     assert_eq!(line(&standings, 101).total, 65.0);
@@ -491,13 +489,7 @@ fn wdc_2025_cut_starts_over_after_each_admission() {
 /// No tie across the cut: the 21 best are in, the 22nd is out without a tie note.
 #[test]
 fn wdc_2025_cut_without_a_tie() {
-    let standings = wdc_field(
-        20,
-        vec![
-            alone(1, 1, 101, 40.0, Outcome::Loss, None),
-            alone(1, 2, 102, 30.0, Outcome::Loss, None),
-        ],
-    );
+    let standings = wdc_field(20, vec![lost(1, 1, 101, 40.0), lost(1, 2, 102, 30.0)]);
     assert_eq!(line(&standings, 101).total, 55.0);
     assert_eq!(line(&standings, 102).total, 40.0);
     assert!(line(&standings, 102).notes.is_empty());
