@@ -17,6 +17,9 @@
 //! - [`rank_standings`]: ranks players over many scored games with the tie-breakers;
 //!   [`rank_standings_with`] under a league [`Aggregation`] (sum, best N, average);
 //!   [`rank_standings_keyed`] the same with the caller's own player keys (typed ids).
+//! - [`rank_tournament`]: a tournament in rounds (`docs/tournaments.md#round-and-tournament-scoring`)
+//!   under a [`TournamentScoring`] and a [`RoundScoring`] ([`tournament_scorings`],
+//!   [`round_scorings`] list them).
 
 use std::fmt;
 use std::str::FromStr;

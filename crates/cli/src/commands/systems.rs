@@ -1,11 +1,13 @@
-//! `league systems`: the scoring catalogue (`league_scoring::catalogue()`) and the league
-//! aggregations (`Aggregation::KINDS`) as a table, or as JSON with `--json`. A thin printer:
-//! every fact comes from the catalogue, so a new system appears here without a change.
+//! `league systems`: the scoring catalogue (`league_scoring::catalogue()`), the league
+//! aggregations (`Aggregation::KINDS`), the tournament scorings (`tournament_scorings()`) and the
+//! round scorings (`round_scorings()`) as tables, or as JSON with `--json`. A thin printer: every
+//! fact comes from the catalogues, so a new system appears here without a change.
 
 use std::process::ExitCode;
 
 use league_scoring::{
-    Aggregation, AggregationInfo, ConcessionScoring, ResultField, SystemInfo, catalogue,
+    Aggregation, AggregationInfo, ConcessionScoring, ResultField, RoundScoringInfo, SystemInfo,
+    TournamentScoringInfo, catalogue, round_scorings, tournament_scorings,
 };
 use serde::Serialize;
 
@@ -13,24 +15,34 @@ use crate::CliError;
 
 #[derive(Debug, clap::Args)]
 pub struct SystemsArgs {
-    /// Print `{"systems":[…],"aggregations":[…]}`: every fact of the catalogue (names,
-    /// aliases, result shape, players per game, needed fields, concession, rule, source).
+    /// Print `{"systems":[…],"aggregations":[…],"tournamentScorings":[…],"roundScorings":[…]}`:
+    /// every fact of the catalogues (names, aliases, result shape, players per game, needed
+    /// fields, concession, rule, source; each tournament and round scoring's id and rule).
     #[arg(long)]
     pub json: bool,
 }
 
 /// The catalogue as `--json` prints it.
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 struct CatalogueOutput {
     systems: Vec<SystemInfo>,
     aggregations: &'static [AggregationInfo],
+    tournament_scorings: Vec<TournamentScoringInfo>,
+    round_scorings: Vec<RoundScoringInfo>,
 }
 
-/// `league systems`: one line per scoring system, then one per aggregation.
+/// `league systems`: one line per scoring system, then one per aggregation, per tournament
+/// scoring and per round scoring.
 pub fn run(args: SystemsArgs) -> Result<ExitCode, CliError> {
     let systems = catalogue();
     let text = if args.json {
-        let output = CatalogueOutput { systems, aggregations: &Aggregation::KINDS };
+        let output = CatalogueOutput {
+            systems,
+            aggregations: &Aggregation::KINDS,
+            tournament_scorings: tournament_scorings(),
+            round_scorings: round_scorings(),
+        };
         let json = serde_json::to_string_pretty(&output).map_err(anyhow::Error::from)?;
         format!("{json}\n")
     } else {
@@ -65,7 +77,27 @@ pub fn run(args: SystemsArgs) -> Result<ExitCode, CliError> {
         aggregations.extend(Aggregation::KINDS.iter().map(|kind| {
             vec![kind.cli.to_owned(), kind.display_name.to_owned(), kind.rule.to_owned()]
         }));
-        format!("{}\n{}", table(&rows), table(&aggregations))
+        let mut tournaments = vec![
+            ["TOURNAMENT SCORING", "DISPLAY NAME", "COMBINES", "TOTAL"].map(str::to_owned).to_vec(),
+        ];
+        tournaments.extend(tournament_scorings().into_iter().map(|scoring| {
+            let combines = if scoring.uses_round_scores { "rounds" } else { "games" };
+            vec![scoring.id, scoring.name, combines.to_owned(), scoring.description]
+        }));
+        let mut rounds =
+            vec![["ROUND SCORING", "DISPLAY NAME", "ROUND SCORE"].map(str::to_owned).to_vec()];
+        rounds.extend(
+            round_scorings()
+                .into_iter()
+                .map(|scoring| vec![scoring.id, scoring.name, scoring.description]),
+        );
+        format!(
+            "{}\n{}\n{}\n{}",
+            table(&rows),
+            table(&aggregations),
+            table(&tournaments),
+            table(&rounds)
+        )
     };
     super::write_stdout(&text)?;
     Ok(ExitCode::SUCCESS)

@@ -266,9 +266,12 @@ fn keep_best_rounds<K>(card: &mut Card<'_, K>, n: usize, eligible: impl Fn(u32) 
         round.counts = true;
         round.plays.iter_mut().for_each(|play| play.counts = play.in_round);
     }
-    let sum =
-        card.rounds.iter().filter(|round| round.counts && eligible(round.round)).map(|r| r.score);
-    let sum: f64 = sum.map(|score| score.unwrap_or(0.0)).sum();
+    let sum: f64 = card
+        .rounds
+        .iter()
+        .filter(|round| round.counts && eligible(round.round))
+        .filter_map(|round| round.score)
+        .sum();
     card.total = thousandths(sum);
     sum
 }
@@ -377,10 +380,11 @@ fn score_games<K>(card: &mut Card<'_, K>, scoring: TournamentScoring) {
 
 /// `1st`, `2nd`, `3rd`, `4th`, … (the places notes name).
 pub(super) fn ordinal(place: usize) -> String {
-    let suffix = match place {
-        1 => "st",
-        2 => "nd",
-        3 => "rd",
+    let suffix = match (place % 10, place % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
         _ => "th",
     };
     format!("{place}{suffix}")
@@ -502,6 +506,9 @@ mod tests {
 
     #[test]
     fn ordinals() {
-        assert_eq!([1, 2, 3, 4, 5].map(ordinal), ["1st", "2nd", "3rd", "4th", "5th"]);
+        assert_eq!(
+            [1, 2, 3, 4, 11, 12, 21, 22, 23, 111].map(ordinal),
+            ["1st", "2nd", "3rd", "4th", "11th", "12th", "21st", "22nd", "23rd", "111th"]
+        );
     }
 }
