@@ -99,8 +99,9 @@ impl Follower {
                     break;
                 }
                 if let Some(ratings) = ratings.as_mut()
-                    && let Err(error) = ratings
-                        .apply_event(meta, &domain, |competition| catalog.scoring_system_of(competition))
+                    && let Err(error) = ratings.apply_event(meta, &domain, |competition| {
+                        catalog.scoring_system_of(competition)
+                    })
                 {
                     outcome = Outcome::Fatal(error);
                     break;

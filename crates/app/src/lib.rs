@@ -35,8 +35,8 @@ mod error;
 mod follow;
 mod ratings;
 pub mod replay;
-mod tournaments;
 mod rescore;
+mod tournaments;
 
 pub use app::{
     App, AppCommand, CACHE_LEAGUES_ENV, CatalogGuard, CommandOptions, DEFAULT_CACHE_LEAGUES,

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::commands::{db, replay, schedule, score, serve, systems};
+use crate::commands::{db, replay, schedule, score, serve, systems, tournament};
 pub use crate::error::CliError;
 
 #[derive(Debug, Parser)]
@@ -43,6 +43,8 @@ enum Command {
     /// What-if: standings of a league under another scoring system, or with every concession
     /// scored as a solo (appends nothing).
     Rescore(replay::RescoreArgs),
+    /// A tournament from the log: verify its seeding, its standings, a round's board call.
+    Tournament(tournament::TournamentArgs),
 }
 
 /// Ends the process quietly (exit 0) when `println!` meets a closed stdout (`league … |
@@ -95,6 +97,7 @@ fn main() -> ExitCode {
             Command::Replay(args) => replay::replay(args).await,
             Command::Audit(args) => replay::audit(args).await,
             Command::Rescore(args) => replay::rescore(args).await,
+            Command::Tournament(args) => tournament::run(args).await,
         }
     });
     match outcome {

@@ -300,7 +300,8 @@ impl Catalog {
                 tournament.rounds_seeded = e.round;
             }
             DomainEvent::TournamentCompleted(e) => {
-                self.tournament_mut(e.tournament_id, position)?.status = TournamentStatus::Completed;
+                self.tournament_mut(e.tournament_id, position)?.status =
+                    TournamentStatus::Completed;
             }
             // Withdrawn entrants stay listed: their scores stay in the standings.
             DomainEvent::TournamentPlayerWithdrawn(_)

@@ -122,7 +122,10 @@ impl RatingsModel {
         };
         let position = meta.position;
         let system = system_of(league).ok_or_else(|| {
-            ProjectionError::inconsistent(position, format!("unknown league or tournament {league}"))
+            ProjectionError::inconsistent(
+                position,
+                format!("unknown league or tournament {league}"),
+            )
         })?;
         let kind = GameKind::of(system);
         let outcome = rate_input(system, result)

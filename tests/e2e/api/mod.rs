@@ -21,4 +21,5 @@ mod pagination;
 mod ratings;
 mod results;
 mod subscriptions;
+mod tournament;
 mod whatif;

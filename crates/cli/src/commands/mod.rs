@@ -7,6 +7,7 @@ pub mod schedule;
 pub mod score;
 pub mod serve;
 pub mod systems;
+pub mod tournament;
 
 /// `--database URL` / `DATABASE_URL`, default: an embedded SQLite file (zero setup).
 #[derive(Debug, Clone, clap::Args)]

@@ -88,7 +88,7 @@ impl From<ConcessionsArg> for ConcessionRule {
     }
 }
 
-fn parse_uuid(flag: &str, text: &str) -> Result<Uuid, CliError> {
+pub(crate) fn parse_uuid(flag: &str, text: &str) -> Result<Uuid, CliError> {
     Uuid::parse_str(text.trim())
         .map_err(|_| CliError::BadInput(format!("{flag}: {text:?} is not a UUID")))
 }
@@ -206,7 +206,7 @@ fn replay_error(error: ReplayError) -> CliError {
 
 /// Prints a report as pretty JSON. It goes through a JSON value, whose object keys are
 /// sorted: the field order of the report's types does not change the output.
-fn print_json(report: &impl Serialize) -> Result<(), CliError> {
+pub(crate) fn print_json(report: &impl Serialize) -> Result<(), CliError> {
     let value = serde_json::to_value(report).context("JSON output")?;
     let text = serde_json::to_string_pretty(&value).context("JSON output")?;
     super::write_stdout(&format!("{text}\n"))
@@ -220,7 +220,7 @@ fn name(app: &App, player: Uuid) -> String {
 }
 
 /// Opens the application over the database (migrated; the catalog folded).
-async fn open_app(url: &str) -> Result<App, CliError> {
+pub(crate) async fn open_app(url: &str) -> Result<App, CliError> {
     let store = open(url).await?;
     App::from_store(store).await.map_err(|error| CliError::Failed(error.into()))
 }

@@ -98,24 +98,28 @@ impl SubscriptionRoot {
         let id = parse_id(&tournament_id, "tournamentId")?;
         let app = app(ctx).clone();
         app.existing_tournament(id).await?;
-        feed(ctx, move |n| n.applied.tournament == Some(id), move |notification| {
-            let app = app.clone();
-            async move {
-                if !notification.standings_changed {
-                    return None;
-                }
-                match app.existing_tournament(id).await {
-                    Ok(state) => Some(TournamentStandingsUpdate {
-                        tournament: Tournament::new(app.clone(), id, state),
-                        position: notification.event.position,
-                    }),
-                    Err(error) => {
-                        tracing::error!(%error, "tournament standings update not served");
-                        None
+        feed(
+            ctx,
+            move |n| n.applied.tournament == Some(id),
+            move |notification| {
+                let app = app.clone();
+                async move {
+                    if !notification.standings_changed {
+                        return None;
+                    }
+                    match app.existing_tournament(id).await {
+                        Ok(state) => Some(TournamentStandingsUpdate {
+                            tournament: Tournament::new(app.clone(), id, state),
+                            position: notification.event.position,
+                        }),
+                        Err(error) => {
+                            tracing::error!(%error, "tournament standings update not served");
+                            None
+                        }
                     }
                 }
-            }
-        })
+            },
+        )
     }
 }
 

@@ -125,7 +125,9 @@ pub struct ReplacementInput {
     pub replacement: ID,
 }
 
-fn replacements_of(input: Option<Vec<ReplacementInput>>) -> GatewayResult<Vec<league_domain::Replacement>> {
+fn replacements_of(
+    input: Option<Vec<ReplacementInput>>,
+) -> GatewayResult<Vec<league_domain::Replacement>> {
     input
         .unwrap_or_default()
         .iter()
@@ -133,7 +135,10 @@ fn replacements_of(input: Option<Vec<ReplacementInput>>) -> GatewayResult<Vec<le
         .map(|(index, r)| {
             Ok(league_domain::Replacement {
                 seated: parse_id(&r.seated, &format!("replacements[{index}].seated"))?,
-                replacement: parse_id(&r.replacement, &format!("replacements[{index}].replacement"))?,
+                replacement: parse_id(
+                    &r.replacement,
+                    &format!("replacements[{index}].replacement"),
+                )?,
             })
         })
         .collect()
@@ -215,6 +220,8 @@ impl TournamentQuery {
 #[derive(Debug, Default)]
 pub struct TournamentMutation;
 
+// Mutation arguments are the GraphQL API's shape; async-graphql turns each into a parameter.
+#[allow(clippy::too_many_arguments)]
 #[Object]
 impl TournamentMutation {
     /// Admin: creates a tournament. A retried call with the same `idempotencyKey` returns the
@@ -273,7 +280,6 @@ impl TournamentMutation {
     /// Answers the roll call of the next round: a player checks themself in (or out), the
     /// admin anyone. A present player may volunteer as a standby (sits out if the count
     /// needs it) or to play two boards.
-    #[allow(clippy::too_many_arguments)]
     async fn answer_roll_call(
         &self,
         ctx: &Context<'_>,
@@ -315,13 +321,18 @@ impl TournamentMutation {
         let round = count(round, "round")?;
         let seed = match seed {
             Some(text) => text.trim().parse::<u64>().map_err(|_| {
-                GatewayError::bad_input("seed", format!("{text:?} is not a whole number 0 to 2^64−1"))
+                GatewayError::bad_input(
+                    "seed",
+                    format!("{text:?} is not a whole number 0 to 2^64−1"),
+                )
             })?,
             None => rand::random(),
         };
         let ids = |list: Option<Vec<ID>>, field: &str| {
-            list.map(|ids| ids.iter().map(|id| parse_id(id, field)).collect::<GatewayResult<Vec<_>>>())
-                .transpose()
+            list.map(|ids| {
+                ids.iter().map(|id| parse_id(id, field)).collect::<GatewayResult<Vec<_>>>()
+            })
+            .transpose()
         };
         let command = SeedRound {
             actor,
@@ -414,7 +425,11 @@ impl TournamentMutation {
 }
 
 /// The caller, the tournament and the player a membership-like command is about.
-fn who(ctx: &Context<'_>, tournament_id: &ID, player_id: Option<ID>) -> GatewayResult<(league_domain::Actor, Uuid, Uuid)> {
+fn who(
+    ctx: &Context<'_>,
+    tournament_id: &ID,
+    player_id: Option<ID>,
+) -> GatewayResult<(league_domain::Actor, Uuid, Uuid)> {
     let caller = caller(ctx);
     let actor = caller.actor()?;
     Ok((actor, parse_id(tournament_id, "tournamentId")?, subject(caller, player_id)?))
@@ -513,7 +528,11 @@ impl Tournament {
 
     /// Pairs never seated together unless impossible.
     async fn keep_apart(&self) -> Vec<Vec<Player>> {
-        self.settings().keep_apart.iter().map(|pair| pair.iter().map(|p| self.player(*p)).collect()).collect()
+        self.settings()
+            .keep_apart
+            .iter()
+            .map(|pair| pair.iter().map(|p| self.player(*p)).collect())
+            .collect()
     }
 
     /// Points for sitting a round out.
@@ -624,7 +643,11 @@ impl Tournament {
 
     /// The seeded rounds, in order.
     async fn rounds(&self) -> Vec<Round> {
-        self.state.rounds().iter().map(|r| Round { tournament: self.clone(), number: r.number }).collect()
+        self.state
+            .rounds()
+            .iter()
+            .map(|r| Round { tournament: self.clone(), number: r.number })
+            .collect()
     }
 
     async fn round(&self, number: i32) -> GatewayResult<Option<Round>> {
@@ -683,7 +706,11 @@ impl Tournament {
                         boards: r
                             .boards
                             .into_iter()
-                            .map(|b| BoardScore { board: b.board, score: b.score, dropped: b.dropped })
+                            .map(|b| BoardScore {
+                                board: b.board,
+                                score: b.score,
+                                dropped: b.dropped,
+                            })
                             .collect(),
                     })
                     .collect(),
@@ -766,7 +793,12 @@ impl Round {
     }
 
     async fn boards(&self) -> Vec<Board> {
-        self.with(|r| r.boards.iter().map(|b| Board { tournament: self.tournament.clone(), id: b.id }).collect())
+        self.with(|r| {
+            r.boards
+                .iter()
+                .map(|b| Board { tournament: self.tournament.clone(), id: b.id })
+                .collect()
+        })
     }
 
     async fn sitting_out(&self) -> Vec<Player> {
@@ -854,7 +886,11 @@ impl Board {
                 .iter()
                 .zip(labels)
                 .enumerate()
-                .map(|(index, (player, label))| SeatView { seat: index as u32 + 1, label, player: *player })
+                .map(|(index, (player, label))| SeatView {
+                    seat: index as u32 + 1,
+                    label,
+                    player: *player,
+                })
                 .collect()
         })
     }
@@ -879,7 +915,11 @@ impl Board {
     async fn seats(&self) -> Vec<Seat> {
         self.seat_views()
             .into_iter()
-            .map(|seat| Seat { seat: seat.seat, label: seat.label, player: self.tournament.player(seat.player) })
+            .map(|seat| Seat {
+                seat: seat.seat,
+                label: seat.label,
+                player: self.tournament.player(seat.player),
+            })
             .collect()
     }
 
@@ -890,8 +930,10 @@ impl Board {
     /// The result as reported (or last corrected); null until finished.
     async fn result(&self) -> GatewayResult<Option<GameResultValue>> {
         let seats = self.seat_views();
-        self.with(|b| b.result.as_ref().map(|r| GameResultValue::new(&self.tournament.app, r, &seats)))
-            .transpose()
+        self.with(|b| {
+            b.result.as_ref().map(|r| GameResultValue::new(&self.tournament.app, r, &seats))
+        })
+        .transpose()
     }
 
     /// Each seated player's board score (before round and tournament scoring); empty until
@@ -905,8 +947,7 @@ impl Board {
             .players
             .iter()
             .map(|row| {
-                let player = Uuid::parse_str(&row.player)
-                    .map_err(|_| {
+                let player = Uuid::parse_str(&row.player).map_err(|_| {
                     GatewayError::from(league_app::AppError::internal(format!(
                         "result names {:?}",
                         row.player

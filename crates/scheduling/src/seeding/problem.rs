@@ -50,7 +50,7 @@ impl Problem {
         if seat_labels.len() != k {
             return Err(SeedingError::SeatCount { labels: seat_labels.len(), board_size: k });
         }
-        let seat_index = index_of(&seat_labels, |label| SeedingError::DuplicateSeat(label))?;
+        let seat_index = index_of(&seat_labels, SeedingError::DuplicateSeat)?;
         let present =
             index_of(&request.players, |name| SeedingError::DuplicatePlayer(name, "players"))?;
         let sitting_out = known_subset(&present, &request.sitting_out, "sittingOut")?;
@@ -79,7 +79,7 @@ impl Problem {
         let twice: Vec<bool> =
             names.iter().map(|name| request.playing_twice.contains(name)).collect();
         let slots = n + playing_twice.len();
-        if slots == 0 || slots % k != 0 {
+        if slots == 0 || !slots.is_multiple_of(k) {
             let mut counts = format!("{} present", request.players.len());
             if !sitting_out.is_empty() {
                 counts.push_str(&format!(", {} sitting out", sitting_out.len()));
