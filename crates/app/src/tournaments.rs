@@ -57,6 +57,27 @@ impl App {
         Ok(self.store().read_stream(&tournament_stream(id)?, 1).await?)
     }
 
+    /// One page of a tournament's audit log: up to `first` (1 to [`crate::app::MAX_PAGE`])
+    /// events of its stream after global position `after`.
+    pub async fn tournament_events_page(
+        &self,
+        id: Uuid,
+        after: Option<u64>,
+        first: usize,
+    ) -> Result<Vec<RecordedEvent>, AppError> {
+        if first == 0 || first > crate::app::MAX_PAGE {
+            return Err(AppError::invalid(
+                "first",
+                format!("must be 1 to {}, got {first}", crate::app::MAX_PAGE),
+            ));
+        }
+        if self.catalog().tournament(id).is_none() {
+            return Err(not_found(id));
+        }
+        let stream = tournament_stream(id)?;
+        Ok(self.store().read_stream_after(&stream, after.unwrap_or(0), first as u64).await?)
+    }
+
     /// Re-runs every recorded seeding of the tournament from the log
     /// (`docs/tournaments.md#seeding`).
     pub async fn verify_seeding(&self, id: Uuid) -> Result<Vec<SeedingCheck>, AppError> {

@@ -45,7 +45,7 @@ fn the_sdl_keeps_the_issue_s_names_and_shapes() {
         "leagues(first: Int, after: String): LeagueConnection!",
         "standings(leagueId: ID!, system: ScoringSystem, asOf: AsOf, aggregation: AggregationInput, concessionsAsSolos: Boolean): [Standing!]!",
         "scoreHistory(leagueId: ID!, playerId: ID!): [ScoreChange!]!",
-        "events(leagueId: ID, first: Int, after: String): EventConnection!",
+        "events(leagueId: ID, tournamentId: ID, first: Int, after: String): EventConnection!",
         "leagueEvents(leagueId: ID!): Event!",
         "standingsChanged(leagueId: ID!): StandingsUpdate!",
         "DETOUR_98F",

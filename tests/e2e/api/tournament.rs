@@ -217,6 +217,27 @@ async fn a_tournament_runs_in_rounds(db: TestDatabase) {
         .await;
     assert_eq!(rating["player"]["rating"]["games"], 2);
 
+    // The tournament's audit log: its stream, every step an event.
+    let audit = server
+        .data(
+            None,
+            "query($t: ID) { events(tournamentId: $t, first: 100) {
+               totalCount edges { node { type } } } }",
+            json!({ "t": id }),
+        )
+        .await;
+    let types: Vec<&str> = audit["events"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["node"]["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(audit["events"]["totalCount"].as_u64().unwrap() as usize, types.len());
+    assert_eq!(types.first(), Some(&"TournamentCreated"));
+    assert_eq!(types.iter().filter(|t| **t == "RoundSeeded").count(), 2);
+    assert_eq!(types.iter().filter(|t| **t == "BoardFinished").count(), 4);
+    assert_eq!(types.last(), Some(&"TournamentCompleted"));
+
     // The CLI reads the same log.
     let verified = league(&["tournament", "verify-seeding", "--tournament", &id], &db);
     assert_eq!(verified.status.code(), Some(0), "{}", stdout(&verified));

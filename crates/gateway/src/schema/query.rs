@@ -182,33 +182,50 @@ impl LeagueQuery {
         super::catalogue::aggregations()
     }
 
-    /// The audit log, oldest first: every event, or one league's (Relay connection;
-    /// `first` ≤ 100; cursors are global positions).
+    /// The audit log, oldest first: every event, or one league's, or one tournament's (Relay
+    /// connection; `first` ≤ 100; cursors are global positions).
     #[graphql(complexity = "page_complexity(first, child_complexity)")]
     async fn events(
         &self,
         ctx: &Context<'_>,
         league_id: Option<ID>,
+        tournament_id: Option<ID>,
         first: Option<i32>,
         after: Option<String>,
     ) -> GatewayResult<EventConnection> {
         let league = league_id.as_ref().map(|id| parse_id(id, "leagueId")).transpose()?;
+        let tournament =
+            tournament_id.as_ref().map(|id| parse_id(id, "tournamentId")).transpose()?;
+        if league.is_some() && tournament.is_some() {
+            return Err(GatewayError::bad_input(
+                "tournamentId",
+                "name a league or a tournament, not both",
+            ));
+        }
         let size = page_size(first)?;
         let after = position_cursor(after.as_deref())?;
         let app = app(ctx);
         // Positions are gapless from 1, so the log's head position counts every event (read
-        // from the store, so the count never lags behind an append); a league's stream
-        // version counts the league's.
-        let total_count = match league {
-            None => app.store().head_position().await.map_err(AppError::from)?,
-            Some(league) => {
+        // from the store, so the count never lags behind an append); a league's or
+        // tournament's stream version counts its own.
+        let total_count = match (league, tournament) {
+            (Some(league), _) => {
                 let model = app.existing_league(league).await?;
                 model.league(league).map_or(0, |view| view.stream_version)
             }
+            (None, Some(tournament)) => league_domain::Aggregate::version(
+                app.existing_tournament(tournament).await?.as_ref(),
+            ),
+            (None, None) => app.store().head_position().await.map_err(AppError::from)?,
         };
         // One more than the page tells whether there is a next page.
-        let mut events =
-            if size == 0 { Vec::new() } else { app.events(league, after, size + 1).await? };
+        let mut events = match (size, tournament) {
+            (0, _) => Vec::new(),
+            (_, Some(tournament)) => {
+                app.tournament_events_page(tournament, after, size + 1).await?
+            }
+            (_, None) => app.events(league, after, size + 1).await?,
+        };
         let has_next_page = events.len() > size;
         events.truncate(size);
         let mut connection = Connection::with_additional_fields(

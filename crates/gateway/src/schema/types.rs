@@ -582,7 +582,7 @@ impl Event {
         self.0.position
     }
 
-    /// `league-<uuid>` or `player-<uuid>`.
+    /// `league-<uuid>`, `tournament-<uuid>` or `player-<uuid>`.
     async fn stream_id(&self) -> &str {
         self.0.stream_id.as_str()
     }
