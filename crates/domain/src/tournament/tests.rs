@@ -407,3 +407,23 @@ pub(crate) fn a_played_tournament() -> Vec<DomainEvent> {
     report_round(&mut events, 2);
     events
 }
+
+#[test]
+fn the_last_round_seats_the_best_seven_together_on_board_one() {
+    let top = TournamentSettings { top_board_last_round: true, ..settings(2) };
+    let mut events = with_entrants(top, 14);
+    all_present(&mut events, 14, 1);
+    then(&mut events, seed(1));
+    report_round(&mut events, 1);
+    all_present(&mut events, 14, 2);
+    then(&mut events, seed(2));
+    let tournament = given(&events);
+    let mut best: Vec<PlayerId> =
+        tournament.standings(Some(1)).unwrap().iter().take(7).map(|s| s.player).collect();
+    let mut board_one = tournament.round(2).unwrap().boards[0].seats.clone();
+    best.sort();
+    board_one.sort();
+    assert_eq!(board_one, best);
+    assert!(tournament.round(2).unwrap().seeded.top_board);
+    assert!(Tournament::verify_seeding(&events).iter().all(SeedingCheck::verified));
+}
