@@ -1,10 +1,10 @@
 // @ts-check
 /** @file Form building blocks: labelled fields with an error slot, API errors shown next
- * to the field they name (`extensions.field`), and the result form that fits a league's
- * scoring system. */
+ * to the field they name (`extensions.field`), and the result form that fits a scoring
+ * system (a league game's or a tournament board's). */
 
 import { ApiError } from "./api.js";
-import { h } from "./dom.js";
+import { h, announce } from "./dom.js";
 import { requires } from "./catalogue.js";
 
 let uid = 0;
@@ -317,4 +317,45 @@ export function resultFields(game, info) {
     return { teams: { draw: draw ? draw.checked : false, sides } };
   }
   return { element, read };
+}
+
+/**
+ * The report or correction form of a game or board, with the fields its system needs.
+ * `send` gets the result, the reason (corrections) and the idempotency key; a refusal it
+ * throws is shown next to the field it names.
+ * @param {GameForResult} game
+ * @param {"report"|"correct"} mode
+ * @param {import("./catalogue.js").SystemInfo | string} info the system's catalogue entry, or its name when the app does not know it
+ * @param {(variables: { result: any, reason?: string, idempotencyKey: string }) => Promise<void>} send
+ */
+export function resultForm(game, mode, info, send) {
+  if (typeof info === "string") return h("p", { role: "alert" }, `This app does not know the scoring system ${info}.`);
+  const result = resultFields(game, info);
+  const reason = /** @type {HTMLTextAreaElement} */ (h("textarea", { required: true, rows: 2 }));
+  const submit = h("button", { type: "submit", class: "primary" }, mode === "report" ? "Report result" : "Correct result");
+  // A resubmission after a lost answer reuses the key, so it appends nothing twice; a
+  // refused submission appended nothing, so the next one gets a fresh key.
+  let idempotencyKey = crypto.randomUUID();
+  const form = h("form", { class: "result-form", novalidate: true, "aria-labelledby": "result-form-h" },
+    h("h2", { id: "result-form-h" }, mode === "report" ? "Report the result" : "Correct the result"),
+    formError(),
+    result.element,
+    mode === "correct" ? field("Reason for the correction", reason, { field: "reason", hint: "Kept in the log and shown in score histories." }) : null,
+    submit);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    if (!requireFilled(form)) return;
+    submit.setAttribute("disabled", "");
+    try {
+      await send({ result: result.read(), idempotencyKey, ...(mode === "correct" ? { reason: reason.value } : {}) });
+      announce(mode === "report" ? "Result reported." : "Result corrected.");
+    } catch (error) {
+      showError(form, error);
+      if (!(error instanceof ApiError) || error.code !== "NETWORK") idempotencyKey = crypto.randomUUID();
+    } finally {
+      submit.removeAttribute("disabled");
+    }
+  });
+  return form;
 }
