@@ -8,7 +8,7 @@ import { ApiError, gql, session, subscribe } from "./api.js";
 import { h, replace, score, when, badge, announce } from "./dom.js";
 import { catalogue, playersPerGame, systemName } from "./catalogue.js";
 import * as Q from "./queries.js";
-import { field, formError, showError, clearErrors, requireFilled } from "./forms.js";
+import { field, formError, showError, clearErrors, input, numberOf, onSubmit, competitionFields } from "./forms.js";
 import { navigate } from "./main.js";
 
 /**
@@ -97,13 +97,10 @@ export async function tournamentsView(main) {
 /** The director's create-tournament form; every list in it comes from the server.
  * @param {import("./catalogue.js").Catalogue} cat @param {TournamentCatalogue} tcat @param {PlayerRef[]} players */
 function createTournamentForm(cat, tcat, players) {
-  const text = (/** @type {Record<string, any>} */ attrs = {}) => /** @type {HTMLInputElement} */ (h("input", { type: "text", ...attrs }));
-  const number = (/** @type {Record<string, any>} */ attrs = {}) => /** @type {HTMLInputElement} */ (h("input", { type: "number", step: 1, ...attrs }));
-  const check = () => /** @type {HTMLInputElement} */ (h("input", { type: "checkbox" }));
-  const name = text({ required: true });
-  const game = text({ required: true, value: "Diplomacy" });
-  const gameVersion = text({ placeholder: "optional" });
-  const system = /** @type {HTMLSelectElement} */ (h("select", {}, cat.systems.map((info) => h("option", { value: info.system }, info.displayName))));
+  const number = (/** @type {Record<string, any>} */ attrs = {}) => input("number", { step: 1, ...attrs });
+  const check = () => input("checkbox");
+  const competition = competitionFields(cat);
+  const { system, systemRule } = competition;
   const perBoard = number({ required: true, min: 2, value: 7 });
   const rounds = number({ required: true, min: 1, value: 3 });
   const roundScoring = /** @type {HTMLSelectElement} */ (h("select", {},
@@ -149,8 +146,6 @@ function createTournamentForm(cat, tcat, players) {
     pairError,
     pairList);
 
-  const systemField = field("Scoring system", system, { field: "scoringSystem", hint: " " });
-  const systemRule = /** @type {HTMLElement} */ (systemField.querySelector(".hint"));
   const showSystem = () => {
     const info = cat.bySystem.get(system.value);
     if (info) systemRule.textContent = `${info.rule} ${playersPerGame(info)} players per board.`;
@@ -175,10 +170,7 @@ function createTournamentForm(cat, tcat, players) {
   const form = h("form", { novalidate: true, "aria-labelledby": "create-tournament-h" },
     h("h2", { id: "create-tournament-h" }, "Create a tournament"),
     formError(),
-    field("Name", name, { field: "name" }),
-    field("Game", game, { field: "game" }),
-    field("Game version", gameVersion, { field: "gameVersion" }),
-    systemField,
+    competition.fields,
     field("Players per board", perBoard, { field: "playersPerBoard" }),
     field("Rounds", rounds, { field: "rounds" }),
     roundField,
@@ -189,35 +181,22 @@ function createTournamentForm(cat, tcat, players) {
     keepApart,
     field("Replacement scores", replacementScores, { field: "replacementScores", hint: "Who is credited with a seat a replacement player finished." }),
     h("button", { type: "submit", class: "primary" }, "Create tournament"));
-  let idempotencyKey = crypto.randomUUID();
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    clearErrors(form);
-    if (!requireFilled(form)) return;
-    const int = (/** @type {HTMLInputElement} */ el) => (el.value === "" ? null : Number(el.value));
-    const input = {
-      name: name.value.trim(),
-      game: game.value.trim(),
-      gameVersion: gameVersion.value.trim() || null,
-      scoringSystem: system.value,
-      playersPerBoard: int(perBoard),
-      rounds: int(rounds),
+  onSubmit(form, async (idempotencyKey) => {
+    const settings = {
+      ...competition.read(),
+      playersPerBoard: numberOf(perBoard),
+      rounds: numberOf(rounds),
       roundScoring: roundScoring.value,
       tournamentScoring: tournamentScoring.value,
       keepApart: pairs.map(([a, b]) => [a.id, b.id]),
-      sitOutPoints: int(sitOutPoints) ?? 0,
+      sitOutPoints: numberOf(sitOutPoints) ?? 0,
       sitOutPointsOnce: sitOutOnce.checked,
       topBoardLastRound: topBoard.checked,
       replacementScores: replacementScores.value || null,
     };
-    try {
-      const { createTournament } = await gql(Q.CREATE_TOURNAMENT, { input, idempotencyKey });
-      announce(`Tournament ${createTournament.name} created.`);
-      navigate(`/tournaments/${createTournament.id}`);
-    } catch (error) {
-      showError(form, error);
-      if (!(error instanceof ApiError) || error.code !== "NETWORK") idempotencyKey = crypto.randomUUID();
-    }
+    const { createTournament } = await gql(Q.CREATE_TOURNAMENT, { input: settings, idempotencyKey });
+    announce(`Tournament ${createTournament.name} created.`);
+    navigate(`/tournaments/${createTournament.id}`);
   });
   return form;
 }
@@ -349,21 +328,12 @@ export async function tournamentView(main, [id]) {
             formError(),
             field("Player", choice, { field: "playerId", hint: t.rounds.length > 0 ? `A late entry plays from round ${t.nextRound}.` : undefined }),
             h("button", { type: "submit", class: "primary" }, "Enter player"));
-          form.addEventListener("submit", async (event) => {
-            event.preventDefault();
-            clearErrors(form);
-            if (!choice.value) {
-              showError(form, new ApiError([{ message: "Choose a player.", extensions: { field: "playerId" } }]));
-              return;
-            }
-            try {
-              await gql(Q.ENTER_TOURNAMENT, { tournamentId: id, playerId: choice.value });
-              announce("Player entered.");
-              registered = await allPlayers();
-              await reload();
-            } catch (error) {
-              showError(form, error);
-            }
+          onSubmit(form, async (idempotencyKey) => {
+            if (!choice.value) throw new ApiError([{ message: "Choose a player.", extensions: { field: "playerId" } }]);
+            await gql(Q.ENTER_TOURNAMENT, { tournamentId: id, playerId: choice.value, idempotencyKey });
+            announce("Player entered.");
+            registered = await allPlayers();
+            await reload();
           });
           return form;
         })
@@ -517,17 +487,10 @@ export async function tournamentView(main, [id]) {
       field("Second player", secondPlayer, { field: "second", hint: "Seats are exchanged; a player sitting out takes the other's seat." }),
       field("Reason", reason, { field: "reason" }),
       h("button", { type: "submit" }, "Swap players"));
-    form.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      clearErrors(form);
-      if (!requireFilled(form)) return;
-      try {
-        await gql(Q.SWAP_ROUND_PLAYERS, { tournamentId: id, round, first: firstPlayer.value, second: secondPlayer.value, reason: reason.value });
-        announce(`${entrantName(firstPlayer.value)} and ${entrantName(secondPlayer.value)} swapped.`);
-        await reload();
-      } catch (error) {
-        showError(form, error);
-      }
+    onSubmit(form, async () => {
+      await gql(Q.SWAP_ROUND_PLAYERS, { tournamentId: id, round, first: firstPlayer.value, second: secondPlayer.value, reason: reason.value });
+      announce(`${entrantName(firstPlayer.value)} and ${entrantName(secondPlayer.value)} swapped.`);
+      await reload();
     });
     return form;
   };
