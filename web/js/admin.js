@@ -6,7 +6,7 @@ import { ApiError, gql, session } from "./api.js";
 import { h, replace, copy, announce } from "./dom.js";
 import { catalogue, playersPerGame } from "./catalogue.js";
 import * as Q from "./queries.js";
-import { field, formError, showError, clearErrors, requireFilled } from "./forms.js";
+import { field, formError, showError, clearErrors, requireFilled, input, numberOf, onSubmit, competitionFields } from "./forms.js";
 import { navigate } from "./main.js";
 
 /** @type {import("./main.js").View} */
@@ -85,12 +85,9 @@ function registerForm() {
 /** The create-league form; its pickers and k limits come from the catalogue.
  * @param {import("./catalogue.js").Catalogue} cat */
 function createLeagueForm(cat) {
-  const text = (/** @type {Record<string, any>} */ attrs = {}) => /** @type {HTMLInputElement} */ (h("input", { type: "text", ...attrs }));
-  const number = (/** @type {Record<string, any>} */ attrs = {}) => /** @type {HTMLInputElement} */ (h("input", { type: "number", step: 1, ...attrs }));
-  const name = text({ required: true });
-  const game = text({ required: true, value: "Diplomacy" });
-  const gameVersion = text({ placeholder: "optional" });
-  const system = /** @type {HTMLSelectElement} */ (h("select", {}, cat.systems.map((info) => h("option", { value: info.system }, info.displayName))));
+  const number = (/** @type {Record<string, any>} */ attrs = {}) => input("number", { step: 1, ...attrs });
+  const competition = competitionFields(cat);
+  const { system, systemRule } = competition;
   const k = number({ required: true, value: 7 });
   const size = number({ min: 2, value: 8, placeholder: "8" });
   const s = number({ min: 1, placeholder: "from the table for k" });
@@ -106,11 +103,10 @@ function createLeagueForm(cat) {
     aggregationRule.textContent = cat.aggregations.find((info) => info.kind === aggregation.value)?.rule ?? "";
   };
   // Hints that follow the chosen system and aggregation (wired to their controls by `field`).
-  const systemField = field("Scoring system", system, { field: "scoringSystem", hint: " " });
   const kField = field("Players per game (k)", k, { field: "playersPerGame", hint: " " });
   const aggregationField = field("Standings total", aggregation, { field: "aggregation", hint: " " });
   const hintOf = (/** @type {HTMLElement} */ el) => /** @type {HTMLElement} */ (el.querySelector(".hint"));
-  const systemRule = hintOf(systemField), kHint = hintOf(kField), aggregationRule = hintOf(aggregationField);
+  const kHint = hintOf(kField), aggregationRule = hintOf(aggregationField);
   const showSystem = () => {
     const info = cat.bySystem.get(system.value);
     if (!info) return;
@@ -131,10 +127,7 @@ function createLeagueForm(cat) {
   const form = h("form", { novalidate: true, "aria-labelledby": "create-h" },
     h("h2", { id: "create-h" }, "Create a league"),
     formError(),
-    field("Name", name, { field: "name" }),
-    field("Game", game, { field: "game" }),
-    field("Game version", gameVersion, { field: "gameVersion" }),
-    systemField,
+    competition.fields,
     kField,
     field("League size (N)", size, { field: "size", hint: "Default 8." }),
     field("Games per seat (s)", s, { field: "gamesPerSeat", hint: "Default: the seed table's value for k (empty = default)." }),
@@ -142,31 +135,18 @@ function createLeagueForm(cat) {
     aggregationField,
     field("Best N: games that count (N)", bestN, { field: "aggregation.n", hint: "From 1 to the games each player plays (k × s)." }),
     h("button", { type: "submit", class: "primary" }, "Create league"));
-  let idempotencyKey = crypto.randomUUID();
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    clearErrors(form);
-    if (!requireFilled(form)) return;
-    const int = (/** @type {HTMLInputElement} */ el) => (el.value === "" ? null : Number(el.value));
-    const input = {
-      name: name.value.trim(),
-      game: game.value.trim(),
-      gameVersion: gameVersion.value.trim() || null,
-      scoringSystem: system.value,
-      playersPerGame: int(k),
-      size: int(size),
-      gamesPerSeat: int(s),
+  onSubmit(form, async (idempotencyKey) => {
+    const settings = {
+      ...competition.read(),
+      playersPerGame: numberOf(k),
+      size: numberOf(size),
+      gamesPerSeat: numberOf(s),
       requireActivePlayers: active.checked,
-      aggregation: takesN() ? { kind: aggregation.value, n: int(bestN) } : { kind: aggregation.value },
+      aggregation: takesN() ? { kind: aggregation.value, n: numberOf(bestN) } : { kind: aggregation.value },
     };
-    try {
-      const { createLeague } = await gql(Q.CREATE_LEAGUE, { input, idempotencyKey });
-      announce(`League ${createLeague.name} created.`);
-      navigate(`/leagues/${createLeague.id}`);
-    } catch (error) {
-      showError(form, error);
-      if (!(error instanceof ApiError) || error.code !== "NETWORK") idempotencyKey = crypto.randomUUID();
-    }
+    const { createLeague } = await gql(Q.CREATE_LEAGUE, { input: settings, idempotencyKey });
+    announce(`League ${createLeague.name} created.`);
+    navigate(`/leagues/${createLeague.id}`);
   });
   return form;
 }

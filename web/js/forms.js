@@ -1,10 +1,10 @@
 // @ts-check
 /** @file Form building blocks: labelled fields with an error slot, API errors shown next
- * to the field they name (`extensions.field`), and the result form that fits a league's
- * scoring system. */
+ * to the field they name (`extensions.field`), and the result form that fits a scoring
+ * system (a league game's or a tournament board's). */
 
 import { ApiError } from "./api.js";
-import { h } from "./dom.js";
+import { h, announce } from "./dom.js";
 import { requires } from "./catalogue.js";
 
 let uid = 0;
@@ -147,8 +147,56 @@ export function formError() {
  * @typedef {{ id: string, number: number, status: string, seats: Seat[], result: any }} GameForResult
  */
 
-/** @param {string} type @param {Record<string, any>} [attrs] */
-const input = (type, attrs = {}) => /** @type {HTMLInputElement} */ (h("input", { type, ...attrs }));
+/** An `<input>` of a type. @param {string} type @param {Record<string, any>} [attrs] */
+export const input = (type, attrs = {}) => /** @type {HTMLInputElement} */ (h("input", { type, ...attrs }));
+
+/** A number field's value, null when empty. @param {HTMLInputElement} el */
+export const numberOf = (el) => (el.value === "" ? null : Number(el.value));
+
+/**
+ * What a competition plays, the first fields of the create-league and create-tournament
+ * forms: name, game, game version and the scoring system (picked from the catalogue, its
+ * rule shown under it). `read()` gives those settings as the create inputs name them.
+ * @param {import("./catalogue.js").Catalogue} cat
+ */
+export function competitionFields(cat) {
+  const name = input("text", { required: true });
+  const game = input("text", { required: true, value: "Diplomacy" });
+  const gameVersion = input("text", { placeholder: "optional" });
+  const system = /** @type {HTMLSelectElement} */ (h("select", {}, cat.systems.map((info) => h("option", { value: info.system }, info.displayName))));
+  const systemField = field("Scoring system", system, { field: "scoringSystem", hint: " " });
+  const systemRule = /** @type {HTMLElement} */ (systemField.querySelector(".hint"));
+  return {
+    system,
+    systemRule,
+    fields: [field("Name", name, { field: "name" }), field("Game", game, { field: "game" }),
+      field("Game version", gameVersion, { field: "gameVersion" }), systemField],
+    read: () => ({ name: name.value.trim(), game: game.value.trim(), gameVersion: gameVersion.value.trim() || null, scoringSystem: system.value }),
+  };
+}
+
+/**
+ * Wires a form's submission: empty required fields are marked, and a refusal `send` throws
+ * is shown next to the field it names. `send` gets an idempotency key: a resubmission after
+ * a lost answer reuses it, so it appends nothing twice; a refused submission appended
+ * nothing, so the next one gets a fresh key.
+ * @param {HTMLElement} form
+ * @param {(idempotencyKey: string) => Promise<void>} send
+ */
+export function onSubmit(form, send) {
+  let idempotencyKey = crypto.randomUUID();
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    if (!requireFilled(form)) return;
+    try {
+      await send(idempotencyKey);
+    } catch (error) {
+      showError(form, error);
+      if (!(error instanceof ApiError) || error.code !== "NETWORK") idempotencyKey = crypto.randomUUID();
+    }
+  });
+}
 
 /**
  * The result table for a game in the league's system, its columns chosen by the system's
@@ -317,4 +365,36 @@ export function resultFields(game, info) {
     return { teams: { draw: draw ? draw.checked : false, sides } };
   }
   return { element, read };
+}
+
+/**
+ * The report or correction form of a game or board, with the fields its system needs.
+ * `send` gets the result, the reason (corrections) and the idempotency key; a refusal it
+ * throws is shown next to the field it names.
+ * @param {GameForResult} game
+ * @param {"report"|"correct"} mode
+ * @param {import("./catalogue.js").SystemInfo | string} info the system's catalogue entry, or its name when the app does not know it
+ * @param {(variables: { result: any, reason?: string, idempotencyKey: string }) => Promise<void>} send
+ */
+export function resultForm(game, mode, info, send) {
+  if (typeof info === "string") return h("p", { role: "alert" }, `This app does not know the scoring system ${info}.`);
+  const result = resultFields(game, info);
+  const reason = /** @type {HTMLTextAreaElement} */ (h("textarea", { required: true, rows: 2 }));
+  const submit = h("button", { type: "submit", class: "primary" }, mode === "report" ? "Report result" : "Correct result");
+  const form = h("form", { class: "result-form", novalidate: true, "aria-labelledby": "result-form-h" },
+    h("h2", { id: "result-form-h" }, mode === "report" ? "Report the result" : "Correct the result"),
+    formError(),
+    result.element,
+    mode === "correct" ? field("Reason for the correction", reason, { field: "reason", hint: "Kept in the log and shown in score histories." }) : null,
+    submit);
+  onSubmit(form, async (idempotencyKey) => {
+    submit.setAttribute("disabled", "");
+    try {
+      await send({ result: result.read(), idempotencyKey, ...(mode === "correct" ? { reason: reason.value } : {}) });
+      announce(mode === "report" ? "Result reported." : "Result corrected.");
+    } finally {
+      submit.removeAttribute("disabled");
+    }
+  });
+  return form;
 }

@@ -1,7 +1,8 @@
 // @ts-check
 /** @file The app: a small router over the History API and one view per page (leagues,
- * league, game, player, audit, ratings, sign-in, admin). Views render into `<main>` and return a
- * clean-up function that ends their live subscriptions. */
+ * league, game, player, audit, ratings, tournaments, tournament, board, board call, sign-in,
+ * admin). Views render into `<main>` and return a clean-up function that ends their live
+ * subscriptions. */
 
 import { session, gql } from "./api.js";
 import { ME } from "./queries.js";
@@ -11,6 +12,8 @@ import { auditView } from "./audit.js";
 import { playerView, gameView } from "./player.js";
 import { signInView, adminView } from "./admin.js";
 import { ratingsView } from "./ratings.js";
+import { tournamentsView, tournamentView } from "./tournament.js";
+import { boardView, boardCallView } from "./board.js";
 
 /** @typedef {(main: HTMLElement, params: string[]) => (void | (() => void) | Promise<void | (() => void)>)} View */
 
@@ -22,6 +25,10 @@ const ROUTES = [
   [/^\/games\/([^/]+)$/, gameView],
   [/^\/players\/([^/]+)$/, playerView],
   [/^\/ratings(?:\/([^/]+))?$/, ratingsView],
+  [/^\/tournaments$/, tournamentsView],
+  [/^\/tournaments\/([^/]+)$/, tournamentView],
+  [/^\/tournaments\/([^/]+)\/boards\/([^/]+)$/, boardView],
+  [/^\/tournaments\/([^/]+)\/rounds\/(\d+)\/board-call$/, boardCallView],
   [/^\/signin$/, signInView],
   [/^\/admin$/, adminView],
 ];
@@ -85,6 +92,7 @@ function renderNav() {
   replace(
     nav,
     link("/", "Leagues"),
+    link("/tournaments", "Tournaments", true),
     link("/ratings", "Ratings", true),
     role?.kind === "admin" ? link("/admin", "Admin") : null,
     role?.kind === "player" ? link(`/players/${role.id}`, "My page") : null,

@@ -3,12 +3,12 @@
  * per game kind with their history) and a game's page (seats, result, scores, and the form to
  * report or correct its result, built for the league's scoring system). */
 
-import { ApiError, gql, session } from "./api.js";
-import { h, replace, score, delta, when, badge, announce } from "./dom.js";
+import { gql, session } from "./api.js";
+import { h, replace, score, delta, when, badge } from "./dom.js";
 import { catalogue, systemName } from "./catalogue.js";
 import { playerRatings } from "./ratings.js";
 import * as Q from "./queries.js";
-import { formError, resultFields, showError, clearErrors, field, requireFilled } from "./forms.js";
+import { resultForm } from "./forms.js";
 import { navigate } from "./main.js";
 
 /** @type {import("./main.js").View} */
@@ -67,43 +67,9 @@ export async function gameView(main, [id]) {
         h("th", { scope: "row" }, s.label),
         h("td", {}, h("a", { href: `/players/${s.player.id}` }, s.player.name)),
         h("td", { class: "num" }, scores.has(s.player.id) ? score(/** @type {number} */ (scores.get(s.player.id))) : "—")))))),
-    mode ? resultForm(game, mode, cat) : null);
-}
-
-/** The report or correction form, with the fields the league's system needs.
- * @param {any} game @param {"report"|"correct"} mode @param {import("./catalogue.js").Catalogue} cat */
-function resultForm(game, mode, cat) {
-  const info = cat.bySystem.get(game.league.scoringSystem);
-  if (!info) return h("p", { role: "alert" }, `This app does not know the scoring system ${game.league.scoringSystem}.`);
-  const result = resultFields(game, info);
-  const reason = /** @type {HTMLTextAreaElement} */ (h("textarea", { required: true, rows: 2 }));
-  const submit = h("button", { type: "submit", class: "primary" }, mode === "report" ? "Report result" : "Correct result");
-  // A resubmission after a lost answer reuses the key, so it appends nothing twice; a
-  // refused submission appended nothing, so the next one gets a fresh key.
-  let idempotencyKey = crypto.randomUUID();
-  const form = h("form", { class: "result-form", novalidate: true, "aria-labelledby": "result-form-h" },
-    h("h2", { id: "result-form-h" }, mode === "report" ? "Report the result" : "Correct the result"),
-    formError(),
-    result.element,
-    mode === "correct" ? field("Reason for the correction", reason, { field: "reason", hint: "Kept in the log and shown in score histories." }) : null,
-    submit);
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    clearErrors(form);
-    if (!requireFilled(form)) return;
-    submit.setAttribute("disabled", "");
-    try {
-      const variables = { gameId: game.id, result: result.read(), idempotencyKey };
-      if (mode === "report") await gql(Q.REPORT_RESULT, variables);
-      else await gql(Q.CORRECT_RESULT, { ...variables, reason: reason.value });
-      announce(mode === "report" ? "Result reported." : "Result corrected.");
+    mode ? resultForm(game, mode, cat.bySystem.get(game.league.scoringSystem) ?? game.league.scoringSystem, async (variables) => {
+      if (mode === "report") await gql(Q.REPORT_RESULT, { gameId: game.id, ...variables });
+      else await gql(Q.CORRECT_RESULT, { gameId: game.id, ...variables });
       navigate(`/leagues/${game.league.id}`);
-    } catch (error) {
-      showError(form, error);
-      if (!(error instanceof ApiError) || error.code !== "NETWORK") idempotencyKey = crypto.randomUUID();
-    } finally {
-      submit.removeAttribute("disabled");
-    }
-  });
-  return form;
+    }) : null);
 }

@@ -165,3 +165,145 @@ query PlayerRating($id: ID!, $game: GameKind!) {
     }
   }
 }`;
+
+/** What a tournament may be created with, as the server lists it. */
+export const TOURNAMENT_CATALOGUE = /* GraphQL */ `
+query TournamentCatalogue {
+  tournamentScorings { id name description usesRoundScores }
+  roundScorings { value name description }
+  replacementScores: __type(name: "ReplacementScores") { enumValues { name description } }
+}`;
+
+export const TOURNAMENTS = /* GraphQL */ `
+query Tournaments {
+  tournaments {
+    id name game gameVersion scoringSystem status playersPerBoard roundCount nextRound
+    entrants { withdrawnAfterRound }
+  }
+}`;
+
+export const CREATE_TOURNAMENT = /* GraphQL */ `
+mutation CreateTournament($input: CreateTournamentInput!, $idempotencyKey: String) {
+  createTournament(input: $input, idempotencyKey: $idempotencyKey) { id name }
+}`;
+
+const TOURNAMENT_STANDING = `
+  rank total games wins draws notes player { id name }
+  rounds { round score satOut dropped boards { board score dropped } }`;
+
+/** A tournament's page: settings, entrants, the open roll call, every seeded round. */
+export const TOURNAMENT = /* GraphQL */ `
+query Tournament($id: ID!) {
+  tournament(id: $id) {
+    id name game gameVersion scoringSystem playersPerBoard roundCount roundScoring
+    tournamentScoring { id name description }
+    keepApart { id name }
+    sitOutPoints sitOutPointsOnce topBoardLastRound replacementScores seatLabels
+    status createdAt version nextRound
+    entrants { enteredAfterRound withdrawnAfterRound player { id name } }
+    rollCall { answered present standby twoBoards player { id name } }
+    proposal { round present problem sittingOut { id name } playingTwice { id name } }
+    rounds {
+      number started completed topBoard
+      sittingOut { id name }
+      playingTwice { id name }
+      seeding { algorithm seed inputsDigest repeatScore seatRepeats keepApartMet }
+      boards { id number finished corrections seats { seat label player { id name } } scores { score player { id } } }
+    }
+  }
+}`;
+
+/** Only the stream version: whether the page is behind (roll call answers move no standings). */
+export const TOURNAMENT_VERSION = /* GraphQL */ `
+query TournamentVersion($id: ID!) { tournament(id: $id) { id version } }`;
+
+export const TOURNAMENT_STANDINGS = /* GraphQL */ `
+query TournamentStandings($id: ID!, $afterRound: Int) {
+  tournament(id: $id) { id standings(afterRound: $afterRound) { ${TOURNAMENT_STANDING} } }
+}`;
+
+export const TOURNAMENT_STANDINGS_CHANGED = /* GraphQL */ `
+subscription TournamentStandingsChanged($tournamentId: ID!) {
+  tournamentStandingsChanged(tournamentId: $tournamentId) {
+    position
+    tournament { id standings { ${TOURNAMENT_STANDING} } }
+  }
+}`;
+
+export const BOARDS_OF = /* GraphQL */ `
+query BoardsOf($id: ID!, $playerId: ID!) {
+  tournament(id: $id) { id boardsOf(playerId: $playerId) { id round number finished seats { label player { id } } } }
+}`;
+
+export const SEEDING_CHECKS = /* GraphQL */ `
+query SeedingChecks($id: ID!) {
+  tournament(id: $id) {
+    id
+    seedingChecks { round verified algorithm seed recordedDigest recomputedDigest boardsMatch problem }
+  }
+}`;
+
+/** One round's boards, for the printable board call. */
+export const BOARD_CALL = /* GraphQL */ `
+query BoardCall($id: ID!, $round: Int!) {
+  tournament(id: $id) {
+    id name
+    round(number: $round) {
+      number
+      sittingOut { id name }
+      playingTwice { id name }
+      boards { id number seats { seat label player { id name } } }
+    }
+  }
+}`;
+
+/** A board with what its result form needs. */
+export const TOURNAMENT_BOARD = /* GraphQL */ `
+query TournamentBoard($id: ID!, $boardId: ID!) {
+  tournament(id: $id) {
+    id name scoringSystem
+    board(id: $boardId) {
+      id round number finished corrections
+      seats { seat label player { id name } }
+      scores { score player { id } }
+      replacements { seated { id name } replacement { id name } }
+      result { ...ResultFields }
+    }
+  }
+}
+${RESULT_FIELDS}`;
+
+export const ENTER_TOURNAMENT = /* GraphQL */ `
+mutation EnterTournament($tournamentId: ID!, $playerId: ID, $idempotencyKey: String) {
+  enterTournament(tournamentId: $tournamentId, playerId: $playerId, idempotencyKey: $idempotencyKey) { id version }
+}`;
+
+export const WITHDRAW_FROM_TOURNAMENT = /* GraphQL */ `
+mutation WithdrawFromTournament($tournamentId: ID!, $playerId: ID, $idempotencyKey: String) {
+  withdrawFromTournament(tournamentId: $tournamentId, playerId: $playerId, idempotencyKey: $idempotencyKey) { id version }
+}`;
+
+export const ANSWER_ROLL_CALL = /* GraphQL */ `
+mutation AnswerRollCall($tournamentId: ID!, $round: Int!, $playerId: ID, $present: Boolean!, $standby: Boolean!, $twoBoards: Boolean!) {
+  answerRollCall(tournamentId: $tournamentId, round: $round, playerId: $playerId, present: $present, standby: $standby, twoBoards: $twoBoards) { id version }
+}`;
+
+export const SEED_ROUND = /* GraphQL */ `
+mutation SeedRound($tournamentId: ID!, $round: Int!, $idempotencyKey: String) {
+  seedRound(tournamentId: $tournamentId, round: $round, idempotencyKey: $idempotencyKey) { number }
+}`;
+
+export const SWAP_ROUND_PLAYERS = /* GraphQL */ `
+mutation SwapRoundPlayers($tournamentId: ID!, $round: Int!, $first: ID!, $second: ID!, $reason: String!) {
+  swapRoundPlayers(tournamentId: $tournamentId, round: $round, first: $first, second: $second, reason: $reason) { number }
+}`;
+
+export const REPORT_BOARD_RESULT = /* GraphQL */ `
+mutation ReportBoardResult($tournamentId: ID!, $boardId: ID!, $result: GameResultInput!, $idempotencyKey: String) {
+  reportBoardResult(tournamentId: $tournamentId, boardId: $boardId, result: $result, idempotencyKey: $idempotencyKey) { id finished }
+}`;
+
+export const CORRECT_BOARD_RESULT = /* GraphQL */ `
+mutation CorrectBoardResult($tournamentId: ID!, $boardId: ID!, $result: GameResultInput!, $reason: String!, $idempotencyKey: String) {
+  correctBoardResult(tournamentId: $tournamentId, boardId: $boardId, result: $result, reason: $reason, idempotencyKey: $idempotencyKey) { id finished }
+}`;
