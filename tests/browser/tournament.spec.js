@@ -217,6 +217,8 @@ test("a director runs a three-round Diplomacy tournament in the web app", async 
       boards = await serverBoards(tournamentId, 3);
       expect(boards[1]).toContain(first);
       await expect(admin.locator('section.round[data-round="3"] tr[data-board="1"]')).toContainText(second);
+      await expect(admin.getByRole("list", { name: "Swaps in round 3" }))
+        .toHaveText(`${first} ⇄ ${second}: they came together and asked not to share a board`);
     });
 
     await test.step("7. round 3's results: the tournament is completed, the final standings keep the withdrawn player", async () => {

@@ -208,26 +208,21 @@ query Tournament($id: ID!) {
       sittingOut { id name }
       playingTwice { id name }
       seeding { algorithm seed inputsDigest repeatScore seatRepeats keepApartMet }
+      swaps { first { id name } second { id name } reason }
       boards { id number finished corrections seats { seat label player { id name } } scores { score player { id } } }
     }
   }
 }`;
 
 /** Only the stream version: whether the page is behind (roll call answers move no standings). */
-export const TOURNAMENT_VERSION = /* GraphQL */ `
-query TournamentVersion($id: ID!) { tournament(id: $id) { id version } }`;
+export const TOURNAMENT_EVENTS = /* GraphQL */ `
+subscription TournamentEvents($tournamentId: ID!) {
+  tournamentEvents(tournamentId: $tournamentId) { position type }
+}`;
 
 export const TOURNAMENT_STANDINGS = /* GraphQL */ `
 query TournamentStandings($id: ID!, $afterRound: Int) {
   tournament(id: $id) { id standings(afterRound: $afterRound) { ${TOURNAMENT_STANDING} } }
-}`;
-
-export const TOURNAMENT_STANDINGS_CHANGED = /* GraphQL */ `
-subscription TournamentStandingsChanged($tournamentId: ID!) {
-  tournamentStandingsChanged(tournamentId: $tournamentId) {
-    position
-    tournament { id standings { ${TOURNAMENT_STANDING} } }
-  }
 }`;
 
 export const BOARDS_OF = /* GraphQL */ `

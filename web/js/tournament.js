@@ -201,9 +201,8 @@ function createTournamentForm(cat, tcat, players) {
   return form;
 }
 
-/** How often the page asks whether the tournament moved without a standings change (roll
- * call answers): the live feed only tells about changes that can move the standings. */
-const POLL_MS = 3000;
+/** Events after which the page says the standings changed. */
+const STANDINGS_EVENTS = new Set(["TournamentPlayerEntered", "RoundSeeded", "RoundPlayersSwapped", "BoardFinished", "BoardResultCorrected"]);
 
 /** @type {import("./main.js").View} */
 export async function tournamentView(main, [id]) {
@@ -471,6 +470,8 @@ export async function tournamentView(main, [id]) {
       boards,
       h("p", { class: "sitting-out" }, `Sitting out: ${names(round.sittingOut)}.`),
       h("p", { class: "playing-twice" }, `Playing two boards: ${names(round.playingTwice)}.`),
+      round.swaps.length === 0 ? "" : h("ul", { class: "swaps", "aria-label": `Swaps in round ${round.number}` },
+        ...round.swaps.map((/** @type {any} */ w) => h("li", {}, `${w.first.name} ⇄ ${w.second.name}: ${w.reason}`))),
       record, swap);
   };
 
@@ -591,23 +592,13 @@ export async function tournamentView(main, [id]) {
   render();
   renderChecks();
 
-  const stop = subscribe(Q.TOURNAMENT_STANDINGS_CHANGED, { tournamentId: id }, () => {
-    announce("The standings changed.");
+  // Every event of the tournament's stream (roll-call answers included) refreshes the page.
+  const stop = subscribe(Q.TOURNAMENT_EVENTS, { tournamentId: id }, (/** @type {any} */ data) => {
+    if (STANDINGS_EVENTS.has(data.tournamentEvents.type)) announce("The standings changed.");
     void reload();
   }, (connected) => {
     live.dataset.state = connected ? "live" : "offline";
     live.textContent = connected ? "live" : "reconnecting…";
   });
-  const poll = setInterval(async () => {
-    try {
-      const { tournament } = await gql(Q.TOURNAMENT_VERSION, { id });
-      if (tournament && tournament.version !== t.version) await reload();
-    } catch {
-      // The next tick tries again; the live badge tells about a lost connection.
-    }
-  }, POLL_MS);
-  return () => {
-    stop();
-    clearInterval(poll);
-  };
+  return stop;
 }

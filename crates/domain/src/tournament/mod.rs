@@ -94,6 +94,8 @@ pub struct Round {
     pub playing_twice: Vec<PlayerId>,
     /// The seeding as recorded (seed, digest, figures).
     pub seeded: RoundSeeded,
+    /// Swaps made before the round started, in order.
+    pub swaps: Vec<RoundPlayersSwapped>,
     pub completed: bool,
 }
 
@@ -645,6 +647,7 @@ impl Aggregate for Tournament {
                 sitting_out: e.sitting_out.clone(),
                 playing_twice: e.playing_twice.clone(),
                 seeded: e.clone(),
+                swaps: Vec::new(),
                 completed: false,
             }),
             DomainEvent::RoundPlayersSwapped(e) => {
@@ -659,6 +662,7 @@ impl Aggregate for Tournament {
                     round.boards.iter_mut().flat_map(|b| &mut b.seats).for_each(swap);
                     round.sitting_out.iter_mut().for_each(swap);
                     round.playing_twice.iter_mut().for_each(swap);
+                    round.swaps.push(e.clone());
                 }
             }
             DomainEvent::BoardFinished(e) => {

@@ -88,6 +88,22 @@ impl SubscriptionRoot {
         })
     }
 
+    /// Every event of a tournament's stream as it is folded (entries, roll-call answers,
+    /// seedings, swaps, results…): what a director's page refreshes on.
+    async fn tournament_events(
+        &self,
+        ctx: &Context<'_>,
+        tournament_id: ID,
+    ) -> Result<impl Stream<Item = Event> + use<>, GatewayError> {
+        let id = parse_id(&tournament_id, "tournamentId")?;
+        app(ctx).existing_tournament(id).await?;
+        feed(
+            ctx,
+            move |n| n.applied.tournament == Some(id),
+            |notification| std::future::ready(Some(Event(notification.event.clone()))),
+        )
+    }
+
     /// A tournament's standings after every change that can move them (an entry, a seeded
     /// round, a swap, a result or a correction): select `standings` on the tournament.
     async fn tournament_standings_changed(

@@ -49,7 +49,9 @@ pub enum RoundScoring {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
 #[graphql(remote = "league_domain::ReplacementScores")]
 pub enum ReplacementScores {
+    /// The player the seeding seated scores the seat (the default).
     SeatedPlayer,
+    /// The replacement who finished the seat scores it.
     Replacement,
 }
 
@@ -824,6 +826,20 @@ impl Round {
         self.with(|r| r.seeded.top_board)
     }
 
+    /// The swaps made before the round started, in order, with their reasons.
+    async fn swaps(&self) -> Vec<Swap> {
+        self.with(|r| {
+            r.swaps
+                .iter()
+                .map(|s| Swap {
+                    first: self.tournament.player(s.first),
+                    second: self.tournament.player(s.second),
+                    reason: s.reason.clone(),
+                })
+                .collect()
+        })
+    }
+
     /// How the round was seeded: what anyone needs to re-run it.
     async fn seeding(&self) -> SeedingRecord {
         self.with(|r| SeedingRecord {
@@ -835,6 +851,14 @@ impl Round {
             keep_apart_met: r.seeded.keep_apart_met,
         })
     }
+}
+
+/// Two players of a round who exchanged places, and why.
+#[derive(SimpleObject)]
+pub struct Swap {
+    pub first: Player,
+    pub second: Player,
+    pub reason: String,
 }
 
 /// A round's seeding as recorded in `RoundSeeded`.
