@@ -51,7 +51,7 @@ pub(super) fn next_parallel_class(problem: &Problem) -> Option<Vec<Vec<usize>>> 
 }
 
 fn is_prime(k: usize) -> bool {
-    k >= 2 && (2..k).take_while(|d| d * d <= k).all(|d| k % d != 0)
+    k >= 2 && (2..k).take_while(|d| d * d <= k).all(|d| !k.is_multiple_of(d))
 }
 
 /// Each earlier round as `line_of[player]` (the index of the player's board in the

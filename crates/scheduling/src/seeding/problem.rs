@@ -50,7 +50,7 @@ impl Problem {
         if seat_labels.len() != k {
             return Err(SeedingError::SeatCount { labels: seat_labels.len(), board_size: k });
         }
-        let seat_index = index_of(&seat_labels, |label| SeedingError::DuplicateSeat(label))?;
+        let seat_index = index_of(&seat_labels, SeedingError::DuplicateSeat)?;
         let present =
             index_of(&request.players, |name| SeedingError::DuplicatePlayer(name, "players"))?;
         let sitting_out = known_subset(&present, &request.sitting_out, "sittingOut")?;
@@ -79,7 +79,7 @@ impl Problem {
         let twice: Vec<bool> =
             names.iter().map(|name| request.playing_twice.contains(name)).collect();
         let slots = n + playing_twice.len();
-        if slots == 0 || slots % k != 0 {
+        if slots == 0 || !slots.is_multiple_of(k) {
             let mut counts = format!("{} present", request.players.len());
             if !sitting_out.is_empty() {
                 counts.push_str(&format!(", {} sitting out", sitting_out.len()));
@@ -173,6 +173,46 @@ impl Problem {
             fresh_seats,
             earlier_present,
         })
+    }
+
+    /// Boards of names as boards of player indices, checked: whole boards, everyone to
+    /// seat on as many boards as planned, nobody twice on a board.
+    pub(super) fn boards_by_index(
+        &self,
+        boards: &[Vec<String>],
+    ) -> Result<Vec<Vec<usize>>, SeedingError> {
+        let mismatch = |why: String| Err(SeedingError::BoardsMismatch(why));
+        let id: BTreeMap<&str, usize> =
+            self.names.iter().enumerate().map(|(i, name)| (name.as_str(), i)).collect();
+        let mut boards_of = vec![0usize; self.names.len()];
+        let mut indexed = Vec::with_capacity(boards.len());
+        for (number, board) in (1..).zip(boards) {
+            if board.len() != self.board_size {
+                return mismatch(format!("board {number} has {} players", board.len()));
+            }
+            let mut players = Vec::with_capacity(board.len());
+            for name in board {
+                let Some(&p) = id.get(name.as_str()) else {
+                    return mismatch(format!("{name:?} on board {number} is not to be seated"));
+                };
+                if players.contains(&p) {
+                    return mismatch(format!("{name:?} is twice on board {number}"));
+                }
+                boards_of[p] += 1;
+                players.push(p);
+            }
+            indexed.push(players);
+        }
+        for (p, &count) in boards_of.iter().enumerate() {
+            let planned = 1 + usize::from(self.twice[p]);
+            if count != planned {
+                return mismatch(format!(
+                    "{:?} is on {count} boards, not {planned}",
+                    self.names[p]
+                ));
+            }
+        }
+        Ok(indexed)
     }
 
     pub(super) fn players(&self) -> usize {
