@@ -135,7 +135,7 @@ pub fn seed_round(request: &SeedingRequest) -> Result<Seeding, SeedingError> {
     let problem = problem::Problem::new(request)?;
     let boards = plane::next_parallel_class(&problem)
         .unwrap_or_else(|| search::search(&problem, request.seed));
-    Ok(seats::seat_boards(&problem, &boards))
+    Ok(seats::seat_boards(&problem, &boards, request.seed))
 }
 
 /// Seats boards formed elsewhere (e.g. by hand, or by another seeder to compare with) as
@@ -147,7 +147,14 @@ pub fn seat_given_boards(
 ) -> Result<Seeding, SeedingError> {
     let problem = problem::Problem::new(request)?;
     let boards = problem.boards_by_index(boards)?;
-    Ok(seats::seat_boards(&problem, &boards))
+    Ok(seats::seat_boards(&problem, &boards, request.seed))
+}
+
+/// Fisher–Yates with the crate's own generator, so a seed shuffles alike everywhere.
+fn shuffle<T>(items: &mut [T], rng: &mut crate::rng::SplitMix64) {
+    for i in (1..items.len()).rev() {
+        items.swap(i, rng.below(i + 1));
+    }
 }
 
 #[cfg(test)]

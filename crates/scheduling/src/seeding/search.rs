@@ -54,9 +54,7 @@ impl<'a> State<'a> {
     fn dealt(problem: &'a Problem, rng: &mut SplitMix64) -> Self {
         let k = problem.board_size;
         let mut order: Vec<usize> = (0..problem.players()).collect();
-        for i in (1..order.len()).rev() {
-            order.swap(i, rng.below(i + 1));
-        }
+        super::shuffle(&mut order, rng);
         let on_top = |p: usize| problem.top_board.contains(&p);
         let slots: Vec<usize> = order
             .iter()
