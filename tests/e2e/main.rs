@@ -17,6 +17,7 @@ mod scale_out;
 mod schedule;
 mod score;
 mod score_batch;
+mod seed;
 mod serve_binary;
 mod support;
 mod systems;

@@ -18,6 +18,7 @@ mod replay;
 mod scale;
 mod schedule;
 mod scratch;
+mod seed;
 mod soak;
 
 use std::process::ExitCode;
@@ -56,6 +57,8 @@ enum BenchWhat {
     Graphql(graphql::Args),
     /// Every N = 8 schedule shape, and N = 64, k = 7.
     Schedule(schedule::Args),
+    /// Tournaments seeded round by round: time, repeats, seat repeats vs two baselines.
+    Seed(seed::Args),
     /// Mixed reads, writes and subscriptions for N seconds: memory, descriptors, p99.
     Soak(soak::Args),
     /// The ratings model's memory per rated game and fold time, beside their floors.
@@ -83,6 +86,7 @@ fn main() -> ExitCode {
             BenchWhat::Replay(args) => replay::run(args).await,
             BenchWhat::Graphql(args) => graphql::run(args).await,
             BenchWhat::Schedule(args) => schedule::run(args),
+            BenchWhat::Seed(args) => seed::run(args),
             BenchWhat::Soak(args) => soak::run(args).await,
             BenchWhat::Scale(args) => scale::run(args).await,
             BenchWhat::Ratings(args) => ratings::run(args),

@@ -9,11 +9,15 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::commands::{db, replay, schedule, score, serve, systems, tournament};
+use crate::commands::{db, replay, schedule, score, seed, serve, systems, tournament};
 pub use crate::error::CliError;
 
 #[derive(Debug, Parser)]
-#[command(name = "league", version, about = "Event-sourced platform for board-game leagues")]
+#[command(
+    name = "league",
+    version,
+    about = "Event-sourced platform for board-game leagues and tournaments"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -36,6 +40,8 @@ enum Command {
     Systems(systems::SystemsArgs),
     /// Print every game of a league with balanced seats and opponents.
     Schedule(schedule::ScheduleArgs),
+    /// Seat one tournament round: a seeding request (JSON) on stdin, the boards on stdout.
+    Seed(seed::SeedArgs),
     /// Fold the whole log and verify its chain, or print standings at a point in history.
     Replay(replay::ReplayArgs),
     /// Explain, event by event, how each score of a league came to be.
@@ -94,6 +100,7 @@ fn main() -> ExitCode {
             Command::Standings(args) => score::standings(args),
             Command::Systems(args) => systems::run(args),
             Command::Schedule(args) => schedule::run(args),
+            Command::Seed(args) => seed::run(args),
             Command::Replay(args) => replay::replay(args).await,
             Command::Audit(args) => replay::audit(args).await,
             Command::Rescore(args) => replay::rescore(args).await,

@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::report::{BalanceReport, report};
 pub use crate::seeding::{
     Attendee, KEEP_APART_WEIGHT, MAX_BOARD_SIZE, PlanError, RoundPlan, SEEDING_ALGORITHM,
-    SeatedPlayer, Seeding, SeedingError, SeedingRequest, plan_round, seed_round,
+    SeatedPlayer, Seeding, SeedingError, SeedingRequest, plan_round, seat_given_boards, seed_round,
 };
 
 /// Largest league: player sets are 64-bit masks.

@@ -5,6 +5,7 @@ pub mod db;
 pub mod replay;
 pub mod schedule;
 pub mod score;
+pub mod seed;
 pub mod serve;
 pub mod systems;
 pub mod tournament;

@@ -124,6 +124,8 @@ pub enum SeedingError {
     TwiceOnEarlierBoard { board: usize, player: String },
     #[error("keep-apart pair names {0:?} twice")]
     KeepApartSelf(String),
+    #[error("the boards given do not fit the request: {0}")]
+    BoardsMismatch(String),
 }
 
 /// Seats the round: boards of `board_size` in seat order, minimising Σ over boards of Σ over
@@ -133,7 +135,26 @@ pub fn seed_round(request: &SeedingRequest) -> Result<Seeding, SeedingError> {
     let problem = problem::Problem::new(request)?;
     let boards = plane::next_parallel_class(&problem)
         .unwrap_or_else(|| search::search(&problem, request.seed));
-    Ok(seats::seat_boards(&problem, &boards))
+    Ok(seats::seat_boards(&problem, &boards, request.seed))
+}
+
+/// Seats boards formed elsewhere (e.g. by hand, or by another seeder to compare with) as
+/// [`seed_round`] seats its own, with the same figures: each board's players in any order,
+/// every player to seat on as many boards as the request says.
+pub fn seat_given_boards(
+    request: &SeedingRequest,
+    boards: &[Vec<String>],
+) -> Result<Seeding, SeedingError> {
+    let problem = problem::Problem::new(request)?;
+    let boards = problem.boards_by_index(boards)?;
+    Ok(seats::seat_boards(&problem, &boards, request.seed))
+}
+
+/// Fisher–Yates with the crate's own generator, so a seed shuffles alike everywhere.
+fn shuffle<T>(items: &mut [T], rng: &mut crate::rng::SplitMix64) {
+    for i in (1..items.len()).rev() {
+        items.swap(i, rng.below(i + 1));
+    }
 }
 
 #[cfg(test)]

@@ -175,6 +175,46 @@ impl Problem {
         })
     }
 
+    /// Boards of names as boards of player indices, checked: whole boards, everyone to
+    /// seat on as many boards as planned, nobody twice on a board.
+    pub(super) fn boards_by_index(
+        &self,
+        boards: &[Vec<String>],
+    ) -> Result<Vec<Vec<usize>>, SeedingError> {
+        let mismatch = |why: String| Err(SeedingError::BoardsMismatch(why));
+        let id: BTreeMap<&str, usize> =
+            self.names.iter().enumerate().map(|(i, name)| (name.as_str(), i)).collect();
+        let mut boards_of = vec![0usize; self.names.len()];
+        let mut indexed = Vec::with_capacity(boards.len());
+        for (number, board) in (1..).zip(boards) {
+            if board.len() != self.board_size {
+                return mismatch(format!("board {number} has {} players", board.len()));
+            }
+            let mut players = Vec::with_capacity(board.len());
+            for name in board {
+                let Some(&p) = id.get(name.as_str()) else {
+                    return mismatch(format!("{name:?} on board {number} is not to be seated"));
+                };
+                if players.contains(&p) {
+                    return mismatch(format!("{name:?} is twice on board {number}"));
+                }
+                boards_of[p] += 1;
+                players.push(p);
+            }
+            indexed.push(players);
+        }
+        for (p, &count) in boards_of.iter().enumerate() {
+            let planned = 1 + usize::from(self.twice[p]);
+            if count != planned {
+                return mismatch(format!(
+                    "{:?} is on {count} boards, not {planned}",
+                    self.names[p]
+                ));
+            }
+        }
+        Ok(indexed)
+    }
+
     pub(super) fn players(&self) -> usize {
         self.names.len()
     }

@@ -9,7 +9,9 @@ use super::seats::seat_deficit;
 use crate::rng::SplitMix64;
 
 /// Proposed swaps per seated slot.
-const SWAPS_PER_SLOT: usize = 4_000;
+const SWAPS_PER_SLOT: usize = 8_000;
+/// Draws of a board until one that costs something, per swap (see `costly_board`).
+const FOCUS_DRAWS: usize = 4;
 /// Fewest proposed swaps, so that small rounds get a thorough search.
 const MIN_SWAPS: usize = 200_000;
 
@@ -52,9 +54,7 @@ impl<'a> State<'a> {
     fn dealt(problem: &'a Problem, rng: &mut SplitMix64) -> Self {
         let k = problem.board_size;
         let mut order: Vec<usize> = (0..problem.players()).collect();
-        for i in (1..order.len()).rev() {
-            order.swap(i, rng.below(i + 1));
-        }
+        super::shuffle(&mut order, rng);
         let on_top = |p: usize| problem.top_board.contains(&p);
         let slots: Vec<usize> = order
             .iter()
@@ -124,7 +124,7 @@ impl<'a> State<'a> {
         let slots = boards * k;
         let swaps = (SWAPS_PER_SLOT * slots).max(MIN_SWAPS);
         let start = self.starting_temperature(rng);
-        let end = 0.3 * self.seat_scale as f64;
+        let end = 0.2;
         let cooling = if start > end { (end / start).powf(1.0 / swaps as f64) } else { 1.0 };
         let mut temperature = start.max(end);
         for _ in 0..swaps {
@@ -132,7 +132,7 @@ impl<'a> State<'a> {
                 break;
             }
             temperature *= cooling;
-            let a = rng.below(boards);
+            let a = self.costly_board(rng);
             let b = (a + 1 + rng.below(boards - 1)) % boards;
             let (i, j) = (rng.below(k), rng.below(k));
             let (pa, pb) = (self.members[a][i], self.members[b][j]);
@@ -176,6 +176,19 @@ impl<'a> State<'a> {
                 self.best.clone_from(&self.members);
             }
         }
+    }
+
+    /// A random board, drawn again (a few times) while it costs nothing: late in the
+    /// search most boards are perfect and swaps among them cannot help.
+    fn costly_board(&self, rng: &mut SplitMix64) -> usize {
+        let mut board = rng.below(self.members.len());
+        for _ in 0..FOCUS_DRAWS {
+            if self.board_cost[board] > 0 {
+                break;
+            }
+            board = rng.below(self.members.len());
+        }
+        board
     }
 
     /// Half the mean worsening of a sample of random swaps: hot enough to leave the start.

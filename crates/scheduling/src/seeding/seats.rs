@@ -9,6 +9,7 @@ use pathfinding::matrix::Matrix;
 
 use super::problem::Problem;
 use super::{SeatedPlayer, Seeding};
+use crate::rng::SplitMix64;
 
 /// Players of a board who cannot get a fresh seat, given each one's fresh seats as a mask.
 pub(super) fn seat_deficit(fresh: impl ExactSizeIterator<Item = u64>) -> u32 {
@@ -54,7 +55,10 @@ const REPEAT_PENALTY: i64 = 1 << 32;
 
 /// Seats every board (player indices; order kept) and counts the figures of the result.
 /// Boards are seated in order, so a player on two boards avoids their first board's seat.
-pub(super) fn seat_boards(problem: &Problem, boards: &[Vec<usize>]) -> Seeding {
+/// Each board's players are shuffled by `seed` first: among equally good assignments (every
+/// seat in round 1) the seat is drawn, not given by the order of the players.
+pub(super) fn seat_boards(problem: &Problem, boards: &[Vec<usize>], seed: u64) -> Seeding {
+    let mut rng = SplitMix64::new(seed);
     let k = problem.board_size;
     let n = problem.players();
     let mut counts = problem.seat_counts.clone();
@@ -65,6 +69,8 @@ pub(super) fn seat_boards(problem: &Problem, boards: &[Vec<usize>]) -> Seeding {
         keep_apart_met: 0,
     };
     for board in boards {
+        let mut board = board.clone();
+        super::shuffle(&mut board, &mut rng);
         let costs = Matrix::from_fn(k, k, |(row, seat)| {
             let had = i64::from(counts[board[row] * k + seat]);
             if had > 0 { REPEAT_PENALTY + had * had } else { 0 }
