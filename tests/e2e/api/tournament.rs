@@ -249,6 +249,18 @@ async fn a_tournament_runs_in_rounds(db: TestDatabase) {
         league(&["tournament", "standings", "--tournament", &id, "--after-round", "1"], &db);
     let rows: Vec<Value> = serde_json::from_str(&stdout(&json_standings)).unwrap();
     assert_eq!(rows.len(), 15);
+    let audit = league(&["tournament", "audit", "--tournament", &id], &db);
+    let audit = stdout(&audit);
+    assert_eq!(audit.matches("RoundSeeded by admin: round").count(), 2, "{audit}");
+    assert!(audit.contains("round 1, board 1") && audit.contains("round 2, board 2"), "{audit}");
+    assert!(
+        audit
+            .lines()
+            .any(|l| l.contains("round 1: Entrant 15 (") && l.ends_with("present, standby")),
+        "{audit}"
+    );
+    let standings_lines = audit.split("Standings now:").nth(1).unwrap().trim().lines().count();
+    assert_eq!(standings_lines, 15);
     let unknown = league(&["tournament", "standings", "--tournament", &players[0].id], &db);
     assert_eq!(unknown.status.code(), Some(2));
 }

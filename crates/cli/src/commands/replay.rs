@@ -213,7 +213,7 @@ pub(crate) fn print_json(report: &impl Serialize) -> Result<(), CliError> {
 }
 
 /// A player as the audit names them: "Name (id)", or the id of a player the catalog lacks.
-fn name(app: &App, player: Uuid) -> String {
+pub(crate) fn name(app: &App, player: Uuid) -> String {
     app.catalog()
         .player(player)
         .map_or_else(|| player.to_string(), |p| format!("{} ({player})", p.name))

@@ -7,9 +7,11 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use league_app::{App, AppError, AsOf};
-use league_domain::Tournament;
+use league_domain::{Aggregate, DomainEvent, Tournament};
+use league_projections::decode;
+use league_scoring::{GameResult, score_game};
 
-use super::replay::{open_app, parse_uuid, print_json};
+use super::replay::{name, open_app, parse_uuid, print_json};
 use crate::CliError;
 
 #[derive(Debug, clap::Args)]
@@ -27,6 +29,9 @@ pub enum TournamentCommand {
     Standings(StandingsArgs),
     /// Print a round's board call: each board's seats (powers) and players.
     Boards(BoardsArgs),
+    /// Explain, event by event, how the tournament came to be: entries, roll calls, seedings,
+    /// swaps, each board's scores with the system's explanation, and the standings now.
+    Audit(TournamentRef),
 }
 
 #[derive(Debug, clap::Args)]
@@ -64,6 +69,7 @@ pub async fn run(args: TournamentArgs) -> Result<ExitCode, CliError> {
         TournamentCommand::VerifySeeding(of) => verify_seeding(of).await,
         TournamentCommand::Standings(args) => standings(args).await,
         TournamentCommand::Boards(args) => boards(args).await,
+        TournamentCommand::Audit(of) => audit(of).await,
     }
 }
 
@@ -145,4 +151,177 @@ async fn boards(args: BoardsArgs) -> Result<ExitCode, CliError> {
     }
     super::write_stdout(&text)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `league tournament audit`: every event of the tournament's stream in words, the scores of
+/// each board result with the scoring system's explanation, then the standings now.
+async fn audit(of: TournamentRef) -> Result<ExitCode, CliError> {
+    let (app, id) = open(&of).await?;
+    let events = app.tournament_events(id).await.map_err(failed)?;
+    let mut state = Tournament::default();
+    let mut text = String::new();
+    for recorded in &events {
+        let (_, event) = decode(recorded).map_err(|e| failed(AppError::internal(e)))?;
+        let head = format!(
+            "#{} {} {} by {}",
+            recorded.position,
+            recorded.recorded_at.to_rfc3339_opts(chrono::SecondsFormat::Micros, true),
+            recorded.event_type,
+            recorded.metadata.actor.as_deref().unwrap_or("unknown")
+        );
+        describe(&mut text, &app, &state, &head, &event);
+        state.apply(&event);
+    }
+    let _ = writeln!(text, "\nStandings now:");
+    for row in state.standings(None).map_err(|e| failed(e.into()))? {
+        let rounds: Vec<String> = row
+            .rounds
+            .iter()
+            .map(|r| match (r.score, r.sat_out, r.dropped) {
+                (Some(score), _, true) => format!("r{} ({score})", r.round),
+                (Some(score), _, false) => format!("r{} {score}", r.round),
+                (None, true, _) => format!("r{} sat out", r.round),
+                (None, false, _) => format!("r{} —", r.round),
+            })
+            .collect();
+        let _ = writeln!(
+            text,
+            "  {:>2}. {}  {}  [{}]  ({} boards, {} wins, {} draws)",
+            row.rank,
+            name(&app, row.player),
+            row.total,
+            rounds.join(", "),
+            row.games,
+            row.wins,
+            row.draws
+        );
+    }
+    super::write_stdout(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One tournament event in words; `state` is the tournament before it.
+fn describe(text: &mut String, app: &App, state: &Tournament, head: &str, event: &DomainEvent) {
+    let names = |players: &[uuid::Uuid]| {
+        if players.is_empty() {
+            "nobody".to_owned()
+        } else {
+            players.iter().map(|p| name(app, *p)).collect::<Vec<_>>().join(", ")
+        }
+    };
+    match event {
+        DomainEvent::TournamentCreated(e) => {
+            let s = &e.settings;
+            let _ = writeln!(
+                text,
+                "{head}: \"{}\" ({}), {} per board scored by {}, {} rounds, {}, round scoring: {}",
+                s.name,
+                s.game,
+                s.players_per_board,
+                s.scoring_system,
+                s.rounds,
+                s.tournament_scoring.info().name,
+                s.round_scoring.info().name
+            );
+        }
+        DomainEvent::TournamentPlayerEntered(e) => {
+            let _ = writeln!(text, "{head}: {}", name(app, e.player_id));
+        }
+        DomainEvent::TournamentPlayerWithdrawn(e) => {
+            let _ =
+                writeln!(text, "{head}: {} after round {}", name(app, e.player_id), e.after_round);
+        }
+        DomainEvent::RollCallAnswered(e) => {
+            let a = e.attendance;
+            let offers = match (a.standby, a.two_boards) {
+                (true, true) => ", standby, will play two boards",
+                (true, false) => ", standby",
+                (false, true) => ", will play two boards",
+                (false, false) => "",
+            };
+            let presence = if a.present { "present" } else { "absent" };
+            let _ = writeln!(
+                text,
+                "{head}: round {}: {} {presence}{offers}",
+                e.round,
+                name(app, e.player_id)
+            );
+        }
+        DomainEvent::RoundSeeded(e) => {
+            let _ = writeln!(
+                text,
+                "{head}: round {}: {} boards ({}, seed {}, inputs {}; repeat score {}, seat repeats {}, keep-apart met {}); sitting out: {}; playing twice: {}",
+                e.round,
+                e.boards.len(),
+                e.algorithm,
+                e.seed,
+                e.inputs_digest,
+                e.repeat_score,
+                e.seat_repeats,
+                e.keep_apart_met,
+                names(&e.sitting_out),
+                names(&e.playing_twice)
+            );
+        }
+        DomainEvent::RoundPlayersSwapped(e) => {
+            let _ = writeln!(
+                text,
+                "{head}: round {}: {} ⇄ {}: {}",
+                e.round,
+                name(app, e.first),
+                name(app, e.second),
+                e.reason
+            );
+        }
+        DomainEvent::BoardFinished(e) => board(text, app, state, head, e.board_id, &e.result, None),
+        DomainEvent::BoardResultCorrected(e) => {
+            board(text, app, state, head, e.board_id, &e.result, Some(&e.reason));
+        }
+        DomainEvent::RoundCompleted(e) => {
+            let _ = writeln!(text, "{head}: every board of round {} has a result", e.round);
+        }
+        DomainEvent::TournamentCompleted(_) => {
+            let _ = writeln!(text, "{head}: the last round is complete");
+        }
+        // Not tournament events (a tournament's stream holds none of these).
+        DomainEvent::PlayerRegistered(_)
+        | DomainEvent::LeagueCreated(_)
+        | DomainEvent::PlayerSubscribed(_)
+        | DomainEvent::PlayerUnsubscribed(_)
+        | DomainEvent::GamesScheduled(_)
+        | DomainEvent::GameFinished(_)
+        | DomainEvent::GameResultCorrected(_)
+        | DomainEvent::LeagueCompleted(_) => {}
+    }
+}
+
+/// A board's result: each seated player's board score with the system's explanation.
+fn board(
+    text: &mut String,
+    app: &App,
+    state: &Tournament,
+    head: &str,
+    board_id: uuid::Uuid,
+    result: &GameResult,
+    reason: Option<&str>,
+) {
+    let (round, number) = state.board(board_id).map_or((0, 0), |b| (b.round, b.number));
+    let why = reason.map(|r| format!(" ({r})")).unwrap_or_default();
+    let _ = writeln!(text, "{head}: round {round}, board {number}{why}");
+    let Some(system) = state.settings().map(|s| s.scoring_system) else { return };
+    match score_game(system, result) {
+        Ok(scored) => {
+            for row in &scored.players {
+                let player = uuid::Uuid::parse_str(&row.player)
+                    .map_or_else(|_| row.player.clone(), |p| name(app, p));
+                let _ = writeln!(text, "    {player}: {}", row.score);
+                for line in &row.explanation {
+                    let _ = writeln!(text, "      {line}");
+                }
+            }
+        }
+        Err(error) => {
+            let _ = writeln!(text, "    cannot be scored: {error}");
+        }
+    }
 }
