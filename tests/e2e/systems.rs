@@ -1,8 +1,9 @@
 //! `league systems` through the real binary: the table lists every system of the scoring
 //! catalogue with its facts and aliases, and `--json` prints the catalogue itself (and the
-//! aggregations), so the command can never disagree with what the platform scores.
+//! aggregations, the tournament and round scorings), so the command can never disagree with
+//! what the platform scores.
 
-use league_scoring::{Aggregation, catalogue};
+use league_scoring::{Aggregation, catalogue, round_scorings, tournament_scorings};
 use serde_json::Value;
 
 use crate::score::{json_stdout, league};
@@ -45,6 +46,8 @@ fn json_is_the_catalogue() {
     let json = json_stdout(&league(&["systems", "--json"], ""));
     assert_eq!(json["systems"], serde_json::to_value(catalogue()).unwrap());
     assert_eq!(json["aggregations"], serde_json::to_value(Aggregation::KINDS).unwrap());
+    assert_eq!(json["tournamentScorings"], serde_json::to_value(tournament_scorings()).unwrap());
+    assert_eq!(json["roundScorings"], serde_json::to_value(round_scorings()).unwrap());
     let squares = json["systems"].as_array().unwrap().iter().find(|s| s["name"] == "squares");
     assert_eq!(squares.unwrap()["aliases"], Value::from(vec!["Sum of Squares"]));
 }
