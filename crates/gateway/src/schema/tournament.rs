@@ -9,12 +9,12 @@ use async_graphql::{Context, Enum, ID, InputObject, Object, SimpleObject};
 use chrono::{DateTime, Utc};
 use league_app::App;
 use league_domain::{
-    AnswerRollCall, Attendance, CorrectBoardResult, CreateTournament, EnterTournament,
+    Actor, AnswerRollCall, Attendance, CorrectBoardResult, CreateTournament, EnterTournament,
     ReportBoardResult, SeedRound, SwapRoundPlayers, TournamentSettings, WithdrawFromTournament,
     tournament_id_of_stream,
 };
 use league_projections::SeatView;
-use league_scoring::{TournamentScoring, score_game_unexplained};
+use league_scoring::{GameResult, TournamentScoring, score_game_unexplained};
 use uuid::Uuid;
 
 use super::inputs::{AsOf, GameResultInput, ScoringSystemValue, count, parse_id};
@@ -385,18 +385,11 @@ impl TournamentMutation {
         replacements: Option<Vec<ReplacementInput>>,
         idempotency_key: Option<String>,
     ) -> GatewayResult<Board> {
-        let actor = caller(ctx).actor()?;
-        let tournament_id = parse_id(&tournament_id, "tournamentId")?;
-        let board_id = parse_id(&board_id, "boardId")?;
-        let command = ReportBoardResult {
-            actor,
-            tournament_id,
-            board_id,
-            result: result.to_domain("result")?,
-            replacements: replacements_of(replacements)?,
-        };
-        execute(ctx, command, idempotency_key).await.map_err(|e| in_input_terms(e, &result))?;
-        tournament(ctx, tournament_id).await?.board_by_id(board_id)
+        let on = BoardInput { tournament_id, board_id, result, replacements, idempotency_key };
+        execute_on_board(ctx, on, |actor, tournament_id, board_id, result, replacements| {
+            ReportBoardResult { actor, tournament_id, board_id, result, replacements }
+        })
+        .await
     }
 
     /// Admin: replaces a finished board's result, giving the reason.
@@ -410,20 +403,39 @@ impl TournamentMutation {
         replacements: Option<Vec<ReplacementInput>>,
         idempotency_key: Option<String>,
     ) -> GatewayResult<Board> {
-        let actor = caller(ctx).actor()?;
-        let tournament_id = parse_id(&tournament_id, "tournamentId")?;
-        let board_id = parse_id(&board_id, "boardId")?;
-        let command = CorrectBoardResult {
-            actor,
-            tournament_id,
-            board_id,
-            result: result.to_domain("result")?,
-            replacements: replacements_of(replacements)?,
-            reason,
-        };
-        execute(ctx, command, idempotency_key).await.map_err(|e| in_input_terms(e, &result))?;
-        tournament(ctx, tournament_id).await?.board_by_id(board_id)
+        let on = BoardInput { tournament_id, board_id, result, replacements, idempotency_key };
+        execute_on_board(ctx, on, |actor, tournament_id, board_id, result, replacements| {
+            CorrectBoardResult { actor, tournament_id, board_id, result, replacements, reason }
+        })
+        .await
     }
+}
+
+/// The arguments every board-result mutation takes.
+struct BoardInput {
+    tournament_id: ID,
+    board_id: ID,
+    result: GameResultInput,
+    replacements: Option<Vec<ReplacementInput>>,
+    idempotency_key: Option<String>,
+}
+
+/// Runs the result command `command` builds (from the caller, the tournament and board ids,
+/// the result and replacements in domain terms) and answers with the board; errors speak of
+/// the input.
+async fn execute_on_board<C: Into<league_app::AppCommand>>(
+    ctx: &Context<'_>,
+    on: BoardInput,
+    command: impl FnOnce(Actor, Uuid, Uuid, GameResult, Vec<league_domain::Replacement>) -> C,
+) -> GatewayResult<Board> {
+    let actor = caller(ctx).actor()?;
+    let tournament_id = parse_id(&on.tournament_id, "tournamentId")?;
+    let board_id = parse_id(&on.board_id, "boardId")?;
+    let result = on.result.to_domain("result")?;
+    let command =
+        command(actor, tournament_id, board_id, result, replacements_of(on.replacements)?);
+    execute(ctx, command, on.idempotency_key).await.map_err(|e| in_input_terms(e, &on.result))?;
+    tournament(ctx, tournament_id).await?.board_by_id(board_id)
 }
 
 /// The caller, the tournament and the player a membership-like command is about.
