@@ -34,7 +34,7 @@ pub struct Organisers {
 
 impl Organisers {
     /// The organisers of a competition created by `created_by` (absent: the site admin).
-    pub(crate) fn created_by(created_by: Option<Actor>) -> Self {
+    pub fn created_by(created_by: Option<Actor>) -> Self {
         Organisers {
             creator: created_by.and_then(|actor| actor.player_id()),
             co_organisers: Vec::new(),
@@ -56,7 +56,8 @@ impl Organisers {
         self.creator == Some(player) || self.co_organisers.contains(&player)
     }
 
-    pub(crate) fn add(&mut self, player: PlayerId) {
+    /// Adds a co-organiser (once).
+    pub fn add(&mut self, player: PlayerId) {
         if !self.includes(player) {
             self.co_organisers.push(player);
         }
