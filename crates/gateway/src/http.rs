@@ -495,8 +495,7 @@ fn connection_credential(
             .find(|(key, _)| key.eq_ignore_ascii_case("authorization"))
             .map(|(_, value)| value.as_str().unwrap_or_default())
     });
-    auth.credential(app, authorization)
-        .map_err(|error| async_graphql::Error::new(error.message()))
+    auth.credential(app, authorization).map_err(|error| async_graphql::Error::new(error.message()))
 }
 
 /// `GET /healthz`: 200 with the log's head position when the database answers and the
