@@ -238,8 +238,7 @@ async fn every_rights_mutation_by_every_role(db: TestDatabase) {
             if expect == FORBIDDEN {
                 let message = response["errors"][0]["message"].as_str().unwrap_or_default();
                 assert!(
-                    message.contains(&format!("does not organise"))
-                        && message.contains(competition.as_str()),
+                    message.contains("does not organise") && message.contains(competition.as_str()),
                     "{message}"
                 );
             }
