@@ -10,6 +10,7 @@ use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 
+use crate::api::authorization::{Expect, attempt};
 use crate::support::{ADMIN, TestApp, spawn_app_on_port, ws_frame, ws_next, ws_send};
 
 /// How long another gateway may take to see a token change (it follows the live feed).
@@ -116,41 +117,6 @@ async fn tokens_rotate_and_revoke_on_every_gateway(db: TestDatabase) {
 }
 
 on_both_databases!(tokens_rotate_and_revoke_on_every_gateway);
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Expect {
-    Allowed,
-    Refused(&'static str),
-}
-
-/// Runs a mutation and checks the outcome; a refusal appends nothing and a `FORBIDDEN`
-/// one names the missing right.
-async fn attempt(
-    server: &TestApp,
-    who: &str,
-    token: Option<&str>,
-    query: &str,
-    vars: Value,
-    expect: Expect,
-) -> Value {
-    let before = server.event_count().await;
-    let response = server.gql(token, query, vars).await;
-    let after = server.event_count().await;
-    match expect {
-        Expect::Allowed => {
-            assert!(response.get("errors").is_none(), "{who}: {query}: {response:#}");
-            assert!(after > before, "{who}: an allowed mutation appends");
-        }
-        Expect::Refused(code) => {
-            assert_eq!(
-                response["errors"][0]["extensions"]["code"], code,
-                "{who}: {query}: {response:#}"
-            );
-            assert_eq!(after, before, "{who}: a refused mutation appends nothing");
-        }
-    }
-    response
-}
 
 async fn every_rights_mutation_by_every_role(db: TestDatabase) {
     use Expect::{Allowed, Refused};
