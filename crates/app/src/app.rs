@@ -102,7 +102,12 @@ macro_rules! app_command_from {
 }
 app_command_from!(
     RegisterPlayer => Player,
+    RotateToken => Player,
+    RevokeToken => Player,
+    AppointOrganiser => Player,
+    DismissOrganiser => Player,
     CreateLeague => League,
+    AddLeagueCoOrganiser => League,
     Subscribe => League,
     Unsubscribe => League,
     ReportResult => League,
@@ -114,7 +119,8 @@ app_command_from!(
     SeedRound => Tournament,
     SwapRoundPlayers => Tournament,
     ReportBoardResult => Tournament,
-    CorrectBoardResult => Tournament
+    CorrectBoardResult => Tournament,
+    AddTournamentCoOrganiser => Tournament
 );
 
 /// Per-call options of [`App::execute`].
@@ -539,13 +545,14 @@ impl App {
         command: &AppCommand,
         state: &StreamState,
     ) -> Result<Vec<DomainEvent>, AppError> {
-        let mut context = Context::new(Utc::now());
+        let mut context = self.rights_context(command);
         Ok(match command {
             AppCommand::Player(c) => match state {
                 StreamState::Player(player) => player.handle(c, &context)?,
                 _ => return Err(mismatched(command)),
             },
             AppCommand::League(c) => {
+                context = context.with_unknown_players(self.unknown_players(c.players_to_check()));
                 if let Some(player) = c.subscriber() {
                     let registered = self.catalog().player(player).is_some();
                     if registered {
@@ -566,20 +573,27 @@ impl App {
                 }
             }
             AppCommand::Tournament(c) => {
-                let unknown = {
-                    let catalog = self.catalog();
-                    c.players_to_check()
-                        .into_iter()
-                        .filter(|player| catalog.player(*player).is_none())
-                        .collect()
-                };
-                context = context.with_unknown_players(unknown);
+                context = context.with_unknown_players(self.unknown_players(c.players_to_check()));
                 match state {
                     StreamState::Tournament(tournament) => tournament.handle(c, &context)?,
                     _ => return Err(mismatched(command)),
                 }
             }
         })
+    }
+
+    /// A context for deciding `command` now, with what the catalog knows of the actor's
+    /// rights (whether a player actor is an appointed organiser).
+    fn rights_context(&self, command: &AppCommand) -> Context {
+        let is_organiser =
+            command.actor().player_id().is_some_and(|player| self.catalog().is_organiser(player));
+        Context::new(Utc::now()).with_actor_organiser(is_organiser)
+    }
+
+    /// Of `players`, those the catalog does not know.
+    fn unknown_players(&self, players: Vec<Uuid>) -> Vec<Uuid> {
+        let catalog = self.catalog();
+        players.into_iter().filter(|player| catalog.player(*player).is_none()).collect()
     }
 
     /// How many streams' aggregates are kept for deciding commands.

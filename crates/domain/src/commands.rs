@@ -19,8 +19,9 @@ pub struct RegisterPlayer {
     pub token_hash: String,
 }
 
-/// Admin creates a league with `settings`, built with [`LeagueSettings::new`] (which applies
-/// the documented defaults) and the caller's overrides; the handler validates them.
+/// The site admin or an organiser creates a league with `settings`, built with
+/// [`LeagueSettings::new`] (which applies the documented defaults) and the caller's overrides; the
+/// handler validates them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateLeague {
     pub actor: Actor,
@@ -28,7 +29,7 @@ pub struct CreateLeague {
     pub settings: LeagueSettings,
 }
 
-/// A player joins an open league (themself; admin may subscribe anyone).
+/// A player joins an open league (themself; the league's organisers and the site admin anyone).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Subscribe {
     pub actor: Actor,
@@ -36,7 +37,7 @@ pub struct Subscribe {
     pub player_id: PlayerId,
 }
 
-/// A player leaves an open league (themself; admin may unsubscribe anyone).
+/// A player leaves an open league (themself; the league's organisers and the site admin anyone).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Unsubscribe {
     pub actor: Actor,
@@ -44,7 +45,8 @@ pub struct Unsubscribe {
     pub player_id: PlayerId,
 }
 
-/// Admin or a player seated in the game reports its result.
+/// One of the league's organisers (or the site admin) or a player seated in the game reports its
+/// result.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReportResult {
     pub actor: Actor,
@@ -53,7 +55,8 @@ pub struct ReportResult {
     pub result: GameResult,
 }
 
-/// Admin replaces the result of a finished game, giving a reason.
+/// One of the league's organisers (or the site admin) replaces the result of a finished game,
+/// giving a reason.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CorrectResult {
     pub actor: Actor,
@@ -63,10 +66,60 @@ pub struct CorrectResult {
     pub reason: String,
 }
 
+/// A player replaces their own bearer token, or the site admin replaces anyone's (also one
+/// that was revoked). Only the new token's hash reaches the domain.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RotateToken {
+    pub actor: Actor,
+    pub player_id: PlayerId,
+    pub token_hash: String,
+}
+
+/// The site admin revokes a player's token.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RevokeToken {
+    pub actor: Actor,
+    pub player_id: PlayerId,
+}
+
+/// The site admin appoints a player organiser (may create leagues and tournaments).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AppointOrganiser {
+    pub actor: Actor,
+    pub player_id: PlayerId,
+}
+
+/// The site admin dismisses an organiser (they may no longer create competitions).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DismissOrganiser {
+    pub actor: Actor,
+    pub player_id: PlayerId,
+}
+
+/// An organiser of a league, or the site admin, makes another player co-organiser of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AddLeagueCoOrganiser {
+    pub actor: Actor,
+    pub league_id: LeagueId,
+    pub player_id: PlayerId,
+}
+
+/// An organiser of a tournament, or the site admin, makes another player co-organiser of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AddTournamentCoOrganiser {
+    pub actor: Actor,
+    pub tournament_id: TournamentId,
+    pub player_id: PlayerId,
+}
+
 /// Commands handled by the [`crate::Player`] aggregate.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PlayerCommand {
     Register(RegisterPlayer),
+    RotateToken(RotateToken),
+    RevokeToken(RevokeToken),
+    AppointOrganiser(AppointOrganiser),
+    DismissOrganiser(DismissOrganiser),
 }
 
 /// Commands handled by the [`crate::League`] aggregate.
@@ -77,21 +130,43 @@ pub enum LeagueCommand {
     Unsubscribe(Unsubscribe),
     ReportResult(ReportResult),
     CorrectResult(CorrectResult),
+    AddCoOrganiser(AddLeagueCoOrganiser),
 }
 
+macro_rules! player_commands {
+    ($($ty:ident => $variant:ident),*) => {
+        impl PlayerCommand {
+            pub fn actor(&self) -> Actor {
+                match self {
+                    $(PlayerCommand::$variant(c) => c.actor,)*
+                }
+            }
+
+            pub fn player_id(&self) -> PlayerId {
+                match self {
+                    $(PlayerCommand::$variant(c) => c.player_id,)*
+                }
+            }
+        }
+
+        $(
+            impl From<$ty> for PlayerCommand {
+                fn from(c: $ty) -> Self {
+                    PlayerCommand::$variant(c)
+                }
+            }
+        )*
+    };
+}
+player_commands!(
+    RegisterPlayer => Register,
+    RotateToken => RotateToken,
+    RevokeToken => RevokeToken,
+    AppointOrganiser => AppointOrganiser,
+    DismissOrganiser => DismissOrganiser
+);
+
 impl PlayerCommand {
-    pub fn actor(&self) -> Actor {
-        match self {
-            PlayerCommand::Register(c) => c.actor,
-        }
-    }
-
-    pub fn player_id(&self) -> PlayerId {
-        match self {
-            PlayerCommand::Register(c) => c.player_id,
-        }
-    }
-
     /// The stream this command appends to.
     pub fn stream_id(&self) -> String {
         player_stream_id(self.player_id())
@@ -106,6 +181,7 @@ impl LeagueCommand {
             LeagueCommand::Unsubscribe(c) => c.actor,
             LeagueCommand::ReportResult(c) => c.actor,
             LeagueCommand::CorrectResult(c) => c.actor,
+            LeagueCommand::AddCoOrganiser(c) => c.actor,
         }
     }
 
@@ -116,6 +192,7 @@ impl LeagueCommand {
             LeagueCommand::Unsubscribe(c) => c.league_id,
             LeagueCommand::ReportResult(c) => c.league_id,
             LeagueCommand::CorrectResult(c) => c.league_id,
+            LeagueCommand::AddCoOrganiser(c) => c.league_id,
         }
     }
 
@@ -132,11 +209,14 @@ impl LeagueCommand {
             _ => None,
         }
     }
-}
 
-impl From<RegisterPlayer> for PlayerCommand {
-    fn from(c: RegisterPlayer) -> Self {
-        PlayerCommand::Register(c)
+    /// The players who must be registered for the command to make sense (a new
+    /// co-organiser): the application checks them against the catalog.
+    pub fn players_to_check(&self) -> Vec<PlayerId> {
+        match self {
+            LeagueCommand::AddCoOrganiser(c) => vec![c.player_id],
+            _ => Vec::new(),
+        }
     }
 }
 
@@ -154,11 +234,12 @@ league_command_from!(
     Subscribe => Subscribe,
     Unsubscribe => Unsubscribe,
     ReportResult => ReportResult,
-    CorrectResult => CorrectResult
+    CorrectResult => CorrectResult,
+    AddLeagueCoOrganiser => AddCoOrganiser
 );
 
-/// Admin creates a tournament with `settings` (built with [`TournamentSettings::new`] and the
-/// caller's overrides; the handler validates them).
+/// The site admin or an organiser creates a tournament with `settings` (built with
+/// [`TournamentSettings::new`] and the caller's overrides; the handler validates them).
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateTournament {
     pub actor: Actor,
@@ -166,8 +247,8 @@ pub struct CreateTournament {
     pub settings: TournamentSettings,
 }
 
-/// A player enters the tournament (themself; admin may enter anyone), before its last round
-/// is seeded.
+/// A player enters the tournament (themself; the tournament's organisers and the site admin
+/// anyone), before its last round is seeded.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EnterTournament {
     pub actor: Actor,
@@ -175,8 +256,8 @@ pub struct EnterTournament {
     pub player_id: PlayerId,
 }
 
-/// A player withdraws (themself; admin may withdraw anyone) when not seated in a round still
-/// being played.
+/// A player withdraws (themself; the tournament's organisers and the site admin anyone) when not
+/// seated in a round still being played.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WithdrawFromTournament {
     pub actor: Actor,
@@ -184,7 +265,8 @@ pub struct WithdrawFromTournament {
     pub player_id: PlayerId,
 }
 
-/// A roll-call answer for the next round (the player themself, or admin for anyone).
+/// A roll-call answer for the next round (the player themself; the tournament's organisers and the
+/// site admin for anyone).
 #[derive(Debug, Clone, PartialEq)]
 pub struct AnswerRollCall {
     pub actor: Actor,
@@ -194,8 +276,9 @@ pub struct AnswerRollCall {
     pub attendance: Attendance,
 }
 
-/// Admin seeds round `round` from its roll call. `seed` drives the seeder's random choices
-/// (the application picks one); `sitting_out`/`playing_twice` override the proposal.
+/// One of the tournament's organisers (or the site admin) seeds round `round` from its roll call.
+/// `seed` drives the seeder's random choices (the application picks one);
+/// `sitting_out`/`playing_twice` override the proposal.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SeedRound {
     pub actor: Actor,
@@ -206,7 +289,8 @@ pub struct SeedRound {
     pub playing_twice: Option<Vec<PlayerId>>,
 }
 
-/// Admin swaps two players of a seeded round before any of its boards has a result.
+/// One of the tournament's organisers (or the site admin) swaps two players of a seeded round
+/// before any of its boards has a result.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SwapRoundPlayers {
     pub actor: Actor,
@@ -217,7 +301,8 @@ pub struct SwapRoundPlayers {
     pub reason: String,
 }
 
-/// Admin or a player seated on the board reports its result.
+/// One of the tournament's organisers (or the site admin) or a player seated on the board
+/// reports its result.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReportBoardResult {
     pub actor: Actor,
@@ -227,7 +312,8 @@ pub struct ReportBoardResult {
     pub replacements: Vec<Replacement>,
 }
 
-/// Admin replaces a finished board's result, giving a reason.
+/// One of the tournament's organisers (or the site admin) replaces a finished board's result,
+/// giving a reason.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CorrectBoardResult {
     pub actor: Actor,
@@ -249,6 +335,7 @@ pub enum TournamentCommand {
     Swap(SwapRoundPlayers),
     ReportResult(ReportBoardResult),
     CorrectResult(CorrectBoardResult),
+    AddCoOrganiser(AddTournamentCoOrganiser),
 }
 
 macro_rules! tournament_commands {
@@ -284,7 +371,8 @@ tournament_commands!(
     SeedRound => SeedRound,
     SwapRoundPlayers => Swap,
     ReportBoardResult => ReportResult,
-    CorrectBoardResult => CorrectResult
+    CorrectBoardResult => CorrectResult,
+    AddTournamentCoOrganiser => AddCoOrganiser
 );
 
 impl TournamentCommand {
@@ -298,6 +386,7 @@ impl TournamentCommand {
     pub fn players_to_check(&self) -> Vec<PlayerId> {
         match self {
             TournamentCommand::Enter(c) => vec![c.player_id],
+            TournamentCommand::AddCoOrganiser(c) => vec![c.player_id],
             TournamentCommand::ReportResult(ReportBoardResult { replacements, .. })
             | TournamentCommand::CorrectResult(CorrectBoardResult { replacements, .. }) => {
                 replacements.iter().map(|r| r.replacement).collect()

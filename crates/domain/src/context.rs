@@ -14,6 +14,9 @@ pub struct Context {
     /// Players a command names that are not registered (filled for the players a tournament
     /// command asks about, [`crate::TournamentCommand::players_to_check`]).
     pub unknown_players: Vec<uuid::Uuid>,
+    /// Whether the acting player is appointed organiser now (may create leagues and
+    /// tournaments). Managing a competition depends on the competition's own organisers.
+    pub actor_is_organiser: bool,
 }
 
 /// What the platform knows about a registered player who wants to subscribe.
@@ -28,7 +31,7 @@ pub struct SubscriberFacts {
 impl Context {
     /// A context with no subscriber (enough for every command but a subscription).
     pub fn new(now: DateTime<Utc>) -> Self {
-        Context { now, subscriber: None, unknown_players: Vec::new() }
+        Context { now, subscriber: None, unknown_players: Vec::new(), actor_is_organiser: false }
     }
 
     /// The subscriber exists and finished `finished_games_in_window` games in the window.
@@ -40,6 +43,12 @@ impl Context {
     /// Of the players the command names, these are not registered.
     pub fn with_unknown_players(mut self, unknown: Vec<uuid::Uuid>) -> Self {
         self.unknown_players = unknown;
+        self
+    }
+
+    /// The acting player is (or is not) an appointed organiser.
+    pub fn with_actor_organiser(mut self, is_organiser: bool) -> Self {
+        self.actor_is_organiser = is_organiser;
         self
     }
 

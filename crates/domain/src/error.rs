@@ -35,8 +35,10 @@ impl ErrorCode {
 /// A refused command. Nothing is appended when a command is refused.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum DomainError {
+    /// The actor lacks a right; the message names the right (and the competition, where
+    /// the right is about one).
     #[error("forbidden: {0}")]
-    Forbidden(&'static str),
+    Forbidden(String),
     #[error("{field}: {message}")]
     InvalidInput { field: String, message: String },
     #[error("player {0} not found")]
@@ -85,6 +87,10 @@ pub enum DomainError {
 }
 
 impl DomainError {
+    pub(crate) fn forbidden(message: impl Into<String>) -> Self {
+        DomainError::Forbidden(message.into())
+    }
+
     pub(crate) fn conflict(message: impl Into<String>) -> Self {
         DomainError::Conflict(message.into())
     }

@@ -31,6 +31,59 @@ pub struct PlayerRegistered {
     pub token_hash: String,
 }
 
+/// A player's bearer token was replaced (by the player or the site admin): only the new
+/// token's hash is stored, and the old token stops working.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenRotated {
+    pub player_id: PlayerId,
+    pub token_hash: String,
+    pub rotated_by: Actor,
+}
+
+/// The site admin revoked a player's token: the player has no valid token until the admin
+/// rotates one for them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenRevoked {
+    pub player_id: PlayerId,
+    pub revoked_by: Actor,
+}
+
+/// The site admin granted a player the right to create leagues and tournaments.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OrganiserAppointed {
+    pub player_id: PlayerId,
+    pub appointed_by: Actor,
+}
+
+/// The site admin withdrew a player's right to create leagues and tournaments.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OrganiserDismissed {
+    pub player_id: PlayerId,
+    pub dismissed_by: Actor,
+}
+
+/// A player was made co-organiser of a league: they manage it as its creator does.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LeagueCoOrganiserAdded {
+    pub league_id: LeagueId,
+    pub player_id: PlayerId,
+    pub added_by: Actor,
+}
+
+/// A player was made co-organiser of a tournament, like [`LeagueCoOrganiserAdded`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TournamentCoOrganiserAdded {
+    pub tournament_id: TournamentId,
+    pub player_id: PlayerId,
+    pub added_by: Actor,
+}
+
 /// A league was created with its fixed settings (`docs/scheduling.md#league-life-cycle`).
 /// The settings are flattened: the stored JSON is `leagueId` beside the settings' fields,
 /// exactly as when they were fields of this event.
@@ -40,6 +93,10 @@ pub struct LeagueCreated {
     pub league_id: LeagueId,
     #[serde(flatten)]
     pub settings: LeagueSettings,
+    /// The organiser who created it; absent when the site admin did (so events from before
+    /// organisers existed keep their bytes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_by: Option<Actor>,
 }
 
 /// A player joined a league that is still open.
@@ -113,6 +170,9 @@ pub struct TournamentCreated {
     pub tournament_id: TournamentId,
     #[serde(flatten)]
     pub settings: TournamentSettings,
+    /// The organiser who created it; absent when the site admin did, as in [`LeagueCreated`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_by: Option<Actor>,
 }
 
 /// A player entered the tournament (before the last round is seeded: a late entry plays from
@@ -348,6 +408,12 @@ domain_events! {
     BoardResultCorrected = "BoardResultCorrected" version 1 in Tournament(tournament_id),
     RoundCompleted = "RoundCompleted" version 1 in Tournament(tournament_id),
     TournamentCompleted = "TournamentCompleted" version 1 in Tournament(tournament_id),
+    TokenRotated = "TokenRotated" version 1 in Player(player_id),
+    TokenRevoked = "TokenRevoked" version 1 in Player(player_id),
+    OrganiserAppointed = "OrganiserAppointed" version 1 in Player(player_id),
+    OrganiserDismissed = "OrganiserDismissed" version 1 in Player(player_id),
+    LeagueCoOrganiserAdded = "LeagueCoOrganiserAdded" version 1 in League(league_id),
+    TournamentCoOrganiserAdded = "TournamentCoOrganiserAdded" version 1 in Tournament(tournament_id),
 }
 
 /// The kinds of event stream: a player's (`player-<uuid>`), a league's (`league-<uuid>`) or a
@@ -500,7 +566,13 @@ pub fn upcast(
         | DomainEvent::BoardFinished(_)
         | DomainEvent::BoardResultCorrected(_)
         | DomainEvent::RoundCompleted(_)
-        | DomainEvent::TournamentCompleted(_) => {}
+        | DomainEvent::TournamentCompleted(_)
+        | DomainEvent::TokenRotated(_)
+        | DomainEvent::TokenRevoked(_)
+        | DomainEvent::OrganiserAppointed(_)
+        | DomainEvent::OrganiserDismissed(_)
+        | DomainEvent::LeagueCoOrganiserAdded(_)
+        | DomainEvent::TournamentCoOrganiserAdded(_) => {}
     }
     Ok(event)
 }

@@ -25,6 +25,7 @@ pub fn created(system: ScoringSystem, k: u32, size: u32, s: u32) -> DomainEvent 
             games_per_seat: s,
             ..LeagueSettings::new("Autumn", "Cartagena", system, k)
         },
+        created_by: None,
     })
 }
 

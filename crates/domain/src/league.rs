@@ -10,15 +10,17 @@ use serde::{Deserialize, Serialize};
 
 use crate::aggregate::Aggregate;
 use crate::commands::{
-    CorrectResult, CreateLeague, LeagueCommand, ReportResult, Subscribe, Unsubscribe,
+    AddLeagueCoOrganiser, CorrectResult, CreateLeague, LeagueCommand, ReportResult, Subscribe,
+    Unsubscribe,
 };
 use crate::context::Context;
 use crate::error::DomainError;
 use crate::events::{
-    DomainEvent, GameFinished, GameResultCorrected, GamesScheduled, LeagueCompleted, LeagueCreated,
-    PlayerSubscribed, PlayerUnsubscribed, ScheduledGame,
+    DomainEvent, GameFinished, GameResultCorrected, GamesScheduled, LeagueCoOrganiserAdded,
+    LeagueCompleted, LeagueCreated, PlayerSubscribed, PlayerUnsubscribed, ScheduledGame,
 };
 use crate::ids::{Actor, GameId, LeagueId, PlayerId, league_stream_id};
+use crate::rights::{Competition, Organisers, authorise_creation};
 use crate::rules::{
     ACTIVE_PLAYER_MIN_FINISHED_GAMES, check_league_size, check_players_per_game, clean_name,
     clean_reason, default_games_per_seat, games_per_player, is_active_player,
@@ -88,6 +90,7 @@ pub struct League {
     players: Vec<PlayerId>,
     games: Vec<Game>,
     completed: bool,
+    organisers: Organisers,
 }
 
 impl League {
@@ -120,6 +123,11 @@ impl League {
         } else {
             LeagueStatus::Running
         })
+    }
+
+    /// Who organises the league besides the site admin.
+    pub fn organisers(&self) -> &Organisers {
+        &self.organisers
     }
 
     /// Subscribed players, in subscription order (= schedule index order once running).
@@ -222,20 +230,38 @@ impl League {
         self.settings().ok_or(DomainError::LeagueNotFound(league_id))
     }
 
-    fn create(&self, c: &CreateLeague) -> Result<Vec<DomainEvent>, DomainError> {
-        if !c.actor.is_admin() {
-            return Err(DomainError::Forbidden("only an admin may create leagues"));
-        }
+    fn create(&self, c: &CreateLeague, context: &Context) -> Result<Vec<DomainEvent>, DomainError> {
+        let created_by = authorise_creation(c.actor, context, "leagues")?;
         if self.exists() {
             return Err(DomainError::LeagueAlreadyExists(c.league_id));
         }
         let settings = validate_settings(&c.settings)?;
-        Ok(vec![DomainEvent::LeagueCreated(LeagueCreated { league_id: c.league_id, settings })])
+        Ok(vec![DomainEvent::LeagueCreated(LeagueCreated {
+            league_id: c.league_id,
+            settings,
+            created_by,
+        })])
+    }
+
+    fn add_co_organiser(
+        &self,
+        c: &AddLeagueCoOrganiser,
+        context: &Context,
+    ) -> Result<Vec<DomainEvent>, DomainError> {
+        self.created(c.league_id)?;
+        let league = Competition::League(c.league_id);
+        self.organisers.check_new_co_organiser(c.actor, c.player_id, league, context)?;
+        Ok(vec![DomainEvent::LeagueCoOrganiserAdded(LeagueCoOrganiserAdded {
+            league_id: c.league_id,
+            player_id: c.player_id,
+            added_by: c.actor,
+        })])
     }
 
     fn subscribe(&self, c: &Subscribe, context: &Context) -> Result<Vec<DomainEvent>, DomainError> {
         let settings = self.created(c.league_id)?;
-        authorise_self_or_admin(c.actor, c.player_id)?;
+        let league = Competition::League(c.league_id);
+        self.organisers.authorise_for_player(c.actor, c.player_id, league, "subscribe")?;
         let subscriber = context.subscriber.ok_or(DomainError::PlayerNotFound(c.player_id))?;
         let status = self.status().unwrap_or(LeagueStatus::Open);
         if status != LeagueStatus::Open {
@@ -281,7 +307,8 @@ impl League {
 
     fn unsubscribe(&self, c: &Unsubscribe) -> Result<Vec<DomainEvent>, DomainError> {
         self.created(c.league_id)?;
-        authorise_self_or_admin(c.actor, c.player_id)?;
+        let league = Competition::League(c.league_id);
+        self.organisers.authorise_for_player(c.actor, c.player_id, league, "unsubscribe")?;
         let status = self.status().unwrap_or(LeagueStatus::Open);
         if status != LeagueStatus::Open {
             return Err(DomainError::LeagueNotOpen(status));
@@ -299,10 +326,12 @@ impl League {
         let settings = self.created(c.league_id)?;
         let game = self.game(c.game_id).ok_or(DomainError::GameNotFound(c.game_id))?;
         let seated = c.actor.player_id().is_some_and(|p| game.is_seated(p));
-        if !c.actor.is_admin() && !seated {
-            return Err(DomainError::Forbidden(
-                "only an admin or a player seated in the game may report its result",
-            ));
+        if !seated {
+            self.organisers.authorise(
+                c.actor,
+                Competition::League(c.league_id),
+                "report the result of a game they are not seated in",
+            )?;
         }
         if game.result.is_some() {
             return Err(DomainError::GameAlreadyFinished(c.game_id));
@@ -323,10 +352,8 @@ impl League {
     }
 
     fn correct(&self, c: &CorrectResult) -> Result<Vec<DomainEvent>, DomainError> {
-        if !c.actor.is_admin() {
-            return Err(DomainError::Forbidden("only an admin may correct results"));
-        }
         let settings = self.created(c.league_id)?;
+        self.organisers.authorise(c.actor, Competition::League(c.league_id), "correct results")?;
         let game = self.game(c.game_id).ok_or(DomainError::GameNotFound(c.game_id))?;
         if game.result.is_none() {
             return Err(DomainError::GameNotFinished(c.game_id));
@@ -384,15 +411,6 @@ pub fn check_aggregation(
     })
 }
 
-/// A player acts for themself; an admin may act for anyone.
-fn authorise_self_or_admin(actor: Actor, player_id: PlayerId) -> Result<(), DomainError> {
-    match actor {
-        Actor::Admin => Ok(()),
-        Actor::Player(me) if me == player_id => Ok(()),
-        Actor::Player(_) => Err(DomainError::Forbidden("a player may only act for themself")),
-    }
-}
-
 impl Aggregate for League {
     type Command = LeagueCommand;
 
@@ -402,18 +420,23 @@ impl Aggregate for League {
         context: &Context,
     ) -> Result<Vec<DomainEvent>, DomainError> {
         match command {
-            LeagueCommand::Create(c) => self.create(c),
+            LeagueCommand::Create(c) => self.create(c, context),
             LeagueCommand::Subscribe(c) => self.subscribe(c, context),
             LeagueCommand::Unsubscribe(c) => self.unsubscribe(c),
             LeagueCommand::ReportResult(c) => self.report(c),
             LeagueCommand::CorrectResult(c) => self.correct(c),
+            LeagueCommand::AddCoOrganiser(c) => self.add_co_organiser(c, context),
         }
     }
 
     fn apply(&mut self, event: &DomainEvent) {
         self.version += 1;
         match event {
-            DomainEvent::LeagueCreated(e) => self.created = Some(e.clone()),
+            DomainEvent::LeagueCreated(e) => {
+                self.organisers = Organisers::created_by(e.created_by);
+                self.created = Some(e.clone());
+            }
+            DomainEvent::LeagueCoOrganiserAdded(e) => self.organisers.add(e.player_id),
             DomainEvent::PlayerSubscribed(e) => self.players.push(e.player_id),
             DomainEvent::PlayerUnsubscribed(e) => self.players.retain(|p| *p != e.player_id),
             DomainEvent::GamesScheduled(e) => {
@@ -442,7 +465,12 @@ impl Aggregate for League {
             | DomainEvent::BoardFinished(_)
             | DomainEvent::BoardResultCorrected(_)
             | DomainEvent::RoundCompleted(_)
-            | DomainEvent::TournamentCompleted(_) => {}
+            | DomainEvent::TournamentCompleted(_)
+            | DomainEvent::TournamentCoOrganiserAdded(_)
+            | DomainEvent::TokenRotated(_)
+            | DomainEvent::TokenRevoked(_)
+            | DomainEvent::OrganiserAppointed(_)
+            | DomainEvent::OrganiserDismissed(_) => {}
         }
     }
 

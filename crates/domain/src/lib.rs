@@ -1,7 +1,8 @@
 //! Pure league domain: commands to events, invariants. No IO, no async.
 //!
 //! Two aggregates, each one event stream:
-//! - [`Player`] (`player-<uuid>`): registration.
+//! - [`Player`] (`player-<uuid>`): registration, token rotations and revocations, the
+//!   organiser right.
 //! - [`League`] (`league-<uuid>`): settings, subscriptions, the stored schedule, results,
 //!   corrections, completion.
 //! - [`Tournament`] (`tournament-<uuid>`): entries, roll calls, seeded rounds, board results
@@ -21,6 +22,7 @@ pub mod fixtures;
 mod ids;
 mod league;
 mod player;
+mod rights;
 pub mod rules;
 mod scores;
 mod seats;
@@ -29,18 +31,22 @@ mod tournament;
 
 pub use aggregate::Aggregate;
 pub use commands::{
-    AnswerRollCall, CorrectBoardResult, CorrectResult, CreateLeague, CreateTournament,
+    AddLeagueCoOrganiser, AddTournamentCoOrganiser, AnswerRollCall, AppointOrganiser,
+    CorrectBoardResult, CorrectResult, CreateLeague, CreateTournament, DismissOrganiser,
     EnterTournament, LeagueCommand, PlayerCommand, RegisterPlayer, ReportBoardResult, ReportResult,
-    SeedRound, Subscribe, SwapRoundPlayers, TournamentCommand, Unsubscribe, WithdrawFromTournament,
+    RevokeToken, RotateToken, SeedRound, Subscribe, SwapRoundPlayers, TournamentCommand,
+    Unsubscribe, WithdrawFromTournament,
 };
 pub use context::{Context, SubscriberFacts};
 pub use error::{DomainError, ErrorCode};
 pub use events::{
     BoardFinished, BoardResultCorrected, DomainEvent, EventDecodeError, EventType, GameFinished,
-    GameResultCorrected, GamesScheduled, LeagueCompleted, LeagueCreated, PayloadSource,
-    PlayerRegistered, PlayerSubscribed, PlayerUnsubscribed, RollCallAnswered, RoundCompleted,
-    RoundPlayersSwapped, RoundSeeded, ScheduledGame, StreamKind, StreamRef, TournamentCompleted,
-    TournamentCreated, TournamentPlayerEntered, TournamentPlayerWithdrawn, upcast,
+    GameResultCorrected, GamesScheduled, LeagueCoOrganiserAdded, LeagueCompleted, LeagueCreated,
+    OrganiserAppointed, OrganiserDismissed, PayloadSource, PlayerRegistered, PlayerSubscribed,
+    PlayerUnsubscribed, RollCallAnswered, RoundCompleted, RoundPlayersSwapped, RoundSeeded,
+    ScheduledGame, StreamKind, StreamRef, TokenRevoked, TokenRotated, TournamentCoOrganiserAdded,
+    TournamentCompleted, TournamentCreated, TournamentPlayerEntered, TournamentPlayerWithdrawn,
+    upcast,
 };
 pub use ids::{
     Actor, BoardId, GameId, LEAGUE_STREAM_PREFIX, LeagueId, PLAYER_STREAM_PREFIX, ParseActorError,
@@ -50,6 +56,7 @@ pub use ids::{
 };
 pub use league::{Game, GameStatus, League, LeagueStatus, check_aggregation};
 pub use player::Player;
+pub use rights::Organisers;
 pub use scores::{ScoreError, ScoredGames, ScoredResult, StandingRow};
 pub use seats::{DIPLOMACY_POWERS, seat_label, seat_labels};
 pub use settings::LeagueSettings;

@@ -782,6 +782,7 @@ mod stored_events {
         }));
         events.push(DomainEvent::LeagueCompleted(LeagueCompleted { league_id: LEAGUE }));
         events.extend(crate::tournament::tests::a_played_tournament());
+        events.extend(rights::one_of_each_rights_event());
         events
     }
 
@@ -890,9 +891,10 @@ mod stored_events {
         let events = one_of_each();
         assert_eq!(events[0].stream_id(), format!("player-{}", player(1)));
         for event in &events[1..] {
-            let expected = match event.tournament_id() {
-                Some(tournament) => format!("tournament-{tournament}"),
-                None => format!("league-{LEAGUE}"),
+            let expected = match (event.kind().stream_kind(), event.tournament_id()) {
+                (StreamKind::Player, _) => format!("player-{}", player(50)),
+                (_, Some(tournament)) => format!("tournament-{tournament}"),
+                (_, None) => format!("league-{LEAGUE}"),
             };
             assert_eq!(event.stream_id(), expected);
             assert_eq!(event.competition_id(), event.league_id().or(event.tournament_id()));
@@ -1093,7 +1095,7 @@ mod codes {
     #[test]
     fn error_codes_are_the_graphql_extension_codes() {
         let cases = [
-            (DomainError::Forbidden("x"), "FORBIDDEN"),
+            (DomainError::Forbidden("x".into()), "FORBIDDEN"),
             (DomainError::invalid("name", "empty"), "BAD_USER_INPUT"),
             (DomainError::LeagueNotFound(LEAGUE), "NOT_FOUND"),
             (DomainError::LeagueFull, "CONFLICT"),
@@ -1233,5 +1235,224 @@ mod aggregation {
         let average = league.standings_with(ScoringSystem::Placement, Aggregation::Average);
         assert_eq!(average.unwrap()[0].total, 2.0);
         assert_eq!(league.standings().unwrap()[0].total, 4.0);
+    }
+}
+
+mod rights {
+    use super::*;
+
+    const ORGANISER: u128 = 50;
+    const CO_ORGANISER: u128 = 51;
+    const OUTSIDER: u128 = 52;
+
+    fn registered() -> Vec<DomainEvent> {
+        vec![DomainEvent::PlayerRegistered(PlayerRegistered {
+            player_id: player(ORGANISER),
+            name: "Grace".into(),
+            token_hash: "first".into(),
+        })]
+    }
+
+    fn on_player(
+        events: &[DomainEvent],
+        command: impl Into<PlayerCommand>,
+    ) -> Result<Vec<DomainEvent>, DomainError> {
+        given::<Player>(events).handle(&command.into(), &context())
+    }
+
+    fn rotate(actor: Actor) -> RotateToken {
+        RotateToken { actor, player_id: player(ORGANISER), token_hash: "second".into() }
+    }
+
+    fn organiser_context() -> Context {
+        context().with_actor_organiser(true)
+    }
+
+    /// A placement league created by the organiser (`createdBy` recorded).
+    fn organised_league() -> Vec<DomainEvent> {
+        let command = create_command(ScoringSystem::Placement, 2);
+        let command = CreateLeague { actor: Actor::Player(player(ORGANISER)), ..command };
+        let mut events =
+            given::<League>(&[]).handle(&command.into(), &organiser_context()).unwrap();
+        events.extend((1..=4).map(subscribed));
+        events.extend(running_placement_league().into_iter().skip(5));
+        events.push(finished(1, placement(&[(1, 10.0), (2, 8.0)])));
+        events
+    }
+
+    fn add_co_organiser(actor: Actor, n: u128) -> LeagueCommand {
+        AddLeagueCoOrganiser { actor, league_id: LEAGUE, player_id: player(n) }.into()
+    }
+
+    /// Every event of this module's kind, for the stored-form round trip.
+    pub(super) fn one_of_each_rights_event() -> Vec<DomainEvent> {
+        let mut events = registered();
+        for command in [
+            PlayerCommand::from(rotate(Actor::Player(player(ORGANISER)))),
+            RevokeToken { actor: Actor::Admin, player_id: player(ORGANISER) }.into(),
+            AppointOrganiser { actor: Actor::Admin, player_id: player(ORGANISER) }.into(),
+            DismissOrganiser { actor: Actor::Admin, player_id: player(ORGANISER) }.into(),
+        ] {
+            let new = on_player(&events, command).unwrap();
+            events.extend(new);
+        }
+        let league = organised_league();
+        let added = handle_league(&league, add_co_organiser(Actor::Admin, CO_ORGANISER)).unwrap();
+        events.extend(added);
+        events.extend(crate::tournament::tests::co_organised_tournament(player(CO_ORGANISER)));
+        events
+    }
+
+    #[test]
+    fn a_player_rotates_their_own_token_and_the_admin_anyones() {
+        let events = registered();
+        let mine = on_player(&events, rotate(Actor::Player(player(ORGANISER)))).unwrap();
+        assert_eq!(
+            mine,
+            vec![DomainEvent::TokenRotated(TokenRotated {
+                player_id: player(ORGANISER),
+                token_hash: "second".into(),
+                rotated_by: Actor::Player(player(ORGANISER)),
+            })]
+        );
+        let player_after = given::<Player>(&[events.clone(), mine].concat());
+        assert_eq!(player_after.token_hash(), Some("second"));
+        assert!(on_player(&events, rotate(Actor::Admin)).is_ok());
+        let error = assert_code(
+            on_player(&events, rotate(Actor::Player(player(OUTSIDER)))),
+            ErrorCode::Forbidden,
+        );
+        assert!(error.to_string().contains("rotate another player's token"), "{error}");
+        assert_code(on_player(&[], rotate(Actor::Admin)), ErrorCode::NotFound);
+        let blank = RotateToken { token_hash: " ".into(), ..rotate(Actor::Admin) };
+        assert_bad_input(on_player(&events, blank), "tokenHash");
+    }
+
+    #[test]
+    fn only_the_admin_revokes_and_a_revoked_player_has_no_token_until_rotated() {
+        let events = registered();
+        let revoke = |actor| RevokeToken { actor, player_id: player(ORGANISER) };
+        let error = assert_code(
+            on_player(&events, revoke(Actor::Player(player(ORGANISER)))),
+            ErrorCode::Forbidden,
+        );
+        assert!(error.to_string().contains("only the site admin may revoke tokens"), "{error}");
+        let revoked = [events.clone(), on_player(&events, revoke(Actor::Admin)).unwrap()].concat();
+        assert_eq!(given::<Player>(&revoked).token_hash(), None);
+        assert_code(on_player(&revoked, revoke(Actor::Admin)), ErrorCode::Conflict);
+        let rotated =
+            [revoked.clone(), on_player(&revoked, rotate(Actor::Admin)).unwrap()].concat();
+        assert_eq!(given::<Player>(&rotated).token_hash(), Some("second"));
+    }
+
+    #[test]
+    fn the_admin_appoints_and_dismisses_organisers() {
+        let events = registered();
+        let appoint = |actor| AppointOrganiser { actor, player_id: player(ORGANISER) };
+        let dismiss = |actor| DismissOrganiser { actor, player_id: player(ORGANISER) };
+        assert_code(
+            on_player(&events, appoint(Actor::Player(player(ORGANISER)))),
+            ErrorCode::Forbidden,
+        );
+        assert_code(on_player(&events, dismiss(Actor::Admin)), ErrorCode::Conflict);
+        let appointed =
+            [events.clone(), on_player(&events, appoint(Actor::Admin)).unwrap()].concat();
+        assert!(given::<Player>(&appointed).is_organiser());
+        assert_code(on_player(&appointed, appoint(Actor::Admin)), ErrorCode::Conflict);
+        assert_code(
+            on_player(&appointed, dismiss(Actor::Player(player(ORGANISER)))),
+            ErrorCode::Forbidden,
+        );
+        let dismissed =
+            [appointed.clone(), on_player(&appointed, dismiss(Actor::Admin)).unwrap()].concat();
+        assert!(!given::<Player>(&dismissed).is_organiser());
+    }
+
+    #[test]
+    fn an_organiser_creates_a_league_recorded_as_theirs_and_a_player_may_not() {
+        let by_player = CreateLeague {
+            actor: Actor::Player(player(ORGANISER)),
+            ..create_command(ScoringSystem::Placement, 2)
+        };
+        let error = assert_code(handle_league(&[], by_player.clone().into()), ErrorCode::Forbidden);
+        assert!(error.to_string().contains("is not an organiser"), "{error}");
+        let created = given::<League>(&[]).handle(&by_player.into(), &organiser_context()).unwrap();
+        let DomainEvent::LeagueCreated(event) = &created[0] else { panic!("{created:?}") };
+        assert_eq!(event.created_by, Some(Actor::Player(player(ORGANISER))));
+        assert_eq!(created[0].payload()["createdBy"], format!("player:{}", player(ORGANISER)));
+        assert_eq!(given::<League>(&created).organisers().creator(), Some(player(ORGANISER)));
+    }
+
+    #[test]
+    fn an_admins_creation_keeps_the_stored_form_of_before() {
+        let created =
+            handle_league(&[], create_command(ScoringSystem::Placement, 2).into()).unwrap();
+        assert!(created[0].payload().get("createdBy").is_none());
+        assert_eq!(given::<League>(&created).organisers(), &Organisers::default());
+    }
+
+    #[test]
+    fn a_league_is_managed_by_its_organisers_only() {
+        let events = organised_league();
+        let fix = || placement(&[(1, 10.0), (2, 9.0)]);
+        let by_outsider =
+            handle_league(&events, correct(Actor::Player(player(OUTSIDER)), 1, fix(), "typo"));
+        let error = assert_code(by_outsider, ErrorCode::Forbidden);
+        let message = error.to_string();
+        assert!(message.contains(&format!("does not organise league {LEAGUE}")), "{message}");
+        assert!(message.contains("correct results"), "{message}");
+        assert!(
+            handle_league(&events, correct(Actor::Player(player(ORGANISER)), 1, fix(), "typo"))
+                .is_ok()
+        );
+        assert!(handle_league(&events, correct(Actor::Admin, 1, fix(), "typo")).is_ok());
+        // A co-organiser, added by the creator, manages it too; an outsider may not add one.
+        assert_code(
+            handle_league(&events, add_co_organiser(Actor::Player(player(OUTSIDER)), OUTSIDER)),
+            ErrorCode::Forbidden,
+        );
+        let added = handle_league(
+            &events,
+            add_co_organiser(Actor::Player(player(ORGANISER)), CO_ORGANISER),
+        )
+        .unwrap();
+        let events = [events, added].concat();
+        assert!(given::<League>(&events).organisers().includes(player(CO_ORGANISER)));
+        assert!(
+            handle_league(&events, correct(Actor::Player(player(CO_ORGANISER)), 1, fix(), "typo"))
+                .is_ok()
+        );
+        assert!(
+            handle_league(
+                &events,
+                report(Actor::Player(player(CO_ORGANISER)), 2, placement(&[(3, 1.0), (4, 0.0)]))
+            )
+            .is_ok()
+        );
+        assert_code(
+            handle_league(&events, add_co_organiser(Actor::Admin, CO_ORGANISER)),
+            ErrorCode::Conflict,
+        );
+        let unknown = given::<League>(&events).handle(
+            &add_co_organiser(Actor::Admin, OUTSIDER),
+            &context().with_unknown_players(vec![player(OUTSIDER)]),
+        );
+        assert_code(unknown, ErrorCode::NotFound);
+    }
+
+    #[test]
+    fn an_organiser_may_subscribe_others_to_their_league_only() {
+        let organiser = CreateLeague {
+            actor: Actor::Player(player(ORGANISER)),
+            ..create_command(ScoringSystem::Placement, 2)
+        };
+        let mine = given::<League>(&[]).handle(&organiser.into(), &organiser_context()).unwrap();
+        assert!(handle_league(&mine, subscribe(Actor::Player(player(ORGANISER)), 1)).is_ok());
+        let admins = vec![created(ScoringSystem::Placement, 2, 4, 1)];
+        let error = assert_code(
+            handle_league(&admins, subscribe(Actor::Player(player(ORGANISER)), 1)),
+            ErrorCode::Forbidden,
+        );
+        assert!(error.to_string().contains("subscribe for another player"), "{error}");
     }
 }

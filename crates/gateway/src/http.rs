@@ -35,7 +35,7 @@ use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
-use crate::auth::{Authenticator, Caller};
+use crate::auth::{Authenticator, Caller, Credential};
 use crate::config::{GatewayConfig, WsLimits};
 use crate::error::{GatewayError, METHOD_NOT_ALLOWED, RATE_LIMITED};
 use crate::extension::{OperationSlot, Transport};
@@ -462,8 +462,12 @@ async fn graphql_ws(
             };
             let GatewayState { app, schema, auth, limiter, ws_limits, metrics, shutdown, .. } =
                 state;
+            let credential = ws::ConnectionCredential::new(app.clone());
+            let authenticated = credential.clone();
             let on_init = move |payload: serde_json::Value| async move {
-                let caller = connection_caller(&auth, &app, &payload)?;
+                let credential = connection_credential(&auth, &app, &payload)?;
+                let caller = credential.caller;
+                authenticated.set(credential);
                 let mut data = Data::default();
                 data.insert(caller);
                 data.insert(RateKey::of(caller, addr));
@@ -471,26 +475,27 @@ async fn graphql_ws(
                 data.insert(Transport::WebSocket);
                 Ok(data)
             };
-            ws::serve(socket, schema, protocol, on_init, ws_limits, metrics, shutdown, permit)
-                .await;
+            ws::serve(
+                socket, schema, protocol, on_init, ws_limits, metrics, shutdown, permit, credential,
+            )
+            .await;
         })
         .into_response()
 }
 
-/// The caller named by a `connection_init` payload's `authorization` (any case) entry.
-fn connection_caller(
+/// The credential named by a `connection_init` payload's `authorization` (any case) entry.
+fn connection_credential(
     auth: &Authenticator,
     app: &App,
     payload: &serde_json::Value,
-) -> async_graphql::Result<Caller> {
+) -> async_graphql::Result<Credential> {
     let authorization = payload.as_object().and_then(|entries| {
         entries
             .iter()
             .find(|(key, _)| key.eq_ignore_ascii_case("authorization"))
             .map(|(_, value)| value.as_str().unwrap_or_default())
     });
-    auth.authenticate(app, authorization)
-        .map_err(|error| async_graphql::Error::new(error.message()))
+    auth.credential(app, authorization).map_err(|error| async_graphql::Error::new(error.message()))
 }
 
 /// `GET /healthz`: 200 with the log's head position when the database answers and the

@@ -13,7 +13,9 @@
 //! - one subscription too many: that operation gets an `error` message with
 //!   `extensions.code = "TOO_MANY_SUBSCRIPTIONS"`, the connection and its other
 //!   subscriptions carry on;
-//! - server shutdown: close `1001` (going away).
+//! - server shutdown: close `1001` (going away);
+//! - the player token the connection authenticated with is rotated or revoked (on any
+//!   gateway: each folds the same log): close `4403` "token revoked".
 
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
@@ -29,7 +31,10 @@ use axum::http::HeaderMap;
 use axum::http::header::SEC_WEBSOCKET_PROTOCOL;
 use futures::{SinkExt, StreamExt};
 
+use league_app::App;
+
 use crate::Shutdown;
+use crate::auth::Credential;
 use crate::config::WsLimits;
 use crate::metrics::Metrics;
 
@@ -39,6 +44,8 @@ pub const CLOSE_INIT_TIMEOUT: u16 = 4408;
 pub const CLOSE_TOO_MANY: u16 = 4429;
 /// Close code: the peer stopped answering pings.
 pub const CLOSE_KEEPALIVE: u16 = 3008;
+/// Close code: the token the connection authenticated with was rotated or revoked.
+pub const CLOSE_TOKEN_REVOKED: u16 = 4403;
 /// Close code: the server is shutting down.
 pub const CLOSE_GOING_AWAY: u16 = 1001;
 /// How long a closing connection waits for the peer's close frame.
@@ -164,6 +171,61 @@ fn too_many_subscriptions(protocol: WebSocketProtocols, id: &str, max: usize) ->
     serde_json::json!({ "type": "error", "id": id, "payload": payload }).to_string()
 }
 
+/// The credential a connection authenticated with in `connection_init` (none before), and
+/// the live feed that tells when it may have been rotated or revoked.
+#[derive(Debug, Clone)]
+pub struct ConnectionCredential {
+    app: App,
+    credential: Arc<Mutex<Option<Credential>>>,
+}
+
+impl ConnectionCredential {
+    pub fn new(app: App) -> Self {
+        ConnectionCredential { app, credential: Arc::default() }
+    }
+
+    /// Records the credential `connection_init` authenticated.
+    pub fn set(&self, credential: Credential) {
+        *self.credential.lock().unwrap_or_else(PoisonError::into_inner) = Some(credential);
+    }
+
+    fn is_current(&self) -> bool {
+        let credential = self.credential.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        credential.is_none_or(|credential| credential.is_current(&self.app))
+    }
+
+    /// Resolves once the connection's token is rotated or revoked (never for the admin's
+    /// or an anonymous connection). Subscribed to the live feed from the call, so a change
+    /// folded after authentication is never missed; missed notifications (a lagging
+    /// receiver) are followed by a check too.
+    fn revoked(&self) -> impl Future<Output = ()> + use<> {
+        let mut feed = self.app.subscribe();
+        let this = self.clone();
+        async move {
+            loop {
+                match feed.recv().await {
+                    Ok(note) if !is_token_change(&note.event.event_type) => continue,
+                    Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                        if !this.is_current() {
+                            return;
+                        }
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => {
+                        std::future::pending::<()>().await;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether events of this stored type change which token authenticates a player.
+fn is_token_change(event_type: &str) -> bool {
+    [league_domain::EventType::TokenRotated, league_domain::EventType::TokenRevoked]
+        .iter()
+        .any(|kind| kind.as_str() == event_type)
+}
+
 /// Serves one accepted connection until either side closes it or a limit ends it.
 #[allow(clippy::too_many_arguments)]
 pub async fn serve<E, OnInit, InitFut>(
@@ -175,6 +237,7 @@ pub async fn serve<E, OnInit, InitFut>(
     metrics: Metrics,
     mut shutdown: Shutdown,
     _permit: ConnectionPermit,
+    credential: ConnectionCredential,
 ) where
     E: Executor,
     OnInit: FnOnce(serde_json::Value) -> InitFut + Send + 'static,
@@ -193,6 +256,8 @@ pub async fn serve<E, OnInit, InitFut>(
     let mut acknowledged = false;
     let mut last_heard = Instant::now();
     let mut active: HashSet<String> = HashSet::new();
+    let revoked = credential.revoked();
+    tokio::pin!(revoked);
 
     let close: Option<(u16, String)> = loop {
         tokio::select! {
@@ -258,6 +323,9 @@ pub async fn serve<E, OnInit, InitFut>(
                 if sink.send(Message::Ping(Default::default())).await.is_err() {
                     break None;
                 }
+            }
+            () = &mut revoked => {
+                break Some((CLOSE_TOKEN_REVOKED, "token revoked".to_owned()));
             }
             () = shutdown.requested() => {
                 break Some((CLOSE_GOING_AWAY, "server shutting down".to_owned()));

@@ -1,6 +1,7 @@
 //! [`Catalog`]: the small, always-resident index of the platform — every league's settings,
-//! status and roster, every player (with the token-hash lookup and the leagues they joined),
-//! and which league each game belongs to. It is folded from the catalog event types only
+//! status, roster and organisers, every player (with the token-hash lookup, which follows
+//! rotations and revocations, the organiser right and the leagues they joined), and which
+//! league each game belongs to. It is folded from the catalog event types only
 //! ([`CATALOG_EVENT_TYPES`]); games, results and standings live in each league's own model
 //! (a [`ReadModel`](crate::ReadModel) folded from the league's stream, loaded on demand).
 //! See `docs/architecture.md`.
@@ -8,7 +9,8 @@
 use chrono::{DateTime, Utc};
 use futures::TryStreamExt;
 use league_domain::{
-    DomainEvent, EventType, LeagueSettings, LeagueStatus, TournamentSettings, TournamentStatus,
+    DomainEvent, EventType, LeagueSettings, LeagueStatus, Organisers, TournamentSettings,
+    TournamentStatus,
 };
 use league_store::{EventStore, RecordedEvent};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -20,7 +22,7 @@ use crate::model::{EventMeta, PlayerView};
 use crate::players::PlayerRegistry;
 
 /// The event types the catalog folds; every other event leaves it unchanged.
-pub const CATALOG_EVENT_TYPES: [EventType; 10] = [
+pub const CATALOG_EVENT_TYPES: [EventType; 16] = [
     EventType::PlayerRegistered,
     EventType::LeagueCreated,
     EventType::PlayerSubscribed,
@@ -31,6 +33,12 @@ pub const CATALOG_EVENT_TYPES: [EventType; 10] = [
     EventType::TournamentPlayerEntered,
     EventType::RoundSeeded,
     EventType::TournamentCompleted,
+    EventType::TokenRotated,
+    EventType::TokenRevoked,
+    EventType::OrganiserAppointed,
+    EventType::OrganiserDismissed,
+    EventType::LeagueCoOrganiserAdded,
+    EventType::TournamentCoOrganiserAdded,
 ];
 
 /// Whether the catalog folds events of this type.
@@ -50,6 +58,8 @@ pub struct LeagueSummary {
     pub created_at: DateTime<Utc>,
     /// When its last game finished (`None` while it runs): no game of it finished later.
     pub completed_at: Option<DateTime<Utc>>,
+    /// Who organises it besides the site admin.
+    pub organisers: Organisers,
 }
 
 /// A tournament as the catalog knows it: settings, status, entrants (no rounds or results:
@@ -64,6 +74,8 @@ pub struct TournamentSummary {
     /// Rounds seeded so far.
     pub rounds_seeded: u32,
     pub created_at: DateTime<Utc>,
+    /// Who organises it besides the site admin.
+    pub organisers: Organisers,
 }
 
 /// The catalog as of the last folded catalog event. Pure: no IO (but [`load_catalog`]).
@@ -181,6 +193,20 @@ impl Catalog {
         self.players.by_token_hash(token_hash)
     }
 
+    /// Whether the player is an appointed organiser now (may create competitions).
+    pub fn is_organiser(&self, player: Uuid) -> bool {
+        self.players.is_organiser(player)
+    }
+
+    /// Whether the player organises the competition (league or tournament) as its creator
+    /// or a co-organiser.
+    pub fn organises(&self, player: Uuid, competition: Uuid) -> bool {
+        self.league(competition)
+            .map(|league| &league.organisers)
+            .or_else(|| self.tournament(competition).map(|t| &t.organisers))
+            .is_some_and(|organisers| organisers.includes(player))
+    }
+
     /// Every league the player ever subscribed to, in subscription order (also those left).
     pub fn leagues_joined(&self, player: Uuid) -> &[Uuid] {
         self.joined.get(&player).map(Vec::as_slice).unwrap_or_default()
@@ -230,7 +256,17 @@ impl Catalog {
         self.skip(meta)?;
         let position = meta.position;
         match event {
-            DomainEvent::PlayerRegistered(e) => self.players.register(meta, e)?,
+            DomainEvent::PlayerRegistered(_)
+            | DomainEvent::TokenRotated(_)
+            | DomainEvent::TokenRevoked(_)
+            | DomainEvent::OrganiserAppointed(_)
+            | DomainEvent::OrganiserDismissed(_) => self.players.apply(meta, event)?,
+            DomainEvent::LeagueCoOrganiserAdded(e) => {
+                self.league_mut(e.league_id, position)?.organisers.add(e.player_id);
+            }
+            DomainEvent::TournamentCoOrganiserAdded(e) => {
+                self.tournament_mut(e.tournament_id, position)?.organisers.add(e.player_id);
+            }
             DomainEvent::LeagueCreated(e) => {
                 if self.league_index.contains_key(&e.league_id) {
                     return Err(ProjectionError::inconsistent(
@@ -247,6 +283,7 @@ impl Catalog {
                     players: Vec::with_capacity(e.settings.size as usize),
                     created_at: meta.recorded_at,
                     completed_at: None,
+                    organisers: Organisers::created_by(e.created_by),
                 });
             }
             DomainEvent::PlayerSubscribed(e) => {
@@ -289,6 +326,7 @@ impl Catalog {
                     entrants: Vec::new(),
                     rounds_seeded: 0,
                     created_at: meta.recorded_at,
+                    organisers: Organisers::created_by(e.created_by),
                 });
             }
             DomainEvent::TournamentPlayerEntered(e) => {

@@ -23,7 +23,8 @@ use crate::players::PlayerRegistry;
 pub struct PlayerView {
     pub id: Uuid,
     pub name: String,
-    /// Hash of the player's bearer token (the token itself is never stored).
+    /// Hash of the player's valid bearer token (the token itself is never stored; empty
+    /// while the token is revoked).
     pub token_hash: String,
     pub registered_at: DateTime<Utc>,
 }
@@ -151,7 +152,13 @@ impl Applied {
             | DomainEvent::TournamentPlayerWithdrawn(_)
             | DomainEvent::RollCallAnswered(_)
             | DomainEvent::RoundCompleted(_)
-            | DomainEvent::TournamentCompleted(_) => {}
+            | DomainEvent::TournamentCompleted(_)
+            | DomainEvent::TokenRotated(_)
+            | DomainEvent::TokenRevoked(_)
+            | DomainEvent::OrganiserAppointed(_)
+            | DomainEvent::OrganiserDismissed(_)
+            | DomainEvent::LeagueCoOrganiserAdded(_)
+            | DomainEvent::TournamentCoOrganiserAdded(_) => {}
         }
         applied
     }
@@ -292,7 +299,11 @@ impl ReadModel {
         }
         let applied = Applied::of(meta.position, &event);
         match event {
-            DomainEvent::PlayerRegistered(e) => self.players.register(meta, &e)?,
+            DomainEvent::PlayerRegistered(_)
+            | DomainEvent::TokenRotated(_)
+            | DomainEvent::TokenRevoked(_)
+            | DomainEvent::OrganiserAppointed(_)
+            | DomainEvent::OrganiserDismissed(_) => self.players.apply(meta, &event)?,
             DomainEvent::LeagueCreated(e) => self.create(meta, e)?,
             DomainEvent::PlayerSubscribed(e) => {
                 self.league_state_mut(meta, e.league_id)?.subscribe(e.player_id);
@@ -318,7 +329,9 @@ impl ReadModel {
             | DomainEvent::BoardFinished(_)
             | DomainEvent::BoardResultCorrected(_)
             | DomainEvent::RoundCompleted(_)
-            | DomainEvent::TournamentCompleted(_) => {}
+            | DomainEvent::TournamentCompleted(_)
+            | DomainEvent::LeagueCoOrganiserAdded(_)
+            | DomainEvent::TournamentCoOrganiserAdded(_) => {}
         }
         self.position = meta.position;
         self.last_recorded_at = Some(meta.recorded_at);

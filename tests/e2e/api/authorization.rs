@@ -8,20 +8,21 @@ use crate::api::oracle::{result_for, running_league, small_placement_league};
 use crate::support::{ADMIN, TestApp, spawn_app};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Expect {
+pub(super) enum Expect {
     Allowed,
     Refused(&'static str),
 }
 
 /// Runs a mutation as `token` and checks the outcome; a refusal must append nothing.
-async fn attempt(
+/// Answers with the response.
+pub(super) async fn attempt(
     server: &TestApp,
     who: &str,
     token: Option<&str>,
     query: &str,
     variables: Value,
     expect: Expect,
-) {
+) -> Value {
     let before = server.event_count().await;
     let response = server.gql(token, query, variables).await;
     let after = server.event_count().await;
@@ -36,6 +37,7 @@ async fn attempt(
             assert_eq!(after, before, "{who}: a refused mutation appends nothing");
         }
     }
+    response
 }
 
 async fn every_mutation_by_every_kind_of_caller(db: TestDatabase) {

@@ -20,6 +20,7 @@ mod oracle;
 mod pagination;
 mod ratings;
 mod results;
+mod roles;
 mod subscriptions;
 mod tournament;
 mod whatif;

@@ -344,7 +344,13 @@ impl Line {
             | DomainEvent::BoardFinished(_)
             | DomainEvent::BoardResultCorrected(_)
             | DomainEvent::RoundCompleted(_)
-            | DomainEvent::TournamentCompleted(_) => {}
+            | DomainEvent::TournamentCompleted(_)
+            | DomainEvent::TokenRotated(_)
+            | DomainEvent::TokenRevoked(_)
+            | DomainEvent::OrganiserAppointed(_)
+            | DomainEvent::OrganiserDismissed(_)
+            | DomainEvent::LeagueCoOrganiserAdded(_)
+            | DomainEvent::TournamentCoOrganiserAdded(_) => {}
         }
     }
 

@@ -283,6 +283,9 @@ fn describe(text: &mut String, app: &App, state: &Tournament, head: &str, event:
         DomainEvent::TournamentCompleted(_) => {
             let _ = writeln!(text, "{head}: the last round is complete");
         }
+        DomainEvent::TournamentCoOrganiserAdded(e) => {
+            let _ = writeln!(text, "{head}: {} co-organises", name(app, e.player_id));
+        }
         // Not tournament events (a tournament's stream holds none of these).
         DomainEvent::PlayerRegistered(_)
         | DomainEvent::LeagueCreated(_)
@@ -291,7 +294,12 @@ fn describe(text: &mut String, app: &App, state: &Tournament, head: &str, event:
         | DomainEvent::GamesScheduled(_)
         | DomainEvent::GameFinished(_)
         | DomainEvent::GameResultCorrected(_)
-        | DomainEvent::LeagueCompleted(_) => {}
+        | DomainEvent::LeagueCompleted(_)
+        | DomainEvent::TokenRotated(_)
+        | DomainEvent::TokenRevoked(_)
+        | DomainEvent::OrganiserAppointed(_)
+        | DomainEvent::OrganiserDismissed(_)
+        | DomainEvent::LeagueCoOrganiserAdded(_) => {}
     }
 }
 

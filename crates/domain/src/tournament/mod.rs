@@ -20,17 +20,19 @@ pub use self::settings::{
 };
 use crate::aggregate::Aggregate;
 use crate::commands::{
-    AnswerRollCall, CorrectBoardResult, CreateTournament, EnterTournament, ReportBoardResult,
-    SeedRound, SwapRoundPlayers, TournamentCommand, WithdrawFromTournament,
+    AddTournamentCoOrganiser, AnswerRollCall, CorrectBoardResult, CreateTournament,
+    EnterTournament, ReportBoardResult, SeedRound, SwapRoundPlayers, TournamentCommand,
+    WithdrawFromTournament,
 };
 use crate::context::Context;
 use crate::error::DomainError;
 use crate::events::{
     BoardFinished, BoardResultCorrected, DomainEvent, RollCallAnswered, RoundCompleted,
-    RoundPlayersSwapped, RoundSeeded, TournamentCompleted, TournamentCreated,
-    TournamentPlayerEntered, TournamentPlayerWithdrawn,
+    RoundPlayersSwapped, RoundSeeded, TournamentCoOrganiserAdded, TournamentCompleted,
+    TournamentCreated, TournamentPlayerEntered, TournamentPlayerWithdrawn,
 };
 use crate::ids::{Actor, BoardId, PlayerId, TournamentId, board_id};
+use crate::rights::{Competition, Organisers, authorise_creation};
 use crate::rules::{check_players_per_game, clean_name, clean_reason, validate_result};
 use crate::seats::seat_labels;
 
@@ -120,6 +122,7 @@ pub struct Tournament {
     roll_calls: BTreeMap<u32, Vec<(PlayerId, Attendance)>>,
     rounds: Vec<Round>,
     completed: bool,
+    organisers: Organisers,
 }
 
 impl Tournament {
@@ -145,6 +148,11 @@ impl Tournament {
         } else {
             TournamentStatus::Running
         })
+    }
+
+    /// Who organises the tournament besides the site admin.
+    pub fn organisers(&self) -> &Organisers {
+        &self.organisers
     }
 
     /// Entrants in entry order (withdrawn ones included).
@@ -210,10 +218,12 @@ impl Tournament {
         }
     }
 
-    fn create(&self, c: &CreateTournament) -> Result<Vec<DomainEvent>, DomainError> {
-        if !c.actor.is_admin() {
-            return Err(DomainError::Forbidden("only an admin may create tournaments"));
-        }
+    fn create(
+        &self,
+        c: &CreateTournament,
+        context: &Context,
+    ) -> Result<Vec<DomainEvent>, DomainError> {
+        let created_by = authorise_creation(c.actor, context, "tournaments")?;
         if self.exists() {
             return Err(DomainError::conflict(format!(
                 "tournament {} already exists",
@@ -224,7 +234,45 @@ impl Tournament {
         Ok(vec![DomainEvent::TournamentCreated(TournamentCreated {
             tournament_id: c.tournament_id,
             settings,
+            created_by,
         })])
+    }
+
+    fn add_co_organiser(
+        &self,
+        c: &AddTournamentCoOrganiser,
+        context: &Context,
+    ) -> Result<Vec<DomainEvent>, DomainError> {
+        self.created(c.tournament_id)?;
+        let tournament = Competition::Tournament(c.tournament_id);
+        self.organisers.check_new_co_organiser(c.actor, c.player_id, tournament, context)?;
+        Ok(vec![DomainEvent::TournamentCoOrganiserAdded(TournamentCoOrganiserAdded {
+            tournament_id: c.tournament_id,
+            player_id: c.player_id,
+            added_by: c.actor,
+        })])
+    }
+
+    /// `actor` may act for `player` in this tournament (themself, or as an organiser).
+    fn authorise_for_player(
+        &self,
+        actor: Actor,
+        player: PlayerId,
+        tournament: TournamentId,
+        right: &str,
+    ) -> Result<(), DomainError> {
+        let competition = Competition::Tournament(tournament);
+        self.organisers.authorise_for_player(actor, player, competition, right)
+    }
+
+    /// `actor` may `right` only as one of the tournament's organisers or the site admin.
+    fn authorise(
+        &self,
+        actor: Actor,
+        tournament: TournamentId,
+        right: &str,
+    ) -> Result<(), DomainError> {
+        self.organisers.authorise(actor, Competition::Tournament(tournament), right)
     }
 
     fn enter(
@@ -233,7 +281,7 @@ impl Tournament {
         context: &Context,
     ) -> Result<Vec<DomainEvent>, DomainError> {
         let settings = self.created(c.tournament_id)?;
-        authorise_self_or_admin(c.actor, c.player_id)?;
+        self.authorise_for_player(c.actor, c.player_id, c.tournament_id, "enter")?;
         if context.unknown_players.contains(&c.player_id) {
             return Err(DomainError::PlayerNotFound(c.player_id));
         }
@@ -258,7 +306,7 @@ impl Tournament {
 
     fn withdraw(&self, c: &WithdrawFromTournament) -> Result<Vec<DomainEvent>, DomainError> {
         self.created(c.tournament_id)?;
-        authorise_self_or_admin(c.actor, c.player_id)?;
+        self.authorise_for_player(c.actor, c.player_id, c.tournament_id, "withdraw")?;
         self.active_entrant(c.player_id)?;
         if let Some(round) = self.rounds.last()
             && !round.completed
@@ -279,7 +327,7 @@ impl Tournament {
 
     fn answer_roll_call(&self, c: &AnswerRollCall) -> Result<Vec<DomainEvent>, DomainError> {
         self.created(c.tournament_id)?;
-        authorise_self_or_admin(c.actor, c.player_id)?;
+        self.authorise_for_player(c.actor, c.player_id, c.tournament_id, "answer the roll call")?;
         self.active_entrant(c.player_id)?;
         match self.next_round() {
             Some(next) if next == c.round => {}
@@ -307,10 +355,8 @@ impl Tournament {
     }
 
     fn seed_round(&self, c: &SeedRound) -> Result<Vec<DomainEvent>, DomainError> {
-        if !c.actor.is_admin() {
-            return Err(DomainError::Forbidden("only an admin may seed a round"));
-        }
         self.created(c.tournament_id)?;
+        self.authorise(c.actor, c.tournament_id, "seed a round")?;
         match self.next_round() {
             Some(next) if next == c.round => {}
             Some(next) => {
@@ -353,10 +399,8 @@ impl Tournament {
     }
 
     fn swap(&self, c: &SwapRoundPlayers) -> Result<Vec<DomainEvent>, DomainError> {
-        if !c.actor.is_admin() {
-            return Err(DomainError::Forbidden("only an admin may swap players"));
-        }
         self.created(c.tournament_id)?;
+        self.authorise(c.actor, c.tournament_id, "swap players")?;
         let round = self.round(c.round).ok_or_else(|| {
             DomainError::invalid("round", format!("round {} is not seeded", c.round))
         })?;
@@ -402,10 +446,12 @@ impl Tournament {
         let settings = self.created(c.tournament_id)?;
         let board = self.board(c.board_id).ok_or(DomainError::BoardNotFound(c.board_id))?;
         let seated = c.actor.player_id().is_some_and(|p| board.is_seated(p));
-        if !c.actor.is_admin() && !seated {
-            return Err(DomainError::Forbidden(
-                "only an admin or a player seated on the board may report its result",
-            ));
+        if !seated {
+            self.authorise(
+                c.actor,
+                c.tournament_id,
+                "report the result of a board they are not seated on",
+            )?;
         }
         if board.result.is_some() {
             return Err(DomainError::conflict(format!(
@@ -442,10 +488,8 @@ impl Tournament {
         c: &CorrectBoardResult,
         context: &Context,
     ) -> Result<Vec<DomainEvent>, DomainError> {
-        if !c.actor.is_admin() {
-            return Err(DomainError::Forbidden("only an admin may correct results"));
-        }
         let settings = self.created(c.tournament_id)?;
+        self.authorise(c.actor, c.tournament_id, "correct results")?;
         let board = self.board(c.board_id).ok_or(DomainError::BoardNotFound(c.board_id))?;
         if board.result.is_none() {
             return Err(DomainError::conflict(format!(
@@ -578,15 +622,6 @@ fn seeded_boards(
         .collect()
 }
 
-/// A player acts for themself; an admin may act for anyone.
-fn authorise_self_or_admin(actor: Actor, player_id: PlayerId) -> Result<(), DomainError> {
-    match actor {
-        Actor::Admin => Ok(()),
-        Actor::Player(me) if me == player_id => Ok(()),
-        Actor::Player(_) => Err(DomainError::Forbidden("a player may only act for themself")),
-    }
-}
-
 impl Aggregate for Tournament {
     type Command = TournamentCommand;
 
@@ -596,7 +631,7 @@ impl Aggregate for Tournament {
         context: &Context,
     ) -> Result<Vec<DomainEvent>, DomainError> {
         match command {
-            TournamentCommand::Create(c) => self.create(c),
+            TournamentCommand::Create(c) => self.create(c, context),
             TournamentCommand::Enter(c) => self.enter(c, context),
             TournamentCommand::Withdraw(c) => self.withdraw(c),
             TournamentCommand::AnswerRollCall(c) => self.answer_roll_call(c),
@@ -604,13 +639,18 @@ impl Aggregate for Tournament {
             TournamentCommand::Swap(c) => self.swap(c),
             TournamentCommand::ReportResult(c) => self.report(c, context),
             TournamentCommand::CorrectResult(c) => self.correct(c, context),
+            TournamentCommand::AddCoOrganiser(c) => self.add_co_organiser(c, context),
         }
     }
 
     fn apply(&mut self, event: &DomainEvent) {
         self.version += 1;
         match event {
-            DomainEvent::TournamentCreated(e) => self.created = Some(e.clone()),
+            DomainEvent::TournamentCreated(e) => {
+                self.organisers = Organisers::created_by(e.created_by);
+                self.created = Some(e.clone());
+            }
+            DomainEvent::TournamentCoOrganiserAdded(e) => self.organisers.add(e.player_id),
             DomainEvent::TournamentPlayerEntered(e) => self.entrants.push(Entrant {
                 player: e.player_id,
                 entered_after_round: self.rounds.len() as u32,
@@ -692,7 +732,12 @@ impl Aggregate for Tournament {
             | DomainEvent::GamesScheduled(_)
             | DomainEvent::GameFinished(_)
             | DomainEvent::GameResultCorrected(_)
-            | DomainEvent::LeagueCompleted(_) => {}
+            | DomainEvent::LeagueCompleted(_)
+            | DomainEvent::LeagueCoOrganiserAdded(_)
+            | DomainEvent::TokenRotated(_)
+            | DomainEvent::TokenRevoked(_)
+            | DomainEvent::OrganiserAppointed(_)
+            | DomainEvent::OrganiserDismissed(_) => {}
         }
     }
 

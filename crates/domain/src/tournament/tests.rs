@@ -427,3 +427,78 @@ fn the_last_round_seats_the_best_seven_together_on_board_one() {
     assert!(tournament.round(2).unwrap().seeded.top_board);
     assert!(Tournament::verify_seeding(&events).iter().all(SeedingCheck::verified));
 }
+
+mod rights {
+    use super::*;
+
+    const ORGANISER: u128 = 60;
+
+    fn created_by_organiser() -> Vec<DomainEvent> {
+        let command = CreateTournament {
+            actor: Actor::Player(player(ORGANISER)),
+            tournament_id: TOURNAMENT,
+            settings: settings(2),
+        };
+        given(&[]).handle(&command.into(), &context().with_actor_organiser(true)).unwrap()
+    }
+
+    #[test]
+    fn only_organisers_create_tournaments() {
+        let command = CreateTournament {
+            actor: Actor::Player(player(ORGANISER)),
+            tournament_id: TOURNAMENT,
+            settings: settings(2),
+        };
+        let error = when(&[], command).unwrap_err();
+        assert!(error.to_string().contains("may create tournaments"), "{error}");
+        let events = created_by_organiser();
+        assert_eq!(given(&events).organisers().creator(), Some(player(ORGANISER)));
+    }
+
+    #[test]
+    fn the_creator_and_co_organisers_seed_and_an_outsider_may_not() {
+        let mut events = created_by_organiser();
+        events.extend(with_entrants(settings(2), 8).into_iter().skip(1));
+        all_present(&mut events, 8, 1);
+        let seed_as = |n| SeedRound { actor: Actor::Player(player(n)), ..seed(1) };
+        let error = when(&events, seed_as(1)).unwrap_err();
+        assert_eq!(error.code(), ErrorCode::Forbidden);
+        let message = error.to_string();
+        assert!(
+            message.contains(&format!("does not organise tournament {TOURNAMENT}")),
+            "{message}"
+        );
+        assert!(message.contains("seed a round"), "{message}");
+        assert!(when(&events, seed_as(ORGANISER)).is_ok());
+        then(
+            &mut events,
+            AddTournamentCoOrganiser {
+                actor: Actor::Player(player(ORGANISER)),
+                tournament_id: TOURNAMENT,
+                player_id: player(1),
+            },
+        );
+        assert!(when(&events, seed_as(1)).is_ok());
+        // The organiser answers the roll call for an entrant.
+        let answer_for = AnswerRollCall {
+            actor: Actor::Player(player(ORGANISER)),
+            ..answer(2, 1, false, false, false)
+        };
+        assert!(when(&events, answer_for).is_ok());
+    }
+}
+
+/// A tournament created by the site admin with `co_organiser` added (for the stored-form
+/// round trip of every event type).
+pub(crate) fn co_organised_tournament(co_organiser: PlayerId) -> Vec<DomainEvent> {
+    let mut events = created(settings(1));
+    then(
+        &mut events,
+        AddTournamentCoOrganiser {
+            actor: Actor::Admin,
+            tournament_id: TOURNAMENT,
+            player_id: co_organiser,
+        },
+    );
+    events.split_off(1)
+}

@@ -1,6 +1,7 @@
 //! The GraphQL schema: queries over the in-memory read model, mutations mapped onto
 //! domain commands, subscriptions over the application's live feed.
 
+mod access;
 mod aggregation;
 mod catalogue;
 mod inputs;
@@ -33,7 +34,11 @@ pub struct QueryRoot(query::LeagueQuery, tournament::TournamentQuery);
 /// caller may.
 #[derive(Debug, Default, MergedObject)]
 #[graphql(name = "Mutation")]
-pub struct MutationRoot(mutation::LeagueMutation, tournament::TournamentMutation);
+pub struct MutationRoot(
+    mutation::LeagueMutation,
+    tournament::TournamentMutation,
+    access::AccessMutation,
+);
 
 /// The gateway's schema type.
 pub type GatewaySchema = Schema<QueryRoot, MutationRoot, SubscriptionRoot>;
