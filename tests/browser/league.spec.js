@@ -205,6 +205,20 @@ test("admin, players and auditors use a league end to end", async ({ browser }, 
       await expect(page.locator(".graphiql-container")).toBeVisible();
     });
 
+    await test.step("a player replaces their token: the old one is refused, the page keeps working", async () => {
+      const dee = players.Dee;
+      const deeId = await dee.evaluate(() => JSON.parse(sessionStorage.getItem("league.role") ?? "null")?.id);
+      await dee.goto(`/players/${deeId}`);
+      await dee.getByRole("button", { name: "Replace my token" }).click();
+      const fresh = (await dee.locator("#new-token code.token").textContent())?.trim() ?? "";
+      expect(fresh).toMatch(/\S{20,}/);
+      expect(fresh).not.toBe(tokens.Dee);
+      await expect(server.gql("{ me { id } }", {}, tokens.Dee)).rejects.toThrow(/UNAUTHENTICATED/);
+      expect((await server.gql("{ me { id } }", {}, fresh)).me.id).toBe(deeId);
+      // The page's session carries the new token: an authenticated read still works.
+      expect(await dee.evaluate(() => sessionStorage.getItem("league.token"))).toBe(fresh);
+    });
+
     await test.step("6. no console error on any page, no request off loopback, every document fits the schema", async () => {
       harness.verify(8);
     });

@@ -36,12 +36,34 @@ export async function playerView(main, [id]) {
               h("td", { class: "num" }, score(c.total)),
               h("td", { class: "reason" }, c.reason ? `Corrected: ${c.reason}` : "Reported")))))));
   }));
+  const role = session.role;
   replace(main,
     h("h1", {}, player.name),
     player.registeredAt ? h("p", {}, `Registered ${when(player.registeredAt)}`) : null,
+    role?.kind === "player" && role.id === id ? tokenSection(role) : null,
     h("h2", {}, "Leagues"),
     sections.length === 0 ? h("p", {}, "Not in any league yet. ", h("a", { href: "/" }, "Find an open one.")) : sections,
     await ratings);
+}
+
+/**
+ * The signed-in player's own token: replace it with a new one (shown once); the old one stops
+ * working at once on every gateway.
+ * @param {{ kind: "player", id: string, name: string }} role
+ */
+function tokenSection(role) {
+  const output = h("div", { id: "new-token", "aria-live": "polite" });
+  const rotate = async () => {
+    const { rotateToken } = await gql(Q.ROTATE_TOKEN);
+    session.signIn(rotateToken.token, role);
+    replace(output, h("p", {}, "Your new token (shown only now; the old one no longer works): ",
+      h("code", { class: "token" }, rotateToken.token)));
+  };
+  return h("section", { "aria-labelledby": "token-h" },
+    h("h2", { id: "token-h" }, "Your token"),
+    h("p", { class: "hint" }, "If your token may have leaked, replace it: every device signed in with the old one is signed out."),
+    h("button", { type: "button", onclick: () => void rotate() }, "Replace my token"),
+    output);
 }
 
 /** @type {import("./main.js").View} */

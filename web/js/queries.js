@@ -302,3 +302,6 @@ export const CORRECT_BOARD_RESULT = /* GraphQL */ `
 mutation CorrectBoardResult($tournamentId: ID!, $boardId: ID!, $result: GameResultInput!, $reason: String!, $idempotencyKey: String) {
   correctBoardResult(tournamentId: $tournamentId, boardId: $boardId, result: $result, reason: $reason, idempotencyKey: $idempotencyKey) { id finished }
 }`;
+
+export const ROTATE_TOKEN = /* GraphQL */ `
+mutation RotateToken { rotateToken { player { id name } token } }`;
