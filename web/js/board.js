@@ -22,7 +22,9 @@ export async function boardView(main, [id, boardId]) {
   }
   const role = session.role;
   const seated = role?.kind === "player" && board.seats.some((/** @type {any} */ s) => s.player.id === role.id);
-  const mode = !board.finished && (seated || role?.kind === "admin") ? "report" : board.finished && role?.kind === "admin" ? "correct" : null;
+  // The site admin and the tournament's organisers manage every board.
+  const manager = role?.kind === "admin" || (role?.kind === "player" && tournament.organisers.some((/** @type {any} */ o) => o.id === role.id));
+  const mode = !board.finished && (seated || manager) ? "report" : board.finished && manager ? "correct" : null;
   const scores = new Map(board.scores.map((/** @type {any} */ s) => [s.player.id, s.score]));
   const back = `/tournaments/${id}`;
   replace(main,

@@ -12,7 +12,7 @@ query Catalogue {
   aggregations { kind displayName rule takesN }
 }`;
 
-export const ME = /* GraphQL */ `query Me { me { id name } }`;
+export const ME = /* GraphQL */ `query Me { me { id name isOrganiser } }`;
 
 export const LEAGUES = /* GraphQL */ `
 query Leagues($first: Int!, $after: String) {
@@ -179,6 +179,7 @@ query Tournaments {
   tournaments {
     id name game gameVersion scoringSystem status playersPerBoard roundCount nextRound
     entrants { withdrawnAfterRound }
+    organisers { id }
   }
 }`;
 
@@ -200,6 +201,7 @@ query Tournament($id: ID!) {
     keepApart { id name }
     sitOutPoints sitOutPointsOnce topBoardLastRound replacementScores seatLabels
     status createdAt version nextRound
+    organisers { id name }
     entrants { enteredAfterRound withdrawnAfterRound player { id name } }
     rollCall { answered present standby twoBoards player { id name } }
     proposal { round present problem sittingOut { id name } playingTwice { id name } }
@@ -257,6 +259,7 @@ export const TOURNAMENT_BOARD = /* GraphQL */ `
 query TournamentBoard($id: ID!, $boardId: ID!) {
   tournament(id: $id) {
     id name scoringSystem
+    organisers { id }
     board(id: $boardId) {
       id round number finished corrections
       seats { seat label player { id name } }

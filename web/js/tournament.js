@@ -71,8 +71,15 @@ export function names(players) {
 
 /** @type {import("./main.js").View} */
 export async function tournamentsView(main) {
-  const admin = session.role?.kind === "admin";
-  const [{ tournaments }, cat] = await Promise.all([gql(Q.TOURNAMENTS), catalogue()]);
+  const role = session.role;
+  const admin = role?.kind === "admin";
+  const [{ tournaments: every }, cat, mine] = await Promise.all([gql(Q.TOURNAMENTS), catalogue(),
+    role?.kind === "player" ? gql(Q.ME).then((/** @type {any} */ d) => d.me) : Promise.resolve(null)]);
+  // An organiser manages their own tournaments: their page lists only those.
+  const organiser = Boolean(mine?.isOrganiser);
+  const tournaments = organiser
+    ? every.filter((/** @type {any} */ t) => t.organisers.some((/** @type {any} */ o) => o.id === mine.id))
+    : every;
   const rows = tournaments.map((/** @type {any} */ t) => {
     const seeded = t.nextRound === null ? t.roundCount : t.nextRound - 1;
     const active = t.entrants.filter((/** @type {any} */ e) => e.withdrawnAfterRound === null).length;
@@ -86,12 +93,12 @@ export async function tournamentsView(main) {
       h("td", { class: "num" }, `${seeded}/${t.roundCount}`));
   });
   replace(main,
-    h("h1", {}, "Tournaments"),
-    tournaments.length === 0 ? h("p", {}, "No tournaments yet.")
+    h("h1", {}, organiser ? "Tournaments you organise" : "Tournaments"),
+    tournaments.length === 0 ? h("p", {}, organiser ? "You organise no tournament yet." : "No tournaments yet.")
       : h("div", { class: "table-wrap" }, h("table", { class: "tournaments" },
           h("thead", {}, h("tr", {}, ...["Tournament", "Status", "Game", "Scoring", "Entrants", "Per board", "Rounds seeded"].map((x) => h("th", { scope: "col" }, x)))),
           h("tbody", {}, rows))),
-    admin ? createTournamentForm(cat, await tournamentCatalogue(), await allPlayers()) : null);
+    admin || organiser ? createTournamentForm(cat, await tournamentCatalogue(), await allPlayers()) : null);
 }
 
 /** The director's create-tournament form; every list in it comes from the server.
@@ -212,12 +219,13 @@ export async function tournamentView(main, [id]) {
     return;
   }
   const role = session.role;
-  const admin = role?.kind === "admin";
   const me = role?.kind === "player" ? role.id : null;
+  // The director: the site admin or one of the tournament's organisers.
+  const director = role?.kind === "admin" || first.organisers.some((/** @type {any} */ o) => o.id === me);
   /** @type {any} */
   let t = first;
   /** @type {PlayerRef[]} registered players, for the director's "enter player" */
-  let registered = admin ? await allPlayers() : [];
+  let registered = director ? await allPlayers() : [];
   /** @type {number | null} the round the standings are shown after (null: every round so far) */
   let afterRound = null;
   /** @type {any[]} */
@@ -312,13 +320,13 @@ export async function tournamentView(main, [id]) {
         h("th", { scope: "row" }, h("a", { href: `/players/${e.player.id}` }, e.player.name)),
         h("td", { class: "num" }, e.enteredAfterRound + 1),
         h("td", {}, e.withdrawnAfterRound === null ? "in" : `withdrew after round ${e.withdrawnAfterRound}`),
-        h("td", {}, admin && e.withdrawnAfterRound === null
+        h("td", {}, director && e.withdrawnAfterRound === null
           ? h("button", { type: "button", "aria-label": `Withdraw ${e.player.name}`, onclick: () =>
               act(entrants, Q.WITHDRAW_FROM_TOURNAMENT, { playerId: e.player.id }, `${e.player.name} withdrew.`) }, "Withdraw")
           : null))))));
     const entered = new Set(t.entrants.map((/** @type {any} */ e) => e.player.id));
     const candidates = registered.filter((p) => !entered.has(p.id));
-    const enterForm = admin && t.nextRound !== null
+    const enterForm = director && t.nextRound !== null
       ? keep("enter", candidates.map((p) => p.id), () => {
           const choice = playerSelect(candidates, "Choose a registered player");
           choice.required = true;
@@ -364,7 +372,7 @@ export async function tournamentView(main, [id]) {
       if (!next.present) next.standby = next.twoBoards = false;
       return act(rollCall, Q.ANSWER_ROLL_CALL, { round, playerId: entry.player.id, ...next }, `${entry.player.name}: roll call answered.`);
     };
-    const table = admin ? h("div", { class: "table-wrap" }, h("table", { class: "roll-call" },
+    const table = director ? h("div", { class: "table-wrap" }, h("table", { class: "roll-call" },
       h("caption", {}, "One click per player: present or absent."),
       h("thead", {}, h("tr", {}, ...["Player", "Present", "Standby", "Two boards"].map((x) => h("th", { scope: "col" }, x)))),
       h("tbody", {}, t.rollCall.map((/** @type {any} */ entry) => h("tr", { "data-player": entry.player.name },
@@ -377,7 +385,7 @@ export async function tournamentView(main, [id]) {
         h("td", {}, h("input", { type: "checkbox", checked: entry.twoBoards, "aria-label": `${entry.player.name} two boards`,
           onchange: (/** @type {Event} */ e) => answer(entry, { twoBoards: /** @type {HTMLInputElement} */ (e.target).checked }) })))))))
       : null;
-    const seed = admin
+    const seed = director
       ? h("button", { type: "button", class: "primary", disabled: Boolean(!proposal || proposal.problem), onclick: () =>
           act(rollCall, Q.SEED_ROUND, { round, idempotencyKey: crypto.randomUUID() }, `Round ${round} seeded.`) }, `Seed round ${round}`)
       : null;
@@ -447,7 +455,7 @@ export async function tournamentView(main, [id]) {
       h("tbody", {}, round.boards.map((/** @type {any} */ b) => {
         const byPlayer = scores(b);
         const seated = me !== null && b.seats.some((/** @type {any} */ s) => s.player.id === me);
-        const link = !b.finished && (admin || seated) ? "Report result" : b.finished && admin ? "Correct result" : "View board";
+        const link = !b.finished && (director || seated) ? "Report result" : b.finished && director ? "Correct result" : "View board";
         return h("tr", { "data-board": b.number },
           h("th", { scope: "row" }, `Board ${b.number}`),
           h("td", {}, h("ul", { class: "seats" }, b.seats.map((/** @type {any} */ s) => h("li", {},
@@ -463,7 +471,7 @@ export async function tournamentView(main, [id]) {
         ["Top board", round.topBoard ? "yes" : "no"]].flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])));
     const players = [...new Map([...round.boards.flatMap((/** @type {any} */ b) => b.seats.map((/** @type {any} */ x) => x.player)), ...round.sittingOut]
       .map((/** @type {PlayerRef} */ p) => [p.id, p])).values()];
-    const swap = admin && !round.started ? keep(`swap-${round.number}`, round.boards, () => swapForm(round.number, players)) : null;
+    const swap = director && !round.started ? keep(`swap-${round.number}`, round.boards, () => swapForm(round.number, players)) : null;
     return h("section", { class: "round", "data-round": round.number, "aria-labelledby": `round-${round.number}-h` },
       h("h3", { id: `round-${round.number}-h` }, `Round ${round.number} `, badge(roundStatus(round))),
       h("p", {}, h("a", { href: `/tournaments/${id}/rounds/${round.number}/board-call`, class: "button" }, `Board call for round ${round.number}`)),

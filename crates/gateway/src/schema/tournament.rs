@@ -584,6 +584,20 @@ impl Tournament {
         league_domain::Aggregate::version(self.state.as_ref())
     }
 
+    /// Who manages the tournament besides the site admin: its creator (when an organiser
+    /// created it) and its co-organisers (docs/api.md#roles).
+    async fn organisers(&self) -> Vec<Player> {
+        let catalog = self.app.catalog();
+        let Some(summary) = catalog.tournament(self.id) else { return Vec::new() };
+        let organisers = &summary.organisers;
+        organisers
+            .creator()
+            .into_iter()
+            .chain(organisers.co_organisers().iter().copied())
+            .map(|id| self.player(id))
+            .collect()
+    }
+
     /// Every entrant in entry order (withdrawn ones too).
     async fn entrants(&self) -> Vec<Entrant> {
         self.state

@@ -86,6 +86,11 @@ impl Player {
         self.with(|p| p.registered_at)
     }
 
+    /// An appointed organiser: may create leagues and tournaments (docs/api.md#roles).
+    async fn is_organiser(&self) -> bool {
+        self.app.catalog().is_organiser(self.id)
+    }
+
     /// The leagues this player is subscribed to, in creation order.
     async fn leagues(&self) -> Vec<League> {
         let ids = self.app.catalog().leagues_of(self.id);
@@ -203,6 +208,19 @@ impl League {
     async fn version(&self) -> GatewayResult<u64> {
         let model = self.model().await?;
         Ok(model.league(self.id).map_or(0, |l| l.stream_version))
+    }
+
+    /// Who manages the league besides the site admin: its creator (when an organiser created
+    /// it) and its co-organisers (docs/api.md#roles).
+    async fn organisers(&self) -> Vec<Player> {
+        let organisers = self.with(|l| {
+            l.organisers
+                .creator()
+                .into_iter()
+                .chain(l.organisers.co_organisers().iter().copied())
+                .collect::<Vec<_>>()
+        });
+        organisers.into_iter().map(|id| Player::new(self.app.clone(), id)).collect()
     }
 
     /// Subscribed players, in subscription order.
