@@ -21,5 +21,5 @@ mod pagination;
 mod ratings;
 mod results;
 mod subscriptions;
-mod tournament;
+pub(crate) mod tournament;
 mod whatif;
