@@ -296,10 +296,10 @@ fn read_file(
                 if check.buffered() >= CHUNK_ROWS {
                     // The previous chunk goes now: the newest is held back, so the last one is
                     // sent only after the end of the file was checked.
-                    if let Some(ready) = pending.replace(check.take()) {
-                        if chunks.blocking_send(Ok(ready)).is_err() {
-                            return;
-                        }
+                    if let Some(ready) = pending.replace(check.take())
+                        && chunks.blocking_send(Ok(ready)).is_err()
+                    {
+                        return;
                     }
                 }
             }
