@@ -41,7 +41,7 @@ pub async fn export(args: ExportArgs) -> Result<ExitCode, CliError> {
             .and_then(|()| out.write_all(b"\n"))
             .context("cannot write to stdout")?;
         written += 1;
-        if written % 10_000 == 0 {
+        if written.is_multiple_of(10_000) {
             bar.set_position(written.min(export.header.events));
         }
     }
