@@ -6,7 +6,7 @@
 //! an import killed mid-way leaves the target empty and importable again.
 
 use std::io::Write as _;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
 use league_app::CommandOptions;
@@ -38,16 +38,21 @@ fn export(db: &TestDatabase) -> Vec<u8> {
     output.stdout
 }
 
-/// `league import` into `db` with `file` on stdin.
-fn import(db: &TestDatabase, file: &[u8]) -> Output {
-    let mut child = Command::new(LEAGUE_BINARY)
+/// A `league import` process into `db`, its stdin a pipe, its stdout and stderr `output`.
+fn start_import(db: &TestDatabase, output: fn() -> Stdio) -> Child {
+    Command::new(LEAGUE_BINARY)
         .args(["import", "--database", &db.url])
         .env("RUST_LOG", "error")
         .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stdout(output())
+        .stderr(output())
         .spawn()
-        .expect("start league import");
+        .expect("start league import")
+}
+
+/// `league import` into `db` with `file` on stdin.
+fn import(db: &TestDatabase, file: &[u8]) -> Output {
+    let mut child = start_import(db, Stdio::piped);
     let mut stdin = child.stdin.take().expect("stdin");
     // The import may refuse before reading everything: a closed pipe is then expected.
     stdin.write_all(file).ok();
@@ -214,14 +219,7 @@ async fn a_killed_import_leaves_nothing(db: TestDatabase) {
     let text = lines(&file);
     assert_eq!(text.len(), 1 + 12_000 + 120);
 
-    let mut child = Command::new(LEAGUE_BINARY)
-        .args(["import", "--database", &target.url])
-        .env("RUST_LOG", "error")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start league import");
+    let mut child = start_import(&target, Stdio::null);
     let mut stdin = child.stdin.take().expect("stdin");
     stdin.write_all(&join(&text[..11_000])).expect("feed most of the file");
     stdin.flush().ok();
