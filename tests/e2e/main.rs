@@ -4,6 +4,7 @@
 //! ([`support`]).
 
 mod api;
+mod backup;
 mod bad_input;
 mod cli;
 mod compose;

@@ -55,7 +55,7 @@ pub(crate) async fn seats(app: &App, league: Uuid, number: u32) -> Vec<Uuid> {
 
 /// A placement league (k = 2, 4 players, 4 games: 3 finished, one corrected) and a
 /// Diplomacy league scored with Baf (7 players, 7 games, all finished).
-async fn build(db: &TestDatabase) -> App {
+pub(crate) async fn build(db: &TestDatabase) -> App {
     let app = App::open(&db.url).await.unwrap();
     for n in 1..=7 {
         let name = format!("Player {n}");

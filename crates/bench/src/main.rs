@@ -10,6 +10,7 @@
 //! `--league PATH` names. `graphql` and `soak` serve the gateway inside this process.
 
 mod append;
+mod backup;
 mod figures;
 mod generator;
 mod graphql;
@@ -63,6 +64,8 @@ enum BenchWhat {
     Soak(soak::Args),
     /// The ratings model's memory per rated game and fold time, beside their floors.
     Ratings(ratings::Args),
+    /// `league export` and `league import` of a generated log vs the database's own dump/load.
+    Backup(backup::Args),
     /// A long generated log: start-up, `/healthz` ready, memory, rebuild rate vs a scan.
     Scale(scale::Args),
 }
@@ -90,6 +93,7 @@ fn main() -> ExitCode {
             BenchWhat::Soak(args) => soak::run(args).await,
             BenchWhat::Scale(args) => scale::run(args).await,
             BenchWhat::Ratings(args) => ratings::run(args),
+            BenchWhat::Backup(args) => backup::run(args).await,
         }
     });
     match outcome {

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::commands::{db, replay, schedule, score, seed, serve, systems, tournament};
+use crate::commands::{backup, db, replay, schedule, score, seed, serve, systems, tournament};
 pub use crate::error::CliError;
 
 #[derive(Debug, Parser)]
@@ -31,6 +31,12 @@ enum Command {
     Migrate(db::MigrateArgs),
     /// Walk the event log's hash chain; exit 1 at the first tampered position.
     Verify(db::VerifyArgs),
+    /// Write the whole event log to stdout as JSON lines (a backup, or a move to another
+    /// database).
+    Export(backup::ExportArgs),
+    /// Read an exported log from stdin into an empty database, verifying its hash chain;
+    /// exit 2, writing nothing, at the first bad line.
+    Import(backup::ImportArgs),
     /// Score one game read as JSON (FILE or - for stdin).
     Score(score::ScoreArgs),
     /// Rank players over several games read as JSON.
@@ -96,6 +102,8 @@ fn main() -> ExitCode {
             Command::Serve(args) => serve::run(args).await,
             Command::Migrate(args) => db::migrate(args).await,
             Command::Verify(args) => db::verify(args).await,
+            Command::Export(args) => backup::export(args).await,
+            Command::Import(args) => backup::import(args).await,
             Command::Score(args) => score::score(args),
             Command::Standings(args) => score::standings(args),
             Command::Systems(args) => systems::run(args),

@@ -11,6 +11,7 @@
 //!   .read_until(Bound::Position | Bound::Time)   everything up to a point (as-of views)
 //!   .subscribe(from_position)                    catch-up, then live: no gaps, no duplicates
 //!   .head_position() / .verify() / .connection()
+//!   .export() / .import(file, progress)         the log as JSON lines (backup, restore, move)
 //! raw rows for the read side's folds (payload lent as its JSON text, streamed):
 //!   .read_stream_until(&stream, bound)           one stream up to a position or time
 //!   .read_types_until(&["TypeA", …], last)       events of some types, by the type index
@@ -27,6 +28,8 @@
 //! - `storage.rs`: the `Storage` trait a database engine implements (group writes, streaming
 //!   raw-row reads, event-type seeks, the live-feed relay) and the raw row types.
 //! - `sqlite.rs` and `postgres.rs`: one implementation each, holding all of that engine's SQL.
+//! - `backup.rs`: the log as a JSON-lines file, exported and imported (verified, one
+//!   transaction) through each engine's `Restore`.
 //! - `hash.rs` (the chain's canonical bytes), `types.rs` (the API's values), `error.rs`.
 //!
 //! # Guarantees and how they are kept
@@ -72,6 +75,7 @@
 //! connection of the store's own, with the same settings (see `sqlite.rs`); an in-memory
 //! database is a named shared-cache one, which that connection opens too.
 
+mod backup;
 mod decide;
 mod entity;
 mod error;
@@ -83,6 +87,9 @@ mod storage;
 mod store;
 mod types;
 
+pub use backup::{
+    BadLine, Export, ImportError, ImportSummary, LOG_FORMAT, LOG_FORMAT_VERSION, LogHeader,
+};
 pub use error::StoreError;
 pub use hash::{GENESIS_HASH, format_time};
 pub use postgres::NOTIFY_CHANNEL;

@@ -26,7 +26,8 @@ use tokio::sync::watch;
 use uuid::Uuid;
 
 use crate::decide::{Decided, Head, KeyOutcome, Plan, Request, Stamp, Tip, decide};
-use crate::storage::{ArgumentsOf, EventRow, GroupFailed, SqlReads, Storage, raw_columns};
+use crate::entity::{event, idempotency_key};
+use crate::storage::{ArgumentsOf, EventRow, GroupFailed, Restore, SqlReads, Storage, raw_columns};
 use crate::store::{database_error, from_db, to_db};
 use crate::{ExpectedVersion, StoreError};
 
@@ -63,6 +64,25 @@ const APPEND_HASHED: &str = "SELECT r_kind, r_name, r_position, r_last_position,
 const APPEND_IN_SERVER: &str = "SELECT r_append, r_outcome, r_position, r_last_position, \
     r_version, r_recorded_at, r_prev_hash, r_hash \
     FROM league_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
+
+/// The append lock's key, "league" in ASCII: the one `league_append` and
+/// `league_append_hashed` take, so a restore and appends exclude each other.
+const APPEND_LOCK_KEY: i64 = 119_182_681_666_917;
+const TAKE_APPEND_LOCK: &str = "SELECT pg_advisory_xact_lock($1)";
+/// Whether the log holds no event and no idempotency key (a restore's precondition).
+const LOG_IS_EMPTY: &str = "SELECT NOT EXISTS (SELECT 1 FROM events) \
+    AND NOT EXISTS (SELECT 1 FROM idempotency_keys)";
+/// A chunk of finished rows, one array per column: one statement, one round trip.
+const RESTORE_EVENTS: &str = "INSERT INTO events (position, stream_id, stream_version, \
+    event_id, event_type, schema_version, payload, metadata, recorded_at, prev_hash, hash) \
+    SELECT * FROM UNNEST($1::bigint[], $2::text[], $3::bigint[], $4::uuid[], $5::text[], \
+    $6::int[], $7::text[], $8::text[], $9::timestamptz[], $10::text[], $11::text[])";
+const RESTORE_KEYS: &str = "INSERT INTO idempotency_keys (idempotency_key, stream_id, \
+    first_position, last_position, stream_version) \
+    SELECT * FROM UNNEST($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[])";
+/// Wakes other processes' subscribers once a restore commits (the payload is the head).
+const NOTIFY_HEAD: &str =
+    "SELECT pg_notify($1, (SELECT COALESCE(MAX(position), 0) FROM events)::text)";
 
 /// Configures the pool.
 pub(crate) fn configure(options: &mut ConnectOptions) {
@@ -428,6 +448,13 @@ impl SqlReads for PostgresStorage {
 }
 
 impl Storage for PostgresStorage {
+    fn begin_restore(&self) -> BoxFuture<'_, Result<Option<Box<dyn Restore>>, StoreError>> {
+        Box::pin(async move {
+            let restore = PostgresRestore::begin(&self.pool).await?;
+            Ok(restore.map(|restore| Box::new(restore) as Box<dyn Restore>))
+        })
+    }
+
     fn write_group<'a>(
         &'a self,
         requests: &'a [Arc<Request>],
@@ -477,6 +504,89 @@ impl Storage for PostgresStorage {
                     }
                 }
             })))
+        })
+    }
+}
+
+/// A restore on PostgreSQL: one transaction holding the append lock. Dropped without a
+/// commit, sqlx rolls it back; a killed client's transaction is rolled back by the server.
+struct PostgresRestore {
+    txn: sqlx::Transaction<'static, Postgres>,
+}
+
+impl PostgresRestore {
+    async fn begin(pool: &PgPool) -> Result<Option<PostgresRestore>, StoreError> {
+        let mut txn = pool.begin().await.map_err(database_error)?;
+        sqlx::query(TAKE_APPEND_LOCK)
+            .bind(APPEND_LOCK_KEY)
+            .execute(&mut *txn)
+            .await
+            .map_err(database_error)?;
+        let (empty,): (bool,) =
+            sqlx::query_as(LOG_IS_EMPTY).fetch_one(&mut *txn).await.map_err(database_error)?;
+        Ok(empty.then_some(PostgresRestore { txn }))
+    }
+}
+
+impl Restore for PostgresRestore {
+    fn insert(
+        &mut self,
+        events: Vec<event::Model>,
+        keys: Vec<idempotency_key::Model>,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        Box::pin(async move {
+            if !events.is_empty() {
+                let column = |field: fn(&event::Model) -> &str| -> Vec<&str> {
+                    events.iter().map(field).collect()
+                };
+                let number = |field: fn(&event::Model) -> i64| -> Vec<i64> {
+                    events.iter().map(field).collect()
+                };
+                sqlx::query(RESTORE_EVENTS)
+                    .bind(number(|row| row.position))
+                    .bind(column(|row| row.stream_id.as_str()))
+                    .bind(number(|row| row.stream_version))
+                    .bind(events.iter().map(|row| row.event_id).collect::<Vec<Uuid>>())
+                    .bind(column(|row| row.event_type.as_str()))
+                    .bind(events.iter().map(|row| row.schema_version).collect::<Vec<i32>>())
+                    .bind(column(|row| row.payload.as_str()))
+                    .bind(column(|row| row.metadata.as_str()))
+                    .bind(events.iter().map(|row| row.recorded_at).collect::<Vec<_>>())
+                    .bind(column(|row| row.prev_hash.as_str()))
+                    .bind(column(|row| row.hash.as_str()))
+                    .execute(&mut *self.txn)
+                    .await
+                    .map_err(database_error)?;
+            }
+            if !keys.is_empty() {
+                let column = |field: fn(&idempotency_key::Model) -> &str| -> Vec<&str> {
+                    keys.iter().map(field).collect()
+                };
+                let number = |field: fn(&idempotency_key::Model) -> i64| -> Vec<i64> {
+                    keys.iter().map(field).collect()
+                };
+                sqlx::query(RESTORE_KEYS)
+                    .bind(column(|key| key.idempotency_key.as_str()))
+                    .bind(column(|key| key.stream_id.as_str()))
+                    .bind(number(|key| key.first_position))
+                    .bind(number(|key| key.last_position))
+                    .bind(number(|key| key.stream_version))
+                    .execute(&mut *self.txn)
+                    .await
+                    .map_err(database_error)?;
+            }
+            Ok(())
+        })
+    }
+
+    fn commit(mut self: Box<Self>) -> BoxFuture<'static, Result<(), StoreError>> {
+        Box::pin(async move {
+            sqlx::query(NOTIFY_HEAD)
+                .bind(NOTIFY_CHANNEL)
+                .execute(&mut *self.txn)
+                .await
+                .map_err(database_error)?;
+            self.txn.commit().await.map_err(database_error)
         })
     }
 }

@@ -41,7 +41,8 @@ use uuid::Uuid;
 
 use crate::StoreError;
 use crate::decide::{Decided, Head, KeyOutcome, Request, Tip, decide};
-use crate::storage::{ArgumentsOf, EventRow, GroupFailed, SqlReads, Storage, raw_columns};
+use crate::entity::{event, idempotency_key};
+use crate::storage::{ArgumentsOf, EventRow, GroupFailed, Restore, SqlReads, Storage, raw_columns};
 use crate::store::{from_db, to_db};
 
 /// Connections in a file's pool: one writer at a time, readers in parallel (WAL).
@@ -58,6 +59,9 @@ const KEY_OUTCOME: &str = "SELECT first_position, last_position, stream_version 
 const INSERT_EVENT: &str = "INSERT OR FAIL INTO events (position, stream_id, stream_version, \
     event_id, event_type, schema_version, payload, metadata, recorded_at, prev_hash, hash) \
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+/// Whether the log holds no event and no idempotency key (a restore's precondition).
+const LOG_IS_EMPTY: &str = "SELECT NOT EXISTS (SELECT 1 FROM events) \
+    AND NOT EXISTS (SELECT 1 FROM idempotency_keys)";
 const INSERT_KEY: &str = "INSERT INTO idempotency_keys \
     (idempotency_key, stream_id, first_position, last_position, stream_version) \
     VALUES (?1, ?2, ?3, ?4, ?5)";
@@ -147,10 +151,7 @@ impl SqliteStorage {
             .writer
             .get_or_try_init(|| async {
                 let location = self.location.clone();
-                tokio::task::spawn_blocking(move || SqliteWriter::open(&location))
-                    .await
-                    .map_err(|error| StoreError::Database(DbErr::Custom(error.to_string())))?
-                    .map(Arc::new)
+                blocking(move || SqliteWriter::open(&location)).await.map(Arc::new)
             })
             .await?;
         Ok(writer.clone())
@@ -202,6 +203,101 @@ impl Storage for SqliteStorage {
         // Another process's commits to the same file are seen by the subscribers' polling.
         Box::pin(async { Ok(None) })
     }
+
+    fn begin_restore(&self) -> BoxFuture<'_, Result<Option<Box<dyn Restore>>, StoreError>> {
+        let location = self.location.clone();
+        Box::pin(async move {
+            let restore = blocking(move || SqliteRestore::begin(&location)).await?;
+            Ok(restore.map(|restore| Box::new(restore) as Box<dyn Restore>))
+        })
+    }
+}
+
+/// A restore on SQLite: a connection of its own in an open `BEGIN IMMEDIATE` transaction
+/// (which holds the write lock, so no append interleaves). Closing the connection without
+/// `COMMIT` rolls the transaction back; a killed process leaves only uncommitted WAL frames,
+/// which SQLite ignores.
+struct SqliteRestore {
+    connection: Arc<Mutex<rusqlite::Connection>>,
+}
+
+impl SqliteRestore {
+    fn begin(location: &str) -> Result<Option<SqliteRestore>, StoreError> {
+        let connection = open_write_connection(location)?;
+        connection.execute_batch("BEGIN IMMEDIATE").map_err(sqlite_error)?;
+        let empty: bool =
+            connection.query_row(LOG_IS_EMPTY, [], |row| row.get(0)).map_err(sqlite_error)?;
+        if !empty {
+            connection.execute_batch("ROLLBACK").map_err(sqlite_error)?;
+            return Ok(None);
+        }
+        Ok(Some(SqliteRestore { connection: Arc::new(Mutex::new(connection)) }))
+    }
+
+    fn connection(&self) -> Arc<Mutex<rusqlite::Connection>> {
+        self.connection.clone()
+    }
+}
+
+impl Restore for SqliteRestore {
+    fn insert(
+        &mut self,
+        events: Vec<event::Model>,
+        keys: Vec<idempotency_key::Model>,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        let connection = self.connection();
+        Box::pin(blocking(move || {
+            let connection = connection.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut insert = connection.prepare_cached(INSERT_EVENT).map_err(sqlite_error)?;
+            for row in &events {
+                insert
+                    .execute(params![
+                        row.position,
+                        row.stream_id,
+                        row.stream_version,
+                        row.event_id.as_bytes().as_slice(),
+                        row.event_type,
+                        row.schema_version,
+                        row.payload,
+                        row.metadata,
+                        stored_time(row.recorded_at),
+                        row.prev_hash,
+                        row.hash,
+                    ])
+                    .map_err(sqlite_error)?;
+            }
+            let mut insert = connection.prepare_cached(INSERT_KEY).map_err(sqlite_error)?;
+            for key in &keys {
+                insert
+                    .execute(params![
+                        key.idempotency_key,
+                        key.stream_id,
+                        key.first_position,
+                        key.last_position,
+                        key.stream_version,
+                    ])
+                    .map_err(sqlite_error)?;
+            }
+            Ok(())
+        }))
+    }
+
+    fn commit(self: Box<Self>) -> BoxFuture<'static, Result<(), StoreError>> {
+        let connection = self.connection();
+        Box::pin(blocking(move || {
+            let connection = connection.lock().unwrap_or_else(PoisonError::into_inner);
+            connection.execute_batch("COMMIT").map_err(sqlite_error)
+        }))
+    }
+}
+
+/// Runs blocking SQLite work off the async threads.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, StoreError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|error| StoreError::Database(DbErr::Custom(error.to_string())))?
 }
 
 /// The store's own write connection.
@@ -212,14 +308,7 @@ struct SqliteWriter {
 impl SqliteWriter {
     /// Opens the write connection with the pool's settings.
     fn open(location: &str) -> Result<SqliteWriter, StoreError> {
-        let connection = rusqlite::Connection::open(location).map_err(sqlite_error)?;
-        connection.busy_timeout(BUSY_TIMEOUT).map_err(sqlite_error)?;
-        connection
-            .execute_batch(
-                "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;",
-            )
-            .map_err(sqlite_error)?;
-        Ok(SqliteWriter { connection: Mutex::new(connection) })
+        Ok(SqliteWriter { connection: Mutex::new(open_write_connection(location)?) })
     }
 
     /// Commits one group in a `BEGIN IMMEDIATE` transaction (which takes the write lock up
@@ -247,6 +336,23 @@ impl SqliteWriter {
     }
 }
 
+/// A write connection to `location` with the pool's settings.
+fn open_write_connection(location: &str) -> Result<rusqlite::Connection, StoreError> {
+    let connection = rusqlite::Connection::open(location).map_err(sqlite_error)?;
+    connection.busy_timeout(BUSY_TIMEOUT).map_err(sqlite_error)?;
+    connection
+        .execute_batch(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;",
+        )
+        .map_err(sqlite_error)?;
+    Ok(connection)
+}
+
+/// A time as sqlx writes a `DateTime<Utc>`, as every row of the log stores it.
+fn stored_time(time: DateTime<Utc>) -> String {
+    time.to_rfc3339_opts(SecondsFormat::AutoSi, false)
+}
+
 /// Reads the group's tip, decides the group and writes its rows, inside `txn`.
 fn write(
     txn: &rusqlite::Transaction<'_>,
@@ -254,8 +360,7 @@ fn write(
 ) -> Result<Vec<Decided>, StoreError> {
     let tip = read_tip(txn, requests)?;
     let plan = decide(&tip, requests, Utc::now().trunc_subsecs(6));
-    // The time as sqlx writes a `DateTime<Utc>`, as every other row of the log has it.
-    let stored_time = plan.time.to_rfc3339_opts(SecondsFormat::AutoSi, false);
+    let stored_time = stored_time(plan.time);
     let mut insert = txn.prepare_cached(INSERT_EVENT).map_err(sqlite_error)?;
     for (request, decided) in requests.iter().zip(&plan.decided) {
         let Decided::Written(stamps) = decided else { continue };

@@ -23,6 +23,7 @@ use tokio::sync::watch;
 
 use crate::StoreError;
 use crate::decide::{Decided, Request};
+use crate::entity::{event, idempotency_key};
 use crate::store::{database_error, from_db, to_db};
 
 /// A group's transaction failed; `rolled_back` when it certainly wrote nothing.
@@ -57,6 +58,25 @@ pub(crate) trait Storage: Reads {
         &self,
         head: watch::Sender<u64>,
     ) -> BoxFuture<'_, Result<Option<tokio::task::JoinHandle<()>>, StoreError>>;
+
+    /// Opens the one transaction a restore writes in, holding the append lock, or `None`
+    /// when the log is not empty (nothing is then held or written).
+    fn begin_restore(&self) -> BoxFuture<'_, Result<Option<Box<dyn Restore>>, StoreError>>;
+}
+
+/// A restore in progress: finished rows, exactly as stored, go into one open transaction,
+/// chunk by chunk. Dropped without [`commit`](Restore::commit), it writes nothing (and a
+/// process killed mid-way leaves the transaction uncommitted, so the database empty).
+pub(crate) trait Restore: Send {
+    /// Inserts a chunk of rows (events in position order, then keys) into the transaction.
+    fn insert(
+        &mut self,
+        events: Vec<event::Model>,
+        keys: Vec<idempotency_key::Model>,
+    ) -> BoxFuture<'_, Result<(), StoreError>>;
+
+    /// Commits everything inserted.
+    fn commit(self: Box<Self>) -> BoxFuture<'static, Result<(), StoreError>>;
 }
 
 /// How the store reads the log from an engine.

@@ -22,5 +22,5 @@ mod ratings;
 mod results;
 mod roles;
 mod subscriptions;
-mod tournament;
+pub(crate) mod tournament;
 mod whatif;

@@ -32,7 +32,7 @@ async fn tournament(server: &TestApp, id: &str, after: Option<u32>, as_of: Value
     data["tournament"].clone()
 }
 
-async fn create(server: &TestApp, input: Value) -> Value {
+pub(crate) async fn create(server: &TestApp, input: Value) -> Value {
     server
         .gql(
             Some(ADMIN),
@@ -42,14 +42,14 @@ async fn create(server: &TestApp, input: Value) -> Value {
         .await
 }
 
-fn diplomacy_input(rounds: u32) -> Value {
+pub(crate) fn diplomacy_input(rounds: u32) -> Value {
     json!({
         "name": "Autumn Cup", "game": "Diplomacy", "scoringSystem": "SQUARES",
         "playersPerBoard": 7, "rounds": rounds, "tournamentScoring": "sum-all-rounds",
     })
 }
 
-async fn enter(server: &TestApp, token: &str, id: &str, player: Option<&str>) -> Value {
+pub(crate) async fn enter(server: &TestApp, token: &str, id: &str, player: Option<&str>) -> Value {
     server
         .gql(
             Some(token),
@@ -59,7 +59,13 @@ async fn enter(server: &TestApp, token: &str, id: &str, player: Option<&str>) ->
         .await
 }
 
-async fn check_in(server: &TestApp, player: &Player, id: &str, round: u32, standby: bool) {
+pub(crate) async fn check_in(
+    server: &TestApp,
+    player: &Player,
+    id: &str,
+    round: u32,
+    standby: bool,
+) {
     let response = server
         .gql(
             Some(&player.token),
@@ -72,7 +78,7 @@ async fn check_in(server: &TestApp, player: &Player, id: &str, round: u32, stand
     assert!(response["errors"].is_null(), "{response}");
 }
 
-async fn seed(server: &TestApp, id: &str, round: u32) -> Value {
+pub(crate) async fn seed(server: &TestApp, id: &str, round: u32) -> Value {
     server
         .gql(
             Some(ADMIN),
@@ -86,7 +92,7 @@ async fn seed(server: &TestApp, id: &str, round: u32) -> Value {
 
 /// Reports every board of `round`: seat i gets 10 − i-ish centres; board 1 by one of its
 /// seated players (their own token), the others by the admin.
-async fn report_round(server: &TestApp, players: &[Player], id: &str, round: u32) {
+pub(crate) async fn report_round(server: &TestApp, players: &[Player], id: &str, round: u32) {
     let state = tournament(server, id, None, Value::Null).await;
     let boards = state["rounds"][round as usize - 1]["boards"].as_array().unwrap().clone();
     for (index, board) in boards.iter().enumerate() {

@@ -1,6 +1,7 @@
 //! One module per group of subcommands; each exposes clap `Args` and `run`-style functions
 //! returning the process exit code or a [`crate::CliError`].
 
+pub mod backup;
 pub mod db;
 pub mod replay;
 pub mod schedule;
@@ -28,4 +29,23 @@ pub fn write_stdout(text: &str) -> Result<(), crate::CliError> {
         }
         _ => Ok(()),
     }
+}
+
+/// Logs shorter than this are read or written without a progress bar.
+const PROGRESS_FROM_EVENTS: u64 = 50_000;
+
+/// A progress bar on stderr for long logs (hidden for short ones and when stderr is not a
+/// terminal); `doing` names the work, e.g. "replaying".
+pub fn progress_bar(total: u64, doing: &str) -> indicatif::ProgressBar {
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    if total < PROGRESS_FROM_EVENTS {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(&format!(
+        "{{spinner}} {doing} [{{bar:40}}] {{pos}}/{{len}} events ({{per_sec}}, eta {{eta}})"
+    )) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
 }

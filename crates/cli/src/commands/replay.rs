@@ -12,7 +12,6 @@ use std::time::Instant;
 
 use anyhow::Context as _;
 use chrono::{DateTime, Utc};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use league_app::WhatIf;
 use league_app::replay::{Rebuild, ReplayError};
 use league_app::{App, AppError, AsOf, AuditEntry, ResultAudit};
@@ -24,9 +23,6 @@ use uuid::Uuid;
 
 use crate::CliError;
 use crate::commands::db::connect;
-
-/// Logs shorter than this replay too fast for a progress bar to be worth drawing.
-const PROGRESS_FROM_EVENTS: u64 = 50_000;
 
 #[derive(Debug, clap::Args)]
 pub struct ReplayArgs {
@@ -119,21 +115,6 @@ async fn open(url: &str) -> Result<EventStore, CliError> {
     Ok(store)
 }
 
-/// A progress bar on stderr for long logs (hidden for short ones and when stderr is not a
-/// terminal).
-fn progress_bar(total: u64) -> ProgressBar {
-    if total < PROGRESS_FROM_EVENTS {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template(
-        "{spinner} replaying [{bar:40}] {pos}/{len} events ({per_sec}, eta {eta})",
-    ) {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    bar
-}
-
 /// `league replay`: fold the whole log in memory and verify its hash chain (no bound), or
 /// print standings at a point in history as JSON (with `--to-position` or `--at`).
 pub async fn replay(args: ReplayArgs) -> Result<ExitCode, CliError> {
@@ -141,7 +122,7 @@ pub async fn replay(args: ReplayArgs) -> Result<ExitCode, CliError> {
     let bound = parse_bound(&args)?;
     let store = open(&args.database.url).await?;
     let head = store.head_position().await.context("cannot read the event log")?;
-    let bar = progress_bar(head);
+    let bar = super::progress_bar(head, "replaying");
     let started = Instant::now();
     let progress = |position| bar.set_position(position);
     let folded = match bound {

@@ -1,0 +1,242 @@
+//! `league export` and `league import` (the binary) between SQLite and PostgreSQL, both
+//! ways: a log built through the application (leagues with results and a correction, an
+//! idempotent command, a tournament) moves to a fresh database of the other kind, `league
+//! verify` passes there and its export is byte-identical; broken files and a non-empty
+//! target are refused with one line naming the first bad position, leaving the target empty;
+//! an import killed mid-way leaves the target empty and importable again.
+
+use std::io::Write as _;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::Duration;
+
+use league_app::CommandOptions;
+use league_domain::{Actor, RegisterPlayer};
+use league_store::{EventStore, ExpectedVersion, Metadata, NewEvent, StreamId};
+use league_testkit::fixtures::player;
+use league_testkit::{Backend, TestDatabase};
+use serde_json::{Value, json};
+
+use crate::api::tournament::{check_in, create, diplomacy_input, enter, report_round, seed};
+use crate::replay::{league, stderr, stdout};
+use crate::support::{ADMIN, spawn_app};
+
+const LEAGUE_BINARY: &str = env!("CARGO_BIN_EXE_league");
+
+/// A fresh database of the other kind, or `None` when PostgreSQL is not configured (and
+/// not required).
+async fn other_kind(db: &TestDatabase) -> Option<TestDatabase> {
+    match db.backend {
+        Backend::Sqlite => league_testkit::postgres().await,
+        Backend::Postgres => Some(league_testkit::sqlite()),
+    }
+}
+
+/// `league export` of `db`: the file's bytes.
+fn export(db: &TestDatabase) -> Vec<u8> {
+    let output = league(&["export"], db);
+    assert_eq!(output.status.code(), Some(0), "export: {}", stderr(&output));
+    output.stdout
+}
+
+/// A `league import` process into `db`, its stdin a pipe, its stdout and stderr `output`.
+fn start_import(db: &TestDatabase, output: fn() -> Stdio) -> Child {
+    Command::new(LEAGUE_BINARY)
+        .args(["import", "--database", &db.url])
+        .env("RUST_LOG", "error")
+        .stdin(Stdio::piped())
+        .stdout(output())
+        .stderr(output())
+        .spawn()
+        .expect("start league import")
+}
+
+/// `league import` into `db` with `file` on stdin.
+fn import(db: &TestDatabase, file: &[u8]) -> Output {
+    let mut child = start_import(db, Stdio::piped);
+    let mut stdin = child.stdin.take().expect("stdin");
+    // The import may refuse before reading everything: a closed pipe is then expected.
+    stdin.write_all(file).ok();
+    drop(stdin);
+    child.wait_with_output().expect("league import ends")
+}
+
+/// `league verify` of `db`: the number of intact events.
+fn verified(db: &TestDatabase) -> u64 {
+    let output = league(&["verify"], db);
+    assert_eq!(output.status.code(), Some(0), "verify: {}", stderr(&output));
+    let text = stdout(&output);
+    let count = text.trim().strip_prefix("ok: ").and_then(|rest| rest.split(' ').next());
+    count.and_then(|count| count.parse().ok()).unwrap_or_else(|| panic!("verify said {text}"))
+}
+
+/// A refusal: exit 2, one line on stderr naming `mentions`, and the target still empty.
+fn assert_refused(output: &Output, target: &TestDatabase, mentions: &str) {
+    let message = stderr(output);
+    assert_eq!(output.status.code(), Some(2), "{message}");
+    assert_eq!(message.trim_end().lines().count(), 1, "one line: {message}");
+    assert!(message.contains(mentions), "{message:?} should mention {mentions:?}");
+    assert!(output.stdout.is_empty(), "stdout: {}", stdout(output));
+    assert_eq!(verified(target), 0, "the target stays empty");
+}
+
+/// Leagues with results and a correction, an idempotent registration, and a one-board
+/// tournament played through the API.
+async fn build_log(db: &TestDatabase) {
+    let app = crate::replay::build(db).await;
+    let register = RegisterPlayer {
+        actor: Actor::Admin,
+        player_id: player(40),
+        name: "Keyed".into(),
+        token_hash: "hash-keyed".into(),
+    };
+    let options =
+        CommandOptions { idempotency_key: Some("register-keyed".into()), ..Default::default() };
+    app.execute(register, options).await.expect("an idempotent registration");
+    drop(app);
+
+    let server = spawn_app(&db.url).await;
+    let players = server.register_many(7, "Entrant").await;
+    let created = create(&server, diplomacy_input(1)).await;
+    let id = created["data"]["createTournament"]["id"].as_str().unwrap().to_owned();
+    for player in &players {
+        let response = enter(&server, ADMIN, &id, Some(&player.id)).await;
+        assert!(response["errors"].is_null(), "{response}");
+    }
+    for player in &players {
+        check_in(&server, player, &id, 1, false).await;
+    }
+    let seeded = seed(&server, &id, 1).await;
+    assert!(seeded["errors"].is_null(), "{seeded}");
+    report_round(&server, &players, &id, 1).await;
+}
+
+/// The file's lines (without newlines) and back.
+fn lines(file: &[u8]) -> Vec<String> {
+    String::from_utf8(file.to_vec()).expect("UTF-8").lines().map(str::to_owned).collect()
+}
+
+fn join(lines: &[String]) -> Vec<u8> {
+    lines.iter().flat_map(|line| format!("{line}\n").into_bytes()).collect()
+}
+
+/// The log moves to the other kind of database byte for byte; the target verifies.
+async fn a_log_moves_to_the_other_database(db: TestDatabase) {
+    let Some(target) = other_kind(&db).await else { return };
+    build_log(&db).await;
+    let file = export(&db);
+    let text = lines(&file);
+    let header: Value = serde_json::from_str(&text[0]).unwrap();
+    let events = header["events"].as_u64().unwrap();
+    assert_eq!(header["format"], "league-log");
+    assert!(header["idempotency_keys"].as_u64().unwrap() >= 1, "{header}");
+    assert!(text.iter().any(|line| line.contains("TournamentCreated")));
+    assert!(text.iter().any(|line| line.contains("ResultCorrected")));
+    assert_eq!(verified(&db), events);
+
+    let imported = import(&target, &file);
+    assert_eq!(imported.status.code(), Some(0), "{}", stderr(&imported));
+    assert!(stdout(&imported).starts_with(&format!("ok: {events} events imported")));
+    assert_eq!(verified(&target), events);
+    assert!(export(&target) == file, "the re-export is byte for byte the original");
+
+    // The moved log serves: a retried idempotent command appends nothing, a new one appends.
+    let store = EventStore::connect(&target.url).await.unwrap();
+    let stream = StreamId::new("backup:check").unwrap();
+    let event = NewEvent::new("Checked", 1, json!({}));
+    let keyed = Metadata::default().with_idempotency_key("after-import");
+    let first =
+        store.append(&stream, ExpectedVersion::NoStream, vec![event.clone()], keyed.clone());
+    assert_eq!(first.await.unwrap().first_position, events + 1);
+    let again = store.append(&stream, ExpectedVersion::NoStream, vec![event], keyed).await;
+    assert!(again.unwrap().deduplicated);
+
+    // A target that holds a log is refused, and keeps it.
+    let refused = import(&target, &file);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("not empty"), "{}", stderr(&refused));
+    assert_eq!(verified(&target), events + 1);
+}
+
+/// Broken files are refused, naming the first bad position; the target stays empty.
+async fn broken_files_are_refused(db: TestDatabase) {
+    let Some(target) = other_kind(&db).await else { return };
+    build_log(&db).await;
+    let text = lines(&export(&db));
+    let events = serde_json::from_str::<Value>(&text[0]).unwrap()["events"].as_u64().unwrap();
+    assert!(events > 20, "a log worth cutting: {events}");
+
+    // A changed payload: the hash of position 5 no longer matches.
+    let mut tampered = text.clone();
+    tampered[5] = tampered[5].replacen("\"payload\":{", "\"payload\":{\"forged\":true,", 1);
+    assert_refused(&import(&target, &join(&tampered)), &target, "position 5: hash mismatch");
+
+    // Two events swapped: position 7 is not where the file goes on.
+    let mut reordered = text.clone();
+    reordered.swap(7, 8);
+    assert_refused(&import(&target, &join(&reordered)), &target, "position 7");
+
+    // One event removed.
+    let mut removed = text.clone();
+    removed.remove(10);
+    assert_refused(&import(&target, &join(&removed)), &target, "position 10: missing");
+
+    // Re-chained after a removal: the hashes are recomputed by no one, so the link breaks.
+    let mut relinked = text.clone();
+    relinked.remove(12);
+    let mut moved: Value = serde_json::from_str(&relinked[12]).unwrap();
+    moved["position"] = json!(12);
+    relinked[12] = serde_json::to_string(&moved).unwrap();
+    assert_refused(&import(&target, &join(&relinked)), &target, "position 12: broken link");
+
+    // Cut after an event line, and cut in the middle of a line.
+    let cut = join(&text[..15]);
+    assert_refused(&import(&target, &cut), &target, "truncated");
+    let file = join(&text);
+    assert_refused(&import(&target, &file[..file.len() / 2]), &target, "position");
+
+    // Not a league log at all.
+    assert_refused(&import(&target, b"hello\n"), &target, "line 1");
+
+    // The intact file still goes in.
+    let imported = import(&target, &file);
+    assert_eq!(imported.status.code(), Some(0), "{}", stderr(&imported));
+    assert_eq!(verified(&target), events);
+}
+
+/// An import killed mid-way (after thousands of rows went into its transaction) leaves the
+/// target empty, and the same file imports afterwards.
+async fn a_killed_import_leaves_nothing(db: TestDatabase) {
+    let Some(target) = other_kind(&db).await else { return };
+    let store = EventStore::connect(&db.url).await.unwrap();
+    store.migrate().await.unwrap();
+    for batch in 0..120 {
+        let stream = StreamId::new(format!("bulk:{batch}")).unwrap();
+        let events = (0..100).map(|n| NewEvent::new("Counted", 1, json!({ "n": n }))).collect();
+        let metadata = Metadata::default().with_idempotency_key(format!("batch-{batch}"));
+        store.append(&stream, ExpectedVersion::NoStream, events, metadata).await.unwrap();
+    }
+    let file = export(&db);
+    let text = lines(&file);
+    assert_eq!(text.len(), 1 + 12_000 + 120);
+
+    let mut child = start_import(&target, Stdio::null);
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(&join(&text[..11_000])).expect("feed most of the file");
+    stdin.flush().ok();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    child.kill().expect("kill league import");
+    child.wait().expect("reap league import");
+    drop(stdin);
+
+    assert_eq!(verified(&target), 0, "nothing of the killed import is visible");
+    let imported = import(&target, &file);
+    assert_eq!(imported.status.code(), Some(0), "{}", stderr(&imported));
+    assert_eq!(verified(&target), 12_000);
+    assert!(export(&target) == file);
+}
+
+league_testkit::on_both_databases!(
+    a_log_moves_to_the_other_database,
+    broken_files_are_refused,
+    a_killed_import_leaves_nothing,
+);
