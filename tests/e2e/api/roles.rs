@@ -301,6 +301,30 @@ async fn every_rights_mutation_by_every_role(db: TestDatabase) {
     )
     .await;
 
+    // Corrections: a league game's result, by its organisers and the site admin only.
+    for (who, token) in [("co-organiser", co.token.as_str()), ("admin", ADMIN)] {
+        let vars =
+            json!({ "l": league, "p": if who == "admin" { &player.id } else { &target.id } });
+        attempt(&server, who, Some(token), subscribe, vars, Allowed).await;
+    }
+    let game = server.game_infos(&league).await.into_iter().next().expect("a scheduled game");
+    let report = "mutation($g: ID!, $r: GameResultInput!) { reportGameResult(gameId: $g, result: $r) { id } }";
+    let result = crate::support::placement_result(&game.seats);
+    attempt(&server, "admin", Some(ADMIN), report, json!({ "g": game.id, "r": result }), Allowed)
+        .await;
+    let correct = "mutation($g: ID!, $r: GameResultInput!) { correctGameResult(gameId: $g, result: $r, reason: \"recount\") { id } }";
+    let mut reversed = game.seats.clone();
+    reversed.reverse();
+    let corrected = json!({ "g": game.id, "r": crate::support::placement_result(&reversed) });
+    for (who, token, expect) in [
+        ("a seated player", player.token.as_str(), FORBIDDEN),
+        ("another competition's organiser", other_organiser.token.as_str(), FORBIDDEN),
+        ("its organiser", organiser.token.as_str(), Allowed),
+        ("co-organiser", co.token.as_str(), Allowed),
+    ] {
+        attempt(&server, who, Some(token), correct, corrected.clone(), expect).await;
+    }
+
     // A dismissed organiser creates nothing more, and still manages what they organise.
     attempt(&server, "admin", Some(ADMIN), dismiss, json!({ "p": organiser.id }), Allowed).await;
     attempt(
