@@ -180,8 +180,10 @@ export async function leagueView(main, [id]) {
             h("thead", {}, h("tr", {}, ...["Game", "Seats", "Status", "Result", "League scores", ""].map((x) => h("th", { scope: "col" }, x)))),
             h("tbody", {}, league.games.map((/** @type {any} */ g) => {
               const seated = role?.kind === "player" && g.seats.some((/** @type {any} */ s) => s.player.id === role.id);
-              const canReport = g.status === "SCHEDULED" && (seated || role?.kind === "admin");
-              const canCorrect = g.status === "FINISHED" && role?.kind === "admin";
+              // The site admin and the league's organisers manage every game.
+              const manager = role?.kind === "admin" || (role?.kind === "player" && league.organisers.some((/** @type {any} */ o) => o.id === role.id));
+              const canReport = g.status === "SCHEDULED" && (seated || manager);
+              const canCorrect = g.status === "FINISHED" && manager;
               return h("tr", { "data-game": g.number },
                 h("th", { scope: "row" }, h("a", { href: `/games/${g.id}` }, `Game ${g.number}`)),
                 h("td", {}, h("ul", { class: "seats" }, g.seats.map((/** @type {any} */ s) => h("li", {}, h("span", { class: "seat-label" }, s.label), " ", s.player.name)))),

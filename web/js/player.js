@@ -75,8 +75,10 @@ export async function gameView(main, [id]) {
   }
   const role = session.role;
   const seated = role?.kind === "player" && game.seats.some((/** @type {any} */ s) => s.player.id === role.id);
-  const mode = game.status === "SCHEDULED" && (seated || role?.kind === "admin") ? "report"
-    : game.status === "FINISHED" && role?.kind === "admin" ? "correct" : null;
+  // The site admin and the league's organisers manage every game.
+  const manager = role?.kind === "admin" || (role?.kind === "player" && game.league.organisers.some((/** @type {any} */ o) => o.id === role.id));
+  const mode = game.status === "SCHEDULED" && (seated || manager) ? "report"
+    : game.status === "FINISHED" && manager ? "correct" : null;
   const scores = new Map(game.scores.map((/** @type {any} */ s) => [s.player.id, s.score]));
   replace(main,
     h("h1", {}, `Game ${game.number} `, badge(game.status)),

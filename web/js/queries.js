@@ -40,6 +40,7 @@ query League($id: ID!) {
     id name game gameVersion scoringSystem playersPerGame size gamesPerSeat
     requireActivePlayers status createdAt version
     aggregation { kind n }
+    organisers { id }
     players { id name }
     standings { ${STANDING} }
     games {
@@ -104,7 +105,7 @@ export const GAME = /* GraphQL */ `
 query Game($id: ID!) {
   game(id: $id) {
     id number status finishedAt
-    league { id name scoringSystem playersPerGame }
+    league { id name scoringSystem playersPerGame organisers { id } }
     seats { seat label player { id name } }
     scores { score player { id name } }
     result { ...ResultFields }
