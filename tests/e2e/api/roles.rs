@@ -325,6 +325,68 @@ async fn every_rights_mutation_by_every_role(db: TestDatabase) {
         attempt(&server, who, Some(token), correct, corrected.clone(), expect).await;
     }
 
+    // A tournament round: swaps and board corrections by its organisers and the admin only.
+    for newcomer in server.register_many(7, "Entrant").await {
+        let vars = json!({ "t": tournament, "p": newcomer.id });
+        attempt(&server, "co-organiser", Some(&co.token), enter, vars.clone(), Allowed).await;
+        attempt(&server, "its organiser", Some(&organiser.token), roll_call, vars, Allowed).await;
+    }
+    attempt(
+        &server,
+        "its organiser",
+        Some(&organiser.token),
+        seed,
+        json!({ "t": tournament }),
+        Allowed,
+    )
+    .await;
+    let round = server
+        .data(
+            None,
+            "query($t: ID!) { tournament(id: $t) { rounds { sittingOut { id } boards { id seats { player { id } } } } } }",
+            json!({ "t": tournament }),
+        )
+        .await;
+    let round = &round["tournament"]["rounds"][0];
+    let board = &round["boards"][0];
+    let seats: Vec<String> = board["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["player"]["id"].as_str().unwrap().to_owned())
+        .collect();
+    let swap = "mutation($t: ID!, $a: ID!, $b: ID!) { swapRoundPlayers(tournamentId: $t, round: 1, first: $a, second: $b, reason: \"seat request\") { number } }";
+    let swap_vars = json!({ "t": tournament, "a": seats[0], "b": seats[1] });
+    for (who, token, expect) in [
+        ("an entrant", player.token.as_str(), FORBIDDEN),
+        ("another competition's organiser", other_organiser.token.as_str(), FORBIDDEN),
+        ("co-organiser", co.token.as_str(), Allowed),
+    ] {
+        attempt(&server, who, Some(token), swap, swap_vars.clone(), expect).await;
+    }
+    let board_result = |seats: &[String]| {
+        let entries: Vec<Value> = seats
+            .iter()
+            .zip([10, 8, 6, 4, 3, 2, 1])
+            .map(|(p, c)| json!({ "playerId": p, "centres": c }))
+            .collect();
+        json!({ "diplomacy": entries })
+    };
+    let report_board = "mutation($t: ID!, $b: ID!, $r: GameResultInput!) { reportBoardResult(tournamentId: $t, boardId: $b, result: $r) { finished } }";
+    let vars = json!({ "t": tournament, "b": board["id"], "r": board_result(&seats) });
+    attempt(&server, "admin", Some(ADMIN), report_board, vars, Allowed).await;
+    let correct_board = "mutation($t: ID!, $b: ID!, $r: GameResultInput!) { correctBoardResult(tournamentId: $t, boardId: $b, result: $r, reason: \"recount\") { finished } }";
+    let mut reversed = seats.clone();
+    reversed.reverse();
+    let vars = json!({ "t": tournament, "b": board["id"], "r": board_result(&reversed) });
+    for (who, token, expect) in [
+        ("an entrant", player.token.as_str(), FORBIDDEN),
+        ("another competition's organiser", other_organiser.token.as_str(), FORBIDDEN),
+        ("its organiser", organiser.token.as_str(), Allowed),
+    ] {
+        attempt(&server, who, Some(token), correct_board, vars.clone(), expect).await;
+    }
+
     // A dismissed organiser creates nothing more, and still manages what they organise.
     attempt(&server, "admin", Some(ADMIN), dismiss, json!({ "p": organiser.id }), Allowed).await;
     attempt(
