@@ -49,6 +49,7 @@ impl Follower {
             while let Some(chunk) = feed.next().await {
                 match self.fold(chunk) {
                     Outcome::Continue => {}
+                    Outcome::Resubscribe if self.applied.is_closed() => return,
                     Outcome::Resubscribe => break,
                     Outcome::Fatal(error) => {
                         tracing::error!(%error, "the read side cannot fold an event; stopped");
@@ -75,7 +76,12 @@ impl Follower {
                     }
                 },
                 Err(error) => {
-                    tracing::error!(%error, "live feed failed; re-subscribing");
+                    // Every `App` is gone (the process is ending: a CLI command returning, the
+                    // runtime shutting down and cancelling the database's tasks): nobody reads
+                    // what this follower folds, so its feed failing is not worth a word.
+                    if !self.applied.is_closed() {
+                        tracing::error!(%error, "live feed failed; re-subscribing");
+                    }
                     outcome = Outcome::Resubscribe;
                     break;
                 }
