@@ -646,12 +646,7 @@ impl App {
         after: Option<u64>,
         first: usize,
     ) -> Result<Vec<RecordedEvent>, AppError> {
-        if first == 0 || first > MAX_PAGE {
-            return Err(AppError::invalid(
-                "first",
-                format!("must be 1 to {MAX_PAGE}, got {first}"),
-            ));
-        }
+        check_page(first)?;
         let after = after.unwrap_or(0);
         match league {
             None => Ok(self.inner.store.read_all(after + 1, first as u64).await?),
@@ -673,6 +668,14 @@ fn mismatched(command: &AppCommand) -> AppError {
 /// The error of a league that does not exist.
 fn not_found(league: Uuid) -> AppError {
     AppError::NotFound(format!("league {league}"))
+}
+
+/// A page of the audit log holds 1 to [`MAX_PAGE`] events.
+pub(crate) fn check_page(first: usize) -> Result<(), AppError> {
+    if first == 0 || first > MAX_PAGE {
+        return Err(AppError::invalid("first", format!("must be 1 to {MAX_PAGE}, got {first}")));
+    }
+    Ok(())
 }
 
 /// Scopes a caller's idempotency key to the actor, so two users' keys never collide.

@@ -65,12 +65,7 @@ impl App {
         after: Option<u64>,
         first: usize,
     ) -> Result<Vec<RecordedEvent>, AppError> {
-        if first == 0 || first > crate::app::MAX_PAGE {
-            return Err(AppError::invalid(
-                "first",
-                format!("must be 1 to {}, got {first}", crate::app::MAX_PAGE),
-            ));
-        }
+        crate::app::check_page(first)?;
         if self.catalog().tournament(id).is_none() {
             return Err(not_found(id));
         }

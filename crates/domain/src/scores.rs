@@ -58,6 +58,11 @@ impl ScoredResult {
         &self.scored
     }
 
+    /// The scoring crate's answer and each row's player, taken apart.
+    pub fn into_parts(self) -> (ScoredGame, Vec<PlayerId>) {
+        (self.scored, self.players)
+    }
+
     /// Each row with its player, in result order.
     pub fn rows(&self) -> impl Iterator<Item = (PlayerId, &PlayerGameScore)> {
         self.players.iter().copied().zip(&self.scored.players)

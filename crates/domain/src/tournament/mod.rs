@@ -12,7 +12,7 @@ pub(crate) mod tests;
 use std::collections::BTreeMap;
 
 use league_scheduling::{SeatedPlayer, Seeding};
-use league_scoring::{GameResult, ScoringError};
+use league_scoring::{GameResult, ScoringError, ScoringSystem, score_game_unexplained};
 
 pub use self::seeding::SeedingCheck;
 pub use self::settings::{
@@ -34,6 +34,7 @@ use crate::events::{
 use crate::ids::{Actor, BoardId, PlayerId, TournamentId, board_id};
 use crate::rights::{Competition, Organisers, authorise_creation};
 use crate::rules::{check_players_per_game, clean_name, clean_reason, validate_result};
+use crate::scores::ScoredResult;
 use crate::seats::seat_labels;
 
 /// Most rounds a tournament may plan.
@@ -84,6 +85,17 @@ pub struct Board {
 impl Board {
     pub fn is_seated(&self, player: PlayerId) -> bool {
         self.seats.contains(&player)
+    }
+
+    /// The board's result scored under `system`, each row matched to its seat (`None` until
+    /// the board has a result), as a league game's is.
+    pub fn scored(&self, system: ScoringSystem) -> Result<Option<ScoredResult>, DomainError> {
+        let Some(result) = &self.result else { return Ok(None) };
+        let scored = score_game_unexplained(system, result)
+            .map_err(|error| DomainError::Inconsistent(error.to_string()))?;
+        ScoredResult::new(scored, self.seats.iter().copied())
+            .map(Some)
+            .map_err(|error| DomainError::Inconsistent(error.to_string()))
     }
 }
 

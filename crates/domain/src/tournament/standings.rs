@@ -4,7 +4,6 @@
 
 use league_scoring::{
     GameResult, SitOut, TournamentBoard, TournamentRules, TournamentStanding, rank_tournament,
-    score_game_unexplained,
 };
 
 use super::{ReplacementScores, Tournament};
@@ -36,18 +35,12 @@ impl Tournament {
             );
             for board in &round.boards {
                 let Some(result) = &board.result else { continue };
-                let game = score_game_unexplained(settings.scoring_system, result)
-                    .map_err(|error| DomainError::Inconsistent(error.to_string()))?;
-                let players = game
-                    .players
-                    .iter()
-                    .map(|row| {
-                        let seated = uuid::Uuid::parse_str(&row.player).map_err(|_| {
-                            DomainError::Inconsistent(format!("result names {:?}", row.player))
-                        })?;
-                        Ok(scorer(settings.replacement_scores, &board.replacements, seated))
-                    })
-                    .collect::<Result<Vec<_>, DomainError>>()?;
+                let Some(scored) = board.scored(settings.scoring_system)? else { continue };
+                let (game, seated) = scored.into_parts();
+                let players: Vec<PlayerId> = seated
+                    .into_iter()
+                    .map(|seated| scorer(settings.replacement_scores, &board.replacements, seated))
+                    .collect();
                 for player in &players {
                     if !entrants.contains(player) {
                         entrants.push(*player);

@@ -14,7 +14,7 @@ use league_domain::{
     tournament_id_of_stream,
 };
 use league_projections::SeatView;
-use league_scoring::{GameResult, TournamentScoring, score_game_unexplained};
+use league_scoring::{GameResult, TournamentScoring};
 use uuid::Uuid;
 
 use super::inputs::{AsOf, GameResultInput, ScoringSystemValue, count, parse_id};
@@ -157,6 +157,17 @@ pub struct TournamentScoringInfo {
     pub uses_round_scores: bool,
 }
 
+impl From<league_scoring::TournamentScoringInfo> for TournamentScoringInfo {
+    fn from(info: league_scoring::TournamentScoringInfo) -> Self {
+        TournamentScoringInfo {
+            id: info.id,
+            name: info.name,
+            description: info.description,
+            uses_round_scores: info.uses_round_scores,
+        }
+    }
+}
+
 /// A round scoring (what counts when a player plays two boards in a round).
 #[derive(SimpleObject)]
 pub struct RoundScoringInfo {
@@ -191,15 +202,7 @@ impl TournamentQuery {
 
     /// The tournament scorings a tournament may use, in a stable order.
     async fn tournament_scorings(&self) -> Vec<TournamentScoringInfo> {
-        league_scoring::tournament_scorings()
-            .into_iter()
-            .map(|info| TournamentScoringInfo {
-                id: info.id,
-                name: info.name,
-                description: info.description,
-                uses_round_scores: info.uses_round_scores,
-            })
-            .collect()
+        league_scoring::tournament_scorings().into_iter().map(Into::into).collect()
     }
 
     /// The round scorings (a player's round score when they played two boards).
@@ -531,13 +534,7 @@ impl Tournament {
 
     /// The tournament scoring (`tournamentScorings` describes each).
     async fn tournament_scoring(&self) -> TournamentScoringInfo {
-        let info = self.settings().tournament_scoring.info();
-        TournamentScoringInfo {
-            id: info.id,
-            name: info.name,
-            description: info.description,
-            uses_round_scores: info.uses_round_scores,
-        }
+        self.settings().tournament_scoring.info().into()
     }
 
     /// Pairs never seated together unless impossible.
@@ -990,22 +987,13 @@ impl Board {
     /// finished.
     async fn scores(&self) -> GatewayResult<Vec<GameScore>> {
         let system = self.tournament.settings().scoring_system;
-        let Some(result) = self.with(|b| b.result.clone()) else { return Ok(Vec::new()) };
-        let scored = score_game_unexplained(system, &result)
-            .map_err(|error| GatewayError::from(league_app::AppError::internal(error)))?;
-        scored
-            .players
-            .iter()
-            .map(|row| {
-                let player = Uuid::parse_str(&row.player).map_err(|_| {
-                    GatewayError::from(league_app::AppError::internal(format!(
-                        "result names {:?}",
-                        row.player
-                    )))
-                })?;
-                Ok(GameScore { player: self.tournament.player(player), score: row.score })
-            })
-            .collect()
+        let scored = self.with(|b| b.scored(system)).map_err(league_app::AppError::from)?;
+        Ok(scored
+            .map(|scored| self.with(|b| scored.in_seat_order(b.seats.iter().copied())))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(player, score)| GameScore { player: self.tournament.player(player), score })
+            .collect())
     }
 
     /// Replacement players who finished a seat.
