@@ -1,7 +1,8 @@
 //! Database migrations for the league platform (sea-orm-migration): the append-only events
 //! table with its immutability triggers, PostgreSQL's one-round-trip append function (its
 //! lighter second version, and the variant that takes rows the store hashed itself), and the
-//! event-type index of the catalog (the read-model tables of an earlier version are dropped).
+//! event-type index of the catalog (the read-model tables of an earlier version are dropped),
+//! and the table of per-person keys that personal data is sealed under.
 //!
 //! One file per migration; add a new one at the end of [`Migrator::migrations`] and never edit
 //! a migration that has shipped (databases in the field have already run it).
@@ -14,6 +15,7 @@ mod m20261123_000001_append_function;
 mod m20261123_000002_catalog_index_drop_read_models;
 mod m20261123_000003_lighter_append_function;
 mod m20261124_000001_client_hashed_append;
+mod m20261125_000001_person_keys;
 
 #[derive(Debug)]
 pub struct Migrator;
@@ -28,6 +30,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000002_catalog_index_drop_read_models::Migration),
             Box::new(m20261123_000003_lighter_append_function::Migration),
             Box::new(m20261124_000001_client_hashed_append::Migration),
+            Box::new(m20261125_000001_person_keys::Migration),
         ]
     }
 }

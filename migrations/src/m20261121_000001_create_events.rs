@@ -95,7 +95,7 @@ DROP FUNCTION league_events_immutable();
 "#;
 
 /// The SQL for this backend, or an error for one the platform does not support.
-fn script(
+pub(crate) fn script(
     backend: DbBackend,
     sqlite: &'static str,
     postgres: &'static str,

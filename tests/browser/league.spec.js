@@ -2,7 +2,7 @@
 // The web app's whole life cycle in Chromium against the real server: the admin registers
 // players and creates a league, players join in their own browsers, results and a
 // correction show up live, time travel shows the past, bad input is explained next to its
-// field, no page logs a console error, no request leaves loopback, and every GraphQL
+// field, an erased player shows as their pseudonym, no page logs a console error, no request leaves loopback, and every GraphQL
 // document sent fits schema.graphql.
 import { resolve } from "node:path";
 import { test, expect } from "@playwright/test";
@@ -188,6 +188,25 @@ test("admin, players and auditors use a league end to end", async ({ browser }, 
       expect(await server.head()).toBe(before);
       const { game } = await server.gql(`query($id: ID!) { game(id: $id) { status } }`, { id: league.games[0].id });
       expect(game.status).toBe("SCHEDULED");
+    });
+
+    await test.step("6. an erased player shows as their pseudonym in the standings and the audit log", async () => {
+      const { players: all } = await server.gql(`{ players(first: 100) { nodes { id name } } }`);
+      const cid = all.nodes.find((/** @type {any} */ p) => p.name === "Cid");
+      const before = await standingsNow(leagueId);
+      const { erasePlayer } = await server.gql(
+        `mutation($p: ID!) { erasePlayer(playerId: $p, reason: "asked by email") { name erased } }`, { p: cid.id });
+      const pseudonym = `Erased player ${cid.id.replaceAll("-", "").slice(-8)}`;
+      expect(erasePlayer).toEqual({ name: pseudonym, erased: true });
+      // Same ranks and totals; only the name changed.
+      expect(await standingsNow(leagueId)).toEqual(before.map((row) => row.replace(" Cid ", ` ${pseudonym} `)));
+      await watcher.goto(leagueUrl);
+      await expect(watcher.locator("#standings table")).toContainText(pseudonym);
+      await expect(watcher.locator("#standings table")).not.toContainText("Cid");
+      await watcher.getByRole("link", { name: "Audit log" }).click();
+      await expect(watcher.locator("table.audit tr", { hasText: "GameFinished" })).toContainText(`${pseudonym}: 45 game points`);
+      await expect(watcher.locator("table.audit")).not.toContainText("Cid");
+      await watcher.screenshot({ path: resolve(shots, "audit-erased.png"), fullPage: true });
     });
 
     await test.step("readable at phone width", async () => {

@@ -51,7 +51,7 @@ fn start_import(db: &TestDatabase, output: fn() -> Stdio) -> Child {
 }
 
 /// `league import` into `db` with `file` on stdin.
-fn import(db: &TestDatabase, file: &[u8]) -> Output {
+pub(crate) fn import(db: &TestDatabase, file: &[u8]) -> Output {
     let mut child = start_import(db, Stdio::piped);
     let mut stdin = child.stdin.take().expect("stdin");
     // The import may refuse before reading everything: a closed pipe is then expected.

@@ -2,6 +2,8 @@
 //! random moments, five times, while several clients keep sending mutations, and restarted
 //! on the same database each time. Afterwards:
 //! - every mutation that got a success answer is in the log;
+//! - each player is erased (each cycle ends erasing one) exactly when their key is gone:
+//!   an erasure and its key deletion commit together or not at all;
 //! - `league verify` (the binary) finds the hash chain intact;
 //! - what the restarted server serves (leagues, games, scores, standings) equals a read
 //!   model folded from scratch out of the log;
@@ -36,6 +38,7 @@ enum Acknowledged {
     Created(Uuid),
     Subscribed { league: Uuid, player: Uuid },
     Finished(Uuid),
+    Erased(Uuid),
 }
 
 /// Why a client gave up its current cycle.
@@ -178,6 +181,18 @@ async fn one_cycle(
         .await?;
         ack(Acknowledged::Finished(uuid(&game["id"])));
     }
+    // The cycle's last player asks to be erased: the erasure and its key deletion commit
+    // in one transaction, which a kill must not split.
+    let (erased, _) = players.last().expect("players");
+    call(
+        http,
+        url,
+        ADMIN,
+        "mutation($p: ID, $r: String!) { erasePlayer(playerId: $p, reason: $r) { id } }",
+        json!({ "p": erased, "r": "crash test" }),
+    )
+    .await?;
+    ack(Acknowledged::Erased(*erased));
     Ok(())
 }
 
@@ -240,9 +255,20 @@ async fn sigkill_at_random_moments_loses_nothing_acknowledged(db: TestDatabase) 
             Acknowledged::Finished(game) => {
                 model.game(*game).is_some_and(|g| g.status == GameStatus::Finished)
             }
+            Acknowledged::Erased(player) => model.player(*player).is_some_and(|p| p.erased),
         };
         assert!(in_log, "an acknowledged mutation is missing from the log: {ack:?}");
     }
+    let keys = store.person_keys(None).await.expect("the person keys");
+    for player in model.players() {
+        assert_eq!(
+            player.erased,
+            !keys.contains_key(&player.id),
+            "player {} is erased in the log exactly when their key is gone",
+            player.id
+        );
+    }
+    assert!(acknowledged.iter().any(|ack| matches!(ack, Acknowledged::Erased(_))));
 
     let verify = league_binary(&["verify", "--database", &db.url]);
     let stdout = String::from_utf8_lossy(&verify.stdout);

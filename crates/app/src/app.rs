@@ -27,6 +27,7 @@ use uuid::Uuid;
 use crate::aggregates::{Aggregates, StreamState};
 use crate::error::AppError;
 use crate::follow::Follower;
+use crate::personal::seal_personal_data;
 
 /// Attempts of a command whose append meets a version conflict (each attempt reloads the
 /// aggregate and decides again). Enough for a league's worth of simultaneous subscribers.
@@ -106,6 +107,7 @@ app_command_from!(
     RevokeToken => Player,
     AppointOrganiser => Player,
     DismissOrganiser => Player,
+    ErasePlayer => Player,
     CreateLeague => League,
     AddLeagueCoOrganiser => League,
     Subscribe => League,
@@ -417,7 +419,7 @@ impl App {
         for attempt in 0..MAX_ATTEMPTS {
             let state = self.current_state(&stream, &command).await?;
             let version = state.version();
-            let decided = match self.decide(&command, &state).await {
+            let mut decided = match self.decide(&command, &state).await {
                 Ok(decided) => decided,
                 Err(refusal) => {
                     // A concurrent call with the same key may have committed between the key
@@ -436,6 +438,8 @@ impl App {
                 let last_position = self.applied_position();
                 return Ok(Executed { events: Vec::new(), last_position, deduplicated: false });
             }
+            // Personal data is sealed before it is stored; its key commits with it.
+            let key_change = seal_personal_data(&mut decided)?;
             let events = decided
                 .iter()
                 .map(|event| {
@@ -451,7 +455,14 @@ impl App {
             } else {
                 ExpectedVersion::Exact(version)
             };
-            match self.inner.store.append(&stream, expected, events, metadata.clone()).await {
+            let appended = match key_change {
+                None => self.inner.store.append(&stream, expected, events, metadata.clone()).await,
+                Some(change) => {
+                    let store = &self.inner.store;
+                    store.append_with_key(&stream, expected, events, metadata.clone(), change).await
+                }
+            };
+            match appended {
                 Ok(outcome) => {
                     self.wait_applied(outcome.last_position).await?;
                     return Ok(outcome.into());

@@ -7,11 +7,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::StreamExt;
-use league_projections::{Applied, ProjectionError, decode};
+use league_projections::{Applied, PersonKeys, ProjectionError, decode, person_keys};
 use league_store::{EventStore, RecordedEvent, StoreError};
 use tokio::sync::{broadcast, watch};
 
 use crate::app::{Notification, Shared};
+use crate::personal::sealed_registrations;
 
 /// Events folded under one lock, at most.
 const CHUNK: usize = 1024;
@@ -47,7 +48,15 @@ impl Follower {
             let feed = self.store.subscribe(from).ready_chunks(CHUNK);
             futures::pin_mut!(feed);
             while let Some(chunk) = feed.next().await {
-                match self.fold(chunk) {
+                // Keys first: the chunk's new registrations are folded with their names open.
+                let keys = match self.keys_for(&chunk).await {
+                    Ok(keys) => keys,
+                    Err(error) => {
+                        tracing::error!(%error, "reading person keys failed; re-subscribing");
+                        break;
+                    }
+                };
+                match self.fold(chunk, &keys) {
                     Outcome::Continue => {}
                     Outcome::Resubscribe if self.applied.is_closed() => return,
                     Outcome::Resubscribe => break,
@@ -62,7 +71,19 @@ impl Follower {
         }
     }
 
-    fn fold(&self, chunk: Vec<Result<RecordedEvent, StoreError>>) -> Outcome {
+    /// The keys of the people whose sealed registrations are in `chunk`.
+    async fn keys_for(
+        &self,
+        chunk: &[Result<RecordedEvent, StoreError>],
+    ) -> Result<PersonKeys, ProjectionError> {
+        let registered = sealed_registrations(chunk.iter().filter_map(|item| item.as_ref().ok()));
+        if registered.is_empty() {
+            return Ok(PersonKeys::default());
+        }
+        person_keys(&self.store, Some(&registered)).await
+    }
+
+    fn fold(&self, chunk: Vec<Result<RecordedEvent, StoreError>>, keys: &PersonKeys) -> Outcome {
         let mut outcome = Outcome::Continue;
         // Decode outside the locks; the events before a bad one are still folded.
         let mut decoded = Vec::with_capacity(chunk.len());
@@ -128,6 +149,7 @@ impl Follower {
                     event,
                 });
             }
+            catalog.open_names(keys);
             self.applied.send_replace(seen);
         }
         for note in notes {

@@ -18,6 +18,9 @@
 //!                                         (loaded on first use)
 //! app.tournament(id) / tournament_as_of / verify_seeding   a tournament folded from its
 //!                                         stream (docs/tournaments.md)
+//! app.personal_data(player)               everything held about a person (access request);
+//!                                         names are sealed on registration, erasure
+//!                                         deletes the key (docs/personal-data.md)
 //! replay::rebuild(store) / fold_as_of      the whole log folded at once, then .with_ratings
 //!                                           and .report (what `league replay` prints)
 //! ```
@@ -33,6 +36,7 @@ mod app;
 mod audit;
 mod error;
 mod follow;
+mod personal;
 mod ratings;
 pub mod replay;
 mod rescore;
@@ -46,5 +50,6 @@ pub use audit::{AuditEntry, PlayerAudit, ResultAudit, WhatIf};
 pub use error::AppError;
 pub use league_domain::ErrorCode;
 pub use league_projections::{AsOf, Catalog, LeagueSummary, ReadModel, StandingRow};
+pub use personal::{EventData, GameData, LeagueData, PersonalData, RatingData, TournamentData};
 pub use ratings::RatingChangeView;
 pub use rescore::{RescoreReport, RescoredStanding};

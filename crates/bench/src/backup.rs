@@ -74,7 +74,7 @@ async fn measure(
     let file = dir.path().join("log.jsonl");
 
     let started = Instant::now();
-    let export = source.export().await.context("export")?;
+    let export = source.export(true).await.context("export")?;
     let mut out = BufWriter::with_capacity(1 << 20, File::create(&file).context("log file")?);
     let mut lines = export.lines;
     while let Some(line) = lines.next().await {

@@ -9,7 +9,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::commands::{backup, db, replay, schedule, score, seed, serve, systems, tournament};
+use crate::commands::{
+    backup, db, personal, replay, schedule, score, seed, serve, systems, tournament,
+};
 pub use crate::error::CliError;
 
 #[derive(Debug, Parser)]
@@ -57,6 +59,11 @@ enum Command {
     Rescore(replay::RescoreArgs),
     /// A tournament from the log: verify its seeding, its standings, a round's board call.
     Tournament(tournament::TournamentArgs),
+    /// Erase a player's personal data (as the site admin): their key is deleted and they
+    /// show as their pseudonym from now on; their results stay.
+    ErasePlayer(personal::EraseArgs),
+    /// Print everything the platform holds about a player, as JSON (an access request).
+    ExportPlayer(personal::ExportArgs),
 }
 
 /// Ends the process quietly (exit 0) when `println!` meets a closed stdout (`league … |
@@ -104,6 +111,8 @@ fn main() -> ExitCode {
             Command::Verify(args) => db::verify(args).await,
             Command::Export(args) => backup::export(args).await,
             Command::Import(args) => backup::import(args).await,
+            Command::ErasePlayer(args) => personal::erase(args).await,
+            Command::ExportPlayer(args) => personal::export(args).await,
             Command::Score(args) => score::score(args),
             Command::Standings(args) => score::standings(args),
             Command::Systems(args) => systems::run(args),

@@ -112,6 +112,15 @@ pub struct AddTournamentCoOrganiser {
     pub player_id: PlayerId,
 }
 
+/// The site admin, or the player themself, erases the player's personal data
+/// (`docs/personal-data.md`), saying why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErasePlayer {
+    pub actor: Actor,
+    pub player_id: PlayerId,
+    pub reason: String,
+}
+
 /// Commands handled by the [`crate::Player`] aggregate.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PlayerCommand {
@@ -120,6 +129,7 @@ pub enum PlayerCommand {
     RevokeToken(RevokeToken),
     AppointOrganiser(AppointOrganiser),
     DismissOrganiser(DismissOrganiser),
+    Erase(ErasePlayer),
 }
 
 /// Commands handled by the [`crate::League`] aggregate.
@@ -163,7 +173,8 @@ player_commands!(
     RotateToken => RotateToken,
     RevokeToken => RevokeToken,
     AppointOrganiser => AppointOrganiser,
-    DismissOrganiser => DismissOrganiser
+    DismissOrganiser => DismissOrganiser,
+    ErasePlayer => Erase
 );
 
 impl PlayerCommand {

@@ -19,16 +19,31 @@ use crate::ids::{
     Actor, BoardId, GameId, LeagueId, PlayerId, TournamentId, league_stream_id, player_stream_id,
     tournament_stream_id,
 };
+use crate::personal::PersonalText;
 use crate::settings::LeagueSettings;
 use crate::tournament::{Attendance, Replacement, SeededBoard, TournamentSettings};
 
 /// A player joined the platform. The gateway stores only a hash of the player's bearer token.
+/// Since version 2 the name is sealed under the player's own key ([`PersonalText`]); version
+/// 1 names are plain text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PlayerRegistered {
     pub player_id: PlayerId,
-    pub name: String,
+    pub name: PersonalText,
     pub token_hash: String,
+}
+
+/// A player's personal data was erased on request: their key was deleted in the same
+/// transaction, so their sealed name can never be read again, and they show as their
+/// pseudonym from then on. Their results, scores and ratings stay (under their id), so no
+/// one else's standing changes. The event's commit time is when; `reason` is why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlayerErased {
+    pub player_id: PlayerId,
+    pub erased_by: Actor,
+    pub reason: String,
 }
 
 /// A player's bearer token was replaced (by the player or the site admin): only the new
@@ -388,9 +403,10 @@ macro_rules! domain_events {
 }
 
 // Results are at version 2 since a concession is scored as the conceded-to power's solo:
-// version 1 results keep the earlier rule ([`upcast`]).
+// version 1 results keep the earlier rule ([`upcast`]). Registrations are at version 2 since
+// names are sealed; a version 1 name reads as plain text, as written.
 domain_events! {
-    PlayerRegistered = "PlayerRegistered" version 1 in Player(player_id),
+    PlayerRegistered = "PlayerRegistered" version 2 in Player(player_id),
     LeagueCreated = "LeagueCreated" version 1 in League(league_id),
     PlayerSubscribed = "PlayerSubscribed" version 1 in League(league_id),
     PlayerUnsubscribed = "PlayerUnsubscribed" version 1 in League(league_id),
@@ -414,6 +430,7 @@ domain_events! {
     OrganiserDismissed = "OrganiserDismissed" version 1 in Player(player_id),
     LeagueCoOrganiserAdded = "LeagueCoOrganiserAdded" version 1 in League(league_id),
     TournamentCoOrganiserAdded = "TournamentCoOrganiserAdded" version 1 in Tournament(tournament_id),
+    PlayerErased = "PlayerErased" version 1 in Player(player_id),
 }
 
 /// The kinds of event stream: a player's (`player-<uuid>`), a league's (`league-<uuid>`) or a
@@ -572,7 +589,8 @@ pub fn upcast(
         | DomainEvent::OrganiserAppointed(_)
         | DomainEvent::OrganiserDismissed(_)
         | DomainEvent::LeagueCoOrganiserAdded(_)
-        | DomainEvent::TournamentCoOrganiserAdded(_) => {}
+        | DomainEvent::TournamentCoOrganiserAdded(_)
+        | DomainEvent::PlayerErased(_) => {}
     }
     Ok(event)
 }

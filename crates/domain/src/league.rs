@@ -455,7 +455,8 @@ impl Aggregate for League {
                 }
             }
             DomainEvent::LeagueCompleted(_) => self.completed = true,
-            DomainEvent::PlayerRegistered(_)
+            DomainEvent::PlayerErased(_)
+            | DomainEvent::PlayerRegistered(_)
             | DomainEvent::TournamentCreated(_)
             | DomainEvent::TournamentPlayerEntered(_)
             | DomainEvent::TournamentPlayerWithdrawn(_)

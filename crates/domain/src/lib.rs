@@ -2,7 +2,7 @@
 //!
 //! Two aggregates, each one event stream:
 //! - [`Player`] (`player-<uuid>`): registration, token rotations and revocations, the
-//!   organiser right.
+//!   organiser right, erasure (personal data is sealed: [`PersonalText`]).
 //! - [`League`] (`league-<uuid>`): settings, subscriptions, the stored schedule, results,
 //!   corrections, completion.
 //! - [`Tournament`] (`tournament-<uuid>`): entries, roll calls, seeded rounds, board results
@@ -21,6 +21,7 @@ mod events;
 pub mod fixtures;
 mod ids;
 mod league;
+mod personal;
 mod player;
 mod rights;
 pub mod rules;
@@ -33,20 +34,20 @@ pub use aggregate::Aggregate;
 pub use commands::{
     AddLeagueCoOrganiser, AddTournamentCoOrganiser, AnswerRollCall, AppointOrganiser,
     CorrectBoardResult, CorrectResult, CreateLeague, CreateTournament, DismissOrganiser,
-    EnterTournament, LeagueCommand, PlayerCommand, RegisterPlayer, ReportBoardResult, ReportResult,
-    RevokeToken, RotateToken, SeedRound, Subscribe, SwapRoundPlayers, TournamentCommand,
-    Unsubscribe, WithdrawFromTournament,
+    EnterTournament, ErasePlayer, LeagueCommand, PlayerCommand, RegisterPlayer, ReportBoardResult,
+    ReportResult, RevokeToken, RotateToken, SeedRound, Subscribe, SwapRoundPlayers,
+    TournamentCommand, Unsubscribe, WithdrawFromTournament,
 };
 pub use context::{Context, SubscriberFacts};
 pub use error::{DomainError, ErrorCode};
 pub use events::{
     BoardFinished, BoardResultCorrected, DomainEvent, EventDecodeError, EventType, GameFinished,
     GameResultCorrected, GamesScheduled, LeagueCoOrganiserAdded, LeagueCompleted, LeagueCreated,
-    OrganiserAppointed, OrganiserDismissed, PayloadSource, PlayerRegistered, PlayerSubscribed,
-    PlayerUnsubscribed, RollCallAnswered, RoundCompleted, RoundPlayersSwapped, RoundSeeded,
-    ScheduledGame, StreamKind, StreamRef, TokenRevoked, TokenRotated, TournamentCoOrganiserAdded,
-    TournamentCompleted, TournamentCreated, TournamentPlayerEntered, TournamentPlayerWithdrawn,
-    upcast,
+    OrganiserAppointed, OrganiserDismissed, PayloadSource, PlayerErased, PlayerRegistered,
+    PlayerSubscribed, PlayerUnsubscribed, RollCallAnswered, RoundCompleted, RoundPlayersSwapped,
+    RoundSeeded, ScheduledGame, StreamKind, StreamRef, TokenRevoked, TokenRotated,
+    TournamentCoOrganiserAdded, TournamentCompleted, TournamentCreated, TournamentPlayerEntered,
+    TournamentPlayerWithdrawn, upcast,
 };
 pub use ids::{
     Actor, BoardId, GameId, LEAGUE_STREAM_PREFIX, LeagueId, PLAYER_STREAM_PREFIX, ParseActorError,
@@ -55,8 +56,11 @@ pub use ids::{
     tournament_stream_id,
 };
 pub use league::{Game, GameStatus, League, LeagueStatus, check_aggregation};
+pub use personal::{
+    OpenError, PERSON_KEY_LEN, PersonKey, PersonalText, SEAL_NONCE_LEN, SealedText, pseudonym,
+};
 pub use player::Player;
-pub use rights::Organisers;
+pub use rights::{Organisers, authorise_personal_data};
 pub use scores::{ScoreError, ScoredGames, ScoredResult, StandingRow};
 pub use seats::{DIPLOMACY_POWERS, seat_label, seat_labels};
 pub use settings::LeagueSettings;

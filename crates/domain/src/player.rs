@@ -1,18 +1,27 @@
 //! The `Player` aggregate (stream `player-<uuid>`): registration, the bearer token's
-//! rotations and revocations, and the organiser right.
+//! rotations and revocations, the organiser right, and erasure.
+//!
+//! Registration emits the name as [`PersonalText::Plain`]; the application seals it under
+//! the player's new key before the event is stored (`docs/personal-data.md`), since keys and
+//! nonces are drawn at random, outside this pure crate.
 
 use crate::aggregate::Aggregate;
 use crate::commands::{
-    AppointOrganiser, DismissOrganiser, PlayerCommand, RegisterPlayer, RevokeToken, RotateToken,
+    AppointOrganiser, DismissOrganiser, ErasePlayer, PlayerCommand, RegisterPlayer, RevokeToken,
+    RotateToken,
 };
 use crate::context::Context;
 use crate::error::DomainError;
 use crate::events::{
-    DomainEvent, OrganiserAppointed, OrganiserDismissed, PlayerRegistered, TokenRevoked,
-    TokenRotated,
+    DomainEvent, OrganiserAppointed, OrganiserDismissed, PlayerErased, PlayerRegistered,
+    TokenRevoked, TokenRotated,
 };
 use crate::ids::{Actor, PlayerId, player_stream_id};
+use crate::personal::{PersonalText, pseudonym};
 use crate::rules::clean_name;
+
+/// The most characters an erasure's reason may have.
+pub const MAX_REASON_LEN: usize = 500;
 
 /// A player's state, folded from its stream.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -22,6 +31,7 @@ pub struct Player {
     /// The hash of the player's valid token (`None` once revoked, until rotated again).
     token_hash: Option<String>,
     organiser: bool,
+    erased: bool,
 }
 
 impl Player {
@@ -34,8 +44,14 @@ impl Player {
         self.registered.as_ref().map(|r| r.player_id)
     }
 
-    pub fn name(&self) -> Option<&str> {
-        self.registered.as_ref().map(|r| r.name.as_str())
+    /// The name as stored (sealed since names are; see [`PersonalText`]).
+    pub fn name(&self) -> Option<&PersonalText> {
+        self.registered.as_ref().map(|r| &r.name)
+    }
+
+    /// Whether the player's personal data was erased.
+    pub fn is_erased(&self) -> bool {
+        self.erased
     }
 
     /// The hash of the player's valid token (`None` while revoked).
@@ -53,8 +69,16 @@ impl Player {
         self.id().map(player_stream_id)
     }
 
+    /// Refuses a player who is not registered, or whose data was erased (an erased player
+    /// has no token and no rights left to change).
     fn registered(&self, player_id: PlayerId) -> Result<(), DomainError> {
-        if self.exists() { Ok(()) } else { Err(DomainError::PlayerNotFound(player_id)) }
+        if !self.exists() {
+            return Err(DomainError::PlayerNotFound(player_id));
+        }
+        if self.erased {
+            return Err(DomainError::conflict(format!("player {player_id} was erased")));
+        }
+        Ok(())
     }
 
     fn register(&self, command: &RegisterPlayer) -> Result<Vec<DomainEvent>, DomainError> {
@@ -66,7 +90,7 @@ impl Player {
         let token_hash = check_token_hash(&command.token_hash)?;
         Ok(vec![DomainEvent::PlayerRegistered(PlayerRegistered {
             player_id: command.player_id,
-            name,
+            name: PersonalText::Plain(name),
             token_hash,
         })])
     }
@@ -111,6 +135,28 @@ impl Player {
         Ok(vec![DomainEvent::OrganiserAppointed(OrganiserAppointed {
             player_id: c.player_id,
             appointed_by: c.actor,
+        })])
+    }
+
+    fn erase(&self, c: &ErasePlayer) -> Result<Vec<DomainEvent>, DomainError> {
+        if c.actor.player_id() != Some(c.player_id) {
+            only_the_site_admin(c.actor, "erase another player's data")?;
+        }
+        self.registered(c.player_id)?;
+        let reason = c.reason.trim();
+        if reason.is_empty() {
+            return Err(DomainError::invalid("reason", "must say why the data is erased"));
+        }
+        if reason.chars().count() > MAX_REASON_LEN {
+            return Err(DomainError::invalid(
+                "reason",
+                format!("must have at most {MAX_REASON_LEN} characters"),
+            ));
+        }
+        Ok(vec![DomainEvent::PlayerErased(PlayerErased {
+            player_id: c.player_id,
+            erased_by: c.actor,
+            reason: reason.to_owned(),
         })])
     }
 
@@ -160,6 +206,7 @@ impl Aggregate for Player {
             PlayerCommand::RevokeToken(c) => self.revoke_token(c),
             PlayerCommand::AppointOrganiser(c) => self.appoint(c),
             PlayerCommand::DismissOrganiser(c) => self.dismiss(c),
+            PlayerCommand::Erase(c) => self.erase(c),
         }
     }
 
@@ -174,6 +221,16 @@ impl Aggregate for Player {
             DomainEvent::TokenRevoked(_) => self.token_hash = None,
             DomainEvent::OrganiserAppointed(_) => self.organiser = true,
             DomainEvent::OrganiserDismissed(_) => self.organiser = false,
+            DomainEvent::PlayerErased(e) => {
+                // The stored event keeps its (sealed) bytes; the state keeps no name at all,
+                // not even a plain one from before sealing.
+                if let Some(registered) = &mut self.registered {
+                    registered.name = PersonalText::Plain(pseudonym(e.player_id));
+                }
+                self.erased = true;
+                self.token_hash = None;
+                self.organiser = false;
+            }
             _ => {}
         }
     }

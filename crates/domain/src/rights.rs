@@ -143,3 +143,15 @@ pub(crate) fn authorise_creation(
         ))),
     }
 }
+
+/// Who may read everything the platform holds about a person (the access request): the
+/// person themself and the site admin.
+pub fn authorise_personal_data(actor: Actor, person: PlayerId) -> Result<(), DomainError> {
+    if actor.is_admin() || actor.player_id() == Some(person) {
+        Ok(())
+    } else {
+        Err(DomainError::forbidden(format!(
+            "only player {person} themself or the site admin may read their personal data"
+        )))
+    }
+}

@@ -139,7 +139,7 @@ mod players {
             events.unwrap(),
             [DomainEvent::PlayerRegistered(PlayerRegistered {
                 player_id: player(1),
-                name: "Ada".into(),
+                name: PersonalText::Plain("Ada".into()),
                 token_hash: "ab12".into(),
             })]
         );
@@ -157,7 +157,7 @@ mod players {
         let first =
             given::<Player>(&[]).handle(&register(Actor::Admin, "Ada"), &context()).unwrap();
         let state = given::<Player>(&first);
-        assert_eq!((state.name(), state.version()), (Some("Ada"), 1));
+        assert_eq!((state.name(), state.version()), (Some(&PersonalText::Plain("Ada".into())), 1));
         let again = state.handle(&register(Actor::Admin, "Ada"), &context());
         assert_eq!(again.unwrap_err(), DomainError::PlayerAlreadyRegistered(player(1)));
     }
@@ -762,9 +762,10 @@ mod stored_events {
     use super::*;
 
     fn one_of_each() -> Vec<DomainEvent> {
+        let key = PersonKey::from_bytes([9; PERSON_KEY_LEN]);
         let mut events = vec![DomainEvent::PlayerRegistered(PlayerRegistered {
             player_id: player(1),
-            name: "Ada".into(),
+            name: PersonalText::seal(&key, [3; SEAL_NONCE_LEN], player(1), "name", "Ada"),
             token_hash: "ab12".into(),
         })];
         events.extend(running_placement_league());
@@ -783,6 +784,11 @@ mod stored_events {
         events.push(DomainEvent::LeagueCompleted(LeagueCompleted { league_id: LEAGUE }));
         events.extend(crate::tournament::tests::a_played_tournament());
         events.extend(rights::one_of_each_rights_event());
+        events.push(DomainEvent::PlayerErased(PlayerErased {
+            player_id: player(50),
+            erased_by: Actor::Admin,
+            reason: "asked by email".into(),
+        }));
         events
     }
 
@@ -838,6 +844,17 @@ mod stored_events {
         );
     }
 
+    /// A registration written before names were sealed (version 1, a plain name) still
+    /// decodes, with its name as written, and re-encodes to the same bytes.
+    #[test]
+    fn a_version_1_registration_keeps_its_plain_name_and_its_bytes() {
+        let text = r#"{"name":"Ada Lovelace","playerId":"01934f00-0000-7000-8000-000000000001","tokenHash":"ab12"}"#;
+        let event = DomainEvent::decode("PlayerRegistered", 1, text).unwrap();
+        let DomainEvent::PlayerRegistered(registered) = &event else { panic!("{event:?}") };
+        assert_eq!(registered.name, PersonalText::Plain("Ada Lovelace".into()));
+        assert_eq!(event.payload().to_string(), text);
+    }
+
     #[test]
     fn payloads_are_camel_case() {
         let created = created(ScoringSystem::Detour98f, 7, 8, 3).payload();
@@ -868,10 +885,12 @@ mod stored_events {
     }
 
     #[test]
-    fn results_are_at_version_2_and_every_other_event_at_version_1() {
+    fn results_and_registrations_are_at_version_2_and_every_other_event_at_version_1() {
         for kind in EventType::ALL.iter().copied() {
             let expected = match kind {
-                EventType::GameFinished | EventType::GameResultCorrected => 2,
+                EventType::GameFinished
+                | EventType::GameResultCorrected
+                | EventType::PlayerRegistered => 2,
                 _ => 1,
             };
             assert_eq!(kind.schema_version(), expected, "{kind}");
@@ -1248,7 +1267,7 @@ mod rights {
     fn registered() -> Vec<DomainEvent> {
         vec![DomainEvent::PlayerRegistered(PlayerRegistered {
             player_id: player(ORGANISER),
-            name: "Grace".into(),
+            name: PersonalText::Plain("Grace".into()),
             token_hash: "first".into(),
         })]
     }
@@ -1454,5 +1473,96 @@ mod rights {
             ErrorCode::Forbidden,
         );
         assert!(error.to_string().contains("subscribe for another player"), "{error}");
+    }
+}
+
+mod erasure {
+    use super::*;
+
+    const ANN: u128 = 60;
+
+    fn registered() -> Vec<DomainEvent> {
+        vec![DomainEvent::PlayerRegistered(PlayerRegistered {
+            player_id: player(ANN),
+            name: PersonalText::Plain("Ann".into()),
+            token_hash: "first".into(),
+        })]
+    }
+
+    fn erase(actor: Actor, reason: &str) -> PlayerCommand {
+        ErasePlayer { actor, player_id: player(ANN), reason: reason.into() }.into()
+    }
+
+    fn on_player(
+        events: &[DomainEvent],
+        command: PlayerCommand,
+    ) -> Result<Vec<DomainEvent>, DomainError> {
+        given::<Player>(events).handle(&command, &context())
+    }
+
+    #[test]
+    fn the_site_admin_erases_a_player_saying_why() {
+        let events = on_player(&registered(), erase(Actor::Admin, "  asked by email  ")).unwrap();
+        assert_eq!(
+            events,
+            [DomainEvent::PlayerErased(PlayerErased {
+                player_id: player(ANN),
+                erased_by: Actor::Admin,
+                reason: "asked by email".into(),
+            })]
+        );
+    }
+
+    #[test]
+    fn a_player_erases_themself_but_nobody_else() {
+        let own = on_player(&registered(), erase(Actor::Player(player(ANN)), "leaving"));
+        assert!(own.is_ok());
+        let other = on_player(&registered(), erase(Actor::Player(player(61)), "spite"));
+        let error = other.unwrap_err();
+        assert_eq!(error.code(), ErrorCode::Forbidden);
+        assert!(error.to_string().contains("erase another player's data"), "{error}");
+    }
+
+    #[test]
+    fn an_erasure_needs_a_reason_of_bounded_length() {
+        for reason in ["", "   ", &"x".repeat(501)] {
+            let error = on_player(&registered(), erase(Actor::Admin, reason)).unwrap_err();
+            assert_eq!(
+                error.code(),
+                ErrorCode::BadUserInput { field: "reason".into() },
+                "{reason:?}"
+            );
+        }
+        assert!(on_player(&registered(), erase(Actor::Admin, &"x".repeat(500))).is_ok());
+    }
+
+    #[test]
+    fn an_unknown_player_is_not_found() {
+        let error = on_player(&[], erase(Actor::Admin, "why")).unwrap_err();
+        assert_eq!(error, DomainError::PlayerNotFound(player(ANN)));
+    }
+
+    #[test]
+    fn an_erased_player_has_no_token_no_right_and_cannot_be_erased_or_changed_again() {
+        let mut events = registered();
+        events.push(DomainEvent::OrganiserAppointed(OrganiserAppointed {
+            player_id: player(ANN),
+            appointed_by: Actor::Admin,
+        }));
+        events.extend(on_player(&events, erase(Actor::Admin, "asked")).unwrap());
+        let state = given::<Player>(&events);
+        assert!(state.is_erased());
+        assert_eq!(state.token_hash(), None);
+        assert!(!state.is_organiser());
+        for command in [
+            erase(Actor::Admin, "again"),
+            RotateToken { actor: Actor::Admin, player_id: player(ANN), token_hash: "x".into() }
+                .into(),
+            AppointOrganiser { actor: Actor::Admin, player_id: player(ANN) }.into(),
+        ] {
+            let error = on_player(&events, command).unwrap_err();
+            assert_eq!(error.code(), ErrorCode::Conflict);
+            assert!(error.to_string().contains("was erased"), "{error}");
+        }
     }
 }

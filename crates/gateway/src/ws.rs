@@ -219,11 +219,16 @@ impl ConnectionCredential {
     }
 }
 
-/// Whether events of this stored type change which token authenticates a player.
+/// Whether events of this stored type change which token authenticates a player (an
+/// erasure revokes the player's token too).
 fn is_token_change(event_type: &str) -> bool {
-    [league_domain::EventType::TokenRotated, league_domain::EventType::TokenRevoked]
-        .iter()
-        .any(|kind| kind.as_str() == event_type)
+    [
+        league_domain::EventType::TokenRotated,
+        league_domain::EventType::TokenRevoked,
+        league_domain::EventType::PlayerErased,
+    ]
+    .iter()
+    .any(|kind| kind.as_str() == event_type)
 }
 
 /// Serves one accepted connection until either side closes it or a limit ends it.

@@ -12,6 +12,7 @@ use uuid::Uuid;
 use crate::decode::decode_row;
 use crate::error::ProjectionError;
 use crate::model::{EventMeta, ReadModel};
+use crate::players::{erased_players, person_keys};
 
 /// A point in history: everything up to and including a global position, or everything
 /// recorded at or before an instant.
@@ -130,8 +131,14 @@ pub async fn load_model(
         },
     };
     // The folder only saw events before any read error, so its own error comes first.
-    let model = folded?;
+    let mut model = folded?;
     read?;
+    // Names: keys read after the fold (see `load_catalog`); a view of an earlier point also
+    // hides those erased after it.
+    model.open_names(&person_keys(store, None).await?);
+    if until.is_some() {
+        model.forget_names(erased_players(store).await?);
+    }
     progress(model.position());
     Ok(model)
 }

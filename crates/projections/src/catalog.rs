@@ -19,11 +19,12 @@ use uuid::Uuid;
 use crate::decode::{decode, decode_row, meta_of};
 use crate::error::ProjectionError;
 use crate::model::{EventMeta, PlayerView};
-use crate::players::PlayerRegistry;
+use crate::players::{PersonKeys, PlayerRegistry, person_keys};
 
 /// The event types the catalog folds; every other event leaves it unchanged.
-pub const CATALOG_EVENT_TYPES: [EventType; 16] = [
+pub const CATALOG_EVENT_TYPES: [EventType; 17] = [
     EventType::PlayerRegistered,
+    EventType::PlayerErased,
     EventType::LeagueCreated,
     EventType::PlayerSubscribed,
     EventType::PlayerUnsubscribed,
@@ -198,6 +199,16 @@ impl Catalog {
         self.players.is_organiser(player)
     }
 
+    /// Opens the sealed names whose keys are in `keys` ([`PlayerRegistry::open_names`]).
+    pub fn open_names(&mut self, keys: &PersonKeys) {
+        self.players.open_names(keys);
+    }
+
+    /// Players whose sealed name is not opened yet.
+    pub fn unopened_names(&self) -> Vec<Uuid> {
+        self.players.unopened()
+    }
+
     /// Whether the player organises the competition (league or tournament) as its creator
     /// or a co-organiser.
     pub fn organises(&self, player: Uuid, competition: Uuid) -> bool {
@@ -260,7 +271,8 @@ impl Catalog {
             | DomainEvent::TokenRotated(_)
             | DomainEvent::TokenRevoked(_)
             | DomainEvent::OrganiserAppointed(_)
-            | DomainEvent::OrganiserDismissed(_) => self.players.apply(meta, event)?,
+            | DomainEvent::OrganiserDismissed(_)
+            | DomainEvent::PlayerErased(_) => self.players.apply(meta, event)?,
             DomainEvent::LeagueCoOrganiserAdded(e) => {
                 self.league_mut(e.league_id, position)?.organisers.add(e.player_id);
             }
@@ -365,6 +377,12 @@ pub async fn load_catalog(store: &EventStore, last: u64) -> Result<Catalog, Proj
     while let Some(row) = rows.try_next().await? {
         let (meta, event) = decode_row(&row)?;
         catalog.apply_event(meta, &event)?;
+    }
+    drop(rows);
+    // Read after the fold, so every registration folded has its key (both commit together);
+    // a key deleted meanwhile belongs to an erasure the follower folds next.
+    if !catalog.unopened_names().is_empty() {
+        catalog.open_names(&person_keys(store, None).await?);
     }
     // An event of a type this code does not know would otherwise go unnoticed until its
     // league is loaded (or forever, outside league streams): refuse to start on it, as the

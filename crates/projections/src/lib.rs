@@ -35,4 +35,5 @@ pub use model::{
     Applied, EventMeta, GameView, LeagueView, PlayerView, ReadModel, ScoreChange, SeatView,
     StandingRow,
 };
+pub use players::{NAME_FIELD, PersonKeys, erased_players, person_keys};
 pub use ratings::{RATING_EVENT_TYPES, RatingsModel, load_ratings};

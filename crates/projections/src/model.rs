@@ -16,13 +16,17 @@ use uuid::Uuid;
 
 use crate::decode::decode;
 use crate::error::ProjectionError;
-use crate::players::PlayerRegistry;
+use crate::players::{PersonKeys, PlayerRegistry};
 
 /// A registered player.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlayerView {
     pub id: Uuid,
+    /// The name to show: the player's own (opened with their key, or plain as stored before
+    /// names were sealed), else their pseudonym (erased, or their key is not at hand).
     pub name: String,
+    /// Whether the player's personal data was erased.
+    pub erased: bool,
     /// Hash of the player's valid bearer token (the token itself is never stored; empty
     /// while the token is revoked).
     pub token_hash: String,
@@ -128,6 +132,8 @@ impl Applied {
         };
         match event {
             DomainEvent::PlayerRegistered(e) => applied.player = Some(e.player_id),
+            // The player's name changes to their pseudonym wherever it shows.
+            DomainEvent::PlayerErased(e) => applied.player = Some(e.player_id),
             DomainEvent::LeagueCreated(_) | DomainEvent::LeagueCompleted(_) => {}
             // Standings list every subscribed player, so the roster changes them too.
             DomainEvent::PlayerSubscribed(_) | DomainEvent::PlayerUnsubscribed(_) => {
@@ -246,6 +252,16 @@ impl ReadModel {
         self.players.get(id)
     }
 
+    /// Opens the sealed names whose keys are in `keys` ([`PlayerRegistry::open_names`]).
+    pub fn open_names(&mut self, keys: &PersonKeys) {
+        self.players.open_names(keys);
+    }
+
+    /// Shows `ids` as their pseudonyms ([`PlayerRegistry::forget_names`]).
+    pub fn forget_names(&mut self, ids: impl IntoIterator<Item = Uuid>) {
+        self.players.forget_names(ids);
+    }
+
     /// Every player, in registration order.
     pub fn players(&self) -> impl Iterator<Item = &PlayerView> {
         self.players.iter()
@@ -303,7 +319,8 @@ impl ReadModel {
             | DomainEvent::TokenRotated(_)
             | DomainEvent::TokenRevoked(_)
             | DomainEvent::OrganiserAppointed(_)
-            | DomainEvent::OrganiserDismissed(_) => self.players.apply(meta, &event)?,
+            | DomainEvent::OrganiserDismissed(_)
+            | DomainEvent::PlayerErased(_) => self.players.apply(meta, &event)?,
             DomainEvent::LeagueCreated(e) => self.create(meta, e)?,
             DomainEvent::PlayerSubscribed(e) => {
                 self.league_state_mut(meta, e.league_id)?.subscribe(e.player_id);

@@ -1,13 +1,25 @@
 //! [`PlayerRegistry`]: the one fold of the player streams — every player, in registration
-//! order, with the token-hash lookup (following rotations and revocations) and who is an
-//! appointed organiser. The catalog holds it for the running platform; the whole-log
+//! order, with the token-hash lookup (following rotations and revocations), who is an
+//! appointed organiser, and each player's name: sealed names are opened with the person keys
+//! the loader hands in ([`PlayerRegistry::open_names`]), and an erased player (or one whose
+//! key is not at hand) shows as their pseudonym (`docs/personal-data.md`). The catalog holds it for the running platform; the whole-log
 //! [`ReadModel`](crate::ReadModel) (replay, audit, as-of) holds its own, since it is folded
 //! without a catalog. A league's own model never sees a player event (player streams are not
 //! in league streams), so its registry stays empty.
 
-use league_domain::{DomainEvent, PlayerRegistered};
+use std::collections::HashMap as KeyMap;
+
+use league_domain::{
+    DomainEvent, PersonKey, PersonalText, PlayerRegistered, SealedText, pseudonym,
+};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use uuid::Uuid;
+
+use futures::TryStreamExt;
+use league_domain::EventType;
+use league_store::EventStore;
+
+use crate::decode::decode_row;
 
 use crate::error::ProjectionError;
 use crate::model::{EventMeta, PlayerView};
@@ -23,6 +35,40 @@ pub struct PlayerRegistry {
     by_token: std::collections::HashMap<String, Uuid>,
     /// Players appointed organiser and not dismissed since.
     organisers: HashSet<Uuid>,
+    /// Sealed names not opened yet (their key was not at hand when folded).
+    unopened: HashMap<Uuid, SealedText>,
+    /// Players erased, here or later in the log ([`Self::forget_names`]): their names are
+    /// never opened again.
+    erased: HashSet<Uuid>,
+}
+
+/// The field a player's name is sealed as.
+pub const NAME_FIELD: &str = "name";
+
+/// Person keys by person, as [`PlayerRegistry::open_names`] takes them.
+pub type PersonKeys = KeyMap<Uuid, PersonKey>;
+
+/// Every player erased anywhere in the log: an as-of view of an earlier point shows them
+/// as their pseudonyms too (an erasure applies to all of history, and a plain name from
+/// before sealing has no key to delete).
+pub async fn erased_players(store: &EventStore) -> Result<Vec<Uuid>, ProjectionError> {
+    let mut rows = store.read_types_until(&[EventType::PlayerErased.as_str()], u64::MAX);
+    let mut erased = Vec::new();
+    while let Some(row) = rows.try_next().await? {
+        if let (_, DomainEvent::PlayerErased(e)) = decode_row(&row)? {
+            erased.push(e.player_id);
+        }
+    }
+    Ok(erased)
+}
+
+/// The person keys of `persons` (every key for `None`) from the store's key table.
+pub async fn person_keys(
+    store: &EventStore,
+    persons: Option<&[Uuid]>,
+) -> Result<PersonKeys, ProjectionError> {
+    let keys = store.person_keys(persons).await?;
+    Ok(keys.into_iter().map(|(person, key)| (person, PersonKey::from_bytes(key))).collect())
 }
 
 impl PlayerRegistry {
@@ -40,9 +86,19 @@ impl PlayerRegistry {
         }
         self.by_token.insert(e.token_hash.clone(), e.player_id);
         self.order.push(e.player_id);
+        let erased = self.erased.contains(&e.player_id);
+        let name = match &e.name {
+            PersonalText::Plain(name) if !erased => name.clone(),
+            PersonalText::Sealed(sealed) if !erased => {
+                self.unopened.insert(e.player_id, sealed.clone());
+                pseudonym(e.player_id)
+            }
+            _ => pseudonym(e.player_id),
+        };
         let view = PlayerView {
             id: e.player_id,
-            name: e.name.clone(),
+            name,
+            erased,
             token_hash: e.token_hash.clone(),
             registered_at: meta.recorded_at,
         };
@@ -73,9 +129,56 @@ impl PlayerRegistry {
             DomainEvent::OrganiserDismissed(e) => {
                 self.organisers.remove(&e.player_id);
             }
+            DomainEvent::PlayerErased(e) => {
+                let player = self.existing(meta, e.player_id)?;
+                let old = std::mem::take(&mut player.token_hash);
+                self.by_token.remove(&old);
+                self.organisers.remove(&e.player_id);
+                self.forget_names([e.player_id]);
+            }
             _ => {}
         }
         Ok(())
+    }
+
+    /// Opens every sealed name whose key is in `keys` (the loader reads them from the key
+    /// table after folding, and the follower before folding new registrations). A name that
+    /// does not open with its key stays the pseudonym.
+    pub fn open_names(&mut self, keys: &PersonKeys) {
+        if self.unopened.is_empty() {
+            return;
+        }
+        self.unopened.retain(|id, sealed| {
+            let Some(key) = keys.get(id) else { return true };
+            match sealed.open(key, *id, NAME_FIELD) {
+                Ok(name) => {
+                    if let Some(player) = self.players.get_mut(id) {
+                        player.name = name;
+                    }
+                }
+                Err(error) => tracing::warn!(player = %id, %error, "a sealed name does not open"),
+            }
+            false
+        });
+    }
+
+    /// Players whose sealed name is not opened yet.
+    pub fn unopened(&self) -> Vec<Uuid> {
+        self.unopened.keys().copied().collect()
+    }
+
+    /// Shows `ids` as their pseudonyms from now on, and never opens their names again: the
+    /// fold of a player's erasure, and what an as-of view is told of erasures past its end
+    /// (an erasure applies to all of history).
+    pub fn forget_names(&mut self, ids: impl IntoIterator<Item = Uuid>) {
+        for id in ids {
+            self.erased.insert(id);
+            self.unopened.remove(&id);
+            if let Some(player) = self.players.get_mut(&id) {
+                player.name = pseudonym(id);
+                player.erased = true;
+            }
+        }
     }
 
     fn existing(&mut self, meta: EventMeta, id: Uuid) -> Result<&mut PlayerView, ProjectionError> {

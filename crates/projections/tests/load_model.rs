@@ -4,7 +4,7 @@
 //! reader has run ahead of the folder — and a bound ends the history, on SQLite and
 //! PostgreSQL.
 
-use league_domain::{DomainEvent, PlayerRegistered, ScheduledGame};
+use league_domain::{DomainEvent, PersonalText, PlayerRegistered, ScheduledGame};
 use league_projections::{AsOf, ProjectionError, load_league, load_model};
 use league_scoring::ScoringSystem;
 use league_store::{EventStore, ExpectedVersion, Metadata, NewEvent, StreamId};
@@ -27,7 +27,7 @@ async fn store_with_players(db: &TestDatabase) -> EventStore {
         .map(|n| {
             new_event(&DomainEvent::PlayerRegistered(PlayerRegistered {
                 player_id: Uuid::from_u128(n + 1),
-                name: format!("Player {n}"),
+                name: PersonalText::Plain(format!("Player {n}")),
                 token_hash: format!("{n:064x}"),
             }))
         })

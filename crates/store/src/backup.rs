@@ -13,13 +13,19 @@
 //!  "recorded_at":"2026-11-21T23:48:45.123456Z","prev_hash":"000…","hash":"…"}   × N
 //! {"kind":"idempotency_key","idempotency_key":"…","stream_id":"…","first_position":1,
 //!  "last_position":2,"stream_version":2}                                        × M
+//! {"kind":"person_key","person_id":"…","key":"<base64 of 32 bytes>"}            × K
 //! ```
+//! The header's `"person_keys":K` is written only when the file holds person keys (a file
+//! without any is exactly what earlier builds wrote). Person keys are what sealed personal
+//! data opens with (`docs/personal-data.md`): a file with them is as sensitive as the
+//! database; `--without-keys` leaves them out, and a log restored without them shows every
+//! person with a sealed name as their pseudonym. Keys are read after the events, so a person
+//! erased during the export has no key in the file even if the erasure is past its end.
 //! One object per line. Payload and metadata are embedded as the exact canonical JSON text
 //! the log stores and hashes, `recorded_at` as the chain hashes it, so a file re-imported
 //! and re-exported on either database is byte for byte the same. The header's counts and
 //! head hash let an import tell a truncated file from a short log. Each line names its
-//! `kind`, so later kinds (the per-person encryption keys that come with erasure) can follow
-//! the events without changing these lines.
+//! `kind`, so later kinds can follow the events without changing these lines.
 //!
 //! # What an import refuses, naming the first bad line and position
 //! A header that is not this format; a line that is not JSON of its kind; a position out of
@@ -29,10 +35,12 @@
 //! idempotency key that does not match the append whose metadata names it; fewer or more
 //! lines than the header announces; and a target database that is not empty.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::io::BufRead;
 
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD as BASE64;
 use chrono::{DateTime, Utc};
 use futures::StreamExt;
 use futures::stream::BoxStream;
@@ -44,7 +52,7 @@ use uuid::Uuid;
 use crate::entity::{event, idempotency_key};
 use crate::hash::{ChainFields, canonical_json, format_time};
 use crate::store::{from_db, to_db};
-use crate::types::MAX_EVENT_TYPE_LEN;
+use crate::types::{MAX_EVENT_TYPE_LEN, PERSON_KEY_BYTES};
 use crate::{ChainBreak, ChainProblem, EventStore, GENESIS_HASH, StoreError, StreamId};
 
 /// The `format` of a log file's header.
@@ -69,6 +77,13 @@ pub struct LogHeader {
     pub head_hash: String,
     /// Idempotency-key lines after the events.
     pub idempotency_keys: u64,
+    /// Person-key lines after the idempotency keys.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub person_keys: u64,
+}
+
+fn is_zero(count: &u64) -> bool {
+    *count == 0
 }
 
 /// An export: its header (for progress) and every line of the file, the header first, each
@@ -89,6 +104,7 @@ impl fmt::Debug for Export {
 pub struct ImportSummary {
     pub events: u64,
     pub idempotency_keys: u64,
+    pub person_keys: u64,
 }
 
 /// Why an import wrote nothing.
@@ -171,26 +187,47 @@ struct KeyLine<'a> {
     stream_version: u64,
 }
 
+/// A person-key line: the key a person's sealed data opens with.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PersonKeyLine<'a> {
+    kind: &'a str,
+    person_id: Uuid,
+    /// Standard base64 of the key's bytes.
+    key: String,
+}
+
 const EVENT_KIND: &str = "event";
 const KEY_KIND: &str = "idempotency_key";
+const PERSON_KEY_KIND: &str = "person_key";
 
 impl EventStore {
     /// The whole log as a `league-log` file (see the module docs): the log as it is when
     /// this is called (events appended meanwhile are not included), streamed in position
-    /// order, then the idempotency keys of those events.
-    pub async fn export(&self) -> Result<Export, StoreError> {
+    /// order, then the idempotency keys of those events, then (if `person_keys`) every
+    /// person's key.
+    pub async fn export(&self, person_keys: bool) -> Result<Export, StoreError> {
         let db = self.connection().clone();
         let head = event::Entity::find().order_by_desc(event::Column::Position).one(&db).await?;
         let (last, head_hash) =
             head.map_or((0, GENESIS_HASH.to_owned()), |row| (from_db(row.position), row.hash));
         let keys_within = idempotency_key::Column::LastPosition.lte(to_db(last));
         let key_count = idempotency_key::Entity::find().filter(keys_within.clone()).count(&db);
+        let key_count = key_count.await?;
+        let persons = if person_keys {
+            let mut keys: Vec<_> = self.person_keys(None).await?.into_iter().collect();
+            keys.sort_unstable_by_key(|(person, _)| *person);
+            keys
+        } else {
+            Vec::new()
+        };
         let header = LogHeader {
             format: LOG_FORMAT.to_owned(),
             version: LOG_FORMAT_VERSION,
             events: last,
             head_hash,
-            idempotency_keys: key_count.await?,
+            idempotency_keys: key_count,
+            person_keys: persons.len() as u64,
         };
         let header_line = to_line(&header)?;
         let lines = async_stream::try_stream! {
@@ -221,6 +258,13 @@ impl EventStore {
                     stream_version: from_db(key.stream_version),
                 })?;
             }
+            for (person_id, key) in persons {
+                yield to_line(&PersonKeyLine {
+                    kind: PERSON_KEY_KIND,
+                    person_id,
+                    key: BASE64.encode(key),
+                })?;
+            }
         };
         Ok(Export { header, lines: Box::pin(lines) })
     }
@@ -240,12 +284,13 @@ impl EventStore {
         let (chunks, mut received) = tokio::sync::mpsc::channel(CHUNKS_AHEAD);
         // Reading, parsing and hashing run on a blocking thread, ahead of the database.
         let reader = tokio::task::spawn_blocking(move || read_file(file, &chunks));
-        let mut summary = ImportSummary { events: 0, idempotency_keys: 0 };
+        let mut summary = ImportSummary { events: 0, idempotency_keys: 0, person_keys: 0 };
         while let Some(chunk) = received.recv().await {
-            let Chunk { header, events, keys } = chunk?;
+            let Chunk { header, events, keys, person_keys } = chunk?;
             summary.events += events.len() as u64;
             summary.idempotency_keys += keys.len() as u64;
-            restore.insert(events, keys).await?;
+            summary.person_keys += person_keys.len() as u64;
+            restore.insert(events, keys, person_keys).await?;
             progress(&header, summary.events);
         }
         // The reader ended: with an error (sent above) or after checking the whole file.
@@ -263,6 +308,7 @@ struct Chunk {
     header: LogHeader,
     events: Vec<event::Model>,
     keys: Vec<idempotency_key::Model>,
+    person_keys: Vec<(Uuid, [u8; PERSON_KEY_BYTES])>,
 }
 
 /// Reads and checks the whole file, sending chunks of rows; the last message is an error,
@@ -360,8 +406,11 @@ struct LogCheck {
     /// version), for the key lines to match.
     keyed: HashMap<String, KeyOutcome>,
     keys_seen: u64,
+    /// Every person whose key was seen (a person has one key).
+    persons_seen: HashSet<Uuid>,
     events: Vec<event::Model>,
     keys: Vec<idempotency_key::Model>,
+    person_keys: Vec<(Uuid, [u8; PERSON_KEY_BYTES])>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -383,8 +432,10 @@ impl LogCheck {
             versions: HashMap::new(),
             keyed: HashMap::new(),
             keys_seen: 0,
+            persons_seen: HashSet::new(),
             events: Vec::new(),
             keys: Vec::new(),
+            person_keys: Vec::new(),
         }
     }
 
@@ -393,7 +444,7 @@ impl LogCheck {
     }
 
     fn buffered(&self) -> usize {
-        self.events.len() + self.keys.len()
+        self.events.len() + self.keys.len() + self.person_keys.len()
     }
 
     fn take(&mut self) -> Chunk {
@@ -401,6 +452,7 @@ impl LogCheck {
             header: self.header.clone(),
             events: std::mem::take(&mut self.events),
             keys: std::mem::take(&mut self.keys),
+            person_keys: std::mem::take(&mut self.person_keys),
         }
     }
 
@@ -408,7 +460,9 @@ impl LogCheck {
     fn line(&mut self, text: &str) -> Result<(), ImportError> {
         self.line += 1;
         let next = self.position + 1;
-        let in_events = self.position < self.header.events && self.keys_seen == 0;
+        let in_events = self.position < self.header.events
+            && self.keys_seen == 0
+            && self.persons_seen.is_empty();
         let at = in_events.then_some(next);
         let kind = serde_json::from_str::<LineKind<'_>>(text)
             .map_err(|error| self.bad(at, format!("not a league-log line: {error}")))?
@@ -429,7 +483,16 @@ impl LogCheck {
                     self.position, self.header.events
                 ),
             )),
-            KEY_KIND => self.key(text),
+            KEY_KIND if self.persons_seen.is_empty() => self.key(text),
+            KEY_KIND => Err(self.bad(None, "an idempotency key after the person keys".to_owned())),
+            PERSON_KEY_KIND if in_events => Err(self.bad(
+                at,
+                format!(
+                    "missing: the events end at position {} but the header announces {}",
+                    self.position, self.header.events
+                ),
+            )),
+            PERSON_KEY_KIND => self.person_key(text),
             other => Err(self.bad(at, format!("unknown line kind {other:?}"))),
         }
     }
@@ -581,6 +644,38 @@ impl LogCheck {
         Ok(())
     }
 
+    fn person_key(&mut self, text: &str) -> Result<(), ImportError> {
+        let line: PersonKeyLine<'_> = serde_json::from_str(text)
+            .map_err(|error| self.bad(None, format!("not a person-key line: {error}")))?;
+        if self.persons_seen.len() as u64 >= self.header.person_keys {
+            return Err(self.bad(
+                None,
+                format!(
+                    "more person keys than the {} the header announces",
+                    self.header.person_keys
+                ),
+            ));
+        }
+        if !self.persons_seen.insert(line.person_id) {
+            return Err(self.bad(None, format!("a second key for person {}", line.person_id)));
+        }
+        let key = BASE64
+            .decode(&line.key)
+            .ok()
+            .and_then(|bytes| <[u8; PERSON_KEY_BYTES]>::try_from(bytes).ok())
+            .ok_or_else(|| {
+                self.bad(
+                    None,
+                    format!(
+                        "person {}'s key is not base64 of {PERSON_KEY_BYTES} bytes",
+                        line.person_id
+                    ),
+                )
+            })?;
+        self.person_keys.push((line.person_id, key));
+        Ok(())
+    }
+
     /// At the end of the file: everything the header announced was there.
     fn finish(&self) -> Result<(), ImportError> {
         if self.position < self.header.events {
@@ -609,6 +704,17 @@ impl LogCheck {
                     "the file ends after {} idempotency keys but the header announces {} \
                      (a truncated file)",
                     self.keys_seen, self.header.idempotency_keys
+                ),
+            ));
+        }
+        if (self.persons_seen.len() as u64) < self.header.person_keys {
+            return Err(self.bad(
+                None,
+                format!(
+                    "the file ends after {} person keys but the header announces {} \
+                     (a truncated file)",
+                    self.persons_seen.len(),
+                    self.header.person_keys
                 ),
             ));
         }

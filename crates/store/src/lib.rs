@@ -5,13 +5,15 @@
 //! EventStore::connect(url)            sqlite://file.db?mode=rwc | sqlite::memory: | postgres://…
 //!   .migrate()                        create/upgrade the schema (league-migration)
 //!   .append(&stream, expected, events, metadata) -> AppendOutcome   atomic, optimistic, idempotent
+//!   .append_with_key(…, KeyChange)               the same, with a person-key change in its transaction
+//!   .person_keys(None | Some(&ids))              the person-key table (outside the chain)
 //!   .read_stream(&stream, from_version)          one stream, in version order
 //!   .read_all(from_position, limit)              one page of the global log
 //!   .stream_all(from_position)                   the global log as an async stream of events
 //!   .read_until(Bound::Position | Bound::Time)   everything up to a point (as-of views)
 //!   .subscribe(from_position)                    catch-up, then live: no gaps, no duplicates
 //!   .head_position() / .verify() / .connection()
-//!   .export() / .import(file, progress)         the log as JSON lines (backup, restore, move)
+//!   .export(person_keys) / .import(file, progress)   the log as JSON lines (backup, restore, move)
 //! raw rows for the read side's folds (payload lent as its JSON text, streamed):
 //!   .read_stream_until(&stream, bound)           one stream up to a position or time
 //!   .read_types_until(&["TypeA", …], last)       events of some types, by the type index
@@ -96,8 +98,8 @@ pub use postgres::NOTIFY_CHANNEL;
 pub use storage::{EventRow, RawEvent};
 pub use store::EventStore;
 pub use types::{
-    AppendOutcome, Bound, ChainBreak, ChainProblem, ExpectedVersion, MAX_EVENT_TYPE_LEN,
-    MAX_STREAM_ID_LEN, Metadata, NewEvent, RecordedEvent, StreamId, VerifyReport,
+    AppendOutcome, Bound, ChainBreak, ChainProblem, ExpectedVersion, KeyChange, MAX_EVENT_TYPE_LEN,
+    MAX_STREAM_ID_LEN, Metadata, NewEvent, PERSON_KEY_BYTES, RecordedEvent, StreamId, VerifyReport,
 };
 
 /// sea-orm itself, so users of [`EventStore::connection`] use the very same version.

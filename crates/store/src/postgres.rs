@@ -27,9 +27,11 @@ use uuid::Uuid;
 
 use crate::decide::{Decided, Head, KeyOutcome, Plan, Request, Stamp, Tip, decide};
 use crate::entity::{event, idempotency_key};
-use crate::storage::{ArgumentsOf, EventRow, GroupFailed, Restore, SqlReads, Storage, raw_columns};
+use crate::storage::{
+    ArgumentsOf, EventRow, GroupFailed, PersonKeyRow, Restore, SqlReads, Storage, raw_columns,
+};
 use crate::store::{database_error, from_db, to_db};
-use crate::{ExpectedVersion, StoreError};
+use crate::{ExpectedVersion, KeyChange, PERSON_KEY_BYTES, StoreError};
 
 /// The PostgreSQL `LISTEN`/`NOTIFY` channel; the payload is the new head position.
 pub const NOTIFY_CHANNEL: &str = "league_events";
@@ -61,6 +63,10 @@ const FIRST_OF_TYPE: &str =
 const APPEND_HASHED: &str = "SELECT r_kind, r_name, r_position, r_last_position, r_version, \
     r_hash, r_time FROM league_append_hashed($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
     $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)";
+const INSERT_PERSON_KEY: &str = "INSERT INTO person_keys (person_id, key) VALUES ($1, $2)";
+const DELETE_PERSON_KEY: &str = "DELETE FROM person_keys WHERE person_id = $1";
+const PERSON_KEYS: &str = "SELECT person_id, key FROM person_keys";
+const SOME_PERSON_KEYS: &str = "SELECT person_id, key FROM person_keys WHERE person_id = ANY($1)";
 const APPEND_IN_SERVER: &str = "SELECT r_append, r_outcome, r_position, r_last_position, \
     r_version, r_recorded_at, r_prev_hash, r_hash \
     FROM league_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
@@ -71,7 +77,9 @@ const APPEND_LOCK_KEY: i64 = 119_182_681_666_917;
 const TAKE_APPEND_LOCK: &str = "SELECT pg_advisory_xact_lock($1)";
 /// Whether the log holds no event and no idempotency key (a restore's precondition).
 const LOG_IS_EMPTY: &str = "SELECT NOT EXISTS (SELECT 1 FROM events) \
-    AND NOT EXISTS (SELECT 1 FROM idempotency_keys)";
+    AND NOT EXISTS (SELECT 1 FROM idempotency_keys) AND NOT EXISTS (SELECT 1 FROM person_keys)";
+const RESTORE_PERSON_KEYS: &str = "INSERT INTO person_keys (person_id, key) \
+    SELECT * FROM UNNEST($1::text[], $2::bytea[])";
 /// A chunk of finished rows, one array per column: one statement, one round trip.
 const RESTORE_EVENTS: &str = "INSERT INTO events (position, stream_id, stream_version, \
     event_id, event_type, schema_version, payload, metadata, recorded_at, prev_hash, hash) \
@@ -293,87 +301,122 @@ impl PostgresStorage {
     /// The whole group in one call of `league_append`, one round trip; the server decides
     /// every append and chains the hashes itself, under the append lock.
     async fn write_in_server(&self, requests: &[Arc<Request>]) -> Result<Vec<Decided>, StoreError> {
-        let events = requests.iter().flat_map(|request| &request.events);
-        let streams: Vec<&str> = requests.iter().map(|request| request.stream.as_str()).collect();
-        let expected: Vec<Option<i64>> = requests
-            .iter()
-            .map(|request| match request.expected {
-                ExpectedVersion::Any => None,
-                ExpectedVersion::NoStream => Some(0),
-                ExpectedVersion::Exact(version) => Some(to_db(version)),
-            })
-            .collect();
-        let keys: Vec<Option<&str>> =
-            requests.iter().map(|request| request.idempotency_key.as_deref()).collect();
-        let metadata: Vec<&str> =
-            requests.iter().map(|request| request.metadata.as_str()).collect();
-        let counts: Vec<i32> = requests
-            .iter()
-            .map(|request| i32::try_from(request.events.len()).unwrap_or(i32::MAX))
-            .collect();
-        let event_ids: Vec<Uuid> = events.clone().map(|event| event.event_id).collect();
-        let types: Vec<&str> = events.clone().map(|event| event.event_type.as_str()).collect();
-        let schemas: Vec<i32> = events.clone().map(|event| event.schema_version).collect();
-        let payloads: Vec<&str> = events.map(|event| event.payload.as_str()).collect();
-
-        let rows = sqlx::query(APPEND_IN_SERVER)
-            .bind(Utc::now().trunc_subsecs(6))
-            .bind(streams)
-            .bind(expected)
-            .bind(keys)
-            .bind(metadata)
-            .bind(counts)
-            .bind(event_ids)
-            .bind(types)
-            .bind(schemas)
-            .bind(payloads)
-            .fetch_all(&self.pool)
-            .await
-            .map_err(database_error)?;
-
-        let mut decided: Vec<Option<Decided>> = requests.iter().map(|_| None).collect();
-        for row in rows {
-            let append: i32 = row.try_get(0).map_err(database_error)?;
-            let outcome: String = row.try_get(1).map_err(database_error)?;
-            let position: Option<i64> = row.try_get(2).map_err(database_error)?;
-            let last_position: Option<i64> = row.try_get(3).map_err(database_error)?;
-            let version: Option<i64> = row.try_get(4).map_err(database_error)?;
-            let slot = usize::try_from(append - 1)
-                .ok()
-                .and_then(|index| decided.get_mut(index))
-                .ok_or_else(|| unexpected("league_append answered for an unknown append"))?;
-            let position = position.map_or(0, from_db);
-            let version = version.map_or(0, from_db);
-            match outcome.as_str() {
-                "written" => {
-                    let stamp = Stamp {
-                        position,
-                        stream_version: version,
-                        recorded_at: row.try_get(5).map_err(database_error)?,
-                        prev_hash: row.try_get(6).map_err(database_error)?,
-                        hash: row.try_get(7).map_err(database_error)?,
-                    };
-                    match slot {
-                        Some(Decided::Written(stamps)) => stamps.push(stamp),
-                        _ => *slot = Some(Decided::Written(vec![stamp])),
-                    }
-                }
-                "deduplicated" => {
-                    *slot = Some(Decided::Deduplicated(KeyOutcome {
-                        first_position: position,
-                        last_position: last_position.map_or(0, from_db),
-                        stream_version: version,
-                    }));
-                }
-                "conflict" => *slot = Some(Decided::Conflict { actual: version }),
-                other => return Err(unexpected(&format!("league_append outcome {other:?}"))),
-            }
-        }
-        decided
-            .into_iter()
-            .map(|decided| decided.ok_or_else(|| unexpected("league_append skipped an append")))
-            .collect()
+        append_in_server(&self.pool, requests).await
     }
+
+    /// One append decided by the server (as [`Self::write_in_server`]) and, only if it is
+    /// written, `change` to the key table, in one transaction: two round trips, plus the
+    /// transaction's own.
+    async fn write_with_key(
+        &self,
+        request: Request,
+        change: &KeyChange,
+    ) -> Result<Decided, StoreError> {
+        let mut txn = self.pool.begin().await.map_err(database_error)?;
+        let decided = append_in_server(&mut *txn, &[Arc::new(request)])
+            .await?
+            .pop()
+            .ok_or_else(|| unexpected("league_append answered no append"))?;
+        if matches!(decided, Decided::Written(_)) {
+            let statement = match change {
+                KeyChange::Insert { person, key } => {
+                    sqlx::query(INSERT_PERSON_KEY).bind(person.to_string()).bind(key.as_slice())
+                }
+                KeyChange::Delete { person } => {
+                    sqlx::query(DELETE_PERSON_KEY).bind(person.to_string())
+                }
+            };
+            statement.execute(&mut *txn).await.map_err(database_error)?;
+        }
+        txn.commit().await.map_err(database_error)?;
+        Ok(decided)
+    }
+}
+
+/// The whole group in one call of `league_append` on `executor` (the pool, or a transaction).
+async fn append_in_server<'e>(
+    executor: impl sqlx::Executor<'e, Database = Postgres>,
+    requests: &[Arc<Request>],
+) -> Result<Vec<Decided>, StoreError> {
+    let events = requests.iter().flat_map(|request| &request.events);
+    let streams: Vec<&str> = requests.iter().map(|request| request.stream.as_str()).collect();
+    let expected: Vec<Option<i64>> = requests
+        .iter()
+        .map(|request| match request.expected {
+            ExpectedVersion::Any => None,
+            ExpectedVersion::NoStream => Some(0),
+            ExpectedVersion::Exact(version) => Some(to_db(version)),
+        })
+        .collect();
+    let keys: Vec<Option<&str>> =
+        requests.iter().map(|request| request.idempotency_key.as_deref()).collect();
+    let metadata: Vec<&str> = requests.iter().map(|request| request.metadata.as_str()).collect();
+    let counts: Vec<i32> = requests
+        .iter()
+        .map(|request| i32::try_from(request.events.len()).unwrap_or(i32::MAX))
+        .collect();
+    let event_ids: Vec<Uuid> = events.clone().map(|event| event.event_id).collect();
+    let types: Vec<&str> = events.clone().map(|event| event.event_type.as_str()).collect();
+    let schemas: Vec<i32> = events.clone().map(|event| event.schema_version).collect();
+    let payloads: Vec<&str> = events.map(|event| event.payload.as_str()).collect();
+
+    let rows = sqlx::query(APPEND_IN_SERVER)
+        .bind(Utc::now().trunc_subsecs(6))
+        .bind(streams)
+        .bind(expected)
+        .bind(keys)
+        .bind(metadata)
+        .bind(counts)
+        .bind(event_ids)
+        .bind(types)
+        .bind(schemas)
+        .bind(payloads)
+        .fetch_all(executor)
+        .await
+        .map_err(database_error)?;
+
+    let mut decided: Vec<Option<Decided>> = requests.iter().map(|_| None).collect();
+    for row in rows {
+        let append: i32 = row.try_get(0).map_err(database_error)?;
+        let outcome: String = row.try_get(1).map_err(database_error)?;
+        let position: Option<i64> = row.try_get(2).map_err(database_error)?;
+        let last_position: Option<i64> = row.try_get(3).map_err(database_error)?;
+        let version: Option<i64> = row.try_get(4).map_err(database_error)?;
+        let slot = usize::try_from(append - 1)
+            .ok()
+            .and_then(|index| decided.get_mut(index))
+            .ok_or_else(|| unexpected("league_append answered for an unknown append"))?;
+        let position = position.map_or(0, from_db);
+        let version = version.map_or(0, from_db);
+        match outcome.as_str() {
+            "written" => {
+                let stamp = Stamp {
+                    position,
+                    stream_version: version,
+                    recorded_at: row.try_get(5).map_err(database_error)?,
+                    prev_hash: row.try_get(6).map_err(database_error)?,
+                    hash: row.try_get(7).map_err(database_error)?,
+                };
+                match slot {
+                    Some(Decided::Written(stamps)) => stamps.push(stamp),
+                    _ => *slot = Some(Decided::Written(vec![stamp])),
+                }
+            }
+            "deduplicated" => {
+                *slot = Some(Decided::Deduplicated(KeyOutcome {
+                    first_position: position,
+                    last_position: last_position.map_or(0, from_db),
+                    stream_version: version,
+                }));
+            }
+            "conflict" => *slot = Some(Decided::Conflict { actual: version }),
+            other => return Err(unexpected(&format!("league_append outcome {other:?}"))),
+        }
+    }
+    decided
+        .into_iter()
+        .map(|decided| decided.ok_or_else(|| unexpected("league_append skipped an append")))
+        .collect()
 }
 
 /// The state a group is decided on: what `league_append_hashed` found on a missed prediction,
@@ -448,6 +491,28 @@ impl SqlReads for PostgresStorage {
 }
 
 impl Storage for PostgresStorage {
+    fn write_with_key<'a>(
+        &'a self,
+        request: Request,
+        change: &'a KeyChange,
+    ) -> BoxFuture<'a, Result<Decided, StoreError>> {
+        Box::pin(self.write_with_key(request, change))
+    }
+
+    fn person_keys(
+        &self,
+        persons: Option<Vec<Uuid>>,
+    ) -> BoxFuture<'_, Result<Vec<PersonKeyRow>, StoreError>> {
+        Box::pin(async move {
+            let query = match persons {
+                None => sqlx::query_as(PERSON_KEYS),
+                Some(persons) => sqlx::query_as(SOME_PERSON_KEYS)
+                    .bind(persons.iter().map(Uuid::to_string).collect::<Vec<_>>()),
+            };
+            query.fetch_all(&self.pool).await.map_err(database_error)
+        })
+    }
+
     fn begin_restore(&self) -> BoxFuture<'_, Result<Option<Box<dyn Restore>>, StoreError>> {
         Box::pin(async move {
             let restore = PostgresRestore::begin(&self.pool).await?;
@@ -533,8 +598,22 @@ impl Restore for PostgresRestore {
         &mut self,
         events: Vec<event::Model>,
         keys: Vec<idempotency_key::Model>,
+        person_keys: Vec<(Uuid, [u8; PERSON_KEY_BYTES])>,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         Box::pin(async move {
+            if !person_keys.is_empty() {
+                sqlx::query(RESTORE_PERSON_KEYS)
+                    .bind(
+                        person_keys
+                            .iter()
+                            .map(|(person, _)| person.to_string())
+                            .collect::<Vec<_>>(),
+                    )
+                    .bind(person_keys.iter().map(|(_, key)| key.to_vec()).collect::<Vec<_>>())
+                    .execute(&mut *self.txn)
+                    .await
+                    .map_err(database_error)?;
+            }
             if !events.is_empty() {
                 let column = |field: fn(&event::Model) -> &str| -> Vec<&str> {
                     events.iter().map(field).collect()

@@ -39,11 +39,13 @@ use sea_orm::{ConnectOptions, DbErr, RuntimeErr};
 use tokio::sync::{OnceCell, watch};
 use uuid::Uuid;
 
-use crate::StoreError;
 use crate::decide::{Decided, Head, KeyOutcome, Request, Tip, decide};
 use crate::entity::{event, idempotency_key};
-use crate::storage::{ArgumentsOf, EventRow, GroupFailed, Restore, SqlReads, Storage, raw_columns};
+use crate::storage::{
+    ArgumentsOf, EventRow, GroupFailed, PersonKeyRow, Restore, SqlReads, Storage, raw_columns,
+};
 use crate::store::{from_db, to_db};
+use crate::{KeyChange, PERSON_KEY_BYTES, StoreError};
 
 /// Connections in a file's pool: one writer at a time, readers in parallel (WAL).
 const POOL_SIZE: u32 = 8;
@@ -61,10 +63,21 @@ const INSERT_EVENT: &str = "INSERT OR FAIL INTO events (position, stream_id, str
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
 /// Whether the log holds no event and no idempotency key (a restore's precondition).
 const LOG_IS_EMPTY: &str = "SELECT NOT EXISTS (SELECT 1 FROM events) \
-    AND NOT EXISTS (SELECT 1 FROM idempotency_keys)";
+    AND NOT EXISTS (SELECT 1 FROM idempotency_keys) AND NOT EXISTS (SELECT 1 FROM person_keys)";
 const INSERT_KEY: &str = "INSERT INTO idempotency_keys \
     (idempotency_key, stream_id, first_position, last_position, stream_version) \
     VALUES (?1, ?2, ?3, ?4, ?5)";
+
+const INSERT_PERSON_KEY: &str = "INSERT INTO person_keys (person_id, key) VALUES (?1, ?2)";
+const DELETE_PERSON_KEY: &str = "DELETE FROM person_keys WHERE person_id = ?1";
+const PERSON_KEYS: &str = "SELECT person_id, key FROM person_keys";
+const PERSON_KEY: &str = "SELECT person_id, key FROM person_keys WHERE person_id = ?1";
+/// After an erasure: copies the WAL into the database file and empties the WAL, so the
+/// deleted key's bytes (zeroed in the page by `secure_delete`) are left in neither file.
+const CHECKPOINT_TRUNCATE: &str = "PRAGMA wal_checkpoint(TRUNCATE)";
+/// How long the checkpoint after an erasure waits for readers before giving up (the WAL is
+/// then reused and overwritten by later commits instead).
+const CHECKPOINT_PATIENCE: Duration = Duration::from_secs(2);
 
 const STREAM_ROWS: &str =
     concat!("SELECT ", raw_columns!(), " FROM events WHERE stream_id = ?1 ORDER BY stream_version");
@@ -182,6 +195,44 @@ impl SqlReads for SqliteStorage {
 }
 
 impl Storage for SqliteStorage {
+    fn write_with_key<'a>(
+        &'a self,
+        request: Request,
+        change: &'a KeyChange,
+    ) -> BoxFuture<'a, Result<Decided, StoreError>> {
+        Box::pin(async move {
+            let writer = self.writer().await?;
+            let change = change.clone();
+            tokio::task::spawn_blocking(move || writer.write_with_key(&Arc::new(request), &change))
+                .await
+                .unwrap_or_else(|_| Err(crate::group::lost()))
+        })
+    }
+
+    fn person_keys(
+        &self,
+        persons: Option<Vec<Uuid>>,
+    ) -> BoxFuture<'_, Result<Vec<PersonKeyRow>, StoreError>> {
+        Box::pin(async move {
+            let Some(persons) = persons else {
+                return sqlx::query_as(PERSON_KEYS)
+                    .fetch_all(&self.pool)
+                    .await
+                    .map_err(crate::store::database_error);
+            };
+            let mut keys = Vec::with_capacity(persons.len());
+            for person in persons {
+                let key: Option<PersonKeyRow> = sqlx::query_as(PERSON_KEY)
+                    .bind(person.to_string())
+                    .fetch_optional(&self.pool)
+                    .await
+                    .map_err(crate::store::database_error)?;
+                keys.extend(key);
+            }
+            Ok(keys)
+        })
+    }
+
     fn write_group<'a>(
         &'a self,
         requests: &'a [Arc<Request>],
@@ -244,10 +295,17 @@ impl Restore for SqliteRestore {
         &mut self,
         events: Vec<event::Model>,
         keys: Vec<idempotency_key::Model>,
+        person_keys: Vec<(Uuid, [u8; PERSON_KEY_BYTES])>,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         let connection = self.connection();
         Box::pin(blocking(move || {
             let connection = connection.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut insert = connection.prepare_cached(INSERT_PERSON_KEY).map_err(sqlite_error)?;
+            for (person, key) in &person_keys {
+                insert
+                    .execute(params![person.to_string(), key.as_slice()])
+                    .map_err(sqlite_error)?;
+            }
             let mut insert = connection.prepare_cached(INSERT_EVENT).map_err(sqlite_error)?;
             for row in &events {
                 insert
@@ -336,13 +394,66 @@ impl SqliteWriter {
     }
 }
 
+impl SqliteWriter {
+    /// Commits one append and, only if it is written, `change` to the key table, in one
+    /// `BEGIN IMMEDIATE` transaction; after an erasure, empties the WAL (see
+    /// [`CHECKPOINT_TRUNCATE`]). Blocking.
+    fn write_with_key(
+        &self,
+        request: &Arc<Request>,
+        change: &KeyChange,
+    ) -> Result<Decided, StoreError> {
+        let mut connection = self.connection.lock().unwrap_or_else(PoisonError::into_inner);
+        let txn = connection
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(sqlite_error)?;
+        let decided =
+            write(&txn, std::slice::from_ref(request))?.pop().ok_or_else(crate::group::lost)?;
+        let written = matches!(decided, Decided::Written(_));
+        if written {
+            match change {
+                KeyChange::Insert { person, key } => {
+                    txn.execute(INSERT_PERSON_KEY, params![person.to_string(), key.as_slice()])
+                }
+                KeyChange::Delete { person } => {
+                    txn.execute(DELETE_PERSON_KEY, params![person.to_string()])
+                }
+            }
+            .map_err(sqlite_error)?;
+        }
+        txn.commit().map_err(sqlite_error)?;
+        if written && matches!(change, KeyChange::Delete { .. }) {
+            empty_the_wal(&connection);
+        }
+        Ok(decided)
+    }
+}
+
+/// Checkpoints and truncates the WAL, waiting at most [`CHECKPOINT_PATIENCE`] for readers.
+fn empty_the_wal(connection: &rusqlite::Connection) {
+    let outcome = connection
+        .busy_timeout(CHECKPOINT_PATIENCE)
+        .and_then(|()| connection.query_row(CHECKPOINT_TRUNCATE, [], |row| row.get::<_, i64>(0)));
+    match outcome {
+        Ok(0) => {}
+        Ok(_) => tracing::warn!("the WAL was busy after an erasure; later commits overwrite it"),
+        Err(error) => tracing::warn!(%error, "checkpoint after an erasure"),
+    }
+    if let Err(error) = connection.busy_timeout(BUSY_TIMEOUT) {
+        tracing::warn!(%error, "restoring the writer's busy timeout");
+    }
+}
+
 /// A write connection to `location` with the pool's settings.
 fn open_write_connection(location: &str) -> Result<rusqlite::Connection, StoreError> {
     let connection = rusqlite::Connection::open(location).map_err(sqlite_error)?;
     connection.busy_timeout(BUSY_TIMEOUT).map_err(sqlite_error)?;
     connection
         .execute_batch(
-            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;",
+            // secure_delete: a deleted row (an erased person's key) is overwritten with zeros,
+            // not left in a free page.
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; \
+             PRAGMA secure_delete = ON;",
         )
         .map_err(sqlite_error)?;
     Ok(connection)

@@ -21,10 +21,12 @@ use sea_orm::sqlx::{
 };
 use tokio::sync::watch;
 
-use crate::StoreError;
+use uuid::Uuid;
+
 use crate::decide::{Decided, Request};
 use crate::entity::{event, idempotency_key};
 use crate::store::{database_error, from_db, to_db};
+use crate::{KeyChange, PERSON_KEY_BYTES, StoreError};
 
 /// A group's transaction failed; `rolled_back` when it certainly wrote nothing.
 pub(crate) struct GroupFailed {
@@ -43,6 +45,9 @@ pub(crate) enum RowsQuery {
     Log { from: u64, last: u64 },
 }
 
+/// A row of the person-key table as read: the person's id as text, the key's bytes.
+pub(crate) type PersonKeyRow = (String, Vec<u8>);
+
 /// One database engine behind the store: its writes here, its reads in [`Reads`].
 pub(crate) trait Storage: Reads {
     /// Commits one group in one transaction: reads or predicts the log's state, decides each
@@ -59,6 +64,20 @@ pub(crate) trait Storage: Reads {
         head: watch::Sender<u64>,
     ) -> BoxFuture<'_, Result<Option<tokio::task::JoinHandle<()>>, StoreError>>;
 
+    /// Commits one append alone and, only if it is written, `change` to the person-key table,
+    /// in one transaction.
+    fn write_with_key<'a>(
+        &'a self,
+        request: Request,
+        change: &'a KeyChange,
+    ) -> BoxFuture<'a, Result<Decided, StoreError>>;
+
+    /// Every `(person, key)` row, or those of `persons`.
+    fn person_keys(
+        &self,
+        persons: Option<Vec<Uuid>>,
+    ) -> BoxFuture<'_, Result<Vec<PersonKeyRow>, StoreError>>;
+
     /// Opens the one transaction a restore writes in, holding the append lock, or `None`
     /// when the log is not empty (nothing is then held or written).
     fn begin_restore(&self) -> BoxFuture<'_, Result<Option<Box<dyn Restore>>, StoreError>>;
@@ -68,11 +87,13 @@ pub(crate) trait Storage: Reads {
 /// chunk by chunk. Dropped without [`commit`](Restore::commit), it writes nothing (and a
 /// process killed mid-way leaves the transaction uncommitted, so the database empty).
 pub(crate) trait Restore: Send {
-    /// Inserts a chunk of rows (events in position order, then keys) into the transaction.
+    /// Inserts a chunk of rows (events in position order, then idempotency keys, then
+    /// person keys) into the transaction.
     fn insert(
         &mut self,
         events: Vec<event::Model>,
         keys: Vec<idempotency_key::Model>,
+        person_keys: Vec<(Uuid, [u8; PERSON_KEY_BYTES])>,
     ) -> BoxFuture<'_, Result<(), StoreError>>;
 
     /// Commits everything inserted.

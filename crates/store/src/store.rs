@@ -1,6 +1,7 @@
 //! [`EventStore`]: connecting, appending, reading, the live feed and verification. The
 //! guarantees and the reasons behind each mechanism are described in the crate docs.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -26,8 +27,8 @@ use crate::sqlite::{self, SqliteStorage};
 use crate::storage::{EventRow, RowsQuery, Storage};
 use crate::types::MAX_EVENT_TYPE_LEN;
 use crate::{
-    AppendOutcome, Bound, ChainBreak, ChainProblem, ExpectedVersion, Metadata, NewEvent,
-    RecordedEvent, StoreError, StreamId, VerifyReport,
+    AppendOutcome, Bound, ChainBreak, ChainProblem, ExpectedVersion, KeyChange, Metadata, NewEvent,
+    PERSON_KEY_BYTES, RecordedEvent, StoreError, StreamId, VerifyReport,
 };
 
 const IDLE_BEFORE_PING: Duration = Duration::from_secs(30);
@@ -135,6 +136,53 @@ impl EventStore {
         events: Vec<NewEvent>,
         metadata: Metadata,
     ) -> Result<AppendOutcome, StoreError> {
+        self.append_changing_key(stream, expected, events, metadata, None).await
+    }
+
+    /// Appends like [`append`](Self::append) and applies `change` to the person-key table in
+    /// the same transaction, only if the events are written: a conflict or a deduplicated
+    /// append changes no key, and a crash leaves both or neither. Not grouped with other
+    /// appends (registrations and erasures are rare); on PostgreSQL the server decides the
+    /// append under the append lock, inside the transaction that changes the key.
+    pub async fn append_with_key(
+        &self,
+        stream: &StreamId,
+        expected: ExpectedVersion,
+        events: Vec<NewEvent>,
+        metadata: Metadata,
+        change: KeyChange,
+    ) -> Result<AppendOutcome, StoreError> {
+        self.append_changing_key(stream, expected, events, metadata, Some(change)).await
+    }
+
+    /// Every person's key (`None`), or the keys of `persons` that exist. Keys are not in the
+    /// chain: an erased person's key is simply absent.
+    pub async fn person_keys(
+        &self,
+        persons: Option<&[Uuid]>,
+    ) -> Result<HashMap<Uuid, [u8; PERSON_KEY_BYTES]>, StoreError> {
+        let rows = self.inner.storage.person_keys(persons.map(<[Uuid]>::to_vec)).await?;
+        let mut keys = HashMap::with_capacity(rows.len());
+        for (person, key) in rows {
+            let person = Uuid::parse_str(&person).map_err(|error| {
+                StoreError::Database(DbErr::Custom(format!("person key {person:?}: {error}")))
+            })?;
+            let key = key.try_into().map_err(|_| {
+                StoreError::Database(DbErr::Custom(format!("person key {person}: not 32 bytes")))
+            })?;
+            keys.insert(person, key);
+        }
+        Ok(keys)
+    }
+
+    async fn append_changing_key(
+        &self,
+        stream: &StreamId,
+        expected: ExpectedVersion,
+        events: Vec<NewEvent>,
+        metadata: Metadata,
+        change: Option<KeyChange>,
+    ) -> Result<AppendOutcome, StoreError> {
         if events.is_empty() {
             return Err(StoreError::EmptyAppend);
         }
@@ -166,7 +214,19 @@ impl EventStore {
             events: rows,
         };
 
-        match self.submit(request).await? {
+        let decided = match change {
+            None => self.submit(request).await?,
+            Some(change) => {
+                let decided = self.inner.storage.write_with_key(request, &change).await?;
+                if let Decided::Written(stamps) = &decided
+                    && let Some(last) = stamps.last()
+                {
+                    self.announce(last.position);
+                }
+                decided
+            }
+        };
+        match decided {
             Decided::Written(stamps) => Ok(AppendOutcome {
                 first_position: stamps.first().map_or(0, |stamp| stamp.position),
                 last_position: stamps.last().map_or(0, |stamp| stamp.position),

@@ -298,3 +298,27 @@ impl fmt::Display for ChainBreak {
         }
     }
 }
+
+/// The bytes of one person's key in the key table (the store keeps keys, it does not use them).
+pub const PERSON_KEY_BYTES: usize = 32;
+
+/// A change to the person-key table that commits with an append, or not at all: a key is
+/// stored with the event that first seals data under it, and deleted with the event that
+/// erases its person (`docs/personal-data.md`). The table lives outside the hash chain.
+#[derive(Clone, PartialEq, Eq)]
+pub enum KeyChange {
+    /// Stores `person`'s key (a person has one key: storing a second is an error).
+    Insert { person: Uuid, key: [u8; PERSON_KEY_BYTES] },
+    /// Deletes `person`'s key, if any.
+    Delete { person: Uuid },
+}
+
+impl fmt::Debug for KeyChange {
+    /// Never prints a key.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KeyChange::Insert { person, .. } => write!(f, "Insert {{ person: {person}, .. }}"),
+            KeyChange::Delete { person } => write!(f, "Delete {{ person: {person} }}"),
+        }
+    }
+}

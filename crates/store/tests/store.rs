@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use futures::{StreamExt, TryStreamExt};
 use league_store::{
-    AppendOutcome, Bound, ChainProblem, EventStore, ExpectedVersion, Metadata, NewEvent,
-    RecordedEvent, StoreError, StreamId,
+    AppendOutcome, Bound, ChainProblem, EventStore, ExpectedVersion, KeyChange, Metadata, NewEvent,
+    PERSON_KEY_BYTES, RecordedEvent, StoreError, StreamId,
 };
 use league_testkit::{TestDatabase, on_both_databases};
 use sea_orm::ConnectionTrait;
@@ -712,7 +712,73 @@ async fn in_memory_sqlite_appends_through_the_pool() {
     assert_chain_verifies(&store, 3).await;
 }
 
+/// A key change commits with its append, and only then: a conflicting or deduplicated
+/// append leaves the key table as it was; a deletion removes the key; the keys are outside
+/// the chain, which stays intact.
+async fn person_keys_change_only_with_their_append(db: TestDatabase) {
+    let store = store(&db).await;
+    let (ann, bob) = (uuid::Uuid::now_v7(), uuid::Uuid::now_v7());
+    let ann_stream = stream(&format!("person-{ann}"));
+    let insert = |person, byte| KeyChange::Insert { person, key: [byte; PERSON_KEY_BYTES] };
+    let keyed = Metadata { idempotency_key: Some("ann-1".into()), ..Metadata::default() };
+    let outcome = store
+        .append_with_key(
+            &ann_stream,
+            ExpectedVersion::NoStream,
+            vec![event(1)],
+            keyed.clone(),
+            insert(ann, 1),
+        )
+        .await
+        .expect("append with a key");
+    assert_eq!(outcome.last_position, 1);
+    let keys = store.person_keys(None).await.expect("keys");
+    assert_eq!(keys.get(&ann), Some(&[1; PERSON_KEY_BYTES]));
+
+    // The same idempotency key: the first outcome, and the key is not replaced.
+    let again = store
+        .append_with_key(
+            &ann_stream,
+            ExpectedVersion::NoStream,
+            vec![event(1)],
+            keyed,
+            insert(ann, 2),
+        )
+        .await
+        .expect("deduplicated");
+    assert!(again.deduplicated);
+    // A stale expectation: a conflict, and no key for Bob.
+    let conflict = store
+        .append_with_key(
+            &ann_stream,
+            ExpectedVersion::NoStream,
+            vec![event(2)],
+            Metadata::default(),
+            insert(bob, 3),
+        )
+        .await;
+    assert!(matches!(conflict, Err(StoreError::Conflict { .. })), "{conflict:?}");
+    assert_eq!(store.person_keys(None).await.expect("keys").len(), 1);
+    assert_eq!(store.person_keys(Some(&[bob])).await.expect("keys").len(), 0);
+
+    // A deletion goes with its event; the chain does not cover keys.
+    store
+        .append_with_key(
+            &ann_stream,
+            ExpectedVersion::Exact(1),
+            vec![event(3)],
+            Metadata::default(),
+            KeyChange::Delete { person: ann },
+        )
+        .await
+        .expect("append deleting a key");
+    assert!(store.person_keys(None).await.expect("keys").is_empty());
+    assert_eq!(store.head_position().await.expect("head"), 2);
+    assert_chain_verifies(&store, 2).await;
+}
+
 on_both_databases!(
+    person_keys_change_only_with_their_append,
     appends_and_reads_back,
     payloads_round_trip_to_the_hashed_bytes,
     expected_versions_are_enforced,

@@ -17,6 +17,10 @@ use crate::commands::db::connect;
 pub struct ExportArgs {
     #[command(flatten)]
     pub database: super::DatabaseArgs,
+    /// Leave out the person keys (the file then cannot reveal anyone's sealed name, and a
+    /// log restored from it shows every such person as their pseudonym).
+    #[arg(long)]
+    pub without_keys: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -30,7 +34,7 @@ pub struct ImportArgs {
 /// summary line on stderr at the end.
 pub async fn export(args: ExportArgs) -> Result<ExitCode, CliError> {
     let store = connect(&args.database.url).await?;
-    let export = store.export().await.context("cannot read the event log")?;
+    let export = store.export(!args.without_keys).await.context("cannot read the event log")?;
     let bar = super::progress_bar(export.header.events, "exporting");
     let mut out = BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
     let mut lines = export.lines;
@@ -48,8 +52,8 @@ pub async fn export(args: ExportArgs) -> Result<ExitCode, CliError> {
     out.flush().context("cannot write to stdout")?;
     bar.finish_and_clear();
     eprintln!(
-        "league: exported {} events and {} idempotency keys",
-        export.header.events, export.header.idempotency_keys
+        "league: exported {} events, {} idempotency keys and {} person keys",
+        export.header.events, export.header.idempotency_keys, export.header.person_keys
     );
     Ok(ExitCode::SUCCESS)
 }
@@ -68,8 +72,8 @@ pub async fn import(args: ImportArgs) -> Result<ExitCode, CliError> {
     match outcome {
         Ok(summary) => {
             super::write_stdout(&format!(
-                "ok: {} events imported and verified ({} idempotency keys)\n",
-                summary.events, summary.idempotency_keys
+                "ok: {} events imported and verified ({} idempotency keys, {} person keys)\n",
+                summary.events, summary.idempotency_keys, summary.person_keys
             ))?;
             Ok(ExitCode::SUCCESS)
         }

@@ -3,6 +3,7 @@
 
 pub mod backup;
 pub mod db;
+pub mod personal;
 pub mod replay;
 pub mod schedule;
 pub mod score;

@@ -316,6 +316,7 @@ impl Line {
             | DomainEvent::GamesScheduled(_)
             | DomainEvent::LeagueCompleted(_)
             | DomainEvent::PlayerRegistered(_)
+            | DomainEvent::PlayerErased(_)
             | DomainEvent::TournamentCreated(_)
             | DomainEvent::TournamentPlayerEntered(_)
             | DomainEvent::TournamentPlayerWithdrawn(_)

@@ -288,6 +288,7 @@ fn describe(text: &mut String, app: &App, state: &Tournament, head: &str, event:
         }
         // Not tournament events (a tournament's stream holds none of these).
         DomainEvent::PlayerRegistered(_)
+        | DomainEvent::PlayerErased(_)
         | DomainEvent::LeagueCreated(_)
         | DomainEvent::PlayerSubscribed(_)
         | DomainEvent::PlayerUnsubscribed(_)

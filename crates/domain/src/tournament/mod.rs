@@ -737,7 +737,8 @@ impl Aggregate for Tournament {
                 }
             }
             DomainEvent::TournamentCompleted(_) => self.completed = true,
-            DomainEvent::PlayerRegistered(_)
+            DomainEvent::PlayerErased(_)
+            | DomainEvent::PlayerRegistered(_)
             | DomainEvent::LeagueCreated(_)
             | DomainEvent::PlayerSubscribed(_)
             | DomainEvent::PlayerUnsubscribed(_)

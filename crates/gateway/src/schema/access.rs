@@ -1,11 +1,13 @@
-//! Rights and tokens: rotating and revoking bearer tokens, appointing and dismissing
-//! organisers, adding co-organisers to a league or tournament. As everywhere, whether the
-//! caller may is the domain's call (`docs/api.md#roles`).
+//! Rights, tokens and personal data: rotating and revoking bearer tokens, appointing and
+//! dismissing organisers, adding co-organisers to a league or tournament, erasing a player's
+//! personal data and reading it (the access request). As everywhere, whether the caller may
+//! is the domain's call (`docs/api.md#roles`, `docs/personal-data.md`).
 
-use async_graphql::{Context, ID, Object};
+use async_graphql::{Context, ID, Json, Object};
+use league_app::PersonalData;
 use league_domain::{
     AddLeagueCoOrganiser, AddTournamentCoOrganiser, AppointOrganiser, DismissOrganiser,
-    RevokeToken, RotateToken,
+    ErasePlayer, RevokeToken, RotateToken,
 };
 use uuid::Uuid;
 
@@ -15,6 +17,27 @@ use super::types::{Player, PlayerRegistration};
 use super::{app, caller};
 use crate::auth::{generate_token, hash_token};
 use crate::error::{GatewayError, GatewayResult};
+
+/// Personal data (merged into the query root).
+#[derive(Debug, Default)]
+pub struct AccessQuery;
+
+#[Object]
+impl AccessQuery {
+    /// Everything the platform holds about a player, as JSON (the access request; the same
+    /// document as `league export-player`): their own (`playerId` omitted or their own), or
+    /// anyone's for the site admin. Fields: `docs/personal-data.md#access-requests`.
+    async fn personal_data(
+        &self,
+        ctx: &Context<'_>,
+        player_id: Option<ID>,
+    ) -> GatewayResult<Json<PersonalData>> {
+        let caller = caller(ctx);
+        let actor = caller.actor()?;
+        let player_id = subject(caller, player_id)?;
+        Ok(Json(app(ctx).personal_data(actor, player_id).await?))
+    }
+}
 
 /// Token and rights changes (merged into the mutation root).
 #[derive(Debug, Default)]
@@ -46,6 +69,24 @@ impl AccessMutation {
     async fn revoke_token(&self, ctx: &Context<'_>, player_id: ID) -> GatewayResult<Player> {
         let (actor, player_id) = (caller(ctx).actor()?, parse_id(&player_id, "playerId")?);
         execute(ctx, RevokeToken { actor, player_id }, None).await?;
+        Ok(Player::new(app(ctx).clone(), player_id))
+    }
+
+    /// Erases a player's personal data (`docs/personal-data.md`): their own (`playerId`
+    /// omitted or their own) or anyone's by the site admin, saying why. Their key is deleted,
+    /// so their sealed name can never be read again; from then on they show as their
+    /// pseudonym everywhere, their results, scores and ratings stay, their token stops
+    /// working (subscriptions opened with it are closed with code 4403). Cannot be undone.
+    async fn erase_player(
+        &self,
+        ctx: &Context<'_>,
+        player_id: Option<ID>,
+        reason: String,
+    ) -> GatewayResult<Player> {
+        let caller = caller(ctx);
+        let actor = caller.actor()?;
+        let player_id = subject(caller, player_id)?;
+        execute(ctx, ErasePlayer { actor, player_id, reason }, None).await?;
         Ok(Player::new(app(ctx).clone(), player_id))
     }
 

@@ -28,7 +28,7 @@ use crate::extension::ErrorCodes;
 /// The query root: league and player reads, tournament reads.
 #[derive(Debug, Default, MergedObject)]
 #[graphql(name = "Query")]
-pub struct QueryRoot(query::LeagueQuery, tournament::TournamentQuery);
+pub struct QueryRoot(query::LeagueQuery, tournament::TournamentQuery, access::AccessQuery);
 
 /// The mutation root: each change needs a bearer token; the domain decides whether the
 /// caller may.

@@ -78,8 +78,14 @@ impl Player {
         ID(self.id.to_string())
     }
 
+    /// The player's name; their pseudonym ("Erased player 34cd56ef") once erased.
     async fn name(&self) -> String {
         self.with(|p| p.name.clone()).unwrap_or_default()
+    }
+
+    /// Whether the player's personal data was erased (`docs/personal-data.md`).
+    async fn erased(&self) -> bool {
+        self.with(|p| p.erased).unwrap_or_default()
     }
 
     async fn registered_at(&self) -> Option<DateTime<Utc>> {

@@ -1,0 +1,259 @@
+//! Personal data (`docs/personal-data.md`): a registration's name is sealed under the
+//! person's new key before the event is stored, the key committing with it; an erasure
+//! deletes the key in the erasure event's transaction; and the access request gathers
+//! everything the platform holds about a person.
+
+use chrono::{DateTime, Utc};
+use league_domain::{
+    Actor, DomainEvent, LeagueStatus, PERSON_KEY_LEN, PersonKey, PersonalText, SEAL_NONCE_LEN,
+    authorise_personal_data, player_stream_id,
+};
+use league_projections::{GameKind, NAME_FIELD, person_keys};
+use league_store::{KeyChange, RecordedEvent, StreamId};
+use serde::Serialize;
+use serde_json::Value;
+use uuid::Uuid;
+
+use crate::App;
+use crate::error::AppError;
+
+/// The people whose sealed registrations are among `events` (a registration before sealing
+/// has no key to read).
+pub(crate) fn sealed_registrations<'a>(
+    events: impl Iterator<Item = &'a RecordedEvent>,
+) -> Vec<Uuid> {
+    events
+        .filter(|event| event.event_type == "PlayerRegistered" && event.schema_version >= 2)
+        .filter_map(|event| event.payload.get("playerId")?.as_str()?.parse().ok())
+        .collect()
+}
+
+/// Seals every plain personal field of `events` under a fresh key for its person, and
+/// answers the key change that must commit with them: the new key to store, or for an
+/// erasure the key to delete. An append changes at most one person's key.
+pub(crate) fn seal_personal_data(
+    events: &mut [DomainEvent],
+) -> Result<Option<KeyChange>, AppError> {
+    let mut change = None;
+    for event in events.iter_mut() {
+        let next = match event {
+            DomainEvent::PlayerRegistered(e) => {
+                let PersonalText::Plain(name) = &e.name else { continue };
+                let key = PersonKey::from_bytes(random()?);
+                e.name = PersonalText::seal(&key, random()?, e.player_id, NAME_FIELD, name);
+                KeyChange::Insert { person: e.player_id, key: *key.as_bytes() }
+            }
+            DomainEvent::PlayerErased(e) => KeyChange::Delete { person: e.player_id },
+            _ => continue,
+        };
+        if change.replace(next).is_some() {
+            return Err(AppError::internal("one append would change two person keys"));
+        }
+    }
+    Ok(change)
+}
+
+/// Random bytes from the operating system.
+fn random<const N: usize>() -> Result<[u8; N], AppError> {
+    let mut bytes = [0u8; N];
+    getrandom::fill(&mut bytes).map_err(|error| AppError::internal(error.to_string()))?;
+    Ok(bytes)
+}
+
+// The key and nonce sizes the sealing draws.
+const _: () = assert!(PERSON_KEY_LEN == league_store::PERSON_KEY_BYTES && SEAL_NONCE_LEN == 24);
+
+/// Everything the platform holds about one person, as the access request prints it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PersonalData {
+    pub player_id: Uuid,
+    /// The name as the platform shows it (the pseudonym once erased).
+    pub name: String,
+    pub erased: bool,
+    /// Whether the platform holds the key the person's sealed data opens with.
+    pub key_held: bool,
+    pub registered_at: DateTime<Utc>,
+    pub organiser: bool,
+    /// `valid` or `revoked`; the token itself is never stored, only its hash.
+    pub token: &'static str,
+    pub leagues: Vec<LeagueData>,
+    pub tournaments: Vec<TournamentData>,
+    /// Current ratings, one per kind of game played.
+    pub ratings: Vec<RatingData>,
+    /// Every event of the person's own stream, and every event of a competition they are
+    /// in or organise that names them: as stored (a sealed name stays sealed here; `name`
+    /// above is it opened).
+    pub events: Vec<EventData>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LeagueData {
+    pub league_id: Uuid,
+    pub name: String,
+    pub status: LeagueStatus,
+    pub subscribed: bool,
+    pub organiser: bool,
+    /// Rank and total in the standings (while subscribed).
+    pub rank: Option<u32>,
+    pub total: Option<f64>,
+    /// Every game the person sits in: number and their score once finished.
+    pub games: Vec<GameData>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GameData {
+    pub game_id: Uuid,
+    pub number: u32,
+    pub score: Option<f64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TournamentData {
+    pub tournament_id: Uuid,
+    pub name: String,
+    pub entrant: bool,
+    pub organiser: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RatingData {
+    pub kind: String,
+    pub mu: f64,
+    pub sigma: f64,
+    pub games: u32,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EventData {
+    pub position: u64,
+    pub stream_id: String,
+    pub event_type: String,
+    pub recorded_at: DateTime<Utc>,
+    pub actor: Option<String>,
+    pub payload: Value,
+}
+
+impl From<RecordedEvent> for EventData {
+    fn from(event: RecordedEvent) -> EventData {
+        EventData {
+            position: event.position,
+            stream_id: event.stream_id.to_string(),
+            event_type: event.event_type,
+            recorded_at: event.recorded_at,
+            actor: event.metadata.actor,
+            payload: event.payload,
+        }
+    }
+}
+
+impl App {
+    /// Everything the platform holds about `player` (the access request), for the player
+    /// themself or the site admin (else `FORBIDDEN`), or `NOT_FOUND`.
+    pub async fn personal_data(
+        &self,
+        actor: Actor,
+        player: Uuid,
+    ) -> Result<PersonalData, AppError> {
+        authorise_personal_data(actor, player)?;
+        let (view, organiser, leagues, tournaments) = {
+            let catalog = self.catalog();
+            let view = catalog
+                .player(player)
+                .cloned()
+                .ok_or_else(|| AppError::NotFound(format!("player {player}")))?;
+            let leagues: Vec<_> = catalog
+                .leagues()
+                .filter(|league| {
+                    league.players.contains(&player)
+                        || league.organisers.includes(player)
+                        || catalog.leagues_joined(player).contains(&league.id)
+                })
+                .map(|league| (league.id, league.organisers.includes(player)))
+                .collect();
+            let tournaments: Vec<_> = catalog
+                .tournaments()
+                .filter(|t| t.entrants.contains(&player) || t.organisers.includes(player))
+                .map(|t| TournamentData {
+                    tournament_id: t.id,
+                    name: t.settings.name.clone(),
+                    entrant: t.entrants.contains(&player),
+                    organiser: t.organisers.includes(player),
+                })
+                .collect();
+            (view, catalog.is_organiser(player), leagues, tournaments)
+        };
+        let needle = player.to_string();
+        let names_them = |event: &RecordedEvent| {
+            event.metadata.actor.as_deref() == Some(&format!("player:{player}"))
+                || event.payload.to_string().contains(&needle)
+        };
+        let own = StreamId::new(player_stream_id(player)).map_err(AppError::internal)?;
+        let mut events: Vec<RecordedEvent> = self.store().read_stream(&own, 1).await?;
+        let mut league_data = Vec::with_capacity(leagues.len());
+        for (league, organises) in leagues {
+            let model = self.existing_league(league).await?;
+            let Some(summary) = model.league(league) else { continue };
+            let standing = model.standings(league).into_iter().find(|row| row.player == player);
+            let games = model
+                .games_of(league)
+                .filter(|game| game.seats.iter().any(|seat| seat.player == player))
+                .map(|game| GameData {
+                    game_id: game.id,
+                    number: game.number,
+                    score: game.scores.iter().find(|(p, _)| *p == player).map(|(_, s)| *s),
+                })
+                .collect();
+            league_data.push(LeagueData {
+                league_id: league,
+                name: summary.settings.name.clone(),
+                status: summary.status,
+                subscribed: summary.players.contains(&player),
+                organiser: organises,
+                rank: standing.as_ref().map(|row| row.rank),
+                total: standing.as_ref().map(|row| row.total),
+                games,
+            });
+            let stream = StreamId::new(league_domain::league_stream_id(league))
+                .map_err(AppError::internal)?;
+            events
+                .extend(self.store().read_stream(&stream, 1).await?.into_iter().filter(names_them));
+        }
+        for tournament in &tournaments {
+            let stream = self.tournament_events(tournament.tournament_id).await?;
+            events.extend(stream.into_iter().filter(names_them));
+        }
+        events.sort_by_key(|event| event.position);
+        let mut ratings = Vec::new();
+        for kind in GameKind::ALL {
+            let rating = self.rating(kind, player, None).await?;
+            if rating.games > 0 {
+                ratings.push(RatingData {
+                    kind: format!("{kind:?}"),
+                    mu: rating.mu,
+                    sigma: rating.sigma,
+                    games: rating.games,
+                });
+            }
+        }
+        let key_held = person_keys(self.store(), Some(&[player])).await?.contains_key(&player);
+        Ok(PersonalData {
+            player_id: player,
+            name: view.name,
+            erased: view.erased,
+            key_held,
+            registered_at: view.registered_at,
+            organiser,
+            token: if view.token_hash.is_empty() { "revoked" } else { "valid" },
+            leagues: league_data,
+            tournaments,
+            ratings,
+            events: events.into_iter().map(EventData::from).collect(),
+        })
+    }
+}
