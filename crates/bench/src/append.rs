@@ -475,7 +475,8 @@ async fn transport(store: &EventStore) -> Result<String, BenchError> {
         .await
         .context("transport")?
         .context("transport: no row")?;
-    Ok(row.try_get_by_index::<String>(0).context("transport")?)
+    let transport = row.try_get_by_index::<String>(0).context("transport")?;
+    Ok(transport)
 }
 
 /// The same-driver baseline: same-shaped rows written straight into the same `events` table
