@@ -20,6 +20,11 @@
 //!
 //! The machine's load average is printed at the start and end: figures from a busy machine
 //! are only comparable with the baselines of the same run.
+//!
+//! `--also URL` (repeatable) measures more servers or transports in the same run, one table
+//! (or JSON object) each: e.g. the same PostgreSQL cluster over its Unix socket, over TCP
+//! (`sslmode=disable`) and over TLS (`sslmode=require`); `pgbench` runs on each URL, so on
+//! the same transport. Each table names the transport the server saw.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -54,6 +59,10 @@ pub struct Args {
     /// Seconds for each `pgbench` run (PostgreSQL only).
     #[arg(long, default_value_t = 5)]
     pub pgbench_seconds: u64,
+    /// Another database to measure in the same run, after `--database` (repeatable): e.g.
+    /// the same server over TCP or TLS.
+    #[arg(long = "also", value_name = "URL")]
+    pub also: Vec<String>,
 }
 
 const BATCH_SIZE: u64 = 100;
@@ -65,6 +74,9 @@ const WRITERS: u64 = 8;
 #[derive(Debug, serde::Serialize)]
 struct Figures {
     database: String,
+    /// PostgreSQL: how the server saw the store's connection (`unix socket`, `tcp`,
+    /// `tcp+tls`); SQLite: `file`.
+    transport: String,
     /// PostgreSQL `fsync` / SQLite `synchronous` as the scratch database reports it.
     durability: String,
     load_average_before: String,
@@ -118,16 +130,23 @@ pub async fn run(args: Args) -> Result<ExitCode, BenchError> {
         return Err(BenchError::BadInput("--pgbench-seconds must be at least 1".into()));
     }
     let args = &args;
-    let figures = in_scratch(&args.scratch.database, "append", true, |url| async move {
-        measure(&url, args).await
-    })
-    .await?;
-    print_figures(&figures, args.scratch.json, print_table)?;
+    for (index, database) in std::iter::once(&args.scratch.database).chain(&args.also).enumerate() {
+        let figures =
+            in_scratch(database, "append", true, |url| async move { measure(&url, args).await })
+                .await?;
+        if index > 0 && !args.scratch.json {
+            println!();
+        }
+        print_figures(&figures, args.scratch.json, print_table)?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 
 fn print_table(figures: &Figures) {
-    println!("database               {} ({})", figures.database, figures.durability);
+    println!(
+        "database               {} over {} ({})",
+        figures.database, figures.transport, figures.durability
+    );
     println!(
         "load average           {} (start)   {} (end)",
         figures.load_average_before, figures.load_average_after
@@ -204,6 +223,7 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
     store.migrate().await.context("cannot migrate the scratch database")?;
     let backend = store.backend();
     let durability = durability(&store).await?;
+    let transport = transport(&store).await?;
     let raw = RawWriter::new(&store);
     let mut c_level = match backend {
         DbBackend::Sqlite => CLevel::open(url)?,
@@ -346,6 +366,7 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
     };
     Ok(Figures {
         database: format!("{backend:?}").to_lowercase(),
+        transport,
         durability,
         load_average_before,
         load_average_after: load_average(),
@@ -437,6 +458,25 @@ async fn durability(store: &EventStore) -> Result<String, BenchError> {
         },
     };
     Ok(format!("{label}={value}"))
+}
+
+/// How the server sees this connection: over its Unix socket (no client address), TCP, or
+/// TCP with TLS; a SQLite database is a file.
+async fn transport(store: &EventStore) -> Result<String, BenchError> {
+    if store.backend() != DbBackend::Postgres {
+        return Ok("file".into());
+    }
+    let sql = "SELECT CASE WHEN inet_client_addr() IS NULL THEN 'unix socket' \
+        WHEN (SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()) THEN 'tcp+tls' \
+        ELSE 'tcp' END";
+    let row = store
+        .connection()
+        .query_one_raw(Statement::from_string(DbBackend::Postgres, sql))
+        .await
+        .context("transport")?
+        .context("transport: no row")?;
+    let transport = row.try_get_by_index::<String>(0).context("transport")?;
+    Ok(transport)
 }
 
 /// The same-driver baseline: same-shaped rows written straight into the same `events` table

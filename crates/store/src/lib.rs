@@ -84,6 +84,7 @@ mod error;
 mod group;
 mod hash;
 mod postgres;
+mod postgres_writer;
 mod sqlite;
 mod storage;
 mod store;

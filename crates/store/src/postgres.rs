@@ -1,5 +1,7 @@
 //! PostgreSQL: every SQL statement the store runs on PostgreSQL — the group commit, the
-//! streaming reads and the `LISTEN`ing relay of the live feed.
+//! streaming reads and the `LISTEN`ing relay of the live feed. Appends go through the
+//! [`postgres_writer`](crate::postgres_writer)'s connections (no Nagle stalls over TCP);
+//! everything else through sqlx.
 //!
 //! **Writes**: one statement in autocommit, one round trip per group when this process's
 //! picture of the log holds. The store remembers the head it last saw (position, hash,
@@ -17,16 +19,18 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use chrono::{SubsecRound, Utc};
+use deadpool_postgres::GenericClient;
 use futures::future::BoxFuture;
 use sea_orm::sqlx::postgres::{PgListener, PgPool, Postgres};
 use sea_orm::sqlx::query::Query;
-use sea_orm::sqlx::{self, Database, Pool, Row};
-use sea_orm::{ConnectOptions, DbErr, RuntimeErr};
+use sea_orm::sqlx::{self, Database, Pool};
+use sea_orm::{ConnectOptions, DbErr};
 use tokio::sync::watch;
 use uuid::Uuid;
 
 use crate::decide::{Decided, Head, KeyOutcome, Plan, Request, Stamp, Tip, decide};
 use crate::entity::{event, idempotency_key};
+use crate::postgres_writer::{PostgresWriter, failed, query};
 use crate::storage::{
     ArgumentsOf, EventRow, GroupFailed, PersonKeyRow, Restore, SqlReads, Storage, raw_columns,
 };
@@ -100,6 +104,8 @@ pub(crate) fn configure(options: &mut ConnectOptions) {
 /// The store on PostgreSQL.
 pub(crate) struct PostgresStorage {
     pool: PgPool,
+    /// The connections appends are written on.
+    writer: PostgresWriter,
     /// What this process last saw of the log, to predict the next group's state.
     known: Mutex<Known>,
 }
@@ -121,8 +127,9 @@ struct Found {
 }
 
 impl PostgresStorage {
-    pub(crate) fn new(pool: PgPool) -> PostgresStorage {
-        PostgresStorage { pool, known: Mutex::default() }
+    /// The store on `pool`, writing through connections to `url` (the pool's URL).
+    pub(crate) fn new(pool: PgPool, url: &str) -> Result<PostgresStorage, StoreError> {
+        Ok(PostgresStorage { pool, writer: PostgresWriter::new(url)?, known: Mutex::default() })
     }
 
     fn known(&self) -> MutexGuard<'_, Known> {
@@ -133,7 +140,7 @@ impl PostgresStorage {
     /// The group decided against the predicted state, then checked and written by
     /// `league_append_hashed`; decided again on the state it answers after a miss; decided
     /// in the server after a second miss.
-    async fn write(&self, requests: &[Arc<Request>]) -> Result<Vec<Decided>, StoreError> {
+    async fn write(&self, requests: &[Arc<Request>]) -> Result<Vec<Decided>, GroupFailed> {
         let mut found: Option<Found> = None;
         for _ in 0..2 {
             let real = {
@@ -187,7 +194,7 @@ impl PostgresStorage {
         requests: &[Arc<Request>],
         start: &Head,
         plan: &Plan<'_>,
-    ) -> Result<Option<Found>, StoreError> {
+    ) -> Result<Option<Found>, GroupFailed> {
         let mut streams = Vec::new();
         let mut metadata = Vec::new();
         let mut ev_append = Vec::new();
@@ -230,41 +237,46 @@ impl PostgresStorage {
         }
         let (check_streams, check_versions): (Vec<&str>, Vec<i64>) =
             plan.checks.iter().map(|(stream, version)| (*stream, to_db(*version))).unzip();
-        let rows = sqlx::query(APPEND_HASHED)
-            .bind(to_db(start.position))
-            .bind(start.hash.as_str())
-            .bind(plan.time)
-            .bind(&plan.check_keys)
-            .bind(check_streams)
-            .bind(check_versions)
-            .bind(streams)
-            .bind(metadata)
-            .bind(ev_append)
-            .bind(ev_versions)
-            .bind(event_ids)
-            .bind(types)
-            .bind(schemas)
-            .bind(payloads)
-            .bind(prev_hashes)
-            .bind(hashes)
-            .bind(key_keys)
-            .bind(key_streams)
-            .bind(key_first)
-            .bind(key_last)
-            .bind(key_versions)
-            .fetch_all(&self.pool)
-            .await
-            .map_err(database_error)?;
+        let client = self.writer.connection().await?;
+        let rows = query(
+            &client,
+            APPEND_HASHED,
+            &[
+                &to_db(start.position),
+                &start.hash.as_str(),
+                &plan.time,
+                &plan.check_keys,
+                &check_streams,
+                &check_versions,
+                &streams,
+                &metadata,
+                &ev_append,
+                &ev_versions,
+                &event_ids,
+                &types,
+                &schemas,
+                &payloads,
+                &prev_hashes,
+                &hashes,
+                &key_keys,
+                &key_streams,
+                &key_first,
+                &key_last,
+                &key_versions,
+            ],
+        )
+        .await?;
+        drop(client);
 
         let mut head = None;
         let mut used_keys = HashMap::new();
         let mut versions = HashMap::new();
         for row in rows {
-            let kind: String = row.try_get(0).map_err(database_error)?;
-            let name: Option<String> = row.try_get(1).map_err(database_error)?;
-            let position: Option<i64> = row.try_get(2).map_err(database_error)?;
-            let last: Option<i64> = row.try_get(3).map_err(database_error)?;
-            let version: Option<i64> = row.try_get(4).map_err(database_error)?;
+            let kind: String = row.try_get(0).map_err(failed)?;
+            let name: Option<String> = row.try_get(1).map_err(failed)?;
+            let position: Option<i64> = row.try_get(2).map_err(failed)?;
+            let last: Option<i64> = row.try_get(3).map_err(failed)?;
+            let version: Option<i64> = row.try_get(4).map_err(failed)?;
             let field = |value: Option<i64>| value.map_or(0, from_db);
             match (kind.as_str(), name) {
                 ("written", _) => return Ok(None),
@@ -272,10 +284,10 @@ impl PostgresStorage {
                     head = Some(Head {
                         position: field(position),
                         hash: row
-                            .try_get::<Option<String>, _>(5)
-                            .map_err(database_error)?
+                            .try_get::<_, Option<String>>(5)
+                            .map_err(failed)?
                             .unwrap_or_else(|| crate::GENESIS_HASH.to_owned()),
-                        recorded_at: row.try_get(6).map_err(database_error)?,
+                        recorded_at: row.try_get(6).map_err(failed)?,
                     });
                 }
                 ("key", Some(key)) => {
@@ -290,18 +302,25 @@ impl PostgresStorage {
                     versions.insert(stream, field(version));
                 }
                 (other, _) => {
-                    return Err(unexpected(&format!("league_append_hashed answered {other:?}")));
+                    return Err(
+                        unexpected(&format!("league_append_hashed answered {other:?}")).into()
+                    );
                 }
             }
         }
-        let head = head.ok_or_else(|| unexpected("league_append_hashed: no head"))?;
+        let head =
+            head.ok_or_else(|| GroupFailed::from(unexpected("league_append_hashed: no head")))?;
         Ok(Some(Found { head, used_keys, versions }))
     }
 
     /// The whole group in one call of `league_append`, one round trip; the server decides
     /// every append and chains the hashes itself, under the append lock.
-    async fn write_in_server(&self, requests: &[Arc<Request>]) -> Result<Vec<Decided>, StoreError> {
-        append_in_server(&self.pool, requests).await
+    async fn write_in_server(
+        &self,
+        requests: &[Arc<Request>],
+    ) -> Result<Vec<Decided>, GroupFailed> {
+        let client = self.writer.connection().await?;
+        append_in_server(&client, requests).await
     }
 
     /// One append decided by the server (as [`Self::write_in_server`]) and, only if it is
@@ -312,32 +331,35 @@ impl PostgresStorage {
         request: Request,
         change: &KeyChange,
     ) -> Result<Decided, StoreError> {
-        let mut txn = self.pool.begin().await.map_err(database_error)?;
-        let decided = append_in_server(&mut *txn, &[Arc::new(request)])
-            .await?
+        let mut client = self.writer.connection().await.map_err(|failed| failed.error)?;
+        let txn = client.transaction().await.map_err(|error| failed(error).error)?;
+        let decided = append_in_server(&txn, &[Arc::new(request)])
+            .await
+            .map_err(|failed| failed.error)?
             .pop()
             .ok_or_else(|| unexpected("league_append answered no append"))?;
         if matches!(decided, Decided::Written(_)) {
-            let statement = match change {
+            let changed = match change {
                 KeyChange::Insert { person, key } => {
-                    sqlx::query(INSERT_PERSON_KEY).bind(person.to_string()).bind(key.as_slice())
+                    query(&txn, INSERT_PERSON_KEY, &[&person.to_string(), &key.as_slice()]).await
                 }
                 KeyChange::Delete { person } => {
-                    sqlx::query(DELETE_PERSON_KEY).bind(person.to_string())
+                    query(&txn, DELETE_PERSON_KEY, &[&person.to_string()]).await
                 }
             };
-            statement.execute(&mut *txn).await.map_err(database_error)?;
+            changed.map_err(|failed| failed.error)?;
         }
-        txn.commit().await.map_err(database_error)?;
+        txn.commit().await.map_err(|error| failed(error).error)?;
         Ok(decided)
     }
 }
 
-/// The whole group in one call of `league_append` on `executor` (the pool, or a transaction).
-async fn append_in_server<'e>(
-    executor: impl sqlx::Executor<'e, Database = Postgres>,
+/// The whole group in one call of `league_append` on `client` (a write connection, or a
+/// transaction on one).
+async fn append_in_server(
+    client: &impl GenericClient,
     requests: &[Arc<Request>],
-) -> Result<Vec<Decided>, StoreError> {
+) -> Result<Vec<Decided>, GroupFailed> {
     let events = requests.iter().flat_map(|request| &request.events);
     let streams: Vec<&str> = requests.iter().map(|request| request.stream.as_str()).collect();
     let expected: Vec<Option<i64>> = requests
@@ -360,28 +382,31 @@ async fn append_in_server<'e>(
     let schemas: Vec<i32> = events.clone().map(|event| event.schema_version).collect();
     let payloads: Vec<&str> = events.map(|event| event.payload.as_str()).collect();
 
-    let rows = sqlx::query(APPEND_IN_SERVER)
-        .bind(Utc::now().trunc_subsecs(6))
-        .bind(streams)
-        .bind(expected)
-        .bind(keys)
-        .bind(metadata)
-        .bind(counts)
-        .bind(event_ids)
-        .bind(types)
-        .bind(schemas)
-        .bind(payloads)
-        .fetch_all(executor)
-        .await
-        .map_err(database_error)?;
+    let rows = query(
+        client,
+        APPEND_IN_SERVER,
+        &[
+            &Utc::now().trunc_subsecs(6),
+            &streams,
+            &expected,
+            &keys,
+            &metadata,
+            &counts,
+            &event_ids,
+            &types,
+            &schemas,
+            &payloads,
+        ],
+    )
+    .await?;
 
     let mut decided: Vec<Option<Decided>> = requests.iter().map(|_| None).collect();
     for row in rows {
-        let append: i32 = row.try_get(0).map_err(database_error)?;
-        let outcome: String = row.try_get(1).map_err(database_error)?;
-        let position: Option<i64> = row.try_get(2).map_err(database_error)?;
-        let last_position: Option<i64> = row.try_get(3).map_err(database_error)?;
-        let version: Option<i64> = row.try_get(4).map_err(database_error)?;
+        let append: i32 = row.try_get(0).map_err(failed)?;
+        let outcome: String = row.try_get(1).map_err(failed)?;
+        let position: Option<i64> = row.try_get(2).map_err(failed)?;
+        let last_position: Option<i64> = row.try_get(3).map_err(failed)?;
+        let version: Option<i64> = row.try_get(4).map_err(failed)?;
         let slot = usize::try_from(append - 1)
             .ok()
             .and_then(|index| decided.get_mut(index))
@@ -393,9 +418,9 @@ async fn append_in_server<'e>(
                 let stamp = Stamp {
                     position,
                     stream_version: version,
-                    recorded_at: row.try_get(5).map_err(database_error)?,
-                    prev_hash: row.try_get(6).map_err(database_error)?,
-                    hash: row.try_get(7).map_err(database_error)?,
+                    recorded_at: row.try_get(5).map_err(failed)?,
+                    prev_hash: row.try_get(6).map_err(failed)?,
+                    hash: row.try_get(7).map_err(failed)?,
                 };
                 match slot {
                     Some(Decided::Written(stamps)) => stamps.push(stamp),
@@ -410,12 +435,12 @@ async fn append_in_server<'e>(
                 }));
             }
             "conflict" => *slot = Some(Decided::Conflict { actual: version }),
-            other => return Err(unexpected(&format!("league_append outcome {other:?}"))),
+            other => return Err(unexpected(&format!("league_append outcome {other:?}")).into()),
         }
     }
     decided
         .into_iter()
-        .map(|decided| decided.ok_or_else(|| unexpected("league_append skipped an append")))
+        .map(|decided| decided.ok_or_else(|| unexpected("league_append skipped an append").into()))
         .collect()
 }
 
@@ -524,18 +549,7 @@ impl Storage for PostgresStorage {
         &'a self,
         requests: &'a [Arc<Request>],
     ) -> BoxFuture<'a, Result<Vec<Decided>, GroupFailed>> {
-        Box::pin(async move {
-            self.write(requests).await.map_err(|error| {
-                // An error the server reported ends the statement's transaction: nothing was
-                // written. Any other (I/O) error leaves the outcome unknown.
-                let rolled_back = matches!(
-                    &error,
-                    StoreError::Database(DbErr::Exec(RuntimeErr::SqlxError(sqlx_error)))
-                        if matches!(**sqlx_error, sqlx::Error::Database(_))
-                );
-                GroupFailed { error, rolled_back }
-            })
-        })
+        Box::pin(self.write(requests))
     }
 
     fn listen(

@@ -102,7 +102,7 @@ impl EventStore {
             Some(location) => {
                 Box::new(SqliteStorage::new(db.get_sqlite_connection_pool().clone(), location))
             }
-            None => Box::new(PostgresStorage::new(db.get_postgres_connection_pool().clone())),
+            None => Box::new(PostgresStorage::new(db.get_postgres_connection_pool().clone(), url)?),
         };
         let (head, _) = watch::channel(0);
         Ok(EventStore {

@@ -6,6 +6,12 @@
 //! command starts a throwaway cluster). Without them, PostgreSQL tests are skipped with a
 //! message, unless `LEAGUE_REQUIRE_PG=1` (set by `scripts/test`), where that is a failure:
 //! CI never silently passes without the real database.
+//!
+//! `pg_virtualenv` points `PGHOST` at `localhost`, so tests reach PostgreSQL over TCP (TLS
+//! when the cluster offers it, as Debian's do). `LEAGUE_TEST_PG_SOCKET=DIR` (e.g.
+//! `/var/run/postgresql`) connects over the cluster's Unix socket in `DIR` instead, with the
+//! same password: start the cluster with password authentication on local connections
+//! (`pg_virtualenv -i --auth-local=scram-sha-256`, as `scripts/test` does for that run).
 
 use std::fmt;
 
@@ -46,9 +52,14 @@ pub fn sqlite() -> TestDatabase {
     TestDatabase { backend: Backend::Sqlite, url, _dir: Some(dir) }
 }
 
-/// The server URL (no database name) of the PostgreSQL cluster named by `PG*` variables.
+/// The server URL (no database name) of the PostgreSQL cluster named by `PG*` variables,
+/// over the Unix socket in `LEAGUE_TEST_PG_SOCKET` when that is set.
 pub fn postgres_server_url() -> Option<String> {
-    let host = std::env::var("PGHOST").ok()?;
+    let host = match std::env::var("LEAGUE_TEST_PG_SOCKET") {
+        // A socket directory goes in the URL's host, its slashes percent-encoded.
+        Ok(directory) if !directory.is_empty() => directory.replace('/', "%2F"),
+        _ => std::env::var("PGHOST").ok()?,
+    };
     let port = std::env::var("PGPORT").unwrap_or_else(|_| "5432".into());
     let user = std::env::var("PGUSER").unwrap_or_else(|_| "postgres".into());
     let password = std::env::var("PGPASSWORD").unwrap_or_default();
