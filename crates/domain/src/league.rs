@@ -470,7 +470,9 @@ impl Aggregate for League {
             | DomainEvent::TokenRotated(_)
             | DomainEvent::TokenRevoked(_)
             | DomainEvent::OrganiserAppointed(_)
-            | DomainEvent::OrganiserDismissed(_) => {}
+            | DomainEvent::OrganiserDismissed(_)
+            | DomainEvent::CalendarFeedIssued(_)
+            | DomainEvent::CalendarFeedRotated(_) => {}
         }
     }
 

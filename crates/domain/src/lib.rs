@@ -1,18 +1,21 @@
 //! Pure league domain: commands to events, invariants. No IO, no async.
 //!
-//! Two aggregates, each one event stream:
+//! The aggregates, each one event stream:
 //! - [`Player`] (`player-<uuid>`): registration, token rotations and revocations, the
 //!   organiser right.
 //! - [`League`] (`league-<uuid>`): settings, subscriptions, the stored schedule, results,
 //!   corrections, completion.
 //! - [`Tournament`] (`tournament-<uuid>`): entries, roll calls, seeded rounds, board results
 //!   and corrections, completion (`docs/tournaments.md`).
+//! - [`Calendar`] (`calendar-<uuid>`, by player): the hash of the player's secret calendar
+//!   feed, issued and rotated (`docs/feeds.md`).
 //!
 //! [`Aggregate::handle`] decides (`Result<Vec<DomainEvent>, DomainError>`, pure);
 //! [`Aggregate::apply`] only folds. Facts from other aggregates come in a [`Context`]
 //! filled by the application layer. [`DomainError::code`] maps each refusal to an API code.
 
 mod aggregate;
+mod calendar;
 mod commands;
 mod context;
 mod error;
@@ -30,6 +33,10 @@ mod settings;
 mod tournament;
 
 pub use aggregate::Aggregate;
+pub use calendar::{
+    CALENDAR_STREAM_PREFIX, Calendar, CalendarCommand, RotateCalendarFeed, calendar_stream_id,
+    player_id_of_calendar_stream,
+};
 pub use commands::{
     AddLeagueCoOrganiser, AddTournamentCoOrganiser, AnswerRollCall, AppointOrganiser,
     CorrectBoardResult, CorrectResult, CreateLeague, CreateTournament, DismissOrganiser,
@@ -40,7 +47,7 @@ pub use commands::{
 pub use context::{Context, SubscriberFacts};
 pub use error::{DomainError, ErrorCode};
 pub use events::{
-    BoardFinished, BoardResultCorrected, DomainEvent, EventDecodeError, EventType, GameFinished,
+    BoardFinished, BoardResultCorrected, CalendarFeedIssued, CalendarFeedRotated, DomainEvent, EventDecodeError, EventType, GameFinished,
     GameResultCorrected, GamesScheduled, LeagueCoOrganiserAdded, LeagueCompleted, LeagueCreated,
     OrganiserAppointed, OrganiserDismissed, PayloadSource, PlayerRegistered, PlayerSubscribed,
     PlayerUnsubscribed, RollCallAnswered, RoundCompleted, RoundPlayersSwapped, RoundSeeded,

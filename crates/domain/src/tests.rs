@@ -783,6 +783,7 @@ mod stored_events {
         events.push(DomainEvent::LeagueCompleted(LeagueCompleted { league_id: LEAGUE }));
         events.extend(crate::tournament::tests::a_played_tournament());
         events.extend(rights::one_of_each_rights_event());
+        events.extend(crate::calendar::tests::issued_and_rotated());
         events
     }
 
@@ -893,6 +894,7 @@ mod stored_events {
         for event in &events[1..] {
             let expected = match (event.kind().stream_kind(), event.tournament_id()) {
                 (StreamKind::Player, _) => format!("player-{}", player(50)),
+                (StreamKind::Calendar, _) => format!("calendar-{}", crate::calendar::tests::PLAYER),
                 (_, Some(tournament)) => format!("tournament-{tournament}"),
                 (_, None) => format!("league-{LEAGUE}"),
             };

@@ -158,7 +158,9 @@ impl Applied {
             | DomainEvent::OrganiserAppointed(_)
             | DomainEvent::OrganiserDismissed(_)
             | DomainEvent::LeagueCoOrganiserAdded(_)
-            | DomainEvent::TournamentCoOrganiserAdded(_) => {}
+            | DomainEvent::TournamentCoOrganiserAdded(_)
+            | DomainEvent::CalendarFeedIssued(_)
+            | DomainEvent::CalendarFeedRotated(_) => {}
         }
         applied
     }
@@ -331,7 +333,9 @@ impl ReadModel {
             | DomainEvent::RoundCompleted(_)
             | DomainEvent::TournamentCompleted(_)
             | DomainEvent::LeagueCoOrganiserAdded(_)
-            | DomainEvent::TournamentCoOrganiserAdded(_) => {}
+            | DomainEvent::TournamentCoOrganiserAdded(_)
+            | DomainEvent::CalendarFeedIssued(_)
+            | DomainEvent::CalendarFeedRotated(_) => {}
         }
         self.position = meta.position;
         self.last_recorded_at = Some(meta.recorded_at);

@@ -749,7 +749,9 @@ impl Aggregate for Tournament {
             | DomainEvent::TokenRotated(_)
             | DomainEvent::TokenRevoked(_)
             | DomainEvent::OrganiserAppointed(_)
-            | DomainEvent::OrganiserDismissed(_) => {}
+            | DomainEvent::OrganiserDismissed(_)
+            | DomainEvent::CalendarFeedIssued(_)
+            | DomainEvent::CalendarFeedRotated(_) => {}
         }
     }
 
