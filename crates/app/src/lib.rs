@@ -18,6 +18,10 @@
 //!                                         (loaded on first use)
 //! app.tournament(id) / tournament_as_of / verify_seeding   a tournament folded from its
 //!                                         stream (docs/tournaments.md)
+//! app.calendar_feed / calendar_entries     a player's secret feed and their games and
+//!                                         boards as iCalendar events (docs/feeds.md)
+//! app.league_export / tournament_export    a competition's standings and results as CSV
+//!                                         or JSON (docs/feeds.md)
 //! replay::rebuild(store) / fold_as_of      the whole log folded at once, then .with_ratings
 //!                                           and .report (what `league replay` prints)
 //! ```
@@ -31,7 +35,9 @@
 mod aggregates;
 mod app;
 mod audit;
+mod calendar;
 mod error;
+mod exports;
 mod follow;
 mod ratings;
 pub mod replay;
@@ -43,7 +49,11 @@ pub use app::{
     Executed, MAX_ATTEMPTS, Notification, cache_leagues_from_env,
 };
 pub use audit::{AuditEntry, PlayerAudit, ResultAudit, WhatIf};
+pub use calendar::{CalendarEntry, calendar_ics};
 pub use error::AppError;
+pub use exports::{
+    CompetitionExport, ExportTable, ExportedCompetition, ResultExport, StandingExport,
+};
 pub use league_domain::ErrorCode;
 pub use league_projections::{AsOf, Catalog, LeagueSummary, ReadModel, StandingRow};
 pub use ratings::RatingChangeView;

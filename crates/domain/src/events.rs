@@ -15,8 +15,8 @@ use league_scoring::{ConcessionRule, GameResult};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-pub use crate::calendar::{CalendarFeedIssued, CalendarFeedRotated};
 use crate::calendar::calendar_stream_id;
+pub use crate::calendar::{CalendarFeedIssued, CalendarFeedRotated};
 use crate::ids::{
     Actor, BoardId, GameId, LeagueId, PlayerId, TournamentId, league_stream_id, player_stream_id,
     tournament_stream_id,

@@ -47,13 +47,13 @@ pub use commands::{
 pub use context::{Context, SubscriberFacts};
 pub use error::{DomainError, ErrorCode};
 pub use events::{
-    BoardFinished, BoardResultCorrected, CalendarFeedIssued, CalendarFeedRotated, DomainEvent, EventDecodeError, EventType, GameFinished,
-    GameResultCorrected, GamesScheduled, LeagueCoOrganiserAdded, LeagueCompleted, LeagueCreated,
-    OrganiserAppointed, OrganiserDismissed, PayloadSource, PlayerRegistered, PlayerSubscribed,
-    PlayerUnsubscribed, RollCallAnswered, RoundCompleted, RoundPlayersSwapped, RoundSeeded,
-    ScheduledGame, StreamKind, StreamRef, TokenRevoked, TokenRotated, TournamentCoOrganiserAdded,
-    TournamentCompleted, TournamentCreated, TournamentPlayerEntered, TournamentPlayerWithdrawn,
-    upcast,
+    BoardFinished, BoardResultCorrected, CalendarFeedIssued, CalendarFeedRotated, DomainEvent,
+    EventDecodeError, EventType, GameFinished, GameResultCorrected, GamesScheduled,
+    LeagueCoOrganiserAdded, LeagueCompleted, LeagueCreated, OrganiserAppointed, OrganiserDismissed,
+    PayloadSource, PlayerRegistered, PlayerSubscribed, PlayerUnsubscribed, RollCallAnswered,
+    RoundCompleted, RoundPlayersSwapped, RoundSeeded, ScheduledGame, StreamKind, StreamRef,
+    TokenRevoked, TokenRotated, TournamentCoOrganiserAdded, TournamentCompleted, TournamentCreated,
+    TournamentPlayerEntered, TournamentPlayerWithdrawn, upcast,
 };
 pub use ids::{
     Actor, BoardId, GameId, LEAGUE_STREAM_PREFIX, LeagueId, PLAYER_STREAM_PREFIX, ParseActorError,
