@@ -83,7 +83,8 @@ impl App {
         names: &HashMap<Uuid, String>,
     ) -> Result<Vec<CalendarEntry>, AppError> {
         let mut entries = Vec::new();
-        for league in self.catalog().leagues_of(player) {
+        let leagues = self.catalog().leagues_of(player);
+        for league in leagues {
             let Some(model) = self.league(league).await? else { continue };
             let Some(view) = model.league(league) else { continue };
             let mine: Vec<_> = model
