@@ -10,6 +10,7 @@ mod cli;
 mod compose;
 mod concessions;
 mod crash;
+mod feeds;
 mod immutability;
 mod players_per_game;
 mod race;
