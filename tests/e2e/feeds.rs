@@ -254,7 +254,8 @@ async fn a_league_exports_its_games_as_csv(db: TestDatabase) {
     let players = server.register_many(4, "Player").await;
     let league = league_of_four(&server, &players).await;
     let game = server.game_infos(&league).await.remove(0);
-    server.report(&players[0].token, &game.id, &placement_result(&game.seats)).await;
+    let seated = players.iter().find(|p| p.id == game.seats[0]).unwrap();
+    server.report(&seated.token, &game.id, &placement_result(&game.seats)).await;
     let response = get(&server, &format!("/export/leagues/{league}.csv"), None).await;
     assert_eq!(
         header(&response, "content-disposition"),

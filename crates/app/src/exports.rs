@@ -17,6 +17,13 @@ use uuid::Uuid;
 use crate::app::App;
 use crate::error::AppError;
 
+/// The kinds of competition that export.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompetitionKind {
+    League,
+    Tournament,
+}
+
 /// Which table a CSV export holds (a JSON export holds both).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ExportTable {
@@ -133,15 +140,7 @@ impl App {
         let standings = model
             .standings(id)
             .into_iter()
-            .map(|row| StandingExport {
-                rank: row.rank,
-                player: self.player_name(row.player),
-                player_id: row.player,
-                total: row.total,
-                games: row.played,
-                wins: row.wins,
-                draws: row.draws,
-            })
+            .map(|r| self.standing(r.rank, r.player, r.total, [r.played, r.wins, r.draws]))
             .collect();
         Ok(CompetitionExport {
             competition: ExportedCompetition {
@@ -186,15 +185,7 @@ impl App {
         let standings = tournament
             .standings(None)?
             .into_iter()
-            .map(|row| StandingExport {
-                rank: row.rank,
-                player: self.player_name(row.player),
-                player_id: row.player,
-                total: row.total,
-                games: row.games,
-                wins: row.wins,
-                draws: row.draws,
-            })
+            .map(|r| self.standing(r.rank, r.player, r.total, [r.games, r.wins, r.draws]))
             .collect();
         Ok(CompetitionExport {
             competition: ExportedCompetition {
@@ -209,6 +200,25 @@ impl App {
             standings,
             results,
         })
+    }
+
+    /// A competition's export (`NOT_FOUND` if there is no such competition of that kind).
+    pub async fn competition_export(
+        &self,
+        kind: CompetitionKind,
+        id: Uuid,
+    ) -> Result<CompetitionExport, AppError> {
+        match kind {
+            CompetitionKind::League => self.league_export(id).await,
+            CompetitionKind::Tournament => self.tournament_export(id).await,
+        }
+    }
+
+    /// A line of the standings: rank, player, total and `[games, wins, draws]`.
+    fn standing(&self, rank: u32, player: Uuid, total: f64, counts: [u32; 3]) -> StandingExport {
+        let [games, wins, draws] = counts;
+        let name = self.player_name(player);
+        StandingExport { rank, player: name, player_id: player, total, games, wins, draws }
     }
 
     fn player_name(&self, player: Uuid) -> String {

@@ -52,7 +52,8 @@ pub use audit::{AuditEntry, PlayerAudit, ResultAudit, WhatIf};
 pub use calendar::{CalendarEntry, calendar_ics};
 pub use error::AppError;
 pub use exports::{
-    CompetitionExport, ExportTable, ExportedCompetition, ResultExport, StandingExport,
+    CompetitionExport, CompetitionKind, ExportTable, ExportedCompetition, ResultExport,
+    StandingExport,
 };
 pub use league_domain::ErrorCode;
 pub use league_projections::{AsOf, Catalog, LeagueSummary, ReadModel, StandingRow};

@@ -20,7 +20,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use league_app::{App, AppError, CompetitionExport, ExportTable, calendar_ics};
+use league_app::{App, AppError, CompetitionKind, ExportTable, calendar_ics};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
@@ -42,10 +42,8 @@ pub(crate) fn routes(app: App, config: &GatewayConfig) -> Router {
         .unwrap_or_else(|_| HeaderValue::from_static("frame-ancestors 'none'"));
     Router::new()
         .route("/calendar/{file}", get(calendar))
-        .route("/export/leagues/{file}", get(league_export))
-        .route("/export/tournaments/{file}", get(tournament_export))
-        .route("/embed/leagues/{id}", get(embed_league))
-        .route("/embed/tournaments/{id}", get(embed_tournament))
+        .route("/export/{kind}/{file}", get(export))
+        .route("/embed/{kind}/{id}", get(embed))
         .with_state(FeedsState { app, embed_policy })
 }
 
@@ -136,46 +134,23 @@ struct ExportQuery {
     table: Option<String>,
 }
 
-/// `GET /export/leagues/<id>.csv|json`.
-async fn league_export(
+/// The kind of competition a path names (`leagues` or `tournaments`).
+fn competition_kind(segment: &str) -> Option<CompetitionKind> {
+    match segment {
+        "leagues" => Some(CompetitionKind::League),
+        "tournaments" => Some(CompetitionKind::Tournament),
+        _ => None,
+    }
+}
+
+/// `GET /export/leagues|tournaments/<id>.csv|json`: the export as a download.
+async fn export(
     State(state): State<FeedsState>,
-    Path(file): Path<String>,
+    Path((kind, file)): Path<(String, String)>,
     Query(query): Query<ExportQuery>,
     headers: HeaderMap,
 ) -> Response {
-    export(&state.app, &file, query, &headers, |app, id| async move { app.league_export(id).await })
-        .await
-}
-
-/// `GET /export/tournaments/<id>.csv|json`.
-async fn tournament_export(
-    State(state): State<FeedsState>,
-    Path(file): Path<String>,
-    Query(query): Query<ExportQuery>,
-    headers: HeaderMap,
-) -> Response {
-    export(
-        &state.app,
-        &file,
-        query,
-        &headers,
-        |app, id| async move { app.tournament_export(id).await },
-    )
-    .await
-}
-
-/// An export named `<id>.csv` or `<id>.json`, built by `build`, as a download.
-async fn export<F, Fut>(
-    app: &App,
-    file: &str,
-    query: ExportQuery,
-    headers: &HeaderMap,
-    build: F,
-) -> Response
-where
-    F: FnOnce(App, Uuid) -> Fut,
-    Fut: Future<Output = Result<CompetitionExport, AppError>>,
-{
+    let Some(kind) = competition_kind(&kind) else { return not_found() };
     let Some((id, format)) = file.rsplit_once('.') else { return not_found() };
     let Ok(id) = Uuid::try_parse(id) else { return not_found() };
     let table = match query.table.as_deref() {
@@ -189,7 +164,7 @@ where
     if !matches!(format, "csv" | "json") {
         return not_found();
     }
-    let export = match build(app.clone(), id).await {
+    let export = match state.app.competition_export(kind, id).await {
         Ok(export) => export,
         Err(error) => return failed(error),
     };
@@ -200,35 +175,25 @@ where
         },
         _ => ("application/json", export.file_name(None), export.to_json()),
     };
-    download(headers, content_type, Some(&name), body)
+    download(&headers, content_type, Some(&name), body)
 }
 
-/// `GET /embed/leagues/<id>`: the embeddable standings page of a league.
-async fn embed_league(
+/// `GET /embed/leagues|tournaments/<id>`: the embeddable standings page (it reads the
+/// competition from its URL), framable by the configured sites.
+async fn embed(
     State(state): State<FeedsState>,
-    Path(id): Path<String>,
+    Path((kind, id)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Response {
-    let exists = Uuid::try_parse(&id).is_ok_and(|id| state.app.catalog().league(id).is_some());
-    embed(&state, exists, &headers)
-}
-
-/// `GET /embed/tournaments/<id>`: the embeddable standings page of a tournament.
-async fn embed_tournament(
-    State(state): State<FeedsState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> Response {
-    let exists = Uuid::try_parse(&id).is_ok_and(|id| state.app.catalog().tournament(id).is_some());
-    embed(&state, exists, &headers)
-}
-
-/// The embed page (it reads the competition from its URL), framable by the configured sites.
-fn embed(state: &FeedsState, exists: bool, headers: &HeaderMap) -> Response {
+    let exists = match (competition_kind(&kind), Uuid::try_parse(&id)) {
+        (Some(CompetitionKind::League), Ok(id)) => state.app.catalog().league(id).is_some(),
+        (Some(CompetitionKind::Tournament), Ok(id)) => state.app.catalog().tournament(id).is_some(),
+        _ => false,
+    };
     if !exists {
         return not_found();
     }
-    let mut response = crate::web::file("embed.html", headers);
+    let mut response = crate::web::file("embed.html", &headers);
     response.headers_mut().insert(header::CONTENT_SECURITY_POLICY, state.embed_policy.clone());
     response
 }

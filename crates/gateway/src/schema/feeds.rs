@@ -4,7 +4,7 @@
 //! routes of [`crate::feeds`] serve.
 
 use async_graphql::{Context, Enum, ID, Object, SimpleObject};
-use league_app::{App, CompetitionExport, ExportTable};
+use league_app::{App, CompetitionKind, ExportTable};
 use league_domain::RotateCalendarFeed;
 use uuid::Uuid;
 
@@ -95,34 +95,18 @@ impl From<ExportTableValue> for ExportTable {
     }
 }
 
-/// The text of an export in `format` (`table` for CSV).
-fn export_text(
-    export: &CompetitionExport,
+/// `League.export` and `Tournament.export`: the competition's export in `format` (`table`
+/// for CSV).
+pub(super) async fn export(
+    app: &App,
+    kind: CompetitionKind,
+    id: Uuid,
     format: ExportFormat,
     table: ExportTableValue,
 ) -> GatewayResult<String> {
+    let export = app.competition_export(kind, id).await?;
     Ok(match format {
         ExportFormat::Csv => export.to_csv(table.into())?,
         ExportFormat::Json => export.to_json(),
     })
-}
-
-/// `League.export`.
-pub(super) async fn league_export(
-    app: &App,
-    league: Uuid,
-    format: ExportFormat,
-    table: ExportTableValue,
-) -> GatewayResult<String> {
-    export_text(&app.league_export(league).await?, format, table)
-}
-
-/// `Tournament.export`.
-pub(super) async fn tournament_export(
-    app: &App,
-    tournament: Uuid,
-    format: ExportFormat,
-    table: ExportTableValue,
-) -> GatewayResult<String> {
-    export_text(&app.tournament_export(tournament).await?, format, table)
 }

@@ -509,7 +509,14 @@ impl Tournament {
         #[graphql(default_with = "super::feeds::ExportTableValue::Results")]
         table: super::feeds::ExportTableValue,
     ) -> GatewayResult<String> {
-        super::feeds::tournament_export(&self.app, self.id, format, table).await
+        super::feeds::export(
+            &self.app,
+            league_app::CompetitionKind::Tournament,
+            self.id,
+            format,
+            table,
+        )
+        .await
     }
 
     async fn name(&self) -> &str {

@@ -170,7 +170,8 @@ impl League {
         #[graphql(default_with = "super::feeds::ExportTableValue::Results")]
         table: super::feeds::ExportTableValue,
     ) -> GatewayResult<String> {
-        super::feeds::league_export(&self.app, self.id, format, table).await
+        super::feeds::export(&self.app, league_app::CompetitionKind::League, self.id, format, table)
+            .await
     }
 
     async fn name(&self) -> String {
