@@ -11,6 +11,7 @@ mod compose;
 mod concessions;
 mod crash;
 mod erasure;
+mod feeds;
 mod immutability;
 mod players_per_game;
 mod race;

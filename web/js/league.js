@@ -85,6 +85,21 @@ export function actorName(actor, names) {
   return actor;
 }
 
+/**
+ * Links to a competition's downloads (`/export/…`, served as files, so the router leaves
+ * them alone) and to its embeddable standings widget.
+ * @param {"leagues"|"tournaments"} kind @param {string} id
+ */
+export function downloads(kind, id) {
+  const file = (/** @type {string} */ path, /** @type {string} */ text) =>
+    h("li", {}, h("a", { href: path, download: "", "data-external": "" }, text));
+  return h("nav", { "aria-label": "Downloads" }, h("ul", { class: "downloads" },
+    file(`/export/${kind}/${id}.csv`, "Results (CSV)"),
+    file(`/export/${kind}/${id}.csv?table=standings`, "Standings (CSV)"),
+    file(`/export/${kind}/${id}.json`, "Everything (JSON)"),
+    h("li", {}, h("a", { href: `/embed/${kind}/${id}`, "data-external": "", target: "_blank", rel: "noopener" }, "Standings widget to embed"))));
+}
+
 /** A standings table. @param {any[]} standings @param {string} caption */
 export function standingsTable(standings, caption) {
   return h("div", { class: "table-wrap" }, h("table", { class: "standings" },
@@ -129,7 +144,7 @@ export async function leagueView(main, [id]) {
   const travel = h("section", { "aria-labelledby": "travel-h", class: "travel" });
   const chart = h("section", { "aria-labelledby": "chart-h" });
   const games = h("section", { "aria-labelledby": "games-h" });
-  replace(main, title, actions, settings, playersSection,
+  replace(main, title, actions, downloads("leagues", id), settings, playersSection,
     h("section", { "aria-labelledby": "standings-h" }, h("h2", { id: "standings-h" }, "Standings ", live), standings),
     travel, chart, games);
 

@@ -41,6 +41,7 @@ export async function playerView(main, [id]) {
     h("h1", {}, player.name),
     player.registeredAt ? h("p", {}, `Registered ${when(player.registeredAt)}`) : null,
     role?.kind === "player" && role.id === id ? tokenSection(role) : null,
+    role?.kind === "player" && role.id === id ? calendarSection(player.calendarFeed) : null,
     h("h2", {}, "Leagues"),
     sections.length === 0 ? h("p", {}, "Not in any league yet. ", h("a", { href: "/" }, "Find an open one.")) : sections,
     await ratings);
@@ -63,6 +64,28 @@ function tokenSection(role) {
     h("h2", { id: "token-h" }, "Your token"),
     h("p", { class: "hint" }, "If your token may have leaked, replace it: every device signed in with the old one is signed out."),
     h("button", { type: "button", onclick: () => void rotate() }, "Replace my token"),
+    output);
+}
+
+/**
+ * The signed-in player's calendar feed: a secret address a calendar application subscribes
+ * to (their games and boards). Getting a new one shows it once and stops the old one.
+ * @param {boolean} exists whether a feed was issued before
+ */
+function calendarSection(exists) {
+  const output = h("div", { id: "calendar-feed", "aria-live": "polite" });
+  const rotate = async () => {
+    const { rotateCalendarFeed } = await gql(Q.ROTATE_CALENDAR_FEED);
+    replace(output, h("p", {}, "Your calendar address (shown only now; add it to your calendar application as a subscription): ",
+      h("code", { class: "feed" }, rotateCalendarFeed.url)),
+    exists ? h("p", { class: "hint" }, "The previous address no longer works.") : null);
+  };
+  return h("section", { "aria-labelledby": "calendar-h" },
+    h("h2", { id: "calendar-h" }, "Your calendar"),
+    h("p", { class: "hint" }, exists
+      ? "You have a calendar address. If you lost it or it may have leaked, get a new one: the old one stops working."
+      : "Get a secret address that puts your league games and tournament boards in your calendar application."),
+    h("button", { type: "button", onclick: () => void rotate() }, exists ? "Get a new calendar address" : "Get my calendar address"),
     output);
 }
 

@@ -87,7 +87,7 @@ query ScoreHistory($leagueId: ID!, $playerId: ID!) {
 export const PLAYER = /* GraphQL */ `
 query Player($id: ID!) {
   player(id: $id) {
-    id name registeredAt
+    id name registeredAt calendarFeed
     leagues { id name game scoringSystem status players { id name } }
   }
 }`;
@@ -309,3 +309,26 @@ mutation CorrectBoardResult($tournamentId: ID!, $boardId: ID!, $result: GameResu
 
 export const ROTATE_TOKEN = /* GraphQL */ `
 mutation RotateToken { rotateToken { player { id name } token } }`;
+
+/** A new secret calendar feed for the signed-in player (its URL is shown only once). */
+export const ROTATE_CALENDAR_FEED = /* GraphQL */ `
+mutation RotateCalendarFeed { rotateCalendarFeed { url } }`;
+
+/** The embeddable standings widget of a league. */
+export const EMBED_LEAGUE = /* GraphQL */ `
+query EmbedLeague($id: ID!) { league(id: $id) { id name status standings { ${STANDING} } } }`;
+
+const EMBED_TOURNAMENT_STANDING = `rank total games player { id name }`;
+
+/** The embeddable standings widget of a tournament. */
+export const EMBED_TOURNAMENT = /* GraphQL */ `
+query EmbedTournament($id: ID!) {
+  tournament(id: $id) { id name status standings { ${EMBED_TOURNAMENT_STANDING} } }
+}`;
+
+export const TOURNAMENT_STANDINGS_CHANGED = /* GraphQL */ `
+subscription TournamentStandingsChanged($tournamentId: ID!) {
+  tournamentStandingsChanged(tournamentId: $tournamentId) {
+    position tournament { id standings { ${EMBED_TOURNAMENT_STANDING} } }
+  }
+}`;

@@ -10,6 +10,7 @@ import { catalogue, playersPerGame, systemName } from "./catalogue.js";
 import * as Q from "./queries.js";
 import { field, formError, showError, clearErrors, input, numberOf, onSubmit, competitionFields } from "./forms.js";
 import { navigate } from "./main.js";
+import { downloads } from "./league.js";
 
 /**
  * @typedef {{ value: string, name: string, description: string }} RoundScoringInfo
@@ -244,7 +245,7 @@ export async function tournamentView(main, [id]) {
   const standingsBody = h("div", { id: "standings", "aria-live": "polite" });
   const roundSelect = /** @type {HTMLSelectElement} */ (h("select", { id: "standings-after" }));
   const checks = h("section", { "aria-labelledby": "checks-h", id: "seeding-checks" });
-  replace(main, title, actions, settings, entrants, rollCall, mine, rounds,
+  replace(main, title, actions, downloads("tournaments", id), settings, entrants, rollCall, mine, rounds,
     h("section", { "aria-labelledby": "standings-h" },
       h("h2", { id: "standings-h" }, "Standings ", live),
       h("div", { class: "field" }, h("label", { for: "standings-after" }, "Standings after"), roundSelect),

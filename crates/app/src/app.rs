@@ -9,8 +9,8 @@ use std::time::Duration;
 use chrono::Utc;
 use league_domain::rules::ACTIVE_PLAYER_MIN_FINISHED_GAMES;
 use league_domain::{
-    Actor, Aggregate, Context, DomainEvent, LeagueCommand, PlayerCommand, TournamentCommand,
-    league_stream_id,
+    Actor, Aggregate, CalendarCommand, Context, DomainEvent, LeagueCommand, PlayerCommand,
+    TournamentCommand, league_stream_id,
 };
 use league_projections::{
     Applied, AsOf, Catalog, ReadModel, StandingRow, decode, load_catalog, load_league,
@@ -47,12 +47,13 @@ pub const DEFAULT_CACHE_LEAGUES: usize = 1000;
 /// Environment variable bounding the league-model cache (a number of leagues, ≥ 1).
 pub const CACHE_LEAGUES_ENV: &str = "LEAGUE_CACHE_LEAGUES";
 
-/// A command for either aggregate.
+/// A command for any aggregate.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AppCommand {
     Player(PlayerCommand),
     League(LeagueCommand),
     Tournament(TournamentCommand),
+    Calendar(CalendarCommand),
 }
 
 impl AppCommand {
@@ -61,6 +62,7 @@ impl AppCommand {
             AppCommand::Player(c) => c.actor(),
             AppCommand::League(c) => c.actor(),
             AppCommand::Tournament(c) => c.actor(),
+            AppCommand::Calendar(c) => c.actor(),
         }
     }
 
@@ -70,6 +72,7 @@ impl AppCommand {
             AppCommand::Player(c) => c.stream_id(),
             AppCommand::League(c) => c.stream_id(),
             AppCommand::Tournament(c) => c.stream_id(),
+            AppCommand::Calendar(c) => c.stream_id(),
         }
     }
 }
@@ -89,6 +92,12 @@ impl From<LeagueCommand> for AppCommand {
 impl From<TournamentCommand> for AppCommand {
     fn from(c: TournamentCommand) -> Self {
         AppCommand::Tournament(c)
+    }
+}
+
+impl From<CalendarCommand> for AppCommand {
+    fn from(c: CalendarCommand) -> Self {
+        AppCommand::Calendar(c)
     }
 }
 
@@ -122,7 +131,8 @@ app_command_from!(
     SwapRoundPlayers => Tournament,
     ReportBoardResult => Tournament,
     CorrectBoardResult => Tournament,
-    AddTournamentCoOrganiser => Tournament
+    AddTournamentCoOrganiser => Tournament,
+    RotateCalendarFeed => Calendar
 );
 
 /// Per-call options of [`App::execute`].
@@ -490,6 +500,7 @@ impl App {
             AppCommand::Player(_) => StreamState::Player(Arc::default()),
             AppCommand::League(_) => StreamState::League(Arc::default()),
             AppCommand::Tournament(_) => StreamState::Tournament(Arc::default()),
+            AppCommand::Calendar(_) => StreamState::Calendar(Arc::default()),
         })
         .await
     }
@@ -587,6 +598,13 @@ impl App {
                 context = context.with_unknown_players(self.unknown_players(c.players_to_check()));
                 match state {
                     StreamState::Tournament(tournament) => tournament.handle(c, &context)?,
+                    _ => return Err(mismatched(command)),
+                }
+            }
+            AppCommand::Calendar(c) => {
+                context = context.with_unknown_players(self.unknown_players(c.players_to_check()));
+                match state {
+                    StreamState::Calendar(calendar) => calendar.handle(c, &context)?,
                     _ => return Err(mismatched(command)),
                 }
             }

@@ -21,6 +21,10 @@
 //! app.personal_data(player)               everything held about a person (access request);
 //!                                         names are sealed on registration, erasure
 //!                                         deletes the key (docs/personal-data.md)
+//! app.calendar_feed / calendar_entries     a player's secret feed and their games and
+//!                                         boards as iCalendar events (docs/feeds.md)
+//! app.league_export / tournament_export    a competition's standings and results as CSV
+//!                                         or JSON (docs/feeds.md)
 //! replay::rebuild(store) / fold_as_of      the whole log folded at once, then .with_ratings
 //!                                           and .report (what `league replay` prints)
 //! ```
@@ -34,7 +38,9 @@
 mod aggregates;
 mod app;
 mod audit;
+mod calendar;
 mod error;
+mod exports;
 mod follow;
 mod personal;
 mod ratings;
@@ -47,7 +53,12 @@ pub use app::{
     Executed, MAX_ATTEMPTS, Notification, cache_leagues_from_env,
 };
 pub use audit::{AuditEntry, PlayerAudit, ResultAudit, WhatIf};
+pub use calendar::{CalendarEntry, calendar_ics};
 pub use error::AppError;
+pub use exports::{
+    CompetitionExport, CompetitionKind, ExportTable, ExportedCompetition, ResultExport,
+    StandingExport,
+};
 pub use league_domain::ErrorCode;
 pub use league_projections::{AsOf, Catalog, LeagueSummary, ReadModel, StandingRow};
 pub use personal::{EventData, GameData, LeagueData, PersonalData, RatingData, TournamentData};

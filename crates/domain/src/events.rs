@@ -15,6 +15,8 @@ use league_scoring::{ConcessionRule, GameResult};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use crate::calendar::calendar_stream_id;
+pub use crate::calendar::{CalendarFeedIssued, CalendarFeedRotated};
 use crate::ids::{
     Actor, BoardId, GameId, LeagueId, PlayerId, TournamentId, league_stream_id, player_stream_id,
     tournament_stream_id,
@@ -431,15 +433,18 @@ domain_events! {
     LeagueCoOrganiserAdded = "LeagueCoOrganiserAdded" version 1 in League(league_id),
     TournamentCoOrganiserAdded = "TournamentCoOrganiserAdded" version 1 in Tournament(tournament_id),
     PlayerErased = "PlayerErased" version 1 in Player(player_id),
+    CalendarFeedIssued = "CalendarFeedIssued" version 1 in Calendar(player_id),
+    CalendarFeedRotated = "CalendarFeedRotated" version 1 in Calendar(player_id),
 }
 
-/// The kinds of event stream: a player's (`player-<uuid>`), a league's (`league-<uuid>`) or a
-/// tournament's (`tournament-<uuid>`).
+/// The kinds of event stream: a player's (`player-<uuid>`), a league's (`league-<uuid>`), a
+/// tournament's (`tournament-<uuid>`) or a player's calendar feed (`calendar-<uuid>`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StreamKind {
     Player,
     League,
     Tournament,
+    Calendar,
 }
 
 /// The stream an event belongs to, by its id.
@@ -448,15 +453,19 @@ pub enum StreamRef {
     Player(PlayerId),
     League(LeagueId),
     Tournament(TournamentId),
+    /// A player's calendar feed, by the player's id.
+    Calendar(PlayerId),
 }
 
 impl StreamRef {
-    /// The stream's name: `player-<uuid>`, `league-<uuid>` or `tournament-<uuid>`.
+    /// The stream's name: `player-<uuid>`, `league-<uuid>`, `tournament-<uuid>` or
+    /// `calendar-<uuid>`.
     pub fn stream_id(self) -> String {
         match self {
             StreamRef::Player(id) => player_stream_id(id),
             StreamRef::League(id) => league_stream_id(id),
             StreamRef::Tournament(id) => tournament_stream_id(id),
+            StreamRef::Calendar(id) => calendar_stream_id(id),
         }
     }
 }
@@ -590,7 +599,9 @@ pub fn upcast(
         | DomainEvent::OrganiserDismissed(_)
         | DomainEvent::LeagueCoOrganiserAdded(_)
         | DomainEvent::TournamentCoOrganiserAdded(_)
-        | DomainEvent::PlayerErased(_) => {}
+        | DomainEvent::PlayerErased(_)
+        | DomainEvent::CalendarFeedIssued(_)
+        | DomainEvent::CalendarFeedRotated(_) => {}
     }
     Ok(event)
 }
@@ -611,28 +622,28 @@ impl DomainEvent {
         self.stream().stream_id()
     }
 
-    /// The league an event is about (`None` for player and tournament events).
+    /// The league an event is about (`None` for player, tournament and calendar events).
     pub fn league_id(&self) -> Option<LeagueId> {
         match self.stream() {
             StreamRef::League(id) => Some(id),
-            StreamRef::Player(_) | StreamRef::Tournament(_) => None,
+            StreamRef::Player(_) | StreamRef::Tournament(_) | StreamRef::Calendar(_) => None,
         }
     }
 
-    /// The tournament an event is about (`None` for player and league events).
+    /// The tournament an event is about (`None` for player, league and calendar events).
     pub fn tournament_id(&self) -> Option<TournamentId> {
         match self.stream() {
             StreamRef::Tournament(id) => Some(id),
-            StreamRef::Player(_) | StreamRef::League(_) => None,
+            StreamRef::Player(_) | StreamRef::League(_) | StreamRef::Calendar(_) => None,
         }
     }
 
     /// The competition (league or tournament) an event is about: the id its standings and
-    /// live notifications go by (`None` for player events).
+    /// live notifications go by (`None` for player and calendar events).
     pub fn competition_id(&self) -> Option<uuid::Uuid> {
         match self.stream() {
             StreamRef::League(id) | StreamRef::Tournament(id) => Some(id),
-            StreamRef::Player(_) => None,
+            StreamRef::Player(_) | StreamRef::Calendar(_) => None,
         }
     }
 

@@ -471,7 +471,9 @@ impl Aggregate for League {
             | DomainEvent::TokenRotated(_)
             | DomainEvent::TokenRevoked(_)
             | DomainEvent::OrganiserAppointed(_)
-            | DomainEvent::OrganiserDismissed(_) => {}
+            | DomainEvent::OrganiserDismissed(_)
+            | DomainEvent::CalendarFeedIssued(_)
+            | DomainEvent::CalendarFeedRotated(_) => {}
         }
     }
 

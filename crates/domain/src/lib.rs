@@ -1,18 +1,21 @@
 //! Pure league domain: commands to events, invariants. No IO, no async.
 //!
-//! Two aggregates, each one event stream:
+//! The aggregates, each one event stream:
 //! - [`Player`] (`player-<uuid>`): registration, token rotations and revocations, the
 //!   organiser right, erasure (personal data is sealed: [`PersonalText`]).
 //! - [`League`] (`league-<uuid>`): settings, subscriptions, the stored schedule, results,
 //!   corrections, completion.
 //! - [`Tournament`] (`tournament-<uuid>`): entries, roll calls, seeded rounds, board results
 //!   and corrections, completion (`docs/tournaments.md`).
+//! - [`Calendar`] (`calendar-<uuid>`, by player): the hash of the player's secret calendar
+//!   feed, issued and rotated (`docs/feeds.md`).
 //!
 //! [`Aggregate::handle`] decides (`Result<Vec<DomainEvent>, DomainError>`, pure);
 //! [`Aggregate::apply`] only folds. Facts from other aggregates come in a [`Context`]
 //! filled by the application layer. [`DomainError::code`] maps each refusal to an API code.
 
 mod aggregate;
+mod calendar;
 mod commands;
 mod context;
 mod error;
@@ -31,6 +34,10 @@ mod settings;
 mod tournament;
 
 pub use aggregate::Aggregate;
+pub use calendar::{
+    CALENDAR_STREAM_PREFIX, Calendar, CalendarCommand, RotateCalendarFeed, calendar_stream_id,
+    player_id_of_calendar_stream,
+};
 pub use commands::{
     AddLeagueCoOrganiser, AddTournamentCoOrganiser, AnswerRollCall, AppointOrganiser,
     CorrectBoardResult, CorrectResult, CreateLeague, CreateTournament, DismissOrganiser,
@@ -41,13 +48,13 @@ pub use commands::{
 pub use context::{Context, SubscriberFacts};
 pub use error::{DomainError, ErrorCode};
 pub use events::{
-    BoardFinished, BoardResultCorrected, DomainEvent, EventDecodeError, EventType, GameFinished,
-    GameResultCorrected, GamesScheduled, LeagueCoOrganiserAdded, LeagueCompleted, LeagueCreated,
-    OrganiserAppointed, OrganiserDismissed, PayloadSource, PlayerErased, PlayerRegistered,
-    PlayerSubscribed, PlayerUnsubscribed, RollCallAnswered, RoundCompleted, RoundPlayersSwapped,
-    RoundSeeded, ScheduledGame, StreamKind, StreamRef, TokenRevoked, TokenRotated,
-    TournamentCoOrganiserAdded, TournamentCompleted, TournamentCreated, TournamentPlayerEntered,
-    TournamentPlayerWithdrawn, upcast,
+    BoardFinished, BoardResultCorrected, CalendarFeedIssued, CalendarFeedRotated, DomainEvent,
+    EventDecodeError, EventType, GameFinished, GameResultCorrected, GamesScheduled,
+    LeagueCoOrganiserAdded, LeagueCompleted, LeagueCreated, OrganiserAppointed, OrganiserDismissed,
+    PayloadSource, PlayerErased, PlayerRegistered, PlayerSubscribed, PlayerUnsubscribed,
+    RollCallAnswered, RoundCompleted, RoundPlayersSwapped, RoundSeeded, ScheduledGame, StreamKind,
+    StreamRef, TokenRevoked, TokenRotated, TournamentCoOrganiserAdded, TournamentCompleted,
+    TournamentCreated, TournamentPlayerEntered, TournamentPlayerWithdrawn, upcast,
 };
 pub use ids::{
     Actor, BoardId, GameId, LEAGUE_STREAM_PREFIX, LeagueId, PLAYER_STREAM_PREFIX, ParseActorError,

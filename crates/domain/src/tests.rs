@@ -789,6 +789,7 @@ mod stored_events {
             erased_by: Actor::Admin,
             reason: "asked by email".into(),
         }));
+        events.extend(crate::calendar::tests::issued_and_rotated());
         events
     }
 
@@ -912,6 +913,7 @@ mod stored_events {
         for event in &events[1..] {
             let expected = match (event.kind().stream_kind(), event.tournament_id()) {
                 (StreamKind::Player, _) => format!("player-{}", player(50)),
+                (StreamKind::Calendar, _) => format!("calendar-{}", crate::calendar::tests::PLAYER),
                 (_, Some(tournament)) => format!("tournament-{tournament}"),
                 (_, None) => format!("league-{LEAGUE}"),
             };

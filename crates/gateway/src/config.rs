@@ -11,6 +11,10 @@ pub struct GatewayConfig {
     pub admin_token: String,
     /// Browser origins allowed by CORS (`["*"]` allows any origin; empty allows none).
     pub cors_origins: Vec<String>,
+    /// Sites that may show the embeddable standings pages (`/embed/…`) in a frame: CSP
+    /// `frame-ancestors` sources (`["*"]`, the default, allows any site). Every other page
+    /// refuses to be framed.
+    pub frame_ancestors: Vec<String>,
     /// Largest accepted POST body, in bytes.
     pub max_body_bytes: usize,
     /// Deepest accepted selection nesting.
@@ -82,6 +86,7 @@ impl std::fmt::Debug for GatewayConfig {
         f.debug_struct("GatewayConfig")
             .field("admin_token", &"<redacted>")
             .field("cors_origins", &self.cors_origins)
+            .field("frame_ancestors", &self.frame_ancestors)
             .field("max_body_bytes", &self.max_body_bytes)
             .field("max_depth", &self.max_depth)
             .field("max_introspection_depth", &self.max_introspection_depth)
@@ -150,6 +155,7 @@ impl GatewayConfig {
         GatewayConfig {
             admin_token: admin_token.into(),
             cors_origins: Vec::new(),
+            frame_ancestors: vec!["*".to_owned()],
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             max_depth: DEFAULT_MAX_DEPTH,
             max_introspection_depth: DEFAULT_MAX_INTROSPECTION_DEPTH,
@@ -167,6 +173,28 @@ impl GatewayConfig {
     /// Parses a comma-separated origin list (`LEAGUE_CORS_ORIGINS`), dropping blanks.
     pub fn parse_origins(list: &str) -> Vec<String> {
         list.split(',').map(str::trim).filter(|o| !o.is_empty()).map(str::to_owned).collect()
+    }
+
+    /// Parses the sites allowed to frame the embed pages (`--frame-ancestors`,
+    /// `LEAGUE_FRAME_ANCESTORS`): CSP `frame-ancestors` sources separated by commas or
+    /// blanks, e.g. `https://club.example https://*.league.example`, `*`, or `'none'`.
+    /// A source that would break out of the policy (`;`, quotes around anything but `none`
+    /// or `self`, control characters) is refused, naming it; an empty list means `*`.
+    pub fn parse_frame_ancestors(list: &str) -> Result<Vec<String>, String> {
+        let sources: Vec<String> = list
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect();
+        for source in &sources {
+            let keyword = matches!(source.as_str(), "'none'" | "'self'");
+            let plain =
+                source.chars().all(|c| c.is_ascii_graphic() && !matches!(c, ';' | '\'' | '"'));
+            if !keyword && !plain {
+                return Err(format!("{source:?} is not a frame-ancestors source"));
+            }
+        }
+        Ok(if sources.is_empty() { vec!["*".to_owned()] } else { sources })
     }
 
     /// This configuration with every limit the process environment sets (variables below;
@@ -266,5 +294,17 @@ mod tests {
             .with_vars(|name| (name == "LEAGUE_REQUEST_TIMEOUT_SECS").then(|| "0".to_owned()))
             .unwrap_err();
         assert_eq!(error.variable, "LEAGUE_REQUEST_TIMEOUT_SECS");
+    }
+
+    #[test]
+    fn frame_ancestors_are_sources_separated_by_commas_or_blanks() {
+        let parse = GatewayConfig::parse_frame_ancestors;
+        assert_eq!(parse("").unwrap(), ["*"]);
+        assert_eq!(
+            parse("https://club.example, https://*.league.example 'self'").unwrap(),
+            ["https://club.example", "https://*.league.example", "'self'"]
+        );
+        assert!(parse("https://club.example; script-src *").is_err());
+        assert!(parse("'unsafe-inline'").is_err());
     }
 }

@@ -1,7 +1,7 @@
 //! The HTTP side: the server loop (header-read timeout, graceful shutdown), routes,
 //! authentication of each request or WebSocket connection, rate limits, cacheable GET
-//! reads (`ETag` from the log position), CORS, body and time limits, request ids, tracing
-//! and metrics.
+//! reads (`ETag` from the log position), CORS, body and time limits, request ids, tracing,
+//! metrics, and framing refused to every page but the embeddable ones ([`crate::feeds`]).
 
 use std::future::Future;
 use std::net::{IpAddr, Ipv4Addr};
@@ -108,6 +108,7 @@ impl ResponseCache {
 /// The gateway's routes and middleware over `app`. `shutdown` ends open subscriptions
 /// and WebSocket connections.
 pub fn router(app: App, config: &GatewayConfig, shutdown: Shutdown) -> Router {
+    let feeds = crate::feeds::routes(app.clone(), config);
     let schema = crate::schema::builder_for(app.clone(), config, shutdown.clone())
         .extension(ApolloPersistedQueries::new(LruCacheStorage::new(config.persisted_queries)))
         .finish();
@@ -150,7 +151,9 @@ pub fn router(app: App, config: &GatewayConfig, shutdown: Shutdown) -> Router {
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics))
         .with_state(state)
+        .merge(feeds)
         .merge(crate::web::routes())
+        .layer(axum::middleware::from_fn(crate::feeds::refuse_framing))
         .layer(middleware);
     if let Some(cors) = cors_layer(&config.cors_origins) {
         router = router.layer(cors);
@@ -356,6 +359,7 @@ async fn execute(
         .data(key)
         .data(state.limiter.clone())
         .data(transport)
+        .data(crate::feeds::RequestOrigin::of(headers))
         .data(slot.clone());
     let request_id = headers
         .get(REQUEST_ID)

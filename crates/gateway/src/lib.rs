@@ -9,12 +9,14 @@
 //! Routes: `POST /graphql`, `GET /graphql?query=…` (cacheable reads), `GET /graphql/ws`
 //! (graphql-transport-ws and graphql-ws, limits in [`ws`]), `GET /healthz`, `GET /metrics`
 //! (Prometheus, see [`metrics`]), and the embedded web app (`GET /`, deep links) and GraphiQL
-//! (`GET /graphiql`), see [`web`].
+//! (`GET /graphiql`), see [`web`]; a player's calendar feed, competition exports and the
+//! embeddable standings pages (`/calendar/…`, `/export/…`, `/embed/…`), see [`feeds`].
 
 pub mod auth;
 pub mod config;
 pub mod error;
 mod extension;
+mod feeds;
 mod http;
 pub mod metrics;
 pub mod rate_limit;

@@ -52,7 +52,7 @@ async fn fallback(method: Method, uri: Uri, headers: HeaderMap) -> Response {
 /// One embedded file with its content type and an ETag (its SHA-256); a matching
 /// `If-None-Match` gets 304. Browsers revalidate every time (`no-cache`), so a new
 /// binary's assets are picked up at once.
-fn file(path: &str, headers: &HeaderMap) -> Response {
+pub(crate) fn file(path: &str, headers: &HeaderMap) -> Response {
     let Some(asset) = Assets::get(path) else {
         return (StatusCode::NOT_FOUND, "not found").into_response();
     };

@@ -361,7 +361,9 @@ impl Catalog {
             | DomainEvent::RoundPlayersSwapped(_)
             | DomainEvent::BoardFinished(_)
             | DomainEvent::BoardResultCorrected(_)
-            | DomainEvent::RoundCompleted(_) => {}
+            | DomainEvent::RoundCompleted(_)
+            | DomainEvent::CalendarFeedIssued(_)
+            | DomainEvent::CalendarFeedRotated(_) => {}
         }
         Ok(())
     }

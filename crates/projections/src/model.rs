@@ -164,7 +164,9 @@ impl Applied {
             | DomainEvent::OrganiserAppointed(_)
             | DomainEvent::OrganiserDismissed(_)
             | DomainEvent::LeagueCoOrganiserAdded(_)
-            | DomainEvent::TournamentCoOrganiserAdded(_) => {}
+            | DomainEvent::TournamentCoOrganiserAdded(_)
+            | DomainEvent::CalendarFeedIssued(_)
+            | DomainEvent::CalendarFeedRotated(_) => {}
         }
         applied
     }
@@ -348,7 +350,9 @@ impl ReadModel {
             | DomainEvent::RoundCompleted(_)
             | DomainEvent::TournamentCompleted(_)
             | DomainEvent::LeagueCoOrganiserAdded(_)
-            | DomainEvent::TournamentCoOrganiserAdded(_) => {}
+            | DomainEvent::TournamentCoOrganiserAdded(_)
+            | DomainEvent::CalendarFeedIssued(_)
+            | DomainEvent::CalendarFeedRotated(_) => {}
         }
         self.position = meta.position;
         self.last_recorded_at = Some(meta.recorded_at);

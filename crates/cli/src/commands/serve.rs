@@ -28,6 +28,11 @@ pub struct ServeArgs {
     /// Comma-separated browser origins allowed by CORS (`*` for any; empty for none).
     #[arg(long, env = "LEAGUE_CORS_ORIGINS", default_value = "")]
     pub cors_origins: String,
+    /// Sites that may show the embeddable standings pages (`/embed/…`) in a frame:
+    /// `frame-ancestors` sources separated by commas or blanks (empty: any site). Every
+    /// other page refuses to be framed.
+    #[arg(long, env = "LEAGUE_FRAME_ANCESTORS", default_value = "*")]
+    pub frame_ancestors: String,
     /// Deepest accepted query nesting (deeper queries get QUERY_TOO_COMPLEX).
     #[arg(long, env = "LEAGUE_MAX_QUERY_DEPTH", default_value_t = league_gateway::config::DEFAULT_MAX_DEPTH)]
     pub max_query_depth: usize,
@@ -51,6 +56,8 @@ pub async fn run(args: ServeArgs) -> Result<ExitCode, CliError> {
         .with_env()
         .map_err(|error| CliError::BadInput(error.to_string()))?;
     config.cors_origins = GatewayConfig::parse_origins(&args.cors_origins);
+    config.frame_ancestors = GatewayConfig::parse_frame_ancestors(&args.frame_ancestors)
+        .map_err(|error| CliError::BadInput(format!("--frame-ancestors: {error}")))?;
     config.max_depth = args.max_query_depth;
     config.max_complexity = args.max_query_complexity;
 

@@ -300,7 +300,9 @@ fn describe(text: &mut String, app: &App, state: &Tournament, head: &str, event:
         | DomainEvent::TokenRevoked(_)
         | DomainEvent::OrganiserAppointed(_)
         | DomainEvent::OrganiserDismissed(_)
-        | DomainEvent::LeagueCoOrganiserAdded(_) => {}
+        | DomainEvent::LeagueCoOrganiserAdded(_)
+        | DomainEvent::CalendarFeedIssued(_)
+        | DomainEvent::CalendarFeedRotated(_) => {}
     }
 }
 

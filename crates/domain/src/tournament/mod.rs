@@ -750,7 +750,9 @@ impl Aggregate for Tournament {
             | DomainEvent::TokenRotated(_)
             | DomainEvent::TokenRevoked(_)
             | DomainEvent::OrganiserAppointed(_)
-            | DomainEvent::OrganiserDismissed(_) => {}
+            | DomainEvent::OrganiserDismissed(_)
+            | DomainEvent::CalendarFeedIssued(_)
+            | DomainEvent::CalendarFeedRotated(_) => {}
         }
     }
 

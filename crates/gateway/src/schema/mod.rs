@@ -4,6 +4,7 @@
 mod access;
 mod aggregation;
 mod catalogue;
+mod feeds;
 mod inputs;
 mod mutation;
 mod pagination;
@@ -38,6 +39,7 @@ pub struct MutationRoot(
     mutation::LeagueMutation,
     tournament::TournamentMutation,
     access::AccessMutation,
+    feeds::FeedsMutation,
 );
 
 /// The gateway's schema type.

@@ -500,6 +500,25 @@ impl Tournament {
         ID(self.id.to_string())
     }
 
+    /// The tournament's standings or every finished board's result and scores, as CSV (one
+    /// `table`; Diplomacy: the columns a world rating database imports) or JSON (both), as
+    /// `GET /export/tournaments/<id>.csv|json` serves them (`docs/feeds.md#exports`).
+    async fn export(
+        &self,
+        format: super::feeds::ExportFormat,
+        #[graphql(default_with = "super::feeds::ExportTableValue::Results")]
+        table: super::feeds::ExportTableValue,
+    ) -> GatewayResult<String> {
+        super::feeds::export(
+            &self.app,
+            league_app::CompetitionKind::Tournament,
+            self.id,
+            format,
+            table,
+        )
+        .await
+    }
+
     async fn name(&self) -> &str {
         &self.settings().name
     }

@@ -122,6 +122,12 @@ impl Player {
     ) -> GatewayResult<Vec<super::ratings::RatingChange>> {
         super::ratings::rating_history(&self.app, self.id, game, as_of).await
     }
+
+    /// Whether the player has a calendar feed (`rotateCalendarFeed`, `docs/feeds.md`): told
+    /// only to the player themself and the site admin, `null` for anyone else.
+    async fn calendar_feed(&self, ctx: &async_graphql::Context<'_>) -> GatewayResult<Option<bool>> {
+        super::feeds::calendar_feed_exists(ctx, self.id).await
+    }
 }
 
 /// A league: settings, subscribed players, its schedule and standings.
@@ -159,6 +165,19 @@ impl League {
 impl League {
     async fn id(&self) -> ID {
         ID(self.id.to_string())
+    }
+
+    /// The league's standings or every finished game's result and scores, as CSV (one
+    /// `table`) or JSON (both), as `GET /export/leagues/<id>.csv|json` serves them
+    /// (`docs/feeds.md#exports`).
+    async fn export(
+        &self,
+        format: super::feeds::ExportFormat,
+        #[graphql(default_with = "super::feeds::ExportTableValue::Results")]
+        table: super::feeds::ExportTableValue,
+    ) -> GatewayResult<String> {
+        super::feeds::export(&self.app, league_app::CompetitionKind::League, self.id, format, table)
+            .await
     }
 
     async fn name(&self) -> String {

@@ -1,0 +1,325 @@
+//! A player's calendar (`docs/feeds.md`): their league games and tournament boards as
+//! iCalendar (RFC 5545) events, and the player's secret feed (the `Calendar` aggregate,
+//! stream `calendar-<player>`) that lets a calendar application fetch them.
+//!
+//! Leagues and tournaments have no schedule of their own, so each game or board is an
+//! all-day event on the day it became known: a league game on the day its league started
+//! (the schedule's commit time) until it is played, then on the day its result was first
+//! reported; a tournament board on the day its round was seeded. Each event's `DTSTAMP` is
+//! that same commit time, so a feed only changes when the competition does.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use icalendar::{Component, EventLike, EventStatus};
+use league_domain::{
+    Calendar, DomainEvent, EventType, PlayerId, calendar_stream_id, league_stream_id,
+};
+use league_projections::decode;
+use league_store::StreamId;
+use uuid::Uuid;
+
+use crate::aggregates::StreamState;
+use crate::app::App;
+use crate::error::AppError;
+
+/// Stream events read per page while looking for a league's schedule.
+const SCHEDULE_SEARCH_PAGE: u64 = 200;
+
+/// How often a calendar application should fetch the feed again.
+const REFRESH_HOURS: i64 = 1;
+
+/// One game or board of a player's calendar.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CalendarEntry {
+    /// Stable across fetches: `game-<uuid>@league` or `board-<uuid>@league`.
+    pub uid: String,
+    /// The day the event is on (an all-day event).
+    pub day: NaiveDate,
+    /// When the information last changed (the commit time the day comes from).
+    pub stamp: DateTime<Utc>,
+    /// The competition, the game and the opponents.
+    pub summary: String,
+    /// Seats, and the result once reported.
+    pub description: String,
+    /// The web app's page of the game or board (a path: the gateway adds its origin).
+    pub path: String,
+}
+
+impl App {
+    /// A player's calendar feed as last committed (no secret issued yet: `feed_hash()` is
+    /// `None`).
+    pub async fn calendar_feed(&self, player: PlayerId) -> Result<Arc<Calendar>, AppError> {
+        let stream = StreamId::new(calendar_stream_id(player)).map_err(AppError::internal)?;
+        match self.stream_state(&stream, || StreamState::Calendar(Arc::default())).await? {
+            StreamState::Calendar(calendar) => Ok(calendar),
+            _ => Err(AppError::internal(format!("stream {stream} holds another aggregate"))),
+        }
+    }
+
+    /// Every game and board of the player's leagues and tournaments, by day.
+    pub async fn calendar_entries(&self, player: PlayerId) -> Result<Vec<CalendarEntry>, AppError> {
+        let names = self.player_names();
+        let mut entries = self.league_entries(player, &names).await?;
+        entries.extend(self.tournament_entries(player, &names).await?);
+        entries.sort_by(|a, b| (a.day, &a.uid).cmp(&(b.day, &b.uid)));
+        Ok(entries)
+    }
+
+    /// Every player's name, from the catalog.
+    fn player_names(&self) -> HashMap<Uuid, String> {
+        let catalog = self.catalog();
+        catalog
+            .player_ids()
+            .iter()
+            .filter_map(|id| catalog.player(*id).map(|p| (*id, p.name.clone())))
+            .collect()
+    }
+
+    async fn league_entries(
+        &self,
+        player: PlayerId,
+        names: &HashMap<Uuid, String>,
+    ) -> Result<Vec<CalendarEntry>, AppError> {
+        let mut entries = Vec::new();
+        let leagues = self.catalog().leagues_of(player);
+        for league in leagues {
+            let Some(model) = self.league(league).await? else { continue };
+            let Some(view) = model.league(league) else { continue };
+            let mine: Vec<_> = model
+                .games_of(league)
+                .filter(|g| g.seats.iter().any(|s| s.player == player))
+                .collect();
+            if mine.is_empty() {
+                continue;
+            }
+            let started = self.league_started_at(league).await?.unwrap_or(view.created_at);
+            for game in mine {
+                let stamp = game.finished_at.unwrap_or(started);
+                let seats: Vec<(String, Uuid)> =
+                    game.seats.iter().map(|s| (s.label.clone(), s.player)).collect();
+                let score = game.scores.iter().find(|(p, _)| *p == player).map(|(_, s)| *s);
+                entries.push(CalendarEntry {
+                    uid: format!("game-{}@league", game.id),
+                    day: stamp.date_naive(),
+                    stamp,
+                    summary: summary(
+                        &view.settings.name,
+                        &format!("game {}", game.number),
+                        player,
+                        &seats,
+                        names,
+                    ),
+                    description: description(&seats, names, game.finished_at.map(|_| score)),
+                    path: format!("/games/{}", game.id),
+                });
+            }
+        }
+        Ok(entries)
+    }
+
+    async fn tournament_entries(
+        &self,
+        player: PlayerId,
+        names: &HashMap<Uuid, String>,
+    ) -> Result<Vec<CalendarEntry>, AppError> {
+        let entered: Vec<Uuid> = self
+            .catalog()
+            .tournaments()
+            .filter(|t| t.rounds_seeded > 0 && t.entrants.contains(&player))
+            .map(|t| t.id)
+            .collect();
+        let mut entries = Vec::new();
+        for id in entered {
+            let Some(tournament) = self.tournament(id).await? else { continue };
+            let Some(settings) = tournament.settings() else { continue };
+            let seeded_at = self.rounds_seeded_at(id).await?;
+            let labels = tournament.seat_labels();
+            for board in tournament.boards().filter(|b| b.is_seated(player)) {
+                let Some(stamp) = seeded_at.get(&board.round).copied() else { continue };
+                let seats: Vec<(String, Uuid)> = board
+                    .seats
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| (labels.get(i).cloned().unwrap_or_default(), *p))
+                    .collect();
+                let scored = board.scored(settings.scoring_system)?;
+                let score = scored.map(|s| s.of(player).map(|row| row.score));
+                entries.push(CalendarEntry {
+                    uid: format!("board-{}@league", board.id),
+                    day: stamp.date_naive(),
+                    stamp,
+                    summary: summary(
+                        &settings.name,
+                        &format!("round {}, board {}", board.round, board.number),
+                        player,
+                        &seats,
+                        names,
+                    ),
+                    description: description(&seats, names, score),
+                    path: format!("/tournaments/{id}/boards/{}", board.id),
+                });
+            }
+        }
+        Ok(entries)
+    }
+
+    /// When the league's schedule was committed (its start), read from the head of its
+    /// stream: the schedule comes with the subscription that filled the league, so only its
+    /// subscriptions come before it.
+    async fn league_started_at(&self, league: Uuid) -> Result<Option<DateTime<Utc>>, AppError> {
+        let stream = StreamId::new(league_stream_id(league)).map_err(AppError::internal)?;
+        let mut after = 0;
+        loop {
+            let page = self.store().read_stream_after(&stream, after, SCHEDULE_SEARCH_PAGE).await?;
+            let Some(last) = page.last() else { return Ok(None) };
+            after = last.position;
+            if let Some(scheduled) =
+                page.iter().find(|e| e.event_type == EventType::GamesScheduled.as_str())
+            {
+                return Ok(Some(scheduled.recorded_at));
+            }
+        }
+    }
+
+    /// Each seeded round of a tournament with the commit time of its seeding.
+    async fn rounds_seeded_at(&self, id: Uuid) -> Result<HashMap<u32, DateTime<Utc>>, AppError> {
+        let mut seeded = HashMap::new();
+        for event in self.tournament_events(id).await? {
+            if event.event_type != EventType::RoundSeeded.as_str() {
+                continue;
+            }
+            if let (_, DomainEvent::RoundSeeded(e)) = decode(&event).map_err(AppError::internal)? {
+                seeded.insert(e.round, event.recorded_at);
+            }
+        }
+        Ok(seeded)
+    }
+}
+
+/// `Autumn League: game 3 (France) vs Ada, Bo, Cy`.
+fn summary(
+    competition: &str,
+    game: &str,
+    player: PlayerId,
+    seats: &[(String, Uuid)],
+    names: &HashMap<Uuid, String>,
+) -> String {
+    let seat = seats.iter().find(|(_, p)| *p == player).map(|(label, _)| label.as_str());
+    let opponents: Vec<&str> = seats
+        .iter()
+        .filter(|(_, p)| *p != player)
+        .map(|(_, p)| names.get(p).map_or("?", String::as_str))
+        .collect();
+    let seat = seat.map(|label| format!(" ({label})")).unwrap_or_default();
+    format!("{competition}: {game}{seat} vs {}", opponents.join(", "))
+}
+
+/// Every seat, then the player's score once the result is in (`played`: `None` while not
+/// played, `Some(None)` when played without a score for the player).
+fn description(
+    seats: &[(String, Uuid)],
+    names: &HashMap<Uuid, String>,
+    played: Option<Option<f64>>,
+) -> String {
+    let mut lines: Vec<String> = seats
+        .iter()
+        .map(|(label, p)| format!("{label}: {}", names.get(p).map_or("?", String::as_str)))
+        .collect();
+    lines.push(match played {
+        None => "Not played yet.".to_owned(),
+        Some(Some(score)) => format!("Played; your score: {score}."),
+        Some(None) => "Played.".to_owned(),
+    });
+    lines.join("\n")
+}
+
+/// The iCalendar text of a player's feed: one all-day `VEVENT` per entry, each linking to
+/// its page under `base_url` (`https://league.example`, no trailing slash).
+pub fn calendar_ics(player_name: &str, entries: &[CalendarEntry], base_url: &str) -> String {
+    let mut calendar = icalendar::Calendar::empty();
+    calendar
+        .append_property(("VERSION", "2.0"))
+        .append_property(("PRODID", "-//league//calendar feed//EN"))
+        .append_property(("CALSCALE", "GREGORIAN"))
+        .append_property(("METHOD", "PUBLISH"))
+        .name(&format!("League: {player_name}"))
+        .ttl(&chrono::Duration::hours(REFRESH_HOURS));
+    for entry in entries {
+        let next_day = entry.day.succ_opt().unwrap_or(entry.day);
+        calendar.push(
+            icalendar::Event::new()
+                .uid(&entry.uid)
+                .timestamp(entry.stamp)
+                .starts(entry.day)
+                .ends(next_day)
+                .summary(&entry.summary)
+                .description(&entry.description)
+                .url(&format!("{base_url}{}", entry.path))
+                .status(EventStatus::Confirmed)
+                .done(),
+        );
+    }
+    calendar.done().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(day: NaiveDate) -> CalendarEntry {
+        CalendarEntry {
+            uid: format!("game-{}@league", Uuid::from_u128(7)),
+            day,
+            stamp: day.and_hms_opt(18, 30, 0).unwrap().and_utc(),
+            summary: "Autumn League, Ünïcode; with a comma: game 3 (France) vs Ada, Bo".into(),
+            description: format!("France: Ada\n{}\nNot played yet.", "long line ".repeat(20)),
+            path: format!("/games/{}", Uuid::from_u128(7)),
+        }
+    }
+
+    /// Lines of at most 75 octets, ended by CRLF (RFC 5545 §3.1), parsed back by the
+    /// `icalendar` crate's parser with every event's required properties.
+    #[test]
+    fn the_feed_is_valid_icalendar_and_keeps_its_text() {
+        let day = NaiveDate::from_ymd_opt(2026, 11, 24).unwrap();
+        let text = calendar_ics("Ada", &[entry(day)], "https://league.example");
+        assert!(text.ends_with("\r\n"));
+        for line in text.split("\r\n") {
+            assert!(line.len() <= 75, "{line:?} is longer than 75 octets");
+            assert!(!line.contains('\n'), "a bare line feed in {line:?}");
+        }
+        let unfolded = icalendar::parser::unfold(&text);
+        let parsed: icalendar::Calendar =
+            icalendar::parser::read_calendar(&unfolded).unwrap().into();
+        assert_eq!(parsed.property_value("VERSION"), Some("2.0"));
+        assert!(parsed.property_value("PRODID").is_some());
+        let event = parsed.events().next().expect("one event");
+        assert_eq!(event.get_uid(), Some(entry(day).uid.as_str()));
+        assert_eq!(event.get_summary(), Some(entry(day).summary.as_str()));
+        assert_eq!(event.get_description(), Some(entry(day).description.as_str()));
+        assert_eq!(event.get_timestamp(), Some(entry(day).stamp));
+        assert_eq!(event.get_start(), Some(day.into()));
+        assert_eq!(event.get_end(), Some(day.succ_opt().unwrap().into()));
+        assert_eq!(
+            event.get_url(),
+            Some(format!("https://league.example/games/{}", Uuid::from_u128(7)).as_str())
+        );
+    }
+
+    #[test]
+    fn the_summary_names_the_seat_and_the_opponents() {
+        let (ada, bo) = (Uuid::from_u128(1), Uuid::from_u128(2));
+        let names = HashMap::from([(ada, "Ada".to_owned()), (bo, "Bo".to_owned())]);
+        let seats = vec![("France".to_owned(), ada), ("Italy".to_owned(), bo)];
+        assert_eq!(
+            summary("Cup", "round 1, board 2", ada, &seats, &names),
+            "Cup: round 1, board 2 (France) vs Bo"
+        );
+        assert_eq!(
+            description(&seats, &names, Some(Some(12.5))),
+            "France: Ada\nItaly: Bo\nPlayed; your score: 12.5."
+        );
+    }
+}

@@ -1,0 +1,500 @@
+//! Exports of a competition (`docs/feeds.md#exports`): its standings and every finished
+//! game's (or board's) result and scores, built once here as typed rows and written as JSON
+//! (both tables) or CSV (one table). GraphQL and the HTTP download routes serve these same
+//! bytes.
+//!
+//! A result row is one seat of one game: the seat (the power in Diplomacy), the player, what
+//! the result says of them (centres for Diplomacy, points for placement and team games, the
+//! side for team games), their finishing position in the game and their score. For a
+//! Diplomacy competition the CSV has the columns a world rating database imports: round,
+//! board, power, player, centres, rank, score.
+
+use league_domain::{ScoredResult, player_key};
+use league_scoring::{GameResult, ResultKind, ScoringSystem, score_game_unexplained};
+use serde::Serialize;
+use uuid::Uuid;
+
+use crate::app::App;
+use crate::error::AppError;
+
+/// The kinds of competition that export.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompetitionKind {
+    League,
+    Tournament,
+}
+
+/// Which table a CSV export holds (a JSON export holds both).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ExportTable {
+    /// One row per seat of every finished game or board.
+    #[default]
+    Results,
+    /// One row per player, best first.
+    Standings,
+}
+
+impl ExportTable {
+    pub fn name(self) -> &'static str {
+        match self {
+            ExportTable::Results => "results",
+            ExportTable::Standings => "standings",
+        }
+    }
+}
+
+/// A competition's export: what it is, its standings and its results.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CompetitionExport {
+    pub competition: ExportedCompetition,
+    pub standings: Vec<StandingExport>,
+    pub results: Vec<ResultExport>,
+}
+
+/// The competition an export is of.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExportedCompetition {
+    /// `league` or `tournament`.
+    pub kind: &'static str,
+    pub id: Uuid,
+    pub name: String,
+    pub game: String,
+    /// The scoring system's name (`docs/scoring.md`).
+    pub scoring_system: String,
+    /// `OPEN`, `RUNNING` or `COMPLETED`.
+    pub status: String,
+    #[serde(skip)]
+    result_kind: Option<ResultKind>,
+}
+
+/// One line of the standings.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StandingExport {
+    pub rank: u32,
+    pub player: String,
+    pub player_id: Uuid,
+    pub total: f64,
+    /// Games (boards) played.
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+}
+
+/// One seat of a finished game or board.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResultExport {
+    /// The tournament round (absent for a league game).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
+    /// The league game's number, or the board's number in its round.
+    pub game: u32,
+    pub game_id: Uuid,
+    /// The seat's label: the power in Diplomacy.
+    pub seat: String,
+    pub player: String,
+    pub player_id: Uuid,
+    /// Supply centres at the end (Diplomacy).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub centres: Option<u32>,
+    /// Points as reported (placement and team games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub points: Option<f64>,
+    /// The player's side (team games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
+    /// Finishing position in the game (players level share the best one).
+    pub rank: u32,
+    /// The competition's score for the game.
+    pub score: f64,
+}
+
+/// A finished game as the export needs it: where it was played, its seats and its result.
+struct FinishedGame<'a> {
+    round: Option<u32>,
+    number: u32,
+    id: Uuid,
+    /// Each seat's label and player, in seat order.
+    seats: Vec<(String, Uuid)>,
+    result: &'a GameResult,
+}
+
+impl App {
+    /// A league's export (`NOT_FOUND` if there is no such league).
+    pub async fn league_export(&self, id: Uuid) -> Result<CompetitionExport, AppError> {
+        let model = self.existing_league(id).await?;
+        let view = model.league(id).ok_or_else(|| AppError::NotFound(format!("league {id}")))?;
+        let settings = &view.settings;
+        let system = settings.scoring_system;
+        let mut results = Vec::new();
+        for game in model.games_of(id) {
+            let Some(result) = &game.result else { continue };
+            let seats = game.seats.iter().map(|s| (s.label.clone(), s.player)).collect();
+            let game =
+                FinishedGame { round: None, number: game.number, id: game.id, seats, result };
+            results.extend(self.result_rows(system, &game)?);
+        }
+        let standings = model
+            .standings(id)
+            .into_iter()
+            .map(|r| self.standing(r.rank, r.player, r.total, [r.played, r.wins, r.draws]))
+            .collect();
+        Ok(CompetitionExport {
+            competition: ExportedCompetition {
+                kind: "league",
+                id,
+                name: settings.name.clone(),
+                game: settings.game.clone(),
+                scoring_system: system.name().to_owned(),
+                status: status_name(&view.status),
+                result_kind: Some(system.result_kind()),
+            },
+            standings,
+            results,
+        })
+    }
+
+    /// A tournament's export (`NOT_FOUND` if there is no such tournament).
+    pub async fn tournament_export(&self, id: Uuid) -> Result<CompetitionExport, AppError> {
+        let tournament = self.existing_tournament(id).await?;
+        let settings =
+            tournament.settings().ok_or_else(|| AppError::NotFound(format!("tournament {id}")))?;
+        let system = settings.scoring_system;
+        let labels = tournament.seat_labels();
+        let mut results = Vec::new();
+        for board in tournament.boards() {
+            let Some(result) = &board.result else { continue };
+            let seats = board
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(seat, player)| (labels.get(seat).cloned().unwrap_or_default(), *player))
+                .collect();
+            let game = FinishedGame {
+                round: Some(board.round),
+                number: board.number,
+                id: board.id,
+                seats,
+                result,
+            };
+            results.extend(self.result_rows(system, &game)?);
+        }
+        let standings = tournament
+            .standings(None)?
+            .into_iter()
+            .map(|r| self.standing(r.rank, r.player, r.total, [r.games, r.wins, r.draws]))
+            .collect();
+        Ok(CompetitionExport {
+            competition: ExportedCompetition {
+                kind: "tournament",
+                id,
+                name: settings.name.clone(),
+                game: settings.game.clone(),
+                scoring_system: system.name().to_owned(),
+                status: tournament.status().map(|s| status_name(&s)).unwrap_or_default(),
+                result_kind: Some(system.result_kind()),
+            },
+            standings,
+            results,
+        })
+    }
+
+    /// A competition's export (`NOT_FOUND` if there is no such competition of that kind).
+    pub async fn competition_export(
+        &self,
+        kind: CompetitionKind,
+        id: Uuid,
+    ) -> Result<CompetitionExport, AppError> {
+        match kind {
+            CompetitionKind::League => self.league_export(id).await,
+            CompetitionKind::Tournament => self.tournament_export(id).await,
+        }
+    }
+
+    /// A line of the standings: rank, player, total and `[games, wins, draws]`.
+    fn standing(&self, rank: u32, player: Uuid, total: f64, counts: [u32; 3]) -> StandingExport {
+        let [games, wins, draws] = counts;
+        let name = self.player_name(player);
+        StandingExport { rank, player: name, player_id: player, total, games, wins, draws }
+    }
+
+    fn player_name(&self, player: Uuid) -> String {
+        self.catalog().player(player).map(|p| p.name.clone()).unwrap_or_default()
+    }
+
+    /// One row per seat of a finished game, in seat order, scored under `system`.
+    fn result_rows(
+        &self,
+        system: ScoringSystem,
+        game: &FinishedGame<'_>,
+    ) -> Result<Vec<ResultExport>, AppError> {
+        let scored = score_game_unexplained(system, game.result)
+            .map_err(|error| AppError::internal(format!("game {}: {error}", game.id)))?;
+        let scored = ScoredResult::new(scored, game.seats.iter().map(|(_, player)| *player))
+            .map_err(|error| AppError::internal(format!("game {}: {error}", game.id)))?;
+        let mut rows = Vec::with_capacity(game.seats.len());
+        for (label, player) in &game.seats {
+            let Some(row) = scored.of(*player) else { continue };
+            let key = player_key(*player);
+            let (centres, points, side) = reported(game.result, &key);
+            rows.push(ResultExport {
+                round: game.round,
+                game: game.number,
+                game_id: game.id,
+                seat: label.clone(),
+                player: self.player_name(*player),
+                player_id: *player,
+                centres,
+                points,
+                side,
+                rank: row.position,
+                score: row.score,
+            });
+        }
+        Ok(rows)
+    }
+}
+
+/// What a result says of the player with `key`: centres, points and side.
+fn reported(result: &GameResult, key: &str) -> (Option<u32>, Option<f64>, Option<String>) {
+    match result {
+        GameResult::Diplomacy(entries) => {
+            (entries.iter().find(|e| e.player == key).map(|e| e.centres), None, None)
+        }
+        GameResult::Placement(entries) => {
+            (None, entries.iter().find(|e| e.player == key).map(|e| e.points), None)
+        }
+        GameResult::Teams(teams) => teams
+            .sides
+            .iter()
+            .find_map(|side| {
+                side.players
+                    .iter()
+                    .find(|p| p.player == key)
+                    .map(|p| (None, Some(p.points), Some(side.name.clone())))
+            })
+            .unwrap_or_default(),
+    }
+}
+
+/// A status as the API spells it (`RUNNING`).
+fn status_name(status: &impl Serialize) -> String {
+    serde_json::to_value(status)
+        .ok()
+        .and_then(|value| value.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+impl CompetitionExport {
+    /// Both tables as pretty JSON.
+    pub fn to_json(&self) -> String {
+        // Strings, numbers and UUIDs always serialise.
+        serde_json::to_string_pretty(self).expect("exports serialise to JSON")
+    }
+
+    /// One table as CSV with a header line.
+    pub fn to_csv(&self, table: ExportTable) -> Result<String, AppError> {
+        let mut writer = csv::Writer::from_writer(Vec::new());
+        let write = |writer: &mut csv::Writer<Vec<u8>>, record: Vec<String>| {
+            writer.write_record(record).map_err(AppError::internal)
+        };
+        match table {
+            ExportTable::Standings => {
+                let header = ["rank", "player", "playerId", "total", "games", "wins", "draws"];
+                write(&mut writer, header.map(str::to_owned).to_vec())?;
+                for s in &self.standings {
+                    let cells = [
+                        s.rank.to_string(),
+                        s.player.clone(),
+                        s.player_id.to_string(),
+                        s.total.to_string(),
+                        s.games.to_string(),
+                        s.wins.to_string(),
+                        s.draws.to_string(),
+                    ];
+                    write(&mut writer, cells.to_vec())?;
+                }
+            }
+            ExportTable::Results => {
+                let columns = self.result_columns();
+                write(&mut writer, columns.iter().map(|c| c.header(self).to_owned()).collect())?;
+                for row in &self.results {
+                    write(&mut writer, columns.iter().map(|c| c.cell(row)).collect())?;
+                }
+            }
+        }
+        let bytes = writer.into_inner().map_err(AppError::internal)?;
+        String::from_utf8(bytes).map_err(AppError::internal)
+    }
+
+    /// The results table's columns for this competition's result shape.
+    fn result_columns(&self) -> Vec<Column> {
+        use Column::*;
+        let mut columns = Vec::new();
+        if self.competition.kind == "tournament" {
+            columns.push(Round);
+        }
+        columns.push(Game);
+        columns.extend(match self.competition.result_kind {
+            Some(ResultKind::Diplomacy) => vec![Seat, Player, PlayerId, Centres],
+            Some(ResultKind::Teams) => vec![Seat, Side, Player, PlayerId, Points],
+            Some(ResultKind::Placement) | None => vec![Seat, Player, PlayerId, Points],
+        });
+        columns.extend([Rank, Score]);
+        columns
+    }
+
+    /// A download's file name: the competition's name in lower case with dashes, then the
+    /// table (CSV), e.g. `autumn-cup-results.csv` or `autumn-cup.json`.
+    pub fn file_name(&self, table: Option<ExportTable>) -> String {
+        let mut slug = String::new();
+        for c in self.competition.name.chars().flat_map(char::to_lowercase) {
+            if c.is_ascii_alphanumeric() {
+                slug.push(c);
+            } else if !slug.ends_with('-') {
+                slug.push('-');
+            }
+        }
+        let slug = match slug.trim_matches('-') {
+            "" => self.competition.kind,
+            trimmed => trimmed,
+        };
+        match table {
+            Some(table) => format!("{slug}-{}.csv", table.name()),
+            None => format!("{slug}.json"),
+        }
+    }
+}
+
+/// A column of the results CSV.
+#[derive(Debug, Clone, Copy)]
+enum Column {
+    Round,
+    Game,
+    Seat,
+    Side,
+    Player,
+    PlayerId,
+    Centres,
+    Points,
+    Rank,
+    Score,
+}
+
+impl Column {
+    /// The header: tournaments play boards, Diplomacy seats are powers.
+    fn header(self, export: &CompetitionExport) -> &'static str {
+        let tournament = export.competition.kind == "tournament";
+        let diplomacy = export.competition.result_kind == Some(ResultKind::Diplomacy);
+        match self {
+            Column::Round => "round",
+            Column::Game if tournament => "board",
+            Column::Game => "game",
+            Column::Seat if diplomacy => "power",
+            Column::Seat => "seat",
+            Column::Side => "side",
+            Column::Player => "player",
+            Column::PlayerId => "playerId",
+            Column::Centres => "centres",
+            Column::Points => "points",
+            Column::Rank => "rank",
+            Column::Score => "score",
+        }
+    }
+
+    fn cell(self, row: &ResultExport) -> String {
+        let optional = |value: Option<String>| value.unwrap_or_default();
+        match self {
+            Column::Round => optional(row.round.map(|r| r.to_string())),
+            Column::Game => row.game.to_string(),
+            Column::Seat => row.seat.clone(),
+            Column::Side => optional(row.side.clone()),
+            Column::Player => row.player.clone(),
+            Column::PlayerId => row.player_id.to_string(),
+            Column::Centres => optional(row.centres.map(|c| c.to_string())),
+            Column::Points => optional(row.points.map(|p| p.to_string())),
+            Column::Rank => row.rank.to_string(),
+            Column::Score => row.score.to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn export(kind: &'static str, result_kind: ResultKind) -> CompetitionExport {
+        let player_id = Uuid::from_u128(1);
+        CompetitionExport {
+            competition: ExportedCompetition {
+                kind,
+                id: Uuid::from_u128(9),
+                name: "Autumn Cup, 2026!".into(),
+                game: "Diplomacy".into(),
+                scoring_system: "squares".into(),
+                status: "RUNNING".into(),
+                result_kind: Some(result_kind),
+            },
+            standings: vec![StandingExport {
+                rank: 1,
+                player: "Ada \"the\" Great".into(),
+                player_id,
+                total: 33.5,
+                games: 1,
+                wins: 0,
+                draws: 1,
+            }],
+            results: vec![ResultExport {
+                round: (kind == "tournament").then_some(2),
+                game: 1,
+                game_id: Uuid::from_u128(5),
+                seat: "France".into(),
+                player: "Ada \"the\" Great".into(),
+                player_id,
+                centres: Some(12),
+                points: None,
+                side: None,
+                rank: 1,
+                score: 33.5,
+            }],
+        }
+    }
+
+    #[test]
+    fn a_diplomacy_tournament_has_the_rating_database_columns() {
+        let csv = export("tournament", ResultKind::Diplomacy).to_csv(ExportTable::Results).unwrap();
+        let id = Uuid::from_u128(1);
+        assert_eq!(
+            csv,
+            format!(
+                "round,board,power,player,playerId,centres,rank,score\n\
+                 2,1,France,\"Ada \"\"the\"\" Great\",{id},12,1,33.5\n"
+            )
+        );
+        let league = export("league", ResultKind::Placement).to_csv(ExportTable::Results).unwrap();
+        assert!(league.starts_with("game,seat,player,playerId,points,rank,score\n"), "{league}");
+    }
+
+    #[test]
+    fn standings_and_json_hold_every_line() {
+        let export = export("league", ResultKind::Diplomacy);
+        let csv = export.to_csv(ExportTable::Standings).unwrap();
+        assert_eq!(csv.lines().next(), Some("rank,player,playerId,total,games,wins,draws"));
+        assert_eq!(csv.lines().count(), 2);
+        let json: serde_json::Value = serde_json::from_str(&export.to_json()).unwrap();
+        assert_eq!(json["competition"]["kind"], "league");
+        assert_eq!(json["results"][0]["centres"], 12);
+        assert!(json["results"][0].get("round").is_none());
+        assert_eq!(json["standings"][0]["total"], 33.5);
+    }
+
+    #[test]
+    fn file_names_are_slugs_of_the_competition() {
+        let export = export("league", ResultKind::Diplomacy);
+        assert_eq!(export.file_name(Some(ExportTable::Results)), "autumn-cup-2026-results.csv");
+        assert_eq!(export.file_name(None), "autumn-cup-2026.json");
+    }
+}

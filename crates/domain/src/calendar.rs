@@ -1,0 +1,237 @@
+//! The `Calendar` aggregate (stream `calendar-<player uuid>`): a player's secret calendar
+//! feed. The feed's URL carries a secret; only its hash is stored, as for bearer tokens, so a
+//! leaked log does not leak feeds. Issuing a new secret (the player themself or the site
+//! admin) replaces the previous one, which stops working at once.
+
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::aggregate::Aggregate;
+use crate::context::Context;
+use crate::error::DomainError;
+use crate::events::DomainEvent;
+use crate::ids::{Actor, PlayerId};
+
+/// Prefix of calendar streams.
+pub const CALENDAR_STREAM_PREFIX: &str = "calendar-";
+
+/// The event stream of a player's calendar feed: `calendar-<uuid>`.
+pub fn calendar_stream_id(player_id: PlayerId) -> String {
+    format!("{CALENDAR_STREAM_PREFIX}{player_id}")
+}
+
+/// The player id of a `calendar-<uuid>` stream, if it is one.
+pub fn player_id_of_calendar_stream(stream_id: &str) -> Option<PlayerId> {
+    stream_id.strip_prefix(CALENDAR_STREAM_PREFIX).and_then(|id| Uuid::parse_str(id).ok())
+}
+
+/// A player's first calendar feed secret was issued: only its hash is stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CalendarFeedIssued {
+    pub player_id: PlayerId,
+    pub feed_hash: String,
+    pub issued_by: Actor,
+}
+
+/// A player's calendar feed secret was replaced: the previous feed URL stops working.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CalendarFeedRotated {
+    pub player_id: PlayerId,
+    pub feed_hash: String,
+    pub rotated_by: Actor,
+}
+
+/// A player gets a new calendar feed secret (the first one, or one replacing the current
+/// one): themself, or the site admin for anyone. Only the secret's hash reaches the domain.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RotateCalendarFeed {
+    pub actor: Actor,
+    pub player_id: PlayerId,
+    pub feed_hash: String,
+}
+
+/// Commands handled by the [`Calendar`] aggregate.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CalendarCommand {
+    Rotate(RotateCalendarFeed),
+}
+
+impl CalendarCommand {
+    pub fn actor(&self) -> Actor {
+        match self {
+            CalendarCommand::Rotate(c) => c.actor,
+        }
+    }
+
+    pub fn player_id(&self) -> PlayerId {
+        match self {
+            CalendarCommand::Rotate(c) => c.player_id,
+        }
+    }
+
+    /// The stream this command appends to.
+    pub fn stream_id(&self) -> String {
+        calendar_stream_id(self.player_id())
+    }
+
+    /// The players who must be registered for the command to make sense (the feed's owner):
+    /// the application checks them against the catalog.
+    pub fn players_to_check(&self) -> Vec<PlayerId> {
+        vec![self.player_id()]
+    }
+}
+
+impl From<RotateCalendarFeed> for CalendarCommand {
+    fn from(c: RotateCalendarFeed) -> Self {
+        CalendarCommand::Rotate(c)
+    }
+}
+
+/// A player's calendar feed, folded from its stream.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Calendar {
+    version: u64,
+    /// The hash of the valid feed secret (`None` before the first one is issued).
+    feed_hash: Option<String>,
+}
+
+impl Calendar {
+    /// The hash of the player's valid feed secret, once one was issued.
+    pub fn feed_hash(&self) -> Option<&str> {
+        self.feed_hash.as_deref()
+    }
+
+    /// Whether `feed_hash` is the hash of the valid feed secret.
+    pub fn accepts(&self, feed_hash: &str) -> bool {
+        self.feed_hash.as_deref() == Some(feed_hash)
+    }
+
+    fn rotate(
+        &self,
+        c: &RotateCalendarFeed,
+        context: &Context,
+    ) -> Result<Vec<DomainEvent>, DomainError> {
+        if c.actor.player_id() != Some(c.player_id) && !c.actor.is_admin() {
+            return Err(DomainError::forbidden(
+                "only the player themself or the site admin may issue a player's calendar feed",
+            ));
+        }
+        if context.unknown_players.contains(&c.player_id) {
+            return Err(DomainError::PlayerNotFound(c.player_id));
+        }
+        if c.feed_hash.trim().is_empty() {
+            return Err(DomainError::invalid("feedHash", "must not be empty"));
+        }
+        let feed_hash = c.feed_hash.clone();
+        Ok(vec![if self.feed_hash.is_none() {
+            DomainEvent::CalendarFeedIssued(CalendarFeedIssued {
+                player_id: c.player_id,
+                feed_hash,
+                issued_by: c.actor,
+            })
+        } else {
+            DomainEvent::CalendarFeedRotated(CalendarFeedRotated {
+                player_id: c.player_id,
+                feed_hash,
+                rotated_by: c.actor,
+            })
+        }])
+    }
+}
+
+impl Aggregate for Calendar {
+    type Command = CalendarCommand;
+
+    fn handle(
+        &self,
+        command: &CalendarCommand,
+        context: &Context,
+    ) -> Result<Vec<DomainEvent>, DomainError> {
+        match command {
+            CalendarCommand::Rotate(c) => self.rotate(c, context),
+        }
+    }
+
+    fn apply(&mut self, event: &DomainEvent) {
+        self.version += 1;
+        match event {
+            DomainEvent::CalendarFeedIssued(e) => self.feed_hash = Some(e.feed_hash.clone()),
+            DomainEvent::CalendarFeedRotated(e) => self.feed_hash = Some(e.feed_hash.clone()),
+            _ => {}
+        }
+    }
+
+    fn version(&self) -> u64 {
+        self.version
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use chrono::Utc;
+
+    pub(crate) const PLAYER: PlayerId = Uuid::from_u128(0x0190_0000_0000_7000_8000_0000_0000_0c01);
+    const OTHER: PlayerId = Uuid::from_u128(0x0190_0000_0000_7000_8000_0000_0000_0c02);
+
+    fn rotate(actor: Actor, feed_hash: &str) -> CalendarCommand {
+        RotateCalendarFeed { actor, player_id: PLAYER, feed_hash: feed_hash.into() }.into()
+    }
+
+    fn context() -> Context {
+        Context::new(Utc::now())
+    }
+
+    /// The events of a player's calendar feed: issued by the player, rotated by the admin.
+    pub(crate) fn issued_and_rotated() -> Vec<DomainEvent> {
+        let mut calendar = Calendar::default();
+        let mut events = Vec::new();
+        for command in [rotate(Actor::Player(PLAYER), "first"), rotate(Actor::Admin, "second")] {
+            for event in calendar.handle(&command, &context()).unwrap() {
+                calendar.apply(&event);
+                events.push(event);
+            }
+        }
+        events
+    }
+
+    #[test]
+    fn the_first_secret_is_issued_and_later_ones_rotate_it() {
+        let events = issued_and_rotated();
+        assert_eq!(
+            events,
+            vec![
+                DomainEvent::CalendarFeedIssued(CalendarFeedIssued {
+                    player_id: PLAYER,
+                    feed_hash: "first".into(),
+                    issued_by: Actor::Player(PLAYER),
+                }),
+                DomainEvent::CalendarFeedRotated(CalendarFeedRotated {
+                    player_id: PLAYER,
+                    feed_hash: "second".into(),
+                    rotated_by: Actor::Admin,
+                }),
+            ]
+        );
+        let calendar = Calendar::from_events(&events);
+        assert!(calendar.accepts("second"));
+        assert!(!calendar.accepts("first"));
+        assert_eq!(calendar.version(), 2);
+        assert_eq!(events[0].stream_id(), format!("calendar-{PLAYER}"));
+        assert_eq!(player_id_of_calendar_stream(&events[1].stream_id()), Some(PLAYER));
+    }
+
+    #[test]
+    fn another_player_an_unknown_player_and_an_empty_hash_are_refused() {
+        let calendar = Calendar::default();
+        let other = calendar.handle(&rotate(Actor::Player(OTHER), "h"), &context()).unwrap_err();
+        assert!(matches!(other, DomainError::Forbidden(_)), "{other}");
+        let unknown = context().with_unknown_players(vec![PLAYER]);
+        let missing = calendar.handle(&rotate(Actor::Admin, "h"), &unknown).unwrap_err();
+        assert_eq!(missing, DomainError::PlayerNotFound(PLAYER));
+        let empty = calendar.handle(&rotate(Actor::Admin, " "), &context()).unwrap_err();
+        assert!(matches!(empty, DomainError::InvalidInput { .. }), "{empty}");
+    }
+}
