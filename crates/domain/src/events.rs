@@ -21,6 +21,8 @@ use crate::ids::{
 };
 use crate::settings::LeagueSettings;
 use crate::tournament::{Attendance, Replacement, SeededBoard, TournamentSettings};
+use crate::webhook::{WebhookId, webhook_stream_id};
+use crate::webhook::{WebhookPaused, WebhookRegistered, WebhookRemoved, WebhookResumed};
 
 /// A player joined the platform. The gateway stores only a hash of the player's bearer token.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -414,15 +416,20 @@ domain_events! {
     OrganiserDismissed = "OrganiserDismissed" version 1 in Player(player_id),
     LeagueCoOrganiserAdded = "LeagueCoOrganiserAdded" version 1 in League(league_id),
     TournamentCoOrganiserAdded = "TournamentCoOrganiserAdded" version 1 in Tournament(tournament_id),
+    WebhookRegistered = "WebhookRegistered" version 1 in Webhook(webhook_id),
+    WebhookPaused = "WebhookPaused" version 1 in Webhook(webhook_id),
+    WebhookResumed = "WebhookResumed" version 1 in Webhook(webhook_id),
+    WebhookRemoved = "WebhookRemoved" version 1 in Webhook(webhook_id),
 }
 
-/// The kinds of event stream: a player's (`player-<uuid>`), a league's (`league-<uuid>`) or a
-/// tournament's (`tournament-<uuid>`).
+/// The kinds of event stream: a player's (`player-<uuid>`), a league's (`league-<uuid>`), a
+/// tournament's (`tournament-<uuid>`) or a webhook's (`webhook-<uuid>`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StreamKind {
     Player,
     League,
     Tournament,
+    Webhook,
 }
 
 /// The stream an event belongs to, by its id.
@@ -431,6 +438,7 @@ pub enum StreamRef {
     Player(PlayerId),
     League(LeagueId),
     Tournament(TournamentId),
+    Webhook(WebhookId),
 }
 
 impl StreamRef {
@@ -440,6 +448,7 @@ impl StreamRef {
             StreamRef::Player(id) => player_stream_id(id),
             StreamRef::League(id) => league_stream_id(id),
             StreamRef::Tournament(id) => tournament_stream_id(id),
+            StreamRef::Webhook(id) => webhook_stream_id(id),
         }
     }
 }
@@ -572,7 +581,11 @@ pub fn upcast(
         | DomainEvent::OrganiserAppointed(_)
         | DomainEvent::OrganiserDismissed(_)
         | DomainEvent::LeagueCoOrganiserAdded(_)
-        | DomainEvent::TournamentCoOrganiserAdded(_) => {}
+        | DomainEvent::TournamentCoOrganiserAdded(_)
+        | DomainEvent::WebhookRegistered(_)
+        | DomainEvent::WebhookPaused(_)
+        | DomainEvent::WebhookResumed(_)
+        | DomainEvent::WebhookRemoved(_) => {}
     }
     Ok(event)
 }
@@ -593,28 +606,28 @@ impl DomainEvent {
         self.stream().stream_id()
     }
 
-    /// The league an event is about (`None` for player and tournament events).
+    /// The league an event is about (`None` for player, tournament and webhook events).
     pub fn league_id(&self) -> Option<LeagueId> {
         match self.stream() {
             StreamRef::League(id) => Some(id),
-            StreamRef::Player(_) | StreamRef::Tournament(_) => None,
+            StreamRef::Player(_) | StreamRef::Tournament(_) | StreamRef::Webhook(_) => None,
         }
     }
 
-    /// The tournament an event is about (`None` for player and league events).
+    /// The tournament an event is about (`None` for player, league and webhook events).
     pub fn tournament_id(&self) -> Option<TournamentId> {
         match self.stream() {
             StreamRef::Tournament(id) => Some(id),
-            StreamRef::Player(_) | StreamRef::League(_) => None,
+            StreamRef::Player(_) | StreamRef::League(_) | StreamRef::Webhook(_) => None,
         }
     }
 
     /// The competition (league or tournament) an event is about: the id its standings and
-    /// live notifications go by (`None` for player events).
+    /// live notifications go by (`None` for player and webhook events).
     pub fn competition_id(&self) -> Option<uuid::Uuid> {
         match self.stream() {
             StreamRef::League(id) | StreamRef::Tournament(id) => Some(id),
-            StreamRef::Player(_) => None,
+            StreamRef::Player(_) | StreamRef::Webhook(_) => None,
         }
     }
 

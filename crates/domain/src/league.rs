@@ -470,7 +470,11 @@ impl Aggregate for League {
             | DomainEvent::TokenRotated(_)
             | DomainEvent::TokenRevoked(_)
             | DomainEvent::OrganiserAppointed(_)
-            | DomainEvent::OrganiserDismissed(_) => {}
+            | DomainEvent::OrganiserDismissed(_)
+            | DomainEvent::WebhookRegistered(_)
+            | DomainEvent::WebhookPaused(_)
+            | DomainEvent::WebhookResumed(_)
+            | DomainEvent::WebhookRemoved(_) => {}
         }
     }
 

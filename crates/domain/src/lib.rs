@@ -1,12 +1,14 @@
 //! Pure league domain: commands to events, invariants. No IO, no async.
 //!
-//! Two aggregates, each one event stream:
+//! The aggregates, each one event stream:
 //! - [`Player`] (`player-<uuid>`): registration, token rotations and revocations, the
 //!   organiser right.
 //! - [`League`] (`league-<uuid>`): settings, subscriptions, the stored schedule, results,
 //!   corrections, completion.
 //! - [`Tournament`] (`tournament-<uuid>`): entries, roll calls, seeded rounds, board results
 //!   and corrections, completion (`docs/tournaments.md`).
+//! - [`Webhook`] (`webhook-<uuid>`): an outbound feed's registration, pauses, resumptions and
+//!   removal (`docs/webhooks.md`).
 //!
 //! [`Aggregate::handle`] decides (`Result<Vec<DomainEvent>, DomainError>`, pure);
 //! [`Aggregate::apply`] only folds. Facts from other aggregates come in a [`Context`]
@@ -28,6 +30,7 @@ mod scores;
 mod seats;
 mod settings;
 mod tournament;
+mod webhook;
 
 pub use aggregate::Aggregate;
 pub use commands::{
@@ -63,6 +66,12 @@ pub use settings::LeagueSettings;
 pub use tournament::{
     Attendance, Board, Entrant, MAX_ROUNDS, Replacement, ReplacementScores, Round, SeededBoard,
     SeedingCheck, Tournament, TournamentSettings, TournamentStatus,
+};
+pub use webhook::{
+    MAX_WEBHOOK_COMPETITIONS, MAX_WEBHOOK_URL_CHARS, PauseWebhook, RegisterWebhook, RemoveWebhook,
+    ResumeWebhook, WEBHOOK_STREAM_PREFIX, Webhook, WebhookCommand, WebhookFormat, WebhookId,
+    WebhookKind, WebhookPaused, WebhookRegistered, WebhookRemoved, WebhookResumed, WebhookStatus,
+    check_url as check_webhook_url, webhook_id_of_stream, webhook_stream_id,
 };
 
 #[cfg(test)]

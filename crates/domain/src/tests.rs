@@ -783,6 +783,7 @@ mod stored_events {
         events.push(DomainEvent::LeagueCompleted(LeagueCompleted { league_id: LEAGUE }));
         events.extend(crate::tournament::tests::a_played_tournament());
         events.extend(rights::one_of_each_rights_event());
+        events.extend(crate::webhook::tests::one_of_each_webhook_event());
         events
     }
 
@@ -893,6 +894,7 @@ mod stored_events {
         for event in &events[1..] {
             let expected = match (event.kind().stream_kind(), event.tournament_id()) {
                 (StreamKind::Player, _) => format!("player-{}", player(50)),
+                (StreamKind::Webhook, _) => webhook_stream_id(crate::webhook::tests::HOOK),
                 (_, Some(tournament)) => format!("tournament-{tournament}"),
                 (_, None) => format!("league-{LEAGUE}"),
             };

@@ -349,7 +349,11 @@ impl Catalog {
             | DomainEvent::RoundPlayersSwapped(_)
             | DomainEvent::BoardFinished(_)
             | DomainEvent::BoardResultCorrected(_)
-            | DomainEvent::RoundCompleted(_) => {}
+            | DomainEvent::RoundCompleted(_)
+            | DomainEvent::WebhookRegistered(_)
+            | DomainEvent::WebhookPaused(_)
+            | DomainEvent::WebhookResumed(_)
+            | DomainEvent::WebhookRemoved(_) => {}
         }
         Ok(())
     }

@@ -147,7 +147,11 @@ impl Applied {
             | DomainEvent::RoundSeeded(_)
             | DomainEvent::RoundPlayersSwapped(_)
             | DomainEvent::BoardFinished(_)
-            | DomainEvent::BoardResultCorrected(_) => applied.standings_changed = true,
+            | DomainEvent::BoardResultCorrected(_)
+            | DomainEvent::WebhookRegistered(_)
+            | DomainEvent::WebhookPaused(_)
+            | DomainEvent::WebhookResumed(_)
+            | DomainEvent::WebhookRemoved(_) => applied.standings_changed = true,
             DomainEvent::TournamentCreated(_)
             | DomainEvent::TournamentPlayerWithdrawn(_)
             | DomainEvent::RollCallAnswered(_)
@@ -331,7 +335,11 @@ impl ReadModel {
             | DomainEvent::RoundCompleted(_)
             | DomainEvent::TournamentCompleted(_)
             | DomainEvent::LeagueCoOrganiserAdded(_)
-            | DomainEvent::TournamentCoOrganiserAdded(_) => {}
+            | DomainEvent::TournamentCoOrganiserAdded(_)
+            | DomainEvent::WebhookRegistered(_)
+            | DomainEvent::WebhookPaused(_)
+            | DomainEvent::WebhookResumed(_)
+            | DomainEvent::WebhookRemoved(_) => {}
         }
         self.position = meta.position;
         self.last_recorded_at = Some(meta.recorded_at);

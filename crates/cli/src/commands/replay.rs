@@ -331,7 +331,11 @@ impl Line {
             | DomainEvent::OrganiserAppointed(_)
             | DomainEvent::OrganiserDismissed(_)
             | DomainEvent::LeagueCoOrganiserAdded(_)
-            | DomainEvent::TournamentCoOrganiserAdded(_) => {}
+            | DomainEvent::TournamentCoOrganiserAdded(_)
+            | DomainEvent::WebhookRegistered(_)
+            | DomainEvent::WebhookPaused(_)
+            | DomainEvent::WebhookResumed(_)
+            | DomainEvent::WebhookRemoved(_) => {}
         }
     }
 

@@ -299,7 +299,11 @@ fn describe(text: &mut String, app: &App, state: &Tournament, head: &str, event:
         | DomainEvent::TokenRevoked(_)
         | DomainEvent::OrganiserAppointed(_)
         | DomainEvent::OrganiserDismissed(_)
-        | DomainEvent::LeagueCoOrganiserAdded(_) => {}
+        | DomainEvent::LeagueCoOrganiserAdded(_)
+        | DomainEvent::WebhookRegistered(_)
+        | DomainEvent::WebhookPaused(_)
+        | DomainEvent::WebhookResumed(_)
+        | DomainEvent::WebhookRemoved(_) => {}
     }
 }
 

@@ -749,7 +749,11 @@ impl Aggregate for Tournament {
             | DomainEvent::TokenRotated(_)
             | DomainEvent::TokenRevoked(_)
             | DomainEvent::OrganiserAppointed(_)
-            | DomainEvent::OrganiserDismissed(_) => {}
+            | DomainEvent::OrganiserDismissed(_)
+            | DomainEvent::WebhookRegistered(_)
+            | DomainEvent::WebhookPaused(_)
+            | DomainEvent::WebhookResumed(_)
+            | DomainEvent::WebhookRemoved(_) => {}
         }
     }
 
