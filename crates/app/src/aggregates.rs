@@ -10,7 +10,7 @@
 use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use league_domain::{Aggregate, DomainEvent, League, Player, Tournament};
+use league_domain::{Aggregate, DomainEvent, League, Player, Tournament, Webhook};
 use lru::LruCache;
 
 /// One stream's state: the aggregate its commands are decided on.
@@ -19,6 +19,7 @@ pub(crate) enum StreamState {
     Player(Arc<Player>),
     League(Arc<League>),
     Tournament(Arc<Tournament>),
+    Webhook(Arc<Webhook>),
 }
 
 impl StreamState {
@@ -28,6 +29,7 @@ impl StreamState {
             StreamState::Player(player) => player.version(),
             StreamState::League(league) => league.version(),
             StreamState::Tournament(tournament) => tournament.version(),
+            StreamState::Webhook(webhook) => webhook.version(),
         }
     }
 
@@ -38,6 +40,7 @@ impl StreamState {
             StreamState::Player(player) => fold_into(Arc::make_mut(player), events),
             StreamState::League(league) => fold_into(Arc::make_mut(league), events),
             StreamState::Tournament(tournament) => fold_into(Arc::make_mut(tournament), events),
+            StreamState::Webhook(webhook) => fold_into(Arc::make_mut(webhook), events),
         }
     }
 }

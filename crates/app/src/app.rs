@@ -10,7 +10,7 @@ use chrono::Utc;
 use league_domain::rules::ACTIVE_PLAYER_MIN_FINISHED_GAMES;
 use league_domain::{
     Actor, Aggregate, Context, DomainEvent, LeagueCommand, PlayerCommand, TournamentCommand,
-    league_stream_id,
+    WebhookCommand, league_stream_id,
 };
 use league_projections::{
     Applied, AsOf, Catalog, ReadModel, StandingRow, decode, load_catalog, load_league,
@@ -46,12 +46,13 @@ pub const DEFAULT_CACHE_LEAGUES: usize = 1000;
 /// Environment variable bounding the league-model cache (a number of leagues, ≥ 1).
 pub const CACHE_LEAGUES_ENV: &str = "LEAGUE_CACHE_LEAGUES";
 
-/// A command for either aggregate.
+/// A command for any aggregate.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AppCommand {
     Player(PlayerCommand),
     League(LeagueCommand),
     Tournament(TournamentCommand),
+    Webhook(WebhookCommand),
 }
 
 impl AppCommand {
@@ -60,6 +61,7 @@ impl AppCommand {
             AppCommand::Player(c) => c.actor(),
             AppCommand::League(c) => c.actor(),
             AppCommand::Tournament(c) => c.actor(),
+            AppCommand::Webhook(c) => c.actor(),
         }
     }
 
@@ -69,6 +71,7 @@ impl AppCommand {
             AppCommand::Player(c) => c.stream_id(),
             AppCommand::League(c) => c.stream_id(),
             AppCommand::Tournament(c) => c.stream_id(),
+            AppCommand::Webhook(c) => c.stream_id(),
         }
     }
 }
@@ -88,6 +91,12 @@ impl From<LeagueCommand> for AppCommand {
 impl From<TournamentCommand> for AppCommand {
     fn from(c: TournamentCommand) -> Self {
         AppCommand::Tournament(c)
+    }
+}
+
+impl From<WebhookCommand> for AppCommand {
+    fn from(c: WebhookCommand) -> Self {
+        AppCommand::Webhook(c)
     }
 }
 
@@ -120,7 +129,11 @@ app_command_from!(
     SwapRoundPlayers => Tournament,
     ReportBoardResult => Tournament,
     CorrectBoardResult => Tournament,
-    AddTournamentCoOrganiser => Tournament
+    AddTournamentCoOrganiser => Tournament,
+    RegisterWebhook => Webhook,
+    PauseWebhook => Webhook,
+    ResumeWebhook => Webhook,
+    RemoveWebhook => Webhook
 );
 
 /// Per-call options of [`App::execute`].
@@ -479,6 +492,7 @@ impl App {
             AppCommand::Player(_) => StreamState::Player(Arc::default()),
             AppCommand::League(_) => StreamState::League(Arc::default()),
             AppCommand::Tournament(_) => StreamState::Tournament(Arc::default()),
+            AppCommand::Webhook(_) => StreamState::Webhook(Arc::default()),
         })
         .await
     }
@@ -579,6 +593,14 @@ impl App {
                     _ => return Err(mismatched(command)),
                 }
             }
+            AppCommand::Webhook(c) => match state {
+                StreamState::Webhook(webhook) => {
+                    let competitions = c.competitions_to_check(webhook);
+                    let (unknown, unmanaged) = self.competition_rights(c.actor(), competitions);
+                    webhook.handle(c, &context.with_competitions(unknown, unmanaged))?
+                }
+                _ => return Err(mismatched(command)),
+            },
         })
     }
 
@@ -588,6 +610,22 @@ impl App {
         let is_organiser =
             command.actor().player_id().is_some_and(|player| self.catalog().is_organiser(player));
         Context::new(Utc::now()).with_actor_organiser(is_organiser)
+    }
+
+    /// Of `competitions`, those that are no league or tournament, and those `actor` does not
+    /// organise (the site admin organises every one).
+    fn competition_rights(&self, actor: Actor, competitions: Vec<Uuid>) -> (Vec<Uuid>, Vec<Uuid>) {
+        let catalog = self.catalog();
+        let (known, unknown): (Vec<Uuid>, Vec<Uuid>) = competitions.into_iter().partition(|id| {
+            catalog.league(*id).is_some() || catalog.tournament(*id).is_some()
+        });
+        let unmanaged = match actor {
+            Actor::Admin => Vec::new(),
+            Actor::Player(player) => {
+                known.into_iter().filter(|id| !catalog.organises(player, *id)).collect()
+            }
+        };
+        (unknown, unmanaged)
     }
 
     /// Of `players`, those the catalog does not know.
