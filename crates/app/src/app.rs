@@ -616,9 +616,9 @@ impl App {
     /// organise (the site admin organises every one).
     fn competition_rights(&self, actor: Actor, competitions: Vec<Uuid>) -> (Vec<Uuid>, Vec<Uuid>) {
         let catalog = self.catalog();
-        let (known, unknown): (Vec<Uuid>, Vec<Uuid>) = competitions.into_iter().partition(|id| {
-            catalog.league(*id).is_some() || catalog.tournament(*id).is_some()
-        });
+        let (known, unknown): (Vec<Uuid>, Vec<Uuid>) = competitions
+            .into_iter()
+            .partition(|id| catalog.league(*id).is_some() || catalog.tournament(*id).is_some());
         let unmanaged = match actor {
             Actor::Admin => Vec::new(),
             Actor::Player(player) => {

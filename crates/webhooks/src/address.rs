@@ -127,8 +127,7 @@ async fn resolve_checked(
     port: u16,
     allow_private: bool,
 ) -> Result<Vec<SocketAddr>, AddressError> {
-    let unresolved =
-        |reason: String| AddressError::Unresolved { host: name.to_owned(), reason };
+    let unresolved = |reason: String| AddressError::Unresolved { host: name.to_owned(), reason };
     let addresses: Vec<SocketAddr> = tokio::net::lookup_host((name, port))
         .await
         .map_err(|error| unresolved(error.to_string()))?

@@ -63,7 +63,8 @@ pub async fn run(app: App, settings: WebhookSettings, shutdown: impl Future<Outp
                 match notifications.recv().await {
                     Ok(notification) => {
                         let kind = EventType::parse(&notification.event.event_type).ok();
-                        if kind.is_some_and(|k| k.stream_kind() == league_domain::StreamKind::Webhook)
+                        if kind
+                            .is_some_and(|k| k.stream_kind() == league_domain::StreamKind::Webhook)
                         {
                             return;
                         }
@@ -88,7 +89,10 @@ pub async fn run(app: App, settings: WebhookSettings, shutdown: impl Future<Outp
 
 /// Starts a task for each active webhook without one (or whose registry entry changed), and
 /// stops the tasks of webhooks paused or removed.
-async fn supervise(worker: &Arc<Worker>, running: &mut HashMap<Uuid, (WebhookEntry, JoinHandle<()>)>) {
+async fn supervise(
+    worker: &Arc<Worker>,
+    running: &mut HashMap<Uuid, (WebhookEntry, JoinHandle<()>)>,
+) {
     let head = worker.app.applied_position();
     let webhooks = match load_webhooks(worker.app.store(), head).await {
         Ok(webhooks) => webhooks,
@@ -99,7 +103,8 @@ async fn supervise(worker: &Arc<Worker>, running: &mut HashMap<Uuid, (WebhookEnt
     };
     for (id, entry) in webhooks {
         let active = entry.status() == WebhookStatus::Active;
-        let current = running.get(&id).is_some_and(|(seen, task)| *seen == entry && !task.is_finished());
+        let current =
+            running.get(&id).is_some_and(|(seen, task)| *seen == entry && !task.is_finished());
         if active && current {
             continue;
         }
@@ -233,8 +238,9 @@ impl Delivery<'_> {
         };
         let event = self.buffer[index].clone();
         let kinds = self.kinds_of(&event);
-        let decoded = DomainEvent::decode(&event.event_type, event.schema_version.into(), &event.payload)
-            .map_err(|error| WebhookError::Decode { position: event.position, error })?;
+        let decoded =
+            DomainEvent::decode(&event.event_type, event.schema_version.into(), &event.payload)
+                .map_err(|error| WebhookError::Decode { position: event.position, error })?;
         let body = render(&self.worker.app, &self.webhook, &event, &decoded, &kinds).await?;
         match self.post(event.position, body).await {
             Ok(()) => {
@@ -251,7 +257,8 @@ impl Delivery<'_> {
         let Ok(event_type) = EventType::parse(&event.event_type) else { return Vec::new() };
         let covered = self.webhook.competitions.is_empty() || {
             let stream = event.stream_id.as_str();
-            let competition = league_id_of_stream(stream).or_else(|| tournament_id_of_stream(stream));
+            let competition =
+                league_id_of_stream(stream).or_else(|| tournament_id_of_stream(stream));
             competition.is_some_and(|id| self.webhook.competitions.contains(&id))
         };
         if !covered {
@@ -340,11 +347,8 @@ impl Delivery<'_> {
                 ),
                 MAX_REASON_CHARS,
             );
-            let pause = PauseWebhook {
-                actor: Actor::Admin,
-                webhook_id: self.webhook.webhook_id,
-                reason,
-            };
+            let pause =
+                PauseWebhook { actor: Actor::Admin, webhook_id: self.webhook.webhook_id, reason };
             match self.worker.app.execute(pause, Default::default()).await {
                 Ok(_) => return Ok(Step::Paused),
                 // Paused or removed meanwhile: the supervisor stops this task.
@@ -361,7 +365,9 @@ impl Delivery<'_> {
             error: truncate(&error, MAX_REASON_CHARS),
         };
         let store = self.worker.app.store();
-        store.record_webhook_failure(self.webhook.webhook_id, checkpoint.position, &failure).await?;
+        store
+            .record_webhook_failure(self.webhook.webhook_id, checkpoint.position, &failure)
+            .await?;
         self.checkpoint = Some(WebhookCheckpoint {
             attempts,
             next_attempt_at: Some(failure.next_attempt_at),

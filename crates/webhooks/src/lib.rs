@@ -99,7 +99,8 @@ impl WebhookSettings {
 /// Parses a duration such as `90`, `90s`, `15m`, `24h` or `7d` (seconds when unitless).
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let text = text.trim();
-    let (number, unit) = text.split_at(text.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(text.len()));
+    let (number, unit) =
+        text.split_at(text.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(text.len()));
     let scale = match unit {
         "" | "s" => 1.0,
         "ms" => 0.001,

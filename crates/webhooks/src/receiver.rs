@@ -119,9 +119,8 @@ async fn receive(
     headers: HeaderMap,
     body: Bytes,
 ) -> StatusCode {
-    let header = |name: &str| {
-        headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned()
-    };
+    let header =
+        |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
     let (accepted, hold, index) = {
         let mut shared = shared.lock().unwrap_or_else(PoisonError::into_inner);
         let accepted = rand::rng().random::<f64>() >= shared.failure_rate;

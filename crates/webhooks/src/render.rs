@@ -175,14 +175,16 @@ async fn standings(
 /// Each player of a result with their score under the competition's system, best first.
 fn scored(app: &App, competition: Uuid, result: &GameResult) -> String {
     let system: Option<ScoringSystem> = app.catalog().scoring_system_of(competition);
-    let scored = system.and_then(|system| league_scoring::score_game_unexplained(system, result).ok());
+    let scored =
+        system.and_then(|system| league_scoring::score_game_unexplained(system, result).ok());
     let Some(mut scored) = scored else { return "scores unavailable".into() };
     scored.players.sort_by(|a, b| b.score.total_cmp(&a.score));
     scored
         .players
         .iter()
         .map(|row| {
-            let player = Uuid::parse_str(&row.player).map_or_else(|_| row.player.clone(), |id| name(app, id));
+            let player = Uuid::parse_str(&row.player)
+                .map_or_else(|_| row.player.clone(), |id| name(app, id));
             format!("{player} {}", points(row.score))
         })
         .collect::<Vec<_>>()
@@ -195,11 +197,9 @@ async fn describe(app: &App, event: &DomainEvent) -> Result<String, WebhookError
         DomainEvent::GameFinished(e) => {
             format!("Result: {}", scored(app, e.league_id, &e.result))
         }
-        DomainEvent::GameResultCorrected(e) => format!(
-            "Result corrected ({}): {}",
-            e.reason,
-            scored(app, e.league_id, &e.result)
-        ),
+        DomainEvent::GameResultCorrected(e) => {
+            format!("Result corrected ({}): {}", e.reason, scored(app, e.league_id, &e.result))
+        }
         DomainEvent::BoardFinished(e) => format!(
             "Result{}: {}",
             board_label(app, e.tournament_id, e.board_id).await?,
