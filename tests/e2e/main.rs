@@ -22,3 +22,4 @@ mod seed;
 mod serve_binary;
 mod support;
 mod systems;
+mod webhooks;
