@@ -43,7 +43,7 @@ struct Worker {
 /// Delivers webhooks until `shutdown` completes (the gateway runs it beside the API). A
 /// delivery cut short by shutdown is repeated by the next run.
 pub async fn run(app: App, settings: WebhookSettings, shutdown: impl Future<Output = ()> + Send) {
-    let client = match client(&settings) {
+    let client = match http_client(&settings) {
         Ok(client) => client,
         Err(error) => {
             tracing::error!(%error, "webhooks: cannot build the HTTP client; no deliveries");
@@ -120,7 +120,9 @@ async fn supervise(
     }
 }
 
-fn client(settings: &WebhookSettings) -> reqwest::Result<reqwest::Client> {
+/// The delivery client: no redirects, no proxy, names resolved through the address rules,
+/// the settings' timeouts.
+pub fn http_client(settings: &WebhookSettings) -> reqwest::Result<reqwest::Client> {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         // A proxy would connect on our behalf to addresses we never checked.

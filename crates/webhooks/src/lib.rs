@@ -30,7 +30,7 @@ mod signature;
 use std::time::Duration;
 
 pub use address::{AddressError, check_destination, refused_range};
-pub use deliver::run;
+pub use deliver::{http_client, run};
 pub use registry::{WebhookEntry, WebhookView, list_webhooks, load_webhooks, webhook_event_types};
 pub use render::{StandingLine, delivery_id};
 pub use signature::{
