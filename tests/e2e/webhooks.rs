@@ -158,12 +158,20 @@ async fn bad_registrations_are_typed_errors_and_append_nothing(db: TestDatabase)
         async move { server.gql(Some(&token), REGISTER, json!({ "input": input })).await }
     };
     let input = |url: &str, competitions: Value| json!({ "url": url, "kinds": ["RESULT_REPORTED"], "competitionIds": competitions });
-    let cases: [(&str, Value, (&str, Option<&str>)); 4] = [
+    let cases = [
         (ADMIN, input("ftp://example.com/x", json!([])), ("BAD_USER_INPUT", Some("url"))),
         (ADMIN, input("https://u:p@example.com/x", json!([])), ("BAD_USER_INPUT", Some("url"))),
         // A player who does not organise the league, and a player asking for every league.
-        (&players[0].token, input("https://93.184.216.34/x", json!([league])), ("FORBIDDEN", None)),
-        (&players[0].token, input("https://93.184.216.34/x", json!([])), ("FORBIDDEN", None)),
+        (
+            players[0].token.as_str(),
+            input("https://93.184.216.34/x", json!([league])),
+            ("FORBIDDEN", None),
+        ),
+        (
+            players[0].token.as_str(),
+            input("https://93.184.216.34/x", json!([])),
+            ("FORBIDDEN", None),
+        ),
     ];
     for (token, input, expected) in cases {
         let response = attempt(token, input.clone()).await;
