@@ -16,6 +16,7 @@ mod m20261123_000002_catalog_index_drop_read_models;
 mod m20261123_000003_lighter_append_function;
 mod m20261124_000001_client_hashed_append;
 mod m20261125_000001_person_keys;
+mod m20261125_000002_webhooks;
 
 #[derive(Debug)]
 pub struct Migrator;
@@ -31,6 +32,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000003_lighter_append_function::Migration),
             Box::new(m20261124_000001_client_hashed_append::Migration),
             Box::new(m20261125_000001_person_keys::Migration),
+            Box::new(m20261125_000002_webhooks::Migration),
         ]
     }
 }

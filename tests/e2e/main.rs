@@ -24,3 +24,4 @@ mod seed;
 mod serve_binary;
 mod support;
 mod systems;
+mod webhooks;

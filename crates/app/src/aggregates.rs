@@ -10,7 +10,7 @@
 use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use league_domain::{Aggregate, Calendar, DomainEvent, League, Player, Tournament};
+use league_domain::{Aggregate, Calendar, DomainEvent, League, Player, Tournament, Webhook};
 use lru::LruCache;
 
 /// One stream's state: the aggregate its commands are decided on.
@@ -20,6 +20,7 @@ pub(crate) enum StreamState {
     League(Arc<League>),
     Tournament(Arc<Tournament>),
     Calendar(Arc<Calendar>),
+    Webhook(Arc<Webhook>),
 }
 
 impl StreamState {
@@ -30,6 +31,7 @@ impl StreamState {
             StreamState::League(league) => league.version(),
             StreamState::Tournament(tournament) => tournament.version(),
             StreamState::Calendar(calendar) => calendar.version(),
+            StreamState::Webhook(webhook) => webhook.version(),
         }
     }
 
@@ -41,6 +43,7 @@ impl StreamState {
             StreamState::League(league) => fold_into(Arc::make_mut(league), events),
             StreamState::Tournament(tournament) => fold_into(Arc::make_mut(tournament), events),
             StreamState::Calendar(calendar) => fold_into(Arc::make_mut(calendar), events),
+            StreamState::Webhook(webhook) => fold_into(Arc::make_mut(webhook), events),
         }
     }
 }

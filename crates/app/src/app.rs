@@ -10,7 +10,7 @@ use chrono::Utc;
 use league_domain::rules::ACTIVE_PLAYER_MIN_FINISHED_GAMES;
 use league_domain::{
     Actor, Aggregate, CalendarCommand, Context, DomainEvent, LeagueCommand, PlayerCommand,
-    TournamentCommand, league_stream_id,
+    TournamentCommand, WebhookCommand, league_stream_id,
 };
 use league_projections::{
     Applied, AsOf, Catalog, ReadModel, StandingRow, decode, load_catalog, load_league,
@@ -54,6 +54,7 @@ pub enum AppCommand {
     League(LeagueCommand),
     Tournament(TournamentCommand),
     Calendar(CalendarCommand),
+    Webhook(WebhookCommand),
 }
 
 impl AppCommand {
@@ -63,6 +64,7 @@ impl AppCommand {
             AppCommand::League(c) => c.actor(),
             AppCommand::Tournament(c) => c.actor(),
             AppCommand::Calendar(c) => c.actor(),
+            AppCommand::Webhook(c) => c.actor(),
         }
     }
 
@@ -73,6 +75,7 @@ impl AppCommand {
             AppCommand::League(c) => c.stream_id(),
             AppCommand::Tournament(c) => c.stream_id(),
             AppCommand::Calendar(c) => c.stream_id(),
+            AppCommand::Webhook(c) => c.stream_id(),
         }
     }
 }
@@ -98,6 +101,12 @@ impl From<TournamentCommand> for AppCommand {
 impl From<CalendarCommand> for AppCommand {
     fn from(c: CalendarCommand) -> Self {
         AppCommand::Calendar(c)
+    }
+}
+
+impl From<WebhookCommand> for AppCommand {
+    fn from(c: WebhookCommand) -> Self {
+        AppCommand::Webhook(c)
     }
 }
 
@@ -132,7 +141,11 @@ app_command_from!(
     ReportBoardResult => Tournament,
     CorrectBoardResult => Tournament,
     AddTournamentCoOrganiser => Tournament,
-    RotateCalendarFeed => Calendar
+    RotateCalendarFeed => Calendar,
+    RegisterWebhook => Webhook,
+    PauseWebhook => Webhook,
+    ResumeWebhook => Webhook,
+    RemoveWebhook => Webhook
 );
 
 /// Per-call options of [`App::execute`].
@@ -501,6 +514,7 @@ impl App {
             AppCommand::League(_) => StreamState::League(Arc::default()),
             AppCommand::Tournament(_) => StreamState::Tournament(Arc::default()),
             AppCommand::Calendar(_) => StreamState::Calendar(Arc::default()),
+            AppCommand::Webhook(_) => StreamState::Webhook(Arc::default()),
         })
         .await
     }
@@ -608,6 +622,14 @@ impl App {
                     _ => return Err(mismatched(command)),
                 }
             }
+            AppCommand::Webhook(c) => match state {
+                StreamState::Webhook(webhook) => {
+                    let competitions = c.competitions_to_check(webhook);
+                    let (unknown, unmanaged) = self.competition_rights(c.actor(), competitions);
+                    webhook.handle(c, &context.with_competitions(unknown, unmanaged))?
+                }
+                _ => return Err(mismatched(command)),
+            },
         })
     }
 
@@ -617,6 +639,22 @@ impl App {
         let is_organiser =
             command.actor().player_id().is_some_and(|player| self.catalog().is_organiser(player));
         Context::new(Utc::now()).with_actor_organiser(is_organiser)
+    }
+
+    /// Of `competitions`, those that are no league or tournament, and those `actor` does not
+    /// organise (the site admin organises every one).
+    fn competition_rights(&self, actor: Actor, competitions: Vec<Uuid>) -> (Vec<Uuid>, Vec<Uuid>) {
+        let catalog = self.catalog();
+        let (known, unknown): (Vec<Uuid>, Vec<Uuid>) = competitions
+            .into_iter()
+            .partition(|id| catalog.league(*id).is_some() || catalog.tournament(*id).is_some());
+        let unmanaged = match actor {
+            Actor::Admin => Vec::new(),
+            Actor::Player(player) => {
+                known.into_iter().filter(|id| !catalog.organises(player, *id)).collect()
+            }
+        };
+        (unknown, unmanaged)
     }
 
     /// Of `players`, those the catalog does not know.

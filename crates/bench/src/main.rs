@@ -21,6 +21,7 @@ mod schedule;
 mod scratch;
 mod seed;
 mod soak;
+mod webhooks;
 
 use std::process::ExitCode;
 
@@ -68,6 +69,8 @@ enum BenchWhat {
     Backup(backup::Args),
     /// A long generated log: start-up, `/healthz` ready, memory, rebuild rate vs a scan.
     Scale(scale::Args),
+    /// Webhook deliveries from the log vs raw POSTs: rate, lag p50/p99, a 30 % failing receiver.
+    Webhooks(webhooks::Args),
 }
 
 fn main() -> ExitCode {
@@ -94,6 +97,7 @@ fn main() -> ExitCode {
             BenchWhat::Scale(args) => scale::run(args).await,
             BenchWhat::Ratings(args) => ratings::run(args),
             BenchWhat::Backup(args) => backup::run(args).await,
+            BenchWhat::Webhooks(args) => webhooks::run(args).await,
         }
     });
     match outcome {

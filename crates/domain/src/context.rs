@@ -17,6 +17,12 @@ pub struct Context {
     /// Whether the acting player is appointed organiser now (may create leagues and
     /// tournaments). Managing a competition depends on the competition's own organisers.
     pub actor_is_organiser: bool,
+    /// Of the competitions a webhook command is about
+    /// ([`crate::WebhookCommand::competitions_to_check`]), those that are no league or
+    /// tournament.
+    pub unknown_competitions: Vec<uuid::Uuid>,
+    /// Of the same competitions, those the acting player does not organise.
+    pub unmanaged_competitions: Vec<uuid::Uuid>,
 }
 
 /// What the platform knows about a registered player who wants to subscribe.
@@ -31,7 +37,14 @@ pub struct SubscriberFacts {
 impl Context {
     /// A context with no subscriber (enough for every command but a subscription).
     pub fn new(now: DateTime<Utc>) -> Self {
-        Context { now, subscriber: None, unknown_players: Vec::new(), actor_is_organiser: false }
+        Context {
+            now,
+            subscriber: None,
+            unknown_players: Vec::new(),
+            actor_is_organiser: false,
+            unknown_competitions: Vec::new(),
+            unmanaged_competitions: Vec::new(),
+        }
     }
 
     /// The subscriber exists and finished `finished_games_in_window` games in the window.
@@ -49,6 +62,18 @@ impl Context {
     /// The acting player is (or is not) an appointed organiser.
     pub fn with_actor_organiser(mut self, is_organiser: bool) -> Self {
         self.actor_is_organiser = is_organiser;
+        self
+    }
+
+    /// Of the competitions a webhook command is about, these are unknown, and the acting
+    /// player does not organise these.
+    pub fn with_competitions(
+        mut self,
+        unknown: Vec<uuid::Uuid>,
+        unmanaged: Vec<uuid::Uuid>,
+    ) -> Self {
+        self.unknown_competitions = unknown;
+        self.unmanaged_competitions = unmanaged;
         self
     }
 

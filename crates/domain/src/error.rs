@@ -72,6 +72,8 @@ pub enum DomainError {
     TournamentNotFound(TournamentId),
     #[error("board {0} not found in this tournament")]
     BoardNotFound(BoardId),
+    #[error("webhook {0} not found")]
+    WebhookNotFound(uuid::Uuid),
     /// The request does not fit the competition's current state (the message says why).
     #[error("{0}")]
     Conflict(String),
@@ -119,7 +121,8 @@ impl DomainError {
             | DomainError::LeagueNotFound(_)
             | DomainError::GameNotFound(_)
             | DomainError::TournamentNotFound(_)
-            | DomainError::BoardNotFound(_) => ErrorCode::NotFound,
+            | DomainError::BoardNotFound(_)
+            | DomainError::WebhookNotFound(_) => ErrorCode::NotFound,
             DomainError::PlayerAlreadyRegistered(_)
             | DomainError::LeagueAlreadyExists(_)
             | DomainError::AlreadySubscribed(_)

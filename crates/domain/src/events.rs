@@ -24,6 +24,8 @@ use crate::ids::{
 use crate::personal::PersonalText;
 use crate::settings::LeagueSettings;
 use crate::tournament::{Attendance, Replacement, SeededBoard, TournamentSettings};
+use crate::webhook::{WebhookId, webhook_stream_id};
+use crate::webhook::{WebhookPaused, WebhookRegistered, WebhookRemoved, WebhookResumed};
 
 /// A player joined the platform. The gateway stores only a hash of the player's bearer token.
 /// Since version 2 the name is sealed under the player's own key ([`PersonalText`]); version
@@ -435,16 +437,22 @@ domain_events! {
     PlayerErased = "PlayerErased" version 1 in Player(player_id),
     CalendarFeedIssued = "CalendarFeedIssued" version 1 in Calendar(player_id),
     CalendarFeedRotated = "CalendarFeedRotated" version 1 in Calendar(player_id),
+    WebhookRegistered = "WebhookRegistered" version 1 in Webhook(webhook_id),
+    WebhookPaused = "WebhookPaused" version 1 in Webhook(webhook_id),
+    WebhookResumed = "WebhookResumed" version 1 in Webhook(webhook_id),
+    WebhookRemoved = "WebhookRemoved" version 1 in Webhook(webhook_id),
 }
 
 /// The kinds of event stream: a player's (`player-<uuid>`), a league's (`league-<uuid>`), a
-/// tournament's (`tournament-<uuid>`) or a player's calendar feed (`calendar-<uuid>`).
+/// tournament's (`tournament-<uuid>`), a player's calendar feed (`calendar-<uuid>`) or a
+/// webhook's (`webhook-<uuid>`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StreamKind {
     Player,
     League,
     Tournament,
     Calendar,
+    Webhook,
 }
 
 /// The stream an event belongs to, by its id.
@@ -455,6 +463,7 @@ pub enum StreamRef {
     Tournament(TournamentId),
     /// A player's calendar feed, by the player's id.
     Calendar(PlayerId),
+    Webhook(WebhookId),
 }
 
 impl StreamRef {
@@ -466,6 +475,7 @@ impl StreamRef {
             StreamRef::League(id) => league_stream_id(id),
             StreamRef::Tournament(id) => tournament_stream_id(id),
             StreamRef::Calendar(id) => calendar_stream_id(id),
+            StreamRef::Webhook(id) => webhook_stream_id(id),
         }
     }
 }
@@ -601,7 +611,11 @@ pub fn upcast(
         | DomainEvent::TournamentCoOrganiserAdded(_)
         | DomainEvent::PlayerErased(_)
         | DomainEvent::CalendarFeedIssued(_)
-        | DomainEvent::CalendarFeedRotated(_) => {}
+        | DomainEvent::CalendarFeedRotated(_)
+        | DomainEvent::WebhookRegistered(_)
+        | DomainEvent::WebhookPaused(_)
+        | DomainEvent::WebhookResumed(_)
+        | DomainEvent::WebhookRemoved(_) => {}
     }
     Ok(event)
 }
@@ -622,28 +636,34 @@ impl DomainEvent {
         self.stream().stream_id()
     }
 
-    /// The league an event is about (`None` for player, tournament and calendar events).
+    /// The league an event is about (`None` for player, tournament and calendar and webhook events).
     pub fn league_id(&self) -> Option<LeagueId> {
         match self.stream() {
             StreamRef::League(id) => Some(id),
-            StreamRef::Player(_) | StreamRef::Tournament(_) | StreamRef::Calendar(_) => None,
+            StreamRef::Player(_)
+            | StreamRef::Tournament(_)
+            | StreamRef::Calendar(_)
+            | StreamRef::Webhook(_) => None,
         }
     }
 
-    /// The tournament an event is about (`None` for player, league and calendar events).
+    /// The tournament an event is about (`None` for player, league and calendar and webhook events).
     pub fn tournament_id(&self) -> Option<TournamentId> {
         match self.stream() {
             StreamRef::Tournament(id) => Some(id),
-            StreamRef::Player(_) | StreamRef::League(_) | StreamRef::Calendar(_) => None,
+            StreamRef::Player(_)
+            | StreamRef::League(_)
+            | StreamRef::Calendar(_)
+            | StreamRef::Webhook(_) => None,
         }
     }
 
     /// The competition (league or tournament) an event is about: the id its standings and
-    /// live notifications go by (`None` for player and calendar events).
+    /// live notifications go by (`None` for player and calendar and webhook events).
     pub fn competition_id(&self) -> Option<uuid::Uuid> {
         match self.stream() {
             StreamRef::League(id) | StreamRef::Tournament(id) => Some(id),
-            StreamRef::Player(_) | StreamRef::Calendar(_) => None,
+            StreamRef::Player(_) | StreamRef::Calendar(_) | StreamRef::Webhook(_) => None,
         }
     }
 

@@ -473,7 +473,11 @@ impl Aggregate for League {
             | DomainEvent::OrganiserAppointed(_)
             | DomainEvent::OrganiserDismissed(_)
             | DomainEvent::CalendarFeedIssued(_)
-            | DomainEvent::CalendarFeedRotated(_) => {}
+            | DomainEvent::CalendarFeedRotated(_)
+            | DomainEvent::WebhookRegistered(_)
+            | DomainEvent::WebhookPaused(_)
+            | DomainEvent::WebhookResumed(_)
+            | DomainEvent::WebhookRemoved(_) => {}
         }
     }
 

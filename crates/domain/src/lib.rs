@@ -9,6 +9,8 @@
 //!   and corrections, completion (`docs/tournaments.md`).
 //! - [`Calendar`] (`calendar-<uuid>`, by player): the hash of the player's secret calendar
 //!   feed, issued and rotated (`docs/feeds.md`).
+//! - [`Webhook`] (`webhook-<uuid>`): an outbound feed's registration, pauses, resumptions and
+//!   removal (`docs/webhooks.md`).
 //!
 //! [`Aggregate::handle`] decides (`Result<Vec<DomainEvent>, DomainError>`, pure);
 //! [`Aggregate::apply`] only folds. Facts from other aggregates come in a [`Context`]
@@ -32,6 +34,7 @@ mod scores;
 mod seats;
 mod settings;
 mod tournament;
+mod webhook;
 
 pub use aggregate::Aggregate;
 pub use calendar::{
@@ -74,6 +77,12 @@ pub use settings::LeagueSettings;
 pub use tournament::{
     Attendance, Board, Entrant, MAX_ROUNDS, Replacement, ReplacementScores, Round, SeededBoard,
     SeedingCheck, Tournament, TournamentSettings, TournamentStatus,
+};
+pub use webhook::{
+    MAX_WEBHOOK_COMPETITIONS, MAX_WEBHOOK_URL_CHARS, PauseWebhook, RegisterWebhook, RemoveWebhook,
+    ResumeWebhook, WEBHOOK_STREAM_PREFIX, Webhook, WebhookCommand, WebhookFormat, WebhookId,
+    WebhookKind, WebhookPaused, WebhookRegistered, WebhookRemoved, WebhookResumed, WebhookStatus,
+    check_url as check_webhook_url, webhook_id_of_stream, webhook_stream_id,
 };
 
 #[cfg(test)]

@@ -790,6 +790,7 @@ mod stored_events {
             reason: "asked by email".into(),
         }));
         events.extend(crate::calendar::tests::issued_and_rotated());
+        events.extend(crate::webhook::tests::one_of_each_webhook_event());
         events
     }
 
@@ -914,6 +915,7 @@ mod stored_events {
             let expected = match (event.kind().stream_kind(), event.tournament_id()) {
                 (StreamKind::Player, _) => format!("player-{}", player(50)),
                 (StreamKind::Calendar, _) => format!("calendar-{}", crate::calendar::tests::PLAYER),
+                (StreamKind::Webhook, _) => webhook_stream_id(crate::webhook::tests::HOOK),
                 (_, Some(tournament)) => format!("tournament-{tournament}"),
                 (_, None) => format!("league-{LEAGUE}"),
             };

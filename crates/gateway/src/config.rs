@@ -39,6 +39,9 @@ pub struct GatewayConfig {
     /// Answers of queries kept, keyed by the read model's position and the request
     /// (an LRU cache; 0 = off). A key never outlives its position, so no answer is stale.
     pub response_cache: usize,
+    /// Webhook deliveries (`docs/webhooks.md`): [`crate::run`] runs the delivery worker
+    /// beside the API when set; registration checks addresses with these settings either way.
+    pub webhooks: Option<league_webhooks::WebhookSettings>,
 }
 
 /// Limits of `/graphql/ws`.
@@ -98,6 +101,7 @@ impl std::fmt::Debug for GatewayConfig {
             .field("rate", &self.rate)
             .field("persisted_queries", &self.persisted_queries)
             .field("response_cache", &self.response_cache)
+            .field("webhooks", &self.webhooks)
             .finish()
     }
 }
@@ -167,6 +171,7 @@ impl GatewayConfig {
             rate: DEFAULT_RATE,
             persisted_queries: DEFAULT_PERSISTED_QUERIES,
             response_cache: DEFAULT_RESPONSE_CACHE,
+            webhooks: None,
         }
     }
 

@@ -161,7 +161,8 @@ pub fn router(app: App, config: &GatewayConfig, shutdown: Shutdown) -> Router {
     router
 }
 
-/// Serves the gateway on `listener` until `shutdown` completes, then stops accepting,
+/// Serves the gateway on `listener` (and delivers webhooks, when configured) until `shutdown`
+/// completes, then stops accepting,
 /// ends subscriptions and lets in-flight requests finish (at most
 /// [`GatewayConfig::shutdown_grace`]). A client that does not send a request's headers
 /// within [`GatewayConfig::header_read_timeout`] is disconnected.
@@ -172,6 +173,12 @@ pub async fn run(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let (trigger, handle) = Shutdown::channel();
+    if let Some(settings) = config.webhooks.clone() {
+        let mut stop = handle.clone();
+        tokio::spawn(league_webhooks::run(app.clone(), settings, async move {
+            stop.requested().await;
+        }));
+    }
     let router = router(app, &config, handle);
     let mut builder = auto::Builder::new(TokioExecutor::new());
     builder.http1().timer(TokioTimer::new()).header_read_timeout(config.header_read_timeout);

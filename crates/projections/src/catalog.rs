@@ -363,7 +363,11 @@ impl Catalog {
             | DomainEvent::BoardResultCorrected(_)
             | DomainEvent::RoundCompleted(_)
             | DomainEvent::CalendarFeedIssued(_)
-            | DomainEvent::CalendarFeedRotated(_) => {}
+            | DomainEvent::CalendarFeedRotated(_)
+            | DomainEvent::WebhookRegistered(_)
+            | DomainEvent::WebhookPaused(_)
+            | DomainEvent::WebhookResumed(_)
+            | DomainEvent::WebhookRemoved(_) => {}
         }
         Ok(())
     }

@@ -153,7 +153,11 @@ impl Applied {
             | DomainEvent::RoundSeeded(_)
             | DomainEvent::RoundPlayersSwapped(_)
             | DomainEvent::BoardFinished(_)
-            | DomainEvent::BoardResultCorrected(_) => applied.standings_changed = true,
+            | DomainEvent::BoardResultCorrected(_)
+            | DomainEvent::WebhookRegistered(_)
+            | DomainEvent::WebhookPaused(_)
+            | DomainEvent::WebhookResumed(_)
+            | DomainEvent::WebhookRemoved(_) => applied.standings_changed = true,
             DomainEvent::TournamentCreated(_)
             | DomainEvent::TournamentPlayerWithdrawn(_)
             | DomainEvent::RollCallAnswered(_)
@@ -352,7 +356,11 @@ impl ReadModel {
             | DomainEvent::LeagueCoOrganiserAdded(_)
             | DomainEvent::TournamentCoOrganiserAdded(_)
             | DomainEvent::CalendarFeedIssued(_)
-            | DomainEvent::CalendarFeedRotated(_) => {}
+            | DomainEvent::CalendarFeedRotated(_)
+            | DomainEvent::WebhookRegistered(_)
+            | DomainEvent::WebhookPaused(_)
+            | DomainEvent::WebhookResumed(_)
+            | DomainEvent::WebhookRemoved(_) => {}
         }
         self.position = meta.position;
         self.last_recorded_at = Some(meta.recorded_at);

@@ -14,6 +14,7 @@
 //!   .subscribe(from_position)                    catch-up, then live: no gaps, no duplicates
 //!   .head_position() / .verify() / .connection()
 //!   .export(person_keys) / .import(file, progress)   the log as JSON lines (backup, restore, move)
+//! beside the log (`webhooks.rs`): webhook secrets and delivery checkpoints, webhook locks
 //! raw rows for the read side's folds (payload lent as its JSON text, streamed):
 //!   .read_stream_until(&stream, bound)           one stream up to a position or time
 //!   .read_types_until(&["TypeA", …], last)       events of some types, by the type index
@@ -32,6 +33,8 @@
 //! - `sqlite.rs` and `postgres.rs`: one implementation each, holding all of that engine's SQL.
 //! - `backup.rs`: the log as a JSON-lines file, exported and imported (verified, one
 //!   transaction) through each engine's `Restore`.
+//! - `webhooks.rs`: webhooks' secrets and checkpoints, and the locks giving each webhook one
+//!   delivering gateway.
 //! - `hash.rs` (the chain's canonical bytes), `types.rs` (the API's values), `error.rs`.
 //!
 //! # Guarantees and how they are kept
@@ -89,6 +92,7 @@ mod sqlite;
 mod storage;
 mod store;
 mod types;
+mod webhooks;
 
 pub use backup::{
     BadLine, Export, ImportError, ImportSummary, LOG_FORMAT, LOG_FORMAT_VERSION, LogHeader,
@@ -102,6 +106,7 @@ pub use types::{
     AppendOutcome, Bound, ChainBreak, ChainProblem, ExpectedVersion, KeyChange, MAX_EVENT_TYPE_LEN,
     MAX_STREAM_ID_LEN, Metadata, NewEvent, PERSON_KEY_BYTES, RecordedEvent, StreamId, VerifyReport,
 };
+pub use webhooks::{WebhookCheckpoint, WebhookFailure, WebhookLocks};
 
 /// sea-orm itself, so users of [`EventStore::connection`] use the very same version.
 pub use sea_orm;

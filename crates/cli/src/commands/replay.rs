@@ -334,7 +334,11 @@ impl Line {
             | DomainEvent::LeagueCoOrganiserAdded(_)
             | DomainEvent::TournamentCoOrganiserAdded(_)
             | DomainEvent::CalendarFeedIssued(_)
-            | DomainEvent::CalendarFeedRotated(_) => {}
+            | DomainEvent::CalendarFeedRotated(_)
+            | DomainEvent::WebhookRegistered(_)
+            | DomainEvent::WebhookPaused(_)
+            | DomainEvent::WebhookResumed(_)
+            | DomainEvent::WebhookRemoved(_) => {}
         }
     }
 

@@ -1,5 +1,6 @@
-//! `league serve`: runs the GraphQL gateway over the database until SIGTERM or ctrl-c,
-//! then shuts down gracefully (in-flight requests finish).
+//! `league serve`: runs the GraphQL gateway and the webhook deliveries (`docs/webhooks.md`)
+//! over the database until SIGTERM or ctrl-c, then shuts down gracefully (in-flight requests
+//! finish).
 //!
 //! Prints one line `listening on http://ADDR` on stdout once the socket is bound (port 0
 //! picks a free port; scripts and tests read the line), and, when `LEAGUE_ADMIN_TOKEN` is
@@ -39,6 +40,13 @@ pub struct ServeArgs {
     /// Largest accepted query complexity (fields, times the page size of connections).
     #[arg(long, env = "LEAGUE_MAX_QUERY_COMPLEXITY", default_value_t = league_gateway::config::DEFAULT_MAX_COMPLEXITY)]
     pub max_query_complexity: usize,
+    /// Let webhooks reach loopback, private and link-local addresses (a receiver on this
+    /// machine or network); also `LEAGUE_WEBHOOKS_ALLOW_PRIVATE=1`.
+    #[arg(long)]
+    pub webhooks_allow_private: bool,
+    /// Pause a webhook whose deliveries have failed this long (e.g. 90s, 15m, 24h, 7d).
+    #[arg(long, env = "LEAGUE_WEBHOOK_PAUSE_AFTER", default_value = "24h", value_parser = league_webhooks::parse_duration)]
+    pub webhook_pause_after: std::time::Duration,
 }
 
 pub async fn run(args: ServeArgs) -> Result<ExitCode, CliError> {
@@ -60,6 +68,11 @@ pub async fn run(args: ServeArgs) -> Result<ExitCode, CliError> {
         .map_err(|error| CliError::BadInput(format!("--frame-ancestors: {error}")))?;
     config.max_depth = args.max_query_depth;
     config.max_complexity = args.max_query_complexity;
+    let mut webhooks =
+        league_webhooks::WebhookSettings::default().with_env().map_err(CliError::BadInput)?;
+    webhooks.allow_private |= args.webhooks_allow_private;
+    webhooks.pause_after = args.webhook_pause_after;
+    config.webhooks = Some(webhooks);
 
     let app = match league_app::App::open(&args.database.url).await {
         Ok(app) => app,

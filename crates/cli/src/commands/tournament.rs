@@ -302,7 +302,11 @@ fn describe(text: &mut String, app: &App, state: &Tournament, head: &str, event:
         | DomainEvent::OrganiserDismissed(_)
         | DomainEvent::LeagueCoOrganiserAdded(_)
         | DomainEvent::CalendarFeedIssued(_)
-        | DomainEvent::CalendarFeedRotated(_) => {}
+        | DomainEvent::CalendarFeedRotated(_)
+        | DomainEvent::WebhookRegistered(_)
+        | DomainEvent::WebhookPaused(_)
+        | DomainEvent::WebhookResumed(_)
+        | DomainEvent::WebhookRemoved(_) => {}
     }
 }
 

@@ -752,7 +752,11 @@ impl Aggregate for Tournament {
             | DomainEvent::OrganiserAppointed(_)
             | DomainEvent::OrganiserDismissed(_)
             | DomainEvent::CalendarFeedIssued(_)
-            | DomainEvent::CalendarFeedRotated(_) => {}
+            | DomainEvent::CalendarFeedRotated(_)
+            | DomainEvent::WebhookRegistered(_)
+            | DomainEvent::WebhookPaused(_)
+            | DomainEvent::WebhookResumed(_)
+            | DomainEvent::WebhookRemoved(_) => {}
         }
     }
 

@@ -13,6 +13,7 @@ mod ratings;
 mod subscription;
 mod tournament;
 mod types;
+mod webhooks;
 
 use async_graphql::{Context, MergedObject, Schema};
 use league_app::App;
@@ -26,10 +27,15 @@ use crate::auth::Caller;
 use crate::config::GatewayConfig;
 use crate::extension::ErrorCodes;
 
-/// The query root: league and player reads, tournament reads.
+/// The query root: league and player reads, tournament reads, webhooks.
 #[derive(Debug, Default, MergedObject)]
 #[graphql(name = "Query")]
-pub struct QueryRoot(query::LeagueQuery, tournament::TournamentQuery, access::AccessQuery);
+pub struct QueryRoot(
+    query::LeagueQuery,
+    tournament::TournamentQuery,
+    access::AccessQuery,
+    webhooks::WebhookQuery,
+);
 
 /// The mutation root: each change needs a bearer token; the domain decides whether the
 /// caller may.
@@ -40,6 +46,7 @@ pub struct MutationRoot(
     tournament::TournamentMutation,
     access::AccessMutation,
     feeds::FeedsMutation,
+    webhooks::WebhookMutation,
 );
 
 /// The gateway's schema type.
@@ -62,11 +69,9 @@ pub(crate) fn builder_for(
     config: &GatewayConfig,
     shutdown: Shutdown,
 ) -> async_graphql::SchemaBuilder<QueryRoot, MutationRoot, SubscriptionRoot> {
-    builder().data(app).data(shutdown).extension(ErrorCodes::new(
-        config.max_depth,
-        config.max_introspection_depth,
-        config.max_complexity,
-    ))
+    builder().data(app).data(shutdown).data(config.webhooks.clone().unwrap_or_default()).extension(
+        ErrorCodes::new(config.max_depth, config.max_introspection_depth, config.max_complexity),
+    )
 }
 
 /// The exported SDL (what `schema.graphql` holds).

@@ -1,0 +1,695 @@
+//! The `Webhook` aggregate (stream `webhook-<uuid>`): an outbound feed of the log to a URL
+//! (`docs/webhooks.md`). Registering, pausing, resuming and removing a webhook are events;
+//! what it was sent and its secret are not (they live beside the log, in the store's own
+//! tables). Which events a webhook wants is pure: [`WebhookKind::of_type`].
+//!
+//! Rights: an organiser registers webhooks for the competitions they organise; a site-wide
+//! webhook (no competition list) only the site admin. A webhook is managed (paused, resumed,
+//! removed) by the site admin, by whoever registered it, or by an organiser of every
+//! competition it covers.
+
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::aggregate::Aggregate;
+use crate::context::Context;
+use crate::error::DomainError;
+use crate::events::{DomainEvent, EventType};
+use crate::ids::Actor;
+use crate::rules::clean_reason;
+
+/// A webhook (stream `webhook-<uuid>`), chosen by the caller like league ids.
+pub type WebhookId = Uuid;
+
+/// Prefix of webhook streams.
+pub const WEBHOOK_STREAM_PREFIX: &str = "webhook-";
+
+/// Longest accepted webhook URL.
+pub const MAX_WEBHOOK_URL_CHARS: usize = 2000;
+/// Most competitions one webhook covers.
+pub const MAX_WEBHOOK_COMPETITIONS: usize = 100;
+
+/// The event stream of a webhook: `webhook-<uuid>`.
+pub fn webhook_stream_id(webhook_id: WebhookId) -> String {
+    format!("{WEBHOOK_STREAM_PREFIX}{webhook_id}")
+}
+
+/// The webhook id of a `webhook-<uuid>` stream, if it is one.
+pub fn webhook_id_of_stream(stream_id: &str) -> Option<WebhookId> {
+    stream_id.strip_prefix(WEBHOOK_STREAM_PREFIX).and_then(|id| Uuid::parse_str(id).ok())
+}
+
+/// What a webhook can ask to be told about.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum WebhookKind {
+    /// A league game's or tournament board's result was reported.
+    ResultReported,
+    /// A reported result was corrected.
+    ResultCorrected,
+    /// A league filled up and its games were scheduled (a tournament starts with its first
+    /// seeded round).
+    LeagueStarted,
+    /// A league or tournament completed.
+    LeagueCompleted,
+    /// A tournament round was seeded into boards.
+    RoundSeeded,
+    /// A result (reported or corrected) changed the competition's standings; the delivery
+    /// carries the standings after it.
+    StandingsChanged,
+}
+
+impl WebhookKind {
+    /// Every kind, in declaration order.
+    pub const ALL: &'static [WebhookKind] = <WebhookKind as strum::VariantArray>::VARIANTS;
+
+    /// The kinds an event of type `event_type` belongs to (none for most types). Exhaustive,
+    /// so a new event type is a decision made here.
+    pub const fn of_type(event_type: EventType) -> &'static [WebhookKind] {
+        use WebhookKind::*;
+        match event_type {
+            EventType::GameFinished | EventType::BoardFinished => {
+                &[ResultReported, StandingsChanged]
+            }
+            EventType::GameResultCorrected | EventType::BoardResultCorrected => {
+                &[ResultCorrected, StandingsChanged]
+            }
+            EventType::GamesScheduled => &[LeagueStarted],
+            EventType::LeagueCompleted | EventType::TournamentCompleted => &[LeagueCompleted],
+            EventType::RoundSeeded => &[RoundSeeded],
+            EventType::PlayerRegistered
+            | EventType::LeagueCreated
+            | EventType::PlayerSubscribed
+            | EventType::PlayerUnsubscribed
+            | EventType::TournamentCreated
+            | EventType::TournamentPlayerEntered
+            | EventType::TournamentPlayerWithdrawn
+            | EventType::RollCallAnswered
+            | EventType::RoundPlayersSwapped
+            | EventType::RoundCompleted
+            | EventType::TokenRotated
+            | EventType::TokenRevoked
+            | EventType::OrganiserAppointed
+            | EventType::OrganiserDismissed
+            | EventType::LeagueCoOrganiserAdded
+            | EventType::TournamentCoOrganiserAdded
+            | EventType::WebhookRegistered
+            | EventType::WebhookPaused
+            | EventType::WebhookResumed
+            | EventType::WebhookRemoved
+            | EventType::PlayerErased
+            | EventType::CalendarFeedIssued
+            | EventType::CalendarFeedRotated => &[],
+        }
+    }
+
+    /// The event types that belong to this kind.
+    pub fn event_types(self) -> impl Iterator<Item = EventType> {
+        EventType::ALL.iter().copied().filter(move |t| WebhookKind::of_type(*t).contains(&self))
+    }
+}
+
+/// How a delivery's body is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum WebhookFormat {
+    /// The event and what it means, as JSON (`docs/webhooks.md#json-body`).
+    #[default]
+    Json,
+    /// A Discord-compatible message: `{"content": "<readable summary>"}`.
+    Discord,
+}
+
+/// Where a webhook is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum WebhookStatus {
+    /// Delivering.
+    Active,
+    /// Stopped (by the delivery worker after failing too long, or by a manager) until resumed.
+    Paused,
+    /// Gone for good.
+    Removed,
+}
+
+/// A webhook was registered: deliver the events of `kinds` about `competitions` (empty: every
+/// competition, a site-wide webhook) to `url`, written in `format`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookRegistered {
+    pub webhook_id: WebhookId,
+    pub url: String,
+    pub kinds: Vec<WebhookKind>,
+    pub competitions: Vec<Uuid>,
+    pub format: WebhookFormat,
+    pub registered_by: Actor,
+}
+
+/// Deliveries stopped, with the reason (the delivery worker's last error when it gave up).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookPaused {
+    pub webhook_id: WebhookId,
+    pub reason: String,
+    pub paused_by: Actor,
+}
+
+/// Deliveries start again from where they stopped.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookResumed {
+    pub webhook_id: WebhookId,
+    pub resumed_by: Actor,
+}
+
+/// The webhook is gone: nothing more is delivered.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookRemoved {
+    pub webhook_id: WebhookId,
+    pub removed_by: Actor,
+}
+
+/// An organiser (for competitions they organise) or the site admin registers a webhook.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RegisterWebhook {
+    pub actor: Actor,
+    pub webhook_id: WebhookId,
+    pub url: String,
+    pub kinds: Vec<WebhookKind>,
+    pub competitions: Vec<Uuid>,
+    pub format: WebhookFormat,
+}
+
+/// Stops deliveries (the delivery worker, as the site admin, when an endpoint failed too long).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PauseWebhook {
+    pub actor: Actor,
+    pub webhook_id: WebhookId,
+    pub reason: String,
+}
+
+/// Starts a paused webhook's deliveries again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResumeWebhook {
+    pub actor: Actor,
+    pub webhook_id: WebhookId,
+}
+
+/// Removes a webhook for good.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RemoveWebhook {
+    pub actor: Actor,
+    pub webhook_id: WebhookId,
+}
+
+/// Commands handled by the [`Webhook`] aggregate.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WebhookCommand {
+    Register(RegisterWebhook),
+    Pause(PauseWebhook),
+    Resume(ResumeWebhook),
+    Remove(RemoveWebhook),
+}
+
+macro_rules! webhook_commands {
+    ($($ty:ident => $variant:ident),*) => {
+        impl WebhookCommand {
+            pub fn actor(&self) -> Actor {
+                match self {
+                    $(WebhookCommand::$variant(c) => c.actor,)*
+                }
+            }
+
+            pub fn webhook_id(&self) -> WebhookId {
+                match self {
+                    $(WebhookCommand::$variant(c) => c.webhook_id,)*
+                }
+            }
+        }
+
+        $(
+            impl From<$ty> for WebhookCommand {
+                fn from(c: $ty) -> Self {
+                    WebhookCommand::$variant(c)
+                }
+            }
+        )*
+    };
+}
+webhook_commands!(
+    RegisterWebhook => Register,
+    PauseWebhook => Pause,
+    ResumeWebhook => Resume,
+    RemoveWebhook => Remove
+);
+
+impl WebhookCommand {
+    /// The stream this command appends to.
+    pub fn stream_id(&self) -> String {
+        webhook_stream_id(self.webhook_id())
+    }
+
+    /// The competitions whose organisers the [`Context`] must describe
+    /// ([`Context::unknown_competitions`], [`Context::unmanaged_competitions`]): the ones a
+    /// registration names, else those of the webhook as it stands.
+    pub fn competitions_to_check(&self, webhook: &Webhook) -> Vec<Uuid> {
+        match self {
+            WebhookCommand::Register(c) => c.competitions.clone(),
+            _ => webhook.competitions().to_vec(),
+        }
+    }
+}
+
+/// A webhook's state, folded from its stream.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Webhook {
+    version: u64,
+    registered: Option<WebhookRegistered>,
+    status: Option<WebhookStatus>,
+    paused_reason: Option<String>,
+}
+
+impl Webhook {
+    /// The registration, once registered.
+    pub fn registration(&self) -> Option<&WebhookRegistered> {
+        self.registered.as_ref()
+    }
+
+    /// The competitions it covers (empty: site-wide, or not registered).
+    pub fn competitions(&self) -> &[Uuid] {
+        self.registered.as_ref().map_or(&[], |r| r.competitions.as_slice())
+    }
+
+    /// Where it is (`None` before registration).
+    pub fn status(&self) -> Option<WebhookStatus> {
+        self.status
+    }
+
+    /// Why it is paused, while paused.
+    pub fn paused_reason(&self) -> Option<&str> {
+        self.paused_reason.as_deref()
+    }
+
+    fn register(
+        &self,
+        c: &RegisterWebhook,
+        context: &Context,
+    ) -> Result<Vec<DomainEvent>, DomainError> {
+        if self.registered.is_some() {
+            return Err(DomainError::conflict(format!("webhook {} already exists", c.webhook_id)));
+        }
+        let url = check_url(&c.url)?;
+        let mut kinds = c.kinds.clone();
+        kinds.sort();
+        kinds.dedup();
+        if kinds.is_empty() {
+            return Err(DomainError::invalid("kinds", "name at least one kind of event"));
+        }
+        let mut competitions = Vec::with_capacity(c.competitions.len());
+        for competition in &c.competitions {
+            if !competitions.contains(competition) {
+                competitions.push(*competition);
+            }
+        }
+        if competitions.len() > MAX_WEBHOOK_COMPETITIONS {
+            return Err(DomainError::invalid(
+                "competitions",
+                format!("at most {MAX_WEBHOOK_COMPETITIONS} competitions per webhook"),
+            ));
+        }
+        if let Some(unknown) = context.unknown_competitions.first() {
+            return Err(DomainError::invalid(
+                "competitions",
+                format!("no league or tournament has id {unknown}"),
+            ));
+        }
+        match c.actor {
+            Actor::Admin => {}
+            Actor::Player(player) if competitions.is_empty() => {
+                return Err(DomainError::forbidden(format!(
+                    "player {player} may not register a site-wide webhook: only the site admin \
+                     may (name the competitions it covers)"
+                )));
+            }
+            Actor::Player(player) => {
+                if let Some(competition) = context.unmanaged_competitions.first() {
+                    return Err(DomainError::forbidden(format!(
+                        "player {player} does not organise competition {competition}: only its \
+                         organisers or the site admin may register webhooks for it"
+                    )));
+                }
+            }
+        }
+        Ok(vec![DomainEvent::WebhookRegistered(WebhookRegistered {
+            webhook_id: c.webhook_id,
+            url,
+            kinds,
+            competitions,
+            format: c.format,
+            registered_by: c.actor,
+        })])
+    }
+
+    /// The webhook as it stands, refusing an unknown or removed one and an actor who may not
+    /// manage it (`right` names what they tried).
+    fn manageable(
+        &self,
+        webhook_id: WebhookId,
+        actor: Actor,
+        context: &Context,
+        right: &str,
+    ) -> Result<WebhookStatus, DomainError> {
+        let (Some(registered), Some(status)) = (&self.registered, self.status) else {
+            return Err(DomainError::WebhookNotFound(webhook_id));
+        };
+        let organises_all =
+            !registered.competitions.is_empty() && context.unmanaged_competitions.is_empty();
+        let may = actor.is_admin() || actor == registered.registered_by || organises_all;
+        if !may {
+            return Err(DomainError::forbidden(format!(
+                "{actor} may not {right} webhook {webhook_id}: only the site admin, whoever \
+                 registered it or an organiser of every competition it covers may"
+            )));
+        }
+        if status == WebhookStatus::Removed {
+            return Err(DomainError::conflict(format!("webhook {webhook_id} was removed")));
+        }
+        Ok(status)
+    }
+
+    fn pause(&self, c: &PauseWebhook, context: &Context) -> Result<Vec<DomainEvent>, DomainError> {
+        let status = self.manageable(c.webhook_id, c.actor, context, "pause")?;
+        if status == WebhookStatus::Paused {
+            return Err(DomainError::conflict(format!(
+                "webhook {} is already paused",
+                c.webhook_id
+            )));
+        }
+        Ok(vec![DomainEvent::WebhookPaused(WebhookPaused {
+            webhook_id: c.webhook_id,
+            reason: clean_reason(&c.reason)?,
+            paused_by: c.actor,
+        })])
+    }
+
+    fn resume(
+        &self,
+        c: &ResumeWebhook,
+        context: &Context,
+    ) -> Result<Vec<DomainEvent>, DomainError> {
+        let status = self.manageable(c.webhook_id, c.actor, context, "resume")?;
+        if status != WebhookStatus::Paused {
+            return Err(DomainError::conflict(format!("webhook {} is not paused", c.webhook_id)));
+        }
+        Ok(vec![DomainEvent::WebhookResumed(WebhookResumed {
+            webhook_id: c.webhook_id,
+            resumed_by: c.actor,
+        })])
+    }
+
+    fn remove(
+        &self,
+        c: &RemoveWebhook,
+        context: &Context,
+    ) -> Result<Vec<DomainEvent>, DomainError> {
+        self.manageable(c.webhook_id, c.actor, context, "remove")?;
+        Ok(vec![DomainEvent::WebhookRemoved(WebhookRemoved {
+            webhook_id: c.webhook_id,
+            removed_by: c.actor,
+        })])
+    }
+}
+
+/// The URL's form (the addresses it may reach are the delivery side's check): `http` or
+/// `https`, with a host, without credentials, at most [`MAX_WEBHOOK_URL_CHARS`]. Returns the
+/// URL as given, trimmed.
+pub fn check_url(url: &str) -> Result<String, DomainError> {
+    let url = url.trim();
+    let invalid = |message: &str| DomainError::invalid("url", message);
+    if url.chars().count() > MAX_WEBHOOK_URL_CHARS {
+        return Err(invalid(&format!("at most {MAX_WEBHOOK_URL_CHARS} characters")));
+    }
+    let parsed = url::Url::parse(url).map_err(|error| invalid(&format!("not a URL: {error}")))?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(invalid("must be an http or https URL"));
+    }
+    if parsed.host_str().is_none_or(str::is_empty) {
+        return Err(invalid("must name a host"));
+    }
+    if !parsed.username().is_empty() || parsed.password().is_some() {
+        return Err(invalid("must not hold credentials (user or password)"));
+    }
+    Ok(url.to_owned())
+}
+
+impl Aggregate for Webhook {
+    type Command = WebhookCommand;
+
+    fn handle(
+        &self,
+        command: &WebhookCommand,
+        context: &Context,
+    ) -> Result<Vec<DomainEvent>, DomainError> {
+        match command {
+            WebhookCommand::Register(c) => self.register(c, context),
+            WebhookCommand::Pause(c) => self.pause(c, context),
+            WebhookCommand::Resume(c) => self.resume(c, context),
+            WebhookCommand::Remove(c) => self.remove(c, context),
+        }
+    }
+
+    fn apply(&mut self, event: &DomainEvent) {
+        self.version += 1;
+        match event {
+            DomainEvent::WebhookRegistered(e) => {
+                self.registered = Some(e.clone());
+                self.status = Some(WebhookStatus::Active);
+            }
+            DomainEvent::WebhookPaused(e) => {
+                self.status = Some(WebhookStatus::Paused);
+                self.paused_reason = Some(e.reason.clone());
+            }
+            DomainEvent::WebhookResumed(_) => {
+                self.status = Some(WebhookStatus::Active);
+                self.paused_reason = None;
+            }
+            DomainEvent::WebhookRemoved(_) => {
+                self.status = Some(WebhookStatus::Removed);
+                self.paused_reason = None;
+            }
+            _ => {}
+        }
+    }
+
+    fn version(&self) -> u64 {
+        self.version
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    //! Given events / when command / then events or error, for every webhook rule.
+
+    use chrono::{TimeZone, Utc};
+
+    use super::*;
+    use crate::ErrorCode;
+
+    pub(crate) const HOOK: WebhookId = Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0000_0b00);
+    const LEAGUE: Uuid = Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0000_00aa);
+    const OTHER: Uuid = Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0000_00bb);
+
+    fn organiser() -> Actor {
+        Actor::Player(Uuid::from_u128(1))
+    }
+
+    fn context() -> Context {
+        Context::new(Utc.with_ymd_and_hms(2026, 11, 25, 12, 0, 0).unwrap())
+    }
+
+    fn given(events: &[DomainEvent]) -> Webhook {
+        Webhook::from_events(events)
+    }
+
+    fn register(actor: Actor, competitions: Vec<Uuid>) -> RegisterWebhook {
+        RegisterWebhook {
+            actor,
+            webhook_id: HOOK,
+            url: " https://discord.com/api/webhooks/1/abc ".into(),
+            kinds: vec![WebhookKind::StandingsChanged, WebhookKind::ResultReported],
+            competitions,
+            format: WebhookFormat::Discord,
+        }
+    }
+
+    fn registered(actor: Actor, competitions: Vec<Uuid>) -> DomainEvent {
+        Webhook::default().handle(&register(actor, competitions).into(), &context()).unwrap()[0]
+            .clone()
+    }
+
+    fn refusal(
+        state: &Webhook,
+        command: impl Into<WebhookCommand>,
+        context: &Context,
+    ) -> ErrorCode {
+        state.handle(&command.into(), context).unwrap_err().code()
+    }
+
+    /// One event of each webhook type, in an order the aggregate accepts.
+    pub(crate) fn one_of_each_webhook_event() -> Vec<DomainEvent> {
+        let mut events = vec![registered(organiser(), vec![LEAGUE])];
+        let commands: [WebhookCommand; 3] = [
+            PauseWebhook { actor: Actor::Admin, webhook_id: HOOK, reason: "HTTP 500".into() }
+                .into(),
+            ResumeWebhook { actor: organiser(), webhook_id: HOOK }.into(),
+            RemoveWebhook { actor: organiser(), webhook_id: HOOK }.into(),
+        ];
+        for command in commands {
+            events.extend(given(&events).handle(&command, &context()).unwrap());
+        }
+        events
+    }
+
+    #[test]
+    fn an_organiser_registers_a_webhook_for_their_league_with_kinds_sorted() {
+        let events = given(&[]).handle(&register(organiser(), vec![LEAGUE]).into(), &context());
+        assert_eq!(
+            events.unwrap(),
+            vec![DomainEvent::WebhookRegistered(WebhookRegistered {
+                webhook_id: HOOK,
+                url: "https://discord.com/api/webhooks/1/abc".into(),
+                kinds: vec![WebhookKind::ResultReported, WebhookKind::StandingsChanged],
+                competitions: vec![LEAGUE],
+                format: WebhookFormat::Discord,
+                registered_by: organiser(),
+            })]
+        );
+    }
+
+    #[test]
+    fn only_the_site_admin_registers_site_wide_or_for_competitions_it_does_not_organise() {
+        let state = given(&[]);
+        assert_eq!(
+            refusal(&state, register(organiser(), vec![]), &context()),
+            ErrorCode::Forbidden
+        );
+        let unmanaged = Context { unmanaged_competitions: vec![OTHER], ..context() };
+        assert_eq!(
+            refusal(&state, register(organiser(), vec![LEAGUE, OTHER]), &unmanaged),
+            ErrorCode::Forbidden
+        );
+        assert!(state.handle(&register(Actor::Admin, vec![]).into(), &context()).is_ok());
+        assert!(state.handle(&register(Actor::Admin, vec![OTHER]).into(), &unmanaged).is_ok());
+        let unknown = Context { unknown_competitions: vec![OTHER], ..context() };
+        assert_eq!(
+            refusal(&state, register(Actor::Admin, vec![OTHER]), &unknown),
+            ErrorCode::BadUserInput { field: "competitions".into() }
+        );
+    }
+
+    #[test]
+    fn bad_urls_and_empty_kinds_are_refused_naming_the_field() {
+        let url = ErrorCode::BadUserInput { field: "url".into() };
+        for bad in [
+            "ftp://example.com/hook",
+            "not a url",
+            "https://user:pw@example.com/hook",
+            "https://user@example.com/hook",
+            "file:///etc/passwd",
+            &format!("https://example.com/{}", "a".repeat(MAX_WEBHOOK_URL_CHARS)),
+        ] {
+            let command = RegisterWebhook { url: bad.into(), ..register(Actor::Admin, vec![]) };
+            assert_eq!(refusal(&given(&[]), command, &context()), url, "{bad}");
+        }
+        let command = RegisterWebhook { kinds: vec![], ..register(Actor::Admin, vec![]) };
+        assert_eq!(
+            refusal(&given(&[]), command, &context()),
+            ErrorCode::BadUserInput { field: "kinds".into() }
+        );
+    }
+
+    #[test]
+    fn registering_twice_is_a_conflict() {
+        let state = given(&[registered(Actor::Admin, vec![])]);
+        assert_eq!(
+            refusal(&state, register(Actor::Admin, vec![]), &context()),
+            ErrorCode::Conflict
+        );
+    }
+
+    #[test]
+    fn the_worker_pauses_a_webhook_which_its_registrant_resumes_and_removes() {
+        let mut events = vec![registered(organiser(), vec![LEAGUE])];
+        let pause =
+            PauseWebhook { actor: Actor::Admin, webhook_id: HOOK, reason: "HTTP 500".into() };
+        events.extend(given(&events).handle(&pause.clone().into(), &context()).unwrap());
+        let state = given(&events);
+        assert_eq!(state.status(), Some(WebhookStatus::Paused));
+        assert_eq!(state.paused_reason(), Some("HTTP 500"));
+        assert_eq!(refusal(&state, pause, &context()), ErrorCode::Conflict);
+        let resume = ResumeWebhook { actor: organiser(), webhook_id: HOOK };
+        events.extend(state.handle(&resume.clone().into(), &context()).unwrap());
+        assert_eq!(given(&events).status(), Some(WebhookStatus::Active));
+        assert_eq!(refusal(&given(&events), resume, &context()), ErrorCode::Conflict);
+        let remove = RemoveWebhook { actor: organiser(), webhook_id: HOOK };
+        events.extend(given(&events).handle(&remove.clone().into(), &context()).unwrap());
+        assert_eq!(given(&events).status(), Some(WebhookStatus::Removed));
+        assert_eq!(refusal(&given(&events), remove, &context()), ErrorCode::Conflict);
+    }
+
+    #[test]
+    fn another_player_manages_a_webhook_only_as_organiser_of_all_its_competitions() {
+        let state = given(&[registered(organiser(), vec![LEAGUE])]);
+        let stranger = Actor::Player(Uuid::from_u128(2));
+        let remove = RemoveWebhook { actor: stranger, webhook_id: HOOK };
+        let unmanaged = Context { unmanaged_competitions: vec![LEAGUE], ..context() };
+        assert_eq!(refusal(&state, remove.clone(), &unmanaged), ErrorCode::Forbidden);
+        assert!(state.handle(&remove.into(), &context()).is_ok());
+        let site_wide = given(&[registered(Actor::Admin, vec![])]);
+        let remove = RemoveWebhook { actor: organiser(), webhook_id: HOOK };
+        assert_eq!(refusal(&site_wide, remove, &context()), ErrorCode::Forbidden);
+    }
+
+    #[test]
+    fn commands_on_an_unknown_webhook_are_not_found() {
+        let remove = RemoveWebhook { actor: Actor::Admin, webhook_id: HOOK };
+        assert_eq!(refusal(&given(&[]), remove, &context()), ErrorCode::NotFound);
+    }
+
+    #[test]
+    fn kinds_map_event_types_both_ways() {
+        assert_eq!(
+            WebhookKind::of_type(EventType::BoardResultCorrected),
+            &[WebhookKind::ResultCorrected, WebhookKind::StandingsChanged]
+        );
+        assert!(WebhookKind::of_type(EventType::WebhookRegistered).is_empty());
+        let standings: Vec<_> = WebhookKind::StandingsChanged.event_types().collect();
+        assert_eq!(standings.len(), 4);
+        for kind in WebhookKind::ALL {
+            assert!(kind.event_types().next().is_some(), "{kind:?} matches no event type");
+        }
+    }
+
+    #[test]
+    fn stream_ids_round_trip_and_payloads_are_camel_case() {
+        assert_eq!(webhook_id_of_stream(&webhook_stream_id(HOOK)), Some(HOOK));
+        assert_eq!(webhook_id_of_stream("league-x"), None);
+        let payload = registered(Actor::Admin, vec![LEAGUE]).payload();
+        assert_eq!(payload["kinds"], serde_json::json!(["RESULT_REPORTED", "STANDINGS_CHANGED"]));
+        assert_eq!(payload["format"], "DISCORD");
+        assert_eq!(payload["registeredBy"], "admin");
+    }
+}

@@ -1,0 +1,437 @@
+//! The delivery worker: a supervisor that follows the webhook registry, and one task per
+//! active webhook that reads the log from the webhook's checkpoint and POSTs each wanted
+//! event, in log order, moving the checkpoint only after a 2xx (the crate docs).
+
+use std::collections::{HashMap, VecDeque};
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use league_app::App;
+use league_domain::{
+    Actor, DomainEvent, EventType, PauseWebhook, WebhookKind, WebhookRegistered, WebhookStatus,
+    league_id_of_stream, tournament_id_of_stream,
+};
+use league_store::{RecordedEvent, WebhookCheckpoint, WebhookFailure, WebhookLocks};
+use rand::Rng;
+use tokio::sync::broadcast::error::RecvError;
+use tokio::task::JoinHandle;
+use uuid::Uuid;
+
+use crate::address::{GuardedResolver, check_literal};
+use crate::registry::{WebhookEntry, load_webhooks};
+use crate::render::{delivery_id, render, truncate};
+use crate::signature::{DELIVERY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, sign};
+use crate::{WebhookError, WebhookSettings};
+
+/// Events read from the log at once by a webhook's task.
+const PAGE: u64 = 200;
+/// Most bytes of an answer read (and thrown away, so the connection can be reused).
+const MAX_ANSWER_BYTES: usize = 64 * 1024;
+/// Longest pause reason (the domain's limit on reasons).
+const MAX_REASON_CHARS: usize = 1000;
+
+/// What every webhook task shares.
+struct Worker {
+    app: App,
+    settings: WebhookSettings,
+    client: reqwest::Client,
+    locks: WebhookLocks,
+}
+
+/// Delivers webhooks until `shutdown` completes (the gateway runs it beside the API). A
+/// delivery cut short by shutdown is repeated by the next run.
+pub async fn run(app: App, settings: WebhookSettings, shutdown: impl Future<Output = ()> + Send) {
+    let client = match http_client(&settings) {
+        Ok(client) => client,
+        Err(error) => {
+            tracing::error!(%error, "webhooks: cannot build the HTTP client; no deliveries");
+            return;
+        }
+    };
+    let locks = app.store().webhook_locks();
+    let worker = Arc::new(Worker { app, settings, client, locks });
+    let mut notifications = worker.app.subscribe();
+    let mut running: HashMap<Uuid, (WebhookEntry, JoinHandle<()>)> = HashMap::new();
+    tokio::pin!(shutdown);
+    loop {
+        supervise(&worker, &mut running).await;
+        // Wait for a webhook event (or anything missed), the poll interval, or shutdown.
+        let wake = async {
+            loop {
+                match notifications.recv().await {
+                    Ok(notification) => {
+                        let kind = EventType::parse(&notification.event.event_type).ok();
+                        if kind
+                            .is_some_and(|k| k.stream_kind() == league_domain::StreamKind::Webhook)
+                        {
+                            return;
+                        }
+                    }
+                    Err(RecvError::Lagged(_)) => return,
+                    Err(RecvError::Closed) => std::future::pending::<()>().await,
+                }
+            }
+        };
+        tokio::select! {
+            () = &mut shutdown => break,
+            () = wake => {}
+            () = tokio::time::sleep(worker.settings.poll_interval * 5) => {}
+        }
+    }
+    for (id, (_, task)) in running {
+        task.abort();
+        let _ = task.await;
+        let _ = worker.locks.unlock(id).await;
+    }
+}
+
+/// Starts a task for each active webhook without one (or whose registry entry changed), and
+/// stops the tasks of webhooks paused or removed.
+async fn supervise(
+    worker: &Arc<Worker>,
+    running: &mut HashMap<Uuid, (WebhookEntry, JoinHandle<()>)>,
+) {
+    let head = worker.app.applied_position();
+    let webhooks = match load_webhooks(worker.app.store(), head).await {
+        Ok(webhooks) => webhooks,
+        Err(error) => {
+            tracing::warn!(%error, "webhooks: cannot read the registry");
+            return;
+        }
+    };
+    for (id, entry) in webhooks {
+        let active = entry.status() == WebhookStatus::Active;
+        let current =
+            running.get(&id).is_some_and(|(seen, task)| *seen == entry && !task.is_finished());
+        if active && current {
+            continue;
+        }
+        if let Some((_, task)) = running.remove(&id) {
+            task.abort();
+            let _ = task.await;
+            let _ = worker.locks.unlock(id).await;
+        }
+        if active {
+            let task = tokio::spawn(deliver_webhook(worker.clone(), entry.clone()));
+            running.insert(id, (entry, task));
+        }
+    }
+}
+
+/// The delivery client: no redirects, no proxy, names resolved through the address rules,
+/// the settings' timeouts.
+pub fn http_client(settings: &WebhookSettings) -> reqwest::Result<reqwest::Client> {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        // A proxy would connect on our behalf to addresses we never checked.
+        .no_proxy()
+        .dns_resolver(Arc::new(GuardedResolver { allow_private: settings.allow_private }))
+        .connect_timeout(settings.request_timeout.min(Duration::from_secs(5)))
+        .timeout(settings.request_timeout)
+        .user_agent(concat!("league-webhooks/", env!("CARGO_PKG_VERSION")))
+        .build()
+}
+
+/// One webhook's task: hold its lock, then deliver until it is paused (or the task is stopped).
+async fn deliver_webhook(worker: Arc<Worker>, entry: WebhookEntry) {
+    let mut delivery = Delivery {
+        worker: &worker,
+        webhook: entry.registration().clone(),
+        registered_at: entry.registered_at,
+        resumed_at: entry.resumed_at,
+        checkpoint: None,
+        buffer: VecDeque::new(),
+        secret: None,
+    };
+    loop {
+        if !worker.locks.holds(entry.id).await {
+            match worker.locks.try_lock(entry.id).await {
+                Ok(true) => delivery.checkpoint = None,
+                Ok(false) => {
+                    tokio::time::sleep(worker.settings.poll_interval).await;
+                    continue;
+                }
+                Err(error) => {
+                    tracing::warn!(webhook = %entry.id, %error, "webhooks: cannot take the lock");
+                    tokio::time::sleep(worker.settings.poll_interval).await;
+                    continue;
+                }
+            }
+        }
+        match delivery.step().await {
+            Ok(Step::Again) => {}
+            Ok(Step::Idle(after)) => {
+                let applied = worker.app.wait_applied(after + 1);
+                let _ = tokio::time::timeout(worker.settings.poll_interval, applied).await;
+            }
+            Ok(Step::RetryAt(at)) => {
+                let wait = (at - Utc::now()).to_std().unwrap_or_default();
+                tokio::time::sleep(wait).await;
+            }
+            Ok(Step::Paused) => return,
+            Err(error) => {
+                tracing::warn!(webhook = %entry.id, %error, "webhooks: delivery stalled");
+                delivery.checkpoint = None;
+                delivery.buffer.clear();
+                tokio::time::sleep(worker.settings.poll_interval).await;
+            }
+        }
+    }
+}
+
+/// What a step of a webhook's task did.
+enum Step {
+    /// Delivered, or passed over events not wanted: go on.
+    Again,
+    /// Nothing to deliver after this log position yet.
+    Idle(u64),
+    /// The last attempt failed: try again then.
+    RetryAt(DateTime<Utc>),
+    /// The webhook was paused after failing too long.
+    Paused,
+}
+
+/// One webhook's delivery state, in memory (the checkpoint is also in the database).
+struct Delivery<'a> {
+    worker: &'a Worker,
+    webhook: WebhookRegistered,
+    registered_at: u64,
+    resumed_at: Option<DateTime<Utc>>,
+    checkpoint: Option<WebhookCheckpoint>,
+    /// Events after the checkpoint read but not yet handled, in order.
+    buffer: VecDeque<RecordedEvent>,
+    secret: Option<String>,
+}
+
+impl Delivery<'_> {
+    async fn step(&mut self) -> Result<Step, WebhookError> {
+        let store = self.worker.app.store();
+        let id = self.webhook.webhook_id;
+        let checkpoint = match self.checkpoint.take() {
+            Some(checkpoint) => checkpoint,
+            None => {
+                self.buffer.clear();
+                store.start_webhook_checkpoint(id, self.registered_at).await?
+            }
+        };
+        let position = checkpoint.position;
+        self.checkpoint = Some(checkpoint.clone());
+        if let Some(at) = checkpoint.next_attempt_at
+            && at > Utc::now()
+        {
+            return Ok(Step::RetryAt(at));
+        }
+        // Only what the read side has applied: the body's names and standings are there.
+        let head = self.worker.app.applied_position();
+        if self.buffer.is_empty() && head > position {
+            let page = store.read_all(position + 1, PAGE.min(head - position)).await?;
+            self.buffer.extend(page.into_iter().filter(|event| event.position <= head));
+        }
+        let Some(last_read) = self.buffer.back().map(|event| event.position) else {
+            return Ok(Step::Idle(position));
+        };
+        let wanted = self.buffer.iter().position(|event| !self.kinds_of(event).is_empty());
+        let Some(index) = wanted else {
+            self.buffer.clear();
+            self.advance(position, last_read, false).await?;
+            return Ok(Step::Again);
+        };
+        let event = self.buffer[index].clone();
+        let kinds = self.kinds_of(&event);
+        let decoded =
+            DomainEvent::decode(&event.event_type, event.schema_version.into(), &event.payload)
+                .map_err(|error| WebhookError::Decode { position: event.position, error })?;
+        let body = render(&self.worker.app, &self.webhook, &event, &decoded, &kinds).await?;
+        match self.post(event.position, body).await {
+            Ok(()) => {
+                self.buffer.drain(..=index);
+                self.advance(position, event.position, true).await?;
+                Ok(Step::Again)
+            }
+            Err(error) => self.failed(checkpoint, error).await,
+        }
+    }
+
+    /// The kinds `event` is wanted as (none: not for this webhook).
+    fn kinds_of(&self, event: &RecordedEvent) -> Vec<WebhookKind> {
+        let Ok(event_type) = EventType::parse(&event.event_type) else { return Vec::new() };
+        let covered = self.webhook.competitions.is_empty() || {
+            let stream = event.stream_id.as_str();
+            let competition =
+                league_id_of_stream(stream).or_else(|| tournament_id_of_stream(stream));
+            competition.is_some_and(|id| self.webhook.competitions.contains(&id))
+        };
+        if !covered {
+            return Vec::new();
+        }
+        WebhookKind::of_type(event_type)
+            .iter()
+            .copied()
+            .filter(|kind| self.webhook.kinds.contains(kind))
+            .collect()
+    }
+
+    async fn advance(&mut self, from: u64, to: u64, delivered: bool) -> Result<(), WebhookError> {
+        let store = self.worker.app.store();
+        if store.advance_webhook_checkpoint(self.webhook.webhook_id, from, to, delivered).await? {
+            if let Some(checkpoint) = &mut self.checkpoint {
+                checkpoint.position = to;
+                checkpoint.attempts = 0;
+                checkpoint.next_attempt_at = None;
+                checkpoint.failing_since = None;
+                checkpoint.last_error = None;
+            }
+        } else {
+            // Someone else moved it (a gateway that held the lock before us): re-read it.
+            self.checkpoint = None;
+        }
+        Ok(())
+    }
+
+    /// Signs and POSTs one body; `Err` says why it did not get a 2xx.
+    async fn post(&mut self, position: u64, body: Vec<u8>) -> Result<(), String> {
+        let id = self.webhook.webhook_id;
+        let secret = match &self.secret {
+            Some(secret) => secret.clone(),
+            None => {
+                let kept = self.worker.app.store().webhook_secret(id).await;
+                let secret = kept
+                    .map_err(|error| format!("cannot read the signing secret: {error}"))?
+                    .ok_or("no signing secret is kept for this webhook")?;
+                self.secret = Some(secret.clone());
+                secret
+            }
+        };
+        check_literal(&self.webhook.url, self.worker.settings.allow_private)
+            .map_err(|error| error.to_string())?;
+        let timestamp = Utc::now().timestamp();
+        let signature = sign(&secret, timestamp, &body);
+        let response = self
+            .worker
+            .client
+            .post(&self.webhook.url)
+            .header(reqwest::header::CONTENT_TYPE, "application/json")
+            .header(SIGNATURE_HEADER, signature)
+            .header(TIMESTAMP_HEADER, timestamp.to_string())
+            .header(DELIVERY_HEADER, delivery_id(id, position))
+            .body(body)
+            .send()
+            .await
+            .map_err(|error| error_chain(&error))?;
+        let status = response.status();
+        drain(response).await;
+        if status.is_success() { Ok(()) } else { Err(format!("HTTP {status}")) }
+    }
+
+    /// Records a failed attempt; pauses the webhook once it has failed for `pause_after`.
+    async fn failed(
+        &mut self,
+        checkpoint: WebhookCheckpoint,
+        error: String,
+    ) -> Result<Step, WebhookError> {
+        let now = Utc::now();
+        let settings = &self.worker.settings;
+        let attempts = checkpoint.attempts.saturating_add(1);
+        // A resumed webhook's timer starts again at its resumption.
+        let failing_since = checkpoint
+            .failing_since
+            .filter(|since| self.resumed_at.is_none_or(|resumed| *since >= resumed))
+            .unwrap_or(now);
+        let failing_for = (now - failing_since).to_std().unwrap_or_default();
+        tracing::info!(webhook = %self.webhook.webhook_id, attempts, %error, "webhooks: delivery failed");
+        if failing_for >= settings.pause_after {
+            let reason = truncate(
+                &format!(
+                    "deliveries failed for {}s ({attempts} attempts); last error: {error}",
+                    failing_for.as_secs()
+                ),
+                MAX_REASON_CHARS,
+            );
+            let pause =
+                PauseWebhook { actor: Actor::Admin, webhook_id: self.webhook.webhook_id, reason };
+            match self.worker.app.execute(pause, Default::default()).await {
+                Ok(_) => return Ok(Step::Paused),
+                // Paused or removed meanwhile: the supervisor stops this task.
+                Err(refusal) if refusal.code() == league_app::ErrorCode::Conflict => {
+                    return Ok(Step::Paused);
+                }
+                Err(other) => return Err(other.into()),
+            }
+        }
+        let failure = WebhookFailure {
+            attempts,
+            next_attempt_at: now + backoff(settings, attempts),
+            failing_since,
+            error: truncate(&error, MAX_REASON_CHARS),
+        };
+        let store = self.worker.app.store();
+        store
+            .record_webhook_failure(self.webhook.webhook_id, checkpoint.position, &failure)
+            .await?;
+        self.checkpoint = Some(WebhookCheckpoint {
+            attempts,
+            next_attempt_at: Some(failure.next_attempt_at),
+            failing_since: Some(failing_since),
+            last_error: Some(failure.error),
+            ..checkpoint
+        });
+        Ok(Step::RetryAt(failure.next_attempt_at))
+    }
+}
+
+/// The wait before retry `attempts` (1-based): the base doubled per earlier attempt, capped,
+/// and drawn uniformly from its upper half so failing webhooks do not retry in step.
+fn backoff(settings: &WebhookSettings, attempts: u32) -> chrono::Duration {
+    let doubled = settings.retry_base.saturating_mul(1u32 << attempts.saturating_sub(1).min(20));
+    let ceiling = doubled.min(settings.retry_max).max(Duration::from_millis(1));
+    let millis = u64::try_from(ceiling.as_millis()).unwrap_or(u64::MAX);
+    let drawn = rand::rng().random_range(millis / 2..=millis);
+    chrono::Duration::milliseconds(i64::try_from(drawn).unwrap_or(i64::MAX))
+}
+
+/// An error with its causes (reqwest's own message hides e.g. the address refusal).
+fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
+/// Reads and drops at most [`MAX_ANSWER_BYTES`] of an answer: nothing in it is used.
+async fn drain(mut response: reqwest::Response) {
+    let mut read = 0;
+    while let Ok(Some(chunk)) = response.chunk().await {
+        read += chunk.len();
+        if read > MAX_ANSWER_BYTES {
+            break;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_with_jitter_up_to_the_cap() {
+        let settings = WebhookSettings {
+            retry_base: Duration::from_millis(100),
+            retry_max: Duration::from_millis(1000),
+            ..WebhookSettings::default()
+        };
+        for _ in 0..50 {
+            let first = backoff(&settings, 1).num_milliseconds();
+            assert!((50..=100).contains(&first), "{first}");
+            let third = backoff(&settings, 3).num_milliseconds();
+            assert!((200..=400).contains(&third), "{third}");
+            let late = backoff(&settings, 40).num_milliseconds();
+            assert!((500..=1000).contains(&late), "{late}");
+        }
+    }
+}

@@ -1,0 +1,143 @@
+//! A webhook receiver on loopback for tests and `league-bench webhooks`: it records every
+//! request (de-duplication id, signature headers, body, arrival time), answers a chosen share
+//! of them with `500`, and can hold its answers back to keep a delivery in flight.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::routing::post;
+use rand::Rng;
+
+use crate::signature::{DELIVERY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, verify};
+
+/// One request as the receiver saw it.
+#[derive(Debug, Clone)]
+pub struct Received {
+    pub delivery_id: String,
+    pub signature: String,
+    pub timestamp: String,
+    pub body: Bytes,
+    pub at: Instant,
+    /// Whether it was answered with a 2xx.
+    pub accepted: bool,
+}
+
+impl Received {
+    /// Whether the request carries `secret`'s signature of its body.
+    pub fn verifies(&self, secret: &str) -> bool {
+        self.timestamp.parse().is_ok_and(|ts| verify(secret, ts, &self.body, &self.signature))
+    }
+
+    /// The body as JSON.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+#[derive(Debug, Default)]
+struct Shared {
+    received: Vec<Received>,
+    failure_rate: f64,
+    hold: Duration,
+}
+
+/// A running receiver; it stops when dropped.
+#[derive(Debug)]
+pub struct Receiver {
+    pub url: String,
+    shared: Arc<Mutex<Shared>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Receiver {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl Receiver {
+    /// A receiver on a free loopback port, answering `failure_rate` of requests (0 to 1,
+    /// drawn at random) with `500`; its URL is `http://127.0.0.1:<port>/hook`.
+    pub async fn start(failure_rate: f64) -> std::io::Result<Receiver> {
+        let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0))).await?;
+        let address = listener.local_addr()?;
+        let shared = Arc::new(Mutex::new(Shared { failure_rate, ..Shared::default() }));
+        let router = Router::new().route("/hook", post(receive)).with_state(shared.clone());
+        let task = tokio::spawn(async move {
+            let _ = axum::serve(listener, router).await;
+        });
+        Ok(Receiver { url: format!("http://{address}/hook"), shared, task })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Shared> {
+        self.shared.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Every request so far, in arrival order.
+    pub fn received(&self) -> Vec<Received> {
+        self.lock().received.clone()
+    }
+
+    /// The share of requests answered with `500` from now on.
+    pub fn set_failure_rate(&self, rate: f64) {
+        self.lock().failure_rate = rate;
+    }
+
+    /// How long each answer is held back from now on.
+    pub fn set_hold(&self, hold: Duration) {
+        self.lock().hold = hold;
+    }
+
+    /// Waits until `count` distinct delivery ids were accepted (or `timeout` passes) and
+    /// returns every request so far.
+    pub async fn wait_for_accepted(&self, count: usize, timeout: Duration) -> Vec<Received> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let received = self.received();
+            if distinct_accepted(&received) >= count || Instant::now() >= deadline {
+                return received;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+/// The number of distinct delivery ids among accepted requests.
+pub fn distinct_accepted(received: &[Received]) -> usize {
+    let ids: std::collections::HashSet<&str> =
+        received.iter().filter(|r| r.accepted).map(|r| r.delivery_id.as_str()).collect();
+    ids.len()
+}
+
+async fn receive(
+    State(shared): State<Arc<Mutex<Shared>>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> StatusCode {
+    let header =
+        |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
+    let (accepted, hold, index) = {
+        let mut shared = shared.lock().unwrap_or_else(PoisonError::into_inner);
+        let accepted = rand::rng().random::<f64>() >= shared.failure_rate;
+        shared.received.push(Received {
+            delivery_id: header(DELIVERY_HEADER),
+            signature: header(SIGNATURE_HEADER),
+            timestamp: header(TIMESTAMP_HEADER),
+            body,
+            at: Instant::now(),
+            accepted: false,
+        });
+        (accepted, shared.hold, shared.received.len() - 1)
+    };
+    if !hold.is_zero() {
+        tokio::time::sleep(hold).await;
+    }
+    // Recorded as accepted only once the answer is about to leave.
+    shared.lock().unwrap_or_else(PoisonError::into_inner).received[index].accepted = accepted;
+    if accepted { StatusCode::NO_CONTENT } else { StatusCode::INTERNAL_SERVER_ERROR }
+}
