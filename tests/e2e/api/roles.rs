@@ -47,8 +47,15 @@ async fn subscribed(server: &TestApp, token: &str, league: &str) -> crate::suppo
     )
     .await;
     ws_send(&mut socket, json!({ "type": "ping" })).await;
-    assert_eq!(ws_next(&mut socket).await.expect("open")["type"], "pong");
-    socket
+    // The subscription may already deliver events of the league before the pong.
+    loop {
+        let frame = ws_next(&mut socket).await.expect("open");
+        match frame["type"].as_str() {
+            Some("pong") => return socket,
+            Some("next") => continue,
+            _ => panic!("expected pong, got {frame}"),
+        }
+    }
 }
 
 /// The next frame is a close with `code`.
