@@ -46,6 +46,20 @@ async fn a_result_through_one_gateway_reaches_the_other() {
     writer.fill(&league, &players).await;
     let (game, seats, _) = writer.games(&league).await.remove(0);
 
+    // The reader follows the writer's log: a subscription to a league it has not folded yet
+    // would be refused (NOT_FOUND), so wait until it knows the league.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let known = reader
+            .gql(None, "query($id: ID!) { league(id: $id) { id } }", json!({ "id": league }))
+            .await;
+        if !known["data"]["league"].is_null() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the reader never saw the league: {known}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+
     // The reader's subscription, registered before the result (a ping round trip after the
     // subscribe message means the server has set it up). The reader may still be applying
     // the league's fill when the subscription starts: those changes come as `next` first.

@@ -5,8 +5,8 @@
 
 use chrono::{DateTime, Utc};
 use league_domain::{
-    Actor, DomainEvent, LeagueStatus, PERSON_KEY_LEN, PersonKey, PersonalText, SEAL_NONCE_LEN,
-    authorise_personal_data, player_stream_id,
+    Actor, DomainEvent, EventType, LeagueStatus, PERSON_KEY_LEN, PersonKey, PersonalText,
+    authorise_personal_data, calendar_stream_id, player_stream_id,
 };
 use league_projections::{GameKind, NAME_FIELD, person_keys};
 use league_store::{KeyChange, RecordedEvent, StreamId};
@@ -17,13 +17,17 @@ use uuid::Uuid;
 use crate::App;
 use crate::error::AppError;
 
-/// The people whose sealed registrations are among `events` (a registration before sealing
-/// has no key to read).
+/// The schema version from which `PlayerRegistered` names are sealed (earlier ones are plain
+/// and have no key to read).
+const SEALED_SINCE: i32 = 2;
+
+/// The people whose sealed registrations are among `events`.
 pub(crate) fn sealed_registrations<'a>(
     events: impl Iterator<Item = &'a RecordedEvent>,
 ) -> Vec<Uuid> {
+    let registered = EventType::PlayerRegistered.as_str();
     events
-        .filter(|event| event.event_type == "PlayerRegistered" && event.schema_version >= 2)
+        .filter(|event| event.event_type == registered && event.schema_version >= SEALED_SINCE)
         .filter_map(|event| event.payload.get("playerId")?.as_str()?.parse().ok())
         .collect()
 }
@@ -60,8 +64,8 @@ fn random<const N: usize>() -> Result<[u8; N], AppError> {
     Ok(bytes)
 }
 
-// The key and nonce sizes the sealing draws.
-const _: () = assert!(PERSON_KEY_LEN == league_store::PERSON_KEY_BYTES && SEAL_NONCE_LEN == 24);
+// The store keeps the keys the domain seals with (it knows nothing of the domain).
+const _: () = assert!(PERSON_KEY_LEN == league_store::PERSON_KEY_BYTES);
 
 /// Everything the platform holds about one person, as the access request prints it.
 #[derive(Debug, Clone, Serialize)]
@@ -81,8 +85,8 @@ pub struct PersonalData {
     pub tournaments: Vec<TournamentData>,
     /// Current ratings, one per kind of game played.
     pub ratings: Vec<RatingData>,
-    /// Every event of the person's own stream, and every event of a competition they are
-    /// in or organise that names them: as stored (a sealed name stays sealed here; `name`
+    /// Every event of the person's own streams (player, calendar feed), and every event of a
+    /// competition they are in or organise that names them or was theirs: as stored (a sealed name stays sealed here; `name`
     /// above is it opened).
     pub events: Vec<EventData>,
 }
@@ -167,13 +171,11 @@ impl App {
                 .player(player)
                 .cloned()
                 .ok_or_else(|| AppError::NotFound(format!("player {player}")))?;
+            // Joined leagues come from the player's index; organised ones from a scan.
+            let joined = catalog.leagues_joined(player);
             let leagues: Vec<_> = catalog
                 .leagues()
-                .filter(|league| {
-                    league.players.contains(&player)
-                        || league.organisers.includes(player)
-                        || catalog.leagues_joined(player).contains(&league.id)
-                })
+                .filter(|league| league.organisers.includes(player) || joined.contains(&league.id))
                 .map(|league| (league.id, league.organisers.includes(player)))
                 .collect();
             let tournaments: Vec<_> = catalog
@@ -189,12 +191,17 @@ impl App {
             (view, catalog.is_organiser(player), leagues, tournaments)
         };
         let needle = player.to_string();
+        let as_actor = Actor::Player(player).to_string();
         let names_them = |event: &RecordedEvent| {
-            event.metadata.actor.as_deref() == Some(&format!("player:{player}"))
+            event.metadata.actor.as_deref() == Some(as_actor.as_str())
                 || event.payload.to_string().contains(&needle)
         };
-        let own = StreamId::new(player_stream_id(player)).map_err(AppError::internal)?;
-        let mut events: Vec<RecordedEvent> = self.store().read_stream(&own, 1).await?;
+        // The person's own streams: registration and rights, and their calendar feed.
+        let mut events: Vec<RecordedEvent> = Vec::new();
+        for stream in [player_stream_id(player), calendar_stream_id(player)] {
+            let stream = StreamId::new(stream).map_err(AppError::internal)?;
+            events.extend(self.store().read_stream(&stream, 1).await?);
+        }
         let mut league_data = Vec::with_capacity(leagues.len());
         for (league, organises) in leagues {
             let model = self.existing_league(league).await?;

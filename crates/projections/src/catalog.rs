@@ -204,9 +204,9 @@ impl Catalog {
         self.players.open_names(keys);
     }
 
-    /// Players whose sealed name is not opened yet.
-    pub fn unopened_names(&self) -> Vec<Uuid> {
-        self.players.unopened()
+    /// Whether some sealed name is not opened yet.
+    pub fn has_unopened_names(&self) -> bool {
+        self.players.has_unopened()
     }
 
     /// Whether the player organises the competition (league or tournament) as its creator
@@ -387,7 +387,7 @@ pub async fn load_catalog(store: &EventStore, last: u64) -> Result<Catalog, Proj
     drop(rows);
     // Read after the fold, so every registration folded has its key (both commit together);
     // a key deleted meanwhile belongs to an erasure the follower folds next.
-    if !catalog.unopened_names().is_empty() {
+    if catalog.has_unopened_names() {
         catalog.open_names(&person_keys(store, None).await?);
     }
     // An event of a type this code does not know would otherwise go unnoticed until its

@@ -162,9 +162,9 @@ impl PlayerRegistry {
         });
     }
 
-    /// Players whose sealed name is not opened yet.
-    pub fn unopened(&self) -> Vec<Uuid> {
-        self.unopened.keys().copied().collect()
+    /// Whether some sealed name is not opened yet.
+    pub fn has_unopened(&self) -> bool {
+        !self.unopened.is_empty()
     }
 
     /// Shows `ids` as their pseudonyms from now on, and never opens their names again: the

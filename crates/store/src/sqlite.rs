@@ -71,7 +71,9 @@ const INSERT_KEY: &str = "INSERT INTO idempotency_keys \
 const INSERT_PERSON_KEY: &str = "INSERT INTO person_keys (person_id, key) VALUES (?1, ?2)";
 const DELETE_PERSON_KEY: &str = "DELETE FROM person_keys WHERE person_id = ?1";
 const PERSON_KEYS: &str = "SELECT person_id, key FROM person_keys";
-const PERSON_KEY: &str = "SELECT person_id, key FROM person_keys WHERE person_id = ?1";
+/// The keys of the persons in parameter 1, a JSON array of ids: one statement for any number.
+const SOME_PERSON_KEYS: &str = "SELECT person_id, key FROM person_keys \
+    WHERE person_id IN (SELECT value FROM json_each(?1))";
 /// After an erasure: copies the WAL into the database file and empties the WAL, so the
 /// deleted key's bytes (zeroed in the page by `secure_delete`) are left in neither file.
 const CHECKPOINT_TRUNCATE: &str = "PRAGMA wal_checkpoint(TRUNCATE)";
@@ -214,22 +216,12 @@ impl Storage for SqliteStorage {
         persons: Option<Vec<Uuid>>,
     ) -> BoxFuture<'_, Result<Vec<PersonKeyRow>, StoreError>> {
         Box::pin(async move {
-            let Some(persons) = persons else {
-                return sqlx::query_as(PERSON_KEYS)
-                    .fetch_all(&self.pool)
-                    .await
-                    .map_err(crate::store::database_error);
+            let query = match persons {
+                None => sqlx::query_as(PERSON_KEYS),
+                Some(persons) => sqlx::query_as(SOME_PERSON_KEYS)
+                    .bind(serde_json::to_string(&persons).unwrap_or_else(|_| "[]".to_owned())),
             };
-            let mut keys = Vec::with_capacity(persons.len());
-            for person in persons {
-                let key: Option<PersonKeyRow> = sqlx::query_as(PERSON_KEY)
-                    .bind(person.to_string())
-                    .fetch_optional(&self.pool)
-                    .await
-                    .map_err(crate::store::database_error)?;
-                keys.extend(key);
-            }
-            Ok(keys)
+            query.fetch_all(&self.pool).await.map_err(crate::store::database_error)
         })
     }
 

@@ -11,7 +11,6 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
-use rand::Rng;
 
 use crate::signature::{DELIVERY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, verify};
 
@@ -43,6 +42,9 @@ impl Received {
 struct Shared {
     received: Vec<Received>,
     failure_rate: f64,
+    /// Failures owed so far: each request adds the rate, and one is answered `500` whenever
+    /// a whole failure is owed, so the rate holds exactly and evenly over any run.
+    owed: f64,
     hold: Duration,
 }
 
@@ -62,7 +64,7 @@ impl Drop for Receiver {
 
 impl Receiver {
     /// A receiver on a free loopback port, answering `failure_rate` of requests (0 to 1,
-    /// drawn at random) with `500`; its URL is `http://127.0.0.1:<port>/hook`.
+    /// spread evenly: with 0.3, three of every ten) with `500`; its URL is `http://127.0.0.1:<port>/hook`.
     pub async fn start(failure_rate: f64) -> std::io::Result<Receiver> {
         let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0))).await?;
         let address = listener.local_addr()?;
@@ -123,7 +125,11 @@ async fn receive(
         |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
     let (accepted, hold, index) = {
         let mut shared = shared.lock().unwrap_or_else(PoisonError::into_inner);
-        let accepted = rand::rng().random::<f64>() >= shared.failure_rate;
+        shared.owed += shared.failure_rate;
+        let accepted = shared.owed < 1.0;
+        if !accepted {
+            shared.owed -= 1.0;
+        }
         shared.received.push(Received {
             delivery_id: header(DELIVERY_HEADER),
             signature: header(SIGNATURE_HEADER),
