@@ -2,7 +2,8 @@
 //! table with its immutability triggers, PostgreSQL's one-round-trip append function (its
 //! lighter second version, and the variant that takes rows the store hashed itself), and the
 //! event-type index of the catalog (the read-model tables of an earlier version are dropped),
-//! and the table of per-person keys that personal data is sealed under.
+//! the table of per-person keys that personal data is sealed under, webhooks' secrets and
+//! checkpoints, and snapshots of derived state.
 //!
 //! One file per migration; add a new one at the end of [`Migrator::migrations`] and never edit
 //! a migration that has shipped (databases in the field have already run it).
@@ -17,6 +18,7 @@ mod m20261123_000003_lighter_append_function;
 mod m20261124_000001_client_hashed_append;
 mod m20261125_000001_person_keys;
 mod m20261125_000002_webhooks;
+mod m20261126_000001_snapshots;
 
 #[derive(Debug)]
 pub struct Migrator;
@@ -33,6 +35,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261124_000001_client_hashed_append::Migration),
             Box::new(m20261125_000001_person_keys::Migration),
             Box::new(m20261125_000002_webhooks::Migration),
+            Box::new(m20261126_000001_snapshots::Migration),
         ]
     }
 }

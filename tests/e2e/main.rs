@@ -22,6 +22,7 @@ mod score;
 mod score_batch;
 mod seed;
 mod serve_binary;
+mod snapshot;
 mod support;
 mod systems;
 mod webhooks;

@@ -13,7 +13,8 @@ use league_domain::{
     TournamentCommand, WebhookCommand, league_stream_id,
 };
 use league_projections::{
-    Applied, AsOf, Catalog, ReadModel, StandingRow, decode, load_catalog, load_league,
+    Applied, AsOf, Catalog, CatalogSource, ReadModel, StandingRow, decode, load_catalog,
+    load_league,
 };
 use league_store::{
     AppendOutcome, EventStore, ExpectedVersion, Metadata, NewEvent, RecordedEvent, StoreError,
@@ -28,6 +29,7 @@ use crate::aggregates::{Aggregates, StreamState};
 use crate::error::AppError;
 use crate::follow::Follower;
 use crate::personal::seal_personal_data;
+use crate::snapshot::keep_snapshots;
 
 /// Attempts of a command whose append meets a version conflict (each attempt reloads the
 /// aggregate and decides again). Enough for a league's worth of simultaneous subscribers.
@@ -206,6 +208,10 @@ struct Inner {
     applied: watch::Receiver<u64>,
     notifications: broadcast::Sender<Arc<Notification>>,
     follower: JoinHandle<()>,
+    /// Keeps the catalog snapshot fresh (`crate::snapshot`).
+    snapshots: JoinHandle<()>,
+    /// How the start loaded the catalog (from a snapshot or the whole log).
+    catalog_source: CatalogSource,
 }
 
 /// What the follower and the readers share: the catalog, the league-model cache and the
@@ -228,6 +234,10 @@ impl Shared {
         self.cache.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    pub(crate) fn read_catalog(&self) -> RwLockReadGuard<'_, Catalog> {
+        self.catalog.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
     pub(crate) fn write_catalog(&self) -> RwLockWriteGuard<'_, Catalog> {
         self.catalog.write().unwrap_or_else(PoisonError::into_inner)
     }
@@ -240,6 +250,7 @@ impl Shared {
 impl Drop for Inner {
     fn drop(&mut self) {
         self.follower.abort();
+        self.snapshots.abort();
     }
 }
 
@@ -293,7 +304,13 @@ impl App {
         // Only the catalog is folded at start (the catalog event types, by their index);
         // each league is loaded from its own stream when first asked for.
         let head = store.head_position().await?;
-        let catalog = load_catalog(&store, head).await?;
+        let (catalog, source) = load_catalog(&store, head).await?;
+        tracing::info!(
+            head,
+            snapshot = source.snapshot,
+            events_folded = source.events_folded,
+            "catalog loaded"
+        );
         let (applied_tx, applied) = watch::channel(head);
         let (notifications, _) = broadcast::channel(NOTIFICATION_BUFFER);
         let shared = Arc::new(Shared {
@@ -310,9 +327,25 @@ impl App {
             notifications: notifications.clone(),
         };
         let follower = tokio::spawn(follower.run());
+        let snapshots = tokio::spawn(keep_snapshots(
+            store.clone(),
+            shared.clone(),
+            applied.clone(),
+            source.snapshot.unwrap_or(0),
+        ));
+        let catalog_source = source;
         let aggregates = Aggregates::new(cache_leagues);
         Ok(App {
-            inner: Arc::new(Inner { store, aggregates, shared, applied, notifications, follower }),
+            inner: Arc::new(Inner {
+                store,
+                aggregates,
+                shared,
+                applied,
+                notifications,
+                follower,
+                snapshots,
+                catalog_source,
+            }),
         })
     }
 
@@ -327,7 +360,13 @@ impl App {
     /// The catalog (no IO): every league's settings and roster, every player. Do not hold
     /// the guard across an `.await`.
     pub fn catalog(&self) -> CatalogGuard<'_> {
-        self.inner.shared.catalog.read().unwrap_or_else(PoisonError::into_inner)
+        self.inner.shared.read_catalog()
+    }
+
+    /// How the start loaded the catalog: from which snapshot, if any, and how many catalog
+    /// events it folded.
+    pub fn catalog_source(&self) -> &CatalogSource {
+        &self.inner.catalog_source
     }
 
     /// Why the follower stopped (an event it cannot fold), if it did: the process then serves

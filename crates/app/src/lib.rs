@@ -46,6 +46,7 @@ mod personal;
 mod ratings;
 pub mod replay;
 mod rescore;
+mod snapshot;
 mod tournaments;
 
 pub use app::{
@@ -60,7 +61,10 @@ pub use exports::{
     StandingExport,
 };
 pub use league_domain::ErrorCode;
-pub use league_projections::{AsOf, Catalog, LeagueSummary, ReadModel, StandingRow};
+pub use league_projections::{
+    AsOf, Catalog, CatalogSource, LeagueSummary, ReadModel, SnapshotRejected, StandingRow,
+};
 pub use personal::{EventData, GameData, LeagueData, PersonalData, RatingData, TournamentData};
 pub use ratings::RatingChangeView;
 pub use rescore::{RescoreReport, RescoredStanding};
+pub use snapshot::SNAPSHOT_GROWTH;

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::commands::{
-    backup, db, personal, replay, schedule, score, seed, serve, systems, tournament,
+    backup, db, personal, replay, schedule, score, seed, serve, snapshot, systems, tournament,
 };
 pub use crate::error::CliError;
 
@@ -64,6 +64,8 @@ enum Command {
     ErasePlayer(personal::EraseArgs),
     /// Print everything the platform holds about a player, as JSON (an access request).
     ExportPlayer(personal::ExportArgs),
+    /// The catalog snapshot a start begins from: take, show, verify or drop it.
+    Snapshot(snapshot::SnapshotArgs),
 }
 
 /// Ends the process quietly (exit 0) when `println!` meets a closed stdout (`league … |
@@ -122,6 +124,7 @@ fn main() -> ExitCode {
             Command::Audit(args) => replay::audit(args).await,
             Command::Rescore(args) => replay::rescore(args).await,
             Command::Tournament(args) => tournament::run(args).await,
+            Command::Snapshot(args) => snapshot::run(args).await,
         }
     });
     match outcome {

@@ -26,7 +26,8 @@ impl fmt::Display for Competition {
 
 /// A competition's organisers besides the site admin: its creator (`None` when the site
 /// admin created it) and the co-organisers added since, in order.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Organisers {
     creator: Option<PlayerId>,
     co_organisers: Vec<PlayerId>,

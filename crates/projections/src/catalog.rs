@@ -14,12 +14,20 @@ use league_domain::{
 };
 use league_store::{EventStore, RecordedEvent};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::decode::{decode, decode_row, meta_of};
 use crate::error::ProjectionError;
 use crate::model::{EventMeta, PlayerView};
 use crate::players::{PersonKeys, PlayerRegistry, person_keys};
+
+mod snapshot;
+
+pub use snapshot::{
+    CATALOG_SNAPSHOT, CATALOG_SNAPSHOT_FORMAT, SnapshotCheck, SnapshotRejected, snapshot_of,
+    verify_catalog_snapshot,
+};
 
 /// The event types the catalog folds; every other event leaves it unchanged.
 pub const CATALOG_EVENT_TYPES: [EventType; 17] = [
@@ -48,7 +56,7 @@ pub fn is_catalog_event(event_type: &str) -> bool {
 }
 
 /// A league as the catalog knows it: settings, status and roster (no games or results).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LeagueSummary {
     pub id: Uuid,
     /// The settings it was created with.
@@ -65,7 +73,7 @@ pub struct LeagueSummary {
 
 /// A tournament as the catalog knows it: settings, status, entrants (no rounds or results:
 /// those are folded from the tournament's own stream).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TournamentSummary {
     pub id: Uuid,
     pub settings: TournamentSettings,
@@ -373,16 +381,55 @@ impl Catalog {
     }
 }
 
-/// Folds the catalog from the database: one streaming query over the catalog event types
-/// only (served by the `events(event_type, position)` index), decoding each payload
-/// straight from its JSON text. Events past `last` are left to the caller (the live feed);
-/// the catalog's position is `last` afterwards.
-pub async fn load_catalog(store: &EventStore, last: u64) -> Result<Catalog, ProjectionError> {
-    let mut catalog = Catalog::new();
-    let mut rows = store.read_types_until(&CATALOG_EVENT_TYPES.map(EventType::as_str), last);
+/// How [`load_catalog`] got its catalog.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CatalogSource {
+    /// The position of the snapshot it started from (`None`: it folded the whole log).
+    pub snapshot: Option<u64>,
+    /// Why the stored snapshot was not used, if there is one.
+    pub rejected: Option<SnapshotRejected>,
+    /// Catalog events folded after the snapshot (all of them without one).
+    pub events_folded: u64,
+}
+
+/// Loads the catalog as of `last`: from the stored snapshot when it is usable (see
+/// [`snapshot`]), else from nothing, then folding the catalog events up to `last`.
+pub async fn load_catalog(
+    store: &EventStore,
+    last: u64,
+) -> Result<(Catalog, CatalogSource), ProjectionError> {
+    let (start, snapshot, rejected) = match snapshot::usable_catalog_snapshot(store, last).await? {
+        None => (Catalog::new(), None, None),
+        Some(Ok(catalog)) => {
+            let position = catalog.position();
+            (catalog, Some(position), None)
+        }
+        Some(Err(rejected)) => {
+            tracing::warn!(%rejected, "the catalog snapshot is not used; folding the whole log");
+            (Catalog::new(), None, Some(rejected))
+        }
+    };
+    let (catalog, events_folded) = fold_catalog(store, start, last).await?;
+    Ok((catalog, CatalogSource { snapshot, rejected, events_folded }))
+}
+
+/// Folds the catalog events after `catalog`'s position up to `last` into it: one streaming
+/// query over the catalog event types only (served by the `events(event_type, position)`
+/// index), decoding each payload straight from its JSON text. Events past `last` are left to
+/// the caller (the live feed); the catalog's position is `last` afterwards. Returns the
+/// catalog and the number of events folded.
+pub(crate) async fn fold_catalog(
+    store: &EventStore,
+    mut catalog: Catalog,
+    last: u64,
+) -> Result<(Catalog, u64), ProjectionError> {
+    let mut folded = 0;
+    let types = CATALOG_EVENT_TYPES.map(EventType::as_str);
+    let mut rows = store.read_types_between(&types, catalog.position, last);
     while let Some(row) = rows.try_next().await? {
         let (meta, event) = decode_row(&row)?;
         catalog.apply_event(meta, &event)?;
+        folded += 1;
     }
     drop(rows);
     // Read after the fold, so every registration folded has its key (both commit together);
@@ -407,5 +454,5 @@ pub async fn load_catalog(store: &EventStore, last: u64) -> Result<Catalog, Proj
         return Err(ProjectionError::Decode { position, source });
     }
     catalog.advance_to(last);
-    Ok(catalog)
+    Ok((catalog, folded))
 }

@@ -1,6 +1,7 @@
 //! Read models folded from the event log: the catalog (every league's settings and roster,
 //! every player), per-league models (games, standings, score history, player activity) and
-//! as-of views. Nothing is persisted: every model is a fold of the log (`docs/architecture.md`).
+//! as-of views. Every model is a fold of the log (`docs/architecture.md`); the one thing kept
+//! beside it is a catalog snapshot, a verifiable cache of the catalog's fold.
 //!
 //! ```text
 //! Catalog::apply / load_catalog(store, head)       leagues list, players, tokens, game → league
@@ -25,7 +26,9 @@ mod ratings;
 
 pub use asof::{AsOf, fold_until, load_league, load_model};
 pub use catalog::{
-    CATALOG_EVENT_TYPES, Catalog, LeagueSummary, TournamentSummary, is_catalog_event, load_catalog,
+    CATALOG_EVENT_TYPES, CATALOG_SNAPSHOT, CATALOG_SNAPSHOT_FORMAT, Catalog, CatalogSource,
+    LeagueSummary, SnapshotCheck, SnapshotRejected, TournamentSummary, is_catalog_event,
+    load_catalog, snapshot_of, verify_catalog_snapshot,
 };
 pub use decode::{PayloadSource, decode, decode_event};
 pub use error::ProjectionError;

@@ -9,6 +9,9 @@
 
 use std::collections::HashMap as KeyMap;
 
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
 use league_domain::{
     DomainEvent, PersonKey, PersonalText, PlayerRegistered, SealedText, pseudonym,
 };
@@ -35,8 +38,11 @@ pub struct PlayerRegistry {
     by_token: std::collections::HashMap<String, Uuid>,
     /// Players appointed organiser and not dismissed since.
     organisers: HashSet<Uuid>,
+    /// Every sealed name of a player not erased, opened or not: a snapshot keeps names only
+    /// as the log holds them (`crate::snapshot`).
+    sealed: HashMap<Uuid, SealedText>,
     /// Sealed names not opened yet (their key was not at hand when folded).
-    unopened: HashMap<Uuid, SealedText>,
+    unopened: HashSet<Uuid>,
     /// Players erased, here or later in the log ([`Self::forget_names`]): their names are
     /// never opened again.
     erased: HashSet<Uuid>,
@@ -90,7 +96,8 @@ impl PlayerRegistry {
         let name = match &e.name {
             PersonalText::Plain(name) if !erased => name.clone(),
             PersonalText::Sealed(sealed) if !erased => {
-                self.unopened.insert(e.player_id, sealed.clone());
+                self.sealed.insert(e.player_id, sealed.clone());
+                self.unopened.insert(e.player_id);
                 pseudonym(e.player_id)
             }
             _ => pseudonym(e.player_id),
@@ -148,11 +155,14 @@ impl PlayerRegistry {
         if self.unopened.is_empty() {
             return;
         }
-        self.unopened.retain(|id, sealed| {
-            let Some(key) = keys.get(id) else { return true };
+        let (sealed_names, players) = (&self.sealed, &mut self.players);
+        self.unopened.retain(|id| {
+            let (Some(key), Some(sealed)) = (keys.get(id), sealed_names.get(id)) else {
+                return true;
+            };
             match sealed.open(key, *id, NAME_FIELD) {
                 Ok(name) => {
-                    if let Some(player) = self.players.get_mut(id) {
+                    if let Some(player) = players.get_mut(id) {
                         player.name = name;
                     }
                 }
@@ -173,6 +183,7 @@ impl PlayerRegistry {
     pub fn forget_names(&mut self, ids: impl IntoIterator<Item = Uuid>) {
         for id in ids {
             self.erased.insert(id);
+            self.sealed.remove(&id);
             self.unopened.remove(&id);
             if let Some(player) = self.players.get_mut(&id) {
                 player.name = pseudonym(id);
@@ -211,4 +222,98 @@ impl PlayerRegistry {
     pub fn is_organiser(&self, id: Uuid) -> bool {
         self.organisers.contains(&id)
     }
+}
+
+/// A player as a snapshot keeps them: the name only as the log holds it (sealed names stay
+/// sealed, and are opened again with the key table on load).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct PlayerImage {
+    id: Uuid,
+    name: NameImage,
+    token_hash: String,
+    registered_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+enum NameImage {
+    /// Stored in plain text (registered before names were sealed).
+    Plain(String),
+    Sealed(SealedText),
+    /// Erased: only the pseudonym is ever shown.
+    Pseudonym,
+}
+
+/// [`PlayerRegistry`] as a snapshot keeps it: players in registration order, organisers and
+/// erased players sorted (so equal registries have equal images).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct RegistryImage {
+    players: Vec<PlayerImage>,
+    organisers: Vec<Uuid>,
+    erased: Vec<Uuid>,
+}
+
+impl PlayerRegistry {
+    pub(crate) fn image(&self) -> RegistryImage {
+        let players = self
+            .iter()
+            .map(|view| PlayerImage {
+                id: view.id,
+                name: match self.sealed.get(&view.id) {
+                    Some(sealed) => NameImage::Sealed(sealed.clone()),
+                    None if view.erased => NameImage::Pseudonym,
+                    None => NameImage::Plain(view.name.clone()),
+                },
+                token_hash: view.token_hash.clone(),
+                registered_at: view.registered_at,
+            })
+            .collect();
+        RegistryImage {
+            players,
+            organisers: sorted(self.organisers.iter().copied()),
+            erased: sorted(self.erased.iter().copied()),
+        }
+    }
+
+    /// The registry an image was taken of, with every sealed name unopened
+    /// ([`Self::open_names`] next).
+    pub(crate) fn from_image(image: RegistryImage) -> PlayerRegistry {
+        let mut registry = PlayerRegistry {
+            organisers: image.organisers.into_iter().collect(),
+            erased: image.erased.into_iter().collect(),
+            ..PlayerRegistry::default()
+        };
+        registry.order.reserve(image.players.len());
+        for player in image.players {
+            let erased = registry.erased.contains(&player.id);
+            let name = match player.name {
+                NameImage::Plain(name) => name,
+                NameImage::Sealed(sealed) => {
+                    registry.sealed.insert(player.id, sealed);
+                    registry.unopened.insert(player.id);
+                    pseudonym(player.id)
+                }
+                NameImage::Pseudonym => pseudonym(player.id),
+            };
+            if !player.token_hash.is_empty() {
+                registry.by_token.insert(player.token_hash.clone(), player.id);
+            }
+            registry.order.push(player.id);
+            let view = PlayerView {
+                id: player.id,
+                name,
+                erased,
+                token_hash: player.token_hash,
+                registered_at: player.registered_at,
+            };
+            registry.players.insert(player.id, view);
+        }
+        registry
+    }
+}
+
+/// `ids` in ascending order.
+pub(crate) fn sorted(ids: impl Iterator<Item = Uuid>) -> Vec<Uuid> {
+    let mut ids: Vec<Uuid> = ids.collect();
+    ids.sort_unstable();
+    ids
 }

@@ -88,6 +88,7 @@ mod group;
 mod hash;
 mod postgres;
 mod postgres_writer;
+mod snapshots;
 mod sqlite;
 mod storage;
 mod store;
@@ -100,6 +101,7 @@ pub use backup::{
 pub use error::StoreError;
 pub use hash::{GENESIS_HASH, format_time};
 pub use postgres::NOTIFY_CHANNEL;
+pub use snapshots::Snapshot;
 pub use storage::{EventRow, RawEvent};
 pub use store::EventStore;
 pub use types::{

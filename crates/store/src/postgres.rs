@@ -52,7 +52,7 @@ const STREAM_ROWS: &str =
 const TYPES_ROWS: &str = concat!(
     "SELECT ",
     raw_columns!(),
-    " FROM events WHERE event_type = ANY($2) AND position <= $1 ORDER BY position"
+    " FROM events WHERE event_type = ANY($2) AND position > $3 AND position <= $1 ORDER BY position"
 );
 const LOG_ROWS: &str = concat!(
     "SELECT ",
@@ -506,8 +506,12 @@ impl SqlReads for PostgresStorage {
         &self.pool
     }
 
-    fn types_rows(types: &[String], last: u64) -> Query<'_, Postgres, ArgumentsOf<Postgres>> {
-        sqlx::query(TYPES_ROWS).bind(to_db(last)).bind(types)
+    fn types_rows(
+        types: &[String],
+        after: u64,
+        last: u64,
+    ) -> Query<'_, Postgres, ArgumentsOf<Postgres>> {
+        sqlx::query(TYPES_ROWS).bind(to_db(last)).bind(types).bind(to_db(after))
     }
 
     fn event_row(row: <Postgres as Database>::Row) -> EventRow {

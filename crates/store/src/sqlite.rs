@@ -101,13 +101,13 @@ const FIRST_OF_TYPE: &str =
 /// the table once per row at random and sorts the payloads in a temporary B-tree that spills
 /// to disk (≈ 4× slower at 300k events).
 fn types_rows_sql(count: usize) -> String {
-    let placeholders: Vec<String> = (2..count + 2).map(|index| format!("?{index}")).collect();
+    let placeholders: Vec<String> = (3..count + 3).map(|index| format!("?{index}")).collect();
     format!(
         concat!(
             "SELECT ",
             raw_columns!(),
             " FROM events WHERE position IN (SELECT position FROM events \
-             WHERE event_type IN ({}) AND position <= ?1) ORDER BY position"
+             WHERE event_type IN ({}) AND position > ?2 AND position <= ?1) ORDER BY position"
         ),
         placeholders.join(", ")
     )
@@ -184,9 +184,15 @@ impl SqlReads for SqliteStorage {
         &self.pool
     }
 
-    fn types_rows(types: &[String], last: u64) -> Query<'_, Sqlite, ArgumentsOf<Sqlite>> {
+    fn types_rows(
+        types: &[String],
+        after: u64,
+        last: u64,
+    ) -> Query<'_, Sqlite, ArgumentsOf<Sqlite>> {
         types.iter().fold(
-            sqlx::query(AssertSqlSafe(types_rows_sql(types.len()))).bind(to_db(last)),
+            sqlx::query(AssertSqlSafe(types_rows_sql(types.len())))
+                .bind(to_db(last))
+                .bind(to_db(after)),
             |statement, event_type| statement.bind(event_type.as_str()),
         )
     }

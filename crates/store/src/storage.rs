@@ -39,8 +39,8 @@ pub(crate) struct GroupFailed {
 pub(crate) enum RowsQuery {
     /// One stream, in version order (which is also position order).
     Stream { stream: String },
-    /// Every event of these types up to `last`, in position order.
-    Types { types: Vec<String>, last: u64 },
+    /// Every event of these types after `after` up to `last`, in position order.
+    Types { types: Vec<String>, after: u64, last: u64 },
     /// The log from `from` to `last` (both inclusive).
     Log { from: u64, last: u64 },
 }
@@ -131,8 +131,13 @@ pub(crate) trait SqlReads: Send + Sync + 'static {
 
     fn pool(&self) -> &Pool<Self::Db>;
 
-    /// The rows of any of `types` up to `last` (each engine binds a list its own way).
-    fn types_rows(types: &[String], last: u64) -> Query<'_, Self::Db, ArgumentsOf<Self::Db>>;
+    /// The rows of any of `types` after `after` up to `last` (each engine binds a list its
+    /// own way).
+    fn types_rows(
+        types: &[String],
+        after: u64,
+        last: u64,
+    ) -> Query<'_, Self::Db, ArgumentsOf<Self::Db>>;
 
     fn event_row(row: <Self::Db as Database>::Row) -> EventRow;
 }
@@ -155,7 +160,7 @@ where
         Box::pin(async_stream::try_stream! {
             let statement = match &query {
                 RowsQuery::Stream { stream } => sqlx::query(E::STREAM_ROWS).bind(stream.as_str()),
-                RowsQuery::Types { types, last } => E::types_rows(types, *last),
+                RowsQuery::Types { types, after, last } => E::types_rows(types, *after, *last),
                 RowsQuery::Log { from, last } => {
                     sqlx::query(E::LOG_ROWS).bind(to_db(*from)).bind(to_db(*last))
                 }

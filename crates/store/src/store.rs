@@ -372,7 +372,7 @@ impl EventStore {
         self.read_range(from_position, u64::MAX, limit).await
     }
 
-    async fn read_range(
+    pub(crate) async fn read_range(
         &self,
         from_position: u64,
         to_position: u64,
@@ -488,8 +488,19 @@ impl EventStore {
         event_types: &[&str],
         last: u64,
     ) -> impl Stream<Item = Result<EventRow, StoreError>> + Send + 'static {
+        self.read_types_between(event_types, 0, last)
+    }
+
+    /// [`read_types_until`](Self::read_types_until) past position `after` only: the rest of
+    /// the log after a snapshot.
+    pub fn read_types_between(
+        &self,
+        event_types: &[&str],
+        after: u64,
+        last: u64,
+    ) -> impl Stream<Item = Result<EventRow, StoreError>> + Send + 'static {
         let types = event_types.iter().map(|event_type| (*event_type).to_owned()).collect();
-        self.inner.storage.rows(RowsQuery::Types { types, last })
+        self.inner.storage.rows(RowsQuery::Types { types, after, last })
     }
 
     /// The log from position `from` to `last` (both inclusive), streamed as raw rows with one

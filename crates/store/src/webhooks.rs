@@ -116,7 +116,7 @@ impl EventStore {
     /// Every webhook's checkpoint.
     pub async fn webhook_checkpoints(&self) -> Result<Vec<WebhookCheckpoint>, StoreError> {
         let sql = format!("SELECT {CHECKPOINT_COLUMNS} FROM webhook_checkpoints");
-        let rows = self.connection().query_all_raw(self.webhook_statement(&sql, vec![])).await?;
+        let rows = self.connection().query_all_raw(self.sql_statement(&sql, vec![])).await?;
         rows.iter().map(checkpoint_of).collect()
     }
 
@@ -195,7 +195,7 @@ impl EventStore {
         WebhookLocks { pool, session: Mutex::new(Session::default()) }
     }
 
-    fn webhook_statement(&self, sql: &str, values: Vec<Value>) -> Statement {
+    pub(crate) fn sql_statement(&self, sql: &str, values: Vec<Value>) -> Statement {
         let backend = self.backend();
         let sql = match backend {
             DbBackend::Postgres => number_placeholders(sql),
@@ -206,7 +206,7 @@ impl EventStore {
 
     /// Runs one statement; returns the rows it changed.
     async fn webhook_sql(&self, sql: &str, values: Vec<Value>) -> Result<u64, StoreError> {
-        let result = self.connection().execute_raw(self.webhook_statement(sql, values)).await?;
+        let result = self.connection().execute_raw(self.sql_statement(sql, values)).await?;
         Ok(result.rows_affected())
     }
 
@@ -215,7 +215,7 @@ impl EventStore {
         sql: &str,
         values: Vec<Value>,
     ) -> Result<Option<QueryResult>, StoreError> {
-        Ok(self.connection().query_one_raw(self.webhook_statement(sql, values)).await?)
+        Ok(self.connection().query_one_raw(self.sql_statement(sql, values)).await?)
     }
 }
 

@@ -9,6 +9,7 @@ pub mod schedule;
 pub mod score;
 pub mod seed;
 pub mod serve;
+pub mod snapshot;
 pub mod systems;
 pub mod tournament;
 
