@@ -591,14 +591,13 @@ impl App {
             let catalog = self.catalog();
             catalog
                 .leagues_joined(player)
-                .iter()
+                .into_iter()
                 .rev()
                 .filter(|league| {
-                    catalog.league(**league).is_none_or(|summary| {
+                    catalog.league(*league).is_none_or(|summary| {
                         summary.completed_at.is_none_or(|completed| completed >= since)
                     })
                 })
-                .copied()
                 .collect()
         };
         let mut finished = 0u32;

@@ -172,7 +172,8 @@ impl App {
                 .cloned()
                 .ok_or_else(|| AppError::NotFound(format!("player {player}")))?;
             // Joined leagues come from the player's index; organised ones from a scan.
-            let joined = catalog.leagues_joined(player);
+            let joined: std::collections::HashSet<Uuid> =
+                catalog.leagues_joined(player).into_iter().collect();
             let leagues: Vec<_> = catalog
                 .leagues()
                 .filter(|league| league.organisers.includes(player) || joined.contains(&league.id))

@@ -137,7 +137,7 @@ async fn incremental_equals_replay(db: TestDatabase, four_player_games: bool, op
         let catalog = app.catalog();
         for player in &players {
             let joined = catalog.leagues_joined(*player);
-            let mut distinct = joined.to_vec();
+            let mut distinct = joined.clone();
             distinct.sort_unstable();
             distinct.dedup();
             assert_eq!(distinct.len(), joined.len(), "{db}: {joined:?} after {ops:?}");

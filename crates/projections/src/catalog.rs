@@ -22,7 +22,10 @@ use crate::error::ProjectionError;
 use crate::model::{EventMeta, PlayerView};
 use crate::players::{PersonKeys, PlayerRegistry, person_keys};
 
+mod games;
 mod snapshot;
+
+use games::{GameIndex, tag_of};
 
 pub use snapshot::{
     CATALOG_SNAPSHOT, CATALOG_SNAPSHOT_FORMAT, SnapshotCheck, SnapshotRejected, snapshot_of,
@@ -69,6 +72,8 @@ pub struct LeagueSummary {
     pub completed_at: Option<DateTime<Utc>>,
     /// Who organises it besides the site admin.
     pub organisers: Organisers,
+    /// Games scheduled (numbered 1 to this; 0 while the league is open).
+    pub games: u32,
 }
 
 /// A tournament as the catalog knows it: settings, status, entrants (no rounds or results:
@@ -92,17 +97,18 @@ pub struct TournamentSummary {
 pub struct Catalog {
     position: u64,
     players: PlayerRegistry,
-    /// Player → every league they ever subscribed to, in subscription order (their finished
-    /// games, for the active-player rule, are in those leagues' models).
-    joined: HashMap<Uuid, Vec<Uuid>>,
+    /// Player → every league they ever subscribed to (index in `leagues`), in subscription
+    /// order (their finished games, for the active-player rule, are in those leagues'
+    /// models). Indices, not ids: a long-time player joins thousands of leagues.
+    joined: HashMap<Uuid, Vec<u32>>,
     /// Every league, in creation order.
     leagues: Vec<LeagueSummary>,
     /// League id → index in `leagues`.
     league_index: HashMap<Uuid, u32>,
     /// League ids in creation order.
     league_order: Vec<Uuid>,
-    /// Game → index of its league in `leagues` (4 bytes, not 16, per game).
-    games: HashMap<Uuid, u32>,
+    /// Game → index of its league in `leagues`, without the game ids ([`GameIndex`]).
+    games: GameIndex,
     /// (league, player) pairs where the player unsubscribed: the only way a subscription
     /// can name a league the player joined before (rare, so small). Looking the league up in
     /// the player's list instead costs as many leagues as the player ever joined, per
@@ -227,26 +233,34 @@ impl Catalog {
     }
 
     /// Every league the player ever subscribed to, in subscription order (also those left).
-    pub fn leagues_joined(&self, player: Uuid) -> &[Uuid] {
+    pub fn leagues_joined(&self, player: Uuid) -> Vec<Uuid> {
+        self.joined_indices(player).iter().map(|index| self.leagues[*index as usize].id).collect()
+    }
+
+    fn joined_indices(&self, player: Uuid) -> &[u32] {
         self.joined.get(&player).map(Vec::as_slice).unwrap_or_default()
     }
 
     /// The leagues the player is subscribed to now, in creation order.
     pub fn leagues_of(&self, player: Uuid) -> Vec<Uuid> {
-        let mut ids: Vec<(u32, Uuid)> = self
-            .leagues_joined(player)
+        let mut indices: Vec<u32> = self
+            .joined_indices(player)
             .iter()
-            .filter_map(|league| self.league_index.get(league).map(|i| (*i, *league)))
-            .filter(|(i, _)| self.leagues[*i as usize].players.contains(&player))
+            .copied()
+            .filter(|i| self.leagues[*i as usize].players.contains(&player))
             .collect();
-        ids.sort_unstable();
-        ids.dedup();
-        ids.into_iter().map(|(_, id)| id).collect()
+        indices.sort_unstable();
+        indices.dedup();
+        indices.into_iter().map(|i| self.leagues[i as usize].id).collect()
     }
 
     /// The league a game belongs to.
     pub fn league_of_game(&self, game: Uuid) -> Option<Uuid> {
-        self.games.get(&game).map(|index| self.leagues[*index as usize].id)
+        let holds = |index: u32, game: Uuid| {
+            let league = &self.leagues[index as usize];
+            (1..=league.games).any(|number| league_domain::game_id(league.id, number) == game)
+        };
+        self.games.league_of(game, holds).map(|index| self.leagues[index as usize].id)
     }
 
     /// Decodes and folds one stored event (events of other types only move the position).
@@ -304,6 +318,7 @@ impl Catalog {
                     created_at: meta.recorded_at,
                     completed_at: None,
                     organisers: Organisers::created_by(e.created_by),
+                    games: 0,
                 });
             }
             DomainEvent::PlayerSubscribed(e) => {
@@ -311,7 +326,8 @@ impl Catalog {
                 if self.players.get(e.player_id).is_some()
                     && !self.departed.contains(&(e.league_id, e.player_id))
                 {
-                    self.joined.entry(e.player_id).or_default().push(e.league_id);
+                    let index = self.league_index[&e.league_id];
+                    self.joined.entry(e.player_id).or_default().push(index);
                 }
             }
             DomainEvent::PlayerUnsubscribed(e) => {
@@ -319,11 +335,26 @@ impl Catalog {
                 self.departed.insert((e.league_id, e.player_id));
             }
             DomainEvent::GamesScheduled(e) => {
-                self.league_mut(e.league_id, position)?.status = LeagueStatus::Running;
+                let league = self.league_mut(e.league_id, position)?;
+                league.status = LeagueStatus::Running;
+                // Game ids are derived from the league and the number (`game_id`, since the
+                // first schedule), which lets the index keep neither: check the numbering,
+                // and the derivation on the first game (a SHA-1 a game is seconds at 10M).
+                let numbered = (1..).zip(&e.games).all(|(number, game)| game.number == number)
+                    && e.games.first().is_none_or(|first| {
+                        first.game_id == league_domain::game_id(e.league_id, 1)
+                    });
+                if !numbered {
+                    return Err(ProjectionError::inconsistent(
+                        position,
+                        format!("league {}: games not numbered 1..n with derived ids", e.league_id),
+                    ));
+                }
+                league.games = e.games.len() as u32;
                 let index = self.league_index[&e.league_id];
                 self.games.reserve(e.games.len());
                 for game in &e.games {
-                    self.games.insert(game.game_id, index);
+                    self.games.insert(tag_of(game.game_id), index);
                 }
             }
             DomainEvent::LeagueCompleted(e) => {

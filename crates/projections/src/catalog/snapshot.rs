@@ -25,7 +25,10 @@ use crate::players::{PlayerRegistry, RegistryImage};
 pub const CATALOG_SNAPSHOT: &str = "catalog";
 /// The encoding of this code's catalog images: bump it whenever [`CatalogImage`] or what it
 /// holds changes shape, so older snapshots are ignored rather than misread.
-pub const CATALOG_SNAPSHOT_FORMAT: u32 = 1;
+/// Format 2: game tags instead of game ids, joined leagues by index (a 10M-event log's
+/// image was 253 MB in format 1, mostly game ids). Field names are kept (MessagePack maps):
+/// settings leave out fields at their defaults, which a positional encoding cannot.
+pub const CATALOG_SNAPSHOT_FORMAT: u32 = 2;
 
 /// The catalog's state, canonically ordered.
 #[derive(Serialize, Deserialize)]
@@ -33,10 +36,14 @@ struct CatalogImage<'a> {
     position: u64,
     players: RegistryImage,
     leagues: Cow<'a, [LeagueSummary]>,
-    /// Each league's games (same order as `leagues`), sorted.
-    games: Vec<Vec<Uuid>>,
-    /// Player → the leagues they ever joined, in subscription order; sorted by player.
-    joined: Vec<(Uuid, Cow<'a, [Uuid]>)>,
+    /// The tag of every game ([`GameIndex`](super::GameIndex)), league by league (in the
+    /// order of `leagues`, each league's `games` of them), sorted within a league; four
+    /// little-endian bytes each, as one byte string (decoded in one copy, not per number).
+    #[serde(with = "serde_bytes")]
+    game_tags: Vec<u8>,
+    /// Player → the leagues they ever joined (indices in `leagues`), in subscription order;
+    /// sorted by player.
+    joined: Vec<(Uuid, Cow<'a, [u32]>)>,
     /// (league, player) pairs where the player left, sorted.
     departed: Vec<(Uuid, Uuid)>,
     tournaments: Cow<'a, [TournamentSummary]>,
@@ -60,14 +67,15 @@ pub enum SnapshotRejected {
 impl Catalog {
     /// The catalog's canonical encoding (what a snapshot stores).
     pub fn snapshot_body(&self) -> Vec<u8> {
-        let mut games = vec![Vec::new(); self.leagues.len()];
-        for (game, league) in &self.games {
-            games[*league as usize].push(*game);
-        }
-        for list in &mut games {
-            list.sort_unstable();
-        }
-        let mut joined: Vec<(Uuid, Cow<'_, [Uuid]>)> = self
+        // (league, tag) pairs sorted: league by league, tags ascending within one.
+        let mut games: Vec<u64> = self
+            .games
+            .entries()
+            .map(|(tag, league)| (u64::from(league) << 32) | u64::from(tag))
+            .collect();
+        games.sort_unstable();
+        let game_tags = games.into_iter().flat_map(|pair| (pair as u32).to_le_bytes()).collect();
+        let mut joined: Vec<(Uuid, Cow<'_, [u32]>)> = self
             .joined
             .iter()
             .map(|(player, leagues)| (*player, Cow::from(&leagues[..])))
@@ -79,7 +87,7 @@ impl Catalog {
             position: self.position,
             players: self.players.image(),
             leagues: Cow::from(&self.leagues[..]),
-            games,
+            game_tags,
             joined,
             departed,
             tournaments: Cow::from(&self.tournaments[..]),
@@ -92,11 +100,21 @@ impl Catalog {
         let image: CatalogImage<'static> = rmp_serde::from_slice(body)
             .map_err(|error| SnapshotRejected::Undecodable(error.to_string()))?;
         let leagues = image.leagues.into_owned();
-        if image.games.len() != leagues.len() {
+        let games: usize = leagues.iter().map(|league| league.games as usize).sum();
+        if image.game_tags.len() != games * 4 {
             return Err(SnapshotRejected::Undecodable(format!(
-                "{} leagues but {} game lists",
-                leagues.len(),
-                image.games.len()
+                "{games} games in its leagues but {} game tags",
+                image.game_tags.len() / 4
+            )));
+        }
+        if let Some((player, _)) = image
+            .joined
+            .iter()
+            .find(|(_, joined)| joined.iter().any(|index| *index as usize >= leagues.len()))
+        {
+            return Err(SnapshotRejected::Undecodable(format!(
+                "player {player} joined a league past the {} it holds",
+                leagues.len()
             )));
         }
         let mut catalog = Catalog {
@@ -104,10 +122,14 @@ impl Catalog {
             players: PlayerRegistry::from_image(image.players),
             ..Catalog::default()
         };
-        catalog.games.reserve(image.games.iter().map(Vec::len).sum());
-        for (index, games) in image.games.into_iter().enumerate() {
-            for game in games {
-                catalog.games.insert(game, index as u32);
+        catalog.games.reserve(games);
+        let mut tags = image
+            .game_tags
+            .chunks_exact(4)
+            .map(|bytes| u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]));
+        for (index, league) in leagues.iter().enumerate() {
+            for tag in tags.by_ref().take(league.games as usize) {
+                catalog.games.insert(tag, index as u32);
             }
         }
         catalog.league_index.reserve(leagues.len());
@@ -151,14 +173,22 @@ pub async fn usable_catalog_snapshot(
     store: &EventStore,
     head: u64,
 ) -> Result<Option<Result<Catalog, SnapshotRejected>>, ProjectionError> {
+    let started = std::time::Instant::now();
     let Some(snapshot) = store.snapshot(CATALOG_SNAPSHOT).await? else {
         return Ok(None);
     };
-    Ok(Some(
-        check(store, &snapshot, head)
-            .await?
-            .and_then(|()| Catalog::from_snapshot_body(&snapshot.body)),
-    ))
+    let read = started.elapsed();
+    let checked = check(store, &snapshot, head).await?;
+    let check_time = started.elapsed() - read;
+    let catalog = checked.and_then(|()| Catalog::from_snapshot_body(&snapshot.body));
+    tracing::info!(
+        bytes = snapshot.body.len(),
+        read_ms = read.as_millis(),
+        check_ms = check_time.as_millis(),
+        decode_ms = (started.elapsed() - read - check_time).as_millis(),
+        "catalog snapshot read"
+    );
+    Ok(Some(catalog))
 }
 
 /// Everything but the body's content: intact, this format, this log.
