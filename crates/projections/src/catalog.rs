@@ -22,7 +22,7 @@ use crate::error::ProjectionError;
 use crate::model::{EventMeta, PlayerView};
 use crate::players::{PersonKeys, PlayerRegistry, person_keys};
 
-mod snapshot;
+pub(crate) mod snapshot;
 
 pub use snapshot::{
     CATALOG_SNAPSHOT, CATALOG_SNAPSHOT_FORMAT, SnapshotCheck, SnapshotRejected, snapshot_of,
