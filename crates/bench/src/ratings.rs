@@ -103,14 +103,15 @@ fn fold(model: &mut RatingsModel, games: u64) -> Result<(Pass, u64, u64), BenchE
     // A target no log reaches: the loop stops at `games` rated games.
     let mut generator = Generator::new(u64::MAX);
     let mut events: Vec<DomainEvent> = Vec::new();
-    while rated < games {
+    let mut exhausted = false;
+    while rated < games && !exhausted {
         events.clear();
         for _ in 0..BLOCK_LEAGUES {
-            let Some(stream) = generator.next() else { break };
+            let Some(stream) = generator.next() else {
+                exhausted = true;
+                break;
+            };
             events.extend(stream?.events.into_iter().filter(is_result));
-        }
-        if events.is_empty() {
-            break;
         }
         let (started, cpu) = (Instant::now(), cpu_time()?);
         for event in &events {
