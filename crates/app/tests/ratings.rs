@@ -2,7 +2,8 @@
 //! (docs/ratings.md) outlives a request that gives up on it; a windowed model loaded from a
 //! ratings snapshot answers what the complete fold of the log answers, to the bit, and
 //! loads the complete model for what its window does not hold (an as-of read before it, a
-//! history, a correction of a game it forgot, before or after the snapshot).
+//! history, a correction of a game it forgot, before or after the snapshot); `verify` checks
+//! a ratings snapshot against the log, and a corrupt one is not used.
 
 mod common;
 
@@ -11,7 +12,11 @@ use std::time::Duration;
 
 use common::*;
 use league_app::App;
-use league_projections::{AsOf, GameKind, RatingsModel, load_ratings};
+use league_projections::{
+    AsOf, GameKind, RATINGS_SNAPSHOT, RATINGS_SNAPSHOT_FORMAT, RatingsModel, SnapshotCheck,
+    SnapshotRejected, load_ratings,
+};
+use league_store::Snapshot;
 use league_testkit::TestDatabase;
 use uuid::Uuid;
 
@@ -140,9 +145,57 @@ async fn a_correction_of_a_forgotten_game_loads_the_complete_ratings(db: TestDat
     }
 }
 
+/// `verify` finds a ratings snapshot equal to a fold of the log; one whose body is another
+/// position's (a valid body, rehashed) differs; a corrupt one is not used: the load says why
+/// and folds every result, and answers as the complete fold.
+async fn a_ratings_snapshot_is_verified_against_the_log(db: TestDatabase) {
+    let app = App::open(&db.url).await.unwrap();
+    eight_player_league(&app).await;
+    for number in 1..=4 {
+        run(&app, report(&app, 1, number, &[2.0, 1.0]).await).await;
+    }
+    app.set_ratings_window(1);
+    let earlier = app.take_ratings_snapshot().await.unwrap();
+    for number in 5..=6 {
+        run(&app, report(&app, 1, number, &[1.0, 2.0]).await).await;
+    }
+    let later = app.take_ratings_snapshot().await.unwrap();
+    assert!(later.position > earlier.position);
+    let verified = app.verify_ratings_snapshot().await.unwrap();
+    let body_bytes = later.body.len();
+    assert_eq!(verified, SnapshotCheck::Verified { position: later.position, body_bytes });
+
+    let store = app.store();
+    let moved = Snapshot::new(
+        RATINGS_SNAPSHOT,
+        RATINGS_SNAPSHOT_FORMAT,
+        later.position,
+        later.chain_hash.clone(),
+        earlier.body.clone(),
+    );
+    store.save_snapshot(&moved).await.unwrap();
+    let verified = app.verify_ratings_snapshot().await.unwrap();
+    assert_eq!(verified, SnapshotCheck::Differs { position: later.position });
+
+    let corrupt = Snapshot { body_sha256: "not the hash".into(), ..later.clone() };
+    store.save_snapshot(&corrupt).await.unwrap();
+    let verified = app.verify_ratings_snapshot().await.unwrap();
+    assert_eq!(verified, SnapshotCheck::Rejected(SnapshotRejected::Corrupt));
+    let reference = complete(&app).await;
+    drop(app);
+    let app = App::open(&db.url).await.unwrap();
+    same_as_complete(&app, &reference, None).await;
+    // The load folded every result and saved a snapshot in place of the corrupt one.
+    let saved = app.ratings_snapshot().await.unwrap().expect("a snapshot saved");
+    assert!(saved.is_intact());
+    let verified = app.verify_ratings_snapshot().await.unwrap();
+    assert!(matches!(verified, SnapshotCheck::Verified { .. }), "{verified:?}");
+}
+
 league_testkit::on_both_databases!(
     a_windowed_load_from_a_snapshot_answers_as_the_complete_fold,
     a_correction_of_a_forgotten_game_loads_the_complete_ratings,
+    a_ratings_snapshot_is_verified_against_the_log,
 );
 
 /// A leaderboard request dropped at its first wait (a timeout, a client gone) leaves the
