@@ -317,3 +317,63 @@ fn board_of(
     board.rate_seats(0..seats, 0, params, Rerate::Load);
     Ok(board)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::GameOutcome;
+
+    fn ledger() -> Ratings {
+        let mut ratings = Ratings::default();
+        for game in 0..6u128 {
+            let players = [game % 4, (game + 1) % 4, (game + 2) % 4];
+            let ranks = players.iter().enumerate().map(|(r, p)| (Uuid::from_u128(p + 1), r as u32));
+            let outcome = GameOutcome::free_for_all(ranks);
+            let id = Uuid::from_u128(100 + game);
+            ratings.rate_game(GameKind::Placement, id, game as u64 + 1, outcome).unwrap();
+        }
+        ratings
+    }
+
+    /// An image that does not describe a ledger is refused with a typed error, whatever
+    /// part of it is wrong; its own image loads.
+    #[test]
+    fn an_image_that_does_not_fit_is_refused() {
+        let image = ledger().image(2);
+        assert!(image.forgotten > 0);
+        assert!(Ratings::from_image(Params::standard(), image.clone()).is_ok());
+        let placement = GameKind::Placement.index();
+        type Break = fn(&mut LedgerImage);
+        let breaks: [(&str, Break); 6] = [
+            ("a seat without a player", |i| i.boards[0].seats[0].0 = 99),
+            ("a change of an unknown result", |i| i.boards[0].history[0].push((99, (1.0, 1.0, 1)))),
+            ("results out of order", |i| i.results.swap(0, 1)),
+            ("a first report twice", |i| i.results[1].game = 0),
+            ("a game without its first report", |i| {
+                i.results.pop();
+            }),
+            ("a board missing", |i| {
+                i.boards.pop();
+            }),
+        ];
+        for (what, break_it) in breaks {
+            let mut broken = image.clone();
+            assert!(broken.boards[placement].history.iter().any(|changes| !changes.is_empty()));
+            break_it(&mut broken);
+            let loaded = Ratings::from_image(Params::standard(), broken);
+            assert!(matches!(loaded, Err(RatingError::Invalid(_))), "{what}: {loaded:?}");
+        }
+    }
+
+    /// The first results cannot be forgotten where a later one corrects their game.
+    #[test]
+    fn a_cut_before_a_correction_of_a_forgotten_game_is_refused() {
+        let mut ratings = ledger();
+        let outcome = GameOutcome::free_for_all([(Uuid::from_u128(2), 0), (Uuid::from_u128(1), 1)]);
+        ratings.correct_game(GameKind::Placement, Uuid::from_u128(101), 10, outcome).unwrap();
+        assert_eq!(ratings.image_forgetting(3), Err(RatingError::CannotForget(3)));
+        assert!(ratings.image_forgetting(1).is_ok());
+        // Keeping one result moves the cut back to the corrected game's first report.
+        assert_eq!(ratings.image(1).forgotten, 1);
+    }
+}
