@@ -148,7 +148,7 @@ async fn a_snapshot_that_does_not_fit_is_not_used(db: TestDatabase) {
     let dropped = run_league(&["snapshot", "drop"], &db);
     assert!(stdout(&dropped).contains("dropped"), "{}", stdout(&dropped));
     let shown = run_league(&["snapshot", "show"], &db);
-    assert_eq!(stdout(&shown), "no catalog snapshot\n");
+    assert_eq!(stdout(&shown), "no catalog snapshot\nno ratings snapshot\n");
 }
 
 on_both_databases!(

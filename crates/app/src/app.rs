@@ -227,6 +227,8 @@ pub(crate) struct Shared {
     /// The ratings' first load while it runs: one task that every request waits on, so a
     /// request that gives up (timeout, client gone) does not abandon the load.
     pub(crate) ratings_load: Mutex<Option<crate::ratings::RatingsLoad>>,
+    /// Results a windowed ratings model keeps at least (`App::set_ratings_window`).
+    pub(crate) ratings_window: std::sync::atomic::AtomicUsize,
 }
 
 impl Shared {
@@ -319,6 +321,7 @@ impl App {
             failure: RwLock::new(None),
             ratings: RwLock::new(None),
             ratings_load: Mutex::new(None),
+            ratings_window: league_projections::RATINGS_WINDOW.into(),
         });
         let follower = Follower {
             store: store.clone(),

@@ -18,8 +18,12 @@
 //!    GraphQL standings of 1,000 random leagues (goal ≤ 300 MB at 1M events, ≤ 400 MB at
 //!    10M).
 //! 4. First reads: the ratings leaderboard (`ratings(game: PLACEMENT, first: 20)`), whose
-//!    first call folds every result of the log, then a second call; beside a standings call
-//!    of a league not loaded yet and a second one once it is; then the resident set again.
+//!    first call starts from the ratings snapshot (taken in-process as `league snapshot take`
+//!    takes it; baseline: the complete fold of every result in this process, what the first
+//!    call did before ratings snapshots), then a second call; beside a standings call of a
+//!    league not loaded yet and a second one once it is; then the resident set again (goal
+//!    ≤ 250 MB at 1M events, ≤ 500 MB at 10M). Then the top player's `ratingHistory`, which
+//!    loads the complete ratings, and the resident set after it.
 //!    Second calls use another alias, so the response cache cannot answer them.
 //!    The server is the `league` binary next to `league-bench` (`cargo build --release`
 //!    builds both into `target/release/`), or the one `--league PATH` names.
@@ -36,7 +40,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use league_app::App;
-use league_projections::{CATALOG_SNAPSHOT, load_model};
+use league_projections::{CATALOG_SNAPSHOT, GameKind, RATINGS_SNAPSHOT, load_model, load_ratings};
 use league_store::EventStore;
 use league_store::sea_orm::{ConnectionTrait, Statement};
 use serde_json::json;
@@ -108,10 +112,22 @@ struct Figures {
     serve_s: f64,
     standings_cold_ms: f64,
     standings_warm_ms: f64,
+    /// Every result folded into the complete ratings in this process (the first ratings
+    /// call's work before ratings snapshots), and that process's growth.
+    ratings_complete_fold_s: f64,
+    ratings_complete_fold_mb: f64,
+    /// Taking a ratings snapshot from nothing (a windowed fold of every result), its size.
+    ratings_snapshot_take_s: f64,
+    ratings_snapshot_mb: f64,
     ratings_first_ms: f64,
     ratings_second_ms: f64,
     rated_players: u64,
     rss_after_ratings_mb: f64,
+    /// The top player's whole rating history: loads the complete ratings.
+    history_first_ms: f64,
+    rss_after_history_mb: f64,
+    /// `uptime`'s load average when the ratings were measured.
+    ratings_load_average: String,
     raw_scan_events_per_s: f64,
     rebuild_events_per_s: f64,
     rebuild_ratio: f64,
@@ -251,9 +267,11 @@ const STANDINGS: &str =
 const STANDINGS_AGAIN: &str =
     "query($id: ID!) { again: standings(leagueId: $id) { rank total played player { name } } }";
 const RATINGS: &str = "{ ratings(game: PLACEMENT, first: 20) { totalCount \
-                       nodes { rank player { name } rating { mu sigma display games } } } }";
+                       nodes { rank player { id name } rating { mu sigma display games } } } }";
 const RATINGS_AGAIN: &str = "{ again: ratings(game: PLACEMENT, first: 20) { totalCount \
-                             nodes { rank player { name } rating { mu sigma display games } } } }";
+                             nodes { rank player { id name } rating { mu sigma display games } } } }";
+const HISTORY: &str = "query($id: ID!) { player(id: $id) { ratingHistory(game: PLACEMENT) \
+                       { position rating { display } } } }";
 
 fn ms(time: Duration) -> f64 {
     time.as_secs_f64() * 1e3
@@ -314,6 +332,38 @@ async fn measure(
         "  snapshot taken in {snapshot_take_s:.3} s ({snapshot_mb:.1} MB); App::open from it {app_open_snapshot_s:.3} s"
     );
 
+    // Ratings: the complete fold of every result (the baseline: what the first ratings call
+    // did before ratings snapshots), then a ratings snapshot taken from nothing as `league
+    // snapshot take` takes it (any stored one set aside); the server starts from it.
+    store.delete_snapshot(RATINGS_SNAPSHOT).await.context("drop the ratings snapshot")?;
+    let app = App::from_store(store.clone()).await.context("open the app")?;
+    let rss_before = resident_bytes(Process::This)?;
+    let started = Instant::now();
+    let systems: std::collections::HashMap<Uuid, _> = {
+        let catalog = app.catalog();
+        let leagues = catalog.leagues().map(|l| (l.id, l.settings.scoring_system));
+        leagues.chain(catalog.tournaments().map(|t| (t.id, t.settings.scoring_system))).collect()
+    };
+    let complete = load_ratings(&store, events, |id| systems.get(&id).copied())
+        .await
+        .context("complete ratings fold")?;
+    let ratings_complete_fold_s = started.elapsed().as_secs_f64();
+    let ratings_complete_fold_mb = (resident_bytes(Process::This)? - rss_before) / 1e6;
+    let complete_top = complete.ratings().leaderboard(GameKind::Placement, None);
+    drop(complete);
+    let started = Instant::now();
+    let ratings_snapshot = app.take_ratings_snapshot().await.context("take a ratings snapshot")?;
+    let ratings_snapshot_take_s = started.elapsed().as_secs_f64();
+    let ratings_snapshot_mb = ratings_snapshot.body.len() as f64 / 1e6;
+    if app.leaderboard(GameKind::Placement, None).await.context("leaderboard")? != complete_top {
+        return Err(anyhow::anyhow!("the windowed ratings rank otherwise than the complete").into());
+    }
+    drop(app);
+    eprintln!(
+        "  ratings: complete fold {ratings_complete_fold_s:.3} s (+{ratings_complete_fold_mb:.1} MB); \
+         snapshot from nothing {ratings_snapshot_take_s:.3} s ({ratings_snapshot_mb:.2} MB)"
+    );
+
     // A real server process: first start, then a restart, each to `/healthz` ready.
     let http = reqwest::Client::builder().build().context("HTTP client")?;
     let (server, first_start) = Server::start(league, url, &http).await?;
@@ -352,13 +402,22 @@ async fn measure(
         return Err(anyhow::anyhow!("no player rated: {response}").into());
     }
     let rss_after_ratings_mb = resident_mb(server.pid)?;
+    let ratings_load_average = crate::figures::load_average();
     eprintln!(
-        "  standings {:.1} / {:.1} ms; ratings {:.1} / {:.1} ms; {rss_after_ratings_mb:.1} MB",
+        "  standings {:.1} / {:.1} ms; ratings {:.1} / {:.1} ms; {rss_after_ratings_mb:.1} MB (load {ratings_load_average})",
         ms(standings_cold),
         ms(standings_warm),
         ms(ratings_first),
         ms(ratings_second)
     );
+    let top = response["data"]["ratings"]["nodes"][0]["player"]["id"].clone();
+    let (history, history_first) =
+        graphql(&http, &server.base, HISTORY, json!({ "id": top })).await?;
+    if history["data"]["player"]["ratingHistory"].as_array().is_none_or(Vec::is_empty) {
+        return Err(anyhow::anyhow!("no rating history: {history}").into());
+    }
+    let rss_after_history_mb = resident_mb(server.pid)?;
+    eprintln!("  rating history {:.1} ms; {rss_after_history_mb:.1} MB", ms(history_first));
     server.stop().await;
 
     // Rebuild: the whole log folded from the database, beside a raw scan (best of each).
@@ -418,10 +477,17 @@ async fn measure(
         serve_s,
         standings_cold_ms: ms(standings_cold),
         standings_warm_ms: ms(standings_warm),
+        ratings_complete_fold_s,
+        ratings_complete_fold_mb,
+        ratings_snapshot_take_s,
+        ratings_snapshot_mb,
         ratings_first_ms: ms(ratings_first),
         ratings_second_ms: ms(ratings_second),
         rated_players,
         rss_after_ratings_mb,
+        history_first_ms: ms(history_first),
+        rss_after_history_mb,
+        ratings_load_average,
         raw_scan_events_per_s,
         rebuild_events_per_s,
         rebuild_ratio: rebuild_events_per_s / raw_scan_events_per_s.max(1e-9),
@@ -555,11 +621,28 @@ fn print_table(f: &Figures) {
         "  standings, league not loaded  {:>8.1} ms; loaded {:.1} ms",
         f.standings_cold_ms, f.standings_warm_ms
     );
+    let (ratings_time_goal, ratings_memory_goal) =
+        if f.events >= 5_000_000 { (2000, 500) } else { (1000, 250) };
     println!(
-        "  ratings, first call           {:>8.1} ms (folds every result); second {:.1} ms ({} players)",
-        f.ratings_first_ms, f.ratings_second_ms, f.rated_players
+        "  ratings: complete fold        {:>8.3} s in-process (+{:.1} MB): the first call's work before snapshots",
+        f.ratings_complete_fold_s, f.ratings_complete_fold_mb
     );
-    println!("  resident memory after ratings {:>8.1} MB", f.rss_after_ratings_mb);
+    println!(
+        "  ratings snapshot from nothing {:>8.3} s ({:.2} MB)",
+        f.ratings_snapshot_take_s, f.ratings_snapshot_mb
+    );
+    println!(
+        "  ratings, first call           {:>8.1} ms from the snapshot (goal <= {ratings_time_goal} ms); second {:.1} ms ({} players; load {})",
+        f.ratings_first_ms, f.ratings_second_ms, f.rated_players, f.ratings_load_average
+    );
+    println!(
+        "  resident memory after ratings {:>8.1} MB (goal <= {ratings_memory_goal} MB)",
+        f.rss_after_ratings_mb
+    );
+    println!(
+        "  rating history, first call    {:>8.1} ms (loads the complete ratings); {:.1} MB after",
+        f.history_first_ms, f.rss_after_history_mb
+    );
     println!("  raw SELECT scan               {:>12.0} events/s", f.raw_scan_events_per_s);
     println!(
         "  rebuild (fold from database)  {:>12.0} events/s (goal >= 100,000)",

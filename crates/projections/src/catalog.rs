@@ -23,7 +23,7 @@ use crate::model::{EventMeta, PlayerView};
 use crate::players::{PersonKeys, PlayerRegistry, person_keys};
 
 mod games;
-mod snapshot;
+pub(crate) mod snapshot;
 
 use games::{GameIndex, tag_of};
 

@@ -1,7 +1,7 @@
 //! Read models folded from the event log: the catalog (every league's settings and roster,
 //! every player), per-league models (games, standings, score history, player activity) and
-//! as-of views. Every model is a fold of the log (`docs/architecture.md`); the one thing kept
-//! beside it is a catalog snapshot, a verifiable cache of the catalog's fold.
+//! as-of views. Every model is a fold of the log (`docs/architecture.md`); the things kept
+//! beside it are snapshots, verifiable caches of the catalog's fold and of the ratings'.
 //!
 //! ```text
 //! Catalog::apply / load_catalog(store, head)       leagues list, players, tokens, game → league
@@ -9,6 +9,7 @@
 //! load_league(store, id, until)                    one league's model from its own stream
 //! fold_until(events, AsOf) / load_model(store, …)  the whole log at a point (replay, audit)
 //! RatingsModel / load_ratings(store, last, …)      ratings across leagues, from the results
+//! load_windowed_ratings(store, last, keep, …)      recent results only, from a ratings snapshot
 //! ```
 //!
 //! The fold is written to be cheap, because replaying a long log is the audit path: events
@@ -23,6 +24,7 @@ mod error;
 mod model;
 mod players;
 mod ratings;
+mod ratings_snapshot;
 
 pub use asof::{AsOf, fold_until, load_league, load_model};
 pub use catalog::{
@@ -39,4 +41,10 @@ pub use model::{
     StandingRow,
 };
 pub use players::{NAME_FIELD, PersonKeys, erased_players, person_keys};
-pub use ratings::{RATING_EVENT_TYPES, RatingsModel, load_ratings};
+pub use ratings::{
+    RATING_EVENT_TYPES, RATINGS_WINDOW, RatingsModel, RatingsQuestion, load_ratings,
+};
+pub use ratings_snapshot::{
+    RATINGS_SNAPSHOT, RATINGS_SNAPSHOT_FORMAT, RatingsSource, fold_ratings, load_windowed_ratings,
+    ratings_snapshot_of, verify_ratings_snapshot,
+};

@@ -6,17 +6,23 @@
 //! ([`load_ratings`]), never with the whole log; kept current by the live feed; rebuilt by
 //! `league replay`. Every change carries its log position, so as-of reads are binary
 //! searches in memory.
+//!
+//! A model is *complete* (every result kept: what `league replay` folds) or *windowed*
+//! ([`RatingsModel::windowed`]: only a window of recent results, older ones forgotten into
+//! base ratings; what the gateway loads from a ratings snapshot, `crate::ratings_snapshot`).
+//! A windowed model answers ratings now and as of a point in its window; a history, an older
+//! as-of read, or anything after a correction of a forgotten game ([`RatingsModel::answers`])
+//! needs a complete one.
 
 use chrono::{DateTime, SubsecRound, Utc};
-use futures::TryStreamExt;
 use league_domain::{DomainEvent, EventType};
-use league_ratings::{GameKind, GameOutcome, Ratings, outcome};
+use league_ratings::{GameKind, GameOutcome, LedgerImage, RatingError, Ratings, outcome};
 use league_scoring::{GameResult, ScoringSystem, score_game_unexplained};
 use league_store::{EventStore, RecordedEvent};
 use uuid::Uuid;
 
 use crate::asof::AsOf;
-use crate::decode::{decode, decode_row};
+use crate::decode::decode;
 use crate::error::ProjectionError;
 use crate::model::EventMeta;
 
@@ -28,21 +34,94 @@ pub const RATING_EVENT_TYPES: [EventType; 4] = [
     EventType::BoardResultCorrected,
 ];
 
+/// How many recent results a windowed model keeps at least: corrections of those games and
+/// as-of reads back to them are answered in memory. At about 230 bytes a result, the window
+/// costs a few MB however long the log.
+pub const RATINGS_WINDOW: usize = 20_000;
+
+/// A windowed model forgets its oldest results once its window holds this many times
+/// [`RatingsModel::window`]: each forgetting re-rates the window once, so the fold pays at
+/// most one extra rating per this many results.
+const FORGET_AT: usize = 4;
+
+/// A windowed model's parts as a snapshot stores them: the ledger's image, the commit times
+/// of its window's results and of its last forgotten result.
+pub(crate) type ModelImage = (LedgerImage, Vec<DateTime<Utc>>, Option<DateTime<Utc>>);
+
+/// A question to the ratings, for [`RatingsModel::answers`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RatingsQuestion {
+    /// Ratings and leaderboards now.
+    Now,
+    /// Ratings and leaderboards as of a point in history.
+    AsOf(AsOf),
+    /// A player's every change (from their first game).
+    History,
+}
+
 /// Every player's rating at every game kind as of the last folded event. Pure: no IO (but
 /// [`load_ratings`] and [`RatingsModel::catch_up`]).
 #[derive(Debug, Clone, Default)]
 pub struct RatingsModel {
     position: u64,
     ratings: Ratings,
-    /// Commit time of every result folded, in the ledger's order of results (which keeps
-    /// their positions): the times of rating changes, and the last change at or before an
-    /// instant.
+    /// Commit time of every result of the ledger's window, in order of results (which
+    /// keeps their positions): the times of rating changes, and the last change at or
+    /// before an instant.
     times: Vec<DateTime<Utc>>,
+    /// Commit time of the last forgotten result (windowed models).
+    cut_time: Option<DateTime<Utc>>,
+    /// Results kept at least (`None`: every result, a complete model).
+    window: Option<usize>,
+    /// Position of a correction of a forgotten game: the model stopped folding there and
+    /// answers nothing (a complete fold replaces it).
+    stale: Option<u64>,
 }
 
 impl RatingsModel {
+    /// A complete model: every result kept.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A model that keeps at least the last `keep` results (and forgets older ones as it
+    /// folds).
+    pub fn windowed(keep: usize) -> Self {
+        RatingsModel { window: Some(keep), ..Self::default() }
+    }
+
+    /// Results a windowed model keeps at least (`None`: complete model).
+    pub fn window(&self) -> Option<usize> {
+        self.window
+    }
+
+    /// Whether every result folded is kept (nothing forgotten).
+    pub fn is_complete(&self) -> bool {
+        self.ratings.is_complete() && self.stale.is_none()
+    }
+
+    /// Position of the correction of a forgotten game that stopped this model, if one did.
+    pub fn stale_since(&self) -> Option<u64> {
+        self.stale
+    }
+
+    /// Whether this model holds the answer to `question` (a complete model holds every
+    /// answer; a windowed one those from its window on).
+    pub fn answers(&self, question: RatingsQuestion) -> bool {
+        if self.stale.is_some() {
+            return false;
+        }
+        if self.ratings.is_complete() {
+            return true;
+        }
+        match question {
+            RatingsQuestion::Now => true,
+            RatingsQuestion::AsOf(AsOf::Position(position)) => position >= self.ratings.cut(),
+            RatingsQuestion::AsOf(AsOf::Time(time)) => {
+                self.cut_time.is_some_and(|cut| time.trunc_subsecs(6) >= cut)
+            }
+            RatingsQuestion::History => false,
+        }
     }
 
     /// Position of the last event folded (or skipped).
@@ -55,9 +134,9 @@ impl RatingsModel {
         &self.ratings
     }
 
-    /// Results folded (first reports and corrections).
+    /// Results folded (first reports and corrections, forgotten ones included).
     pub fn results_folded(&self) -> usize {
-        self.times.len()
+        self.ratings.results()
     }
 
     /// Moves the position to `position` (the model reflects every event up to it).
@@ -73,14 +152,23 @@ impl RatingsModel {
             AsOf::Time(time) => {
                 let time = time.trunc_subsecs(6);
                 let count = self.times.partition_point(|at| *at <= time);
-                count.checked_sub(1).map_or(0, |last| self.ratings.result_position(last))
+                let first = self.ratings.forgotten_results();
+                match count.checked_sub(1) {
+                    Some(last) => self.ratings.result_position(first + last),
+                    // Before the window: its cut, if the time is past the last forgotten
+                    // result (`answers` tells whether it is).
+                    None => {
+                        self.cut_time.filter(|cut| *cut <= time).map_or(0, |_| self.ratings.cut())
+                    }
+                }
             }
         }
     }
 
-    /// When the result event at `position` was recorded.
+    /// When the result event at `position` was recorded (if in the window).
     pub fn recorded_at(&self, position: u64) -> Option<DateTime<Utc>> {
-        self.ratings.result_at(position).map(|index| self.times[index])
+        let first = self.ratings.forgotten_results();
+        self.ratings.result_at(position).map(|index| self.times[index - first])
     }
 
     /// Decodes and folds one stored event (see [`Self::apply_event`]).
@@ -113,6 +201,9 @@ impl RatingsModel {
         system_of: impl Fn(Uuid) -> Option<ScoringSystem>,
     ) -> Result<(), ProjectionError> {
         self.skip(meta.position)?;
+        if self.stale.is_some() {
+            return Ok(());
+        }
         let (league, game, result, correction) = match event {
             DomainEvent::GameFinished(e) => (e.league_id, e.game_id, &e.result, false),
             DomainEvent::GameResultCorrected(e) => (e.league_id, e.game_id, &e.result, true),
@@ -135,9 +226,74 @@ impl RatingsModel {
         } else {
             self.ratings.rate_game(kind, game, position, outcome)
         };
-        rated.map_err(|error| ProjectionError::inconsistent(position, error.to_string()))?;
+        match rated {
+            Ok(()) => {}
+            Err(RatingError::Forgotten(_)) => {
+                // Answered by a complete fold; this model only follows positions from here.
+                self.stale = Some(position);
+                return Ok(());
+            }
+            Err(error) => {
+                return Err(ProjectionError::inconsistent(position, error.to_string()));
+            }
+        }
         self.times.push(meta.recorded_at);
+        if let Some(keep) = self.window
+            && self.times.len() >= FORGET_AT * keep.max(1)
+        {
+            self.forget(keep);
+        }
         Ok(())
+    }
+
+    /// Forgets the oldest results, keeping at least `keep` (and the times of those kept).
+    fn forget(&mut self, keep: usize) {
+        let before = self.ratings.forgotten_results();
+        self.ratings.forget(keep);
+        let forgotten = self.ratings.forgotten_results() - before;
+        if forgotten > 0 {
+            self.cut_time = Some(self.times[forgotten - 1]);
+            self.times.drain(..forgotten);
+        }
+    }
+
+    /// The parts of a snapshot: the ledger's image keeping at least `keep` results, the
+    /// commit times of the image's window and of its last forgotten result (`None` when the
+    /// model is stale).
+    pub(crate) fn image(&self, keep: usize) -> Option<ModelImage> {
+        if self.stale.is_some() {
+            return None;
+        }
+        Some(self.image_parts(self.ratings.image(keep)))
+    }
+
+    /// [`Self::image`] with exactly the log's first `forgotten` results forgotten.
+    pub(crate) fn image_forgetting(&self, forgotten: usize) -> Result<ModelImage, RatingError> {
+        Ok(self.image_parts(self.ratings.image_forgetting(forgotten)?))
+    }
+
+    fn image_parts(&self, image: LedgerImage) -> ModelImage {
+        let newly = image.forgotten as usize - self.ratings.forgotten_results();
+        let cut_time = newly.checked_sub(1).map_or(self.cut_time, |last| Some(self.times[last]));
+        (image, self.times[newly..].to_vec(), cut_time)
+    }
+
+    /// The windowed model an image stands for, as of log `position`.
+    pub(crate) fn from_image(
+        position: u64,
+        image: LedgerImage,
+        times: Vec<DateTime<Utc>>,
+        cut_time: Option<DateTime<Utc>>,
+        keep: usize,
+    ) -> Result<RatingsModel, RatingError> {
+        if times.len() != image.results.len() || (image.forgotten > 0) != cut_time.is_some() {
+            return Err(RatingError::Invalid("ratings image: times do not fit".into()));
+        }
+        let ratings = Ratings::from_image(league_ratings::Params::standard(), image)?;
+        if ratings.results() > 0 && ratings.result_position(ratings.results() - 1) > position {
+            return Err(RatingError::Invalid("ratings image: a result past its position".into()));
+        }
+        Ok(RatingsModel { position, ratings, times, cut_time, window: Some(keep), stale: None })
     }
 
     /// Folds the events after this model's position up to `last`, read with one query by
@@ -165,21 +321,15 @@ fn rate_input(system: ScoringSystem, result: &GameResult) -> Result<GameOutcome,
     outcome(&scored, result).map_err(|error| error.to_string())
 }
 
-/// Folds the ratings from the database: one streaming query over the result event types
-/// only (served by the `events(event_type, position)` index), up to `last`; the model's
-/// position is `last` afterwards. `system_of` names each league's scoring system.
+/// Folds the complete ratings from the database: one streaming query over the result event
+/// types only (served by the `events(event_type, position)` index), up to `last`; the
+/// model's position is `last` afterwards. `system_of` names each league's scoring system.
 pub async fn load_ratings(
     store: &EventStore,
     last: u64,
     system_of: impl Fn(Uuid) -> Option<ScoringSystem>,
 ) -> Result<RatingsModel, ProjectionError> {
-    let mut model = RatingsModel::new();
-    let mut rows = store.read_types_until(&RATING_EVENT_TYPES.map(EventType::as_str), last);
-    while let Some(row) = rows.try_next().await? {
-        let (meta, event) = decode_row(&row)?;
-        model.apply_event(meta, &event, &system_of)?;
-    }
-    model.advance_to(last);
+    let (model, _) = crate::fold_ratings(store, RatingsModel::new(), last, system_of).await?;
     Ok(model)
 }
 

@@ -15,6 +15,13 @@
 //! the game, for a correction's roll back), from a player's current rating and from their
 //! history; a game's seats are a range of one flat arena; and every result's position is
 //! kept once, for every change it made.
+//!
+//! A ledger may also keep only a recent *window* of results ([`Ratings::forget`], the
+//! images of [`crate::image`]): the games before it are forgotten and their effect is kept
+//! as each player's *base* rating, the rating as of the window's start. Such a ledger
+//! answers ratings now and as of any position in the window like the complete one; a
+//! correction of a forgotten game, a history from the start and an as-of read before the
+//! window need the complete ledger ([`RatingError::Forgotten`], [`Ratings::is_complete`]).
 
 use hashbrown::HashTable;
 use hashbrown::hash_table::Entry;
@@ -50,11 +57,20 @@ pub struct LeaderboardRow {
 }
 
 /// No state: a player's rating is the prior (no game yet).
-const PRIOR: u32 = u32::MAX;
+pub(crate) const PRIOR: u32 = u32::MAX;
+
+/// [`State::result`] of a state no result of the window made: a player's rating at the
+/// window's start (a base, or a seat's rating before whose last change was forgotten).
+/// No history names it and nothing may overwrite it.
+pub(crate) const BASE: u32 = u32::MAX;
+
+/// [`State::result`] of a state an image's load computed by re-rating the window: no history
+/// names it, so a later re-rating may overwrite it in place (like a correction's).
+pub(crate) const RERATED: u32 = u32::MAX - 1;
 
 /// The bit of [`Seat::rank`] that marks the first player of a team (a team's players are
 /// consecutive seats; two teams may share a rank, so the rank alone cannot separate them).
-const TEAM_START: u32 = 1 << 31;
+pub(crate) const TEAM_START: u32 = 1 << 31;
 
 /// A rank a team may have: below [`TEAM_START`].
 pub(crate) const MAX_RANK: u32 = TEAM_START - 1;
@@ -62,46 +78,47 @@ pub(crate) const MAX_RANK: u32 = TEAM_START - 1;
 /// One rating the model computed: after a player's game (first report or re-rating), or
 /// the rating a correction left them with. 24 bytes, no padding.
 #[derive(Debug, Clone, Copy)]
-struct State {
-    mu: f64,
-    sigma: f64,
-    games: u32,
+pub(crate) struct State {
+    pub(crate) mu: f64,
+    pub(crate) sigma: f64,
+    pub(crate) games: u32,
     /// The result (index in [`Ratings::results`]) that made it: its position, game and
-    /// kind of change for the player's history.
-    result: u32,
+    /// kind of change for the player's history; or [`BASE`], or [`RERATED`].
+    pub(crate) result: u32,
 }
 
 impl State {
-    fn rating(&self) -> Rating {
+    pub(crate) fn rating(&self) -> Rating {
         Rating { mu: self.mu, sigma: self.sigma, games: self.games }
     }
 }
 
 /// One player of one game, in the outcome's order (team by team).
 #[derive(Debug, Clone, Copy)]
-struct Seat {
+pub(crate) struct Seat {
     /// The player (index in the board's players).
-    player: u32,
+    pub(crate) player: u32,
     /// The team's rank, with [`TEAM_START`] on the team's first player.
-    rank: u32,
+    pub(crate) rank: u32,
     /// The player's rating before the game ([`State`] index, or [`PRIOR`]), so a
     /// correction can roll back to it.
-    before: u32,
+    pub(crate) before: u32,
 }
 
 /// A result folded: a first report or a correction.
 #[derive(Debug, Clone, Copy)]
-struct ResultRow {
-    position: u64,
+pub(crate) struct ResultRow {
+    pub(crate) position: u64,
     /// The game reported or corrected (index in its board's games).
-    game: u32,
-    correction: bool,
+    pub(crate) game: u32,
+    pub(crate) kind: GameKind,
+    pub(crate) correction: bool,
 }
 
 /// Ids interned to dense `u32` indices: each id stored once, the table holds indices only.
 #[derive(Debug, Clone, Default)]
-struct Ids {
-    ids: Vec<Uuid>,
+pub(crate) struct Ids {
+    pub(crate) ids: Vec<Uuid>,
     index: HashTable<u32>,
 }
 
@@ -110,12 +127,12 @@ impl Ids {
         FxBuildHasher.hash_one(id)
     }
 
-    fn find(&self, id: Uuid) -> Option<u32> {
+    pub(crate) fn find(&self, id: Uuid) -> Option<u32> {
         self.index.find(Self::hash(&id), |&index| self.ids[index as usize] == id).copied()
     }
 
     /// The index of `id`, added at the end if new (and whether it was).
-    fn intern(&mut self, id: Uuid) -> Result<(u32, bool), RatingError> {
+    pub(crate) fn intern(&mut self, id: Uuid) -> Result<(u32, bool), RatingError> {
         let Ids { ids, index } = self;
         match index.entry(
             Self::hash(&id),
@@ -132,47 +149,55 @@ impl Ids {
         }
     }
 
-    fn get(&self, index: u32) -> Uuid {
+    pub(crate) fn get(&self, index: u32) -> Uuid {
         self.ids[index as usize]
     }
 
-    fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.ids.len()
     }
 }
 
 /// An arena length as a `u32` index (4 billion of anything is far past what fits in memory).
-fn dense(len: usize) -> Result<u32, RatingError> {
+pub(crate) fn dense(len: usize) -> Result<u32, RatingError> {
     u32::try_from(len).ok().filter(|index| *index < PRIOR).ok_or(RatingError::Capacity)
 }
 
 /// The ratings of one game kind.
 #[derive(Debug, Clone, Default)]
-struct Board {
-    /// Rated games in order of first report.
-    games: Vec<u32>,
+pub(crate) struct Board {
+    /// Rated games (of the window) in order of first report.
+    pub(crate) games: Vec<u32>,
     /// Game ids, by game index.
-    game_ids: Ids,
-    /// Players, in order of their first rated game.
-    players: Ids,
+    pub(crate) game_ids: Ids,
+    /// Players, in order of their first rated game (forgotten games' players included).
+    pub(crate) players: Ids,
     /// Every game's seats: game `i`'s are `seats[games[i]..games[i + 1]]` (the last game's
     /// run to the end).
-    seats: Vec<Seat>,
+    pub(crate) seats: Vec<Seat>,
     /// Every rating computed for this kind.
-    states: Vec<State>,
+    pub(crate) states: Vec<State>,
     /// Player → current rating ([`State`] index, or [`PRIOR`]).
-    current: Vec<u32>,
-    /// Player → every change ([`State`] indices), oldest first (positions increase).
-    history: Vec<Vec<u32>>,
+    pub(crate) current: Vec<u32>,
+    /// Player → rating at the window's start ([`State`] index, or [`PRIOR`]: always, in a
+    /// complete ledger).
+    pub(crate) base: Vec<u32>,
+    /// Player → every change in the window ([`State`] indices), oldest first (positions
+    /// increase).
+    pub(crate) history: Vec<Vec<u32>>,
 }
 
 /// Every player's rating at every game kind. Pure: no IO.
 #[derive(Debug, Clone)]
 pub struct Ratings {
-    params: Params,
-    boards: [Board; 4],
-    /// Every result folded, in order (positions increase).
-    results: Vec<ResultRow>,
+    pub(crate) params: Params,
+    pub(crate) boards: [Board; 4],
+    /// Every result of the window, in order (positions increase).
+    pub(crate) results: Vec<ResultRow>,
+    /// Results folded before the window (forgotten): the index of `results[0]`.
+    pub(crate) forgotten: usize,
+    /// Log position of the last forgotten result (0 in a complete ledger).
+    pub(crate) cut: u64,
 }
 
 impl Default for Ratings {
@@ -183,7 +208,24 @@ impl Default for Ratings {
 
 impl Ratings {
     pub fn new(params: Params) -> Ratings {
-        Ratings { params, boards: Default::default(), results: Vec::new() }
+        Ratings { params, boards: Default::default(), results: Vec::new(), forgotten: 0, cut: 0 }
+    }
+
+    /// Whether the ledger holds every result folded (none forgotten): then every question
+    /// has its answer here.
+    pub fn is_complete(&self) -> bool {
+        self.forgotten == 0
+    }
+
+    /// Log position of the last forgotten result (0: none). Ratings as of a position at or
+    /// after it are answered; before it only a complete ledger knows them.
+    pub fn cut(&self) -> u64 {
+        self.cut
+    }
+
+    /// Results folded before the window (index of the window's first result).
+    pub fn forgotten_results(&self) -> usize {
+        self.forgotten
     }
 
     pub fn params(&self) -> &Params {
@@ -216,8 +258,8 @@ impl Ratings {
         board.games.push(start);
         board.push_seats(&outcome)?;
         let end = board.seats.len();
-        board.rate_seats(start as usize..end, result, &params, None);
-        self.results.push(ResultRow { position, game: index, correction: false });
+        board.rate_seats(start as usize..end, result, &params, Rerate::FirstReport);
+        self.results.push(ResultRow { position, game: index, kind, correction: false });
         Ok(())
     }
 
@@ -235,7 +277,11 @@ impl Ratings {
         let result = dense(self.results.len())?;
         let board = &mut self.boards[kind.index()];
         let Some(first) = board.game_ids.find(game) else {
-            return Err(RatingError::NotRated(game));
+            return Err(if self.forgotten == 0 {
+                RatingError::NotRated(game)
+            } else {
+                RatingError::Forgotten(game)
+            });
         };
         let start = board.games[first as usize] as usize;
         let count = outcome.players().count();
@@ -252,9 +298,7 @@ impl Ratings {
         for (index, seat) in board.seats[old_end..].iter().enumerate().rev() {
             let after = next_before.insert(seat.player, seat.before);
             let after = after.unwrap_or(board.current[seat.player as usize]);
-            if after != PRIOR
-                && self.results[board.states[after as usize].result as usize].correction
-            {
+            if after != PRIOR && reusable(&self.results, &board.states[after as usize]) {
                 reuse[index] = after;
             }
         }
@@ -286,7 +330,7 @@ impl Ratings {
             }
         }
         let end = board.seats.len();
-        board.rate_seats(start..end, result, &params, Some(&reuse));
+        board.rate_seats(start..end, result, &params, Rerate::Correction(&reuse));
         for player in touched {
             let now = board.current[player as usize];
             let now = board.rating_of(now, &params);
@@ -298,7 +342,7 @@ impl Ratings {
                 board.history[player as usize].push(state);
             }
         }
-        self.results.push(ResultRow { position, game: first, correction: true });
+        self.results.push(ResultRow { position, game: first, kind, correction: true });
         Ok(())
     }
 
@@ -320,13 +364,12 @@ impl Ratings {
         let count = changes.partition_point(|state| {
             self.results[board.states[*state as usize].result as usize].position <= position
         });
-        count
-            .checked_sub(1)
-            .map(|last| board.states[changes[last] as usize].rating())
-            .filter(|rating| rating.games > 0)
+        let state = count.checked_sub(1).map_or(board.base[player as usize], |last| changes[last]);
+        (state != PRIOR).then(|| board.states[state as usize].rating()).filter(|r| r.games > 0)
     }
 
-    /// Every change of a player's rating, oldest first.
+    /// Every change of a player's rating, oldest first (in a ledger that is not complete,
+    /// those of the window only).
     pub fn history(&self, kind: GameKind, player: Uuid) -> Vec<RatingChange> {
         let board = self.board(kind);
         let Some(player) = board.players.find(player) else {
@@ -357,22 +400,26 @@ impl Ratings {
         &self.board(kind).players.ids
     }
 
-    /// Results folded (first reports and corrections of every kind), in log order.
+    /// Results folded (first reports and corrections of every kind, forgotten ones
+    /// included), in log order.
     pub fn results(&self) -> usize {
-        self.results.len()
+        self.forgotten + self.results.len()
     }
 
-    /// The log position of result `index` (in order of folding, below [`Self::results`]).
+    /// The log position of result `index` (in order of folding, from
+    /// [`Self::forgotten_results`] to [`Self::results`]).
     pub fn result_position(&self, index: usize) -> u64 {
-        self.results[index].position
+        self.results[index - self.forgotten].position
     }
 
-    /// The index of the result folded at log `position`, if one was.
+    /// The index of the result folded at log `position`, if one was (and is in the window).
     pub fn result_at(&self, position: u64) -> Option<usize> {
-        self.results.binary_search_by_key(&position, |row| row.position).ok()
+        let found = self.results.binary_search_by_key(&position, |row| row.position).ok()?;
+        Some(self.forgotten + found)
     }
 
-    /// Every rated player of a kind, best first, now (`None`) or as of a log position: by
+    /// Every rated player of a kind, best first, now (`None`) or as of a log position (at or
+    /// after [`Self::cut`] in a ledger that is not complete): by
     /// displayed rating, then μ, then games, then player id (so the order is total).
     pub fn leaderboard(&self, kind: GameKind, at: Option<u64>) -> Vec<LeaderboardRow> {
         let board = self.board(kind);
@@ -410,6 +457,23 @@ impl Ratings {
     }
 }
 
+/// What a run of [`Board::rate_seats`] is for.
+#[derive(Clone, Copy)]
+pub(crate) enum Rerate<'a> {
+    /// A first report: every new rating is a change in its player's history.
+    FirstReport,
+    /// A correction: later seats' new ratings go into these states where named.
+    Correction(&'a [u32]),
+    /// An image's window rated from its base ratings: no history entry.
+    Load,
+}
+
+/// Whether state `state` may take a re-rating's value in place: no history names it (one
+/// a correction's or a load's re-rating made; never a base).
+fn reusable(results: &[ResultRow], state: &State) -> bool {
+    state.result == RERATED || (state.result != BASE && results[state.result as usize].correction)
+}
+
 impl Board {
     /// Player index `player`'s rating now (`None` before their first game).
     fn current_rating(&self, player: u32) -> Option<Rating> {
@@ -439,6 +503,7 @@ impl Board {
                 let (player, new) = self.players.intern(*id)?;
                 if new {
                     self.current.push(PRIOR);
+                    self.base.push(PRIOR);
                     self.history.push(Vec::new());
                 }
                 self.seats.push(Seat { player, rank, before: PRIOR });
@@ -450,17 +515,23 @@ impl Board {
 
     /// Rates the games whose seats are `seats`, in order, from the players' current
     /// ratings: records each seat's rating before, and moves the players' current ratings
-    /// to the states `result` leaves them with. A first report (`reuse` is `None`) makes new
-    /// states, each a change in the player's history. A re-rating writes a seat's new rating
+    /// to the states `result` leaves them with. A first report makes new states, each a
+    /// change in the player's history. A correction's re-rating writes a seat's new rating
     /// into the state `reuse` names for it (aligned with the last seats of the range; no
-    /// history names those states), else into a new one.
-    fn rate_seats(
+    /// history names those states), else into a new one. A load's re-rating makes new
+    /// states that no history names ([`RERATED`]).
+    pub(crate) fn rate_seats(
         &mut self,
         seats: std::ops::Range<usize>,
         result: u32,
         params: &Params,
-        reuse: Option<&[u32]>,
+        mode: Rerate<'_>,
     ) {
+        let (reuse, result) = match mode {
+            Rerate::FirstReport => (None, result),
+            Rerate::Correction(reuse) => (Some(reuse), result),
+            Rerate::Load => (Some(&[][..]), RERATED),
+        };
         let reused_from = seats.end - reuse.map_or(0, <[u32]>::len);
         let mut start = seats.start;
         let mut teams: Vec<(usize, usize, u32)> = Vec::new();

@@ -12,6 +12,7 @@
 //! Ratings::correct_game(kind, game, position, outcome)  a correction: that game and every
 //!                                                       later one of the kind re-rated
 //! Ratings::rating / rating_at / history / leaderboard   now, or as of a log position
+//! Ratings::forget(keep) / image(keep) / from_image      a window of recent results only
 //! ```
 
 use std::fmt;
@@ -19,9 +20,11 @@ use std::fmt;
 use league_scoring::{ResultKind, ScoringSystem};
 use skillratings::weng_lin::{WengLinConfig, WengLinRating};
 
+mod image;
 mod ledger;
 mod outcome;
 
+pub use image::{BoardImage, LedgerImage, RatingImage, ResultImage};
 pub use ledger::{LeaderboardRow, RatingChange, Ratings};
 pub use outcome::{GameOutcome, Team, outcome};
 
@@ -147,6 +150,14 @@ pub enum RatingError {
     /// The result cannot be turned into ranked teams.
     #[error("result cannot be rated: {0}")]
     Invalid(String),
+    /// A correction of a game the ledger forgot (it keeps a window of recent results): its
+    /// re-rating needs the complete ledger.
+    #[error("game {0} is before the window of results kept in memory")]
+    Forgotten(uuid::Uuid),
+    /// The first results of the log cannot be forgotten there: the ledger already forgot
+    /// more, or a later correction re-rates one of their games.
+    #[error("the first {0} results cannot be forgotten")]
+    CannotForget(usize),
     /// A kind holds as many players' games (or ratings) as a `u32` index names.
     #[error("too many rated games of one kind to index")]
     Capacity,

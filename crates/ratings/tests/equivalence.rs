@@ -134,3 +134,112 @@ proptest! {
         }
     }
 }
+
+/// Applies `op` (numbered by `next_game`, at `position`) to `ratings`.
+fn apply(
+    ratings: &mut Ratings,
+    op: &Op,
+    position: u64,
+    target: Uuid,
+    new: Uuid,
+) -> Result<(), league_ratings::RatingError> {
+    let kind = KINDS[op.kind];
+    if op.correction {
+        ratings.correct_game(kind, target, position, op.outcome.clone())
+    } else {
+        ratings.rate_game(kind, new, position, op.outcome.clone())
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// A ledger that forgets its oldest results (keeping `keep`, every `every` results), and
+    /// one reloaded from its own image, answer what the complete ledger answers, to the bit:
+    /// ratings now after every result, and at the end ratings and leaderboards as of every
+    /// position from the cut on and each history's part after the cut. A correction of a
+    /// forgotten game is refused as such (the gateway then folds every result); the image
+    /// of a forgetting ledger is the complete ledger's image cut at the same result.
+    #[test]
+    fn a_windowed_ledger_answers_as_the_complete_one(
+        ops in proptest::collection::vec(an_op(), 1..60),
+        keep in 0usize..6,
+        every in 1usize..8,
+        reload in any::<bool>(),
+    ) {
+        let params = league_ratings::Params::standard();
+        let mut complete = Ratings::default();
+        let mut windowed = Ratings::default();
+        let mut rated: [Vec<Uuid>; 2] = Default::default();
+        let mut position = 0;
+        let mut next_game = 0;
+        for (n, op) in ops.iter().enumerate() {
+            position += 1 + op.gap;
+            let target = if rated[op.kind].is_empty() {
+                game(u128::MAX >> 1)
+            } else {
+                rated[op.kind][op.pick.index(rated[op.kind].len())]
+            };
+            let new = game(next_game);
+            if !op.correction {
+                next_game += 1;
+                rated[op.kind].push(new);
+            }
+            let want = apply(&mut complete, op, position, target, new);
+            match apply(&mut windowed, op, position, target, new) {
+                Err(league_ratings::RatingError::Forgotten(game)) => {
+                    prop_assert_eq!(game, target);
+                    prop_assert!(!windowed.is_complete());
+                    prop_assert!(
+                        matches!(want, Ok(()) | Err(league_ratings::RatingError::NotRated(_))),
+                        "{:?}",
+                        want
+                    );
+                    // What the gateway does: the complete fold, kept windowed from here.
+                    windowed = Ratings::from_image(params, complete.image(keep)).unwrap();
+                }
+                got => prop_assert_eq!(got, want),
+            }
+            if (n + 1) % every == 0 {
+                if reload {
+                    windowed = Ratings::from_image(params, windowed.image(keep)).unwrap();
+                } else {
+                    windowed.forget(keep);
+                }
+            }
+            for kind in KINDS {
+                for player in (0..=PLAYERS).map(id) {
+                    prop_assert_eq!(windowed.rating(kind, player), complete.rating(kind, player));
+                }
+                prop_assert_eq!(windowed.leaderboard(kind, None), complete.leaderboard(kind, None));
+            }
+        }
+        prop_assert_eq!(windowed.results(), complete.results());
+        let cut = windowed.cut();
+        for kind in KINDS {
+            prop_assert_eq!(windowed.players(kind), complete.players(kind));
+            for player in (0..=PLAYERS).map(id) {
+                let after_cut: Vec<_> = complete
+                    .history(kind, player)
+                    .into_iter()
+                    .filter(|change| change.position > cut)
+                    .collect();
+                prop_assert_eq!(windowed.history(kind, player), after_cut);
+                for at in cut..=position + 1 {
+                    prop_assert_eq!(
+                        windowed.rating_at(kind, player, at),
+                        complete.rating_at(kind, player, at)
+                    );
+                }
+            }
+            for at in cut..=position + 1 {
+                prop_assert_eq!(windowed.leaderboard(kind, Some(at)), complete.leaderboard(kind, Some(at)));
+            }
+        }
+        let forgotten = windowed.forgotten_results();
+        prop_assert_eq!(
+            windowed.image_forgetting(forgotten).unwrap(),
+            complete.image_forgetting(forgotten).unwrap()
+        );
+    }
+}

@@ -56,6 +56,11 @@ pub enum SnapshotRejected {
     Corrupt,
     #[error("it is in format {found}; this build reads format {CATALOG_SNAPSHOT_FORMAT}")]
     Format { found: u32 },
+    #[error(
+        "it is in ratings format {found}; this build reads ratings format {}",
+        crate::ratings_snapshot::RATINGS_SNAPSHOT_FORMAT
+    )]
+    RatingsFormat { found: u32 },
     #[error("it was taken at position {position}, past the log's head {head}")]
     PastHead { position: u64, head: u64 },
     #[error("the log's event at position {position} is not the one it was taken at")]
@@ -197,11 +202,27 @@ async fn check(
     snapshot: &Snapshot,
     head: u64,
 ) -> Result<Result<(), SnapshotRejected>, ProjectionError> {
+    let format = if snapshot.format == CATALOG_SNAPSHOT_FORMAT {
+        Ok(())
+    } else {
+        Err(SnapshotRejected::Format { found: snapshot.format })
+    };
+    check_snapshot(store, snapshot, head, format).await
+}
+
+/// Whether a snapshot of any kind may be used for a log whose head is `head`: intact, in a
+/// format its reader knows (`format`, the reader's verdict), and taken from this log.
+pub(crate) async fn check_snapshot(
+    store: &EventStore,
+    snapshot: &Snapshot,
+    head: u64,
+    format: Result<(), SnapshotRejected>,
+) -> Result<Result<(), SnapshotRejected>, ProjectionError> {
     if !snapshot.is_intact() {
         return Ok(Err(SnapshotRejected::Corrupt));
     }
-    if snapshot.format != CATALOG_SNAPSHOT_FORMAT {
-        return Ok(Err(SnapshotRejected::Format { found: snapshot.format }));
+    if let Err(rejected) = format {
+        return Ok(Err(rejected));
     }
     if snapshot.position > head {
         return Ok(Err(SnapshotRejected::PastHead { position: snapshot.position, head }));
