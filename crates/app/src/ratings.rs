@@ -142,7 +142,7 @@ impl App {
         // The catalog reflects at least every event up to the applied position; a league is
         // created before its games are reported, so these systems cover every result.
         let systems = self.league_systems();
-        let mut model = load_ratings(self.store(), target, |league| systems.get(&league).copied())
+        let mut model = load_ratings(self.reads(), target, |league| systems.get(&league).copied())
             .await
             .map_err(AppError::from)?;
         loop {
@@ -160,7 +160,7 @@ impl App {
             target = self.applied_position();
             let systems = self.league_systems();
             model
-                .catch_up(self.store(), target, |league| systems.get(&league).copied())
+                .catch_up(self.reads(), target, |league| systems.get(&league).copied())
                 .await
                 .map_err(AppError::from)?;
         }
