@@ -75,8 +75,9 @@
 //!   there through [`EventStore::for_reads`]; appends, the key and webhook tables, snapshot
 //!   saves and migrations stay on the primary, and so does `LISTEN` (a standby can neither
 //!   listen nor receive a `NOTIFY`). A subscriber woken for a head its replica has not
-//!   replayed yet reads again after a short, growing pause (1 to 50 ms) until it has it, so
-//!   replica lag delays events but never skips one.
+//!   replayed yet reads again at the next wake-up or after a short pause (1 ms, doubled
+//!   while the replica shows nothing new, up to 50 ms) until it has it, so replica lag
+//!   delays events but never skips one.
 //!
 //! # SQLite settings
 //! WAL journal (readers never block the writer), `synchronous=FULL`, a 30 s busy timeout,

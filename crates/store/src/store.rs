@@ -38,8 +38,9 @@ const PAGE_SIZE: u64 = 500;
 /// notification, or another process writing to the same SQLite file).
 const POLL_INTERVAL: Duration = Duration::from_secs(1);
 /// A subscriber woken for positions its reads do not return yet (a replica still replaying
-/// them) reads again after this pause, doubled each time up to [`LAG_RETRY_MAX`]: replay
-/// usually takes a millisecond or two, so waiting for the poll would add up to a second.
+/// them) reads again at the next wake-up or after this pause, doubled while the replica
+/// shows nothing new up to [`LAG_RETRY_MAX`]: replay usually takes a millisecond or two, so
+/// waiting for the poll would add up to a second.
 const LAG_RETRY_FIRST: Duration = Duration::from_millis(1);
 const LAG_RETRY_MAX: Duration = Duration::from_millis(50);
 
@@ -665,6 +666,7 @@ impl EventStore {
                 // Mark the wake-up as seen *before* reading, so a commit that lands after the
                 // read returns still wakes us.
                 let announced = *wake.borrow_and_update();
+                let read_from = next;
                 // Catch up to the head as it is now, page by page.
                 let mut committed = std::pin::pin!(store.stream_all(next));
                 while let Some(event) = committed.next().await {
@@ -672,21 +674,25 @@ impl EventStore {
                     next = event.position + 1;
                     yield event;
                 }
-                if next <= announced {
-                    // Committed on the primary but not readable here yet: replica lag.
-                    tokio::time::sleep(lag_retry).await;
-                    lag_retry = (lag_retry * 2).min(LAG_RETRY_MAX);
-                    continue;
+                // Committed on the primary but not readable here yet (replica lag): read
+                // again at the next wake-up or after a short pause, which grows only while
+                // the replica shows nothing new (under steady appends it keeps moving).
+                let lagging = next <= announced;
+                if !lagging || next > read_from {
+                    lag_retry = LAG_RETRY_FIRST;
                 }
-                lag_retry = LAG_RETRY_FIRST;
+                let pause = if lagging { lag_retry } else { POLL_INTERVAL };
                 tokio::select! {
                     changed = wake.changed() => {
                         if changed.is_err() {
                             // Cannot happen while `store` is alive; poll instead of spinning.
-                            tokio::time::sleep(POLL_INTERVAL).await;
+                            tokio::time::sleep(pause).await;
                         }
                     }
-                    () = tokio::time::sleep(POLL_INTERVAL) => {}
+                    () = tokio::time::sleep(pause) => {}
+                }
+                if lagging {
+                    lag_retry = (lag_retry * 2).min(LAG_RETRY_MAX);
                 }
             }
         }
