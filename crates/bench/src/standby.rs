@@ -7,7 +7,9 @@
 //! events one at a time at `--rate` appends per second from `--streams` streams at once; for
 //! each append, the time from its acknowledgement to each application's notification of its
 //! position, p50, p99 and max, measured in the same run. Both applications must notify
-//! every position, in order (the bench fails otherwise).
+//! every position, in order (the bench fails otherwise). Beside them, the standby's own
+//! lag as PostgreSQL reports it (`pg_stat_replication.flush_lag` and `replay_lag` on the
+//! primary, sampled every 100 ms): what any reader of the standby waits for.
 
 use std::collections::HashMap;
 use std::process::ExitCode;
@@ -17,6 +19,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use hdrhistogram::Histogram;
 use league_app::{App, AppSettings};
+use league_store::sea_orm::{ConnectionTrait, Statement};
 use league_store::{EventStore, ExpectedVersion, Metadata, NewEvent, StreamId};
 use league_testkit::replication::ReplicatedPair;
 use serde::Serialize;
@@ -60,6 +63,9 @@ struct Figures {
     primary_reader: Quantiles,
     /// The application reading the standby.
     standby_reader: Quantiles,
+    /// The standby's WAL flush and replay lag as the primary reports it (samples).
+    postgres_flush_lag: Quantiles,
+    postgres_replay_lag: Quantiles,
 }
 
 #[derive(Debug, Serialize)]
@@ -145,9 +151,13 @@ async fn measure(pair: &ReplicatedPair, args: &Args) -> Result<Figures, BenchErr
         "standby: {appends} appends at {}/s from {} streams (load average {load_average_before})",
         args.rate, args.streams
     );
+    let sampling = tokio::sync::watch::channel(false);
+    let sampler = tokio::spawn(sample_replication_lag(writer.clone(), sampling.1));
     let started = Instant::now();
     let appended = append_paced(&writer, leagues, appends, args.rate, args.streams).await?;
     let elapsed = started.elapsed();
+    let _ = sampling.0.send(true);
+    let (flush_lag, replay_lag) = sampler.await.context("the replication sampler")??;
     let last = appended.iter().map(|a| a.position).max().context("nothing appended")?;
     let load_average_after = load_average();
 
@@ -177,7 +187,34 @@ async fn measure(pair: &ReplicatedPair, args: &Args) -> Result<Figures, BenchErr
         append: Quantiles::of(&append),
         primary_reader: Quantiles::of(&primary_lag),
         standby_reader: Quantiles::of(&standby_lag),
+        postgres_flush_lag: Quantiles::of(&flush_lag),
+        postgres_replay_lag: Quantiles::of(&replay_lag),
     })
+}
+
+/// The standby's flush and replay lag as `pg_stat_replication` on the primary shows them,
+/// every 100 ms until `stop` turns true. A lag is null while the standby is idle: skipped.
+async fn sample_replication_lag(
+    primary: EventStore,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) -> Result<(Histogram<u64>, Histogram<u64>), BenchError> {
+    const LAGS: &str = "SELECT (EXTRACT(EPOCH FROM flush_lag) * 1e6)::bigint, \
+        (EXTRACT(EPOCH FROM replay_lag) * 1e6)::bigint FROM pg_stat_replication";
+    let (mut flush, mut replay) = (histogram()?, histogram()?);
+    while !*stop.borrow() {
+        let statement = Statement::from_string(primary.backend(), LAGS);
+        let rows = primary.connection().query_all_raw(statement).await.context("sample")?;
+        for row in rows {
+            for (index, histogram) in [(0, &mut flush), (1, &mut replay)] {
+                let micros: Option<i64> = row.try_get_by_index(index).context("a lag")?;
+                if let Some(micros) = micros.and_then(|m| u64::try_from(m).ok()) {
+                    histogram.record(micros).context("record")?;
+                }
+            }
+        }
+        let _ = tokio::time::timeout(Duration::from_millis(100), stop.changed()).await;
+    }
+    Ok((flush, replay))
 }
 
 /// Appends `count` events one at a time, each from the next of `leagues`' streams, at most
@@ -192,11 +229,13 @@ async fn append_paced(
     let (permits, receiver) = mpsc::channel::<()>(streams);
     let receiver = Arc::new(tokio::sync::Mutex::new(receiver));
     let ticker = tokio::spawn(async move {
-        let mut interval = tokio::time::interval(Duration::from_secs_f64(1.0 / f64::from(rate)));
-        // After a stall, keep the spacing rather than catching up in a burst.
-        interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        for _ in 0..count {
-            interval.tick().await;
+        // The n-th permit is due n / rate after the start: a late tick is made up at once,
+        // so the average rate holds (a backlog is at most one permit per stream, the
+        // channel's capacity).
+        let start = tokio::time::Instant::now();
+        for n in 0..count {
+            tokio::time::sleep_until(start + Duration::from_secs_f64(n as f64 / f64::from(rate)))
+                .await;
             if permits.send(()).await.is_err() {
                 return;
             }
@@ -347,6 +386,8 @@ fn print_table(f: &Figures) {
         ("append (call to acknowledgement)", &f.append),
         ("reader on the primary: ack → notification", &f.primary_reader),
         ("reader on the standby: ack → notification", &f.standby_reader),
+        ("standby WAL flush lag (pg_stat_replication)", &f.postgres_flush_lag),
+        ("standby replay lag (pg_stat_replication)", &f.postgres_replay_lag),
     ] {
         println!("{name:<48} {:>9.2} {:>9.2} {:>9.2}", q.p50_ms, q.p99_ms, q.max_ms);
     }
