@@ -57,8 +57,8 @@ impl ReplicatedPair {
         if server_binaries().is_none() {
             assert!(
                 !crate::postgres_required(),
-                "LEAGUE_REQUIRE_PG=1 but no PostgreSQL server binaries (initdb, pg_ctl, \
-                 pg_basebackup) in {BIN_ENV} or /usr/lib/postgresql/*/bin"
+                "LEAGUE_REQUIRE_PG=1 but no PostgreSQL binaries (initdb, pg_ctl, pg_basebackup, \
+                 psql) in {BIN_ENV} or /usr/lib/postgresql/*/bin"
             );
             eprintln!("skipping the replica test: no PostgreSQL server binaries (initdb)");
             return None;
