@@ -16,6 +16,23 @@ struct ComposeFile {
     services: BTreeMap<String, Service>,
     #[serde(default)]
     volumes: BTreeMap<String, Option<serde_norway::Value>>,
+    #[serde(default)]
+    configs: BTreeMap<String, ConfigContent>,
+}
+
+/// A config given inline (`content:`), mounted into services as a file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigContent {
+    content: String,
+}
+
+/// A config mounted into a service.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ServiceConfig {
+    source: String,
+    target: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -24,6 +41,13 @@ struct Service {
     image: Option<String>,
     build: Option<Build>,
     command: Option<Vec<String>>,
+    entrypoint: Option<Vec<String>>,
+    user: Option<String>,
+    /// Started only with `--profile NAME`; none: always.
+    #[serde(default)]
+    profiles: Vec<String>,
+    #[serde(default)]
+    configs: Vec<ServiceConfig>,
     #[serde(default)]
     environment: BTreeMap<String, String>,
     #[serde(default)]
@@ -96,8 +120,14 @@ fn duration_seconds(text: &str) -> u64 {
 fn compose_runs_postgres_and_the_gateway_with_healthchecks() {
     let compose = compose();
     assert_eq!(compose.name.as_deref(), Some("league"));
-    assert_eq!(compose.services.keys().collect::<Vec<_>>(), ["db", "gateway"]);
+    let started_by_default: Vec<&String> =
+        compose.services.iter().filter(|(_, s)| s.profiles.is_empty()).map(|(n, _)| n).collect();
+    assert_eq!(started_by_default, ["db", "gateway"]);
     for (name, service) in &compose.services {
+        for config in &service.configs {
+            assert!(compose.configs.contains_key(&config.source), "{name}: config {config:?}");
+            assert!(config.target.starts_with('/'), "{name}: {config:?}");
+        }
         let health =
             service.healthcheck.as_ref().unwrap_or_else(|| panic!("{name} has a healthcheck"));
         assert!(
@@ -161,12 +191,72 @@ fn every_gateway_setting_is_one_league_serve_reads() {
     assert!(help.status.success());
     let help = String::from_utf8(help.stdout).unwrap();
     let compose = compose();
-    for name in compose.services["gateway"].environment.keys() {
-        if name == "RUST_LOG" {
-            continue; // read by the logger, not a flag
+    for gateway in ["gateway", "reading-gateway"] {
+        for name in compose.services[gateway].environment.keys() {
+            if name == "RUST_LOG" {
+                continue; // read by the logger, not a flag
+            }
+            let read = help.contains(&format!("[env: {name}"));
+            assert!(read, "`league serve` reads {name} ({gateway}):\n{help}");
         }
-        assert!(help.contains(&format!("[env: {name}")), "`league serve` reads {name}:\n{help}");
     }
+}
+
+#[test]
+fn the_standby_profile_adds_a_hot_standby_of_db_and_a_gateway_reading_it() {
+    let compose = compose();
+    let db = &compose.services["db"];
+    let standby = &compose.services["standby"];
+    let reading = &compose.services["reading-gateway"];
+    for service in [standby, reading] {
+        assert_eq!(service.profiles, ["standby"]);
+    }
+    // db accepts replication connections with a password: its hba file is the config's.
+    let hba = db.configs.iter().find(|c| c.source == "pg_hba").expect("db mounts pg_hba");
+    let command = db.command.as_ref().expect("db's command").join(" ");
+    assert!(command.contains(&format!("hba_file={}", hba.target)), "{command}");
+    let rules = &compose.configs["pg_hba"].content;
+    assert!(rules.lines().any(|rule| rule.starts_with("host replication all all scram-sha-256")));
+    assert!(rules.lines().any(|rule| rule.starts_with("host all all all scram-sha-256")));
+
+    // The standby is the same image as db, copied from db once, then following it; the
+    // copy and the server run as postgres, who owns the data directory.
+    assert_eq!(standby.image, db.image);
+    assert_eq!(standby.user.as_deref(), Some("postgres"));
+    assert_eq!(standby.entrypoint.as_deref(), Some(&["bash".to_owned(), "-c".to_owned()][..]));
+    assert_eq!(standby.depends_on["db"].condition, "service_healthy");
+    let script = standby.command.as_ref().expect("the standby's script").join("\n");
+    assert!(
+        script.contains("pg_basebackup -h db -U league") && script.contains(" -R "),
+        "{script}"
+    );
+    assert!(script.contains("exec postgres"), "{script}");
+    assert!(standby.volumes.iter().any(|v| v.ends_with(":/var/lib/postgresql/data")));
+    assert_ne!(standby.volumes, db.volumes, "a data directory of its own");
+
+    // The reading gateway writes to db and reads the standby, with the same credentials.
+    let env: BTreeMap<_, _> =
+        reading.environment.iter().map(|(k, v)| (k.as_str(), interpolate(v))).collect();
+    let db_env: BTreeMap<_, _> =
+        db.environment.iter().map(|(k, v)| (k.as_str(), interpolate(v))).collect();
+    let url = |host: &str| {
+        format!(
+            "postgres://{}:{}@{host}:5432/{}",
+            db_env["POSTGRES_USER"], db_env["POSTGRES_PASSWORD"], db_env["POSTGRES_DB"]
+        )
+    };
+    assert_eq!(env["DATABASE_URL"], url("db"));
+    assert_eq!(env["READ_DATABASE_URL"], url("standby"));
+    assert_eq!(interpolate(&standby.environment["PGPASSWORD"]), db_env["POSTGRES_PASSWORD"]);
+    assert_eq!(reading.depends_on["standby"].condition, "service_healthy");
+    // The writing gateway migrates db first; the reading one waits for it.
+    assert_eq!(reading.depends_on["gateway"].condition, "service_healthy");
+    let gateway = &compose.services["gateway"];
+    assert_eq!(reading.image, gateway.image);
+    let published = |service: &Service| -> Vec<String> {
+        service.ports.iter().map(|p| interpolate(p).split(':').next().unwrap().to_owned()).collect()
+    };
+    assert_ne!(published(reading), published(gateway), "another host port");
 }
 
 #[test]

@@ -23,6 +23,7 @@ mod score_batch;
 mod seed;
 mod serve_binary;
 mod snapshot;
+mod standby;
 mod support;
 mod systems;
 mod webhooks;

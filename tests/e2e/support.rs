@@ -17,3 +17,21 @@ pub async fn start_league_serve(database_url: &str) -> TestApp {
 pub async fn start_league_serve_with(database_url: &str, env: &[(&str, &str)]) -> TestApp {
     start_binary(LEAGUE_BINARY, database_url, env).await
 }
+
+/// The real `league serve` binary with the [`ADMIN`] token, writing to `database_url` and
+/// reading the log from `read_database_url` (`--read-database`), with more settings in `env`.
+pub async fn start_reading_league_serve(
+    database_url: &str,
+    read_database_url: &str,
+    env: &[(&str, &str)],
+) -> TestApp {
+    let mut settings = vec![("LEAGUE_ADMIN_TOKEN", ADMIN)];
+    settings.extend_from_slice(env);
+    start_binary_with_args(
+        LEAGUE_BINARY,
+        database_url,
+        &["--read-database", read_database_url],
+        &settings,
+    )
+    .await
+}

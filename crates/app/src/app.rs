@@ -36,6 +36,12 @@ use crate::snapshot::keep_snapshots;
 pub const MAX_ATTEMPTS: usize = 24;
 /// Longest wait for the read model to apply an append (it normally takes milliseconds).
 const APPLY_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a command waits, by default, for a read replica to replay its events before it
+/// answers [`AppError::ReplicaLag`] (a standby normally replays within milliseconds).
+pub const DEFAULT_REPLICA_LAG_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a start waits for a read replica to replay the primary as it was after the
+/// migrations (a standby copied moments ago, or a schema just upgraded on the primary).
+const REPLICA_START_TIMEOUT: Duration = Duration::from_secs(60);
 /// Longest idempotency key accepted from a caller.
 const MAX_KEY_CHARS: usize = 200;
 /// Largest page of [`App::events`].
@@ -190,6 +196,32 @@ pub struct Notification {
     pub applied: Applied,
 }
 
+/// How an [`App`] runs, beyond its database.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AppSettings {
+    /// League models (and aggregates) kept in memory.
+    pub cache_leagues: NonZeroUsize,
+    /// With a read replica: how long a command waits for the replica to replay its events
+    /// (read-your-writes) before it answers [`AppError::ReplicaLag`].
+    pub replica_lag_timeout: Duration,
+}
+
+impl Default for AppSettings {
+    fn default() -> Self {
+        AppSettings {
+            cache_leagues: NonZeroUsize::new(DEFAULT_CACHE_LEAGUES).expect("non-zero"),
+            replica_lag_timeout: DEFAULT_REPLICA_LAG_TIMEOUT,
+        }
+    }
+}
+
+impl AppSettings {
+    /// The defaults, with the cache bound from `LEAGUE_CACHE_LEAGUES`.
+    pub fn from_env() -> Result<AppSettings, AppError> {
+        Ok(AppSettings { cache_leagues: cache_leagues_from_env()?, ..AppSettings::default() })
+    }
+}
+
 /// Read access to the catalog. Do not hold it across an `.await`.
 pub type CatalogGuard<'a> = RwLockReadGuard<'a, Catalog>;
 
@@ -201,7 +233,13 @@ pub struct App {
 }
 
 struct Inner {
+    /// The primary: appends, and the reads that decide commands.
     store: EventStore,
+    /// Where queries, the catalog fold, league loads and the follower read the log: the
+    /// replica when the store has one, else the primary.
+    reads: EventStore,
+    /// How long a command waits for the replica to replay it ([`AppSettings`]).
+    replica_lag_timeout: Duration,
     /// Each stream's aggregate as last folded, for deciding commands.
     aggregates: Aggregates,
     shared: Arc<Shared>,
@@ -282,19 +320,40 @@ impl App {
     /// Connects to `sqlite://…` or `postgres://…`, migrates, folds the catalog and starts
     /// following the live feed.
     pub async fn open(database_url: &str) -> Result<App, AppError> {
-        let store = EventStore::connect(database_url).await.map_err(|error| match error {
+        App::connect(database_url, None, AppSettings::from_env()?).await
+    }
+
+    /// [`App::open`] with `settings`, and, given `read_database_url` (a PostgreSQL hot
+    /// standby of the primary `database_url`), reading the log there: the catalog fold,
+    /// league loads, as-of and ratings loads, queries and the follower read the standby;
+    /// commands, the reads that decide them, key tables, snapshot saves, webhook tables and
+    /// migrations go to the primary. A URL that names no supported database, or a replica
+    /// beside SQLite, is `BAD_USER_INPUT` on `database` or `readDatabase`.
+    pub async fn connect(
+        database_url: &str,
+        read_database_url: Option<&str>,
+        settings: AppSettings,
+    ) -> Result<App, AppError> {
+        let connected = match read_database_url {
+            None => EventStore::connect(database_url).await,
+            Some(read_url) => EventStore::connect_with_replica(database_url, read_url).await,
+        };
+        let store = connected.map_err(|error| match error {
             StoreError::UnsupportedDatabase { .. } => {
                 AppError::invalid("database", error.to_string())
             }
+            StoreError::UnsupportedReplica { .. } => {
+                AppError::invalid("readDatabase", error.to_string())
+            }
             other => AppError::internal(other),
         })?;
-        App::from_store(store).await
+        App::with_settings(store, settings).await
     }
 
     /// [`App::open`] on an already connected store (migrates it too); the cache bound comes
     /// from `LEAGUE_CACHE_LEAGUES`.
     pub async fn from_store(store: EventStore) -> Result<App, AppError> {
-        App::with_cache(store, cache_leagues_from_env()?).await
+        App::with_settings(store, AppSettings::from_env()?).await
     }
 
     /// [`App::from_store`] keeping at most `cache_leagues` league models in memory.
@@ -302,11 +361,28 @@ impl App {
         store: EventStore,
         cache_leagues: NonZeroUsize,
     ) -> Result<App, AppError> {
+        App::with_settings(store, AppSettings { cache_leagues, ..AppSettings::default() }).await
+    }
+
+    /// [`App::from_store`] with `settings`. A store connected with a replica
+    /// ([`EventStore::connect_with_replica`]) is read from there (see [`App::connect`]).
+    pub async fn with_settings(store: EventStore, settings: AppSettings) -> Result<App, AppError> {
+        let cache_leagues = settings.cache_leagues;
         store.migrate().await?;
+        if !store.wait_for_replica(REPLICA_START_TIMEOUT).await? {
+            return Err(AppError::internal(format!(
+                "the read replica has not replayed the primary's schema and log within \
+                 {REPLICA_START_TIMEOUT:?} (is its replay paused, or is it a standby of another \
+                 server?)"
+            )));
+        }
+        let reads = store.for_reads();
         // Only the catalog is folded at start (the catalog event types, by their index);
-        // each league is loaded from its own stream when first asked for.
-        let head = store.head_position().await?;
-        let (catalog, source) = load_catalog(&store, head).await?;
+        // each league is loaded from its own stream when first asked for. The head is the
+        // one of the log read, so the follower goes on exactly where the fold stopped even
+        // when a replica is behind the primary.
+        let head = reads.head_position().await?;
+        let (catalog, source) = load_catalog(&reads, head).await?;
         tracing::info!(
             head,
             snapshot = source.snapshot,
@@ -324,7 +400,7 @@ impl App {
             ratings_window: league_projections::RATINGS_WINDOW.into(),
         });
         let follower = Follower {
-            store: store.clone(),
+            store: reads.clone(),
             shared: shared.clone(),
             applied: applied_tx,
             notifications: notifications.clone(),
@@ -341,6 +417,8 @@ impl App {
         Ok(App {
             inner: Arc::new(Inner {
                 store,
+                reads,
+                replica_lag_timeout: settings.replica_lag_timeout,
                 aggregates,
                 shared,
                 applied,
@@ -352,8 +430,20 @@ impl App {
         })
     }
 
+    /// The store commands append to (the primary).
     pub fn store(&self) -> &EventStore {
         &self.inner.store
+    }
+
+    /// The store queries read the log from: the read replica when the app has one, else the
+    /// primary as [`App::store`]. What it has read is at least what the follower applied.
+    pub fn reads(&self) -> &EventStore {
+        &self.inner.reads
+    }
+
+    /// Whether the app reads the log from a replica.
+    pub fn reads_replica(&self) -> bool {
+        self.inner.store.has_replica()
     }
 
     pub(crate) fn shared(&self) -> &Shared {
@@ -401,7 +491,7 @@ impl App {
             // position under the cache lock (the lock the follower folds under); otherwise
             // catch up on (A, applied] and try again.
             let target = *self.inner.applied.borrow();
-            for event in self.inner.store.read_stream(&stream, next_version).await? {
+            for event in self.inner.reads.read_stream(&stream, next_version).await? {
                 if event.position > target {
                     break;
                 }
@@ -452,9 +542,25 @@ impl App {
         self.inner.notifications.subscribe()
     }
 
-    /// Waits until the read side has applied `position`.
+    /// Waits until the read side has applied `position`. Reading a replica, it waits the
+    /// replica lag timeout and then answers [`AppError::ReplicaLag`]: the caller's write is
+    /// committed, the replica just has not replayed it yet.
     pub async fn wait_applied(&self, position: u64) -> Result<(), AppError> {
-        wait_for(self.inner.applied.clone(), position).await
+        let timeout =
+            if self.reads_replica() { self.inner.replica_lag_timeout } else { APPLY_TIMEOUT };
+        let mut applied = self.inner.applied.clone();
+        match tokio::time::timeout(timeout, applied.wait_for(|p| *p >= position)).await {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(_)) => Err(AppError::internal("the read side's follower stopped")),
+            Err(_) if self.reads_replica() => {
+                let applied = self.applied_position();
+                tracing::warn!(position, applied, "the read replica has not replayed a write yet");
+                Err(AppError::ReplicaLag { position, applied })
+            }
+            Err(_) => Err(AppError::internal(format!(
+                "the read model did not reach position {position} within {timeout:?}"
+            ))),
+        }
     }
 
     /// Runs a command: see the crate docs. Refusals append nothing.
@@ -551,7 +657,9 @@ impl App {
         stream: &StreamId,
         command: &AppCommand,
     ) -> Result<StreamState, AppError> {
-        self.stream_state(stream, || match command {
+        // Decided on the primary: a replica may not have the stream's last events yet.
+        let primary = &self.inner.store;
+        self.stream_state_in(primary, stream, || match command {
             AppCommand::Player(_) => StreamState::Player(Arc::default()),
             AppCommand::League(_) => StreamState::League(Arc::default()),
             AppCommand::Tournament(_) => StreamState::Tournament(Arc::default()),
@@ -561,15 +669,26 @@ impl App {
         .await
     }
 
-    /// A stream's aggregate as of its last committed event, starting from `empty` when none
-    /// is kept.
+    /// A stream's aggregate for a query: as of its last event on the log queries read (at
+    /// least the applied position), starting from `empty` when none is kept.
     pub(crate) async fn stream_state(
         &self,
         stream: &StreamId,
         empty: impl FnOnce() -> StreamState,
     ) -> Result<StreamState, AppError> {
+        self.stream_state_in(&self.inner.reads, stream, empty).await
+    }
+
+    /// A stream's aggregate as of its last event in `log`. The kept state may be ahead of a
+    /// replica (a command advanced it on the primary): it is never moved back, only on.
+    async fn stream_state_in(
+        &self,
+        log: &EventStore,
+        stream: &StreamId,
+        empty: impl FnOnce() -> StreamState,
+    ) -> Result<StreamState, AppError> {
         let state = self.inner.aggregates.get(stream.as_str()).unwrap_or_else(empty);
-        let recorded = self.inner.store.read_stream(stream, state.version() + 1).await?;
+        let recorded = log.read_stream(stream, state.version() + 1).await?;
         if recorded.is_empty() {
             return Ok(state);
         }
@@ -733,7 +852,7 @@ impl App {
         {
             return self.league(league).await;
         }
-        Ok(Some(Arc::new(load_league(&self.inner.store, league, Some(as_of)).await?)))
+        Ok(Some(Arc::new(load_league(&self.inner.reads, league, Some(as_of)).await?)))
     }
 
     async fn as_of<T>(
@@ -757,11 +876,11 @@ impl App {
         check_page(first)?;
         let after = after.unwrap_or(0);
         match league {
-            None => Ok(self.inner.store.read_all(after + 1, first as u64).await?),
+            None => Ok(self.inner.reads.read_all(after + 1, first as u64).await?),
             Some(league) => {
                 self.require_league(league)?;
                 let stream = StreamId::new(league_stream_id(league)).map_err(AppError::internal)?;
-                Ok(self.inner.store.read_stream_after(&stream, after, first as u64).await?)
+                Ok(self.inner.reads.read_stream_after(&stream, after, first as u64).await?)
             }
         }
     }
@@ -796,14 +915,4 @@ fn scoped_key(actor: Actor, key: &str) -> Result<String, AppError> {
         ));
     }
     Ok(format!("{actor}:{key}"))
-}
-
-async fn wait_for(mut position: watch::Receiver<u64>, target: u64) -> Result<(), AppError> {
-    match tokio::time::timeout(APPLY_TIMEOUT, position.wait_for(|p| *p >= target)).await {
-        Ok(Ok(_)) => Ok(()),
-        Ok(Err(_)) => Err(AppError::internal("the read side's follower stopped")),
-        Err(_) => Err(AppError::internal(format!(
-            "the read model did not reach position {target} within {APPLY_TIMEOUT:?}"
-        ))),
-    }
 }

@@ -80,7 +80,7 @@ impl App {
     async fn league_stream(&self, league: Uuid) -> Result<Vec<RecordedEvent>, AppError> {
         self.require_league(league)?;
         let stream = StreamId::new(league_stream_id(league)).map_err(AppError::internal)?;
-        Ok(self.store().read_stream(&stream, 1).await?)
+        Ok(self.reads().read_stream(&stream, 1).await?)
     }
 
     /// Every event of a league's stream, oldest first, each result and correction with the
@@ -118,7 +118,7 @@ impl App {
         let Some(system) = model.league(league).map(|view| view.settings.scoring_system) else {
             return Err(AppError::internal(format!("league {league} has a model without it")));
         };
-        let Some(event) = self.store().read_all(position, 1).await?.into_iter().next() else {
+        let Some(event) = self.reads().read_all(position, 1).await?.into_iter().next() else {
             return Ok(Vec::new());
         };
         if event.position != position || event.stream_id.as_str() != league_stream_id(league) {

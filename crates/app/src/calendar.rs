@@ -172,7 +172,7 @@ impl App {
         let stream = StreamId::new(league_stream_id(league)).map_err(AppError::internal)?;
         let mut after = 0;
         loop {
-            let page = self.store().read_stream_after(&stream, after, SCHEDULE_SEARCH_PAGE).await?;
+            let page = self.reads().read_stream_after(&stream, after, SCHEDULE_SEARCH_PAGE).await?;
             let Some(last) = page.last() else { return Ok(None) };
             after = last.position;
             if let Some(scheduled) =

@@ -18,6 +18,15 @@ pub enum AppError {
     /// The aggregate kept changing under the command for every attempt.
     #[error("{stream} kept changing while the command ran; try again")]
     Contention { stream: String },
+    /// The command is committed at log position `position`, but the read replica this app
+    /// reads has not replayed it within the replica lag timeout (it has applied up to
+    /// `applied`): answering now would show state without the write. Not a failure of the
+    /// write: reading again later, or from the primary, shows it.
+    #[error(
+        "the write is committed at log position {position}, but the read replica has not \
+         caught up yet (applied up to {applied}); read again shortly"
+    )]
+    ReplicaLag { position: u64, applied: u64 },
     /// A failure of the database or of the platform itself; the cause is in the log under
     /// `reference`.
     #[error("internal error (reference {reference})")]
@@ -55,6 +64,7 @@ impl AppError {
             }
             AppError::NotFound(_) => ErrorCode::NotFound,
             AppError::Contention { .. } => ErrorCode::Conflict,
+            AppError::ReplicaLag { .. } => ErrorCode::ReplicaLag,
             AppError::Internal { .. } => ErrorCode::Internal,
         }
     }

@@ -3,6 +3,8 @@
 //!
 //! ```text
 //! App::open(url)          connect, migrate, fold the catalog, follow the live feed
+//! App::connect(url, Some(standby_url), settings)   the same, reading the log from a
+//!                         PostgreSQL hot standby; commands append to the primary
 //! app.execute(cmd, opts)  aggregate (kept state + events since) → fill Context → handle →
 //!                         append (expected version; bounded retry on conflict; idempotent)
 //!                         → wait until the read side has applied it (read-your-writes)
@@ -34,6 +36,12 @@
 //! applied position on a `watch` channel (what `execute` and league loads wait on) and a
 //! [`Notification`] per event on a broadcast channel. An event it cannot fold stops it and
 //! [`App::failure`] reports why (the gateway's health turns not ready).
+//!
+//! With a read replica ([`App::connect`]) the follower, the catalog fold, league loads and
+//! queries read the standby ([`App::reads`]); commands are decided and appended on the
+//! primary ([`App::store`]) and then wait until the follower has read their last position
+//! from the standby. If it has not within [`AppSettings::replica_lag_timeout`], the command
+//! answers [`AppError::ReplicaLag`] (its write is committed) instead of stale data.
 
 mod aggregates;
 mod app;
@@ -50,8 +58,9 @@ mod snapshot;
 mod tournaments;
 
 pub use app::{
-    App, AppCommand, CACHE_LEAGUES_ENV, CatalogGuard, CommandOptions, DEFAULT_CACHE_LEAGUES,
-    Executed, MAX_ATTEMPTS, Notification, cache_leagues_from_env,
+    App, AppCommand, AppSettings, CACHE_LEAGUES_ENV, CatalogGuard, CommandOptions,
+    DEFAULT_CACHE_LEAGUES, DEFAULT_REPLICA_LAG_TIMEOUT, Executed, MAX_ATTEMPTS, Notification,
+    cache_leagues_from_env,
 };
 pub use audit::{AuditEntry, PlayerAudit, ResultAudit, WhatIf};
 pub use calendar::{CalendarEntry, calendar_ics};

@@ -201,7 +201,7 @@ impl App {
         let mut events: Vec<RecordedEvent> = Vec::new();
         for stream in [player_stream_id(player), calendar_stream_id(player)] {
             let stream = StreamId::new(stream).map_err(AppError::internal)?;
-            events.extend(self.store().read_stream(&stream, 1).await?);
+            events.extend(self.reads().read_stream(&stream, 1).await?);
         }
         let mut league_data = Vec::with_capacity(leagues.len());
         for (league, organises) in leagues {
@@ -230,7 +230,7 @@ impl App {
             let stream = StreamId::new(league_domain::league_stream_id(league))
                 .map_err(AppError::internal)?;
             events
-                .extend(self.store().read_stream(&stream, 1).await?.into_iter().filter(names_them));
+                .extend(self.reads().read_stream(&stream, 1).await?.into_iter().filter(names_them));
         }
         for tournament in &tournaments {
             let stream = self.tournament_events(tournament.tournament_id).await?;

@@ -199,11 +199,11 @@ impl App {
         // A windowed load that folded many results saves a snapshot, so the next is quick.
         let mut save_snapshot = false;
         let mut model = if complete {
-            load_ratings(self.store(), target, system_of).await?
+            load_ratings(self.reads(), target, system_of).await?
         } else {
             let keep = self.shared().ratings_window.load(Ordering::Relaxed);
             let (model, source) =
-                load_windowed_ratings(self.store(), target, keep, system_of).await?;
+                load_windowed_ratings(self.reads(), target, keep, system_of).await?;
             tracing::info!(
                 snapshot = source.snapshot,
                 results_folded = source.results_folded,
@@ -214,7 +214,7 @@ impl App {
                 || (source.snapshot.is_none() && source.results_folded > 0);
             if model.stale_since().is_some() {
                 // A correction re-rates a game the window forgot: only every result answers.
-                load_ratings(self.store(), target, system_of).await?
+                load_ratings(self.reads(), target, system_of).await?
             } else {
                 model
             }
@@ -238,7 +238,7 @@ impl App {
             target = self.applied_position();
             let systems = self.league_systems();
             model
-                .catch_up(self.store(), target, |league| systems.get(&league).copied())
+                .catch_up(self.reads(), target, |league| systems.get(&league).copied())
                 .await
                 .map_err(AppError::from)?;
         }

@@ -54,7 +54,7 @@ impl App {
         if self.catalog().tournament(id).is_none() {
             return Err(not_found(id));
         }
-        Ok(self.store().read_stream(&tournament_stream(id)?, 1).await?)
+        Ok(self.reads().read_stream(&tournament_stream(id)?, 1).await?)
     }
 
     /// One page of a tournament's audit log: up to `first` (1 to [`crate::app::MAX_PAGE`])
@@ -70,7 +70,7 @@ impl App {
             return Err(not_found(id));
         }
         let stream = tournament_stream(id)?;
-        Ok(self.store().read_stream_after(&stream, after.unwrap_or(0), first as u64).await?)
+        Ok(self.reads().read_stream_after(&stream, after.unwrap_or(0), first as u64).await?)
     }
 
     /// Re-runs every recorded seeding of the tournament from the log

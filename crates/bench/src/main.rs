@@ -21,6 +21,7 @@ mod schedule;
 mod scratch;
 mod seed;
 mod soak;
+mod standby;
 mod webhooks;
 
 use std::process::ExitCode;
@@ -71,6 +72,9 @@ enum BenchWhat {
     Scale(scale::Args),
     /// Webhook deliveries from the log vs raw POSTs: rate, lag p50/p99, a 30 % failing receiver.
     Webhooks(webhooks::Args),
+    /// A gateway reading a hot standby: lag p50/p99 behind appends at ~1,000/s, beside a
+    /// gateway reading the primary.
+    Standby(standby::Args),
 }
 
 fn main() -> ExitCode {
@@ -98,6 +102,7 @@ fn main() -> ExitCode {
             BenchWhat::Ratings(args) => ratings::run(args),
             BenchWhat::Backup(args) => backup::run(args).await,
             BenchWhat::Webhooks(args) => webhooks::run(args).await,
+            BenchWhat::Standby(args) => standby::run(args).await,
         }
     });
     match outcome {

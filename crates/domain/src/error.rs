@@ -17,6 +17,9 @@ pub enum ErrorCode {
     Forbidden,
     /// `INTERNAL`: a bug (e.g. the scheduler refusing a shape the domain accepted).
     Internal,
+    /// `REPLICA_LAG`: the command is committed, but the read replica the gateway reads has
+    /// not replayed it in time (never a refusal by the domain).
+    ReplicaLag,
 }
 
 impl ErrorCode {
@@ -28,6 +31,7 @@ impl ErrorCode {
             ErrorCode::Conflict => "CONFLICT",
             ErrorCode::Forbidden => "FORBIDDEN",
             ErrorCode::Internal => "INTERNAL",
+            ErrorCode::ReplicaLag => "REPLICA_LAG",
         }
     }
 }

@@ -1,7 +1,8 @@
 //! The gateway's error boundary: every failure becomes a GraphQL error whose
 //! `extensions.code` is one of `UNAUTHENTICATED`, `FORBIDDEN`, `BAD_USER_INPUT` (with
 //! `extensions.field`), `NOT_FOUND`, `CONFLICT`, `INTERNAL`, `QUERY_TOO_COMPLEX`,
-//! `RATE_LIMITED` or `METHOD_NOT_ALLOWED`.
+//! `RATE_LIMITED`, `METHOD_NOT_ALLOWED` or `REPLICA_LAG` (a gateway reading a replica: the
+//! command is committed at `extensions.position`, the replica has not replayed it yet).
 //! Internal causes are logged, never sent.
 
 use async_graphql::ErrorExtensions;
@@ -116,6 +117,10 @@ impl ErrorExtensions for GatewayError {
             e.set("code", self.code());
             if let Some(ErrorCode::BadUserInput { field }) = &code {
                 e.set("field", field.as_str());
+            }
+            if let GatewayError::App(AppError::ReplicaLag { position, .. }) = self {
+                // Where the write is: a client may read again once the gateway reached it.
+                e.set("position", *position);
             }
         })
     }

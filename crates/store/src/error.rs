@@ -27,6 +27,12 @@ pub enum StoreError {
     /// The URL names a database the store does not support (only SQLite and PostgreSQL).
     #[error("unsupported database URL {url:?}: use sqlite://… or postgres://…")]
     UnsupportedDatabase { url: String },
+    /// A read replica was given for a database that is not PostgreSQL, or is not
+    /// PostgreSQL itself (only a PostgreSQL hot standby can serve a PostgreSQL primary's reads).
+    #[error(
+        "unsupported read replica {url:?}: a read replica needs a postgres:// primary and a postgres:// standby"
+    )]
+    UnsupportedReplica { url: String },
     /// A stored row could not be decoded (e.g. its payload is no longer JSON): the log has
     /// been altered outside the store; `verify` names the first such position.
     #[error("event at position {position} is unreadable: {reason}")]

@@ -3,6 +3,8 @@
 //!
 //! ```text
 //! EventStore::connect(url)            sqlite://file.db?mode=rwc | sqlite::memory: | postgres://…
+//! EventStore::connect_with_replica(primary, standby)   PostgreSQL, reads on a hot standby:
+//!   .for_reads()                      the same store reading the log from the standby
 //!   .migrate()                        create/upgrade the schema (league-migration)
 //!   .append(&stream, expected, events, metadata) -> AppendOutcome   atomic, optimistic, idempotent
 //!   .append_with_key(…, KeyChange)               the same, with a person-key change in its transaction
@@ -69,6 +71,13 @@
 //!   writes by other processes wake subscribers too. A subscriber only uses the channel as a
 //!   wake-up: it always reads by position from the database (and re-polls every second in
 //!   case a notification was lost), so order and completeness come from the log itself.
+//! - **Reads on a replica.** A store connected with a PostgreSQL hot standby reads the log
+//!   there through [`EventStore::for_reads`]; appends, the key and webhook tables, snapshot
+//!   saves and migrations stay on the primary, and so does `LISTEN` (a standby can neither
+//!   listen nor receive a `NOTIFY`). A subscriber woken for a head its replica has not
+//!   replayed yet reads again at the next wake-up or after a short pause (1 ms, doubled
+//!   while the replica shows nothing new, up to 50 ms) until it has it, so replica lag
+//!   delays events but never skips one.
 //!
 //! # SQLite settings
 //! WAL journal (readers never block the writer), `synchronous=FULL`, a 30 s busy timeout,

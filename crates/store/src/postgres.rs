@@ -3,6 +3,12 @@
 //! [`postgres_writer`](crate::postgres_writer)'s connections (no Nagle stalls over TCP);
 //! everything else through sqlx.
 //!
+//! **Reads on a hot standby**: the streaming reads are [`PostgresReads`], one pool's worth of
+//! SELECTs, so a store given a replica reads the log there with the very same statements
+//! (`EventStore::connect_with_replica`). Everything else stays on the primary: a standby
+//! refuses writes and `LISTEN`, and `NOTIFY` is not replicated, so the relay listens on the
+//! primary and the reader then fetches the rows from the standby.
+//!
 //! **Writes**: one statement in autocommit, one round trip per group when this process's
 //! picture of the log holds. The store remembers the head it last saw (position, hash,
 //! commit time) and stream versions, [`decide`]s the group against that prediction and
@@ -21,6 +27,7 @@ use std::time::Duration;
 use chrono::{SubsecRound, Utc};
 use deadpool_postgres::GenericClient;
 use futures::future::BoxFuture;
+use futures::stream::BoxStream;
 use sea_orm::sqlx::postgres::{PgListener, PgPool, Postgres};
 use sea_orm::sqlx::query::Query;
 use sea_orm::sqlx::{self, Database, Pool};
@@ -32,7 +39,8 @@ use crate::decide::{Decided, Head, KeyOutcome, Plan, Request, Stamp, Tip, decide
 use crate::entity::{event, idempotency_key};
 use crate::postgres_writer::{PostgresWriter, failed, query};
 use crate::storage::{
-    ArgumentsOf, EventRow, GroupFailed, PersonKeyRow, Restore, SqlReads, Storage, raw_columns,
+    ArgumentsOf, EventRow, GroupFailed, PersonKeyRow, Reads, Restore, RowsQuery, SqlReads, Storage,
+    raw_columns,
 };
 use crate::store::{database_error, from_db, to_db};
 use crate::{ExpectedVersion, KeyChange, PERSON_KEY_BYTES, StoreError};
@@ -96,14 +104,47 @@ const RESTORE_KEYS: &str = "INSERT INTO idempotency_keys (idempotency_key, strea
 const NOTIFY_HEAD: &str =
     "SELECT pg_notify($1, (SELECT COALESCE(MAX(position), 0) FROM events)::text)";
 
+/// The primary's WAL position now: everything committed so far lies before it.
+const CURRENT_WAL: &str = "SELECT pg_current_wal_lsn()::text";
+/// Whether a standby has replayed the WAL up to parameter 1 (a server that is not replaying
+/// any WAL, e.g. a promoted one, has nothing to wait for).
+const REPLAYED: &str = "SELECT COALESCE(pg_last_wal_replay_lsn() >= $1::text::pg_lsn, true)";
+
+/// The primary's current WAL position (`pg_current_wal_lsn()`), as PostgreSQL prints it.
+pub(crate) async fn current_wal(primary: &PgPool) -> Result<String, StoreError> {
+    let (lsn,): (String,) =
+        sqlx::query_as(CURRENT_WAL).fetch_one(primary).await.map_err(database_error)?;
+    Ok(lsn)
+}
+
+/// Whether the standby behind `replica` has replayed the WAL up to `lsn`.
+pub(crate) async fn replayed(replica: &PgPool, lsn: &str) -> Result<bool, StoreError> {
+    let (done,): (bool,) =
+        sqlx::query_as(REPLAYED).bind(lsn).fetch_one(replica).await.map_err(database_error)?;
+    Ok(done)
+}
+
 /// Configures the pool.
 pub(crate) fn configure(options: &mut ConnectOptions) {
     options.max_connections(POOL_SIZE);
 }
 
+/// The log's streaming reads on one PostgreSQL pool: the primary's, or a hot standby's.
+pub(crate) struct PostgresReads {
+    pool: PgPool,
+}
+
+impl PostgresReads {
+    pub(crate) fn new(pool: PgPool) -> PostgresReads {
+        PostgresReads { pool }
+    }
+}
+
 /// The store on PostgreSQL.
 pub(crate) struct PostgresStorage {
     pool: PgPool,
+    /// The log's reads, on the same pool.
+    reads: PostgresReads,
     /// The connections appends are written on.
     writer: PostgresWriter,
     /// What this process last saw of the log, to predict the next group's state.
@@ -129,7 +170,12 @@ struct Found {
 impl PostgresStorage {
     /// The store on `pool`, writing through connections to `url` (the pool's URL).
     pub(crate) fn new(pool: PgPool, url: &str) -> Result<PostgresStorage, StoreError> {
-        Ok(PostgresStorage { pool, writer: PostgresWriter::new(url)?, known: Mutex::default() })
+        Ok(PostgresStorage {
+            reads: PostgresReads::new(pool.clone()),
+            pool,
+            writer: PostgresWriter::new(url)?,
+            known: Mutex::default(),
+        })
     }
 
     fn known(&self) -> MutexGuard<'_, Known> {
@@ -495,7 +541,7 @@ impl Known {
     }
 }
 
-impl SqlReads for PostgresStorage {
+impl SqlReads for PostgresReads {
     type Db = Postgres;
     const STREAM_ROWS: &'static str = self::STREAM_ROWS;
     const LOG_ROWS: &'static str = self::LOG_ROWS;
@@ -516,6 +562,24 @@ impl SqlReads for PostgresStorage {
 
     fn event_row(row: <Postgres as Database>::Row) -> EventRow {
         EventRow::postgres(row)
+    }
+}
+
+impl Reads for PostgresStorage {
+    fn rows(&self, query: RowsQuery) -> BoxStream<'static, Result<EventRow, StoreError>> {
+        self.reads.rows(query)
+    }
+
+    fn event_types(&self) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
+        self.reads.event_types()
+    }
+
+    fn first_position_of_type<'a>(
+        &'a self,
+        event_type: &'a str,
+        last: u64,
+    ) -> BoxFuture<'a, Result<Option<u64>, StoreError>> {
+        self.reads.first_position_of_type(event_type, last)
     }
 }
 

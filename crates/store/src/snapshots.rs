@@ -97,11 +97,11 @@ impl EventStore {
         Ok(())
     }
 
-    /// The snapshot of `kind`, if one is stored (check [`Snapshot::is_intact`] before use).
+    /// The snapshot of `kind`, if one is stored (check [`Snapshot::is_intact`] before use);
+    /// read where this handle reads the log (a replica through [`EventStore::for_reads`]).
     pub async fn snapshot(&self, kind: &str) -> Result<Option<Snapshot>, StoreError> {
         let sql = format!("SELECT {COLUMNS} FROM snapshots WHERE kind = ?");
-        let row =
-            self.connection().query_one_raw(self.sql_statement(&sql, vec![kind.into()])).await?;
+        let row = self.read_db().query_one_raw(self.sql_statement(&sql, vec![kind.into()])).await?;
         row.as_ref().map(snapshot_of).transpose()
     }
 

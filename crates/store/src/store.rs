@@ -22,9 +22,9 @@ use crate::decide::{Decided, KeyOutcome, Request, RowInput};
 use crate::entity::{event, idempotency_key};
 use crate::group::GroupCommit;
 use crate::hash::{ChainFields, GENESIS_HASH, canonical_json};
-use crate::postgres::{self, PostgresStorage};
+use crate::postgres::{self, PostgresReads, PostgresStorage};
 use crate::sqlite::{self, SqliteStorage};
-use crate::storage::{EventRow, RowsQuery, Storage};
+use crate::storage::{EventRow, Reads, RowsQuery, Storage};
 use crate::types::MAX_EVENT_TYPE_LEN;
 use crate::{
     AppendOutcome, Bound, ChainBreak, ChainProblem, ExpectedVersion, KeyChange, Metadata, NewEvent,
@@ -37,11 +37,23 @@ const PAGE_SIZE: u64 = 500;
 /// A subscriber re-reads the log at least this often, even without a wake-up (a lost
 /// notification, or another process writing to the same SQLite file).
 const POLL_INTERVAL: Duration = Duration::from_secs(1);
+/// A subscriber woken for positions its reads do not return yet (a replica still replaying
+/// them) reads again at the next wake-up or after this pause, doubled while the replica
+/// shows nothing new up to [`LAG_RETRY_MAX`]: replay usually takes a millisecond or two, so
+/// waiting for the poll would add up to a second.
+const LAG_RETRY_FIRST: Duration = Duration::from_millis(1);
+const LAG_RETRY_MAX: Duration = Duration::from_millis(50);
 
 /// The event store: cheap to clone (all clones share one pool and one live feed).
+///
+/// A store connected with a read replica ([`connect_with_replica`](Self::connect_with_replica))
+/// hands out a second view of itself, [`for_reads`](Self::for_reads), whose reads of the log
+/// (and of the catalog snapshot) go to the replica; every handle writes to the primary.
 #[derive(Clone)]
 pub struct EventStore {
     pub(crate) inner: Arc<Inner>,
+    /// Whether this handle reads the log from the replica (when the store has one).
+    reads_replica: bool,
 }
 
 pub(crate) struct Inner {
@@ -49,6 +61,8 @@ pub(crate) struct Inner {
     backend: DbBackend,
     /// The database engine: its writes, streaming reads and live-feed relay.
     pub(crate) storage: Box<dyn Storage>,
+    /// A hot standby of the primary that [`EventStore::for_reads`] reads the log from.
+    replica: Option<Replica>,
     /// Queues this process's appends and commits them in groups.
     pub(crate) group: GroupCommit,
     /// The highest position known to be committed; subscribers wait on it.
@@ -56,6 +70,12 @@ pub(crate) struct Inner {
     /// The task relaying other processes' commits into `head` (PostgreSQL), started by the
     /// first subscriber.
     listener: OnceCell<Option<tokio::task::JoinHandle<()>>>,
+}
+
+/// A read replica: its sea-orm connection and its streaming reads.
+struct Replica {
+    db: DatabaseConnection,
+    reads: PostgresReads,
 }
 
 impl Drop for Inner {
@@ -70,6 +90,8 @@ impl fmt::Debug for EventStore {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("EventStore")
             .field("backend", &self.inner.backend)
+            .field("replica", &self.inner.replica.is_some())
+            .field("reads_replica", &self.reads_replica)
             .field("known_head", &*self.inner.head.borrow())
             .finish_non_exhaustive()
     }
@@ -79,17 +101,27 @@ impl EventStore {
     /// Opens a pool on `sqlite://…` or `postgres://…` (the schema is not touched: call
     /// [`migrate`](Self::migrate)).
     pub async fn connect(url: &str) -> Result<EventStore, StoreError> {
-        let backend = if url.starts_with("sqlite:") {
-            DbBackend::Sqlite
-        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            DbBackend::Postgres
-        } else {
-            return Err(StoreError::UnsupportedDatabase { url: url.to_owned() });
-        };
-        let mut options = ConnectOptions::new(url);
-        // sqlx would otherwise ping every connection it hands out: one extra round trip per
-        // operation. Only connections idle for a while are checked.
-        options.sqlx_logging(false).test_before_acquire_if_idle_for(IDLE_BEFORE_PING);
+        EventStore::open(url, None).await
+    }
+
+    /// [`connect`](Self::connect) on the PostgreSQL primary `url`, with `replica_url` (a
+    /// streaming-replication hot standby of it) for the reads of [`for_reads`](Self::for_reads).
+    /// Both must be PostgreSQL ([`StoreError::UnsupportedReplica`] otherwise).
+    pub async fn connect_with_replica(
+        url: &str,
+        replica_url: &str,
+    ) -> Result<EventStore, StoreError> {
+        EventStore::open(url, Some(replica_url)).await
+    }
+
+    async fn open(url: &str, replica_url: Option<&str>) -> Result<EventStore, StoreError> {
+        let backend = backend_of(url)?;
+        if let Some(replica_url) = replica_url
+            && (backend != DbBackend::Postgres || backend_of(replica_url)? != DbBackend::Postgres)
+        {
+            return Err(StoreError::UnsupportedReplica { url: replica_url.to_owned() });
+        }
+        let mut options = connect_options(url);
         let sqlite_location = match backend {
             DbBackend::Sqlite => Some(sqlite::configure(url, &mut options)?),
             _ => {
@@ -104,17 +136,80 @@ impl EventStore {
             }
             None => Box::new(PostgresStorage::new(db.get_postgres_connection_pool().clone(), url)?),
         };
+        let replica = match replica_url {
+            None => None,
+            Some(replica_url) => {
+                let mut options = connect_options(replica_url);
+                postgres::configure(&mut options);
+                let db = Database::connect(options).await?;
+                let reads = PostgresReads::new(db.get_postgres_connection_pool().clone());
+                Some(Replica { db, reads })
+            }
+        };
         let (head, _) = watch::channel(0);
         Ok(EventStore {
             inner: Arc::new(Inner {
                 db,
                 backend,
                 storage,
+                replica,
                 group: GroupCommit::default(),
                 head,
                 listener: OnceCell::new(),
             }),
+            reads_replica: false,
         })
+    }
+
+    /// This store as queries read it: the log (events, heads, versions, as-of bounds, the
+    /// catalog snapshot) from the replica when there is one, else from the primary as
+    /// [`self`]. Appends, the key tables, webhook tables, snapshot saves and migrations go to
+    /// the primary through every handle. A replica lags: a reader that needs a position
+    /// waits for it ([`subscribe`](Self::subscribe) does).
+    pub fn for_reads(&self) -> EventStore {
+        EventStore { inner: self.inner.clone(), reads_replica: true }
+    }
+
+    /// Whether the store was connected with a read replica.
+    pub fn has_replica(&self) -> bool {
+        self.inner.replica.is_some()
+    }
+
+    /// Waits until the replica has replayed everything the primary had committed when this
+    /// was called (its WAL position: schema changes too, which the log's positions do not
+    /// cover); `false` if `timeout` passed first. At once `true` without a replica.
+    pub async fn wait_for_replica(&self, timeout: Duration) -> Result<bool, StoreError> {
+        let Some(replica) = &self.inner.replica else { return Ok(true) };
+        let target = postgres::current_wal(self.inner.db.get_postgres_connection_pool()).await?;
+        let replica = replica.db.get_postgres_connection_pool();
+        let deadline = tokio::time::Instant::now() + timeout;
+        let mut pause = LAG_RETRY_FIRST;
+        loop {
+            if postgres::replayed(replica, &target).await? {
+                return Ok(true);
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return Ok(false);
+            }
+            tokio::time::sleep(pause).await;
+            pause = (pause * 2).min(LAG_RETRY_MAX);
+        }
+    }
+
+    /// The connection this handle reads the log from.
+    pub(crate) fn read_db(&self) -> &DatabaseConnection {
+        match &self.inner.replica {
+            Some(replica) if self.reads_replica => &replica.db,
+            _ => &self.inner.db,
+        }
+    }
+
+    /// The streaming reads this handle reads the log with.
+    fn reads(&self) -> &dyn Reads {
+        match &self.inner.replica {
+            Some(replica) if self.reads_replica => &replica.reads,
+            _ => self.inner.storage.as_ref(),
+        }
     }
 
     /// Creates or upgrades the schema (every pending migration of `league-migration`).
@@ -356,7 +451,7 @@ impl EventStore {
             // Within a stream, versions and positions grow together.
             .order_by_asc(event::Column::StreamVersion)
             .limit(limit)
-            .all(&self.inner.db)
+            .all(self.read_db())
             .await?
             .into_iter()
             .map(decode)
@@ -394,7 +489,7 @@ impl EventStore {
             .filter(event::Column::Position.between(to_db(from_position), to_db(to_position)))
             .order_by_asc(event::Column::Position)
             .limit(limit.min(i64::MAX as u64))
-            .all(&self.inner.db)
+            .all(self.read_db())
             .await?)
     }
 
@@ -441,7 +536,7 @@ impl EventStore {
                     .column_as(event::Column::Position.max(), "last")
                     .filter(event::Column::RecordedAt.lte(time.trunc_subsecs(6)))
                     .into_tuple()
-                    .one(&self.inner.db)
+                    .one(self.read_db())
                     .await?;
                 Ok(last.flatten().map_or(0, from_db))
             }
@@ -462,8 +557,7 @@ impl EventStore {
         stream: &StreamId,
         bound: Bound,
     ) -> impl Stream<Item = Result<EventRow, StoreError>> + Send + 'static {
-        let rows =
-            self.inner.storage.rows(RowsQuery::Stream { stream: stream.as_str().to_owned() });
+        let rows = self.reads().rows(RowsQuery::Stream { stream: stream.as_str().to_owned() });
         let bound = match bound {
             Bound::Time(time) => Bound::Time(time.trunc_subsecs(6)),
             position => position,
@@ -500,7 +594,7 @@ impl EventStore {
         last: u64,
     ) -> impl Stream<Item = Result<EventRow, StoreError>> + Send + 'static {
         let types = event_types.iter().map(|event_type| (*event_type).to_owned()).collect();
-        self.inner.storage.rows(RowsQuery::Types { types, after, last })
+        self.reads().rows(RowsQuery::Types { types, after, last })
     }
 
     /// The log from position `from` to `last` (both inclusive), streamed as raw rows with one
@@ -510,12 +604,12 @@ impl EventStore {
         from: u64,
         last: u64,
     ) -> impl Stream<Item = Result<EventRow, StoreError>> + Send + 'static {
-        self.inner.storage.rows(RowsQuery::Log { from, last })
+        self.reads().rows(RowsQuery::Log { from, last })
     }
 
     /// Every distinct event type in the log, in byte order (a few index seeks, no scan).
     pub async fn event_types(&self) -> Result<Vec<String>, StoreError> {
-        self.inner.storage.event_types().await
+        self.reads().event_types().await
     }
 
     /// The position of the first event of `event_type` at or before `last`, if any.
@@ -524,7 +618,7 @@ impl EventStore {
         event_type: &str,
         last: u64,
     ) -> Result<Option<u64>, StoreError> {
-        self.inner.storage.first_position_of_type(event_type, last).await
+        self.reads().first_position_of_type(event_type, last).await
     }
 
     /// The version of the last event of `stream` (0 when the stream has no events).
@@ -534,7 +628,7 @@ impl EventStore {
             .column_as(event::Column::StreamVersion.max(), "version")
             .filter(event::Column::StreamId.eq(stream.as_str()))
             .into_tuple()
-            .one(&self.inner.db)
+            .one(self.read_db())
             .await?;
         Ok(version.flatten().map_or(0, from_db))
     }
@@ -545,7 +639,7 @@ impl EventStore {
             .select_only()
             .column_as(event::Column::Position.max(), "head")
             .into_tuple()
-            .one(&self.inner.db)
+            .one(self.read_db())
             .await?;
         Ok(head.flatten().map_or(0, from_db))
     }
@@ -553,6 +647,11 @@ impl EventStore {
     /// Every event from `from_position` (inclusive) on: first those already committed, then
     /// each new one after it commits, in position order, without gaps or duplicates, also
     /// for writes by other processes on PostgreSQL. The stream ends only with an error.
+    ///
+    /// Through [`for_reads`](Self::for_reads) the rows come from the replica while the
+    /// wake-ups still come from the primary (its `NOTIFY`, this process's appends): woken
+    /// for a head the replica has not replayed yet, the reader reads again after a short,
+    /// growing pause until it has every event up to that head.
     pub fn subscribe(
         &self,
         from_position: u64,
@@ -562,10 +661,12 @@ impl EventStore {
             let mut wake = store.inner.head.subscribe();
             store.start_listener().await?;
             let mut next = from_position.max(1);
+            let mut lag_retry = LAG_RETRY_FIRST;
             loop {
                 // Mark the wake-up as seen *before* reading, so a commit that lands after the
                 // read returns still wakes us.
-                wake.borrow_and_update();
+                let announced = *wake.borrow_and_update();
+                let read_from = next;
                 // Catch up to the head as it is now, page by page.
                 let mut committed = std::pin::pin!(store.stream_all(next));
                 while let Some(event) = committed.next().await {
@@ -573,14 +674,25 @@ impl EventStore {
                     next = event.position + 1;
                     yield event;
                 }
+                // Committed on the primary but not readable here yet (replica lag): read
+                // again at the next wake-up or after a short pause, which grows only while
+                // the replica shows nothing new (under steady appends it keeps moving).
+                let lagging = next <= announced;
+                if !lagging || next > read_from {
+                    lag_retry = LAG_RETRY_FIRST;
+                }
+                let pause = if lagging { lag_retry } else { POLL_INTERVAL };
                 tokio::select! {
                     changed = wake.changed() => {
                         if changed.is_err() {
                             // Cannot happen while `store` is alive; poll instead of spinning.
-                            tokio::time::sleep(POLL_INTERVAL).await;
+                            tokio::time::sleep(pause).await;
                         }
                     }
-                    () = tokio::time::sleep(POLL_INTERVAL) => {}
+                    () = tokio::time::sleep(pause) => {}
+                }
+                if lagging {
+                    lag_retry = (lag_retry * 2).min(LAG_RETRY_MAX);
                 }
             }
         }
@@ -689,4 +801,24 @@ pub(crate) fn from_db(value: i64) -> u64 {
 /// A database driver's error as the store reports database errors.
 pub(crate) fn database_error(error: sqlx::Error) -> StoreError {
     StoreError::Database(DbErr::Exec(RuntimeErr::SqlxError(Arc::new(error))))
+}
+
+/// The engine a URL names.
+fn backend_of(url: &str) -> Result<DbBackend, StoreError> {
+    if url.starts_with("sqlite:") {
+        Ok(DbBackend::Sqlite)
+    } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(DbBackend::Postgres)
+    } else {
+        Err(StoreError::UnsupportedDatabase { url: url.to_owned() })
+    }
+}
+
+/// The pool options every connection of the store starts from.
+fn connect_options(url: &str) -> ConnectOptions {
+    let mut options = ConnectOptions::new(url);
+    // sqlx would otherwise ping every connection it hands out: one extra round trip per
+    // operation. Only connections idle for a while are checked.
+    options.sqlx_logging(false).test_before_acquire_if_idle_for(IDLE_BEFORE_PING);
+    options
 }

@@ -136,11 +136,24 @@ async fn open(
 /// `database_url` with exactly the given `LEAGUE_*` settings (no admin token unless `env`
 /// names one), on `127.0.0.1:0`.
 pub async fn start_binary(binary: &str, database_url: &str, env: &[(&str, &str)]) -> TestApp {
+    start_binary_with_args(binary, database_url, &[], env).await
+}
+
+/// [`start_binary`] with more `league serve` arguments (e.g. `--read-database URL`).
+pub async fn start_binary_with_args(
+    binary: &str,
+    database_url: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> TestApp {
     let mut command = Command::new(binary);
     command
         .args(["serve", "--database", database_url, "--listen", "127.0.0.1:0"])
+        .args(args)
         .env_remove("LEAGUE_ADMIN_TOKEN")
         .env_remove("LEAGUE_CORS_ORIGINS")
+        .env_remove("READ_DATABASE_URL")
+        .env_remove("LEAGUE_REPLICA_LAG_TIMEOUT")
         .env("RUST_LOG", "error")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

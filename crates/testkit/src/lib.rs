@@ -1,5 +1,6 @@
 //! Test support: a fresh, empty database per test, on embedded SQLite and on PostgreSQL;
-//! the domain's [`fixtures`]; and, with the `app` feature, the gateway harness
+//! the domain's [`fixtures`]; a PostgreSQL primary with a hot standby made from scratch
+//! ([`replication::ReplicatedPair`]); and, with the `app` feature, the gateway harness
 //! ([`app::spawn_app`]) and its GraphQL and WebSocket [`client`].
 //!
 //! PostgreSQL comes from the `PG*` variables that `pg_virtualenv` exports (the README's test
@@ -21,6 +22,7 @@ pub use league_domain::fixtures;
 pub mod app;
 #[cfg(feature = "app")]
 pub mod client;
+pub mod replication;
 
 use sea_orm::{ConnectionTrait, Database};
 

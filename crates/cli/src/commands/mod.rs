@@ -20,6 +20,23 @@ pub struct DatabaseArgs {
     pub url: String,
 }
 
+/// `--read-database URL` / `READ_DATABASE_URL`: a PostgreSQL hot standby of `--database`
+/// that a read-only process reads the log from (`docs/operations.md`, reading gateways).
+#[derive(Debug, Clone, clap::Args)]
+pub struct ReadDatabaseArgs {
+    /// A streaming-replication hot standby of the PostgreSQL `--database`: the log is read
+    /// there, commands still go to `--database` (empty: read the primary).
+    #[arg(long = "read-database", env = "READ_DATABASE_URL", hide_env_values = true)]
+    pub read_url: Option<String>,
+}
+
+impl ReadDatabaseArgs {
+    /// The standby's URL, if one is given (an empty value is none).
+    pub fn url(&self) -> Option<&str> {
+        self.read_url.as_deref().map(str::trim).filter(|url| !url.is_empty())
+    }
+}
+
 /// Writes `text` to stdout. A reader that went away (`league schedule … | head`) is not an
 /// error: the output was simply not wanted any more, so the command still succeeds.
 pub fn write_stdout(text: &str) -> Result<(), crate::CliError> {

@@ -2,6 +2,11 @@
 //! over the database until SIGTERM or ctrl-c, then shuts down gracefully (in-flight requests
 //! finish).
 //!
+//! With `--read-database` (a PostgreSQL hot standby of `--database`) it is a reading
+//! gateway: queries, subscriptions and start-up read the standby, commands append to the
+//! primary and answer `REPLICA_LAG` when the standby has not replayed them within
+//! `--replica-lag-timeout` (`docs/operations.md`).
+//!
 //! Prints one line `listening on http://ADDR` on stdout once the socket is bound (port 0
 //! picks a free port; scripts and tests read the line), and, when `LEAGUE_ADMIN_TOKEN` is
 //! not set, the generated admin token once.
@@ -20,6 +25,12 @@ use crate::CliError;
 pub struct ServeArgs {
     #[command(flatten)]
     pub database: super::DatabaseArgs,
+    #[command(flatten)]
+    pub read_database: super::ReadDatabaseArgs,
+    /// With `--read-database`: how long a command waits for the standby to replay it before
+    /// answering REPLICA_LAG (its write is committed either way; e.g. 500ms, 5s, 1m).
+    #[arg(long, env = "LEAGUE_REPLICA_LAG_TIMEOUT", default_value = "5s", value_parser = league_webhooks::parse_duration)]
+    pub replica_lag_timeout: std::time::Duration,
     /// Address to listen on (port 0 picks a free port).
     #[arg(long, env = "LEAGUE_LISTEN", default_value = "127.0.0.1:8000")]
     pub listen: String,
@@ -74,7 +85,13 @@ pub async fn run(args: ServeArgs) -> Result<ExitCode, CliError> {
     webhooks.pause_after = args.webhook_pause_after;
     config.webhooks = Some(webhooks);
 
-    let app = match league_app::App::open(&args.database.url).await {
+    let settings = league_app::AppSettings {
+        replica_lag_timeout: args.replica_lag_timeout,
+        ..league_app::AppSettings::from_env()
+            .map_err(|error| CliError::BadInput(error.to_string()))?
+    };
+    let read_database = args.read_database.url();
+    let app = match league_app::App::connect(&args.database.url, read_database, settings).await {
         Ok(app) => app,
         // An unsupported URL is the user's mistake; anything else is a failure.
         Err(error) if matches!(error.code(), ErrorCode::BadUserInput { .. }) => {
@@ -88,7 +105,12 @@ pub async fn run(args: ServeArgs) -> Result<ExitCode, CliError> {
         .await
         .with_context(|| format!("cannot listen on {address}"))?;
     let bound = listener.local_addr().context("cannot read the bound address")?;
-    tracing::info!(%bound, cors = ?config.cors_origins, "serving GraphQL at /graphql, GraphiQL at /");
+    tracing::info!(
+        %bound,
+        cors = ?config.cors_origins,
+        reads_replica = app.reads_replica(),
+        "serving GraphQL at /graphql, GraphiQL at /"
+    );
     {
         let mut out = std::io::stdout().lock();
         if generated {
