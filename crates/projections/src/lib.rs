@@ -9,6 +9,7 @@
 //! load_league(store, id, until)                    one league's model from its own stream
 //! fold_until(events, AsOf) / load_model(store, …)  the whole log at a point (replay, audit)
 //! RatingsModel / load_ratings(store, last, …)      ratings across leagues, from the results
+//! rebuild(store, until, Keep, …) -> Rebuilt        the log read once: chain, model, ratings (replay)
 //! ```
 //!
 //! The fold is written to be cheap, because replaying a long log is the audit path: events
@@ -23,6 +24,7 @@ mod error;
 mod model;
 mod players;
 mod ratings;
+mod rebuild;
 
 pub use asof::{AsOf, fold_until, load_league, load_model};
 pub use catalog::{
@@ -40,3 +42,6 @@ pub use model::{
 };
 pub use players::{NAME_FIELD, PersonKeys, erased_players, person_keys};
 pub use ratings::{RATING_EVENT_TYPES, RatingsModel, load_ratings};
+pub use rebuild::{
+    Keep, RETIRE_AFTER, RatingsFold, RebuildError, RebuildFold, Rebuilt, RebuiltLeague, rebuild,
+};
