@@ -222,11 +222,20 @@ pub struct ReadModel {
     /// Tournament → the system scoring its boards (what the ratings rebuilt by a replay need;
     /// tournaments themselves are folded from their own streams).
     tournament_systems: HashMap<Uuid, ScoringSystem>,
+    /// Only what standings need ([`Self::standings_only`]).
+    standings_only: bool,
 }
 
 impl ReadModel {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A model that folds only what leagues' standings and counts need, for a rebuild that
+    /// answers nothing else: no seat labels, results, game scores or score history (games
+    /// know their seats and status). Folding less is what makes a rebuild's fold cheap.
+    pub(crate) fn standings_only() -> Self {
+        ReadModel { standings_only: true, ..Self::default() }
     }
 
     /// Global position of the last folded event (0 before any).
@@ -482,7 +491,8 @@ impl ReadModel {
         for game in &state.games {
             self.games.remove(&game.id);
         }
-        let labels = &state.seat_labels;
+        // A label is an allocation per seat: a standings-only model leaves them empty.
+        let labels = (!self.standings_only).then_some(&state.seat_labels);
         state.games = e
             .games
             .into_iter()
@@ -494,10 +504,12 @@ impl ReadModel {
                     .zip(game.seats)
                     .map(|(seat, player)| SeatView {
                         seat,
-                        label: labels
-                            .get(seat as usize - 1)
-                            .cloned()
-                            .unwrap_or_else(|| format!("Seat {seat}")),
+                        label: labels.map_or_else(String::new, |labels| {
+                            labels
+                                .get(seat as usize - 1)
+                                .cloned()
+                                .unwrap_or_else(|| format!("Seat {seat}"))
+                        }),
                         player,
                     })
                     .collect(),
@@ -530,23 +542,19 @@ impl ReadModel {
         }
     }
 
-    /// Scores a result of `league`'s game at `index`, returning the scored game and each
-    /// seated player's score in seat order.
+    /// Scores a result of `league`'s game at `index` under the league's system.
     fn score(
         state: &LeagueState,
         meta: EventMeta,
         index: usize,
         result: &GameResult,
-    ) -> Result<(ScoredResult, Vec<(Uuid, f64)>), ProjectionError> {
+    ) -> Result<ScoredResult, ProjectionError> {
         let view = &state.games[index];
         let scored = score_game_unexplained(state.view.settings.scoring_system, result)
             .map_err(|error| ProjectionError::inconsistent(meta.position, error.to_string()))?;
-        let seats = view.seats.iter().map(|seat| seat.player);
-        let scored = ScoredResult::new(scored, seats.clone()).map_err(|error| {
+        ScoredResult::new(scored, view.seats.iter().map(|seat| seat.player)).map_err(|error| {
             ProjectionError::inconsistent(meta.position, format!("game {}: {error}", view.id))
-        })?;
-        let scores = scored.in_seat_order(seats);
-        Ok((scored, scores))
+        })
     }
 
     /// The league a result belongs to and its game's index there; unknown ones are refused.
@@ -567,10 +575,17 @@ impl ReadModel {
     }
 
     fn finish(&mut self, meta: EventMeta, e: GameFinished) -> Result<(), ProjectionError> {
+        let standings_only = self.standings_only;
         let (state, index) = self.result_target(meta, e.league_id, e.game_id)?;
-        let (scored, scores) = Self::score(state, meta, index, &e.result)?;
-        for (player, score) in &scores {
-            state.push_change(*player, meta, e.game_id, *score, None);
+        let scored = Self::score(state, meta, index, &e.result)?;
+        if !standings_only {
+            let scores = scored.in_seat_order(state.games[index].seats.iter().map(|s| s.player));
+            for (player, score) in &scores {
+                state.push_change(*player, meta, e.game_id, *score, None);
+            }
+            let game = &mut state.games[index];
+            game.result = Some(e.result);
+            game.scores = scores;
         }
         state.view.stream_version = meta.stream_version;
         let slot = state.scored.push(scored);
@@ -578,37 +593,36 @@ impl ReadModel {
         state.standings = OnceLock::new();
         let game = &mut state.games[index];
         game.status = GameStatus::Finished;
-        game.result = Some(e.result);
-        game.scores = scores;
         game.finished_at = Some(meta.recorded_at);
         Ok(())
     }
 
     fn correct(&mut self, meta: EventMeta, e: GameResultCorrected) -> Result<(), ProjectionError> {
+        let standings_only = self.standings_only;
         let (state, index) = self.result_target(meta, e.league_id, e.game_id)?;
-        let (scored, scores) = Self::score(state, meta, index, &e.result)?;
-        let old = std::mem::take(&mut state.games[index].scores);
-        if old.is_empty() {
+        let scored = Self::score(state, meta, index, &e.result)?;
+        let slot = state.scored_slot[index];
+        if slot == NOT_SCORED {
             return Err(ProjectionError::inconsistent(
                 meta.position,
                 format!("correction of game {} which has no result", e.game_id),
             ));
         }
-        for (player, score) in &scores {
-            let before = old.iter().find(|(p, _)| p == player).map_or(0.0, |(_, s)| *s);
-            let reason = Some(e.reason.clone());
-            state.push_change(*player, meta, e.game_id, score - before, reason);
+        if !standings_only {
+            let scores = scored.in_seat_order(state.games[index].seats.iter().map(|s| s.player));
+            let old = std::mem::take(&mut state.games[index].scores);
+            for (player, score) in &scores {
+                let before = old.iter().find(|(p, _)| p == player).map_or(0.0, |(_, s)| *s);
+                let reason = Some(e.reason.clone());
+                state.push_change(*player, meta, e.game_id, score - before, reason);
+            }
+            let game = &mut state.games[index];
+            game.result = Some(e.result);
+            game.scores = scores;
         }
         state.view.stream_version = meta.stream_version;
-        let slot = match state.scored_slot[index] {
-            NOT_SCORED => state.scored.push(scored),
-            slot => state.scored.replace(slot as usize, scored),
-        };
-        state.scored_slot[index] = u32::try_from(slot).unwrap_or(NOT_SCORED);
+        state.scored.replace(slot as usize, scored);
         state.standings = OnceLock::new();
-        let game = &mut state.games[index];
-        game.result = Some(e.result);
-        game.scores = scores;
         Ok(())
     }
 }

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use league_domain::{DomainEvent, LeagueStatus};
+use league_domain::{DomainEvent, GameStatus, LeagueStatus};
 use league_scoring::ScoringSystem;
 use league_store::{EventStore, RawEvent, ScanEnd};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -75,7 +75,11 @@ impl RebuiltLeague {
             status: view.status,
             scoring_system: view.settings.scoring_system,
             games: view.games.len(),
-            games_finished: state.games().iter().filter(|game| game.result.is_some()).count(),
+            games_finished: state
+                .games()
+                .iter()
+                .filter(|game| game.status == GameStatus::Finished)
+                .count(),
             standings: state.standings().to_vec(),
         }
     }
@@ -121,7 +125,7 @@ impl RebuildFold {
     pub fn new(keep: Keep) -> RebuildFold {
         RebuildFold {
             keep,
-            model: ReadModel::new(),
+            model: ReadModel::standings_only(),
             completed: VecDeque::new(),
             dropped_leagues: HashSet::default(),
             kept: HashMap::default(),
@@ -246,7 +250,8 @@ impl RatingsFold {
 #[derive(Debug)]
 pub struct Rebuilt {
     /// Players (names opened as [`crate::load_model`] opens them), tournaments' systems and
-    /// the leagues that stayed open; its position is the last event folded.
+    /// the leagues that stayed open, folded for their standings only (no seat labels,
+    /// results or score history); its position is the last event folded.
     pub model: ReadModel,
     /// The leagues [`Keep`] asked for, in creation order (a league not in the log is absent).
     pub leagues: Vec<RebuiltLeague>,
