@@ -27,8 +27,8 @@
 //!                                         boards as iCalendar events (docs/feeds.md)
 //! app.league_export / tournament_export    a competition's standings and results as CSV
 //!                                         or JSON (docs/feeds.md)
-//! replay::rebuild(store) / fold_as_of      the whole log folded at once, then .with_ratings
-//!                                           and .report (what `league replay` prints)
+//! replay::rebuild / replay::fold_as_of    the log read once: chain walked, standings,
+//!                                         ratings; .report (what `league replay` prints)
 //! ```
 //!
 //! One background task follows `EventStore::subscribe` in position order: it folds each

@@ -1,9 +1,10 @@
-//! Replaying the log from scratch (`league replay`): the whole log folded in memory with its
-//! hash chain walked beside it, or the read side as of a point in history; the ratings
-//! across leagues rebuilt from the same log; and the report printed from them (standings of
-//! every league or one, every game kind's leaderboard). Nothing is written: every read model
-//! is a fold of the log (`docs/architecture.md`). Unlike [`crate::App`], which folds a small
-//! catalog and loads leagues on demand, a replay folds everything at once.
+//! Replaying the log from scratch (`league replay`): the whole log read once, its hash chain
+//! walked as it is read, folded into the read side and the ratings across leagues
+//! (`projections::rebuild`, in memory bounded by the leagues still open), or the read side as
+//! of a point in history; and the report printed from them (standings of every league or
+//! one, every game kind's leaderboard). Nothing is written: every read model is a fold of
+//! the log (`docs/architecture.md`). Unlike [`crate::App`], which folds a small catalog and
+//! loads leagues on demand, a replay folds everything, once.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -11,10 +12,11 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 use league_domain::LeagueStatus;
 use league_projections::{
-    AsOf, GameKind, ProjectionError, RatingsModel, ReadModel, StandingRow, load_model, load_ratings,
+    AsOf, GameKind, Keep, ProjectionError, RatingsModel, RebuildError, Rebuilt, RebuiltLeague,
+    StandingRow, load_league, rebuild as rebuild_log,
 };
 use league_scoring::ScoringSystem;
-use league_store::{ChainBreak, EventStore, StoreError};
+use league_store::{ChainBreak, EventStore};
 use serde::Serialize;
 use uuid::Uuid;
 
@@ -24,8 +26,6 @@ pub enum ReplayError {
     /// An event of the log does not fold (or cannot be read).
     #[error("replay failed")]
     Fold(#[source] ProjectionError),
-    #[error("cannot verify the hash chain")]
-    Verify(#[source] StoreError),
     /// A result does not fit the ratings (unknown league, a second first report, a
     /// correction of nothing): the replay fails like any other fold error.
     #[error("ratings replay failed")]
@@ -38,76 +38,82 @@ pub enum ReplayError {
     LeagueNotYet(Uuid),
 }
 
-/// The whole log folded: its hash chain broken (nothing more to rebuild), or intact.
+impl From<RebuildError> for ReplayError {
+    fn from(error: RebuildError) -> Self {
+        match error {
+            RebuildError::Fold(error) => ReplayError::Fold(error),
+            RebuildError::Ratings(error) => ReplayError::Ratings(error),
+        }
+    }
+}
+
+/// The whole log replayed: its hash chain broken (nothing more to rebuild), or intact.
 #[derive(Debug)]
 pub enum Rebuild {
     ChainBroken(ChainBreak),
-    Intact(Box<Folded>),
+    Intact(Box<Replay>),
 }
 
-/// The log folded into the read model, up to a bound or whole; the ratings come next
-/// ([`Folded::with_ratings`]).
+/// The read side rebuilt from the log, up to a bound or whole: the standings asked for and
+/// the ratings across leagues (`projections::rebuild`: the log read once, in memory bounded
+/// by the leagues still open).
 #[derive(Debug)]
-pub struct Folded {
-    pub model: ReadModel,
+pub struct Replay {
+    rebuilt: Rebuilt,
     /// The bound folded to (`None`: the whole log).
     pub as_of: Option<AsOf>,
-    /// Events whose hash chain was verified (the whole log's fold only).
+    /// Events whose hash chain was verified (the whole log's replay only).
     pub events_verified: Option<u64>,
-    /// Time to fold the log (and walk its chain).
+    /// Time to read, verify and fold the log.
     pub fold_time: Duration,
 }
 
-/// The read side rebuilt from the log: the read model and the ratings across leagues.
-#[derive(Debug)]
-pub struct Replay {
-    pub folded: Folded,
-    pub ratings: RatingsModel,
+/// What standings a replay keeps: one league's, or every league's (a bounded replay prints
+/// them all), or none (a whole replay without `--league` prints only its summary).
+fn keep(as_of: Option<AsOf>, league: Option<Uuid>) -> Keep {
+    match (league, as_of) {
+        (Some(league), _) => Keep::One(league),
+        (None, Some(_)) => Keep::Every,
+        (None, None) => Keep::Nothing,
+    }
 }
 
-/// Folds the whole log and walks its hash chain, the two scans side by side. `progress`
-/// gets the last folded position now and then.
+/// Replays the whole log, walking its hash chain as it is read, keeping the standings of
+/// `league` (if any) for the report. `progress` gets the last folded position now and then.
 pub async fn rebuild(
     store: &EventStore,
+    league: Option<Uuid>,
     progress: impl FnMut(u64),
 ) -> Result<Rebuild, ReplayError> {
     let started = Instant::now();
-    let (model, verified) = tokio::join!(load_model(store, None, progress), store.verify());
-    let model = model.map_err(ReplayError::Fold)?;
-    let verified = verified.map_err(ReplayError::Verify)?;
-    if let Some(bad) = verified.first_bad {
-        return Ok(Rebuild::ChainBroken(bad));
-    }
-    Ok(Rebuild::Intact(Box::new(Folded {
-        model,
+    let rebuilt = rebuild_log(store, None, keep(None, league), progress).await?;
+    let chain = rebuilt.scan.as_ref().and_then(|scan| scan.chain.clone());
+    let verified = match chain {
+        Some(report) => match report.first_bad {
+            Some(bad) => return Ok(Rebuild::ChainBroken(bad)),
+            None => report.events_verified,
+        },
+        None => 0,
+    };
+    Ok(Rebuild::Intact(Box::new(Replay {
+        rebuilt,
         as_of: None,
-        events_verified: Some(verified.events_verified),
+        events_verified: Some(verified),
         fold_time: started.elapsed(),
     })))
 }
 
-/// Folds the log up to `as_of` (verifies nothing).
+/// Replays the log up to `as_of` (verifies nothing), keeping every league's standings, or
+/// those of `league`.
 pub async fn fold_as_of(
     store: &EventStore,
     as_of: AsOf,
+    league: Option<Uuid>,
     progress: impl FnMut(u64),
-) -> Result<Folded, ReplayError> {
+) -> Result<Replay, ReplayError> {
     let started = Instant::now();
-    let model = load_model(store, Some(as_of), progress).await.map_err(ReplayError::Fold)?;
-    Ok(Folded { model, as_of: Some(as_of), events_verified: None, fold_time: started.elapsed() })
-}
-
-impl Folded {
-    /// Rebuilds the ratings across leagues (docs/ratings.md) up to the model's position.
-    pub async fn with_ratings(self, store: &EventStore) -> Result<Replay, ReplayError> {
-        let model = &self.model;
-        let ratings = load_ratings(store, model.position(), |competition| {
-            model.scoring_system_of(competition)
-        })
-        .await
-        .map_err(ReplayError::Ratings)?;
-        Ok(Replay { folded: self, ratings })
-    }
+    let rebuilt = rebuild_log(store, Some(as_of), keep(Some(as_of), league), progress).await?;
+    Ok(Replay { rebuilt, as_of: Some(as_of), events_verified: None, fold_time: started.elapsed() })
 }
 
 /// What `league replay` prints as JSON: standings and leaderboards at the replayed point.
@@ -172,11 +178,21 @@ pub struct RatingRow {
 }
 
 impl Replay {
+    /// Position of the last event replayed.
+    pub fn position(&self) -> u64 {
+        self.rebuilt.model.position()
+    }
+
+    /// The ratings across leagues as of the replayed position.
+    pub fn ratings(&self) -> &RatingsModel {
+        &self.rebuilt.ratings
+    }
+
     /// One line per game kind with rated games: games, players and the leader.
     pub fn ratings_summary(&self) -> String {
-        let ratings = self.ratings.ratings();
+        let ratings = self.rebuilt.ratings.ratings();
         let mut lines =
-            vec![format!("ratings rebuilt from {} results", self.ratings.results_folded())];
+            vec![format!("ratings rebuilt from {} results", self.rebuilt.ratings.results_folded())];
         for kind in GameKind::ALL {
             let board = ratings.leaderboard(kind, None);
             if let Some(top) = board.first() {
@@ -196,19 +212,19 @@ impl Replay {
 
     /// The standings of `league` (or of every league) and every leaderboard. A league the
     /// replay lacks is a [`ReplayError::UnknownLeague`] or, when it is created after the
-    /// bound, a [`ReplayError::LeagueNotYet`]; for a bounded replay, the whole
-    /// log is folded to tell "not yet" from "never".
+    /// bound, a [`ReplayError::LeagueNotYet`] (told apart by the league's own stream).
     pub async fn report(
         &self,
         store: &EventStore,
         league: Option<Uuid>,
     ) -> Result<ReplayReport, ReplayError> {
-        let (model, as_of) = (&self.folded.model, self.folded.as_of);
+        let kept = &self.rebuilt.leagues;
         let leagues = match league {
-            Some(id) => {
-                if model.league(id).is_none() {
-                    let later = as_of.is_some()
-                        && load_model(store, None, |_| {})
+            Some(id) => match kept.iter().find(|rebuilt| rebuilt.id == id) {
+                Some(rebuilt) => vec![self.league_standings(rebuilt)],
+                None => {
+                    let later = self.as_of.is_some()
+                        && load_league(store, id, None)
                             .await
                             .map_err(ReplayError::Fold)?
                             .league(id)
@@ -217,41 +233,38 @@ impl Replay {
                         if later { ReplayError::LeagueNotYet } else { ReplayError::UnknownLeague };
                     return Err(unknown(id));
                 }
-                vec![self.league_standings(id)]
-            }
-            None => model.leagues().map(|view| self.league_standings(view.id)).collect(),
+            },
+            None => kept.iter().map(|rebuilt| self.league_standings(rebuilt)).collect(),
         };
         Ok(ReplayReport {
-            position: model.position(),
-            recorded_at: model.last_recorded_at(),
+            position: self.rebuilt.model.position(),
+            recorded_at: self.rebuilt.model.last_recorded_at(),
             leagues,
             ratings: self.leaderboards(),
         })
     }
 
-    fn league_standings(&self, league: Uuid) -> LeagueStandings {
-        let model = &self.folded.model;
-        let view = model.league(league).expect("checked by the caller");
-        let finished = model.games_of(league).filter(|game| game.result.is_some()).count();
-        let standings = model
-            .standings(league)
-            .into_iter()
-            .map(|row| NamedStanding::of(&row, model.player(row.player).map(|p| p.name.clone())))
+    fn league_standings(&self, league: &RebuiltLeague) -> LeagueStandings {
+        let model = &self.rebuilt.model;
+        let standings = league
+            .standings
+            .iter()
+            .map(|row| NamedStanding::of(row, model.player(row.player).map(|p| p.name.clone())))
             .collect();
         LeagueStandings {
-            league: view.id,
-            name: view.settings.name.clone(),
-            status: view.status,
-            scoring_system: view.settings.scoring_system,
-            games_finished: finished,
-            games: view.games.len(),
+            league: league.id,
+            name: league.name.clone(),
+            status: league.status,
+            scoring_system: league.scoring_system,
+            games_finished: league.games_finished,
+            games: league.games,
             standings,
         }
     }
 
     /// Every game kind's leaderboard as of the replayed position.
     fn leaderboards(&self) -> BTreeMap<String, Vec<RatingRow>> {
-        let ratings = self.ratings.ratings();
+        let ratings = self.rebuilt.ratings.ratings();
         GameKind::ALL
             .into_iter()
             .map(|kind| {

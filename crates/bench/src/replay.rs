@@ -1,5 +1,5 @@
-//! `league-bench replay`: how fast the read side rebuilds standings from a long log, next
-//! to a raw scan of the same table in the same run.
+//! `league-bench replay`: how fast the read side rebuilds from a long log, each figure beside
+//! a baseline measured in the same run.
 //!
 //! 1. Generates a realistic log ([`crate::generator`]: players; placement leagues of 8
 //!    with k = 2..6 and the default games per seat; every game reported, about 1 in 20
@@ -7,33 +7,40 @@
 //!    scratch database beside `--database` (removed afterwards); or, with `--log`, measures
 //!    an existing log as it is (read only).
 //! 2. Measures, each as the best of a few runs:
-//!    - raw scan ([`raw_scan`], also the baseline of `league-bench scale`): the query the
-//!      rebuild runs, every row fetched and every column it reads taken as the driver's
-//!      bytes, text or integers — nothing parsed (no JSON, no timestamp);
-//!    - replay from the database: [`load_model`], the fold `league replay` runs (and `league-bench
-//!      scale` times as its rebuild): each payload decoded from its JSON text and
-//!      folded (`replay_db_events_per_s`); then, apart, every league's standings ranked
-//!      (`rank_all_leagues_s`), which a replay does lazily, per league, when asked;
-//!    - replay from memory: the log held in memory as typed domain events, folded, then
-//!      every league's standings ranked (`replay_events_per_s`, goal ≥ 1M/s); and the same
-//!      from the store's `RecordedEvent`s, whose JSON values are decoded on the way
-//!      (`replay_recorded_events_per_s`).
+//!    - from the database: the rebuild `league replay` runs ([`rebuild`]: the log read once
+//!      by the store's scan, hash chain walked, every event decoded and folded into the read
+//!      model and the ratings; `rebuild_events_per_s`), beside the store's scan alone
+//!      (`scan_events_per_s`: rows read and handed over, nothing checked or decoded), the
+//!      scan walking the chain (`scan_chain_events_per_s`: what verifying costs) and
+//!      [`raw_scan`] (sqlx, the baseline of `league-bench scale` too);
+//!    - with `--before`, the replay this one replaced, once: the whole model folded beside a
+//!      paged chain walk, then the ratings from a third read (`before_events_per_s`);
+//!    - in memory, the log held as typed domain events (decoded once, untimed): the read
+//!      model's fold of every event then every league's standings ranked
+//!      (`replay_events_per_s`, goal ≥ 1.5M/s), beside its floor — the same events taken
+//!      apart and dropped without folding (`drop_events_per_s`); the rebuild's model fold
+//!      (every completed league ranked, then dropped: `rebuild_fold_events_per_s`); and the
+//!      rebuild's ratings fold (`ratings_results_per_s`, results per second: Weng–Lin's
+//!      share, which runs on a thread of its own).
 //!
-//!    Freeing the model after a run is not timed.
-//! 3. `replay_ratio` = database replay rate / raw scan rate (goal ≥ 0.5).
+//!    Freeing what a run built is not timed.
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use futures::TryStreamExt;
-use league_projections::{EventMeta, ReadModel, decode_event, load_model};
+use league_domain::DomainEvent;
+use league_projections::{
+    EventMeta, Keep, RatingsFold, ReadModel, RebuildFold, decode_event, load_model, load_ratings,
+    rebuild,
+};
 use league_store::EventStore;
 use league_store::sea_orm::DbBackend;
 use league_store::sea_orm::sqlx::{self, Row};
 
 use crate::BenchError;
-use crate::figures::print_figures;
+use crate::figures::{load_average, print_figures, process_cpu_time, thread_cpu_time};
 use crate::generator::{LogSize, append_all, generate};
 use crate::scratch::{ScratchArgs, in_scratch};
 
@@ -47,6 +54,10 @@ pub struct Args {
     /// generating one.
     #[arg(long, value_name = "URL")]
     pub log: Option<String>,
+    /// Also time the replay this one replaced, once (it holds every league's model: ≈ 1.9 GB
+    /// at 1M events).
+    #[arg(long)]
+    pub before: bool,
 }
 
 /// Measurements per figure; the best one counts (the machine is shared).
@@ -61,13 +72,24 @@ struct Figures {
     generate_s: f64,
     append_s: f64,
     raw_scan_events_per_s: f64,
-    replay_db_events_per_s: f64,
-    replay_ratio: f64,
-    /// The database replay plus ranking every league's standings.
-    replay_db_then_ranked_events_per_s: f64,
+    scan_events_per_s: f64,
+    scan_chain_events_per_s: f64,
+    rebuild_events_per_s: f64,
+    /// CPU time of the fastest rebuild, every thread's (two idle cores need at least half).
+    rebuild_cpu_s: f64,
+    /// The rebuild's rate over the chain-walking scan's.
+    rebuild_ratio: f64,
+    before_events_per_s: Option<f64>,
+    /// In memory, per CPU-second of the folding thread (an idle machine's wall rate).
+    drop_events_per_cpu_s: f64,
     replay_events_per_s: f64,
-    replay_recorded_events_per_s: f64,
-    rank_all_leagues_s: f64,
+    replay_events_per_cpu_s: f64,
+    rank_all_leagues_cpu_s: f64,
+    rebuild_fold_events_per_cpu_s: f64,
+    ratings_results_per_cpu_s: f64,
+    results: u64,
+    load_average_before: String,
+    load_average_after: String,
 }
 
 /// The baseline of the rebuild benches: the rebuild's own query, every row fetched and
@@ -119,7 +141,7 @@ fn rank_all(model: &ReadModel) -> usize {
 }
 
 /// The best of [`RUNS`] timings; each run returns the time of its own measured part (so
-/// freeing the model afterwards is not counted).
+/// freeing what it built is not counted).
 async fn best<F, Fut>(mut run: F) -> Result<Duration, BenchError>
 where
     F: FnMut() -> Fut,
@@ -132,6 +154,42 @@ where
     Ok(best)
 }
 
+/// Wall and CPU time of one in-memory run (one thread: on a busy machine its CPU time is
+/// what an idle machine's wall time would be).
+#[derive(Debug, Clone, Copy)]
+struct Timed {
+    wall: Duration,
+    cpu: Duration,
+}
+
+/// A clock of both kinds started now.
+struct Stopwatch {
+    wall: Instant,
+    cpu: Duration,
+}
+
+impl Stopwatch {
+    fn start() -> Result<Stopwatch, BenchError> {
+        Ok(Stopwatch { wall: Instant::now(), cpu: thread_cpu_time()? })
+    }
+
+    fn read(&self) -> Result<Timed, BenchError> {
+        Ok(Timed { wall: self.wall.elapsed(), cpu: thread_cpu_time()? - self.cpu })
+    }
+}
+
+/// The best of [`RUNS`] in-memory runs (each on this thread), by CPU time.
+fn best_of(mut run: impl FnMut() -> Result<Timed, BenchError>) -> Result<Timed, BenchError> {
+    let mut best: Option<Timed> = None;
+    for _ in 0..RUNS {
+        let timed = run()?;
+        if best.is_none_or(|best| timed.cpu < best.cpu) {
+            best = Some(timed);
+        }
+    }
+    Ok(best.expect("at least one run"))
+}
+
 /// Generates and appends the log into the scratch database at `url`, then measures it.
 async fn generate_and_measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
     let started = Instant::now();
@@ -142,91 +200,185 @@ async fn generate_and_measure(url: &str, args: &Args) -> Result<Figures, BenchEr
     let started = Instant::now();
     append_all(&store, streams).await?;
     let append_s = started.elapsed().as_secs_f64();
-    let mut figures = measure(&store).await?;
+    let mut figures = measure(&store, args).await?;
     figures.leagues = leagues;
     figures.generate_s = generate_s;
     figures.append_s = append_s;
     Ok(figures)
 }
 
+/// Reads the log with the store's scan, handing each batch to `take`; the rows read.
+async fn drain(
+    store: &EventStore,
+    check_chain: bool,
+    mut take: impl FnMut(league_store::LogBatch) -> Result<(), BenchError>,
+) -> Result<u64, BenchError> {
+    let mut scan = store.scan_log(u64::MAX, check_chain).await.context("scan")?;
+    while let Some(batch) = scan.next().await {
+        take(batch)?;
+    }
+    let end = scan.finish().await.context("scan")?;
+    if let Some(chain) = end.chain
+        && let Some(bad) = chain.first_bad
+    {
+        return Err(anyhow::anyhow!("the hash chain breaks: {bad}").into());
+    }
+    Ok(end.rows)
+}
+
+/// The log as typed events, decoded once.
+async fn typed_log(store: &EventStore) -> Result<Vec<(EventMeta, DomainEvent)>, BenchError> {
+    let mut typed = Vec::new();
+    drain(store, false, |batch| {
+        for raw in batch.events() {
+            let event = decode_event(raw.event_type, raw.schema_version.into(), raw.payload)
+                .context("decode")?;
+            let meta = EventMeta {
+                position: raw.position,
+                stream_version: raw.stream_version,
+                recorded_at: raw.recorded_at,
+            };
+            typed.push((meta, event));
+        }
+        Ok(())
+    })
+    .await?;
+    Ok(typed)
+}
+
 /// Measures the log of `store` (read only).
-async fn measure(store: &EventStore) -> Result<Figures, BenchError> {
+async fn measure(store: &EventStore, args: &Args) -> Result<Figures, BenchError> {
+    let load_average_before = load_average();
     let events = store.head_position().await.context("head")?;
     let per_s = |time: Duration| events as f64 / time.as_secs_f64().max(1e-9);
 
-    let scan = best(|| async {
+    let raw = best(|| async {
         let started = Instant::now();
         std::hint::black_box(raw_scan(store).await?);
         Ok(started.elapsed())
     })
     .await?;
+    let scan = |check_chain| async move {
+        let started = Instant::now();
+        let mut bytes = 0usize;
+        drain(store, check_chain, |batch| {
+            bytes += batch.events().map(|raw| raw.payload.len()).sum::<usize>();
+            Ok(())
+        })
+        .await?;
+        std::hint::black_box(bytes);
+        Ok(started.elapsed())
+    };
+    let scanned = best(|| scan(false)).await?;
+    let chained = best(|| scan(true)).await?;
     let mut leagues = 0u64;
-    let (mut db_replay, mut db_rank) = (Duration::MAX, Duration::MAX);
+    let (mut rebuilt, mut rebuild_cpu) = (Duration::MAX, Duration::MAX);
     for _ in 0..RUNS {
-        let started = Instant::now();
-        let model = load_model(store, None, |_| {}).await.context("replay")?;
-        db_replay = db_replay.min(started.elapsed());
-        let ranking = Instant::now();
-        std::hint::black_box(rank_all(&model));
-        db_rank = db_rank.min(ranking.elapsed());
-        leagues = model.leagues().count() as u64;
-        drop(model);
-    }
-
-    let recorded = store.read_all(1, u64::MAX).await.context("load the log")?;
-    let recorded_time = best(|| async {
-        let started = Instant::now();
-        let mut model = ReadModel::new();
-        for event in &recorded {
-            model.apply(event).context("fold")?;
+        let (started, cpu) = (Instant::now(), process_cpu_time()?);
+        let done = rebuild(store, None, Keep::Nothing, |_| {}).await.context("rebuild")?;
+        if started.elapsed() < rebuilt {
+            rebuilt = started.elapsed();
+            rebuild_cpu = process_cpu_time()? - cpu;
         }
-        std::hint::black_box(rank_all(&model));
-        let elapsed = started.elapsed();
-        drop(model);
-        Ok(elapsed)
-    })
-    .await?;
-    let mut typed_time = Duration::MAX;
-    let mut rank_time = Duration::MAX;
-    for _ in 0..RUNS {
-        let typed = recorded
-            .iter()
-            .map(|e| {
-                let event = decode_event(&e.event_type, e.schema_version.into(), &e.payload)
-                    .context("decode")?;
-                let meta = EventMeta {
-                    position: e.position,
-                    stream_version: e.stream_version,
-                    recorded_at: e.recorded_at,
-                };
-                Ok((meta, event))
+        leagues = done.model.leagues().count() as u64 + done.dropped;
+    }
+    let before = match args.before {
+        false => None,
+        true => {
+            let started = Instant::now();
+            let (model, verified) = tokio::join!(load_model(store, None, |_| {}), store.verify());
+            let model = model.context("fold")?;
+            verified.context("verify")?;
+            let ratings = load_ratings(store, model.position(), |competition| {
+                model.scoring_system_of(competition)
             })
-            .collect::<Result<Vec<_>, BenchError>>()?;
-        let started = Instant::now();
+            .await
+            .context("ratings")?;
+            let elapsed = started.elapsed();
+            drop((model, ratings));
+            Some(per_s(elapsed))
+        }
+    };
+
+    let typed = typed_log(store).await?;
+    let results = typed
+        .iter()
+        .filter(|(_, event)| {
+            matches!(event, DomainEvent::GameFinished(_) | DomainEvent::GameResultCorrected(_))
+        })
+        .count() as u64;
+    let dropped = best_of(|| {
+        let events = typed.clone();
+        let clock = Stopwatch::start()?;
+        let mut kinds = 0usize;
+        for (meta, event) in events {
+            kinds = kinds.wrapping_add(event.kind() as usize ^ meta.position as usize);
+        }
+        std::hint::black_box(kinds);
+        clock.read()
+    })?;
+    let mut rank_cpu = Duration::MAX;
+    let folded = best_of(|| {
+        let events = typed.clone();
+        let clock = Stopwatch::start()?;
         let mut model = ReadModel::new();
-        for (meta, event) in typed {
+        for (meta, event) in events {
             model.apply_event(meta, event).context("fold")?;
         }
-        let folded = started.elapsed();
+        let ranking = Stopwatch::start()?;
         std::hint::black_box(rank_all(&model));
-        let elapsed = started.elapsed();
+        let timed = clock.read()?;
+        rank_cpu = rank_cpu.min(ranking.read()?.cpu);
         drop(model);
-        typed_time = typed_time.min(elapsed);
-        rank_time = rank_time.min(elapsed - folded);
-    }
+        Ok(timed)
+    })?;
+    let rebuild_fold = best_of(|| {
+        let events = typed.clone();
+        let clock = Stopwatch::start()?;
+        let mut fold = RebuildFold::new(Keep::Every);
+        for (meta, event) in events {
+            if fold.dropped_league_of(&event).is_some() {
+                return Err(anyhow::anyhow!("a late event for a dropped league").into());
+            }
+            fold.apply(meta, event).context("fold")?;
+        }
+        let timed = clock.read()?;
+        drop(fold);
+        Ok(timed)
+    })?;
+    let rated = best_of(|| {
+        let clock = Stopwatch::start()?;
+        let mut ratings = RatingsFold::new();
+        for (meta, event) in &typed {
+            ratings.apply(*meta, event).context("ratings")?;
+        }
+        let timed = clock.read()?;
+        drop(ratings);
+        Ok(timed)
+    })?;
+    drop(typed);
     Ok(Figures {
         database: format!("{:?}", store.backend()),
         events,
         leagues,
         generate_s: 0.0,
         append_s: 0.0,
-        raw_scan_events_per_s: per_s(scan),
-        replay_db_events_per_s: per_s(db_replay),
-        replay_ratio: per_s(db_replay) / per_s(scan),
-        replay_db_then_ranked_events_per_s: per_s(db_replay + db_rank),
-        replay_events_per_s: per_s(typed_time),
-        replay_recorded_events_per_s: per_s(recorded_time),
-        rank_all_leagues_s: rank_time.as_secs_f64(),
+        raw_scan_events_per_s: per_s(raw),
+        scan_events_per_s: per_s(scanned),
+        scan_chain_events_per_s: per_s(chained),
+        rebuild_events_per_s: per_s(rebuilt),
+        rebuild_cpu_s: rebuild_cpu.as_secs_f64(),
+        rebuild_ratio: per_s(rebuilt) / per_s(chained),
+        before_events_per_s: before,
+        drop_events_per_cpu_s: per_s(dropped.cpu),
+        replay_events_per_s: per_s(folded.wall),
+        replay_events_per_cpu_s: per_s(folded.cpu),
+        rank_all_leagues_cpu_s: rank_cpu.as_secs_f64(),
+        rebuild_fold_events_per_cpu_s: per_s(rebuild_fold.cpu),
+        ratings_results_per_cpu_s: results as f64 / rated.cpu.as_secs_f64().max(1e-9),
+        results,
+        load_average_before,
+        load_average_after: load_average(),
     })
 }
 
@@ -236,7 +388,7 @@ pub async fn run(args: Args) -> Result<ExitCode, BenchError> {
     let figures = match &args.log {
         Some(url) => {
             let store = EventStore::connect(url).await.context("--log")?;
-            measure(&store).await?
+            measure(&store, args).await?
         }
         None => {
             in_scratch(&args.scratch.database, "replay", false, |url| async move {
@@ -251,25 +403,43 @@ pub async fn run(args: Args) -> Result<ExitCode, BenchError> {
 
 fn print_table(f: &Figures) {
     println!("replay bench on {} ({} events, {} leagues)", f.database, f.events, f.leagues);
-    println!("  generate through the domain   {:>10.2} s", f.generate_s);
-    println!("  append (one append per stream){:>10.2} s", f.append_s);
-    println!("  raw SELECT scan               {:>12.0} events/s", f.raw_scan_events_per_s);
+    println!("  generate through the domain     {:>10.2} s", f.generate_s);
+    println!("  append (one append per stream)  {:>10.2} s", f.append_s);
+    println!("  from the database:");
     println!(
-        "  replay from the database      {:>12.0} events/s (fold, as `league replay`)",
-        f.replay_db_events_per_s
+        "    rebuild (`league replay`)     {:>12.0} events/s (read, chain, decode, model, ratings)",
+        f.rebuild_events_per_s
     );
-    println!("  replay_ratio (db / scan)      {:>12.2}   (goal >= 0.5)", f.replay_ratio);
+    println!("      CPU time of all its threads {:>12.2} s", f.rebuild_cpu_s);
+    println!("    store scan walking the chain  {:>12.0} events/s", f.scan_chain_events_per_s);
+    println!("    store scan alone              {:>12.0} events/s", f.scan_events_per_s);
+    println!("    raw sqlx SELECT scan          {:>12.0} events/s", f.raw_scan_events_per_s);
+    println!("    rebuild / chain scan          {:>12.2}", f.rebuild_ratio);
+    if let Some(before) = f.before_events_per_s {
+        println!(
+            "    the replay before (once)      {before:>12.0} events/s (model + verify, then ratings)"
+        );
+    }
+    println!("  in memory (typed events), per CPU-second of the folding thread:");
     println!(
-        "    then every league ranked    {:>12.0} events/s",
-        f.replay_db_then_ranked_events_per_s
+        "    model fold, every league ranked {:>10.0} events/s (goal >= 1,500,000; wall {:.0}/s)",
+        f.replay_events_per_cpu_s, f.replay_events_per_s
+    );
+    println!("      of which ranking            {:>12.3} s", f.rank_all_leagues_cpu_s);
+    println!(
+        "    events taken apart and dropped {:>11.0} events/s (floor)",
+        f.drop_events_per_cpu_s
     );
     println!(
-        "  replay from memory            {:>12.0} events/s (goal >= 1,000,000)",
-        f.replay_events_per_s
+        "    rebuild's model fold          {:>12.0} events/s (completed leagues ranked, dropped)",
+        f.rebuild_fold_events_per_cpu_s
     );
-    println!("    of which ranking every league {:>8.3} s", f.rank_all_leagues_s);
     println!(
-        "  replay of RecordedEvents      {:>12.0} events/s (JSON values decoded too)",
-        f.replay_recorded_events_per_s
+        "    ratings alone                 {:>12.0} results/s ({} results)",
+        f.ratings_results_per_cpu_s, f.results
+    );
+    println!(
+        "  load average {} (before) / {} (after)",
+        f.load_average_before, f.load_average_after
     );
 }

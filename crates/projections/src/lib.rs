@@ -10,6 +10,7 @@
 //! fold_until(events, AsOf) / load_model(store, …)  the whole log at a point (replay, audit)
 //! RatingsModel / load_ratings(store, last, …)      ratings across leagues, from the results
 //! load_windowed_ratings(store, last, keep, …)      recent results only, from a ratings snapshot
+//! rebuild(store, until, Keep, …) -> Rebuilt        the log read once: chain, model, ratings (replay)
 //! ```
 //!
 //! The fold is written to be cheap, because replaying a long log is the audit path: events
@@ -25,6 +26,7 @@ mod model;
 mod players;
 mod ratings;
 mod ratings_snapshot;
+mod rebuild;
 
 pub use asof::{AsOf, fold_until, load_league, load_model};
 pub use catalog::{
@@ -47,4 +49,7 @@ pub use ratings::{
 pub use ratings_snapshot::{
     RATINGS_SNAPSHOT, RATINGS_SNAPSHOT_FORMAT, RatingsSource, fold_ratings, load_windowed_ratings,
     ratings_snapshot_of, verify_ratings_snapshot,
+};
+pub use rebuild::{
+    Keep, RETIRE_AFTER, RatingsFold, RebuildError, RebuildFold, Rebuilt, RebuiltLeague, rebuild,
 };

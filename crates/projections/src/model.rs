@@ -181,13 +181,29 @@ impl Applied {
 pub(crate) struct LeagueState {
     pub(crate) view: LeagueView,
     seat_labels: Vec<String>,
+    /// The games, in the order of `view.games` (by number).
+    games: Vec<GameView>,
+    /// Each game's index in `scored`, in the order of `games` (`NOT_SCORED` until its first
+    /// result).
+    scored_slot: Vec<u32>,
     /// Every finished game scored under the league's system, in order of first report.
     scored: ScoredGames,
-    /// Game id → index in `scored`.
-    scored_slot: HashMap<Uuid, usize>,
+    /// Every change of a player's total, by player in order of their first change: a
+    /// league has a few dozen players at most, so a scan finds one faster than hashing.
+    history: Vec<(Uuid, Vec<ScoreChange>)>,
     /// Standings ranked on first request after a change.
     standings: OnceLock<Vec<StandingRow>>,
 }
+
+/// Where a game lives: its league, and its index among the league's games.
+#[derive(Debug, Clone, Copy)]
+struct GameSlot {
+    league: Uuid,
+    index: u32,
+}
+
+/// A game without a scored result yet (see `LeagueState::scored_slot`).
+const NOT_SCORED: u32 = u32::MAX;
 
 /// The whole platform as of the last folded event. Pure: no IO.
 ///
@@ -200,19 +216,26 @@ pub struct ReadModel {
     players: PlayerRegistry,
     pub(crate) leagues: HashMap<Uuid, LeagueState>,
     league_order: Vec<Uuid>,
-    pub(crate) games: HashMap<Uuid, GameView>,
-    /// (league, player) → every change of the player's total in that league.
-    pub(crate) history: HashMap<(Uuid, Uuid), Vec<ScoreChange>>,
-    /// Player → commit times of every `GameFinished` where the player was seated.
-    activity: HashMap<Uuid, Vec<DateTime<Utc>>>,
+    /// Game → its league and its index among the league's games (the games themselves live
+    /// in their league's state, so this index stays small as it grows).
+    games: HashMap<Uuid, GameSlot>,
     /// Tournament → the system scoring its boards (what the ratings rebuilt by a replay need;
     /// tournaments themselves are folded from their own streams).
     tournament_systems: HashMap<Uuid, ScoringSystem>,
+    /// Only what standings need ([`Self::standings_only`]).
+    standings_only: bool,
 }
 
 impl ReadModel {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A model that folds only what leagues' standings and counts need, for a rebuild that
+    /// answers nothing else: no seat labels, results, game scores or score history (games
+    /// know their seats and status). Folding less is what makes a rebuild's fold cheap.
+    pub(crate) fn standings_only() -> Self {
+        ReadModel { standings_only: true, ..Self::default() }
     }
 
     /// Global position of the last folded event (0 before any).
@@ -236,22 +259,24 @@ impl ReadModel {
             .or_else(|| self.tournament_systems.get(&competition).copied())
     }
 
+    /// Every league ever created here, in creation order (a rebuild's dropped ones too).
+    pub(crate) fn league_order(&self) -> &[Uuid] {
+        &self.league_order
+    }
+
     /// Every league, in creation order.
     pub fn leagues(&self) -> impl Iterator<Item = &LeagueView> {
         self.league_order.iter().filter_map(|id| self.league(*id))
     }
 
     pub fn game(&self, id: Uuid) -> Option<&GameView> {
-        self.games.get(&id)
+        let slot = self.games.get(&id)?;
+        self.leagues.get(&slot.league)?.games.get(slot.index as usize)
     }
 
     /// A league's games, by number.
     pub fn games_of(&self, league: Uuid) -> impl Iterator<Item = &GameView> {
-        self.league(league)
-            .map(|view| view.games.as_slice())
-            .unwrap_or_default()
-            .iter()
-            .filter_map(|id| self.games.get(id))
+        self.leagues.get(&league).map(|state| state.games.as_slice()).unwrap_or_default().iter()
     }
 
     pub fn player(&self, id: Uuid) -> Option<&PlayerView> {
@@ -292,16 +317,50 @@ impl ReadModel {
 
     /// Every change of a player's total in a league, oldest first.
     pub fn score_history(&self, league: Uuid, player: Uuid) -> Vec<ScoreChange> {
-        self.history.get(&(league, player)).cloned().unwrap_or_default()
+        self.leagues
+            .get(&league)
+            .and_then(|state| state.history.iter().find(|(p, _)| *p == player))
+            .map(|(_, changes)| changes.clone())
+            .unwrap_or_default()
     }
 
     /// Games with a `GameFinished` event recorded at or after `since`, where the player was
-    /// seated (the active-player count, `docs/scheduling.md#league-life-cycle`).
+    /// seated (the active-player count, `docs/scheduling.md#league-life-cycle`): a game's
+    /// `finished_at` is its `GameFinished` commit time, so the games answer it (a league's
+    /// model, which the rule asks, holds a few hundred at most).
     pub fn finished_games_since(&self, player: Uuid, since: DateTime<Utc>) -> usize {
-        self.activity.get(&player).map_or(0, |times| {
-            // Commit times never decrease along positions, so the list is sorted.
-            times.len() - times.partition_point(|time| *time < since)
-        })
+        self.leagues
+            .values()
+            .flat_map(|state| &state.games)
+            .filter(|game| game.finished_at.is_some_and(|at| at >= since))
+            .filter(|game| game.seats.iter().any(|seat| seat.player == player))
+            .count()
+    }
+
+    /// Removes a league with its games (a rebuild drops a completed league's model); its
+    /// place in the creation order stays.
+    pub(crate) fn take_league(&mut self, league: Uuid) -> Option<LeagueState> {
+        let state = self.leagues.remove(&league)?;
+        for game in &state.games {
+            self.games.remove(&game.id);
+        }
+        Some(state)
+    }
+
+    /// Moves `league` with its games from `from` (its own stream's fold) into this model,
+    /// which already knows its place in the creation order. False when `from` lacks it.
+    pub(crate) fn adopt_league(&mut self, from: &mut ReadModel, league: Uuid) -> bool {
+        let Some(state) = from.take_league(league) else { return false };
+        self.index_games(&state);
+        self.leagues.insert(league, state);
+        true
+    }
+
+    fn index_games(&mut self, state: &LeagueState) {
+        self.games.reserve(state.games.len());
+        for (index, game) in (0u32..).zip(&state.games) {
+            self.games.insert(game.id, GameSlot { league: state.view.id, index });
+        }
     }
 
     /// Decodes and folds one stored event. Events must come in increasing position order.
@@ -390,8 +449,10 @@ impl ReadModel {
             LeagueState {
                 view,
                 seat_labels,
+                games: Vec::new(),
+                scored_slot: Vec::new(),
                 scored: ScoredGames::default(),
-                scored_slot: HashMap::default(),
+                history: Vec::new(),
                 standings: OnceLock::new(),
             },
         );
@@ -426,128 +487,167 @@ impl ReadModel {
         state.view.stream_version = meta.stream_version;
         state.view.status = LeagueStatus::Running;
         state.view.games = e.games.iter().map(|g| g.game_id).collect();
-        for game in e.games {
-            let seats = game
-                .seats
-                .iter()
-                .zip(1u32..)
-                .map(|(player, seat)| SeatView {
-                    seat,
-                    label: state
-                        .seat_labels
-                        .get(seat as usize - 1)
-                        .cloned()
-                        .unwrap_or_else(|| format!("Seat {seat}")),
-                    player: *player,
-                })
-                .collect();
-            self.games.insert(
-                game.game_id,
-                GameView {
-                    id: game.game_id,
-                    league_id: e.league_id,
-                    number: game.number,
-                    seats,
-                    status: GameStatus::Scheduled,
-                    result: None,
-                    scores: Vec::new(),
-                    finished_at: None,
-                },
-            );
+        // A second schedule (never written by the domain) replaces the first.
+        for game in &state.games {
+            self.games.remove(&game.id);
+        }
+        // A label is an allocation per seat: a standings-only model leaves them empty.
+        let labels = (!self.standings_only).then_some(&state.seat_labels);
+        state.games = e
+            .games
+            .into_iter()
+            .map(|game| GameView {
+                id: game.game_id,
+                league_id: e.league_id,
+                number: game.number,
+                seats: (1u32..)
+                    .zip(game.seats)
+                    .map(|(seat, player)| SeatView {
+                        seat,
+                        label: labels.map_or_else(String::new, |labels| {
+                            labels
+                                .get(seat as usize - 1)
+                                .cloned()
+                                .unwrap_or_else(|| format!("Seat {seat}"))
+                        }),
+                        player,
+                    })
+                    .collect(),
+                status: GameStatus::Scheduled,
+                result: None,
+                scores: Vec::new(),
+                finished_at: None,
+            })
+            .collect();
+        state.scored_slot = vec![NOT_SCORED; state.games.len()];
+        let state = self.leagues.get(&e.league_id).expect("found above");
+        let games = &mut self.games;
+        games.reserve(state.games.len());
+        for (index, game) in (0u32..).zip(&state.games) {
+            games.insert(game.id, GameSlot { league: e.league_id, index });
         }
         Ok(())
     }
 
-    /// Scores a result of `game` in `league`, returning the scored game and each seated
-    /// player's score in seat order.
-    fn score(
+    /// The index of `game` among `league`'s games.
+    fn game_index(
         &self,
         meta: EventMeta,
         league: Uuid,
         game: Uuid,
+    ) -> Result<usize, ProjectionError> {
+        match self.games.get(&game) {
+            Some(slot) if slot.league == league => Ok(slot.index as usize),
+            _ => Err(ProjectionError::inconsistent(meta.position, format!("unknown game {game}"))),
+        }
+    }
+
+    /// Scores a result of `league`'s game at `index` under the league's system.
+    fn score(
+        state: &LeagueState,
+        meta: EventMeta,
+        index: usize,
         result: &GameResult,
-    ) -> Result<(ScoredResult, Vec<(Uuid, f64)>), ProjectionError> {
-        let state = self.leagues.get(&league).ok_or_else(|| {
-            ProjectionError::inconsistent(meta.position, format!("unknown league {league}"))
-        })?;
-        let view = self.games.get(&game).filter(|g| g.league_id == league).ok_or_else(|| {
-            ProjectionError::inconsistent(meta.position, format!("unknown game {game}"))
-        })?;
+    ) -> Result<ScoredResult, ProjectionError> {
+        let view = &state.games[index];
         let scored = score_game_unexplained(state.view.settings.scoring_system, result)
             .map_err(|error| ProjectionError::inconsistent(meta.position, error.to_string()))?;
-        let seats = view.seats.iter().map(|seat| seat.player);
-        let scored = ScoredResult::new(scored, seats.clone()).map_err(|error| {
-            ProjectionError::inconsistent(meta.position, format!("game {game}: {error}"))
-        })?;
-        let scores = scored.in_seat_order(seats);
-        Ok((scored, scores))
+        ScoredResult::new(scored, view.seats.iter().map(|seat| seat.player)).map_err(|error| {
+            ProjectionError::inconsistent(meta.position, format!("game {}: {error}", view.id))
+        })
+    }
+
+    /// The league a result belongs to and its game's index there; unknown ones are refused.
+    fn result_target(
+        &mut self,
+        meta: EventMeta,
+        league: Uuid,
+        game: Uuid,
+    ) -> Result<(&mut LeagueState, usize), ProjectionError> {
+        let unknown =
+            || ProjectionError::inconsistent(meta.position, format!("unknown league {league}"));
+        if !self.leagues.contains_key(&league) {
+            return Err(unknown());
+        }
+        let index = self.game_index(meta, league, game)?;
+        let state = self.leagues.get_mut(&league).ok_or_else(unknown)?;
+        Ok((state, index))
     }
 
     fn finish(&mut self, meta: EventMeta, e: GameFinished) -> Result<(), ProjectionError> {
-        let (scored, scores) = self.score(meta, e.league_id, e.game_id, &e.result)?;
-        for (player, score) in &scores {
-            self.push_change(e.league_id, *player, meta, e.game_id, *score, None);
-            self.activity.entry(*player).or_default().push(meta.recorded_at);
+        let standings_only = self.standings_only;
+        let (state, index) = self.result_target(meta, e.league_id, e.game_id)?;
+        let scored = Self::score(state, meta, index, &e.result)?;
+        if !standings_only {
+            let scores = scored.in_seat_order(state.games[index].seats.iter().map(|s| s.player));
+            for (player, score) in &scores {
+                state.push_change(*player, meta, e.game_id, *score, None);
+            }
+            let game = &mut state.games[index];
+            game.result = Some(e.result);
+            game.scores = scores;
         }
-        let game = self.games.get_mut(&e.game_id).expect("checked by score()");
-        game.status = GameStatus::Finished;
-        game.result = Some(e.result);
-        game.scores = scores;
-        game.finished_at = Some(meta.recorded_at);
-        let state = self.leagues.get_mut(&e.league_id).expect("checked by score()");
         state.view.stream_version = meta.stream_version;
         let slot = state.scored.push(scored);
-        state.scored_slot.insert(e.game_id, slot);
+        state.scored_slot[index] = u32::try_from(slot).unwrap_or(NOT_SCORED);
         state.standings = OnceLock::new();
+        let game = &mut state.games[index];
+        game.status = GameStatus::Finished;
+        game.finished_at = Some(meta.recorded_at);
         Ok(())
     }
 
     fn correct(&mut self, meta: EventMeta, e: GameResultCorrected) -> Result<(), ProjectionError> {
-        let (scored, scores) = self.score(meta, e.league_id, e.game_id, &e.result)?;
-        let old = std::mem::take(&mut self.games.get_mut(&e.game_id).expect("scored").scores);
-        if old.is_empty() {
+        let standings_only = self.standings_only;
+        let (state, index) = self.result_target(meta, e.league_id, e.game_id)?;
+        let scored = Self::score(state, meta, index, &e.result)?;
+        let slot = state.scored_slot[index];
+        if slot == NOT_SCORED {
             return Err(ProjectionError::inconsistent(
                 meta.position,
                 format!("correction of game {} which has no result", e.game_id),
             ));
         }
-        for (player, score) in &scores {
-            let before = old.iter().find(|(p, _)| p == player).map_or(0.0, |(_, s)| *s);
-            let reason = Some(e.reason.clone());
-            self.push_change(e.league_id, *player, meta, e.game_id, score - before, reason);
+        if !standings_only {
+            let scores = scored.in_seat_order(state.games[index].seats.iter().map(|s| s.player));
+            let old = std::mem::take(&mut state.games[index].scores);
+            for (player, score) in &scores {
+                let before = old.iter().find(|(p, _)| p == player).map_or(0.0, |(_, s)| *s);
+                let reason = Some(e.reason.clone());
+                state.push_change(*player, meta, e.game_id, score - before, reason);
+            }
+            let game = &mut state.games[index];
+            game.result = Some(e.result);
+            game.scores = scores;
         }
-        let game = self.games.get_mut(&e.game_id).expect("scored");
-        game.result = Some(e.result);
-        game.scores = scores;
-        let state = self.leagues.get_mut(&e.league_id).expect("scored");
         state.view.stream_version = meta.stream_version;
-        let slot = match state.scored_slot.get(&e.game_id) {
-            Some(slot) => state.scored.replace(*slot, scored),
-            None => state.scored.push(scored),
-        };
-        state.scored_slot.insert(e.game_id, slot);
+        state.scored.replace(slot as usize, scored);
         state.standings = OnceLock::new();
         Ok(())
     }
+}
 
+impl LeagueState {
     fn push_change(
         &mut self,
-        league: Uuid,
         player: Uuid,
         meta: EventMeta,
         game: Uuid,
         delta: f64,
         reason: Option<String>,
     ) {
-        // Sized once for every game of the player, instead of regrown along a replay.
-        let leagues = &self.leagues;
-        let changes = self.history.entry((league, player)).or_insert_with(|| {
-            let games = leagues.get(&league).map_or(0, |state| {
-                let settings = &state.view.settings;
-                rules::games_per_player(settings.players_per_game, settings.games_per_seat)
-            });
-            Vec::with_capacity((games as usize).min(1024))
-        });
+        let index = match self.history.iter().position(|(p, _)| *p == player) {
+            Some(index) => index,
+            None => {
+                // Sized once for every game of the player, instead of regrown along a replay.
+                let settings = &self.view.settings;
+                let games =
+                    rules::games_per_player(settings.players_per_game, settings.games_per_seat);
+                self.history.push((player, Vec::with_capacity((games as usize).min(1024))));
+                self.history.len() - 1
+            }
+        };
+        let changes = &mut self.history[index].1;
         let total = changes.last().map_or(0.0, |last| last.total) + delta;
         changes.push(ScoreChange {
             game,
@@ -558,9 +658,7 @@ impl ReadModel {
             reason,
         });
     }
-}
 
-impl LeagueState {
     fn subscribe(&mut self, player: Uuid) {
         self.view.players.push(player);
         self.standings = OnceLock::new();
@@ -573,7 +671,12 @@ impl LeagueState {
 
     /// Every subscribed player, ranked under the league's aggregation (unplayed players
     /// last: see [`ScoredGames::standings`]), cached until the next change.
-    fn standings(&self) -> &[StandingRow] {
+    /// The league's games, by number.
+    pub(crate) fn games(&self) -> &[GameView] {
+        &self.games
+    }
+
+    pub(crate) fn standings(&self) -> &[StandingRow] {
         self.standings.get_or_init(|| {
             self.scored.standings(&self.view.players, self.view.settings.aggregation)
         })

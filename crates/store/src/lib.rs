@@ -21,6 +21,7 @@
 //!   .read_stream_until(&stream, bound)           one stream up to a position or time
 //!   .read_types_until(&["TypeA", …], last)       events of some types, by the type index
 //!   .read_all_from(from, last)                   the whole log
+//!   .scan_log(last, check_chain)                 the whole log once, chain walked, in batches (rebuild)
 //!   .event_types() / .first_position_of_type(t, last)
 //! ```
 //!
@@ -33,6 +34,8 @@
 //! - `storage.rs`: the `Storage` trait a database engine implements (group writes, streaming
 //!   raw-row reads, event-type seeks, the live-feed relay) and the raw row types.
 //! - `sqlite.rs` and `postgres.rs`: one implementation each, holding all of that engine's SQL.
+//! - `scan.rs`: the whole-log scan of a rebuild, on a connection of its own per engine, the
+//!   hash chain walked as it reads.
 //! - `backup.rs`: the log as a JSON-lines file, exported and imported (verified, one
 //!   transaction) through each engine's `Restore`.
 //! - `webhooks.rs`: webhooks' secrets and checkpoints, and the locks giving each webhook one
@@ -97,6 +100,7 @@ mod group;
 mod hash;
 mod postgres;
 mod postgres_writer;
+mod scan;
 mod snapshots;
 mod sqlite;
 mod storage;
@@ -110,6 +114,7 @@ pub use backup::{
 pub use error::StoreError;
 pub use hash::{GENESIS_HASH, format_time};
 pub use postgres::NOTIFY_CHANNEL;
+pub use scan::{LogBatch, LogScan, SCAN_BATCH_ROWS, ScanEnd};
 pub use snapshots::Snapshot;
 pub use storage::{EventRow, RawEvent};
 pub use store::EventStore;

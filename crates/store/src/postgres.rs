@@ -32,14 +32,16 @@ use sea_orm::sqlx::postgres::{PgListener, PgPool, Postgres};
 use sea_orm::sqlx::query::Query;
 use sea_orm::sqlx::{self, Database, Pool};
 use sea_orm::{ConnectOptions, DbErr};
-use tokio::sync::watch;
+use tokio::sync::{mpsc, watch};
 use uuid::Uuid;
 
 use crate::decide::{Decided, Head, KeyOutcome, Plan, Request, Stamp, Tip, decide};
 use crate::entity::{event, idempotency_key};
 use crate::postgres_writer::{PostgresWriter, failed, query};
+use crate::scan::{LogBatch, Walk};
 use crate::storage::{
-    ArgumentsOf, EventRow, GroupFailed, PersonKeyRow, Reads, Restore, RowsQuery, SqlReads, Storage,
+    ArgumentsOf, EventRow, GroupFailed, PersonKeyRow, Reads, Restore, RowsQuery, ScanReader,
+    SqlReads, Storage,
     raw_columns,
 };
 use crate::store::{database_error, from_db, to_db};
@@ -618,6 +620,20 @@ impl Storage for PostgresStorage {
         requests: &'a [Arc<Request>],
     ) -> BoxFuture<'a, Result<Vec<Decided>, GroupFailed>> {
         Box::pin(self.write(requests))
+    }
+
+    fn scan(
+        &self,
+        last: u64,
+        walk: Walk,
+        batches: mpsc::Sender<LogBatch>,
+    ) -> BoxFuture<'_, Result<ScanReader, StoreError>> {
+        Box::pin(async move {
+            // One of the write connections (tokio-postgres, binary rows): a replay appends
+            // nothing meanwhile.
+            let client = self.writer.connection().await.map_err(|failed| failed.error)?;
+            Ok(crate::scan::postgres_scan(client, last, walk, batches))
+        })
     }
 
     fn listen(

@@ -36,13 +36,15 @@ use sea_orm::sqlx::sqlite::{
 };
 use sea_orm::sqlx::{self, AssertSqlSafe, Database, Pool};
 use sea_orm::{ConnectOptions, DbErr, RuntimeErr};
-use tokio::sync::{OnceCell, watch};
+use tokio::sync::{OnceCell, mpsc, watch};
 use uuid::Uuid;
 
 use crate::decide::{Decided, Head, KeyOutcome, Request, Tip, decide};
 use crate::entity::{event, idempotency_key};
+use crate::scan::{LogBatch, Walk};
 use crate::storage::{
-    ArgumentsOf, EventRow, GroupFailed, PersonKeyRow, Restore, SqlReads, Storage, raw_columns,
+    ArgumentsOf, EventRow, GroupFailed, PersonKeyRow, Restore, ScanReader, SqlReads, Storage,
+    raw_columns,
 };
 use crate::store::{from_db, to_db};
 use crate::{KeyChange, PERSON_KEY_BYTES, StoreError};
@@ -259,6 +261,16 @@ impl Storage for SqliteStorage {
             let restore = blocking(move || SqliteRestore::begin(&location)).await?;
             Ok(restore.map(|restore| Box::new(restore) as Box<dyn Restore>))
         })
+    }
+
+    fn scan(
+        &self,
+        last: u64,
+        walk: Walk,
+        batches: mpsc::Sender<LogBatch>,
+    ) -> BoxFuture<'_, Result<ScanReader, StoreError>> {
+        let location = self.location.clone();
+        Box::pin(async move { Ok(crate::scan::sqlite_scan(location, last, walk, batches)) })
     }
 }
 

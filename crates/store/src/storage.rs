@@ -19,12 +19,13 @@ use sea_orm::sqlx::sqlite::SqliteRow;
 use sea_orm::sqlx::{
     self, ColumnIndex, Database, Decode, Encode, FromRow, IntoArguments, Pool, Row, Type,
 };
-use tokio::sync::watch;
+use tokio::sync::{mpsc, watch};
 
 use uuid::Uuid;
 
 use crate::decide::{Decided, Request};
 use crate::entity::{event, idempotency_key};
+use crate::scan::{LogBatch, ScanEnd, Walk};
 use crate::store::{database_error, from_db, to_db};
 use crate::{KeyChange, PERSON_KEY_BYTES, StoreError};
 
@@ -81,7 +82,19 @@ pub(crate) trait Storage: Reads {
     /// Opens the one transaction a restore writes in, holding the append lock, or `None`
     /// when the log is not empty (nothing is then held or written).
     fn begin_restore(&self) -> BoxFuture<'_, Result<Option<Box<dyn Restore>>, StoreError>>;
+
+    /// Starts the whole-log scan of a rebuild up to `last` on a connection of its own
+    /// (`scan.rs`), sending its batches to `batches`.
+    fn scan(
+        &self,
+        last: u64,
+        walk: Walk,
+        batches: mpsc::Sender<LogBatch>,
+    ) -> BoxFuture<'_, Result<ScanReader, StoreError>>;
 }
+
+/// The task reading a scan, and how it ended.
+pub(crate) type ScanReader = tokio::task::JoinHandle<Result<ScanEnd, StoreError>>;
 
 /// A restore in progress: finished rows, exactly as stored, go into one open transaction,
 /// chunk by chunk. Dropped without [`commit`](Restore::commit), it writes nothing (and a

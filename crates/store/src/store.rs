@@ -21,14 +21,14 @@ use uuid::Uuid;
 use crate::decide::{Decided, KeyOutcome, Request, RowInput};
 use crate::entity::{event, idempotency_key};
 use crate::group::GroupCommit;
-use crate::hash::{ChainFields, GENESIS_HASH, canonical_json};
+use crate::hash::canonical_json;
 use crate::postgres::{self, PostgresReads, PostgresStorage};
 use crate::sqlite::{self, SqliteStorage};
 use crate::storage::{EventRow, Reads, RowsQuery, Storage};
 use crate::types::MAX_EVENT_TYPE_LEN;
 use crate::{
-    AppendOutcome, Bound, ChainBreak, ChainProblem, ExpectedVersion, KeyChange, Metadata, NewEvent,
-    PERSON_KEY_BYTES, RecordedEvent, StoreError, StreamId, VerifyReport,
+    AppendOutcome, Bound, ExpectedVersion, KeyChange, Metadata, NewEvent, PERSON_KEY_BYTES,
+    RecordedEvent, StoreError, StreamId, VerifyReport,
 };
 
 const IDLE_BEFORE_PING: Duration = Duration::from_secs(30);
@@ -710,59 +710,13 @@ impl EventStore {
     }
 
     /// Walks the hash chain from position 1 and reports the first event whose position,
-    /// link or hash is wrong, or how many events are intact.
+    /// link or hash is wrong, or how many events are intact: the scan of a rebuild
+    /// ([`scan_log`](Self::scan_log)), its rows dropped as they come.
     pub async fn verify(&self) -> Result<VerifyReport, StoreError> {
-        let mut expected_position = 1u64;
-        let mut expected_prev = GENESIS_HASH.to_owned();
-        loop {
-            let page = self.read_rows(expected_position, u64::MAX, PAGE_SIZE).await?;
-            let full = page.len() as u64 == PAGE_SIZE;
-            for row in page {
-                let position = from_db(row.position);
-                let problem = if position != expected_position {
-                    Some(ChainProblem::Gap { next_position: position })
-                } else if row.prev_hash != expected_prev {
-                    Some(ChainProblem::BrokenLink {
-                        prev_hash: row.prev_hash.clone(),
-                        expected: expected_prev.clone(),
-                    })
-                } else {
-                    let computed = fields(&row).hash();
-                    (computed != row.hash)
-                        .then(|| ChainProblem::HashMismatch { stored: row.hash.clone(), computed })
-                };
-                if let Some(problem) = problem {
-                    return Ok(VerifyReport {
-                        events_verified: expected_position - 1,
-                        first_bad: Some(ChainBreak { position: expected_position, problem }),
-                    });
-                }
-                expected_position += 1;
-                expected_prev = row.hash;
-            }
-            if !full {
-                return Ok(VerifyReport {
-                    events_verified: expected_position - 1,
-                    first_bad: None,
-                });
-            }
-        }
-    }
-}
-
-/// The hashed fields of a stored row.
-fn fields(row: &event::Model) -> ChainFields<'_> {
-    ChainFields {
-        position: from_db(row.position),
-        stream_id: &row.stream_id,
-        stream_version: from_db(row.stream_version),
-        event_id: row.event_id,
-        event_type: &row.event_type,
-        schema_version: row.schema_version,
-        payload: &row.payload,
-        metadata: &row.metadata,
-        recorded_at: row.recorded_at,
-        prev_hash: &row.prev_hash,
+        let mut scan = self.scan_log(u64::MAX, true).await?;
+        while scan.next().await.is_some() {}
+        let end = scan.finish().await?;
+        Ok(end.chain.unwrap_or(VerifyReport { events_verified: 0, first_bad: None }))
     }
 }
 

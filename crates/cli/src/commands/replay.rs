@@ -115,8 +115,9 @@ async fn open(url: &str) -> Result<EventStore, CliError> {
     Ok(store)
 }
 
-/// `league replay`: fold the whole log in memory and verify its hash chain (no bound), or
-/// print standings at a point in history as JSON (with `--to-position` or `--at`).
+/// `league replay`: read the whole log once, verifying its hash chain and rebuilding the
+/// read side and the ratings (no bound), or print standings at a point in history as JSON
+/// (with `--to-position` or `--at`).
 pub async fn replay(args: ReplayArgs) -> Result<ExitCode, CliError> {
     let league = args.league.as_deref().map(|text| parse_uuid("--league", text)).transpose()?;
     let bound = parse_bound(&args)?;
@@ -125,8 +126,8 @@ pub async fn replay(args: ReplayArgs) -> Result<ExitCode, CliError> {
     let bar = super::progress_bar(head, "replaying");
     let started = Instant::now();
     let progress = |position| bar.set_position(position);
-    let folded = match bound {
-        None => match league_app::replay::rebuild(&store, progress).await {
+    let replay = match bound {
+        None => match league_app::replay::rebuild(&store, league, progress).await {
             Ok(Rebuild::ChainBroken(bad)) => {
                 bar.finish_and_clear();
                 eprintln!(
@@ -135,37 +136,34 @@ pub async fn replay(args: ReplayArgs) -> Result<ExitCode, CliError> {
                 );
                 return Ok(ExitCode::FAILURE);
             }
-            Ok(Rebuild::Intact(folded)) => {
+            Ok(Rebuild::Intact(replay)) => {
                 bar.finish_and_clear();
-                let seconds = folded.fold_time.as_secs_f64();
-                let events = folded.model.position();
+                let seconds = replay.fold_time.as_secs_f64();
+                let events = replay.position();
                 eprintln!(
                     "replayed {events} events in {seconds:.3} s ({:.0} events/s); hash chain \
                      intact ({} events)",
                     events as f64 / seconds.max(1e-9),
-                    folded.events_verified.unwrap_or_default()
+                    replay.events_verified.unwrap_or_default()
                 );
-                *folded
+                eprintln!("{}", replay.ratings_summary());
+                *replay
             }
             Err(error) => return Err(replay_error(error)),
         },
         Some(as_of) => {
-            let folded = league_app::replay::fold_as_of(&store, as_of, progress).await;
+            let replay = league_app::replay::fold_as_of(&store, as_of, league, progress).await;
             bar.finish_and_clear();
-            folded.map_err(replay_error)?
+            replay.map_err(replay_error)?
         }
     };
-    let replay = folded.with_ratings(&store).await.map_err(replay_error)?;
-    if bound.is_none() {
-        eprintln!("{}", replay.ratings_summary());
-    }
     if bound.is_none() && league.is_none() {
         return Ok(ExitCode::SUCCESS);
     }
     let report = replay.report(&store, league).await.map_err(replay_error)?;
     if bound.is_some() {
         let seconds = started.elapsed().as_secs_f64();
-        let events = replay.folded.model.position();
+        let events = replay.position();
         eprintln!(
             "replayed {events} events in {seconds:.3} s ({:.0} events/s)",
             events as f64 / seconds.max(1e-9)
