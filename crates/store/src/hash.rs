@@ -51,18 +51,25 @@ impl ChainFields<'_> {
             hasher.update((bytes.len() as u64).to_be_bytes());
             hasher.update(bytes);
         };
+        // Numbers and the id are written into stack buffers: hashing allocates only its
+        // answer (it runs once per appended event, inside the commit).
+        let mut number = itoa::Buffer::new();
+        let mut id = Uuid::encode_buffer();
         field(DOMAIN_TAG);
-        field(self.position.to_string().as_bytes());
+        field(number.format(self.position).as_bytes());
         field(self.stream_id.as_bytes());
-        field(self.stream_version.to_string().as_bytes());
-        field(self.event_id.hyphenated().to_string().as_bytes());
+        field(number.format(self.stream_version).as_bytes());
+        field(self.event_id.hyphenated().encode_lower(&mut id).as_bytes());
         field(self.event_type.as_bytes());
-        field(self.schema_version.to_string().as_bytes());
+        field(number.format(self.schema_version).as_bytes());
         field(self.payload.as_bytes());
         field(self.metadata.as_bytes());
         field(recorded_at.as_bytes());
         field(self.prev_hash.as_bytes());
-        hex::encode(hasher.finalize())
+        let mut digits = [0u8; 64];
+        // 32 bytes always fit 64 hex digits, which are ASCII.
+        hex::encode_to_slice(hasher.finalize(), &mut digits).unwrap_or_default();
+        digits.iter().copied().map(char::from).collect()
     }
 }
 
@@ -100,22 +107,36 @@ fn write_canonical(value: &serde_json::Value, out: &mut Vec<u8>) -> Result<(), S
             out.push(b']');
         }
         Value::Object(map) => {
-            // Sorted here rather than relying on serde_json's map type, whose order depends
-            // on whether any crate in the build enables `preserve_order`.
-            let mut entries: Vec<_> = map.iter().collect();
-            entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            // serde_json's map type keeps its keys sorted unless a crate in the build enables
+            // `preserve_order`; only then is there anything to sort (and allocate).
             out.push(b'{');
-            for (index, (key, item)) in entries.into_iter().enumerate() {
-                if index > 0 {
-                    out.push(b',');
-                }
-                serde_json::to_writer(&mut *out, key).map_err(invalid)?;
-                out.push(b':');
-                write_canonical(item, out)?;
+            if map.keys().is_sorted() {
+                write_entries(map.iter(), out)?;
+            } else {
+                let mut entries: Vec<_> = map.iter().collect();
+                entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+                write_entries(entries.into_iter(), out)?;
             }
             out.push(b'}');
         }
         scalar => serde_json::to_writer(&mut *out, scalar).map_err(invalid)?,
+    }
+    Ok(())
+}
+
+/// An object's entries, in the order given, as `"key":value` pairs separated by commas.
+fn write_entries<'a>(
+    entries: impl Iterator<Item = (&'a String, &'a serde_json::Value)>,
+    out: &mut Vec<u8>,
+) -> Result<(), StoreError> {
+    for (index, (key, item)) in entries.enumerate() {
+        if index > 0 {
+            out.push(b',');
+        }
+        serde_json::to_writer(&mut *out, key)
+            .map_err(|error| StoreError::InvalidPayload { reason: error.to_string() })?;
+        out.push(b':');
+        write_canonical(item, out)?;
     }
     Ok(())
 }
