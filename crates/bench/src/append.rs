@@ -16,7 +16,12 @@
 //!   [`WRITERS`] clients, and 100-row transactions; on SQLite, C-level loops (`rusqlite` over
 //!   the same bundled libsqlite3 that sqlx uses) with the store's settings (WAL,
 //!   `synchronous=FULL`) in a file in the same directory: single-row `INSERT`+commit, and
-//!   transactions of 100 single-row `INSERT`s of one prepared statement.
+//!   transactions of 100 single-row `INSERT`s of one prepared statement (the goal's
+//!   baseline), and beside it the same transactions written as the store writes a group
+//!   (ten rows to a statement), which shows what the store adds to its statement shape.
+//! - a peer, with `--message-db DATABASE` on PostgreSQL: Message DB's `write_message`, one
+//!   call per transaction, `pgbench` 1 client, on that database of the same server over the
+//!   same transport (Message DB installed there beforehand; the bench installs nothing).
 //!
 //! The machine's load average is printed at the start and end: figures from a busy machine
 //! are only comparable with the baselines of the same run.
@@ -63,6 +68,11 @@ pub struct Args {
     /// the same server over TCP or TLS.
     #[arg(long = "also", value_name = "URL")]
     pub also: Vec<String>,
+    /// PostgreSQL: a database on the same server where Message DB (a peer event store) is
+    /// installed; its `write_message` is measured with `pgbench`, 1 client, over each URL's
+    /// transport, beside the store's single appends. Nothing is installed by the bench.
+    #[arg(long, value_name = "DATABASE")]
+    pub message_db: Option<String>,
 }
 
 const BATCH_SIZE: u64 = 100;
@@ -104,6 +114,23 @@ struct Figures {
     c_level_batch_events_per_s: Option<f64>,
     /// Store batch events / C-level 100-row transaction rows.
     c_level_batch_ratio: Option<f64>,
+    /// SQLite: the C-level 100-row transactions written as the store writes a group (ten
+    /// rows to a statement, every column bound), in rows per second.
+    c_level_multi_row_events_per_s: Option<f64>,
+    /// Store batch events / the C-level multi-row transactions' rows.
+    c_level_multi_row_ratio: Option<f64>,
+    /// PostgreSQL with `--message-db`: Message DB's `write_message`, 1 client.
+    message_db: Option<MessageDb>,
+}
+
+/// Message DB's single writes beside the store's single appends, same server and transport.
+#[derive(Debug, serde::Serialize)]
+struct MessageDb {
+    database: String,
+    /// `write_message` calls per second (each its own transaction), `pgbench` 1 client.
+    writes_per_s: f64,
+    /// Store single appends / Message DB single writes.
+    single_ratio: f64,
 }
 
 #[derive(Debug, serde::Serialize)]
@@ -201,6 +228,19 @@ fn print_table(figures: &Figures) {
             "C-level 100-row txns   {rate:>10.0} rows/s      (rusqlite, same settings)   store batches / C {ratio:.2}"
         );
     }
+    if let (Some(rate), Some(ratio)) =
+        (figures.c_level_multi_row_events_per_s, figures.c_level_multi_row_ratio)
+    {
+        println!(
+            "  … 10-row statements  {rate:>10.0} rows/s      (the store's statement shape)   store batches / it {ratio:.2}"
+        );
+    }
+    if let Some(peer) = &figures.message_db {
+        println!(
+            "Message DB 1 client    {:>10.0} writes/s    (write_message, database {})   store single / it {:.2}",
+            peer.writes_per_s, peer.database, peer.single_ratio
+        );
+    }
     println!("batch_events_per_s     {:.0}", figures.batch_events_per_s);
 }
 
@@ -211,6 +251,7 @@ struct Clocks {
     raw_single: Duration,
     c_level: Duration,
     c_level_batch: Duration,
+    c_level_multi_row: Duration,
     store_concurrent: Duration,
     raw_concurrent: Duration,
     store_batch: Duration,
@@ -321,12 +362,22 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
                 if let Some(mut baseline) = c_level.take() {
                     let (c_level_back, elapsed) = tokio::task::spawn_blocking(move || {
                         let started = Instant::now();
-                        let result = baseline.batches(batches_per_round);
-                        (baseline, result.map(|()| started.elapsed()))
+                        let single_rows = baseline.batches(batches_per_round);
+                        let single_rows = single_rows.map(|()| started.elapsed());
+                        let started = Instant::now();
+                        let multi_row = baseline.multi_row_batches(batches_per_round);
+                        (
+                            baseline,
+                            single_rows.and_then(|single| {
+                                Ok((single, multi_row.map(|()| started.elapsed())?))
+                            }),
+                        )
                     })
                     .await
                     .context("C-level baseline")?;
-                    clocks.c_level_batch += elapsed?;
+                    let (single_rows, multi_row) = elapsed?;
+                    clocks.c_level_batch += single_rows;
+                    clocks.c_level_multi_row += multi_row;
                     c_level = Some(c_level_back);
                 }
             }
@@ -350,6 +401,8 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
         (clocks.c_level > Duration::ZERO).then(|| rate(singles, clocks.c_level));
     let c_level_batch_events_per_s =
         (clocks.c_level_batch > Duration::ZERO).then(|| rate(batch_events, clocks.c_level_batch));
+    let c_level_multi_row_events_per_s = (clocks.c_level_multi_row > Duration::ZERO)
+        .then(|| rate(batch_events, clocks.c_level_multi_row));
 
     let pgbench = match backend {
         DbBackend::Postgres => {
@@ -360,6 +413,17 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
                 single_commits_per_s: raw.0,
                 concurrent_commits_per_s: raw.1,
                 batch_rows_per_s: raw.2,
+            })
+        }
+        _ => None,
+    };
+    let message_db = match (backend, &args.message_db) {
+        (DbBackend::Postgres, Some(database)) => {
+            let writes_per_s = message_db_writes(url, database, args.pgbench_seconds).await?;
+            Some(MessageDb {
+                database: database.clone(),
+                writes_per_s,
+                single_ratio: append_per_s / writes_per_s,
             })
         }
         _ => None,
@@ -389,6 +453,10 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
         c_level_ratio: c_level_commits_per_s.map(|c_level| append_per_s / c_level),
         c_level_batch_events_per_s,
         c_level_batch_ratio: c_level_batch_events_per_s.map(|c_level| batch_events_per_s / c_level),
+        c_level_multi_row_events_per_s,
+        c_level_multi_row_ratio: c_level_multi_row_events_per_s
+            .map(|c_level| batch_events_per_s / c_level),
+        message_db,
     })
 }
 
@@ -619,6 +687,54 @@ impl CLevel {
         Ok(())
     }
 
+    /// `count` transactions of [`BATCH_SIZE`] rows written as the store writes a group: ten
+    /// rows to a prepared `INSERT OR FAIL`, every column bound.
+    fn multi_row_batches(&mut self, count: u64) -> Result<(), BenchError> {
+        const ROWS: u64 = 10;
+        let marks: Vec<String> = (0..ROWS)
+            .map(|row| {
+                let columns: Vec<String> =
+                    (1..=11).map(|column| format!("?{}", row * 11 + column)).collect();
+                format!("({})", columns.join(", "))
+            })
+            .collect();
+        let sql = format!("INSERT OR FAIL INTO events VALUES {}", marks.join(", "));
+        let zeros = "0".repeat(64);
+        for _ in 0..count {
+            self.connection.execute_batch("BEGIN IMMEDIATE").context("C-level begin")?;
+            let now = league_store::format_time(chrono::Utc::now());
+            let mut insert = self.connection.prepare_cached(&sql).context("C-level insert")?;
+            for _ in 0..BATCH_SIZE / ROWS {
+                for row in 0..ROWS as usize {
+                    let base = row * 11;
+                    let id = uuid::Uuid::now_v7();
+                    insert.raw_bind_parameter(base + 1, self.next).context("C-level bind")?;
+                    insert.raw_bind_parameter(base + 2, "bench:raw").context("C-level bind")?;
+                    insert.raw_bind_parameter(base + 3, self.next).context("C-level bind")?;
+                    insert
+                        .raw_bind_parameter(base + 4, id.as_bytes().as_slice())
+                        .context("C-level bind")?;
+                    insert.raw_bind_parameter(base + 5, "GameRecorded").context("C-level bind")?;
+                    insert.raw_bind_parameter(base + 6, 1).context("C-level bind")?;
+                    insert
+                        .raw_bind_parameter(base + 7, self.payload.as_str())
+                        .context("C-level bind")?;
+                    insert
+                        .raw_bind_parameter(base + 8, self.metadata.as_str())
+                        .context("C-level bind")?;
+                    insert.raw_bind_parameter(base + 9, now.as_str()).context("C-level bind")?;
+                    insert.raw_bind_parameter(base + 10, zeros.as_str()).context("C-level bind")?;
+                    insert.raw_bind_parameter(base + 11, zeros.as_str()).context("C-level bind")?;
+                    self.next += 1;
+                }
+                insert.raw_execute().context("C-level insert")?;
+            }
+            drop(insert);
+            self.connection.execute_batch("COMMIT").context("C-level commit")?;
+        }
+        Ok(())
+    }
+
     fn insert_rows(&mut self, rows: u64) -> Result<(), BenchError> {
         let mut insert = self
             .connection
@@ -693,6 +809,38 @@ async fn pgbench(
     Ok(Some((single, concurrent, batch * BATCH_SIZE as f64)))
 }
 
+/// Message DB's `write_message` on `database` of the server `url` names (same transport),
+/// `pgbench` 1 client for `seconds`: one new message per transaction to one of 16 streams of
+/// one category, the store's sample payload and metadata; calls per second.
+async fn message_db_writes(url: &str, database: &str, seconds: u64) -> Result<f64, BenchError> {
+    let (base, query) = match url.split_once('?') {
+        Some((base, query)) => (base, format!("?{query}")),
+        None => (url, String::new()),
+    };
+    let server = base.rsplit_once('/').map_or(base, |(server, _)| server);
+    let peer_url = format!("{server}/{database}{query}");
+    let payload = serde_json::to_string(&sample(0).payload).unwrap_or_default();
+    let metadata = serde_json::to_string(&metadata()).unwrap_or_default();
+    let script = format!(
+        "\\set stream random(0, 15)\nSELECT write_message(gen_random_uuid()::varchar, \
+         'bench-' || :stream, 'GameRecorded', '{payload}'::jsonb, '{metadata}'::jsonb);\n"
+    );
+    let dir = tempfile_dir()?;
+    // Message DB's functions call each other unqualified, in their own schema.
+    let writes = run_pgbench_with(
+        &peer_url,
+        &dir,
+        &script,
+        1,
+        seconds,
+        &[("PGOPTIONS", "-c search_path=message_store,public")],
+    )
+    .await
+    .with_context(|| format!("Message DB in database {database:?} (is it installed?)"));
+    std::fs::remove_dir_all(&dir).ok();
+    Ok(writes?)
+}
+
 fn tempfile_dir() -> Result<PathBuf, BenchError> {
     let dir =
         std::env::temp_dir().join(format!("league-pgbench-{}", uuid::Uuid::now_v7().simple()));
@@ -708,9 +856,22 @@ async fn run_pgbench(
     clients: u64,
     seconds: u64,
 ) -> Result<f64, BenchError> {
+    run_pgbench_with(url, dir, script, clients, seconds, &[]).await
+}
+
+/// [`run_pgbench`] with more environment variables for `pgbench`.
+async fn run_pgbench_with(
+    url: &str,
+    dir: &std::path::Path,
+    script: &str,
+    clients: u64,
+    seconds: u64,
+    environment: &[(&str, &str)],
+) -> Result<f64, BenchError> {
     let file = dir.join(format!("script-{clients}-{}.sql", script.len()));
     std::fs::write(&file, script).context("pgbench script")?;
     let output = tokio::process::Command::new("pgbench")
+        .envs(environment.iter().copied())
         .args(["-n", "-c", &clients.to_string(), "-j", &clients.min(2).to_string()])
         .args(["-T", &seconds.to_string(), "-f"])
         .arg(&file)
