@@ -5,6 +5,9 @@
 //! named by `--database` (a new SQLite file in the same directory, so the same disk; or a new
 //! database on the same PostgreSQL server) and removes it afterwards. Work is split into
 //! rounds that alternate store and baseline runs, so drift on a shared machine hits both sides.
+//! The store's input events are built before its clock starts, as the baselines' rows are
+//! (their payload text is made once): the clock times the appends, not the caller making
+//! its JSON values.
 //!
 //! - single: one event per append, one caller at a time, vs a raw `INSERT` of a same-shaped
 //!   row into the same `events` table and a commit through the same driver (`append_ratio`).
@@ -285,12 +288,11 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
         let store_first = round % 2 == 0;
         for side in [store_first, !store_first] {
             if side {
+                let appends = inputs(&mut counter, single_per_round, 1);
                 let started = Instant::now();
-                for _ in 0..single_per_round {
-                    counter += 1;
-                    let stream = &streams[(counter % 16) as usize];
+                for (stream, events, metadata) in appends {
                     store
-                        .append(stream, ExpectedVersion::Any, vec![sample(counter)], metadata())
+                        .append(&streams[stream], ExpectedVersion::Any, events, metadata)
                         .await
                         .context("append")?;
                 }
@@ -317,8 +319,11 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
         }
         for side in [store_first, !store_first] {
             if side {
+                let appends = (0..WRITERS)
+                    .map(|_| (0..concurrent_per_writer).map(|n| (sample(n), metadata())).collect())
+                    .collect();
                 let started = Instant::now();
-                concurrent_appends(&store, round, concurrent_per_writer).await?;
+                concurrent_appends(&store, round, appends).await?;
                 clocks.store_concurrent += started.elapsed();
             } else {
                 raw.catch_up(&store).await?;
@@ -340,14 +345,11 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
         }
         for side in [store_first, !store_first] {
             if side {
+                let appends = inputs(&mut counter, batches_per_round, BATCH_SIZE);
                 let started = Instant::now();
-                for _ in 0..batches_per_round {
-                    counter += 1;
-                    let stream = &streams[(counter % 16) as usize];
-                    let events =
-                        (0..BATCH_SIZE).map(|i| sample(counter * BATCH_SIZE + i)).collect();
+                for (stream, events, metadata) in appends {
                     store
-                        .append(stream, ExpectedVersion::Any, events, metadata())
+                        .append(&streams[stream], ExpectedVersion::Any, events, metadata)
                         .await
                         .context("append a batch")?;
                 }
@@ -460,25 +462,33 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
     })
 }
 
-/// [`WRITERS`] tasks, each appending single events to its own stream with an exact expected
-/// version (as a command handler would).
+/// The store's input for `appends` appends of `events` events each, built before the clock
+/// starts (as the baselines' rows are): the stream (one of 16, in turn), the events and the
+/// metadata of each.
+fn inputs(counter: &mut u64, appends: u64, events: u64) -> Vec<(usize, Vec<NewEvent>, Metadata)> {
+    (0..appends)
+        .map(|_| {
+            *counter += 1;
+            let batch = (0..events).map(|i| sample(*counter * events + i)).collect();
+            ((*counter % 16) as usize, batch, metadata())
+        })
+        .collect()
+}
+
+/// [`WRITERS`] tasks, each appending its own single events (`appends`, built beforehand) to
+/// its own stream with an exact expected version (as a command handler would).
 async fn concurrent_appends(
     store: &EventStore,
     round: u64,
-    per_writer: u64,
+    appends: Vec<Vec<(NewEvent, Metadata)>>,
 ) -> Result<(), BenchError> {
-    let writers = (0..WRITERS).map(|writer| {
+    let writers = appends.into_iter().enumerate().map(|(writer, appends)| {
         let store = store.clone();
         tokio::spawn(async move {
             let stream = StreamId::new(format!("bench:writer:{round}:{writer}"))?;
-            for version in 0..per_writer {
+            for (version, (event, metadata)) in (0u64..).zip(appends) {
                 store
-                    .append(
-                        &stream,
-                        ExpectedVersion::Exact(version),
-                        vec![sample(version)],
-                        metadata(),
-                    )
+                    .append(&stream, ExpectedVersion::Exact(version), vec![event], metadata)
                     .await?;
             }
             Ok::<_, league_store::StoreError>(())

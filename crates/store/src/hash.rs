@@ -75,10 +75,10 @@ impl ChainFields<'_> {
         field(self.metadata.as_bytes());
         field(recorded_at.as_bytes());
         field(self.prev_hash.as_bytes());
-        let mut digits = [0u8; 64];
+        let mut digits = vec![0u8; 64];
         // 32 bytes always fit 64 hex digits, which are ASCII.
         hex::encode_to_slice(Sha256::digest(preimage.as_slice()), &mut digits).unwrap_or_default();
-        digits.iter().copied().map(char::from).collect()
+        String::from_utf8(digits).unwrap_or_default()
     }
 }
 
