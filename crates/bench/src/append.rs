@@ -16,15 +16,17 @@
 //! - batch: 100 events per append vs a raw multi-row `INSERT` of 100 rows and a commit.
 //! - outside baselines, which share nothing with the store's driver: on PostgreSQL, `pgbench`
 //!   (if on `PATH`) on the same server inserting the same rows: 1 client single-row commits,
-//!   [`WRITERS`] clients, and 100-row transactions; on SQLite, C-level loops (`rusqlite` over
+//!   [`WRITERS`] clients, and 100-row transactions, in every round beside the store's runs,
+//!   as many transactions as the store's appends (its rate leaves out connecting); on SQLite, C-level loops (`rusqlite` over
 //!   the same bundled libsqlite3 that sqlx uses) with the store's settings (WAL,
 //!   `synchronous=FULL`) in a file in the same directory: single-row `INSERT`+commit, and
 //!   transactions of 100 single-row `INSERT`s of one prepared statement (the goal's
 //!   baseline), and beside it the same transactions written as the store writes a group
 //!   (ten rows to a statement), which shows what the store adds to its statement shape.
 //! - a peer, with `--message-db DATABASE` on PostgreSQL: Message DB's `write_message`, one
-//!   call per transaction, `pgbench` 1 client, on that database of the same server over the
-//!   same transport (Message DB installed there beforehand; the bench installs nothing).
+//!   call per transaction, `pgbench` 1 client beside the single appends, on that database of
+//!   the same server over the same transport (Message DB installed there beforehand; the
+//!   bench installs nothing).
 //!
 //! The machine's load average is printed at the start and end: figures from a busy machine
 //! are only comparable with the baselines of the same run.
@@ -64,9 +66,6 @@ pub struct Args {
     /// Appends of 100 events (and as many raw 100-row inserts) in total.
     #[arg(long, default_value_t = 200)]
     pub batches: u64,
-    /// Seconds for each `pgbench` run (PostgreSQL only).
-    #[arg(long, default_value_t = 5)]
-    pub pgbench_seconds: u64,
     /// Another database to measure in the same run, after `--database` (repeatable): e.g.
     /// the same server over TCP or TLS.
     #[arg(long = "also", value_name = "URL")]
@@ -155,9 +154,6 @@ pub async fn run(args: Args) -> Result<ExitCode, BenchError> {
             "--single and --batches must be at least {ROUNDS}, --concurrent at least {}",
             ROUNDS * WRITERS
         )));
-    }
-    if args.pgbench_seconds == 0 {
-        return Err(BenchError::BadInput("--pgbench-seconds must be at least 1".into()));
     }
     let args = &args;
     for (index, database) in std::iter::once(&args.scratch.database).chain(&args.also).enumerate() {
@@ -259,6 +255,10 @@ struct Clocks {
     raw_concurrent: Duration,
     store_batch: Duration,
     raw_batch: Duration,
+    pgbench_single: Duration,
+    pgbench_concurrent: Duration,
+    pgbench_batch: Duration,
+    message_db: Duration,
 }
 
 async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
@@ -271,6 +271,12 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
     let raw = RawWriter::new(&store);
     let mut c_level = match backend {
         DbBackend::Sqlite => CLevel::open(url)?,
+        _ => None,
+    };
+    let outside = match backend {
+        DbBackend::Postgres => {
+            PgbenchRuns::prepare(&store, url, args.message_db.as_deref()).await?
+        }
         _ => None,
     };
 
@@ -315,6 +321,15 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
                     clocks.c_level += elapsed?;
                     c_level = Some(c_level_back);
                 }
+                if let Some(outside) = &outside {
+                    clocks.pgbench_single +=
+                        outside.run(&outside.single, 1, single_per_round, &[]).await?;
+                    if let Some(peer) = &outside.message_db {
+                        let environment = [("PGOPTIONS", MESSAGE_DB_SEARCH_PATH)];
+                        clocks.message_db +=
+                            peer.run(&peer.single, 1, single_per_round, &environment).await?;
+                    }
+                }
             }
         }
         for side in [store_first, !store_first] {
@@ -341,6 +356,10 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
                     writer.context("raw writer task")??;
                 }
                 clocks.raw_concurrent += started.elapsed();
+                if let Some(outside) = &outside {
+                    clocks.pgbench_concurrent +=
+                        outside.run(&outside.single, WRITERS, concurrent_per_writer, &[]).await?;
+                }
             }
         }
         for side in [store_first, !store_first] {
@@ -382,12 +401,23 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
                     clocks.c_level_multi_row += multi_row;
                     c_level = Some(c_level_back);
                 }
+                if let Some(outside) = &outside {
+                    clocks.pgbench_batch +=
+                        outside.run(&outside.batch, 1, batches_per_round, &[]).await?;
+                }
             }
         }
     }
     if let Some(c_level) = c_level {
         c_level.remove();
     }
+    let (pgbench_found, message_db_database) = match &outside {
+        Some(outside) => {
+            outside.remove();
+            (true, outside.message_db.as_ref().map(|peer| peer.database.clone()))
+        }
+        None => (false, None),
+    };
 
     let rate = |count: u64, time: Duration| count as f64 / time.as_secs_f64().max(1e-9);
     let singles = single_per_round * ROUNDS;
@@ -406,30 +436,23 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
     let c_level_multi_row_events_per_s = (clocks.c_level_multi_row > Duration::ZERO)
         .then(|| rate(batch_events, clocks.c_level_multi_row));
 
-    let pgbench = match backend {
-        DbBackend::Postgres => {
-            pgbench(&store, url, args.pgbench_seconds).await?.map(|raw| Pgbench {
-                single_ratio: append_per_s / raw.0,
-                concurrent_ratio: concurrent_append_per_s / raw.1,
-                batch_ratio: batch_events_per_s / raw.2,
-                single_commits_per_s: raw.0,
-                concurrent_commits_per_s: raw.1,
-                batch_rows_per_s: raw.2,
-            })
+    let pgbench = pgbench_found.then(|| {
+        let single = rate(singles, clocks.pgbench_single);
+        let concurrent = rate(concurrent, clocks.pgbench_concurrent);
+        let batch = rate(batch_events, clocks.pgbench_batch);
+        Pgbench {
+            single_ratio: append_per_s / single,
+            concurrent_ratio: concurrent_append_per_s / concurrent,
+            batch_ratio: batch_events_per_s / batch,
+            single_commits_per_s: single,
+            concurrent_commits_per_s: concurrent,
+            batch_rows_per_s: batch,
         }
-        _ => None,
-    };
-    let message_db = match (backend, &args.message_db) {
-        (DbBackend::Postgres, Some(database)) => {
-            let writes_per_s = message_db_writes(url, database, args.pgbench_seconds).await?;
-            Some(MessageDb {
-                database: database.clone(),
-                writes_per_s,
-                single_ratio: append_per_s / writes_per_s,
-            })
-        }
-        _ => None,
-    };
+    });
+    let message_db = message_db_database.map(|database| {
+        let writes_per_s = rate(singles, clocks.message_db);
+        MessageDb { database, writes_per_s, single_ratio: append_per_s / writes_per_s }
+    });
     Ok(Figures {
         database: format!("{backend:?}").to_lowercase(),
         transport,
@@ -781,110 +804,139 @@ impl CLevel {
     }
 }
 
-/// `pgbench` on the scratch database (its own table shaped like `events`, same indexes, no
-/// triggers): 1-client single-row commits, [`WRITERS`]-client single-row commits, and 1-client
-/// 100-row transactions, in commits (or rows) per second. `None` when pgbench is missing.
-async fn pgbench(
-    store: &EventStore,
-    url: &str,
-    seconds: u64,
-) -> Result<Option<(f64, f64, f64)>, BenchError> {
-    if tokio::process::Command::new("pgbench").arg("--version").output().await.is_err() {
-        return Ok(None);
+/// Message DB's functions call each other unqualified, in their own schema.
+const MESSAGE_DB_SEARCH_PATH: &str = "-c search_path=message_store,public";
+
+/// The outside baselines on PostgreSQL, run by `pgbench` round by round beside the store
+/// (so drift on a shared machine hits both): on the scratch database, a table of its own
+/// shaped like `events` (same indexes, no triggers) with single-row commits (1 client and
+/// [`WRITERS`] clients) and 1-client 100-row transactions; and, with `--message-db`, Message
+/// DB's `write_message` on that database of the same server, 1 client.
+struct PgbenchRuns {
+    url: String,
+    dir: PathBuf,
+    single: PathBuf,
+    batch: PathBuf,
+    message_db: Option<MessageDbScript>,
+}
+
+/// Message DB's single write, as a `pgbench` script for its database's URL.
+struct MessageDbScript {
+    database: String,
+    url: String,
+    single: PathBuf,
+}
+
+impl PgbenchRuns {
+    /// The scripts and the table, or `None` when `pgbench` is not on `PATH`.
+    async fn prepare(
+        store: &EventStore,
+        url: &str,
+        message_db: Option<&str>,
+    ) -> Result<Option<PgbenchRuns>, BenchError> {
+        if tokio::process::Command::new("pgbench").arg("--version").output().await.is_err() {
+            return Ok(None);
+        }
+        store
+            .connection()
+            .execute_unprepared(
+                "CREATE TABLE pgbench_events (LIKE events INCLUDING ALL);
+                 CREATE SEQUENCE pgbench_seq;",
+            )
+            .await
+            .context("pgbench table")?;
+        let payload = serde_json::to_string(&sample(0).payload).unwrap_or_default();
+        let metadata = serde_json::to_string(&metadata()).unwrap_or_default();
+        let insert = |rows: u64| {
+            format!(
+                "INSERT INTO pgbench_events (position, stream_id, stream_version, event_id, \
+                 event_type, schema_version, payload, metadata, recorded_at, prev_hash, hash) \
+                 SELECT n, 'bench:raw', n, gen_random_uuid(), 'GameRecorded', 1, '{payload}', \
+                 '{metadata}', now(), repeat('0', 64), repeat('0', 64) \
+                 FROM (SELECT nextval('pgbench_seq') AS n FROM generate_series(1, {rows})) AS s;\n"
+            )
+        };
+        let dir =
+            std::env::temp_dir().join(format!("league-pgbench-{}", uuid::Uuid::now_v7().simple()));
+        std::fs::create_dir_all(&dir).context("pgbench script directory")?;
+        let script = |name: &str, text: &str| -> Result<PathBuf, BenchError> {
+            let file = dir.join(name);
+            std::fs::write(&file, text).context("pgbench script")?;
+            Ok(file)
+        };
+        let single = script("single.sql", &insert(1))?;
+        let batch = script("batch.sql", &insert(BATCH_SIZE))?;
+        let message_db = match message_db {
+            Some(database) => {
+                // The same server and connection options, another database.
+                let (base, query) = match url.split_once('?') {
+                    Some((base, query)) => (base, format!("?{query}")),
+                    None => (url, String::new()),
+                };
+                let server = base.rsplit_once('/').map_or(base, |(server, _)| server);
+                // One new message per transaction to one of 16 streams of one category.
+                let write = format!(
+                    "\\set stream random(0, 15)\nSELECT write_message(gen_random_uuid()::varchar, \
+                     'bench-' || :stream, 'GameRecorded', '{payload}'::jsonb, '{metadata}'::jsonb);\n"
+                );
+                Some(MessageDbScript {
+                    database: database.to_owned(),
+                    url: format!("{server}/{database}{query}"),
+                    single: script("message_db.sql", &write)?,
+                })
+            }
+            None => None,
+        };
+        Ok(Some(PgbenchRuns { url: url.to_owned(), dir, single, batch, message_db }))
     }
-    store
-        .connection()
-        .execute_unprepared(
-            "CREATE TABLE pgbench_events (LIKE events INCLUDING ALL);
-             CREATE SEQUENCE pgbench_seq;",
-        )
-        .await
-        .context("pgbench table")?;
-    let payload = serde_json::to_string(&sample(0).payload).unwrap_or_default();
-    let metadata = serde_json::to_string(&metadata()).unwrap_or_default();
-    let insert = |rows: u64| {
-        format!(
-            "INSERT INTO pgbench_events (position, stream_id, stream_version, event_id, \
-             event_type, schema_version, payload, metadata, recorded_at, prev_hash, hash) \
-             SELECT n, 'bench:raw', n, gen_random_uuid(), 'GameRecorded', 1, '{payload}', \
-             '{metadata}', now(), repeat('0', 64), repeat('0', 64) \
-             FROM (SELECT nextval('pgbench_seq') AS n FROM generate_series(1, {rows})) AS s;\n"
-        )
-    };
-    let dir = tempfile_dir()?;
-    let single = run_pgbench(url, &dir, &insert(1), 1, seconds).await?;
-    let concurrent = run_pgbench(url, &dir, &insert(1), WRITERS, seconds).await?;
-    let batch = run_pgbench(url, &dir, &insert(BATCH_SIZE), 1, seconds).await?;
-    std::fs::remove_dir_all(&dir).ok();
-    Ok(Some((single, concurrent, batch * BATCH_SIZE as f64)))
+
+    /// `transactions` transactions of `script` by each of `clients` clients; how long the
+    /// transactions took (connecting excluded).
+    async fn run(
+        &self,
+        script: &std::path::Path,
+        clients: u64,
+        transactions: u64,
+        environment: &[(&str, &str)],
+    ) -> Result<Duration, BenchError> {
+        let tps = run_pgbench(&self.url, script, clients, transactions, environment).await?;
+        Ok(Duration::from_secs_f64((clients * transactions) as f64 / tps))
+    }
+
+    fn remove(&self) {
+        std::fs::remove_dir_all(&self.dir).ok();
+    }
 }
 
-/// Message DB's `write_message` on `database` of the server `url` names (same transport),
-/// `pgbench` 1 client for `seconds`: one new message per transaction to one of 16 streams of
-/// one category, the store's sample payload and metadata; calls per second.
-async fn message_db_writes(url: &str, database: &str, seconds: u64) -> Result<f64, BenchError> {
-    let (base, query) = match url.split_once('?') {
-        Some((base, query)) => (base, format!("?{query}")),
-        None => (url, String::new()),
-    };
-    let server = base.rsplit_once('/').map_or(base, |(server, _)| server);
-    let peer_url = format!("{server}/{database}{query}");
-    let payload = serde_json::to_string(&sample(0).payload).unwrap_or_default();
-    let metadata = serde_json::to_string(&metadata()).unwrap_or_default();
-    let script = format!(
-        "\\set stream random(0, 15)\nSELECT write_message(gen_random_uuid()::varchar, \
-         'bench-' || :stream, 'GameRecorded', '{payload}'::jsonb, '{metadata}'::jsonb);\n"
-    );
-    let dir = tempfile_dir()?;
-    // Message DB's functions call each other unqualified, in their own schema.
-    let writes = run_pgbench_with(
-        &peer_url,
-        &dir,
-        &script,
-        1,
-        seconds,
-        &[("PGOPTIONS", "-c search_path=message_store,public")],
-    )
-    .await
-    .with_context(|| format!("Message DB in database {database:?} (is it installed?)"));
-    std::fs::remove_dir_all(&dir).ok();
-    Ok(writes?)
+impl MessageDbScript {
+    async fn run(
+        &self,
+        script: &std::path::Path,
+        clients: u64,
+        transactions: u64,
+        environment: &[(&str, &str)],
+    ) -> Result<Duration, BenchError> {
+        let tps =
+            run_pgbench(&self.url, script, clients, transactions, environment).await.with_context(
+                || format!("Message DB in database {:?} (is it installed?)", self.database),
+            )?;
+        Ok(Duration::from_secs_f64((clients * transactions) as f64 / tps))
+    }
 }
 
-fn tempfile_dir() -> Result<PathBuf, BenchError> {
-    let dir =
-        std::env::temp_dir().join(format!("league-pgbench-{}", uuid::Uuid::now_v7().simple()));
-    std::fs::create_dir_all(&dir).context("pgbench script directory")?;
-    Ok(dir)
-}
-
-/// One `pgbench` run; its transactions per second.
+/// One `pgbench` run of `transactions` per client; its transactions per second.
 async fn run_pgbench(
     url: &str,
-    dir: &std::path::Path,
-    script: &str,
+    script: &std::path::Path,
     clients: u64,
-    seconds: u64,
-) -> Result<f64, BenchError> {
-    run_pgbench_with(url, dir, script, clients, seconds, &[]).await
-}
-
-/// [`run_pgbench`] with more environment variables for `pgbench`.
-async fn run_pgbench_with(
-    url: &str,
-    dir: &std::path::Path,
-    script: &str,
-    clients: u64,
-    seconds: u64,
+    transactions: u64,
     environment: &[(&str, &str)],
 ) -> Result<f64, BenchError> {
-    let file = dir.join(format!("script-{clients}-{}.sql", script.len()));
-    std::fs::write(&file, script).context("pgbench script")?;
     let output = tokio::process::Command::new("pgbench")
         .envs(environment.iter().copied())
         .args(["-n", "-c", &clients.to_string(), "-j", &clients.min(2).to_string()])
-        .args(["-T", &seconds.to_string(), "-f"])
-        .arg(&file)
+        .args(["-t", &transactions.to_string(), "-f"])
+        .arg(script)
         .arg(url)
         .output()
         .await
