@@ -5,6 +5,9 @@
 //! named by `--database` (a new SQLite file in the same directory, so the same disk; or a new
 //! database on the same PostgreSQL server) and removes it afterwards. Work is split into
 //! rounds that alternate store and baseline runs, so drift on a shared machine hits both sides.
+//! The store's input events are built before its clock starts, as the baselines' rows are
+//! (their payload text is made once): the clock times the appends, not the caller making
+//! its JSON values.
 //!
 //! - single: one event per append, one caller at a time, vs a raw `INSERT` of a same-shaped
 //!   row into the same `events` table and a commit through the same driver (`append_ratio`).
@@ -13,10 +16,17 @@
 //! - batch: 100 events per append vs a raw multi-row `INSERT` of 100 rows and a commit.
 //! - outside baselines, which share nothing with the store's driver: on PostgreSQL, `pgbench`
 //!   (if on `PATH`) on the same server inserting the same rows: 1 client single-row commits,
-//!   [`WRITERS`] clients, and 100-row transactions; on SQLite, C-level loops (`rusqlite` over
+//!   [`WRITERS`] clients, and 100-row transactions, in every round beside the store's runs,
+//!   as many transactions as the store's appends (its rate leaves out connecting); on SQLite, C-level loops (`rusqlite` over
 //!   the same bundled libsqlite3 that sqlx uses) with the store's settings (WAL,
 //!   `synchronous=FULL`) in a file in the same directory: single-row `INSERT`+commit, and
-//!   transactions of 100 single-row `INSERT`s of one prepared statement.
+//!   transactions of 100 single-row `INSERT`s of one prepared statement (the goal's
+//!   baseline), and beside it the same transactions written as the store writes a group
+//!   (ten rows to a statement), which shows what the store adds to its statement shape.
+//! - a peer, with `--message-db DATABASE` on PostgreSQL: Message DB's `write_message`, one
+//!   call per transaction, `pgbench` 1 client beside the single appends, on that database of
+//!   the same server over the same transport (Message DB installed there beforehand; the
+//!   bench installs nothing).
 //!
 //! The machine's load average is printed at the start and end: figures from a busy machine
 //! are only comparable with the baselines of the same run.
@@ -56,13 +66,15 @@ pub struct Args {
     /// Appends of 100 events (and as many raw 100-row inserts) in total.
     #[arg(long, default_value_t = 200)]
     pub batches: u64,
-    /// Seconds for each `pgbench` run (PostgreSQL only).
-    #[arg(long, default_value_t = 5)]
-    pub pgbench_seconds: u64,
     /// Another database to measure in the same run, after `--database` (repeatable): e.g.
     /// the same server over TCP or TLS.
     #[arg(long = "also", value_name = "URL")]
     pub also: Vec<String>,
+    /// PostgreSQL: a database on the same server where Message DB (a peer event store) is
+    /// installed; its `write_message` is measured with `pgbench`, 1 client, over each URL's
+    /// transport, beside the store's single appends. Nothing is installed by the bench.
+    #[arg(long, value_name = "DATABASE")]
+    pub message_db: Option<String>,
 }
 
 const BATCH_SIZE: u64 = 100;
@@ -104,6 +116,23 @@ struct Figures {
     c_level_batch_events_per_s: Option<f64>,
     /// Store batch events / C-level 100-row transaction rows.
     c_level_batch_ratio: Option<f64>,
+    /// SQLite: the C-level 100-row transactions written as the store writes a group (ten
+    /// rows to a statement, every column bound), in rows per second.
+    c_level_multi_row_events_per_s: Option<f64>,
+    /// Store batch events / the C-level multi-row transactions' rows.
+    c_level_multi_row_ratio: Option<f64>,
+    /// PostgreSQL with `--message-db`: Message DB's `write_message`, 1 client.
+    message_db: Option<MessageDb>,
+}
+
+/// Message DB's single writes beside the store's single appends, same server and transport.
+#[derive(Debug, serde::Serialize)]
+struct MessageDb {
+    database: String,
+    /// `write_message` calls per second (each its own transaction), `pgbench` 1 client.
+    writes_per_s: f64,
+    /// Store single appends / Message DB single writes.
+    single_ratio: f64,
 }
 
 #[derive(Debug, serde::Serialize)]
@@ -125,9 +154,6 @@ pub async fn run(args: Args) -> Result<ExitCode, BenchError> {
             "--single and --batches must be at least {ROUNDS}, --concurrent at least {}",
             ROUNDS * WRITERS
         )));
-    }
-    if args.pgbench_seconds == 0 {
-        return Err(BenchError::BadInput("--pgbench-seconds must be at least 1".into()));
     }
     let args = &args;
     for (index, database) in std::iter::once(&args.scratch.database).chain(&args.also).enumerate() {
@@ -201,6 +227,19 @@ fn print_table(figures: &Figures) {
             "C-level 100-row txns   {rate:>10.0} rows/s      (rusqlite, same settings)   store batches / C {ratio:.2}"
         );
     }
+    if let (Some(rate), Some(ratio)) =
+        (figures.c_level_multi_row_events_per_s, figures.c_level_multi_row_ratio)
+    {
+        println!(
+            "  … 10-row statements  {rate:>10.0} rows/s      (the store's statement shape)   store batches / it {ratio:.2}"
+        );
+    }
+    if let Some(peer) = &figures.message_db {
+        println!(
+            "Message DB 1 client    {:>10.0} writes/s    (write_message, database {})   store single / it {:.2}",
+            peer.writes_per_s, peer.database, peer.single_ratio
+        );
+    }
     println!("batch_events_per_s     {:.0}", figures.batch_events_per_s);
 }
 
@@ -211,10 +250,15 @@ struct Clocks {
     raw_single: Duration,
     c_level: Duration,
     c_level_batch: Duration,
+    c_level_multi_row: Duration,
     store_concurrent: Duration,
     raw_concurrent: Duration,
     store_batch: Duration,
     raw_batch: Duration,
+    pgbench_single: Duration,
+    pgbench_concurrent: Duration,
+    pgbench_batch: Duration,
+    message_db: Duration,
 }
 
 async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
@@ -227,6 +271,12 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
     let raw = RawWriter::new(&store);
     let mut c_level = match backend {
         DbBackend::Sqlite => CLevel::open(url)?,
+        _ => None,
+    };
+    let outside = match backend {
+        DbBackend::Postgres => {
+            PgbenchRuns::prepare(&store, url, args.message_db.as_deref()).await?
+        }
         _ => None,
     };
 
@@ -244,12 +294,11 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
         let store_first = round % 2 == 0;
         for side in [store_first, !store_first] {
             if side {
+                let appends = inputs(&mut counter, single_per_round, 1);
                 let started = Instant::now();
-                for _ in 0..single_per_round {
-                    counter += 1;
-                    let stream = &streams[(counter % 16) as usize];
+                for (stream, events, metadata) in appends {
                     store
-                        .append(stream, ExpectedVersion::Any, vec![sample(counter)], metadata())
+                        .append(&streams[stream], ExpectedVersion::Any, events, metadata)
                         .await
                         .context("append")?;
                 }
@@ -272,12 +321,24 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
                     clocks.c_level += elapsed?;
                     c_level = Some(c_level_back);
                 }
+                if let Some(outside) = &outside {
+                    clocks.pgbench_single +=
+                        outside.run(&outside.single, 1, single_per_round, &[]).await?;
+                    if let Some(peer) = &outside.message_db {
+                        let environment = [("PGOPTIONS", MESSAGE_DB_SEARCH_PATH)];
+                        clocks.message_db +=
+                            peer.run(&peer.single, 1, single_per_round, &environment).await?;
+                    }
+                }
             }
         }
         for side in [store_first, !store_first] {
             if side {
+                let appends = (0..WRITERS)
+                    .map(|_| (0..concurrent_per_writer).map(|n| (sample(n), metadata())).collect())
+                    .collect();
                 let started = Instant::now();
-                concurrent_appends(&store, round, concurrent_per_writer).await?;
+                concurrent_appends(&store, round, appends).await?;
                 clocks.store_concurrent += started.elapsed();
             } else {
                 raw.catch_up(&store).await?;
@@ -295,18 +356,19 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
                     writer.context("raw writer task")??;
                 }
                 clocks.raw_concurrent += started.elapsed();
+                if let Some(outside) = &outside {
+                    clocks.pgbench_concurrent +=
+                        outside.run(&outside.single, WRITERS, concurrent_per_writer, &[]).await?;
+                }
             }
         }
         for side in [store_first, !store_first] {
             if side {
+                let appends = inputs(&mut counter, batches_per_round, BATCH_SIZE);
                 let started = Instant::now();
-                for _ in 0..batches_per_round {
-                    counter += 1;
-                    let stream = &streams[(counter % 16) as usize];
-                    let events =
-                        (0..BATCH_SIZE).map(|i| sample(counter * BATCH_SIZE + i)).collect();
+                for (stream, events, metadata) in appends {
                     store
-                        .append(stream, ExpectedVersion::Any, events, metadata())
+                        .append(&streams[stream], ExpectedVersion::Any, events, metadata)
                         .await
                         .context("append a batch")?;
                 }
@@ -321,13 +383,27 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
                 if let Some(mut baseline) = c_level.take() {
                     let (c_level_back, elapsed) = tokio::task::spawn_blocking(move || {
                         let started = Instant::now();
-                        let result = baseline.batches(batches_per_round);
-                        (baseline, result.map(|()| started.elapsed()))
+                        let single_rows = baseline.batches(batches_per_round);
+                        let single_rows = single_rows.map(|()| started.elapsed());
+                        let started = Instant::now();
+                        let multi_row = baseline.multi_row_batches(batches_per_round);
+                        (
+                            baseline,
+                            single_rows.and_then(|single| {
+                                Ok((single, multi_row.map(|()| started.elapsed())?))
+                            }),
+                        )
                     })
                     .await
                     .context("C-level baseline")?;
-                    clocks.c_level_batch += elapsed?;
+                    let (single_rows, multi_row) = elapsed?;
+                    clocks.c_level_batch += single_rows;
+                    clocks.c_level_multi_row += multi_row;
                     c_level = Some(c_level_back);
+                }
+                if let Some(outside) = &outside {
+                    clocks.pgbench_batch +=
+                        outside.run(&outside.batch, 1, batches_per_round, &[]).await?;
                 }
             }
         }
@@ -335,6 +411,13 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
     if let Some(c_level) = c_level {
         c_level.remove();
     }
+    let (pgbench_found, message_db_database) = match &outside {
+        Some(outside) => {
+            outside.remove();
+            (true, outside.message_db.as_ref().map(|peer| peer.database.clone()))
+        }
+        None => (false, None),
+    };
 
     let rate = |count: u64, time: Duration| count as f64 / time.as_secs_f64().max(1e-9);
     let singles = single_per_round * ROUNDS;
@@ -350,20 +433,26 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
         (clocks.c_level > Duration::ZERO).then(|| rate(singles, clocks.c_level));
     let c_level_batch_events_per_s =
         (clocks.c_level_batch > Duration::ZERO).then(|| rate(batch_events, clocks.c_level_batch));
+    let c_level_multi_row_events_per_s = (clocks.c_level_multi_row > Duration::ZERO)
+        .then(|| rate(batch_events, clocks.c_level_multi_row));
 
-    let pgbench = match backend {
-        DbBackend::Postgres => {
-            pgbench(&store, url, args.pgbench_seconds).await?.map(|raw| Pgbench {
-                single_ratio: append_per_s / raw.0,
-                concurrent_ratio: concurrent_append_per_s / raw.1,
-                batch_ratio: batch_events_per_s / raw.2,
-                single_commits_per_s: raw.0,
-                concurrent_commits_per_s: raw.1,
-                batch_rows_per_s: raw.2,
-            })
+    let pgbench = pgbench_found.then(|| {
+        let single = rate(singles, clocks.pgbench_single);
+        let concurrent = rate(concurrent, clocks.pgbench_concurrent);
+        let batch = rate(batch_events, clocks.pgbench_batch);
+        Pgbench {
+            single_ratio: append_per_s / single,
+            concurrent_ratio: concurrent_append_per_s / concurrent,
+            batch_ratio: batch_events_per_s / batch,
+            single_commits_per_s: single,
+            concurrent_commits_per_s: concurrent,
+            batch_rows_per_s: batch,
         }
-        _ => None,
-    };
+    });
+    let message_db = message_db_database.map(|database| {
+        let writes_per_s = rate(singles, clocks.message_db);
+        MessageDb { database, writes_per_s, single_ratio: append_per_s / writes_per_s }
+    });
     Ok(Figures {
         database: format!("{backend:?}").to_lowercase(),
         transport,
@@ -389,28 +478,40 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
         c_level_ratio: c_level_commits_per_s.map(|c_level| append_per_s / c_level),
         c_level_batch_events_per_s,
         c_level_batch_ratio: c_level_batch_events_per_s.map(|c_level| batch_events_per_s / c_level),
+        c_level_multi_row_events_per_s,
+        c_level_multi_row_ratio: c_level_multi_row_events_per_s
+            .map(|c_level| batch_events_per_s / c_level),
+        message_db,
     })
 }
 
-/// [`WRITERS`] tasks, each appending single events to its own stream with an exact expected
-/// version (as a command handler would).
+/// The store's input for `appends` appends of `events` events each, built before the clock
+/// starts (as the baselines' rows are): the stream (one of 16, in turn), the events and the
+/// metadata of each.
+fn inputs(counter: &mut u64, appends: u64, events: u64) -> Vec<(usize, Vec<NewEvent>, Metadata)> {
+    (0..appends)
+        .map(|_| {
+            *counter += 1;
+            let batch = (0..events).map(|i| sample(*counter * events + i)).collect();
+            ((*counter % 16) as usize, batch, metadata())
+        })
+        .collect()
+}
+
+/// [`WRITERS`] tasks, each appending its own single events (`appends`, built beforehand) to
+/// its own stream with an exact expected version (as a command handler would).
 async fn concurrent_appends(
     store: &EventStore,
     round: u64,
-    per_writer: u64,
+    appends: Vec<Vec<(NewEvent, Metadata)>>,
 ) -> Result<(), BenchError> {
-    let writers = (0..WRITERS).map(|writer| {
+    let writers = appends.into_iter().enumerate().map(|(writer, appends)| {
         let store = store.clone();
         tokio::spawn(async move {
             let stream = StreamId::new(format!("bench:writer:{round}:{writer}"))?;
-            for version in 0..per_writer {
+            for (version, (event, metadata)) in (0u64..).zip(appends) {
                 store
-                    .append(
-                        &stream,
-                        ExpectedVersion::Exact(version),
-                        vec![sample(version)],
-                        metadata(),
-                    )
+                    .append(&stream, ExpectedVersion::Exact(version), vec![event], metadata)
                     .await?;
             }
             Ok::<_, league_store::StoreError>(())
@@ -619,6 +720,54 @@ impl CLevel {
         Ok(())
     }
 
+    /// `count` transactions of [`BATCH_SIZE`] rows written as the store writes a group: ten
+    /// rows to a prepared `INSERT OR FAIL`, every column bound.
+    fn multi_row_batches(&mut self, count: u64) -> Result<(), BenchError> {
+        const ROWS: u64 = 10;
+        let marks: Vec<String> = (0..ROWS)
+            .map(|row| {
+                let columns: Vec<String> =
+                    (1..=11).map(|column| format!("?{}", row * 11 + column)).collect();
+                format!("({})", columns.join(", "))
+            })
+            .collect();
+        let sql = format!("INSERT OR FAIL INTO events VALUES {}", marks.join(", "));
+        let zeros = "0".repeat(64);
+        for _ in 0..count {
+            self.connection.execute_batch("BEGIN IMMEDIATE").context("C-level begin")?;
+            let now = league_store::format_time(chrono::Utc::now());
+            let mut insert = self.connection.prepare_cached(&sql).context("C-level insert")?;
+            for _ in 0..BATCH_SIZE / ROWS {
+                for row in 0..ROWS as usize {
+                    let base = row * 11;
+                    let id = uuid::Uuid::now_v7();
+                    insert.raw_bind_parameter(base + 1, self.next).context("C-level bind")?;
+                    insert.raw_bind_parameter(base + 2, "bench:raw").context("C-level bind")?;
+                    insert.raw_bind_parameter(base + 3, self.next).context("C-level bind")?;
+                    insert
+                        .raw_bind_parameter(base + 4, id.as_bytes().as_slice())
+                        .context("C-level bind")?;
+                    insert.raw_bind_parameter(base + 5, "GameRecorded").context("C-level bind")?;
+                    insert.raw_bind_parameter(base + 6, 1).context("C-level bind")?;
+                    insert
+                        .raw_bind_parameter(base + 7, self.payload.as_str())
+                        .context("C-level bind")?;
+                    insert
+                        .raw_bind_parameter(base + 8, self.metadata.as_str())
+                        .context("C-level bind")?;
+                    insert.raw_bind_parameter(base + 9, now.as_str()).context("C-level bind")?;
+                    insert.raw_bind_parameter(base + 10, zeros.as_str()).context("C-level bind")?;
+                    insert.raw_bind_parameter(base + 11, zeros.as_str()).context("C-level bind")?;
+                    self.next += 1;
+                }
+                insert.raw_execute().context("C-level insert")?;
+            }
+            drop(insert);
+            self.connection.execute_batch("COMMIT").context("C-level commit")?;
+        }
+        Ok(())
+    }
+
     fn insert_rows(&mut self, rows: u64) -> Result<(), BenchError> {
         let mut insert = self
             .connection
@@ -655,65 +804,139 @@ impl CLevel {
     }
 }
 
-/// `pgbench` on the scratch database (its own table shaped like `events`, same indexes, no
-/// triggers): 1-client single-row commits, [`WRITERS`]-client single-row commits, and 1-client
-/// 100-row transactions, in commits (or rows) per second. `None` when pgbench is missing.
-async fn pgbench(
-    store: &EventStore,
-    url: &str,
-    seconds: u64,
-) -> Result<Option<(f64, f64, f64)>, BenchError> {
-    if tokio::process::Command::new("pgbench").arg("--version").output().await.is_err() {
-        return Ok(None);
+/// Message DB's functions call each other unqualified, in their own schema.
+const MESSAGE_DB_SEARCH_PATH: &str = "-c search_path=message_store,public";
+
+/// The outside baselines on PostgreSQL, run by `pgbench` round by round beside the store
+/// (so drift on a shared machine hits both): on the scratch database, a table of its own
+/// shaped like `events` (same indexes, no triggers) with single-row commits (1 client and
+/// [`WRITERS`] clients) and 1-client 100-row transactions; and, with `--message-db`, Message
+/// DB's `write_message` on that database of the same server, 1 client.
+struct PgbenchRuns {
+    url: String,
+    dir: PathBuf,
+    single: PathBuf,
+    batch: PathBuf,
+    message_db: Option<MessageDbScript>,
+}
+
+/// Message DB's single write, as a `pgbench` script for its database's URL.
+struct MessageDbScript {
+    database: String,
+    url: String,
+    single: PathBuf,
+}
+
+impl PgbenchRuns {
+    /// The scripts and the table, or `None` when `pgbench` is not on `PATH`.
+    async fn prepare(
+        store: &EventStore,
+        url: &str,
+        message_db: Option<&str>,
+    ) -> Result<Option<PgbenchRuns>, BenchError> {
+        if tokio::process::Command::new("pgbench").arg("--version").output().await.is_err() {
+            return Ok(None);
+        }
+        store
+            .connection()
+            .execute_unprepared(
+                "CREATE TABLE pgbench_events (LIKE events INCLUDING ALL);
+                 CREATE SEQUENCE pgbench_seq;",
+            )
+            .await
+            .context("pgbench table")?;
+        let payload = serde_json::to_string(&sample(0).payload).unwrap_or_default();
+        let metadata = serde_json::to_string(&metadata()).unwrap_or_default();
+        let insert = |rows: u64| {
+            format!(
+                "INSERT INTO pgbench_events (position, stream_id, stream_version, event_id, \
+                 event_type, schema_version, payload, metadata, recorded_at, prev_hash, hash) \
+                 SELECT n, 'bench:raw', n, gen_random_uuid(), 'GameRecorded', 1, '{payload}', \
+                 '{metadata}', now(), repeat('0', 64), repeat('0', 64) \
+                 FROM (SELECT nextval('pgbench_seq') AS n FROM generate_series(1, {rows})) AS s;\n"
+            )
+        };
+        let dir =
+            std::env::temp_dir().join(format!("league-pgbench-{}", uuid::Uuid::now_v7().simple()));
+        std::fs::create_dir_all(&dir).context("pgbench script directory")?;
+        let script = |name: &str, text: &str| -> Result<PathBuf, BenchError> {
+            let file = dir.join(name);
+            std::fs::write(&file, text).context("pgbench script")?;
+            Ok(file)
+        };
+        let single = script("single.sql", &insert(1))?;
+        let batch = script("batch.sql", &insert(BATCH_SIZE))?;
+        let message_db = match message_db {
+            Some(database) => {
+                // The same server and connection options, another database.
+                let (base, query) = match url.split_once('?') {
+                    Some((base, query)) => (base, format!("?{query}")),
+                    None => (url, String::new()),
+                };
+                let server = base.rsplit_once('/').map_or(base, |(server, _)| server);
+                // One new message per transaction to one of 16 streams of one category.
+                let write = format!(
+                    "\\set stream random(0, 15)\nSELECT write_message(gen_random_uuid()::varchar, \
+                     'bench-' || :stream, 'GameRecorded', '{payload}'::jsonb, '{metadata}'::jsonb);\n"
+                );
+                Some(MessageDbScript {
+                    database: database.to_owned(),
+                    url: format!("{server}/{database}{query}"),
+                    single: script("message_db.sql", &write)?,
+                })
+            }
+            None => None,
+        };
+        Ok(Some(PgbenchRuns { url: url.to_owned(), dir, single, batch, message_db }))
     }
-    store
-        .connection()
-        .execute_unprepared(
-            "CREATE TABLE pgbench_events (LIKE events INCLUDING ALL);
-             CREATE SEQUENCE pgbench_seq;",
-        )
-        .await
-        .context("pgbench table")?;
-    let payload = serde_json::to_string(&sample(0).payload).unwrap_or_default();
-    let metadata = serde_json::to_string(&metadata()).unwrap_or_default();
-    let insert = |rows: u64| {
-        format!(
-            "INSERT INTO pgbench_events (position, stream_id, stream_version, event_id, \
-             event_type, schema_version, payload, metadata, recorded_at, prev_hash, hash) \
-             SELECT n, 'bench:raw', n, gen_random_uuid(), 'GameRecorded', 1, '{payload}', \
-             '{metadata}', now(), repeat('0', 64), repeat('0', 64) \
-             FROM (SELECT nextval('pgbench_seq') AS n FROM generate_series(1, {rows})) AS s;\n"
-        )
-    };
-    let dir = tempfile_dir()?;
-    let single = run_pgbench(url, &dir, &insert(1), 1, seconds).await?;
-    let concurrent = run_pgbench(url, &dir, &insert(1), WRITERS, seconds).await?;
-    let batch = run_pgbench(url, &dir, &insert(BATCH_SIZE), 1, seconds).await?;
-    std::fs::remove_dir_all(&dir).ok();
-    Ok(Some((single, concurrent, batch * BATCH_SIZE as f64)))
+
+    /// `transactions` transactions of `script` by each of `clients` clients; how long the
+    /// transactions took (connecting excluded).
+    async fn run(
+        &self,
+        script: &std::path::Path,
+        clients: u64,
+        transactions: u64,
+        environment: &[(&str, &str)],
+    ) -> Result<Duration, BenchError> {
+        let tps = run_pgbench(&self.url, script, clients, transactions, environment).await?;
+        Ok(Duration::from_secs_f64((clients * transactions) as f64 / tps))
+    }
+
+    fn remove(&self) {
+        std::fs::remove_dir_all(&self.dir).ok();
+    }
 }
 
-fn tempfile_dir() -> Result<PathBuf, BenchError> {
-    let dir =
-        std::env::temp_dir().join(format!("league-pgbench-{}", uuid::Uuid::now_v7().simple()));
-    std::fs::create_dir_all(&dir).context("pgbench script directory")?;
-    Ok(dir)
+impl MessageDbScript {
+    async fn run(
+        &self,
+        script: &std::path::Path,
+        clients: u64,
+        transactions: u64,
+        environment: &[(&str, &str)],
+    ) -> Result<Duration, BenchError> {
+        let tps =
+            run_pgbench(&self.url, script, clients, transactions, environment).await.with_context(
+                || format!("Message DB in database {:?} (is it installed?)", self.database),
+            )?;
+        Ok(Duration::from_secs_f64((clients * transactions) as f64 / tps))
+    }
 }
 
-/// One `pgbench` run; its transactions per second.
+/// One `pgbench` run of `transactions` per client; its transactions per second.
 async fn run_pgbench(
     url: &str,
-    dir: &std::path::Path,
-    script: &str,
+    script: &std::path::Path,
     clients: u64,
-    seconds: u64,
+    transactions: u64,
+    environment: &[(&str, &str)],
 ) -> Result<f64, BenchError> {
-    let file = dir.join(format!("script-{clients}-{}.sql", script.len()));
-    std::fs::write(&file, script).context("pgbench script")?;
     let output = tokio::process::Command::new("pgbench")
+        .envs(environment.iter().copied())
         .args(["-n", "-c", &clients.to_string(), "-j", &clients.min(2).to_string()])
-        .args(["-T", &seconds.to_string(), "-f"])
-        .arg(&file)
+        .args(["-t", &transactions.to_string(), "-f"])
+        .arg(script)
         .arg(url)
         .output()
         .await

@@ -176,6 +176,7 @@ fn chain(
     head_hash: &mut String,
 ) -> Vec<Stamp> {
     let mut stamps = Vec::with_capacity(request.events.len());
+    let mut preimage = Vec::with_capacity(1024);
     for (offset, event) in (1u64..).zip(&request.events) {
         let hash = ChainFields {
             position: head_position + offset,
@@ -189,7 +190,7 @@ fn chain(
             recorded_at,
             prev_hash: head_hash,
         }
-        .hash_at(hashed_time);
+        .hash_into(hashed_time, &mut preimage);
         stamps.push(Stamp {
             position: head_position + offset,
             stream_version: version + offset,

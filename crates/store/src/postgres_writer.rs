@@ -26,6 +26,7 @@ use sea_orm::sqlx::ConnectOptions as _;
 use sea_orm::sqlx::postgres::{PgConnectOptions, PgSslMode};
 use sea_orm::{DbErr, RuntimeErr};
 use tokio_postgres::config::SslMode;
+use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{Row, Statement};
 use tokio_postgres_rustls::MakeRustlsConnect;
@@ -85,6 +86,21 @@ pub(crate) async fn query(
 ) -> Result<Vec<Row>, GroupFailed> {
     let statement: Statement = client.prepare_cached(sql).await.map_err(failed)?;
     client.query(&statement, params).await.map_err(failed)
+}
+
+/// [`query`], or `None` when the server refused it for a unique violation (nothing was
+/// written: the statement's transaction was rolled back).
+pub(crate) async fn query_unless_taken(
+    client: &impl GenericClient,
+    sql: &str,
+    params: &[&(dyn ToSql + Sync)],
+) -> Result<Option<Vec<Row>>, GroupFailed> {
+    let statement: Statement = client.prepare_cached(sql).await.map_err(failed)?;
+    match client.query(&statement, params).await {
+        Ok(rows) => Ok(Some(rows)),
+        Err(error) if error.code() == Some(&SqlState::UNIQUE_VIOLATION) => Ok(None),
+        Err(error) => Err(failed(error)),
+    }
 }
 
 /// A driver error as the store reports it. An error the server reported ends the

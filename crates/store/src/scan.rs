@@ -187,6 +187,8 @@ pub(crate) struct Walk {
     time: Option<(DateTime<Utc>, String)>,
     /// The stored text of `time` (SQLite stores times as text).
     time_text: String,
+    /// The canonical bytes of the row being hashed, one buffer for the whole scan.
+    preimage: Vec<u8>,
 }
 
 /// What the reader does after a row.
@@ -208,6 +210,7 @@ impl Walk {
             batch: LogBatch::with_capacity(SCAN_BATCH_ROWS),
             time: None,
             time_text: String::new(),
+            preimage: Vec::new(),
         }
     }
 
@@ -292,7 +295,7 @@ impl Walk {
             recorded_at,
             prev_hash: row.prev_hash,
         };
-        let digest = fields.digest_at(formatted);
+        let digest = fields.digest_into(formatted, &mut self.preimage);
         let mut computed = [0u8; 64];
         hex::encode_to_slice(digest, &mut computed).expect("64 hex digits for 32 bytes");
         (computed != row.hash.as_bytes()).then(|| ChainProblem::HashMismatch {

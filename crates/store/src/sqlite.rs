@@ -6,14 +6,14 @@
 //! a group committed through it (`BEGIN IMMEDIATE`, the reads, the inserts, `COMMIT`) is many
 //! round trips between the async caller and that thread; here a group is one trip to a
 //! blocking thread that runs the whole transaction: it reads the log's head, each stream's
-//! version and each key's earlier outcome, [`decide`]s the group, and writes the rows with a
-//! prepared single-row `INSERT OR FAIL` each (what SQLite runs fastest; `OR FAIL` spares the
-//! statement journal: a failing row leaves the statement's earlier rows in place instead of
-//! SQLite keeping a journal to undo them, and the transaction is rolled back on any error
-//! anyway). Both drivers link the same bundled libsqlite3 (only one `libsqlite3-sys` can be
-//! linked), so an in-memory database is a named shared-cache one that the pool and the
-//! writer open by name; a connection that finds a table locked by the other waits for it
-//! (`sqlite3_unlock_notify`, which both drivers use).
+//! version and each key's earlier outcome, [`decide`]s the group, and writes the rows ten to
+//! a prepared multi-row `INSERT OR FAIL` (rows sharing a statement share its cursors and
+//! seeks; `OR FAIL` spares the statement journal: a failing row leaves the statement's
+//! earlier rows in place instead of SQLite keeping a journal to undo them, and the
+//! transaction is rolled back on any error anyway). Both drivers link the same bundled
+//! libsqlite3 (only one `libsqlite3-sys` can be linked), so an in-memory database is a named
+//! shared-cache one that the pool and the writer open by name; a connection that finds a
+//! table locked by the other waits for it (`sqlite3_unlock_notify`, which both drivers use).
 //!
 //! The stored values are exactly those sqlx would write (the event id as its 16 bytes,
 //! `recorded_at` as sqlx formats a `DateTime<Utc>`), so reads through sea-orm see the same.
@@ -24,7 +24,7 @@
 
 use std::collections::HashMap;
 use std::str::FromStr;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 use std::time::Duration;
 
 use chrono::{DateTime, NaiveDateTime, SecondsFormat, SubsecRound, Utc};
@@ -39,7 +39,7 @@ use sea_orm::{ConnectOptions, DbErr, RuntimeErr};
 use tokio::sync::{OnceCell, mpsc, watch};
 use uuid::Uuid;
 
-use crate::decide::{Decided, Head, KeyOutcome, Request, Tip, decide};
+use crate::decide::{Decided, Head, KeyOutcome, Request, RowInput, Stamp, Tip, decide};
 use crate::entity::{event, idempotency_key};
 use crate::scan::{LogBatch, Walk};
 use crate::storage::{
@@ -63,6 +63,14 @@ const KEY_OUTCOME: &str = "SELECT first_position, last_position, stream_version 
 const INSERT_EVENT: &str = "INSERT OR FAIL INTO events (position, stream_id, stream_version, \
     event_id, event_type, schema_version, payload, metadata, recorded_at, prev_hash, hash) \
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+/// The columns of an event row, in [`INSERT_EVENT`]'s order.
+const EVENT_COLUMNS: usize = 11;
+/// Rows per multi-row `INSERT` of a group's events. Each statement opens a cursor on the
+/// table and on each of its four indexes and seeks from their roots, so rows that share a
+/// statement share that work: 10 rows to a statement cost ≈ 30 % fewer instructions per row
+/// than single-row statements (callgrind, this schema), and more rows per statement are
+/// slower again (a longer program).
+const ROWS_PER_INSERT: usize = 10;
 /// Whether the log holds no event and no idempotency key (a restore's precondition).
 const LOG_IS_EMPTY: &str = "SELECT NOT EXISTS (SELECT 1 FROM events) \
     AND NOT EXISTS (SELECT 1 FROM idempotency_keys) AND NOT EXISTS (SELECT 1 FROM person_keys)";
@@ -457,6 +465,9 @@ fn empty_the_wal(connection: &rusqlite::Connection) {
 /// A write connection to `location` with the pool's settings.
 fn open_write_connection(location: &str) -> Result<rusqlite::Connection, StoreError> {
     let connection = rusqlite::Connection::open(location).map_err(sqlite_error)?;
+    // Room for every statement the writer prepares (a group's reads, the key insert and the
+    // multi-row inserts of 1 to ROWS_PER_INSERT rows), so none is prepared twice.
+    connection.set_prepared_statement_cache_capacity(ROWS_PER_INSERT + 16);
     connection.busy_timeout(BUSY_TIMEOUT).map_err(sqlite_error)?;
     connection
         .execute_batch(
@@ -474,6 +485,31 @@ fn stored_time(time: DateTime<Utc>) -> String {
     time.to_rfc3339_opts(SecondsFormat::AutoSi, false)
 }
 
+/// `INSERT OR FAIL` of `rows` event rows in one statement (`rows` ≥ 1).
+fn insert_events_sql(rows: usize) -> String {
+    let values: Vec<String> = (0..rows)
+        .map(|row| {
+            let marks: Vec<String> = (1..=EVENT_COLUMNS)
+                .map(|column| format!("?{}", row * EVENT_COLUMNS + column))
+                .collect();
+            format!("({})", marks.join(", "))
+        })
+        .collect();
+    let columns = INSERT_EVENT.split(" VALUES ").next().unwrap_or(INSERT_EVENT);
+    format!("{columns} VALUES {}", values.join(", "))
+}
+
+/// The statements that insert 1 to [`ROWS_PER_INSERT`] rows, by row count less one.
+static INSERT_EVENTS: LazyLock<Vec<String>> =
+    LazyLock::new(|| (1..=ROWS_PER_INSERT).map(insert_events_sql).collect());
+
+/// One event row of a group, as it is stored.
+struct StampedRow<'a> {
+    request: &'a Request,
+    event: &'a RowInput,
+    stamp: &'a Stamp,
+}
+
 /// Reads the group's tip, decides the group and writes its rows, inside `txn`.
 fn write(
     txn: &rusqlite::Transaction<'_>,
@@ -482,26 +518,32 @@ fn write(
     let tip = read_tip(txn, requests)?;
     let plan = decide(&tip, requests, Utc::now().trunc_subsecs(6));
     let stored_time = stored_time(plan.time);
-    let mut insert = txn.prepare_cached(INSERT_EVENT).map_err(sqlite_error)?;
-    for (request, decided) in requests.iter().zip(&plan.decided) {
-        let Decided::Written(stamps) = decided else { continue };
-        for (event, stamp) in request.events.iter().zip(stamps) {
-            insert
-                .execute(params![
-                    to_db(stamp.position),
-                    request.stream.as_str(),
-                    to_db(stamp.stream_version),
-                    event.event_id.as_bytes().as_slice(),
-                    event.event_type,
-                    event.schema_version,
-                    event.payload,
-                    request.metadata,
-                    stored_time,
-                    stamp.prev_hash.as_str(),
-                    stamp.hash.as_str(),
-                ])
+    let rows: Vec<StampedRow<'_>> = requests
+        .iter()
+        .zip(&plan.decided)
+        .filter_map(|(request, decided)| match decided {
+            Decided::Written(stamps) => Some((request, stamps)),
+            _ => None,
+        })
+        .flat_map(|(request, stamps)| {
+            request.events.iter().zip(stamps).map(|(event, stamp)| StampedRow {
+                request,
+                event,
+                stamp,
+            })
+        })
+        .collect();
+    for chunk in rows.chunks(ROWS_PER_INSERT) {
+        let mut insert =
+            txn.prepare_cached(&INSERT_EVENTS[chunk.len() - 1]).map_err(sqlite_error)?;
+        for (index, row) in chunk.iter().enumerate() {
+            bind_event(&mut insert, index * EVENT_COLUMNS, row, &stored_time)
                 .map_err(sqlite_error)?;
         }
+        insert.raw_execute().map_err(sqlite_error)?;
+    }
+    for (request, decided) in requests.iter().zip(&plan.decided) {
+        let Decided::Written(stamps) = decided else { continue };
         if let (Some(key), Some(first), Some(last)) =
             (&request.idempotency_key, stamps.first(), stamps.last())
         {
@@ -519,6 +561,27 @@ fn write(
         }
     }
     Ok(plan.decided)
+}
+
+/// Binds one event row to the parameters after `offset` of a multi-row insert.
+fn bind_event(
+    insert: &mut rusqlite::CachedStatement<'_>,
+    offset: usize,
+    row: &StampedRow<'_>,
+    stored_time: &str,
+) -> rusqlite::Result<()> {
+    let StampedRow { request, event, stamp } = row;
+    insert.raw_bind_parameter(offset + 1, to_db(stamp.position))?;
+    insert.raw_bind_parameter(offset + 2, request.stream.as_str())?;
+    insert.raw_bind_parameter(offset + 3, to_db(stamp.stream_version))?;
+    insert.raw_bind_parameter(offset + 4, event.event_id.as_bytes().as_slice())?;
+    insert.raw_bind_parameter(offset + 5, event.event_type.as_str())?;
+    insert.raw_bind_parameter(offset + 6, event.schema_version)?;
+    insert.raw_bind_parameter(offset + 7, event.payload.as_str())?;
+    insert.raw_bind_parameter(offset + 8, request.metadata.as_str())?;
+    insert.raw_bind_parameter(offset + 9, stored_time)?;
+    insert.raw_bind_parameter(offset + 10, stamp.prev_hash.as_str())?;
+    insert.raw_bind_parameter(offset + 11, stamp.hash.as_str())
 }
 
 /// The log's state before the group, read inside its transaction: the head, and the version

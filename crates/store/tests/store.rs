@@ -687,6 +687,44 @@ async fn stores_sharing_one_log_see_each_others_appends(db: TestDatabase) {
     assert_chain_verifies(&second, head).await;
 }
 
+/// Single events without a key, appended in turn by two instances: at every append the
+/// writing instance's picture of the log is stale (the head, and for a shared stream its
+/// version), so the row it predicts is refused (its position or version is taken, or the
+/// predicted head is not the head) and the append is decided again. Every position is written
+/// once, answered as stored, and seen once, in order, by a reader in a third instance.
+async fn single_appends_on_a_stale_picture_are_decided_again(db: TestDatabase) {
+    const OWN_STREAMS: u64 = 12;
+    const SHARED: u64 = 8;
+    let first = store(&db).await;
+    let second = EventStore::connect(&db.url).await.expect("second instance");
+    let reader = EventStore::connect(&db.url).await.expect("reader instance");
+    let total = OWN_STREAMS + SHARED;
+    let feed = tokio::spawn(take_events(reader.subscribe(1), total as usize));
+    tokio::time::sleep(Duration::from_millis(50)).await;
+
+    let mut answered = Vec::new();
+    for n in 0..total {
+        let writer = if n % 2 == 0 { &first } else { &second };
+        let (target, expected) = if n < OWN_STREAMS {
+            (stream(&format!("own:{n}")), ExpectedVersion::NoStream)
+        } else {
+            (stream("shared"), ExpectedVersion::Any)
+        };
+        let outcome = writer
+            .append(&target, expected, vec![event(n)], Metadata::default())
+            .await
+            .expect("append on a stale picture");
+        assert_eq!(outcome.first_position, n + 1, "the log's next position");
+        if n >= OWN_STREAMS {
+            assert_eq!(outcome.stream_version, n - OWN_STREAMS + 1, "the stream's next version");
+        }
+        answered.extend(outcome.events);
+    }
+    assert_eq!(first.read_all(1, total).await.expect("read"), answered, "answered as stored");
+    assert_eq!(feed.await.expect("reader"), answered, "seen once each, in order");
+    assert_chain_verifies(&second, total).await;
+}
+
 /// An in-memory SQLite database cannot be opened by a second connection, so its appends
 /// take the pool's own connection: the same outcomes and a verifying chain.
 #[tokio::test]
@@ -795,4 +833,5 @@ on_both_databases!(
     migrating_twice_is_harmless,
     groups_mixing_sizes_keys_and_conflicts_keep_each_outcome,
     stores_sharing_one_log_see_each_others_appends,
+    single_appends_on_a_stale_picture_are_decided_again,
 );
