@@ -815,6 +815,47 @@ async fn person_keys_change_only_with_their_append(db: TestDatabase) {
     assert_chain_verifies(&store, 2).await;
 }
 
+/// A snapshot reads back byte for byte, a large one too (on PostgreSQL it travels on a
+/// connection whose buffers are given back afterwards), the next one of its kind replaces
+/// it, and a body altered in the table is no longer intact.
+async fn snapshots_round_trip_and_replace(db: TestDatabase) {
+    let store = store(&db).await;
+    assert!(store.snapshot("catalog").await.expect("read").is_none(), "none before one is saved");
+    // Four megabytes of every byte value: larger than any default buffer of the driver.
+    let body: Vec<u8> =
+        (0..4 * 1024 * 1024).map(|i: u32| (i.wrapping_mul(2_654_435_761) >> 24) as u8).collect();
+    let first =
+        league_store::Snapshot::new("catalog", 2, 0, league_store::GENESIS_HASH.to_owned(), body);
+    store.save_snapshot(&first).await.expect("save");
+    let read = store.snapshot("catalog").await.expect("read").expect("saved");
+    assert_eq!(read.body, first.body);
+    assert_eq!((read.format, read.position, &read.chain_hash), (2, 0, &first.chain_hash));
+    assert!(read.is_intact());
+
+    let second = league_store::Snapshot::new(
+        "catalog",
+        3,
+        0,
+        league_store::GENESIS_HASH.to_owned(),
+        vec![7; 10],
+    );
+    store.save_snapshot(&second).await.expect("replace");
+    let read = store.snapshot("catalog").await.expect("read").expect("saved");
+    assert_eq!((read.format, read.body.as_slice()), (3, [7u8; 10].as_slice()));
+
+    let tamper = match store.backend() {
+        sea_orm::DbBackend::Postgres => {
+            "UPDATE snapshots SET body = '\\x0808' WHERE kind = 'catalog'"
+        }
+        _ => "UPDATE snapshots SET body = x'0808' WHERE kind = 'catalog'",
+    };
+    store.connection().execute_unprepared(tamper).await.expect("alter the body by hand");
+    let read = store.snapshot("catalog").await.expect("read").expect("saved");
+    assert!(!read.is_intact(), "an altered body is not intact");
+    assert!(store.delete_snapshot("catalog").await.expect("delete"));
+    assert!(store.snapshot("catalog").await.expect("read").is_none());
+}
+
 on_both_databases!(
     person_keys_change_only_with_their_append,
     appends_and_reads_back,
@@ -834,4 +875,5 @@ on_both_databases!(
     groups_mixing_sizes_keys_and_conflicts_keep_each_outcome,
     stores_sharing_one_log_see_each_others_appends,
     single_appends_on_a_stale_picture_are_decided_again,
+    snapshots_round_trip_and_replace,
 );
