@@ -899,8 +899,7 @@ impl PgbenchRuns {
         transactions: u64,
         environment: &[(&str, &str)],
     ) -> Result<Duration, BenchError> {
-        let tps = run_pgbench(&self.url, script, clients, transactions, environment).await?;
-        Ok(Duration::from_secs_f64((clients * transactions) as f64 / tps))
+        pgbench_time(&self.url, script, clients, transactions, environment).await
     }
 
     fn remove(&self) {
@@ -916,12 +915,23 @@ impl MessageDbScript {
         transactions: u64,
         environment: &[(&str, &str)],
     ) -> Result<Duration, BenchError> {
-        let tps =
-            run_pgbench(&self.url, script, clients, transactions, environment).await.with_context(
-                || format!("Message DB in database {:?} (is it installed?)", self.database),
-            )?;
-        Ok(Duration::from_secs_f64((clients * transactions) as f64 / tps))
+        Ok(pgbench_time(&self.url, script, clients, transactions, environment).await.with_context(
+            || format!("Message DB in database {:?} (is it installed?)", self.database),
+        )?)
     }
+}
+
+/// How long `transactions` transactions of `script` by each of `clients` `pgbench` clients
+/// took (connecting excluded: the time follows from the rate `pgbench` reports).
+async fn pgbench_time(
+    url: &str,
+    script: &std::path::Path,
+    clients: u64,
+    transactions: u64,
+    environment: &[(&str, &str)],
+) -> Result<Duration, BenchError> {
+    let tps = run_pgbench(url, script, clients, transactions, environment).await?;
+    Ok(Duration::from_secs_f64((clients * transactions) as f64 / tps))
 }
 
 /// One `pgbench` run of `transactions` per client; its transactions per second.

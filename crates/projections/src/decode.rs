@@ -4,7 +4,7 @@
 
 pub use league_domain::PayloadSource;
 use league_domain::{DomainEvent, EventDecodeError};
-use league_store::{EventRow, RecordedEvent};
+use league_store::{EventRow, RawEvent, RecordedEvent};
 
 use crate::error::ProjectionError;
 use crate::model::EventMeta;
@@ -38,7 +38,12 @@ pub(crate) fn meta_of(recorded: &RecordedEvent) -> EventMeta {
 /// Decodes one raw row of the store's streaming reads, straight from its payload's JSON
 /// text: the database paths' one row decoder (whole-log fold, league, catalog, ratings).
 pub(crate) fn decode_row(row: &EventRow) -> Result<(EventMeta, DomainEvent), ProjectionError> {
-    let raw = row.event()?;
+    decode_raw(row.event()?)
+}
+
+/// One row as the store lends it (a streaming read's row or a rebuild's scan) decoded into
+/// its place in the log and its typed payload.
+pub(crate) fn decode_raw(raw: RawEvent<'_>) -> Result<(EventMeta, DomainEvent), ProjectionError> {
     let meta = EventMeta {
         position: raw.position,
         stream_version: raw.stream_version,

@@ -17,12 +17,12 @@ use std::time::Duration;
 
 use league_domain::{DomainEvent, GameStatus, LeagueStatus};
 use league_scoring::ScoringSystem;
-use league_store::{EventStore, RawEvent, ScanEnd};
+use league_store::{EventStore, ScanEnd};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use uuid::Uuid;
 
 use crate::asof::{AsOf, load_league};
-use crate::decode::decode_event;
+use crate::decode::decode_raw;
 use crate::error::ProjectionError;
 use crate::model::{EventMeta, LeagueState, ReadModel, StandingRow};
 use crate::players::{erased_players, person_keys};
@@ -384,16 +384,4 @@ fn resume<T>(error: tokio::task::JoinError) -> T {
         Ok(panic) => std::panic::resume_unwind(panic),
         Err(error) => panic!("a rebuild thread was cancelled: {error}"),
     }
-}
-
-/// One row of the scan decoded into its place in the log and its typed payload.
-fn decode_raw(raw: RawEvent<'_>) -> Result<(EventMeta, DomainEvent), ProjectionError> {
-    let meta = EventMeta {
-        position: raw.position,
-        stream_version: raw.stream_version,
-        recorded_at: raw.recorded_at,
-    };
-    decode_event(raw.event_type, raw.schema_version.into(), raw.payload)
-        .map(|event| (meta, event))
-        .map_err(|source| ProjectionError::Decode { position: raw.position, source })
 }
