@@ -31,6 +31,22 @@ async fn until_unauthenticated(server: &TestApp, token: &str, refused: bool) {
     }
 }
 
+/// Waits until `server` serves `league` (another gateway's command reaches it through the
+/// log, a moment later).
+async fn until_league_known(server: &TestApp, league: &str) {
+    let start = Instant::now();
+    loop {
+        let response = server
+            .gql(Some(ADMIN), "query($id: ID!) { league(id: $id) { id } }", json!({ "id": league }))
+            .await;
+        if response["data"]["league"]["id"] == league {
+            return;
+        }
+        assert!(start.elapsed() < PROPAGATION, "league not served: {response:#}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// A graphql-transport-ws connection to `server` authenticated with `token`, with one
 /// active subscription.
 async fn subscribed(server: &TestApp, token: &str, league: &str) -> crate::support::Socket {
@@ -74,6 +90,7 @@ async fn tokens_rotate_and_revoke_on_every_gateway(db: TestDatabase) {
     let player = first.register("Ada").await;
     let league = first.create_league("PLACEMENT", 2, Some(4)).await;
     until_unauthenticated(&second, &player.token, false).await;
+    until_league_known(&second, &league).await;
 
     // The player rotates their own token through the first gateway: the second closes the
     // subscription opened with the old token and refuses it; the new one works everywhere.
