@@ -170,7 +170,10 @@ test("every result shape is created and reported through the web app's forms", a
         if (kind === "DIPLOMACY") await page.screenshot({ path: resolve(shots, "ratings.png"), fullPage: true });
       }
       await page.locator("table.leaderboard").getByRole("link").first().click();
-      await expect(page.locator('.player-ratings section[data-kind="DIPLOMACY"] table.rating-history tbody tr')).toHaveCount(1);
+      const diplomacy = page.locator('.player-ratings section[data-kind="DIPLOMACY"]');
+      await expect(diplomacy.locator("table.rating-history")).toHaveCount(0);
+      await diplomacy.getByRole("button", { name: /rating history/ }).click();
+      await expect(diplomacy.locator("table.rating-history tbody tr")).toHaveCount(1);
       await page.screenshot({ path: resolve(shots, "player-ratings.png"), fullPage: true });
     });
 

@@ -159,6 +159,15 @@ query PlayerRating($id: ID!, $game: GameKind!) {
   player(id: $id) {
     id
     rating(game: $game) { ${RATING} }
+  }
+}`;
+
+/** Asked only when a visitor opens it: on a long log the first history a gateway answers
+ * loads every rated game (docs/ratings.md), which the rating alone does not. */
+export const PLAYER_RATING_HISTORY = /* GraphQL */ `
+query PlayerRatingHistory($id: ID!, $game: GameKind!) {
+  player(id: $id) {
+    id
     ratingHistory(game: $game) {
       position recordedAt correction delta
       rating { ${RATING} }

@@ -1,11 +1,12 @@
 // @ts-check
 /** @file Ratings across leagues (docs/ratings.md): a leaderboard page per game kind, paged
- * through the `ratings` connection, and a player's rating per kind with its history. The
+ * through the `ratings` connection, and a player's rating per kind with its history (on demand). The
  * kinds and which systems count towards each come from the catalogue. */
 
 import { gql } from "./api.js";
 import { h, replace, score, delta, when } from "./dom.js";
 import { catalogue, kindName, kindSlug, ratingKinds, systemsRatedAs } from "./catalogue.js";
+import { formError, showError } from "./forms.js";
 import * as Q from "./queries.js";
 
 const PAGE = 20;
@@ -61,7 +62,8 @@ export async function ratingsView(main, [slug]) {
 }
 
 /**
- * A player's ratings section: one part per kind they have played, with each change.
+ * A player's ratings section: one part per kind they have played, each with its history
+ * one click away.
  * @param {import("./catalogue.js").Catalogue} cat
  * @param {string} playerId
  */
@@ -74,14 +76,43 @@ export async function playerRatings(cat, playerId) {
     played.length === 0 ? h("p", {}, "No rated game yet.") : played.map(({ kind, player }) => h("section", { "data-kind": kind },
       h("h3", {}, h("a", { href: `/ratings/${kindSlug(kind)}` }, kindName(kind)), ": ", rounded(player.rating.display)),
       h("p", { class: "hint" }, `μ ${rounded(player.rating.mu)}, σ ${rounded(player.rating.sigma)}, ${player.rating.games} ${player.rating.games === 1 ? "game" : "games"}`),
-      h("div", { class: "table-wrap" }, h("table", { class: "rating-history" },
-        h("caption", {}, `${kindName(kind)} rating history`),
-        h("thead", {}, h("tr", {}, ...["Game", "Position", "Time", "Change of μ", "Rating", "Note"].map((x) => h("th", { scope: "col" }, x)))),
-        h("tbody", {}, player.ratingHistory.map((/** @type {any} */ c) => h("tr", { class: c.correction ? "rerated" : null },
-          h("th", { scope: "row" }, c.game ? [h("a", { href: `/games/${c.game.id}` }, `Game ${c.game.number}`), ` · ${c.game.league.name}`] : "—"),
-          h("td", { class: "num" }, c.position),
-          h("td", {}, c.recordedAt ? when(c.recordedAt) : "—"),
-          h("td", { class: "num" }, delta(Math.round(c.delta * 10) / 10)),
-          h("td", { class: "num" }, rounded(c.rating.display)),
-          h("td", {}, c.correction ? "Re-rated after a correction" : "Rated")))))))));
+      historyOnDemand(playerId, kind))));
+}
+
+/**
+ * A button that fetches and shows one kind's rating history in its place.
+ * @param {string} playerId @param {string} kind
+ */
+function historyOnDemand(playerId, kind) {
+  const label = `Show the ${kindName(kind)} rating history`;
+  const holder = h("div", { class: "table-wrap" });
+  const error = formError();
+  const button = h("button", { type: "button", onclick: async () => {
+    button.setAttribute("disabled", "");
+    button.textContent = "Loading the rating history…";
+    try {
+      const { player } = await gql(Q.PLAYER_RATING_HISTORY, { id: playerId, game: kind });
+      replace(holder, historyTable(kind, player.ratingHistory));
+    } catch (e) {
+      button.removeAttribute("disabled");
+      button.textContent = label;
+      showError(holder, e);
+    }
+  } }, label);
+  replace(holder, error, button);
+  return holder;
+}
+
+/** @param {string} kind @param {any[]} changes */
+function historyTable(kind, changes) {
+  return h("table", { class: "rating-history" },
+    h("caption", {}, `${kindName(kind)} rating history`),
+    h("thead", {}, h("tr", {}, ...["Game", "Position", "Time", "Change of μ", "Rating", "Note"].map((x) => h("th", { scope: "col" }, x)))),
+    h("tbody", {}, changes.map((c) => h("tr", { class: c.correction ? "rerated" : null },
+      h("th", { scope: "row" }, c.game ? [h("a", { href: `/games/${c.game.id}` }, `Game ${c.game.number}`), ` · ${c.game.league.name}`] : "—"),
+      h("td", { class: "num" }, c.position),
+      h("td", {}, c.recordedAt ? when(c.recordedAt) : "—"),
+      h("td", { class: "num" }, delta(Math.round(c.delta * 10) / 10)),
+      h("td", { class: "num" }, rounded(c.rating.display)),
+      h("td", {}, c.correction ? "Re-rated after a correction" : "Rated")))));
 }
