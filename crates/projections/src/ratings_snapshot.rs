@@ -21,7 +21,7 @@ use league_store::{EventStore, Snapshot};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::catalog::snapshot::check_snapshot;
+use crate::catalog::snapshot::{check_snapshot, snapshot_at};
 use crate::decode::decode_row;
 use crate::error::ProjectionError;
 use crate::ratings::{ModelImage, RATING_EVENT_TYPES, RatingsModel, load_ratings};
@@ -87,10 +87,7 @@ pub async fn ratings_snapshot_of(
     position: u64,
     body: Vec<u8>,
 ) -> Result<Snapshot, ProjectionError> {
-    let chain_hash = store.hash_at(position).await?.ok_or_else(|| {
-        ProjectionError::inconsistent(position, "no event at the ratings' position")
-    })?;
-    Ok(Snapshot::new(RATINGS_SNAPSHOT, RATINGS_SNAPSHOT_FORMAT, position, chain_hash, body))
+    snapshot_at(store, RATINGS_SNAPSHOT, RATINGS_SNAPSHOT_FORMAT, position, body).await
 }
 
 async fn check(
@@ -98,12 +95,10 @@ async fn check(
     snapshot: &Snapshot,
     head: u64,
 ) -> Result<Result<(), SnapshotRejected>, ProjectionError> {
-    let format = if snapshot.format == RATINGS_SNAPSHOT_FORMAT {
-        Ok(())
-    } else {
-        Err(SnapshotRejected::RatingsFormat { found: snapshot.format })
-    };
-    check_snapshot(store, snapshot, head, format).await
+    check_snapshot(store, snapshot, head, RATINGS_SNAPSHOT_FORMAT, |found| {
+        SnapshotRejected::RatingsFormat { found }
+    })
+    .await
 }
 
 /// Where a loaded ratings model started from.

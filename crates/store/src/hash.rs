@@ -55,16 +55,22 @@ impl ChainFields<'_> {
     /// first): a group's events reuse one buffer, and SHA-256 takes the bytes in one call
     /// rather than a dozen small ones.
     pub fn hash_into(&self, recorded_at: &str, preimage: &mut Vec<u8>) -> String {
-        let mut digits = [0u8; 64];
-        // 32 bytes always fit 64 hex digits, which are ASCII.
-        hex::encode_to_slice(self.digest_into(recorded_at, preimage), &mut digits)
-            .unwrap_or_default();
-        String::from_utf8(digits.to_vec()).unwrap_or_default()
+        // Hex digits are ASCII.
+        String::from_utf8(self.hex_into(recorded_at, preimage).to_vec()).unwrap_or_default()
     }
 
-    /// The SHA-256 of [`hash_at`](Self::hash_at) as bytes: a rebuild compares every row's
-    /// digest with its stored hash without formatting one.
-    pub fn digest_into(&self, recorded_at: &str, preimage: &mut Vec<u8>) -> [u8; 32] {
+    /// [`hash_into`](Self::hash_into)'s hex digits without a `String`: a rebuild compares
+    /// every row's with its stored hash.
+    pub fn hex_into(&self, recorded_at: &str, preimage: &mut Vec<u8>) -> [u8; 64] {
+        let mut digits = [0u8; 64];
+        // 32 bytes always fit 64 hex digits.
+        hex::encode_to_slice(self.digest_into(recorded_at, preimage), &mut digits)
+            .unwrap_or_default();
+        digits
+    }
+
+    /// The SHA-256 of the canonical bytes.
+    fn digest_into(&self, recorded_at: &str, preimage: &mut Vec<u8>) -> [u8; 32] {
         debug_assert_eq!(recorded_at, format_time(self.recorded_at));
         preimage.clear();
         let mut field = |bytes: &[u8]| {

@@ -9,7 +9,7 @@
 //! of once to fold and once more to verify. Each batch owns one text buffer for all its
 //! rows, so a row costs no allocation of its own.
 
-use chrono::{DateTime, NaiveDateTime, Utc};
+use chrono::{DateTime, Utc};
 use futures::TryStreamExt;
 use sea_orm::DbErr;
 use tokio::sync::mpsc;
@@ -214,8 +214,8 @@ impl Walk {
         }
     }
 
-    /// The commit time stored as `text` (SQLite): RFC 3339 as the store writes it, or
-    /// SQLite's own `YYYY-MM-DD HH:MM:SS.SSS` (UTC), as sqlx also reads it.
+    /// The commit time stored as `text` (SQLite, [`crate::sqlite::parse_stored_time`]), parsed
+    /// once for the rows of one commit.
     pub(crate) fn time_from_text(
         &mut self,
         position: u64,
@@ -226,13 +226,10 @@ impl Walk {
         {
             return Ok(*time);
         }
-        let time = DateTime::parse_from_rfc3339(text)
-            .map(|time| time.with_timezone(&Utc))
-            .or_else(|_| NaiveDateTime::parse_from_str(text, "%F %T%.f").map(|time| time.and_utc()))
-            .map_err(|error| StoreError::Corrupt {
-                position,
-                reason: format!("recorded_at {text:?}: {error}"),
-            })?;
+        let time = crate::sqlite::parse_stored_time(text).map_err(|error| StoreError::Corrupt {
+            position,
+            reason: format!("recorded_at {text:?}: {error}"),
+        })?;
         self.time_text.clear();
         self.time_text.push_str(text);
         self.time = Some((time, format_time(time)));
@@ -295,9 +292,7 @@ impl Walk {
             recorded_at,
             prev_hash: row.prev_hash,
         };
-        let digest = fields.digest_into(formatted, &mut self.preimage);
-        let mut computed = [0u8; 64];
-        hex::encode_to_slice(digest, &mut computed).expect("64 hex digits for 32 bytes");
+        let computed = fields.hex_into(formatted, &mut self.preimage);
         (computed != row.hash.as_bytes()).then(|| ChainProblem::HashMismatch {
             stored: row.hash.to_owned(),
             computed: String::from_utf8_lossy(&computed).into_owned(),

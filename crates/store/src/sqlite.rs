@@ -640,15 +640,19 @@ fn read_tip<'a>(
 
 /// A stored `recorded_at`: RFC 3339 as the store writes it, or SQLite's own
 /// `YYYY-MM-DD HH:MM:SS.SSS` (UTC), as sqlx would also read it.
-fn parse_time(text: &str) -> Result<DateTime<Utc>, StoreError> {
+pub(crate) fn parse_stored_time(text: &str) -> Result<DateTime<Utc>, chrono::ParseError> {
     DateTime::parse_from_rfc3339(text)
         .map(|time| time.with_timezone(&Utc))
         .or_else(|_| NaiveDateTime::parse_from_str(text, "%F %T%.f").map(|time| time.and_utc()))
-        .map_err(|error| {
-            StoreError::Database(DbErr::Custom(format!(
-                "the log's last event has an unreadable recorded_at {text:?}: {error}"
-            )))
-        })
+}
+
+/// The log's last `recorded_at` ([`parse_stored_time`]).
+fn parse_time(text: &str) -> Result<DateTime<Utc>, StoreError> {
+    parse_stored_time(text).map_err(|error| {
+        StoreError::Database(DbErr::Custom(format!(
+            "the log's last event has an unreadable recorded_at {text:?}: {error}"
+        )))
+    })
 }
 
 /// A SQLite error as the store reports database errors.

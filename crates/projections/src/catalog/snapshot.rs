@@ -166,10 +166,25 @@ pub async fn snapshot_of(
     position: u64,
     body: Vec<u8>,
 ) -> Result<Snapshot, ProjectionError> {
+    snapshot_at(store, CATALOG_SNAPSHOT, CATALOG_SNAPSHOT_FORMAT, position, body).await
+}
+
+/// Wraps `body`, a `kind` snapshot in `format` taken at `position`, with the chain hash
+/// that ties it to this log.
+pub(crate) async fn snapshot_at(
+    store: &EventStore,
+    kind: &str,
+    format: u32,
+    position: u64,
+    body: Vec<u8>,
+) -> Result<Snapshot, ProjectionError> {
     let chain_hash = store.hash_at(position).await?.ok_or_else(|| {
-        ProjectionError::inconsistent(position, "no event at the catalog's position")
+        ProjectionError::inconsistent(
+            position,
+            format!("no event at the {kind} snapshot's position"),
+        )
     })?;
-    Ok(Snapshot::new(CATALOG_SNAPSHOT, CATALOG_SNAPSHOT_FORMAT, position, chain_hash, body))
+    Ok(Snapshot::new(kind, format, position, chain_hash, body))
 }
 
 /// The stored catalog snapshot decoded, if it is usable for a log whose head is `head`
@@ -202,27 +217,27 @@ async fn check(
     snapshot: &Snapshot,
     head: u64,
 ) -> Result<Result<(), SnapshotRejected>, ProjectionError> {
-    let format = if snapshot.format == CATALOG_SNAPSHOT_FORMAT {
-        Ok(())
-    } else {
-        Err(SnapshotRejected::Format { found: snapshot.format })
-    };
-    check_snapshot(store, snapshot, head, format).await
+    check_snapshot(store, snapshot, head, CATALOG_SNAPSHOT_FORMAT, |found| {
+        SnapshotRejected::Format { found }
+    })
+    .await
 }
 
-/// Whether a snapshot of any kind may be used for a log whose head is `head`: intact, in a
-/// format its reader knows (`format`, the reader's verdict), and taken from this log.
+/// Whether a snapshot of any kind may be used for a log whose head is `head`: intact, in
+/// the `format` its reader knows (else `wrong_format` of the one found), and taken from
+/// this log.
 pub(crate) async fn check_snapshot(
     store: &EventStore,
     snapshot: &Snapshot,
     head: u64,
-    format: Result<(), SnapshotRejected>,
+    format: u32,
+    wrong_format: impl FnOnce(u32) -> SnapshotRejected,
 ) -> Result<Result<(), SnapshotRejected>, ProjectionError> {
     if !snapshot.is_intact() {
         return Ok(Err(SnapshotRejected::Corrupt));
     }
-    if let Err(rejected) = format {
-        return Ok(Err(rejected));
+    if snapshot.format != format {
+        return Ok(Err(wrong_format(snapshot.format)));
     }
     if snapshot.position > head {
         return Ok(Err(SnapshotRejected::PastHead { position: snapshot.position, head }));
