@@ -227,7 +227,7 @@ fn result_audit(
                 .map_or(score, |change| change.total);
             PlayerAudit {
                 player: seat.player,
-                seat_label: seat.label.clone(),
+                seat_label: seat.label.to_string(),
                 before: before.iter().find(|(p, _)| *p == seat.player).map(|(_, old)| *old),
                 score,
                 total,

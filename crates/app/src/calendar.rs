@@ -98,7 +98,7 @@ impl App {
             for game in mine {
                 let stamp = game.finished_at.unwrap_or(started);
                 let seats: Vec<(String, Uuid)> =
-                    game.seats.iter().map(|s| (s.label.clone(), s.player)).collect();
+                    game.seats.iter().map(|s| (s.label.to_string(), s.player)).collect();
                 let score = game.scores.iter().find(|(p, _)| *p == player).map(|(_, s)| *s);
                 entries.push(CalendarEntry {
                     uid: format!("game-{}@league", game.id),

@@ -132,7 +132,7 @@ impl App {
         let mut results = Vec::new();
         for game in model.games_of(id) {
             let Some(result) = &game.result else { continue };
-            let seats = game.seats.iter().map(|s| (s.label.clone(), s.player)).collect();
+            let seats = game.seats.iter().map(|s| (s.label.to_string(), s.player)).collect();
             let game =
                 FinishedGame { round: None, number: game.number, id: game.id, seats, result };
             results.extend(self.result_rows(system, &game)?);

@@ -2,7 +2,7 @@
 //! scores, players (with the token-hash lookup), standings, per-player score history and
 //! player activity (for the active-player rule, `docs/scheduling.md#league-life-cycle`).
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use chrono::{DateTime, Utc};
 use league_domain::{
@@ -54,8 +54,9 @@ pub struct LeagueView {
 pub struct SeatView {
     /// 1-based seat number.
     pub seat: u32,
-    /// Display label ("Seat 1", or the Diplomacy power).
-    pub label: String,
+    /// Display label ("Seat 1", or the Diplomacy power), shared by every game of the league
+    /// rather than copied for each of a long log's millions of seats.
+    pub label: Arc<str>,
     pub player: Uuid,
 }
 
@@ -180,7 +181,8 @@ impl Applied {
 #[derive(Debug, Clone)]
 pub(crate) struct LeagueState {
     pub(crate) view: LeagueView,
-    seat_labels: Vec<String>,
+    /// Each seat's label, made once for the league's games to share.
+    seat_labels: Vec<Arc<str>>,
     /// The games, in the order of `view.games` (by number).
     games: Vec<GameView>,
     /// Each game's index in `scored`, in the order of `games` (`NOT_SCORED` until its first
@@ -433,7 +435,10 @@ impl ReadModel {
                 format!("league {} created twice", e.league_id),
             ));
         }
-        let seat_labels = seat_labels(e.settings.scoring_system, e.settings.players_per_game);
+        let seat_labels = seat_labels(e.settings.scoring_system, e.settings.players_per_game)
+            .into_iter()
+            .map(Arc::from)
+            .collect();
         let view = LeagueView {
             id: e.league_id,
             status: LeagueStatus::Open,
@@ -491,7 +496,7 @@ impl ReadModel {
         for game in &state.games {
             self.games.remove(&game.id);
         }
-        // A label is an allocation per seat: a standings-only model leaves them empty.
+        // A standings-only model shows no seats: it leaves the labels empty.
         let labels = (!self.standings_only).then_some(&state.seat_labels);
         state.games = e
             .games
@@ -504,11 +509,11 @@ impl ReadModel {
                     .zip(game.seats)
                     .map(|(seat, player)| SeatView {
                         seat,
-                        label: labels.map_or_else(String::new, |labels| {
+                        label: labels.map_or_else(Arc::default, |labels| {
                             labels
                                 .get(seat as usize - 1)
                                 .cloned()
-                                .unwrap_or_else(|| format!("Seat {seat}"))
+                                .unwrap_or_else(|| format!("Seat {seat}").into())
                         }),
                         player,
                     })

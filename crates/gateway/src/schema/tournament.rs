@@ -954,7 +954,7 @@ impl Board {
                 .enumerate()
                 .map(|(index, (player, label))| SeatView {
                     seat: index as u32 + 1,
-                    label,
+                    label: label.into(),
                     player: *player,
                 })
                 .collect()
@@ -983,7 +983,7 @@ impl Board {
             .into_iter()
             .map(|seat| Seat {
                 seat: seat.seat,
-                label: seat.label,
+                label: seat.label.to_string(),
                 player: self.tournament.player(seat.player),
             })
             .collect()

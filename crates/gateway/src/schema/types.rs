@@ -336,7 +336,7 @@ impl Game {
                 .iter()
                 .map(|seat| Seat {
                     seat: seat.seat,
-                    label: seat.label.clone(),
+                    label: seat.label.to_string(),
                     player: Player::new(self.app.clone(), seat.player),
                 })
                 .collect()
