@@ -748,7 +748,7 @@ impl App {
                 _ => return Err(mismatched(command)),
             },
             AppCommand::League(c) => {
-                context = context.with_unknown_players(self.unknown_players(c.players_to_check()));
+                context = self.with_players(context, c.players_to_check());
                 if let Some(player) = c.subscriber() {
                     let registered = self.catalog().player(player).is_some();
                     if registered {
@@ -768,15 +768,15 @@ impl App {
                     _ => return Err(mismatched(command)),
                 }
             }
-            AppCommand::Tournament(c) => {
-                context = context.with_unknown_players(self.unknown_players(c.players_to_check()));
-                match state {
-                    StreamState::Tournament(tournament) => tournament.handle(c, &context)?,
-                    _ => return Err(mismatched(command)),
+            AppCommand::Tournament(c) => match state {
+                StreamState::Tournament(tournament) => {
+                    let context = self.with_players(context, c.players_to_check(tournament));
+                    tournament.handle(c, &context)?
                 }
-            }
+                _ => return Err(mismatched(command)),
+            },
             AppCommand::Calendar(c) => {
-                context = context.with_unknown_players(self.unknown_players(c.players_to_check()));
+                context = self.with_players(context, c.players_to_check());
                 match state {
                     StreamState::Calendar(calendar) => calendar.handle(c, &context)?,
                     _ => return Err(mismatched(command)),
@@ -817,10 +817,19 @@ impl App {
         (unknown, unmanaged)
     }
 
-    /// Of `players`, those the catalog does not know.
-    fn unknown_players(&self, players: Vec<Uuid>) -> Vec<Uuid> {
+    /// `context` told which of `players` (those a command names) the catalog does not know,
+    /// and which were erased (`docs/personal-data.md#erasure`).
+    fn with_players(&self, context: Context, players: Vec<Uuid>) -> Context {
         let catalog = self.catalog();
-        players.into_iter().filter(|player| catalog.player(*player).is_none()).collect()
+        let (mut unknown, mut erased) = (Vec::new(), Vec::new());
+        for player in players {
+            match catalog.player(player) {
+                None => unknown.push(player),
+                Some(view) if view.erased => erased.push(player),
+                Some(_) => {}
+            }
+        }
+        context.with_unknown_players(unknown).with_erased_players(erased)
     }
 
     /// How many streams' aggregates are kept for deciding commands.

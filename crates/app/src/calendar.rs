@@ -49,8 +49,12 @@ pub struct CalendarEntry {
 
 impl App {
     /// A player's calendar feed as last committed (no secret issued yet: `feed_hash()` is
-    /// `None`).
+    /// `None`). An erased player has none: their address stops with the erasure
+    /// (`docs/personal-data.md#erasure`).
     pub async fn calendar_feed(&self, player: PlayerId) -> Result<Arc<Calendar>, AppError> {
+        if self.catalog().player(player).is_some_and(|view| view.erased) {
+            return Ok(Arc::default());
+        }
         let stream = StreamId::new(calendar_stream_id(player)).map_err(AppError::internal)?;
         match self.stream_state(&stream, || StreamState::Calendar(Arc::default())).await? {
             StreamState::Calendar(calendar) => Ok(calendar),

@@ -76,8 +76,8 @@ impl CalendarCommand {
         calendar_stream_id(self.player_id())
     }
 
-    /// The players who must be registered for the command to make sense (the feed's owner):
-    /// the application checks them against the catalog.
+    /// The players who must be registered and not erased for the command to make sense (the
+    /// feed's owner): the application checks them against the catalog.
     pub fn players_to_check(&self) -> Vec<PlayerId> {
         vec![self.player_id()]
     }
@@ -121,6 +121,8 @@ impl Calendar {
         if context.unknown_players.contains(&c.player_id) {
             return Err(DomainError::PlayerNotFound(c.player_id));
         }
+        // An erased player's feed stopped with the erasure (`docs/personal-data.md#erasure`).
+        context.refuse_erased(c.player_id)?;
         if c.feed_hash.trim().is_empty() {
             return Err(DomainError::invalid("feedHash", "must not be empty"));
         }

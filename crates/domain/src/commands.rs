@@ -8,7 +8,7 @@ use crate::ids::{
     tournament_stream_id,
 };
 use crate::settings::LeagueSettings;
-use crate::tournament::{Attendance, Replacement, TournamentSettings};
+use crate::tournament::{Attendance, Replacement, Tournament, TournamentSettings};
 
 /// Admin registers a player. The token itself never reaches the domain, only its hash.
 #[derive(Debug, Clone, PartialEq)]
@@ -221,10 +221,13 @@ impl LeagueCommand {
         }
     }
 
-    /// The players who must be registered for the command to make sense (a new
-    /// co-organiser): the application checks them against the catalog.
+    /// The players the command would record something new about (the one subscribing, a
+    /// new co-organiser): the application tells the handler which of them are not
+    /// registered or were erased ([`crate::Context`]). Leaving, and the results of games
+    /// already scheduled, name nobody new.
     pub fn players_to_check(&self) -> Vec<PlayerId> {
         match self {
+            LeagueCommand::Subscribe(c) => vec![c.player_id],
             LeagueCommand::AddCoOrganiser(c) => vec![c.player_id],
             _ => Vec::new(),
         }
@@ -392,17 +395,24 @@ impl TournamentCommand {
         tournament_stream_id(self.tournament_id())
     }
 
-    /// The players who must be registered for the command to make sense (the one entering,
-    /// replacement players): the application checks them against the catalog.
-    pub fn players_to_check(&self) -> Vec<PlayerId> {
+    /// The players the command would record something new about in `tournament` (its
+    /// state before the command): the one entering, a new co-organiser, a roll-call
+    /// answer's player, both players of a swap, replacement players, and everyone a seeding
+    /// would seat or sit out. The application tells the handler which of them are not
+    /// registered or were erased ([`crate::Context`]). A withdrawal, and the seated players
+    /// of a board's result, name nobody new.
+    pub fn players_to_check(&self, tournament: &Tournament) -> Vec<PlayerId> {
         match self {
             TournamentCommand::Enter(c) => vec![c.player_id],
             TournamentCommand::AddCoOrganiser(c) => vec![c.player_id],
+            TournamentCommand::AnswerRollCall(c) => vec![c.player_id],
+            TournamentCommand::Swap(c) => vec![c.first, c.second],
+            TournamentCommand::SeedRound(c) => tournament.present(c.round),
             TournamentCommand::ReportResult(ReportBoardResult { replacements, .. })
             | TournamentCommand::CorrectResult(CorrectBoardResult { replacements, .. }) => {
                 replacements.iter().map(|r| r.replacement).collect()
             }
-            _ => Vec::new(),
+            TournamentCommand::Create(_) | TournamentCommand::Withdraw(_) => Vec::new(),
         }
     }
 }

@@ -3,6 +3,8 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::error::DomainError;
+
 /// What the handler may know beyond the aggregate's own events.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Context {
@@ -11,9 +13,13 @@ pub struct Context {
     /// For a subscription: the subscribing player, or `None` when no such player is
     /// registered. Ignored by other commands.
     pub subscriber: Option<SubscriberFacts>,
-    /// Players a command names that are not registered (filled for the players a tournament
-    /// command asks about, [`crate::TournamentCommand::players_to_check`]).
+    /// Players a command names that are not registered (filled for the players a command
+    /// asks about: `players_to_check` of [`crate::LeagueCommand`],
+    /// [`crate::TournamentCommand`] and [`crate::CalendarCommand`]).
     pub unknown_players: Vec<uuid::Uuid>,
+    /// Of the same players, those whose personal data was erased: nothing new is recorded
+    /// about them (`docs/personal-data.md#erasure`), see [`Context::refuse_erased`].
+    pub erased_players: Vec<uuid::Uuid>,
     /// Whether the acting player is appointed organiser now (may create leagues and
     /// tournaments). Managing a competition depends on the competition's own organisers.
     pub actor_is_organiser: bool,
@@ -41,6 +47,7 @@ impl Context {
             now,
             subscriber: None,
             unknown_players: Vec::new(),
+            erased_players: Vec::new(),
             actor_is_organiser: false,
             unknown_competitions: Vec::new(),
             unmanaged_competitions: Vec::new(),
@@ -57,6 +64,21 @@ impl Context {
     pub fn with_unknown_players(mut self, unknown: Vec<uuid::Uuid>) -> Self {
         self.unknown_players = unknown;
         self
+    }
+
+    /// Of the players the command names, these were erased.
+    pub fn with_erased_players(mut self, erased: Vec<uuid::Uuid>) -> Self {
+        self.erased_players = erased;
+        self
+    }
+
+    /// `CONFLICT` when `player` was erased: a command may not subscribe, enter, seat,
+    /// appoint or issue anything to an erased player (`docs/personal-data.md#erasure`).
+    pub fn refuse_erased(&self, player: uuid::Uuid) -> Result<(), DomainError> {
+        if self.erased_players.contains(&player) {
+            return Err(DomainError::erased(player));
+        }
+        Ok(())
     }
 
     /// The acting player is (or is not) an appointed organiser.

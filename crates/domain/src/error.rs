@@ -101,6 +101,12 @@ impl DomainError {
         DomainError::Conflict(message.into())
     }
 
+    /// A command naming a player whose personal data was erased
+    /// (`docs/personal-data.md#erasure`): the same text wherever it is refused.
+    pub(crate) fn erased(player: PlayerId) -> Self {
+        DomainError::Conflict(format!("player {player} was erased"))
+    }
+
     pub(crate) fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
         DomainError::InvalidInput { field: field.into(), message: message.into() }
     }

@@ -263,6 +263,7 @@ impl League {
         let league = Competition::League(c.league_id);
         self.organisers.authorise_for_player(c.actor, c.player_id, league, "subscribe")?;
         let subscriber = context.subscriber.ok_or(DomainError::PlayerNotFound(c.player_id))?;
+        context.refuse_erased(c.player_id)?;
         let status = self.status().unwrap_or(LeagueStatus::Open);
         if status != LeagueStatus::Open {
             return Err(DomainError::LeagueNotOpen(status));

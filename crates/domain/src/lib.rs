@@ -67,7 +67,8 @@ pub use ids::{
 };
 pub use league::{Game, GameStatus, League, LeagueStatus, check_aggregation};
 pub use personal::{
-    OpenError, PERSON_KEY_LEN, PersonKey, PersonalText, SEAL_NONCE_LEN, SealedText, pseudonym,
+    OpenError, PERSON_KEY_LEN, PersonKey, PersonalText, SEAL_NONCE_LEN, SealedText, key_owner,
+    pseudonym,
 };
 pub use player::Player;
 pub use rights::{Organisers, authorise_personal_data};

@@ -76,7 +76,7 @@ impl Player {
             return Err(DomainError::PlayerNotFound(player_id));
         }
         if self.erased {
-            return Err(DomainError::conflict(format!("player {player_id} was erased")));
+            return Err(DomainError::erased(player_id));
         }
         Ok(())
     }

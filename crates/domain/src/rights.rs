@@ -106,7 +106,7 @@ impl Organisers {
     }
 
     /// Adds `player` as co-organiser on an organiser's or the site admin's request; the
-    /// player must be registered and not organise the competition already.
+    /// player must be registered, not erased, and not organise the competition already.
     pub(crate) fn check_new_co_organiser(
         &self,
         actor: Actor,
@@ -118,6 +118,7 @@ impl Organisers {
         if context.unknown_players.contains(&player) {
             return Err(DomainError::PlayerNotFound(player));
         }
+        context.refuse_erased(player)?;
         if self.includes(player) {
             return Err(DomainError::conflict(format!(
                 "player {player} already organises {competition}"

@@ -1569,4 +1569,67 @@ mod erasure {
             assert!(error.to_string().contains("was erased"), "{error}");
         }
     }
+
+    /// The context the application builds once player `n` was erased: of the players a
+    /// league command names, those erased.
+    fn erased_context(command: &LeagueCommand, n: u128) -> Context {
+        let named = command.players_to_check();
+        context().with_erased_players(named.into_iter().filter(|p| *p == player(n)).collect())
+    }
+
+    fn add_co_organiser(n: u128) -> LeagueCommand {
+        AddLeagueCoOrganiser { actor: Actor::Admin, league_id: LEAGUE, player_id: player(n) }.into()
+    }
+
+    #[test]
+    fn an_erased_player_cannot_join_a_league_or_organise_it() {
+        let open = vec![created(ScoringSystem::Placement, 2, 4, 1), subscribed(1)];
+        for command in [subscribe(Actor::Admin, ANN), add_co_organiser(ANN)] {
+            let refused = given::<League>(&open).handle(&command, &erased_context(&command, ANN));
+            let error = assert_code(refused, ErrorCode::Conflict);
+            assert_eq!(error.to_string(), format!("player {} was erased", player(ANN)));
+            // Another player is still welcome.
+            let other = match command {
+                LeagueCommand::Subscribe(_) => subscribe(Actor::Admin, 2),
+                _ => add_co_organiser(2),
+            };
+            assert!(given::<League>(&open).handle(&other, &erased_context(&other, ANN)).is_ok());
+        }
+    }
+
+    #[test]
+    fn an_erased_player_can_still_be_unsubscribed_and_their_games_reported() {
+        // Leaving and results of games already scheduled name nobody new.
+        let open = vec![created(ScoringSystem::Placement, 2, 4, 1), subscribed(1)];
+        let leave = unsubscribe(Actor::Admin, 1);
+        assert!(leave.players_to_check().is_empty());
+        let everyone_erased = context().with_erased_players((1..=4).map(player).collect());
+        assert!(given::<League>(&open).handle(&leave, &everyone_erased).is_ok());
+        let running = running_placement_league();
+        for command in [
+            report(Actor::Admin, 1, placement(&[(1, 1.0), (2, 0.0)])),
+            correct(Actor::Admin, 1, placement(&[(1, 0.0), (2, 1.0)]), "typo"),
+        ] {
+            assert!(command.players_to_check().is_empty());
+            let mut events = running.clone();
+            if matches!(command, LeagueCommand::CorrectResult(_)) {
+                events.push(finished(1, placement(&[(1, 1.0), (2, 0.0)])));
+            }
+            assert!(given::<League>(&events).handle(&command, &everyone_erased).is_ok());
+        }
+    }
+
+    #[test]
+    fn an_erased_players_calendar_feed_cannot_be_issued() {
+        let command: CalendarCommand = RotateCalendarFeed {
+            actor: Actor::Admin,
+            player_id: player(ANN),
+            feed_hash: "h".into(),
+        }
+        .into();
+        let context = context().with_erased_players(command.players_to_check());
+        let error =
+            assert_code(Calendar::default().handle(&command, &context), ErrorCode::Conflict);
+        assert!(error.to_string().contains("was erased"), "{error}");
+    }
 }

@@ -297,6 +297,7 @@ impl Tournament {
         if context.unknown_players.contains(&c.player_id) {
             return Err(DomainError::PlayerNotFound(c.player_id));
         }
+        context.refuse_erased(c.player_id)?;
         if let Some(entrant) = self.entrant(c.player_id) {
             return Err(DomainError::conflict(if entrant.is_active() {
                 format!("player {} has already entered", c.player_id)
@@ -337,10 +338,15 @@ impl Tournament {
         })])
     }
 
-    fn answer_roll_call(&self, c: &AnswerRollCall) -> Result<Vec<DomainEvent>, DomainError> {
+    fn answer_roll_call(
+        &self,
+        c: &AnswerRollCall,
+        context: &Context,
+    ) -> Result<Vec<DomainEvent>, DomainError> {
         self.created(c.tournament_id)?;
         self.authorise_for_player(c.actor, c.player_id, c.tournament_id, "answer the roll call")?;
         self.active_entrant(c.player_id)?;
+        context.refuse_erased(c.player_id)?;
         match self.next_round() {
             Some(next) if next == c.round => {}
             Some(next) => {
@@ -366,7 +372,11 @@ impl Tournament {
         })])
     }
 
-    fn seed_round(&self, c: &SeedRound) -> Result<Vec<DomainEvent>, DomainError> {
+    fn seed_round(
+        &self,
+        c: &SeedRound,
+        context: &Context,
+    ) -> Result<Vec<DomainEvent>, DomainError> {
         self.created(c.tournament_id)?;
         self.authorise(c.actor, c.tournament_id, "seed a round")?;
         match self.next_round() {
@@ -386,6 +396,16 @@ impl Tournament {
             return Err(DomainError::conflict(format!(
                 "round {} still has {waiting} board(s) without a result",
                 previous.number
+            )));
+        }
+        // A present player erased since answering would be seated (or sit out) anew: the
+        // organisers withdraw them first (`docs/personal-data.md#erasure`).
+        if let Some(erased) =
+            self.present(c.round).into_iter().find(|p| context.erased_players.contains(p))
+        {
+            return Err(DomainError::conflict(format!(
+                "player {erased} was erased: withdraw them before seeding round {}",
+                c.round
             )));
         }
         let plan = self.plan(c)?;
@@ -410,7 +430,11 @@ impl Tournament {
         })])
     }
 
-    fn swap(&self, c: &SwapRoundPlayers) -> Result<Vec<DomainEvent>, DomainError> {
+    fn swap(
+        &self,
+        c: &SwapRoundPlayers,
+        context: &Context,
+    ) -> Result<Vec<DomainEvent>, DomainError> {
         self.created(c.tournament_id)?;
         self.authorise(c.actor, c.tournament_id, "swap players")?;
         let round = self.round(c.round).ok_or_else(|| {
@@ -439,6 +463,8 @@ impl Tournament {
         if round.sitting_out.contains(&c.first) && round.sitting_out.contains(&c.second) {
             return Err(DomainError::invalid("second", "both players sit out: nothing to swap"));
         }
+        context.refuse_erased(c.first)?;
+        context.refuse_erased(c.second)?;
         let reason = clean_reason(&c.reason)?;
         Ok(vec![DomainEvent::RoundPlayersSwapped(RoundPlayersSwapped {
             tournament_id: c.tournament_id,
@@ -575,8 +601,8 @@ fn scoring_message(error: ScoringError) -> String {
     }
 }
 
-/// Replacements name a seated player of the board (each once) and a registered player who is
-/// not on it.
+/// Replacements name a seated player of the board (each once, erased or not) and a
+/// registered player who is not on it and not erased.
 fn check_replacements(
     board: &Board,
     replacements: &[Replacement],
@@ -605,6 +631,7 @@ fn check_replacements(
         if context.unknown_players.contains(&replacement.replacement) {
             return Err(DomainError::PlayerNotFound(replacement.replacement));
         }
+        context.refuse_erased(replacement.replacement)?;
     }
     Ok(())
 }
@@ -646,9 +673,9 @@ impl Aggregate for Tournament {
             TournamentCommand::Create(c) => self.create(c, context),
             TournamentCommand::Enter(c) => self.enter(c, context),
             TournamentCommand::Withdraw(c) => self.withdraw(c),
-            TournamentCommand::AnswerRollCall(c) => self.answer_roll_call(c),
-            TournamentCommand::SeedRound(c) => self.seed_round(c),
-            TournamentCommand::Swap(c) => self.swap(c),
+            TournamentCommand::AnswerRollCall(c) => self.answer_roll_call(c, context),
+            TournamentCommand::SeedRound(c) => self.seed_round(c, context),
+            TournamentCommand::Swap(c) => self.swap(c, context),
             TournamentCommand::ReportResult(c) => self.report(c, context),
             TournamentCommand::CorrectResult(c) => self.correct(c, context),
             TournamentCommand::AddCoOrganiser(c) => self.add_co_organiser(c, context),

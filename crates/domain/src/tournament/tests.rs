@@ -502,3 +502,92 @@ pub(crate) fn co_organised_tournament(co_organiser: PlayerId) -> Vec<DomainEvent
     );
     events.split_off(1)
 }
+
+/// The context the application builds once `erased` were erased: of the players `command`
+/// names in the tournament `events` fold to, those erased.
+fn erased_context(
+    events: &[DomainEvent],
+    command: &TournamentCommand,
+    erased: &[PlayerId],
+) -> Context {
+    let named = command.players_to_check(&given(events));
+    context().with_erased_players(named.into_iter().filter(|p| erased.contains(p)).collect())
+}
+
+fn when_erased(
+    events: &[DomainEvent],
+    command: impl Into<TournamentCommand>,
+    erased: &[PlayerId],
+) -> Result<Vec<DomainEvent>, DomainError> {
+    let command = command.into();
+    given(events).handle(&command, &erased_context(events, &command, erased))
+}
+
+fn assert_erased(result: Result<Vec<DomainEvent>, DomainError>, erased: PlayerId) {
+    let error = result.expect_err("refused");
+    assert_eq!(error.code(), ErrorCode::Conflict, "{error}");
+    assert!(error.to_string().starts_with(&format!("player {erased} was erased")), "{error}");
+}
+
+#[test]
+fn an_erased_player_is_entered_answered_seeded_swapped_or_brought_in_by_nobody() {
+    let erased = player(8);
+    let mut events = with_entrants(settings(2), 7);
+    // Entering, co-organising, answering the roll call: refused.
+    let enter =
+        EnterTournament { actor: Actor::Admin, tournament_id: TOURNAMENT, player_id: erased };
+    assert_erased(when_erased(&events, enter, &[erased]), erased);
+    let co_organiser = AddTournamentCoOrganiser {
+        actor: Actor::Admin,
+        tournament_id: TOURNAMENT,
+        player_id: erased,
+    };
+    assert_erased(when_erased(&events, co_organiser, &[erased]), erased);
+    then(
+        &mut events,
+        EnterTournament { actor: Actor::Admin, tournament_id: TOURNAMENT, player_id: erased },
+    );
+    all_present(&mut events, 8, 1);
+    let answer_for = AnswerRollCall { actor: Actor::Admin, ..answer(8, 1, false, false, false) };
+    assert_erased(when_erased(&events, answer_for, &[erased]), erased);
+
+    // Present before the erasure: seeding would seat them (or sit them out) anew.
+    let refused = when_erased(&events, seed(1), &[erased]);
+    assert_erased(refused.clone(), erased);
+    assert!(refused.unwrap_err().to_string().contains("withdraw them"));
+    // Withdrawing them is allowed (it records nothing new about them), then seeding goes on.
+    let withdraw = WithdrawFromTournament {
+        actor: Actor::Admin,
+        tournament_id: TOURNAMENT,
+        player_id: erased,
+    };
+    events.extend(when_erased(&events, withdraw, &[erased]).expect("withdrawn"));
+    events.extend(when_erased(&events, seed(1), &[erased]).expect("seeded without them"));
+    let round = given(&events).round(1).unwrap().clone();
+    assert!(!round.takes_part(erased));
+
+    // Erased once seated: swaps and replacements naming them are refused, their board's
+    // result is still reported (with another replacement, or none).
+    let seated = round.boards[0].seats[0];
+    let board = round.boards[0].id;
+    let swap = SwapRoundPlayers {
+        actor: Actor::Admin,
+        tournament_id: TOURNAMENT,
+        round: 1,
+        first: seated,
+        second: round.boards[0].seats[1],
+        reason: "table".into(),
+    };
+    assert_erased(when_erased(&events, swap, &[seated]), seated);
+    let with_replacement = |replacement| ReportBoardResult {
+        actor: Actor::Admin,
+        tournament_id: TOURNAMENT,
+        board_id: board,
+        result: result(&round.boards[0].seats),
+        replacements: vec![Replacement { seated: round.boards[0].seats[1], replacement }],
+    };
+    assert_erased(when_erased(&events, with_replacement(erased), &[erased, seated]), erased);
+    let report = with_replacement(player(9));
+    let reported = when_erased(&events, report, &[erased, seated]).expect("reported");
+    assert!(matches!(reported[0], DomainEvent::BoardFinished(_)), "{reported:?}");
+}
