@@ -19,8 +19,10 @@
 //! without any is exactly what earlier builds wrote). Person keys are what sealed personal
 //! data opens with (`docs/personal-data.md`): a file with them is as sensitive as the
 //! database; `--without-keys` leaves them out, and a log restored without them shows every
-//! person with a sealed name as their pseudonym. Keys are read after the events, so a person
-//! erased during the export has no key in the file even if the erasure is past its end.
+//! person with a sealed name as their pseudonym. Every table is read at one snapshot, so a
+//! file holds a key exactly for each person whose registration it holds and who was not
+//! erased by its head; an import refuses a key whose person has no registration in the file
+//! (such a key could never be erased).
 //! One object per line. Payload and metadata are embedded as the exact canonical JSON text
 //! the log stores and hashes, `recorded_at` as the chain hashes it, so a file re-imported
 //! and re-exported on either database is byte for byte the same. The header's counts and
@@ -32,8 +34,9 @@
 //! order or missing; a `prev_hash` that is not the previous hash; a hash that is not the
 //! event's; a stream id, event type, stream version, payload or metadata the store would
 //! never have written (the hash alone cannot tell: a forger can recompute it); an
-//! idempotency key that does not match the append whose metadata names it; fewer or more
-//! lines than the header announces; and a target database that is not empty.
+//! idempotency key that does not match the append whose metadata names it; a person key
+//! whose person has no registration in the file; fewer or more lines than the header
+//! announces; and a target database that is not empty.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -44,12 +47,15 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use chrono::{DateTime, Utc};
 use futures::StreamExt;
 use futures::stream::BoxStream;
-use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder};
+use sea_orm::{
+    AccessMode, ColumnTrait, DatabaseTransaction, DbBackend, DbErr, EntityTrait, IsolationLevel,
+    PaginatorTrait, QueryFilter, QueryOrder, TransactionTrait,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use uuid::Uuid;
 
-use crate::entity::{event, idempotency_key};
+use crate::entity::{event, idempotency_key, person_key};
 use crate::hash::{ChainFields, canonical_json, format_time};
 use crate::store::{from_db, to_db};
 use crate::types::{MAX_EVENT_TYPE_LEN, PERSON_KEY_BYTES};
@@ -86,6 +92,10 @@ fn is_zero(count: &u64) -> bool {
     *count == 0
 }
 
+/// The person whose key an event (its stream id and event type) is stored with, if any: the
+/// domain's rule (`league_domain::key_owner`), handed in because the store knows no domain.
+pub type KeyOwner = fn(stream_id: &str, event_type: &str) -> Option<Uuid>;
+
 /// An export: its header (for progress) and every line of the file, the header first, each
 /// without its newline.
 pub struct Export {
@@ -119,6 +129,13 @@ pub enum ImportError {
         "the target database is not empty: import only into a new database (its log is untouched)"
     )]
     NotEmpty,
+    /// A person key whose person has no registration in the file (no event the import's
+    /// `key_owner` names them the owner of): imported, that key could never be erased.
+    #[error(
+        "line {line}: person {person}'s key has no registration of that person in the file \
+         (a key without its person could never be erased)"
+    )]
+    KeyWithoutPerson { line: u64, person: Uuid },
     /// The file could not be read.
     #[error("cannot read the file: {0}")]
     Read(std::io::Error),
@@ -205,22 +222,25 @@ impl EventStore {
     /// The whole log as a `league-log` file (see the module docs): the log as it is when
     /// this is called (events appended meanwhile are not included), streamed in position
     /// order, then the idempotency keys of those events, then (if `person_keys`) every
-    /// person's key.
+    /// person's key. Every table is read in ONE read transaction (PostgreSQL: `REPEATABLE
+    /// READ`, one snapshot; SQLite: one transaction, whose first read fixes its snapshot), so
+    /// the file holds exactly the keys of the persons whose registration it holds, whatever
+    /// commits meanwhile.
     pub async fn export(&self, person_keys: bool) -> Result<Export, StoreError> {
-        let db = self.connection().clone();
-        let head = event::Entity::find().order_by_desc(event::Column::Position).one(&db).await?;
+        let txn = match self.backend() {
+            DbBackend::Postgres => {
+                let repeatable = Some(IsolationLevel::RepeatableRead);
+                self.connection().begin_with_config(repeatable, Some(AccessMode::ReadOnly)).await?
+            }
+            _ => self.connection().begin().await?,
+        };
+        let head = event::Entity::find().order_by_desc(event::Column::Position).one(&txn).await?;
         let (last, head_hash) =
             head.map_or((0, GENESIS_HASH.to_owned()), |row| (from_db(row.position), row.hash));
         let keys_within = idempotency_key::Column::LastPosition.lte(to_db(last));
-        let key_count = idempotency_key::Entity::find().filter(keys_within.clone()).count(&db);
+        let key_count = idempotency_key::Entity::find().filter(keys_within.clone()).count(&txn);
         let key_count = key_count.await?;
-        let persons = if person_keys {
-            let mut keys: Vec<_> = self.person_keys(None).await?.into_iter().collect();
-            keys.sort_unstable_by_key(|(person, _)| *person);
-            keys
-        } else {
-            Vec::new()
-        };
+        let persons = if person_keys { snapshot_person_keys(&txn).await? } else { Vec::new() };
         let header = LogHeader {
             format: LOG_FORMAT.to_owned(),
             version: LOG_FORMAT_VERSION,
@@ -235,7 +255,7 @@ impl EventStore {
             let mut events = event::Entity::find()
                 .filter(event::Column::Position.lte(to_db(last)))
                 .order_by_asc(event::Column::Position)
-                .stream(&db)
+                .stream(&txn)
                 .await?;
             while let Some(row) = events.next().await {
                 yield event_line(&row?)?;
@@ -245,7 +265,7 @@ impl EventStore {
                 .filter(keys_within)
                 .order_by_asc(idempotency_key::Column::FirstPosition)
                 .order_by_asc(idempotency_key::Column::IdempotencyKey)
-                .stream(&db)
+                .stream(&txn)
                 .await?;
             while let Some(key) = keys.next().await {
                 let key = key?;
@@ -258,6 +278,7 @@ impl EventStore {
                     stream_version: from_db(key.stream_version),
                 })?;
             }
+            drop(keys);
             for (person_id, key) in persons {
                 yield to_line(&PersonKeyLine {
                     kind: PERSON_KEY_KIND,
@@ -265,6 +286,8 @@ impl EventStore {
                     key: BASE64.encode(key),
                 })?;
             }
+            // Read only: ending the transaction releases its snapshot.
+            txn.commit().await?;
         };
         Ok(Export { header, lines: Box::pin(lines) })
     }
@@ -273,9 +296,12 @@ impl EventStore {
     /// hold no log yet, verifying the whole file as it goes (see the module docs). Everything
     /// goes into one transaction: on any error, or if the process dies, nothing is written.
     /// `progress` is told the header, then the events written so far after each chunk.
+    /// A person key is accepted only after an event `key_owner` names its person the owner
+    /// of (their registration).
     pub async fn import(
         &self,
         file: impl BufRead + Send + 'static,
+        key_owner: KeyOwner,
         mut progress: impl FnMut(&LogHeader, u64),
     ) -> Result<ImportSummary, ImportError> {
         let Some(mut restore) = self.inner.storage.begin_restore().await? else {
@@ -283,7 +309,7 @@ impl EventStore {
         };
         let (chunks, mut received) = tokio::sync::mpsc::channel(CHUNKS_AHEAD);
         // Reading, parsing and hashing run on a blocking thread, ahead of the database.
-        let reader = tokio::task::spawn_blocking(move || read_file(file, &chunks));
+        let reader = tokio::task::spawn_blocking(move || read_file(file, key_owner, &chunks));
         let mut summary = ImportSummary { events: 0, idempotency_keys: 0, person_keys: 0 };
         while let Some(chunk) = received.recv().await {
             let Chunk { header, events, keys, person_keys } = chunk?;
@@ -303,6 +329,26 @@ impl EventStore {
     }
 }
 
+/// Every person's key as `txn` sees it, by person id.
+async fn snapshot_person_keys(
+    txn: &DatabaseTransaction,
+) -> Result<Vec<(Uuid, [u8; PERSON_KEY_BYTES])>, StoreError> {
+    let rows =
+        person_key::Entity::find().order_by_asc(person_key::Column::PersonId).all(txn).await?;
+    let mut keys = Vec::with_capacity(rows.len());
+    for row in rows {
+        let person = Uuid::parse_str(&row.person_id).map_err(|error| {
+            StoreError::Database(DbErr::Custom(format!("person key {:?}: {error}", row.person_id)))
+        })?;
+        let key = <[u8; PERSON_KEY_BYTES]>::try_from(row.key).map_err(|_| {
+            StoreError::Database(DbErr::Custom(format!("person key {person}: not 32 bytes")))
+        })?;
+        keys.push((person, key));
+    }
+    keys.sort_unstable_by_key(|(person, _)| *person);
+    Ok(keys)
+}
+
 /// One chunk of checked rows on their way to the database.
 struct Chunk {
     header: LogHeader,
@@ -316,10 +362,11 @@ struct Chunk {
 /// commits nothing.
 fn read_file(
     mut file: impl BufRead,
+    key_owner: KeyOwner,
     chunks: &tokio::sync::mpsc::Sender<Result<Chunk, ImportError>>,
 ) {
     let mut check = match read_header(&mut file) {
-        Ok(header) => LogCheck::new(header),
+        Ok(header) => LogCheck::new(header, key_owner),
         Err(error) => {
             chunks.blocking_send(Err(error)).ok();
             return;
@@ -408,6 +455,10 @@ struct LogCheck {
     keys_seen: u64,
     /// Every person whose key was seen (a person has one key).
     persons_seen: HashSet<Uuid>,
+    /// Names the person whose key an event is stored with.
+    key_owner: KeyOwner,
+    /// Every person whose registration was seen: the only keys accepted.
+    key_owners: HashSet<Uuid>,
     events: Vec<event::Model>,
     keys: Vec<idempotency_key::Model>,
     person_keys: Vec<(Uuid, [u8; PERSON_KEY_BYTES])>,
@@ -422,7 +473,7 @@ struct KeyOutcome {
 }
 
 impl LogCheck {
-    fn new(header: LogHeader) -> LogCheck {
+    fn new(header: LogHeader, key_owner: KeyOwner) -> LogCheck {
         LogCheck {
             header,
             line: 1,
@@ -433,6 +484,8 @@ impl LogCheck {
             keyed: HashMap::new(),
             keys_seen: 0,
             persons_seen: HashSet::new(),
+            key_owner,
+            key_owners: HashSet::new(),
             events: Vec::new(),
             keys: Vec::new(),
             person_keys: Vec::new(),
@@ -581,6 +634,9 @@ impl LogCheck {
                 });
         }
 
+        if let Some(person) = (self.key_owner)(&line.stream_id, &line.event_type) {
+            self.key_owners.insert(person);
+        }
         self.versions.insert(line.stream_id.clone(), line.stream_version);
         self.position = line.position;
         self.prev_hash.clone_from(&line.hash);
@@ -658,6 +714,9 @@ impl LogCheck {
         }
         if !self.persons_seen.insert(line.person_id) {
             return Err(self.bad(None, format!("a second key for person {}", line.person_id)));
+        }
+        if !self.key_owners.contains(&line.person_id) {
+            return Err(ImportError::KeyWithoutPerson { line: self.line, person: line.person_id });
         }
         let key = BASE64
             .decode(&line.key)

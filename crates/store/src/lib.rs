@@ -15,7 +15,7 @@
 //!   .read_until(Bound::Position | Bound::Time)   everything up to a point (as-of views)
 //!   .subscribe(from_position)                    catch-up, then live: no gaps, no duplicates
 //!   .head_position() / .verify() / .connection()
-//!   .export(person_keys) / .import(file, progress)   the log as JSON lines (backup, restore, move)
+//!   .export(person_keys) / .import(file, key_owner, progress)   the log as JSON lines (backup, restore, move)
 //! beside the log (`webhooks.rs`): webhook secrets and delivery checkpoints, webhook locks
 //! raw rows for the read side's folds (payload lent as its JSON text, streamed):
 //!   .read_stream_until(&stream, bound)           one stream up to a position or time
@@ -109,7 +109,8 @@ mod types;
 mod webhooks;
 
 pub use backup::{
-    BadLine, Export, ImportError, ImportSummary, LOG_FORMAT, LOG_FORMAT_VERSION, LogHeader,
+    BadLine, Export, ImportError, ImportSummary, KeyOwner, LOG_FORMAT, LOG_FORMAT_VERSION,
+    LogHeader,
 };
 pub use error::StoreError;
 pub use hash::{GENESIS_HASH, format_time};

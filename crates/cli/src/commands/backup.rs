@@ -59,7 +59,8 @@ pub async fn export(args: ExportArgs) -> Result<ExitCode, CliError> {
 }
 
 /// Reads a log from stdin into an empty database, verifying it; prints one line. A broken
-/// file or a non-empty target is bad input (exit 2, nothing written).
+/// file, a person key without its person's registration, or a non-empty target is bad input
+/// (exit 2, nothing written).
 pub async fn import(args: ImportArgs) -> Result<ExitCode, CliError> {
     let store = connect(&args.database.url).await?;
     store.migrate().await.context("cannot migrate the database")?;
@@ -68,7 +69,8 @@ pub async fn import(args: ImportArgs) -> Result<ExitCode, CliError> {
         bar.get_or_insert_with(|| super::progress_bar(header.events, "importing"))
             .set_position(events);
     };
-    let outcome = store.import(BufReader::with_capacity(1 << 20, std::io::stdin()), progress).await;
+    let file = BufReader::with_capacity(1 << 20, std::io::stdin());
+    let outcome = store.import(file, league_domain::key_owner, progress).await;
     match outcome {
         Ok(summary) => {
             super::write_stdout(&format!(
@@ -77,9 +79,11 @@ pub async fn import(args: ImportArgs) -> Result<ExitCode, CliError> {
             ))?;
             Ok(ExitCode::SUCCESS)
         }
-        Err(error @ (ImportError::BadFile(_) | ImportError::NotEmpty)) => {
-            Err(CliError::BadInput(format!("nothing imported: {error}")))
-        }
+        Err(
+            error @ (ImportError::BadFile(_)
+            | ImportError::NotEmpty
+            | ImportError::KeyWithoutPerson { .. }),
+        ) => Err(CliError::BadInput(format!("nothing imported: {error}"))),
         Err(error) => Err(CliError::Failed(anyhow::Error::new(error).context("nothing imported"))),
     }
 }

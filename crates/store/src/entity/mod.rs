@@ -3,3 +3,4 @@
 
 pub(crate) mod event;
 pub(crate) mod idempotency_key;
+pub(crate) mod person_key;
