@@ -24,7 +24,8 @@
 
 use std::collections::HashMap;
 use std::str::FromStr;
-use std::sync::{Arc, LazyLock, Mutex, PoisonError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock, Mutex, PoisonError, Weak};
 use std::time::Duration;
 
 use chrono::{DateTime, NaiveDateTime, SecondsFormat, SubsecRound, Utc};
@@ -87,9 +88,16 @@ const SOME_PERSON_KEYS: &str = "SELECT person_id, key FROM person_keys \
 /// After an erasure: copies the WAL into the database file and empties the WAL, so the
 /// deleted key's bytes (zeroed in the page by `secure_delete`) are left in neither file.
 const CHECKPOINT_TRUNCATE: &str = "PRAGMA wal_checkpoint(TRUNCATE)";
-/// How long the checkpoint after an erasure waits for readers before giving up (the WAL is
-/// then reused and overwritten by later commits instead).
+/// How long the checkpoint after an erasure waits for readers before giving up (it is then
+/// retried, see [`CHECKPOINT_RETRY_EVERY`]).
 const CHECKPOINT_PATIENCE: Duration = Duration::from_secs(2);
+/// While an erasure's checkpoint has not completed (a reader kept a snapshot from before it,
+/// or kept reading the WAL), it is tried again this often, each try waiting at most
+/// [`CHECKPOINT_RETRY_PATIENCE`] for readers: the page that held the deleted key stays in
+/// the database file, and older copies of it in the WAL, until a checkpoint completes
+/// (`docs/personal-data.md#what-remains-on-disk-and-when-it-goes`).
+const CHECKPOINT_RETRY_EVERY: Duration = Duration::from_millis(250);
+const CHECKPOINT_RETRY_PATIENCE: Duration = Duration::from_millis(100);
 
 const STREAM_ROWS: &str =
     concat!("SELECT ", raw_columns!(), " FROM events WHERE stream_id = ?1 ORDER BY stream_version");
@@ -176,7 +184,7 @@ impl SqliteStorage {
             .writer
             .get_or_try_init(|| async {
                 let location = self.location.clone();
-                blocking(move || SqliteWriter::open(&location)).await.map(Arc::new)
+                blocking(move || SqliteWriter::open(&location)).await
             })
             .await?;
         Ok(writer.clone())
@@ -379,12 +387,72 @@ async fn blocking<T: Send + 'static>(
 /// The store's own write connection.
 struct SqliteWriter {
     connection: Mutex<rusqlite::Connection>,
+    /// An erasure committed but its checkpoint has not completed yet: the deleted key's bytes
+    /// may still be in the database file or the WAL. Cleared by the checkpoint that completes.
+    erased_key_on_disk: AtomicBool,
+    /// Whether a thread is retrying that checkpoint.
+    retrying: AtomicBool,
+    /// This writer, for the retrying thread (which ends when the writer is dropped).
+    me: Weak<SqliteWriter>,
 }
 
 impl SqliteWriter {
     /// Opens the write connection with the pool's settings.
-    fn open(location: &str) -> Result<SqliteWriter, StoreError> {
-        Ok(SqliteWriter { connection: Mutex::new(open_write_connection(location)?) })
+    fn open(location: &str) -> Result<Arc<SqliteWriter>, StoreError> {
+        let connection = Mutex::new(open_write_connection(location)?);
+        Ok(Arc::new_cyclic(|me| SqliteWriter {
+            connection,
+            erased_key_on_disk: AtomicBool::new(false),
+            retrying: AtomicBool::new(false),
+            me: me.clone(),
+        }))
+    }
+
+    /// After an erasure: empties the WAL now if readers let it, else keeps trying on a thread
+    /// of its own until a checkpoint completes (or the writer is dropped, which tries once
+    /// more).
+    fn remove_erased_key(&self, connection: &rusqlite::Connection) {
+        if empty_the_wal(connection, CHECKPOINT_PATIENCE) {
+            return;
+        }
+        tracing::warn!(
+            "a reader kept the WAL busy after an erasure: retrying the checkpoint every {:?}",
+            CHECKPOINT_RETRY_EVERY
+        );
+        self.erased_key_on_disk.store(true, Ordering::SeqCst);
+        if self.retrying.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let me = self.me.clone();
+        let spawned =
+            std::thread::Builder::new().name("league-checkpoint".into()).spawn(move || {
+                loop {
+                    std::thread::sleep(CHECKPOINT_RETRY_EVERY);
+                    let Some(writer) = me.upgrade() else { return };
+                    if writer.retry_checkpoint(CHECKPOINT_RETRY_PATIENCE) {
+                        writer.retrying.store(false, Ordering::SeqCst);
+                        tracing::info!("the checkpoint after an erasure completed");
+                        return;
+                    }
+                }
+            });
+        if let Err(error) = spawned {
+            self.retrying.store(false, Ordering::SeqCst);
+            tracing::warn!(%error, "cannot start the thread retrying the checkpoint");
+        }
+    }
+
+    /// One more try at an erasure's pending checkpoint; whether none is pending any more.
+    fn retry_checkpoint(&self, patience: Duration) -> bool {
+        if !self.erased_key_on_disk.load(Ordering::SeqCst) {
+            return true;
+        }
+        let connection = self.connection.lock().unwrap_or_else(PoisonError::into_inner);
+        let done = empty_the_wal(&connection, patience);
+        if done {
+            self.erased_key_on_disk.store(false, Ordering::SeqCst);
+        }
+        done
     }
 
     /// Commits one group in a `BEGIN IMMEDIATE` transaction (which takes the write lock up
@@ -441,24 +509,42 @@ impl SqliteWriter {
         }
         txn.commit().map_err(sqlite_error)?;
         if written && matches!(change, KeyChange::Delete { .. }) {
-            empty_the_wal(&connection);
+            self.remove_erased_key(&connection);
         }
         Ok(decided)
     }
 }
 
-/// Checkpoints and truncates the WAL, waiting at most [`CHECKPOINT_PATIENCE`] for readers.
-fn empty_the_wal(connection: &rusqlite::Connection) {
-    let outcome = connection
-        .busy_timeout(CHECKPOINT_PATIENCE)
-        .and_then(|()| connection.query_row(CHECKPOINT_TRUNCATE, [], |row| row.get::<_, i64>(0)));
-    match outcome {
-        Ok(0) => {}
-        Ok(_) => tracing::warn!("the WAL was busy after an erasure; later commits overwrite it"),
-        Err(error) => tracing::warn!(%error, "checkpoint after an erasure"),
+impl Drop for SqliteWriter {
+    /// A last try at an erasure's pending checkpoint (`league erase-player` ends its process
+    /// right after the erasure).
+    fn drop(&mut self) {
+        if self.erased_key_on_disk.load(Ordering::SeqCst)
+            && !self.retry_checkpoint(CHECKPOINT_PATIENCE)
+        {
+            tracing::warn!(
+                "the checkpoint after an erasure did not complete before the store closed: the \
+                 deleted key stays on disk until the next checkpoint"
+            );
+        }
     }
+}
+
+/// Checkpoints and truncates the WAL, waiting at most `patience` for readers: whether it
+/// completed (every frame copied into the database file and the WAL emptied).
+fn empty_the_wal(connection: &rusqlite::Connection, patience: Duration) -> bool {
+    let outcome = connection
+        .busy_timeout(patience)
+        .and_then(|()| connection.query_row(CHECKPOINT_TRUNCATE, [], |row| row.get::<_, i64>(0)));
     if let Err(error) = connection.busy_timeout(BUSY_TIMEOUT) {
         tracing::warn!(%error, "restoring the writer's busy timeout");
+    }
+    match outcome {
+        Ok(busy) => busy == 0,
+        Err(error) => {
+            tracing::warn!(%error, "checkpoint after an erasure");
+            false
+        }
     }
 }
 
