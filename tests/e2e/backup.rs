@@ -5,6 +5,7 @@
 //! target are refused with one line naming the first bad position, leaving the target empty;
 //! an import killed mid-way leaves the target empty and importable again.
 
+use std::collections::HashSet;
 use std::io::Write as _;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
@@ -235,7 +236,106 @@ async fn a_killed_import_leaves_nothing(db: TestDatabase) {
     assert!(export(&target) == file);
 }
 
+/// A fresh database of the same kind as `db`.
+async fn same_kind(db: &TestDatabase) -> TestDatabase {
+    match db.backend {
+        Backend::Sqlite => league_testkit::sqlite(),
+        Backend::Postgres => league_testkit::postgres().await.expect("PostgreSQL"),
+    }
+}
+
+/// The persons an export file registers, and those it holds a key of.
+fn registered_and_keyed(file: &[u8]) -> (HashSet<String>, Vec<String>) {
+    let mut registered = HashSet::new();
+    let mut keyed = Vec::new();
+    for line in lines(file).iter().skip(1) {
+        let line: Value = serde_json::from_str(line).expect("JSON line");
+        if line["event_type"] == "PlayerRegistered" {
+            registered.insert(line["payload"]["playerId"].as_str().expect("id").to_owned());
+        }
+        if line["kind"] == "person_key" {
+            keyed.push(line["person_id"].as_str().expect("id").to_owned());
+        }
+    }
+    (registered, keyed)
+}
+
+/// Registrations committed while exports run: every file holds a key only for a person
+/// whose registration it holds (every table is read at one snapshot).
+async fn an_export_during_registrations_holds_no_key_without_its_person(db: TestDatabase) {
+    let app = std::sync::Arc::new(league_app::App::open(&db.url).await.unwrap());
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writers: Vec<_> = (0..4)
+        .map(|writer| {
+            let (app, stop) = (app.clone(), stop.clone());
+            tokio::spawn(async move {
+                let mut n = 0u32;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let register = RegisterPlayer {
+                        actor: Actor::Admin,
+                        player_id: uuid::Uuid::now_v7(),
+                        name: format!("Racer {writer}-{n}"),
+                        token_hash: format!("hash-{writer}-{n}"),
+                    };
+                    app.execute(register, CommandOptions::default()).await.expect("register");
+                    n += 1;
+                }
+            })
+        })
+        .collect();
+    let store = EventStore::connect(&db.url).await.unwrap();
+    let mut keys = 0;
+    for _ in 0..25 {
+        let export = store.export(true).await.expect("export");
+        let mut file = Vec::new();
+        let mut lines = export.lines;
+        while let Some(line) = futures::StreamExt::next(&mut lines).await {
+            file.extend(line.expect("line").into_bytes());
+            file.push(b'\n');
+        }
+        let (registered, keyed) = registered_and_keyed(&file);
+        let orphans: Vec<_> = keyed.iter().filter(|p| !registered.contains(*p)).collect();
+        assert!(orphans.is_empty(), "keys without their registration: {orphans:?}");
+        keys = keyed.len();
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for writer in writers {
+        writer.await.expect("writer");
+    }
+    assert!(keys > 8, "registrations ran during the exports: {keys} keys");
+    // The binary's export of the settled log imports whole.
+    let target = same_kind(&db).await;
+    let imported = import(&target, &export(&db));
+    assert_eq!(imported.status.code(), Some(0), "{}", stderr(&imported));
+}
+
+/// A hand-made file with a key whose person has no registration in it is refused: such a
+/// key could never be erased.
+async fn an_import_refuses_a_key_without_its_person(db: TestDatabase) {
+    let app = league_app::App::open(&db.url).await.unwrap();
+    let register = RegisterPlayer {
+        actor: Actor::Admin,
+        player_id: player(41),
+        name: "Keyed".into(),
+        token_hash: "hash-keyed".into(),
+    };
+    app.execute(register, CommandOptions::default()).await.expect("register");
+    drop(app);
+    let mut text = lines(&export(&db));
+    let keyed = text.iter().position(|line| line.contains("\"kind\":\"person_key\""));
+    let keyed = keyed.expect("a person key line");
+    let stranger = uuid::Uuid::now_v7().to_string();
+    let mut line: Value = serde_json::from_str(&text[keyed]).unwrap();
+    line["person_id"] = json!(stranger);
+    text[keyed] = serde_json::to_string(&line).unwrap();
+    let target = same_kind(&db).await;
+    let refused = import(&target, &join(&text));
+    assert_refused(&refused, &target, &format!("person {stranger}'s key has no registration"));
+}
+
 league_testkit::on_both_databases!(
+    an_export_during_registrations_holds_no_key_without_its_person,
+    an_import_refuses_a_key_without_its_person,
     a_log_moves_to_the_other_database,
     broken_files_are_refused,
     a_killed_import_leaves_nothing,

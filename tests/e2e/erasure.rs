@@ -14,6 +14,7 @@ use league_testkit::{Backend, TestDatabase, on_both_databases};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
+use crate::api::tournament::{check_in, create, diplomacy_input, enter, seed};
 use crate::replay::{league as run_league, stderr, stdout};
 use crate::support::{ADMIN, Player, TestApp, error_code, placement_result, spawn_app_on_port};
 
@@ -274,7 +275,142 @@ async fn a_backup_carries_the_keys_unless_told_not_to(db: TestDatabase) {
     }
 }
 
+/// `mutation` as `token`: refused with `CONFLICT`, saying the player was erased.
+async fn assert_refused_as_erased(server: &TestApp, mutation: &str, variables: Value) {
+    let response = server.gql(Some(ADMIN), mutation, variables).await;
+    assert_eq!(error_code(&response), "CONFLICT", "{mutation}: {response}");
+    let message = response["errors"][0]["message"].as_str().expect("message");
+    assert!(message.contains("was erased"), "{mutation}: {message}");
+}
+
+async fn feed_status(server: &TestApp, path: &str) -> reqwest::StatusCode {
+    server.send(server.http.get(server.url(path))).await.expect("GET").status()
+}
+
+async fn nothing_new_is_recorded_about_an_erased_player(db: TestDatabase) {
+    let server = spawn_app_on_port(&db.url, |_| {}).await;
+    let zenobia = server.register(NAME).await;
+    let others = server.register_many(7, "Other").await;
+    let rotate = "mutation($p: ID) { rotateCalendarFeed(playerId: $p) { path } }";
+    let feed = server.data(Some(&zenobia.token), rotate, json!({})).await;
+    let feed = feed["rotateCalendarFeed"]["path"].as_str().expect("path").to_owned();
+    assert_eq!(feed_status(&server, &feed).await, reqwest::StatusCode::OK);
+    let league = server.create_league("PLACEMENT", 2, Some(4)).await;
+    let created = create(&server, diplomacy_input(2)).await;
+    let cup = created["data"]["createTournament"]["id"].as_str().expect("id").to_owned();
+    let created = create(&server, diplomacy_input(1)).await;
+    let later = created["data"]["createTournament"]["id"].as_str().expect("id").to_owned();
+    // Entered and present in round 1 before the erasure, with seven others.
+    for player in std::iter::once(&zenobia).chain(&others) {
+        let entered = enter(&server, ADMIN, &cup, Some(&player.id)).await;
+        assert!(entered["errors"].is_null(), "{entered}");
+        check_in(&server, player, &cup, 1, false).await;
+    }
+    server.data(Some(ADMIN), ERASE, json!({ "p": zenobia.id, "r": "asked" })).await;
+
+    let head = server.event_count().await;
+    let p = &zenobia.id;
+    for (mutation, variables) in [
+        (
+            "mutation($l: ID!, $p: ID) { subscribeToLeague(leagueId: $l, playerId: $p) { id } }",
+            json!({ "l": league, "p": p }),
+        ),
+        (
+            "mutation($t: ID!, $p: ID) { enterTournament(tournamentId: $t, playerId: $p) { id } }",
+            json!({ "t": later, "p": p }),
+        ),
+        (
+            "mutation($c: ID!, $p: ID!) { addCoOrganiser(competitionId: $c, playerId: $p) }",
+            json!({ "c": league, "p": p }),
+        ),
+        (
+            "mutation($c: ID!, $p: ID!) { addCoOrganiser(competitionId: $c, playerId: $p) }",
+            json!({ "c": cup, "p": p }),
+        ),
+        (rotate, json!({ "p": p })),
+        ("mutation($p: ID) { rotateToken(playerId: $p) { token } }", json!({ "p": p })),
+        ("mutation($p: ID!) { appointOrganiser(playerId: $p) { id } }", json!({ "p": p })),
+        (
+            "mutation($t: ID!, $p: ID) {
+               answerRollCall(tournamentId: $t, round: 1, playerId: $p, present: false) { id }
+             }",
+            json!({ "t": cup, "p": p }),
+        ),
+        (
+            "mutation($t: ID!) { seedRound(tournamentId: $t, round: 1) { number } }",
+            json!({ "t": cup }),
+        ),
+    ] {
+        assert_refused_as_erased(&server, mutation, variables).await;
+    }
+    assert_eq!(server.event_count().await, head, "a refused command appended");
+    // The feed stopped with the erasure, like an unknown address.
+    assert_eq!(feed_status(&server, &feed).await, reqwest::StatusCode::NOT_FOUND);
+    let has_feed = "query($p: ID!) { player(id: $p) { calendarFeed } }";
+    let data = server.data(Some(ADMIN), has_feed, json!({ "p": p })).await;
+    assert_eq!(data["player"]["calendarFeed"], false);
+
+    // What still works: withdrawing them, after which the round is seeded without them.
+    let withdraw = "mutation($t: ID!, $p: ID) {
+        withdrawFromTournament(tournamentId: $t, playerId: $p) { id }
+    }";
+    server.data(Some(ADMIN), withdraw, json!({ "t": cup, "p": p })).await;
+    let seeded = seed(&server, &cup, 1).await;
+    assert!(seeded["errors"].is_null(), "{seeded}");
+}
+
+/// A reader holding a snapshot from before the erasure (a backup, a long export, an
+/// operator's session) keeps the deleted key's page alive only while it reads: once it
+/// ends, the key leaves the database files (SQLite) within a moment, and no query or
+/// `pg_dump` shows it (PostgreSQL) even meanwhile.
+async fn a_long_reader_does_not_keep_the_erased_key(db: TestDatabase) {
+    use league_store::sea_orm::{ConnectionTrait, IsolationLevel, TransactionTrait};
+
+    let server = spawn_app_on_port(&db.url, |_| {}).await;
+    let zenobia = server.register(NAME).await;
+    server.register_many(3, "Other").await;
+    let key = stored_key(&db, &zenobia.id).await.expect("a key");
+
+    // A second connection reads the key table, and keeps its snapshot.
+    let reader = EventStore::connect(&db.url).await.expect("connect");
+    let snapshot = reader
+        .connection()
+        .begin_with_config(Some(IsolationLevel::RepeatableRead), None)
+        .await
+        .expect("begin");
+    let held = snapshot
+        .query_one_raw(league_store::sea_orm::Statement::from_string(
+            reader.backend(),
+            "SELECT count(*) AS n FROM person_keys",
+        ))
+        .await
+        .expect("read")
+        .expect("a row");
+    assert_eq!(held.try_get::<i64>("", "n").expect("count"), 4);
+
+    server.data(Some(ADMIN), ERASE, json!({ "p": zenobia.id, "r": "asked" })).await;
+    server.register_many(5, "Later").await;
+    assert_eq!(stored_key(&db, &zenobia.id).await, None, "no query sees the key");
+    snapshot.rollback().await.expect("end the reader");
+    server.register_many(2, "After").await;
+
+    let start = Instant::now();
+    loop {
+        let bytes = database_bytes(&db);
+        if !key_forms(&key).iter().any(|form| contains(&bytes, form)) {
+            break;
+        }
+        assert!(
+            start.elapsed() < PROPAGATION,
+            "the deleted key's bytes are still in the database after its reader ended"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 on_both_databases!(
+    nothing_new_is_recorded_about_an_erased_player,
+    a_long_reader_does_not_keep_the_erased_key,
     erasure_keeps_results_and_the_chain_and_hides_the_name_everywhere,
     players_erase_themselves_but_nobody_else,
     the_access_request_is_the_persons_own_or_the_site_admins,
