@@ -3,13 +3,18 @@
 //! subscription within 200 ms of the writer's answer (the store wakes every process's
 //! follower with LISTEN/NOTIFY, so propagation does not wait for a poll). PostgreSQL only:
 //! SQLite serves one machine, and other processes poll it.
+//!
+//! Only other processes' appends make a PostgreSQL store's predicted log state miss: a
+//! gateway appending alone, right after it starts on a log another one wrote and after
+//! registrations and `rotateCalendarFeed`, decides every append once
+//! (`league_append_prediction_misses_total` stays 0).
 
 use crate::support;
 
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use support::{ADMIN, TestApp, placement_result, start_league_serve, ws_next, ws_send};
+use support::{ADMIN, TestApp, placement_result, spawn_app, start_league_serve, ws_next, ws_send};
 
 /// How late the other gateway may be (`docs/architecture.md`, "Running N gateways").
 const PROPAGATION: Duration = Duration::from_millis(200);
@@ -120,4 +125,40 @@ async fn a_result_through_one_gateway_reaches_the_other() {
     assert!(queried <= acknowledged + PROPAGATION, "standings query after {queried:?}");
     writer.kill().await;
     reader.kill().await;
+}
+
+/// `league_append_prediction_misses_total` as `server`'s `GET /metrics` reports it.
+async fn prediction_misses(server: &TestApp) -> u64 {
+    let response = server.send(server.http.get(server.url("/metrics"))).await.expect("GET");
+    let text = response.text().await.expect("metrics text");
+    text.lines()
+        .find_map(|line| line.strip_prefix("league_append_prediction_misses_total "))
+        .and_then(|value| value.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no prediction misses counter in {text}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_lone_gateway_predicts_every_append() {
+    let Some(db) = league_testkit::postgres().await else {
+        return;
+    };
+    let (league, players) = {
+        let earlier = spawn_app(&db.url).await;
+        let players = earlier.register_many(8, "lone").await;
+        (earlier.create_league("PLACEMENT", 4, Some(8)).await, players)
+    };
+    // A gateway started on a log another one wrote: its first append is predicted right.
+    let server = spawn_app(&db.url).await;
+    let rotate = "mutation($p: ID) { rotateCalendarFeed(playerId: $p) { path } }";
+    server.data(Some(&players[0].token), rotate, json!({ "p": null })).await;
+    // A registration (its append commits with a person key), then the rest.
+    let late = server.register("late").await;
+    server.data(Some(&late.token), rotate, json!({ "p": null })).await;
+    server.data(Some(ADMIN), rotate, json!({ "p": players[1].id })).await;
+    server.fill(&league, &players).await;
+    for (game, seats, _) in server.games(&league).await.into_iter().take(4) {
+        server.report(ADMIN, &game, &placement_result(&seats)).await;
+    }
+    assert_eq!(prediction_misses(&server).await, 0, "one writer's appends never miss");
+    assert_eq!(server.app().store().prediction_misses(), 0);
 }

@@ -5,8 +5,10 @@
 //! and its `standingsChanged` subscription; a command through the reader is
 //! read-your-writes; with the standby's replay paused the reader's command answers
 //! `REPLICA_LAG` naming the committed position, which the log holds, and a retry with the same
-//! idempotency key answers once the standby caught up; after the standby is promoted, a
-//! gateway on it writes and `league verify` passes there. PostgreSQL only.
+//! idempotency key answers once the standby caught up, and every `standingsChanged` update
+//! of the results that landed during the pause is the standings as of its own position;
+//! after the standby is promoted, a gateway on it writes and `league verify` passes there.
+//! PostgreSQL only.
 
 use crate::support;
 
@@ -59,6 +61,21 @@ async fn results_of(server: &TestApp, league: &str, game: &str) -> Vec<Value> {
         .into_iter()
         .filter(|event| event["type"] == "GameFinished" && event["payload"]["gameId"] == game)
         .collect()
+}
+
+/// The `standingsChanged` updates `socket` receives until one names `last`.
+async fn updates_until(socket: &mut support::Socket, last: u64) -> Vec<Value> {
+    let mut updates = Vec::new();
+    loop {
+        let message = ws_next(socket).await.expect("the subscription stays open");
+        assert_eq!(message["type"], "next", "{message}");
+        let update = message["payload"]["data"]["standingsChanged"].clone();
+        let position = update["position"].as_u64().expect("position");
+        updates.push(update);
+        if position >= last {
+            return updates;
+        }
+    }
 }
 
 /// Waits for the `standingsChanged` message that shows `player` with more than `before`.
@@ -158,6 +175,10 @@ async fn a_gateway_reading_a_standby_follows_the_primary_and_survives_promotion(
     let lagged = reader.gql(Some(ADMIN), REPORT, variables.clone()).await;
     let waited = started.elapsed();
     assert_eq!(error_code(&lagged), "REPLICA_LAG", "{lagged}");
+    // Two more results while the standby is paused: the reader folds all three at once.
+    for (game, seats, _) in &games[4..6] {
+        writer.data(Some(ADMIN), REPORT, json!({ "g": game, "r": placement_result(seats) })).await;
+    }
     assert!(lagged["data"].is_null() || lagged["data"]["reportGameResult"].is_null(), "{lagged}");
     let position = lagged["errors"][0]["extensions"]["position"].as_u64().expect("position");
     assert!(
@@ -177,7 +198,23 @@ async fn a_gateway_reading_a_standby_follows_the_primary_and_survives_promotion(
     pair.resume_replay().expect("resume the standby's replay");
     let retried = reader.data(Some(ADMIN), REPORT, variables).await;
     assert_ne!(retried["reportGameResult"]["status"].as_str(), Some(before.as_str()));
-    wait_for_total_above(&mut socket, &seats[0], total_before).await;
+    // One update per result, each the standings as of its own position.
+    let last = writer.health().await;
+    let updates = updates_until(&mut socket, last).await;
+    let positions: Vec<u64> =
+        updates.iter().map(|update| update["position"].as_u64().expect("position")).collect();
+    assert_eq!(positions.len(), 3, "{positions:?}");
+    assert_eq!(positions[0], position, "the lagged result first");
+    for update in &updates {
+        let as_of = writer
+            .data(
+                None,
+                "query($id: ID!, $p: Int!) { standings(leagueId: $id, asOf: {position: $p}) { total player { id } } }",
+                json!({ "id": league, "p": update["position"] }),
+            )
+            .await;
+        assert_eq!(update["standings"], as_of["standings"], "the update at {}", update["position"]);
+    }
     assert_eq!(results_of(&writer, &league, game).await.len(), 1, "not appended twice");
     assert_eq!(results_of(&reader, &league, game).await.len(), 1, "the standby has it");
     let head = writer.health().await;

@@ -194,6 +194,10 @@ pub struct Notification {
     /// Whether the league's standings changed.
     pub standings_changed: bool,
     pub applied: Applied,
+    /// The league's standings right after this event, ranked by the follower when they
+    /// changed, the league is watched ([`App::watch_standings`]) and its model is cached;
+    /// otherwise [`App::standings_at`] the event's position gives them.
+    pub standings: Option<Arc<[StandingRow]>>,
 }
 
 /// How an [`App`] runs, beyond its database.
@@ -267,6 +271,8 @@ pub(crate) struct Shared {
     pub(crate) ratings_load: Mutex<Option<crate::ratings::RatingsLoad>>,
     /// Results a windowed ratings model keeps at least (`App::set_ratings_window`).
     pub(crate) ratings_window: std::sync::atomic::AtomicUsize,
+    /// The leagues whose standings live subscriptions watch (`crate::live`).
+    pub(crate) standings_watchers: crate::live::StandingsWatchers,
 }
 
 impl Shared {
@@ -398,6 +404,7 @@ impl App {
             ratings: RwLock::new(None),
             ratings_load: Mutex::new(None),
             ratings_window: league_projections::RATINGS_WINDOW.into(),
+            standings_watchers: Default::default(),
         });
         let follower = Follower {
             store: reads.clone(),
@@ -448,6 +455,10 @@ impl App {
 
     pub(crate) fn shared(&self) -> &Shared {
         &self.inner.shared
+    }
+
+    pub(crate) fn shared_arc(&self) -> Arc<Shared> {
+        self.inner.shared.clone()
     }
 
     /// The catalog (no IO): every league's settings and roster, every player. Do not hold
@@ -846,8 +857,10 @@ impl App {
         self.as_of(league, as_of, |model| model.standings(league)).await
     }
 
-    /// The league's model at `as_of`: the live one when the bound is at or past the applied
-    /// position, else the league's stream folded up to the bound (never the whole log).
+    /// The league's model at `as_of`: the live one when it has folded none of the league's
+    /// events after a position bound (a bound at or past the applied position, or a cached
+    /// league unchanged since it), else the league's stream folded up to the bound (never the
+    /// whole log).
     pub async fn league_as_of(
         &self,
         league: Uuid,
@@ -856,10 +869,19 @@ impl App {
         if self.catalog().league(league).is_none() {
             return Ok(None);
         }
-        if let AsOf::Position(position) = as_of
-            && position >= self.applied_position()
-        {
-            return self.league(league).await;
+        if let AsOf::Position(position) = as_of {
+            // The live model is the one as of `position` if it has folded none of the
+            // league's events after it (the follower may have folded more since the check).
+            let live = if position >= self.applied_position() {
+                self.league(league).await?
+            } else {
+                self.inner.shared.lock_cache().peek(&league).cloned()
+            };
+            if let Some(model) = live
+                && model.position() <= position
+            {
+                return Ok(Some(model));
+            }
         }
         Ok(Some(Arc::new(load_league(&self.inner.reads, league, Some(as_of)).await?)))
     }

@@ -1,6 +1,7 @@
 //! The background task that follows the live feed: fold each new event into the catalog,
 //! the ratings (once loaded) and that league's cached model (if cached), publish the
-//! applied position and a notification per event. An event it cannot fold stops it loudly
+//! applied position and a notification per event (with the league's standings right after
+//! it when a subscription watches them). An event it cannot fold stops it loudly
 //! (`docs/architecture.md`).
 
 use std::sync::Arc;
@@ -109,6 +110,9 @@ impl Follower {
             }
         }
         let mut notes = Vec::with_capacity(decoded.len());
+        // Leagues with a live standings subscription: their standings are ranked right after
+        // each event that changes them, so every update is the standings as of its event.
+        let watched = self.shared.standings_watchers.watched().unwrap_or_default();
         {
             // The cache lock is what a league load checks the applied position under: while
             // it is held here, no load can insert a model that misses these events.
@@ -133,13 +137,19 @@ impl Follower {
                     outcome = Outcome::Fatal(error);
                     break;
                 }
+                let mut standings = None;
                 if let Some(league) = applied.league
                     && let Some(model) = cache.peek_mut(&league)
-                    && let Err(error) = Arc::make_mut(model).apply_event(meta, domain)
                 {
-                    cache.pop(&league);
-                    outcome = Outcome::Fatal(error);
-                    break;
+                    let model = Arc::make_mut(model);
+                    if let Err(error) = model.apply_event(meta, domain) {
+                        cache.pop(&league);
+                        outcome = Outcome::Fatal(error);
+                        break;
+                    }
+                    if applied.standings_changed && watched.contains(&league) {
+                        standings = Some(model.standings(league).into());
+                    }
                 }
                 seen = event.position;
                 notes.push(Notification {
@@ -147,6 +157,7 @@ impl Follower {
                     standings_changed: applied.standings_changed,
                     applied,
                     event,
+                    standings,
                 });
             }
             catalog.open_names(keys);

@@ -50,6 +50,7 @@ mod calendar;
 mod error;
 mod exports;
 mod follow;
+mod live;
 mod personal;
 mod ratings;
 pub mod replay;
@@ -73,6 +74,7 @@ pub use league_domain::ErrorCode;
 pub use league_projections::{
     AsOf, Catalog, CatalogSource, LeagueSummary, ReadModel, SnapshotRejected, StandingRow,
 };
+pub use live::StandingsWatch;
 pub use personal::{EventData, GameData, LeagueData, PersonalData, RatingData, TournamentData};
 pub use ratings::RatingChangeView;
 pub use rescore::{RescoreReport, RescoredStanding};

@@ -1,7 +1,8 @@
 //! Operational metrics in the Prometheus text format (`GET /metrics`): GraphQL requests by
 //! operation kind and outcome, their latency, appends made through this gateway, open
 //! WebSocket connections and subscriptions, and, read at scrape time, the log's head
-//! position, the read model's applied position and the lag between them.
+//! position, the read model's applied position, the lag between them and the store's
+//! missed append predictions.
 
 use std::time::Duration;
 
@@ -24,6 +25,7 @@ pub struct Metrics {
     head: IntGauge,
     applied: IntGauge,
     lag: IntGauge,
+    prediction_misses: IntCounter,
     scrape: Histogram,
 }
 
@@ -107,6 +109,14 @@ impl Metrics {
         );
         let lag =
             gauge("league_read_model_lag", "Events in the log not yet applied to the read model");
+        let prediction_misses = register(
+            &registry,
+            IntCounter::new(
+                "league_append_prediction_misses_total",
+                "Appends decided again because the log moved under the store's prediction (PostgreSQL; other processes' appends)",
+            )
+            .expect("valid metric"),
+        );
         let scrape = register(
             &registry,
             Histogram::with_opts(HistogramOpts::new(
@@ -125,6 +135,7 @@ impl Metrics {
             head,
             applied,
             lag,
+            prediction_misses,
             scrape,
         }
     }
@@ -159,6 +170,9 @@ impl Metrics {
         }
         timer.observe_duration();
         self.applied.set(i64::try_from(applied).unwrap_or(i64::MAX));
+        // The store counts since it opened; the counter catches up with it.
+        let misses = app.store().prediction_misses();
+        self.prediction_misses.inc_by(misses.saturating_sub(self.prediction_misses.get()));
         let mut out = Vec::new();
         // Encoding into a Vec only fails on invalid metric families, which we never build.
         let _ = TextEncoder::new().encode(&self.registry.gather(), &mut out);

@@ -24,6 +24,7 @@
 //! so only a decision taken under the lock bounds an append's round trips under contention.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
@@ -87,8 +88,9 @@ const APPEND_HASHED: &str = "SELECT r_kind, r_name, r_position, r_last_position,
 /// `$4` is at the predicted version `$5`; it answers one row if it wrote, none if the
 /// prediction missed. Its snapshot is taken before the lock, so a prediction made stale by an
 /// append that committed in between can pass those checks, but then the row's position (and
-/// stream version) is already taken: the unique indexes refuse it and nothing is written
-/// either. A written row's head therefore was committed before it, as under the lock alone.
+/// stream version) is already taken: the unique indexes turn it away (`ON CONFLICT DO
+/// NOTHING`, so a miss is no error in the server's log either) and nothing is written. A
+/// written row's head therefore was committed before it, as under the lock alone.
 const APPEND_LONE: &str = "INSERT INTO events (position, stream_id, stream_version, event_id, \
     event_type, schema_version, payload, metadata, recorded_at, prev_hash, hash) \
     SELECT $1::bigint + 1, $4::text, $5::bigint + 1, $7::uuid, $8::text, $9::int, $10::text, \
@@ -97,7 +99,11 @@ const APPEND_LONE: &str = "INSERT INTO events (position, stream_id, stream_versi
     AND ($1 = 0 OR EXISTS (SELECT 1 FROM events h \
         WHERE h.position = $1 AND h.hash = $2 AND h.recorded_at <= $3)) \
     AND coalesce((SELECT max(s.stream_version) FROM events s WHERE s.stream_id = $4), 0) = $5 \
+    ON CONFLICT DO NOTHING \
     RETURNING pg_notify($13::text, position::text)::text";
+/// The log's head row, which a store's first append predicts from (none for an empty log).
+const HEAD_ROW: &str =
+    "SELECT position, hash, recorded_at FROM events ORDER BY position DESC LIMIT 1";
 const INSERT_PERSON_KEY: &str = "INSERT INTO person_keys (person_id, key) VALUES ($1, $2)";
 const DELETE_PERSON_KEY: &str = "DELETE FROM person_keys WHERE person_id = $1";
 const PERSON_KEYS: &str = "SELECT person_id, key FROM person_keys";
@@ -172,6 +178,8 @@ pub(crate) struct PostgresStorage {
     writer: PostgresWriter,
     /// What this process last saw of the log, to predict the next group's state.
     known: Mutex<Known>,
+    /// Groups whose prediction missed ([`EventStore::prediction_misses`](crate::EventStore)).
+    misses: AtomicU64,
 }
 
 /// What a PostgreSQL store last saw of the log: the head and the versions of the streams it
@@ -198,6 +206,7 @@ impl PostgresStorage {
             pool,
             writer: PostgresWriter::new(url)?,
             known: Mutex::default(),
+            misses: AtomicU64::new(0),
         })
     }
 
@@ -206,11 +215,23 @@ impl PostgresStorage {
         self.known.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Counts a missed prediction: another process appended since this one last saw the
+    /// log, a normal fallback (not an error).
+    fn missed(&self, path: &str) {
+        self.misses.fetch_add(1, Ordering::Relaxed);
+        tracing::debug!(path, "the predicted state of the log missed; deciding again");
+    }
+
     /// The group decided against the predicted state, then checked and written by
     /// `league_append_hashed` (or [`APPEND_LONE`] for a lone single event); decided again on
     /// the state the function answers after a miss; decided in the server after a second
     /// miss (or after the lone statement's one).
     async fn write(&self, requests: &[Arc<Request>]) -> Result<Vec<Decided>, GroupFailed> {
+        if self.known().head.is_none() {
+            // A first append predicts from the log as it is, not from an empty log.
+            let head = self.read_head().await?;
+            self.known().head.get_or_insert(head);
+        }
         let mut found: Option<Found> = None;
         for _ in 0..2 {
             let real = {
@@ -224,12 +245,18 @@ impl PostgresStorage {
                     Some(lone) => match self.append_lone(lone, &tip.head, &plan).await? {
                         true => None,
                         // The statement cannot tell what it found: the server decides.
-                        false => break,
+                        false => {
+                            self.missed("lone statement");
+                            break;
+                        }
                     },
                     None => self.call_hashed(requests, &tip.head, &plan).await?,
                 };
                 match outcome {
-                    Some(real) => real,
+                    Some(real) => {
+                        self.missed("league_append_hashed");
+                        real
+                    }
                     None => {
                         let mut known = self.known();
                         known.head = Some(plan.end);
@@ -242,26 +269,20 @@ impl PostgresStorage {
             found = Some(real);
         }
         let decided = self.write_in_server(requests).await?;
-        let mut known = self.known();
-        for (request, decided) in requests.iter().zip(&decided) {
-            match decided {
-                Decided::Written(stamps) => {
-                    if let Some(last) = stamps.last() {
-                        known.head = Some(Head {
-                            position: last.position,
-                            hash: last.hash.clone(),
-                            recorded_at: Some(last.recorded_at),
-                        });
-                        known.remember([(request.stream.as_str().to_owned(), last.stream_version)]);
-                    }
-                }
-                Decided::Conflict { actual } => {
-                    known.remember([(request.stream.as_str().to_owned(), *actual)]);
-                }
-                Decided::Deduplicated(_) => {}
-            }
-        }
+        self.known().learn(requests.iter().map(|request| request.as_ref()), &decided);
         Ok(decided)
+    }
+
+    /// The log's head row as it is now, on a write connection (the primary).
+    async fn read_head(&self) -> Result<Head, GroupFailed> {
+        let client = self.writer.connection().await?;
+        let rows = query(&client, HEAD_ROW, &[]).await?;
+        let Some(row) = rows.first() else { return Ok(Head::genesis()) };
+        Ok(Head {
+            position: from_db(row.try_get(0).map_err(failed)?),
+            hash: row.try_get(1).map_err(failed)?,
+            recorded_at: Some(row.try_get(2).map_err(failed)?),
+        })
     }
 
     /// One call of `league_append_hashed` with the group as `plan` decided it on the head
@@ -444,7 +465,8 @@ impl PostgresStorage {
     ) -> Result<Decided, StoreError> {
         let mut client = self.writer.connection().await.map_err(|failed| failed.error)?;
         let txn = client.transaction().await.map_err(|error| failed(error).error)?;
-        let decided = append_in_server(&txn, &[Arc::new(request)])
+        let request = Arc::new(request);
+        let decided = append_in_server(&txn, std::slice::from_ref(&request))
             .await
             .map_err(|failed| failed.error)?
             .pop()
@@ -461,6 +483,8 @@ impl PostgresStorage {
             changed.map_err(|failed| failed.error)?;
         }
         txn.commit().await.map_err(|error| failed(error).error)?;
+        // Committed: the next append predicts from after it.
+        self.known().learn([request.as_ref()], std::slice::from_ref(&decided));
         Ok(decided)
     }
 }
@@ -617,6 +641,29 @@ fn predict<'a>(requests: &'a [Arc<Request>], found: Option<&'a Found>, known: &K
 }
 
 impl Known {
+    /// Learns from appends the server decided (and committed): the head after the last
+    /// written one and each stream's version.
+    fn learn<'a>(&mut self, requests: impl IntoIterator<Item = &'a Request>, decided: &[Decided]) {
+        for (request, decided) in requests.into_iter().zip(decided) {
+            match decided {
+                Decided::Written(stamps) => {
+                    if let Some(last) = stamps.last() {
+                        self.head = Some(Head {
+                            position: last.position,
+                            hash: last.hash.clone(),
+                            recorded_at: Some(last.recorded_at),
+                        });
+                        self.remember([(request.stream.as_str().to_owned(), last.stream_version)]);
+                    }
+                }
+                Decided::Conflict { actual } => {
+                    self.remember([(request.stream.as_str().to_owned(), *actual)]);
+                }
+                Decided::Deduplicated(_) => {}
+            }
+        }
+    }
+
     /// Remembers stream versions seen in the log, starting over past [`KNOWN_STREAMS`].
     fn remember(&mut self, versions: impl IntoIterator<Item = (String, u64)>) {
         for (stream, version) in versions {
@@ -677,6 +724,10 @@ impl Storage for PostgresStorage {
         change: &'a KeyChange,
     ) -> BoxFuture<'a, Result<Decided, StoreError>> {
         Box::pin(self.write_with_key(request, change))
+    }
+
+    fn prediction_misses(&self) -> u64 {
+        self.misses.load(Ordering::Relaxed)
     }
 
     fn person_keys(

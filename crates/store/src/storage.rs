@@ -73,6 +73,13 @@ pub(crate) trait Storage: Reads {
         change: &'a KeyChange,
     ) -> BoxFuture<'a, Result<Decided, StoreError>>;
 
+    /// Appends whose predicted state of the log missed since the store opened, so that they
+    /// were decided again (PostgreSQL's fast paths; always 0 where appends are decided
+    /// under the write lock, as on SQLite).
+    fn prediction_misses(&self) -> u64 {
+        0
+    }
+
     /// Every `(person, key)` row, or those of `persons`.
     fn person_keys(
         &self,

@@ -633,6 +633,13 @@ impl EventStore {
         Ok(version.flatten().map_or(0, from_db))
     }
 
+    /// How many appends of this store were first written on a predicted state of the log
+    /// that turned out stale, and so were decided again (PostgreSQL, `docs/architecture.md`):
+    /// other processes' appends explain a miss; a lone writer's appends should never miss.
+    pub fn prediction_misses(&self) -> u64 {
+        self.inner.storage.prediction_misses()
+    }
+
     /// The position of the last committed event (0 for an empty log).
     pub async fn head_position(&self) -> Result<u64, StoreError> {
         let head: Option<Option<i64>> = event::Entity::find()

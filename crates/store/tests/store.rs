@@ -725,6 +725,49 @@ async fn single_appends_on_a_stale_picture_are_decided_again(db: TestDatabase) {
     assert_chain_verifies(&second, total).await;
 }
 
+/// A process alone appending to a PostgreSQL log predicts every append right: right after
+/// it opens on a log another process wrote, after a registration's append with a person key,
+/// and for lone and keyed appends alike, so no append is decided twice (and none meets a
+/// unique index). SQLite decides under its write lock and predicts nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lone_writer_never_misses_its_prediction() {
+    let Some(db) = league_testkit::postgres().await else {
+        return;
+    };
+    {
+        let earlier = store(&db).await;
+        for n in 0..3 {
+            append_one(&earlier, "earlier", n).await;
+        }
+    }
+    // A new process on a log that is not empty.
+    let store = EventStore::connect(&db.url).await.expect("connect");
+    append_one(&store, "own", 0).await;
+    let keyed = Metadata::default().with_idempotency_key("keyed-after-start");
+    store
+        .append(&stream("keyed"), ExpectedVersion::NoStream, vec![event(1)], keyed)
+        .await
+        .expect("keyed append");
+    // A registration: its append commits with a person key.
+    let person = uuid::Uuid::now_v7();
+    store
+        .append_with_key(
+            &stream(&format!("person-{person}")),
+            ExpectedVersion::NoStream,
+            vec![event(2)],
+            Metadata::default(),
+            KeyChange::Insert { person, key: [7; PERSON_KEY_BYTES] },
+        )
+        .await
+        .expect("append with a key");
+    for n in 3..13 {
+        append_one(&store, if n % 2 == 0 { "own" } else { "other" }, n).await;
+    }
+    assert_eq!(store.head_position().await.expect("head"), 16);
+    assert_eq!(store.prediction_misses(), 0, "a lone writer's appends are predicted right");
+    assert_chain_verifies(&store, 16).await;
+}
+
 /// An in-memory SQLite database cannot be opened by a second connection, so its appends
 /// take the pool's own connection: the same outcomes and a verifying chain.
 #[tokio::test]

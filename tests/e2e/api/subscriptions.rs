@@ -1,13 +1,20 @@
 //! Subscriptions over WebSocket: `leagueEvents` and `standingsChanged` on
-//! graphql-transport-ws, the legacy graphql-ws protocol, and a refused bad token.
+//! graphql-transport-ws, the legacy graphql-ws protocol, and a refused bad token; and
+//! under 48 concurrent results, every `standingsChanged` update (on the writing gateway and
+//! on a second one over the same database) equals `standings(asOf: {position})` of the
+//! position it names, none skipped or reordered.
 
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::{Value, json};
+use tokio::sync::Barrier;
 
 use crate::api::oracle::{result_for, small_placement_league};
-use crate::support::{ADMIN, spawn_app_on_port, ws_next, ws_send};
+use crate::support::{
+    ADMIN, Socket, TestApp, error_code, gql, placement_result, spawn_app_on_port, ws_next, ws_send,
+};
 
 async fn subscription_receives_the_events(db: TestDatabase) {
     let server = spawn_app_on_port(&db.url, |_| {}).await;
@@ -105,3 +112,152 @@ async fn subscription_receives_the_events(db: TestDatabase) {
 }
 
 on_both_databases!(subscription_receives_the_events);
+
+/// Results reported at once in [`every_update_is_the_standings_as_of_its_position`].
+const CONCURRENT_RESULTS: usize = 48;
+/// The standings lines a test selects, in the subscription and in the `asOf` query alike.
+const STANDING_LINE: &str = "rank player { id } total played wins draws";
+
+/// A `standingsChanged` subscription on a new socket to `server`, registered (a ping round
+/// trip after the subscribe message means the server has set it up).
+async fn standings_subscription(server: &TestApp, league: &str) -> Socket {
+    let mut socket = server.ws_connect("graphql-transport-ws").await;
+    ws_send(&mut socket, json!({ "type": "connection_init", "payload": {} })).await;
+    assert_eq!(ws_next(&mut socket).await.expect("open")["type"], "connection_ack");
+    ws_send(&mut socket, json!({ "id": "s", "type": "subscribe", "payload": {
+        "query": format!("subscription($id: ID!) {{ standingsChanged(leagueId: $id) {{ position standings {{ {STANDING_LINE} }} }} }}"),
+        "variables": { "id": league },
+    }}))
+    .await;
+    ws_send(&mut socket, json!({ "type": "ping" })).await;
+    assert_eq!(ws_next(&mut socket).await.expect("open")["type"], "pong");
+    socket
+}
+
+/// The updates `socket` receives until one names `last` (every update after `after`).
+async fn updates_until(socket: &mut Socket, after: u64, last: u64) -> Vec<Value> {
+    let mut updates = Vec::new();
+    loop {
+        let message = ws_next(socket).await.expect("the subscription stays open");
+        assert_eq!(message["type"], "next", "{message}");
+        let update = message["payload"]["data"]["standingsChanged"].clone();
+        let position = update["position"].as_u64().expect("position");
+        if position > after {
+            updates.push(update);
+        }
+        if position >= last {
+            return updates;
+        }
+    }
+}
+
+async fn every_update_is_the_standings_as_of_its_position(db: TestDatabase) {
+    let writer = spawn_app_on_port(&db.url, |_| {}).await;
+    let second = spawn_app_on_port(&db.url, |_| {}).await;
+    let players = writer.register_many(16, "Player").await;
+    // 16 players, 4 a game, each seat taken 3 times: 48 games.
+    let league = writer
+        .create_league_with(json!({
+            "name": "Busy league", "game": "Carcassonne", "scoringSystem": "PLACEMENT",
+            "playersPerGame": 4, "size": 16, "gamesPerSeat": 3,
+        }))
+        .await["id"]
+        .as_str()
+        .expect("league id")
+        .to_owned();
+    writer.fill(&league, &players).await;
+    let games = writer.game_infos(&league).await;
+    assert_eq!(games.len(), CONCURRENT_RESULTS);
+    let before = writer.events(Some(&league)).await.last().expect("events")["position"]
+        .as_u64()
+        .expect("position");
+
+    // The second gateway follows the same database: wait until it has folded the schedule
+    // (its league then has every game).
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while second
+        .gql(None, "query($id: ID!) { league(id: $id) { games { id } } }", json!({ "id": league }))
+        .await["data"]["league"]["games"]
+        .as_array()
+        .is_none_or(|games| games.len() < CONCURRENT_RESULTS)
+    {
+        assert!(Instant::now() < deadline, "the second gateway never saw the schedule");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let mut sockets = vec![
+        standings_subscription(&writer, &league).await,
+        standings_subscription(&second, &league).await,
+    ];
+
+    // Every result leaves at the same moment.
+    let barrier = Arc::new(Barrier::new(CONCURRENT_RESULTS));
+    let tasks: Vec<_> = games
+        .iter()
+        .map(|game| {
+            let (http, url, barrier) = (writer.http.clone(), writer.graphql_url(), barrier.clone());
+            let (game, result) = (game.id.clone(), placement_result(&game.seats));
+            tokio::spawn(async move {
+                barrier.wait().await;
+                // A result that met too much contention appended nothing: sent again, as a
+                // client would.
+                loop {
+                    let response = gql(
+                        &http,
+                        &url,
+                        Some(ADMIN),
+                        "mutation($g: ID!, $r: GameResultInput!) { reportGameResult(gameId: $g, result: $r) { id } }",
+                        json!({ "g": game, "r": result }),
+                    )
+                    .await
+                    .expect("every result gets an answer");
+                    let contended = error_code(&response) == "CONFLICT"
+                        && response["errors"][0]["message"]
+                            .as_str()
+                            .is_some_and(|message| message.contains("kept changing"));
+                    if !contended {
+                        break response;
+                    }
+                }
+            })
+        })
+        .collect();
+    for task in tasks {
+        let response = task.await.expect("result task");
+        assert!(response.get("errors").is_none(), "{response:#}");
+    }
+
+    let events = writer.events(Some(&league)).await;
+    let finished: Vec<u64> = events
+        .iter()
+        .filter(|event| event["type"] == "GameFinished")
+        .map(|event| event["position"].as_u64().expect("position"))
+        .collect();
+    assert_eq!(finished.len(), CONCURRENT_RESULTS);
+    let last = *finished.last().expect("a result");
+    let mut as_of = std::collections::HashMap::new();
+    for (gateway, socket) in ["writer", "second"].into_iter().zip(&mut sockets) {
+        let updates = updates_until(socket, before, last).await;
+        let positions: Vec<u64> =
+            updates.iter().map(|u| u["position"].as_u64().expect("position")).collect();
+        // One update per result, in log order: none skipped, none reordered.
+        assert_eq!(positions, finished, "{gateway}: the positions of the updates");
+        let mut differing = Vec::new();
+        for (update, position) in updates.iter().zip(&positions) {
+            if !as_of.contains_key(position) {
+                let standings = writer.standings(&league, json!({ "position": position })).await;
+                as_of.insert(*position, Value::Array(standings));
+            }
+            if update["standings"] != as_of[position] {
+                differing.push(*position);
+            }
+        }
+        assert!(
+            differing.is_empty(),
+            "{gateway}: {} of {CONCURRENT_RESULTS} updates differ from the standings as of \
+             their position ({differing:?})",
+            differing.len()
+        );
+    }
+}
+
+on_both_databases!(every_update_is_the_standings_as_of_its_position);

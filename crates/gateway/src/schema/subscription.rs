@@ -53,35 +53,43 @@ impl SubscriptionRoot {
     }
 
     /// A league's standings, each time they change: a result, a correction, or a player
-    /// joining or leaving (every subscribed player has a line).
+    /// joining or leaving (every subscribed player has a line). Each update's standings are
+    /// exactly `standings(asOf: {position})` of the position it names.
     async fn standings_changed(
         &self,
         ctx: &Context<'_>,
         league_id: ID,
     ) -> Result<impl Stream<Item = StandingsUpdate> + use<>, GatewayError> {
         let app = app(ctx).clone();
+        let league = parse_id(&league_id, "leagueId")?;
+        // Watched before the feed is joined: the follower then ranks this league's standings
+        // right after each change, once for every subscriber.
+        let watch = app.watch_standings(league).await?;
         league_feed(ctx, &league_id, move |notification| {
+            // The stream owns the watch: it ends with the subscription.
+            let _watching = &watch;
             let app = app.clone();
             async move {
                 if !notification.standings_changed {
                     return None;
                 }
-                let league = notification.league?;
-                // The model is as of the applied position, which is at or past this event's:
-                // the standings include it.
-                let rows = match app.league(league).await {
-                    Ok(Some(model)) => model.standings(league),
-                    Ok(None) => return None,
-                    Err(error) => {
-                        tracing::error!(%error, "standings update not served");
-                        return None;
-                    }
+                let position = notification.event.position;
+                let rows = match &notification.standings {
+                    Some(rows) => rows.to_vec(),
+                    // Folded before the watch began, or while the model was not cached.
+                    None => match app.standings_at(league, position).await {
+                        Ok(rows) => rows,
+                        Err(error) => {
+                            tracing::error!(%error, "standings update not served");
+                            return None;
+                        }
+                    },
                 };
                 let standings =
                     rows.into_iter().map(|row| Standing::new(app.clone(), row)).collect();
                 Some(StandingsUpdate {
                     league: League::new(app.clone(), league),
-                    position: notification.event.position,
+                    position,
                     standings,
                 })
             }
