@@ -65,10 +65,9 @@ pub(crate) fn fingerprint(command: &AppCommand) -> String {
             other => format!("{other:?}"),
         },
         AppCommand::League(c) => match c {
-            LeagueCommand::Create(c) => format!(
-                "{:?}",
-                league_domain::CreateLeague { league_id: Uuid::nil(), ..c.clone() }
-            ),
+            LeagueCommand::Create(c) => {
+                format!("{:?}", league_domain::CreateLeague { league_id: Uuid::nil(), ..c.clone() })
+            }
             other => format!("{other:?}"),
         },
         AppCommand::Tournament(c) => match c {
