@@ -178,8 +178,9 @@ export function competitionFields(cat) {
 /**
  * Wires a form's submission: empty required fields are marked, and a refusal `send` throws
  * is shown next to the field it names. `send` gets an idempotency key: a resubmission after
- * a lost answer reuses it, so it appends nothing twice; a refused submission appended
- * nothing, so the next one gets a fresh key.
+ * a lost answer reuses it, so it appends nothing twice; an answered submission (done or
+ * refused) is over, so the next one is a new command with a fresh key (a key reused for
+ * other values would be refused, docs/api.md#idempotency-keys).
  * @param {HTMLElement} form
  * @param {(idempotencyKey: string) => Promise<void>} send
  */
@@ -191,6 +192,7 @@ export function onSubmit(form, send) {
     if (!requireFilled(form)) return;
     try {
       await send(idempotencyKey);
+      idempotencyKey = crypto.randomUUID();
     } catch (error) {
       showError(form, error);
       if (!(error instanceof ApiError) || error.code !== "NETWORK") idempotencyKey = crypto.randomUUID();

@@ -28,6 +28,7 @@ use uuid::Uuid;
 use crate::aggregates::{Aggregates, StreamState};
 use crate::error::AppError;
 use crate::follow::Follower;
+use crate::idempotency::{check_reuse, fingerprint, scoped_key};
 use crate::personal::seal_personal_data;
 use crate::snapshot::keep_snapshots;
 
@@ -42,8 +43,6 @@ pub const DEFAULT_REPLICA_LAG_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long a start waits for a read replica to replay the primary as it was after the
 /// migrations (a standby copied moments ago, or a schema just upgraded on the primary).
 const REPLICA_START_TIMEOUT: Duration = Duration::from_secs(60);
-/// Longest idempotency key accepted from a caller.
-const MAX_KEY_CHARS: usize = 200;
 /// Largest page of [`App::events`].
 pub const MAX_PAGE: usize = 1000;
 /// Live notifications buffered before the slowest subscribers miss some (they are told they
@@ -159,8 +158,9 @@ app_command_from!(
 /// Per-call options of [`App::execute`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CommandOptions {
-    /// A retried call with the same key (from the same actor) returns the first call's
-    /// outcome and appends nothing.
+    /// A retried call of the same command with the same key (from the same actor) returns
+    /// the first call's outcome and appends nothing; the key used for another command is
+    /// refused ([`AppError::IdempotencyKeyReused`]).
     pub idempotency_key: Option<String>,
     /// Stored in the events' metadata, to tie them to a request.
     pub correlation_id: Option<Uuid>,
@@ -584,38 +584,36 @@ impl App {
         let actor = command.actor();
         let key =
             options.idempotency_key.as_deref().map(|key| scoped_key(actor, key)).transpose()?;
-        if let Some(key) = &key
-            && let Some(outcome) = self.inner.store.idempotent_outcome(key).await?
-        {
-            self.wait_applied(outcome.last_position).await?;
-            return Ok(outcome.into());
-        }
         let stream = StreamId::new(command.stream_id())
             .map_err(|error| AppError::invalid("id", error.to_string()))?;
         let metadata = Metadata {
             actor: Some(actor.to_string()),
             correlation_id: options.correlation_id.map(|id| id.to_string()),
             causation_id: None,
+            command_fingerprint: key.as_ref().map(|_| fingerprint(&command)),
             idempotency_key: key,
         };
         for attempt in 0..MAX_ATTEMPTS {
             let state = self.current_state(&stream, &command).await?;
             let version = state.version();
-            let mut decided = match self.decide(&command, &state).await {
-                Ok(decided) => decided,
-                Err(refusal) => {
-                    // A concurrent call with the same key may have committed between the key
-                    // check above and this decision (its events refuse ours, e.g. "already
-                    // has a result"): its outcome is this call's answer.
-                    if let Some(key) = &metadata.idempotency_key
-                        && let Some(outcome) = self.inner.store.idempotent_outcome(key).await?
-                    {
-                        self.wait_applied(outcome.last_position).await?;
-                        return Ok(outcome.into());
-                    }
-                    return Err(refusal);
+            let decided = self.decide(&command, &state).await;
+            // Rights first, retries included (docs/api.md#idempotency-keys): a caller who may
+            // not do this command learns nothing from a key, not even the first outcome of
+            // their own earlier command.
+            if let Err(refusal) = &decided
+                && refusal.code() == league_domain::ErrorCode::Forbidden
+            {
+                return Err(refusal.clone());
+            }
+            // A used key answers its first outcome, if that was this command. Looked up on
+            // the first attempt, and again on a refusal: a concurrent call with the same key
+            // may have committed since (its events refuse ours, e.g. "already has a result").
+            if attempt == 0 || decided.is_err() {
+                if let Some(outcome) = self.earlier_outcome(&metadata, &command, &options).await? {
+                    return Ok(outcome);
                 }
-            };
+            }
+            let mut decided = decided?;
             if decided.is_empty() {
                 let last_position = self.applied_position();
                 return Ok(Executed { events: Vec::new(), last_position, deduplicated: false });
@@ -646,6 +644,16 @@ impl App {
             };
             match appended {
                 Ok(outcome) => {
+                    if outcome.deduplicated {
+                        // The key was used in the meantime (a concurrent call): its outcome
+                        // answers only the same command.
+                        let (Some(fingerprint), Some(key)) =
+                            (&metadata.command_fingerprint, &options.idempotency_key)
+                        else {
+                            return Err(AppError::internal("a deduplicated append without a key"));
+                        };
+                        check_reuse(&outcome, &command, fingerprint, key)?;
+                    }
                     self.wait_applied(outcome.last_position).await?;
                     return Ok(outcome.into());
                 }
@@ -659,6 +667,28 @@ impl App {
             }
         }
         Err(AppError::Contention { stream: stream.to_string() })
+    }
+
+    /// The first outcome recorded under the command's key (`None` without a key or when the
+    /// key is unused), once the read side has applied it; the key's use for another command
+    /// is [`AppError::IdempotencyKeyReused`].
+    async fn earlier_outcome(
+        &self,
+        metadata: &Metadata,
+        command: &AppCommand,
+        options: &CommandOptions,
+    ) -> Result<Option<Executed>, AppError> {
+        let (Some(key), Some(fingerprint), Some(caller_key)) =
+            (&metadata.idempotency_key, &metadata.command_fingerprint, &options.idempotency_key)
+        else {
+            return Ok(None);
+        };
+        let Some(outcome) = self.inner.store.idempotent_outcome(key).await? else {
+            return Ok(None);
+        };
+        check_reuse(&outcome, command, fingerprint, caller_key)?;
+        self.wait_applied(outcome.last_position).await?;
+        Ok(Some(outcome.into()))
     }
 
     /// The stream's aggregate as of its last committed event: the kept state (if any)
@@ -934,16 +964,4 @@ pub(crate) fn check_page(first: usize) -> Result<(), AppError> {
         return Err(AppError::invalid("first", format!("must be 1 to {MAX_PAGE}, got {first}")));
     }
     Ok(())
-}
-
-/// Scopes a caller's idempotency key to the actor, so two users' keys never collide.
-fn scoped_key(actor: Actor, key: &str) -> Result<String, AppError> {
-    let chars = key.chars().count();
-    if key.trim().is_empty() || chars > MAX_KEY_CHARS {
-        return Err(AppError::invalid(
-            "idempotencyKey",
-            format!("must be 1 to {MAX_KEY_CHARS} non-blank characters, got {chars}"),
-        ));
-    }
-    Ok(format!("{actor}:{key}"))
 }

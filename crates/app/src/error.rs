@@ -15,6 +15,13 @@ pub enum AppError {
     InvalidInput { field: String, message: String },
     #[error("{0} not found")]
     NotFound(String),
+    /// The caller's idempotency key was first used for another command: a key answers only
+    /// a retry of the same command (`docs/api.md#idempotency-keys`).
+    #[error(
+        "idempotency key {key:?} was used for another command; send a new key with a new \
+         command"
+    )]
+    IdempotencyKeyReused { key: String },
     /// The aggregate kept changing under the command for every attempt.
     #[error("{stream} kept changing while the command ran; try again")]
     Contention { stream: String },
@@ -63,7 +70,9 @@ impl AppError {
                 ErrorCode::BadUserInput { field: field.clone() }
             }
             AppError::NotFound(_) => ErrorCode::NotFound,
-            AppError::Contention { .. } => ErrorCode::Conflict,
+            AppError::Contention { .. } | AppError::IdempotencyKeyReused { .. } => {
+                ErrorCode::Conflict
+            }
             AppError::ReplicaLag { .. } => ErrorCode::ReplicaLag,
             AppError::Internal { .. } => ErrorCode::Internal,
         }

@@ -5,8 +5,10 @@
 //! App::open(url)          connect, migrate, fold the catalog, follow the live feed
 //! App::connect(url, Some(standby_url), settings)   the same, reading the log from a
 //!                         PostgreSQL hot standby; commands append to the primary
-//! app.execute(cmd, opts)  aggregate (kept state + events since) → fill Context → handle →
-//!                         append (expected version; bounded retry on conflict; idempotent)
+//! app.execute(cmd, opts)  aggregate (kept state + events since) → fill Context → handle
+//!                         (rights first) → a used idempotency key answers its first outcome
+//!                         if it was the same command, else is refused → append (expected
+//!                         version; bounded retry on conflict)
 //!                         → wait until the read side has applied it (read-your-writes)
 //! app.catalog()           leagues list, players, token lookup, game → league (no IO)
 //! app.league(id)          the league's model: cached, else folded from its stream
@@ -50,6 +52,7 @@ mod calendar;
 mod error;
 mod exports;
 mod follow;
+mod idempotency;
 mod live;
 mod personal;
 mod ratings;

@@ -175,6 +175,11 @@ pub struct Metadata {
     /// A caller-chosen key: a second append with the same key returns the first one's outcome
     /// and writes nothing.
     pub idempotency_key: Option<String>,
+    /// What the key was first used for (the application's hash of the command), so a reuse
+    /// for another command can be told apart. Absent on appends without a key and on events
+    /// written before it existed: skipped when absent, so their stored bytes and hashes stay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command_fingerprint: Option<String>,
 }
 
 impl Metadata {

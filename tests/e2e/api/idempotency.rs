@@ -1,11 +1,20 @@
-//! Idempotency keys: a retried call gets the first call's answer and appends nothing; the
-//! same call without its key is a new request.
+//! Idempotency keys (`docs/api.md#idempotency-keys`): a retried call gets the first call's
+//! answer and appends nothing; the same call without its key is a new request. A key answers
+//! only the same command by the same caller, after the rights check: a player's key reused on
+//! the admin's webhook or on a correction is `FORBIDDEN`, a key reused for another command is
+//! `CONFLICT`; every keyed mutation of the schema is walked that way. A key holding a control
+//! character (a NUL) is `BAD_USER_INPUT`.
 
+use std::collections::BTreeSet;
+
+use league_domain::{Actor, PauseWebhook};
 use league_testkit::{TestDatabase, on_both_databases};
-use serde_json::json;
+use serde_json::{Value, json};
+use uuid::Uuid;
 
-use crate::api::oracle::{result_for, running_league};
-use crate::support::{ADMIN, error_of, spawn_app};
+use crate::api::authorization::{Expect, attempt};
+use crate::api::oracle::{result_for, running_league, small_placement_league};
+use crate::support::{ADMIN, Player, TestApp, error_of, spawn_app};
 
 const REPORT: &str = "mutation($g: ID!, $r: GameResultInput!, $key: String) {
     reportGameResult(gameId: $g, result: $r, idempotencyKey: $key) { id status scores { player { id } score } }
@@ -50,8 +59,342 @@ async fn a_retried_create_league_creates_one_league(db: TestDatabase) {
     assert_eq!(server.event_count().await, 1);
 }
 
+/// The refusal of a key used before for another command.
+const KEY_REUSED: &str = "was used for another command";
+
+/// A webhook address `check_destination` accepts without a DNS lookup (a public IP literal).
+const HOOK_URL: &str = "https://93.184.216.34/hook";
+
+const REGISTER_WEBHOOK: &str = "mutation($input: RegisterWebhookInput!, $key: String) {
+    registerWebhook(input: $input, idempotencyKey: $key) { secret webhook { id url status } }
+}";
+
+const SUBSCRIBE: &str = "mutation($l: ID!, $p: ID, $key: String) {
+    subscribeToLeague(leagueId: $l, playerId: $p, idempotencyKey: $key) { id }
+}";
+
+/// Runs a mutation that must be refused as a reuse of its key for another command
+/// (`CONFLICT`), appending nothing.
+async fn refused_as_reused(server: &TestApp, who: &str, query: &str, variables: Value) {
+    let response =
+        attempt(server, who, Some(ADMIN), query, variables, Expect::Refused("CONFLICT")).await;
+    let message = response["errors"][0]["message"].as_str().unwrap_or_default();
+    assert!(message.contains(KEY_REUSED), "{who}: {response:#}");
+}
+
+/// The attacks on a reused key: a player reuses the key of their own subscription on the
+/// admin's webhook (resume, remove) and on a correction. Each is `FORBIDDEN` and appends
+/// nothing; the webhook's URL is not shown, its secret stays, it stays active, and the
+/// admin's own retry of the registration answers its first outcome.
+async fn a_reused_key_never_skips_the_rights_check(db: TestDatabase) {
+    let server = spawn_app(&db.url).await;
+    let (league, players, games) = running_league(&server).await;
+    let open = small_placement_league(&server).await;
+    let player = &players[0];
+    let game = games.iter().find(|g| !g.seats.contains(&player.id)).unwrap();
+    let (input, _) = result_for("PLACEMENT", game.number, &game.seats);
+    server
+        .data(
+            Some(ADMIN),
+            "mutation($g: ID!, $r: GameResultInput!) { reportGameResult(gameId: $g, result: $r) { id } }",
+            json!({ "g": game.id, "r": input }),
+        )
+        .await;
+    let registration = json!({
+        "input": { "url": HOOK_URL, "kinds": ["RESULT_REPORTED"], "competitionIds": [league] },
+        "key": "k",
+    });
+    let first = server.data(Some(ADMIN), REGISTER_WEBHOOK, registration.clone()).await;
+    let webhook = first["registerWebhook"]["webhook"]["id"].as_str().unwrap().to_owned();
+    let secret = first["registerWebhook"]["secret"].as_str().unwrap().to_owned();
+
+    // The player's own key, first used for their own subscription.
+    let subscribed =
+        server.gql(Some(&player.token), SUBSCRIBE, json!({ "l": open, "key": "k" })).await;
+    assert!(subscribed.get("errors").is_none(), "{subscribed:#}");
+    let forbidden = Expect::Refused("FORBIDDEN");
+    let token = Some(player.token.as_str());
+    let resume = "mutation($id: ID!) { resumeWebhook(id: $id, idempotencyKey: \"k\") { url } }";
+    let response =
+        attempt(&server, "resume", token, resume, json!({ "id": webhook }), forbidden).await;
+    assert!(!response.to_string().contains(HOOK_URL), "the URL leaked: {response:#}");
+    let remove = "mutation($id: ID!) { removeWebhook(id: $id, idempotencyKey: \"k\") }";
+    attempt(&server, "remove", token, remove, json!({ "id": webhook }), forbidden).await;
+    let (correction, _) = result_for("PLACEMENT", game.number + 1, &game.seats);
+    let correct = "mutation($g: ID!, $r: GameResultInput!) {
+        correctGameResult(gameId: $g, result: $r, reason: \"mine\", idempotencyKey: \"k\") { id }
+    }";
+    let vars = json!({ "g": game.id, "r": correction });
+    attempt(&server, "correct", token, correct, vars, forbidden).await;
+
+    // The webhook is intact: still active, its secret kept, and the admin's retry answers
+    // the first outcome without appending.
+    let uuid = Uuid::parse_str(&webhook).unwrap();
+    let kept = server.app().store().webhook_secret(uuid).await.unwrap();
+    assert_eq!(kept.as_deref(), Some(secret.as_str()));
+    let count = server.event_count().await;
+    let retry = server.data(Some(ADMIN), REGISTER_WEBHOOK, registration).await;
+    assert_eq!(retry, first);
+    assert_eq!(retry["registerWebhook"]["webhook"]["status"], "ACTIVE");
+    assert_eq!(server.event_count().await, count, "the retry appended nothing");
+}
+
+/// The same key on the same mutation with other arguments is another command: refused with
+/// `CONFLICT`, appending nothing; the second game keeps no result.
+async fn a_key_reused_with_other_arguments_is_refused(db: TestDatabase) {
+    let server = spawn_app(&db.url).await;
+    let (_league, _players, games) = running_league(&server).await;
+    let report = |game: &crate::support::GameInfo| {
+        let (input, _) = result_for("PLACEMENT", game.number, &game.seats);
+        json!({ "g": game.id, "r": input, "key": "report-1" })
+    };
+    server.data(Some(ADMIN), REPORT, report(&games[0])).await;
+    refused_as_reused(&server, "another game", REPORT, report(&games[1])).await;
+    let status = server
+        .data(None, "query($id: ID!) { game(id: $id) { status } }", json!({ "id": games[1].id }))
+        .await;
+    assert_ne!(status["game"]["status"], "FINISHED", "{status}");
+    // A registration retried with the same key but another URL is another command too.
+    let input = |url: &str| json!({ "url": url, "kinds": ["RESULT_REPORTED"] });
+    let vars = |url: &str| json!({ "input": input(url), "key": "hook-1" });
+    server.data(Some(ADMIN), REGISTER_WEBHOOK, vars(HOOK_URL)).await;
+    refused_as_reused(&server, "another URL", REGISTER_WEBHOOK, vars("https://93.184.216.34/b"))
+        .await;
+}
+
+/// A key holding a NUL or another control character is `BAD_USER_INPUT` on
+/// `idempotencyKey` on both databases, appending nothing.
+async fn a_key_with_a_control_character_is_bad_input(db: TestDatabase) {
+    let server = spawn_app(&db.url).await;
+    let player = server.register("Nul").await;
+    let open = small_placement_league(&server).await;
+    let count = server.event_count().await;
+    for key in ["k\u{0}", "\u{0}", "line\nbreak", "bell\u{7}"] {
+        let vars = json!({ "l": open, "key": key });
+        let response = server.gql(Some(&player.token), SUBSCRIBE, vars).await;
+        assert_eq!(error_of(&response), ("BAD_USER_INPUT", Some("idempotencyKey")), "{key:?}");
+        assert_eq!(server.event_count().await, count, "{key:?} appended");
+    }
+    let vars = json!({ "l": open, "key": "k" });
+    let fine = server.gql(Some(&player.token), SUBSCRIBE, vars).await;
+    assert!(fine.get("errors").is_none(), "{fine:#}");
+}
+
+/// The mutations that take no `idempotencyKey` (nothing to reuse).
+const WITHOUT_KEY: [&str; 10] = [
+    "registerPlayer",
+    "answerRollCall",
+    "swapRoundPlayers",
+    "rotateToken",
+    "revokeToken",
+    "erasePlayer",
+    "appointOrganiser",
+    "dismissOrganiser",
+    "addCoOrganiser",
+    "rotateCalendarFeed",
+];
+
+/// Walks one keyed mutation. A player without the right, with their own key first used for
+/// their subscription, and with a key only the admin used: `FORBIDDEN`. The admin with a
+/// key first used for another command: refused as reused. Each appends nothing. Then the
+/// admin with a fresh key: allowed; retried: the same answer, nothing appended.
+struct Walk<'a> {
+    server: &'a TestApp,
+    player: &'a Player,
+    walked: BTreeSet<String>,
+}
+
+impl Walk<'_> {
+    async fn mutation(
+        &mut self,
+        name: &str,
+        query: &str,
+        as_player: Value,
+        as_admin: Value,
+    ) -> Value {
+        let with_key = |vars: &Value, key: &str| {
+            let mut vars = vars.clone();
+            vars["key"] = json!(key);
+            vars
+        };
+        let forbidden = Expect::Refused("FORBIDDEN");
+        let token = Some(self.player.token.as_str());
+        for key in ["k", "admin-only"] {
+            let who = format!("{name}: player, key {key}");
+            attempt(self.server, &who, token, query, with_key(&as_player, key), forbidden).await;
+        }
+        let who = format!("{name}: admin, key k");
+        refused_as_reused(self.server, &who, query, with_key(&as_admin, "k")).await;
+        let fresh = with_key(&as_admin, &format!("{name}-1"));
+        let who = format!("{name}: admin, fresh key");
+        let first =
+            attempt(self.server, &who, Some(ADMIN), query, fresh.clone(), Expect::Allowed).await;
+        let count = self.server.event_count().await;
+        let retry = self.server.gql(Some(ADMIN), query, fresh).await;
+        assert_eq!(retry, first, "{name}: a retry answers the first outcome");
+        assert_eq!(self.server.event_count().await, count, "{name}: the retry appended");
+        assert!(self.walked.insert(name.to_owned()), "{name} walked twice");
+        first["data"][name].clone()
+    }
+}
+
+/// Every mutation of the schema (from introspection, so a new one cannot be forgotten) has
+/// a case: walked with reused keys ([`Walk`]) if it takes an `idempotencyKey`, else listed
+/// in [`WITHOUT_KEY`].
+async fn every_mutation_refuses_a_key_reused_by_another_caller_or_command(db: TestDatabase) {
+    let server = spawn_app(&db.url).await;
+    let (league, players, games) = running_league(&server).await;
+    let player = players.iter().find(|p| !games[0].seats.contains(&p.id)).unwrap().clone();
+    let other = players.iter().find(|p| p.id != player.id).unwrap().clone();
+    let create_league = "mutation($input: CreateLeagueInput!, $key: String) {
+        createLeague(input: $input, idempotencyKey: $key) { id }
+    }";
+    let league_input = |name: &str| json!({ "name": name, "game": "Go", "scoringSystem": "PLACEMENT", "playersPerGame": 4, "gamesPerSeat": 1 });
+    // A key only the admin uses, and "k": the admin's for a webhook, the player's for their
+    // own subscription.
+    let vars = json!({ "input": league_input("Open"), "key": "admin-only" });
+    let open = server.data(Some(ADMIN), create_league, vars).await["createLeague"]["id"].clone();
+    let registration = json!({
+        "input": { "url": HOOK_URL, "kinds": ["RESULT_REPORTED"], "competitionIds": [league] },
+        "key": "k",
+    });
+    let registered = server.data(Some(ADMIN), REGISTER_WEBHOOK, registration).await;
+    let webhook = registered["registerWebhook"]["webhook"]["id"].clone();
+    server.data(Some(&player.token), SUBSCRIBE, json!({ "l": open, "key": "k" })).await;
+    // A tournament of four entrants on two-player boards, checked in for round 1.
+    let tournament_input = |name: &str| {
+        json!({
+            "name": name, "game": "Go", "scoringSystem": "PLACEMENT", "playersPerBoard": 2, "rounds": 1,
+        })
+    };
+    let created = server
+        .data(
+            Some(ADMIN),
+            "mutation($input: CreateTournamentInput!) { createTournament(input: $input) { id } }",
+            json!({ "input": tournament_input("Cup") }),
+        )
+        .await;
+    let tournament = created["createTournament"]["id"].clone();
+    let entrants: Vec<&Player> =
+        players.iter().filter(|p| p.id != player.id && p.id != other.id).take(4).collect();
+    for entrant in &entrants {
+        server
+            .data(
+                Some(ADMIN),
+                "mutation($t: ID!, $p: ID) { enterTournament(tournamentId: $t, playerId: $p) { id } }",
+                json!({ "t": tournament, "p": entrant.id }),
+            )
+            .await;
+        server
+            .data(
+                Some(ADMIN),
+                "mutation($t: ID!, $p: ID) { answerRollCall(tournamentId: $t, round: 1, playerId: $p, present: true) { id } }",
+                json!({ "t": tournament, "p": entrant.id }),
+            )
+            .await;
+    }
+
+    let mut walk = Walk { server: &server, player: &player, walked: BTreeSet::new() };
+    let vars = json!({ "input": league_input("Walked") });
+    walk.mutation("createLeague", create_league, vars.clone(), vars).await;
+    // (Un)subscribing, entering and withdrawing another player: the player may not.
+    let vars = json!({ "l": open, "p": other.id });
+    walk.mutation("subscribeToLeague", SUBSCRIBE, vars.clone(), vars.clone()).await;
+    let unsubscribe = "mutation($l: ID!, $p: ID, $key: String) {
+        unsubscribeFromLeague(leagueId: $l, playerId: $p, idempotencyKey: $key) { id }
+    }";
+    walk.mutation("unsubscribeFromLeague", unsubscribe, vars.clone(), vars).await;
+    // A game the player is not seated in.
+    let game = &games[0];
+    let (result, _) = result_for("PLACEMENT", game.number, &game.seats);
+    let vars = json!({ "g": game.id, "r": result });
+    walk.mutation("reportGameResult", REPORT, vars.clone(), vars).await;
+    let correct = "mutation($g: ID!, $r: GameResultInput!, $key: String) {
+        correctGameResult(gameId: $g, result: $r, reason: \"fix\", idempotencyKey: $key) { id status }
+    }";
+    let (result, _) = result_for("PLACEMENT", game.number + 1, &game.seats);
+    let vars = json!({ "g": game.id, "r": result });
+    walk.mutation("correctGameResult", correct, vars.clone(), vars).await;
+    let create_tournament = "mutation($input: CreateTournamentInput!, $key: String) {
+        createTournament(input: $input, idempotencyKey: $key) { id }
+    }";
+    let vars = json!({ "input": tournament_input("Walked cup") });
+    walk.mutation("createTournament", create_tournament, vars.clone(), vars).await;
+    let vars = json!({ "t": tournament, "p": other.id });
+    let enter = "mutation($t: ID!, $p: ID, $key: String) {
+        enterTournament(tournamentId: $t, playerId: $p, idempotencyKey: $key) { id }
+    }";
+    walk.mutation("enterTournament", enter, vars.clone(), vars.clone()).await;
+    let withdraw = "mutation($t: ID!, $p: ID, $key: String) {
+        withdrawFromTournament(tournamentId: $t, playerId: $p, idempotencyKey: $key) { id }
+    }";
+    walk.mutation("withdrawFromTournament", withdraw, vars.clone(), vars).await;
+    let seed = "mutation($t: ID!, $key: String) {
+        seedRound(tournamentId: $t, round: 1, seed: \"42\", idempotencyKey: $key) {
+            number boards { id seats { player { id } } }
+        }
+    }";
+    let vars = json!({ "t": tournament });
+    let round = walk.mutation("seedRound", seed, vars.clone(), vars).await;
+    let board = &round["boards"][0];
+    let seats: Vec<String> = board["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|seat| seat["player"]["id"].as_str().unwrap().to_owned())
+        .collect();
+    let (result, _) = result_for("PLACEMENT", 1, &seats);
+    let vars = json!({ "t": tournament, "b": board["id"], "r": result });
+    let report_board = "mutation($t: ID!, $b: ID!, $r: GameResultInput!, $key: String) {
+        reportBoardResult(tournamentId: $t, boardId: $b, result: $r, idempotencyKey: $key) { id finished }
+    }";
+    walk.mutation("reportBoardResult", report_board, vars.clone(), vars).await;
+    let (result, _) = result_for("PLACEMENT", 2, &seats);
+    let vars = json!({ "t": tournament, "b": board["id"], "r": result });
+    let correct_board = "mutation($t: ID!, $b: ID!, $r: GameResultInput!, $key: String) {
+        correctBoardResult(tournamentId: $t, boardId: $b, result: $r, reason: \"fix\", idempotencyKey: $key) { id finished }
+    }";
+    walk.mutation("correctBoardResult", correct_board, vars.clone(), vars).await;
+    // Another webhook for a league the player does not organise.
+    let input =
+        json!({ "url": HOOK_URL, "kinds": ["LEAGUE_COMPLETED"], "competitionIds": [league] });
+    let vars = json!({ "input": input });
+    walk.mutation("registerWebhook", REGISTER_WEBHOOK, vars.clone(), vars).await;
+    // The admin's first webhook, paused (deliveries pause it; no mutation does).
+    let webhook_id = Uuid::parse_str(webhook.as_str().unwrap()).unwrap();
+    let reason = "paused for the test".to_owned();
+    let pause = PauseWebhook { actor: Actor::Admin, webhook_id, reason };
+    server.app().execute(pause, league_app::CommandOptions::default()).await.unwrap();
+    let vars = json!({ "id": webhook });
+    let resume = "mutation($id: ID!, $key: String) { resumeWebhook(id: $id, idempotencyKey: $key) { id status } }";
+    walk.mutation("resumeWebhook", resume, vars.clone(), vars.clone()).await;
+    let remove =
+        "mutation($id: ID!, $key: String) { removeWebhook(id: $id, idempotencyKey: $key) }";
+    walk.mutation("removeWebhook", remove, vars.clone(), vars).await;
+
+    // Every mutation of the schema has its case: walked if it takes a key, else listed.
+    let schema = server
+        .data(None, "{ __schema { mutationType { fields { name args { name } } } } }", json!({}))
+        .await;
+    let fields = schema["__schema"]["mutationType"]["fields"].as_array().unwrap();
+    for field in fields {
+        let name = field["name"].as_str().unwrap();
+        let keyed = field["args"].as_array().unwrap().iter().any(|a| a["name"] == "idempotencyKey");
+        if keyed {
+            assert!(walk.walked.contains(name), "mutation {name} takes a key but has no case");
+        } else {
+            assert!(WITHOUT_KEY.contains(&name), "mutation {name} has no case");
+        }
+    }
+    assert_eq!(walk.walked.len() + WITHOUT_KEY.len(), fields.len(), "a case of no mutation");
+}
+
 on_both_databases!(
     a_retried_report_gets_the_first_answer,
     reporting_again_without_the_key_conflicts,
     a_retried_create_league_creates_one_league,
+    a_reused_key_never_skips_the_rights_check,
+    a_key_reused_with_other_arguments_is_refused,
+    a_key_with_a_control_character_is_bad_input,
+    every_mutation_refuses_a_key_reused_by_another_caller_or_command,
 );

@@ -191,7 +191,7 @@ impl WebhookMutation {
         let command = RegisterWebhook {
             actor,
             webhook_id: fresh,
-            url,
+            url: url.clone(),
             kinds: input.kinds.into_iter().map(Into::into).collect(),
             competitions,
             format: input.format.map_or_else(Default::default, Into::into),
@@ -199,6 +199,7 @@ impl WebhookMutation {
         // Kept before the registration is appended, so a registered webhook always has one.
         let store = app(ctx).store();
         store.save_webhook_secret(fresh, &generate_secret()).await.map_err(internal)?;
+        let key = idempotency_key.clone();
         let executed = match execute(ctx, command, idempotency_key).await {
             Ok(executed) => executed,
             Err(error) => {
@@ -214,12 +215,19 @@ impl WebhookMutation {
         if id != fresh {
             store.delete_webhook_secret(fresh).await.map_err(internal)?;
         }
+        let webhook = webhook(ctx, id).await?;
+        // The URL is kept out of the key's command fingerprint (a secret must not be
+        // confirmable from the log), so a retry's URL is compared here.
+        if executed.deduplicated && webhook.url != url {
+            let key = key.unwrap_or_default();
+            return Err(GatewayError::App(league_app::AppError::IdempotencyKeyReused { key }));
+        }
         let secret = store
             .webhook_secret(id)
             .await
             .map_err(internal)?
             .ok_or_else(|| internal(format!("webhook {id} has no secret")))?;
-        Ok(RegisteredWebhook { webhook: webhook(ctx, id).await?, secret })
+        Ok(RegisteredWebhook { webhook, secret })
     }
 
     /// Resumes a paused webhook: deliveries start again where they stopped.
