@@ -3,7 +3,7 @@
 //! lighter second version, and the variant that takes rows the store hashed itself), and the
 //! event-type index of the catalog (the read-model tables of an earlier version are dropped),
 //! the table of per-person keys that personal data is sealed under, webhooks' secrets and
-//! checkpoints, and snapshots of derived state.
+//! checkpoints (and their URLs), and snapshots of derived state.
 //!
 //! One file per migration; add a new one at the end of [`Migrator::migrations`] and never edit
 //! a migration that has shipped (databases in the field have already run it).
@@ -19,6 +19,7 @@ mod m20261124_000001_client_hashed_append;
 mod m20261125_000001_person_keys;
 mod m20261125_000002_webhooks;
 mod m20261126_000001_snapshots;
+mod m20261127_000001_webhook_urls;
 
 #[derive(Debug)]
 pub struct Migrator;
@@ -36,6 +37,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261125_000001_person_keys::Migration),
             Box::new(m20261125_000002_webhooks::Migration),
             Box::new(m20261126_000001_snapshots::Migration),
+            Box::new(m20261127_000001_webhook_urls::Migration),
         ]
     }
 }

@@ -20,6 +20,7 @@ mod scale_out;
 mod schedule;
 mod score;
 mod score_batch;
+mod secrets;
 mod seed;
 mod serve_binary;
 mod snapshot;

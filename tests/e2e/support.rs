@@ -35,3 +35,12 @@ pub async fn start_reading_league_serve(
     )
     .await
 }
+
+/// The real `league serve` binary with exactly the given settings, its log (stderr) kept in
+/// the answered [`ServerLog`] (`env` may set `RUST_LOG` and `LEAGUE_LOG_FORMAT`).
+pub async fn start_league_serve_logged(
+    database_url: &str,
+    env: &[(&str, &str)],
+) -> (TestApp, ServerLog) {
+    start_binary_logged(LEAGUE_BINARY, database_url, env).await
+}

@@ -4,7 +4,9 @@
 //!   same database: no event is lost, and only the delivery in flight is made twice;
 //! - a receiver failing 30 % of requests still gets every event exactly once after
 //!   de-duplication, signed, in log order, and the `webhooks` query shows the checkpoint;
-//! - bad registrations get typed errors and append nothing.
+//! - bad registrations get typed errors and append nothing;
+//! - the `webhooks` query shows failed attempts as they happen, though nothing is appended
+//!   (it is never served from the response cache, which is keyed by the log position).
 
 use crate::support;
 
@@ -185,7 +187,37 @@ async fn bad_registrations_are_typed_errors_and_append_nothing(db: TestDatabase)
     server.kill().await;
 }
 
+async fn the_webhooks_query_follows_failed_deliveries_without_an_append(db: TestDatabase) {
+    let server = serve(&db).await;
+    let (league, _, games) = league(&server).await;
+    // Nothing listens on the port: every attempt fails at once, and is retried (from 20 ms).
+    let closed = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/hook", closed.local_addr().unwrap());
+    drop(closed);
+    register(&server, &url, &league, "JSON").await;
+    report(&server, &games[0]).await;
+    let query = "{ webhooks { attempts lastError lag checkpointPosition } }";
+    let first = server.data(Some(ADMIN), query, json!({})).await;
+    let head = server.event_count().await;
+    let attempts = |data: &Value| data["webhooks"][0]["attempts"].as_u64().unwrap();
+    let deadline = Instant::now() + WAIT;
+    let later = loop {
+        let later = server.data(Some(ADMIN), query, json!({})).await;
+        if attempts(&later) > attempts(&first) && attempts(&later) >= 2 {
+            break later;
+        }
+        assert!(Instant::now() < deadline, "the answer never moved from {first}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(server.event_count().await, head, "nothing was appended meanwhile");
+    let webhook = &later["webhooks"][0];
+    assert!(webhook["lastError"].as_str().unwrap().starts_with("127.0.0.1: "), "{webhook}");
+    assert!(webhook["lag"].as_u64().unwrap() >= 1, "the report waits: {webhook}");
+    server.kill().await;
+}
+
 on_both_databases!(
+    the_webhooks_query_follows_failed_deliveries_without_an_append,
     killed_mid_delivery_loses_nothing_and_repeats_at_most_the_one_in_flight,
     a_receiver_failing_30_percent_gets_every_event_once_after_dedup,
     bad_registrations_are_typed_errors_and_append_nothing,

@@ -253,7 +253,7 @@ async fn report(app: &App, game: &Game) -> Result<u64, BenchError> {
 
 async fn register(app: &App, url: &str) -> Result<(), BenchError> {
     let id = Uuid::now_v7();
-    app.store().save_webhook_secret(id, &generate_secret()).await.context("secret")?;
+    app.store().save_webhook_secret(id, &generate_secret(), url).await.context("secret")?;
     let command = RegisterWebhook {
         actor: Actor::Admin,
         webhook_id: id,

@@ -24,7 +24,7 @@ use crate::ids::{
 use crate::personal::PersonalText;
 use crate::settings::LeagueSettings;
 use crate::tournament::{Attendance, Replacement, SeededBoard, TournamentSettings};
-use crate::webhook::{WebhookId, webhook_stream_id};
+use crate::webhook::{WebhookId, url_host, webhook_stream_id};
 use crate::webhook::{WebhookPaused, WebhookRegistered, WebhookRemoved, WebhookResumed};
 
 /// A player joined the platform. The gateway stores only a hash of the player's bearer token.
@@ -408,7 +408,8 @@ macro_rules! domain_events {
 
 // Results are at version 2 since a concession is scored as the conceded-to power's solo:
 // version 1 results keep the earlier rule ([`upcast`]). Registrations are at version 2 since
-// names are sealed; a version 1 name reads as plain text, as written.
+// names are sealed; a version 1 name reads as plain text, as written. Webhook registrations
+// are at version 2 since the URL is kept outside the log (the event names its host).
 domain_events! {
     PlayerRegistered = "PlayerRegistered" version 2 in Player(player_id),
     LeagueCreated = "LeagueCreated" version 1 in League(league_id),
@@ -437,7 +438,7 @@ domain_events! {
     PlayerErased = "PlayerErased" version 1 in Player(player_id),
     CalendarFeedIssued = "CalendarFeedIssued" version 1 in Calendar(player_id),
     CalendarFeedRotated = "CalendarFeedRotated" version 1 in Calendar(player_id),
-    WebhookRegistered = "WebhookRegistered" version 1 in Webhook(webhook_id),
+    WebhookRegistered = "WebhookRegistered" version 2 in Webhook(webhook_id),
     WebhookPaused = "WebhookPaused" version 1 in Webhook(webhook_id),
     WebhookResumed = "WebhookResumed" version 1 in Webhook(webhook_id),
     WebhookRemoved = "WebhookRemoved" version 1 in Webhook(webhook_id),
@@ -568,7 +569,9 @@ impl PayloadSource for serde_json::Value {
 ///
 /// Steps so far (`docs/scoring.md#draws-and-concessions`): a version 1 `GameFinished` or
 /// `GameResultCorrected` was recorded when a concession was scored as a draw of one, so a
-/// concession among them is marked [`ConcessionRule::DrawOfOne`] and keeps its scores.
+/// concession among them is marked [`ConcessionRule::DrawOfOne`] and keeps its scores. A
+/// version 1 `WebhookRegistered` holds the URL itself: its host is filled in from it, and the
+/// URL stays in memory for delivery (`docs/webhooks.md#older-logs`).
 pub fn upcast(
     mut event: DomainEvent,
     schema_version: i64,
@@ -583,6 +586,9 @@ pub fn upcast(
             if schema_version == 1 =>
         {
             result.set_concession_rule(ConcessionRule::DrawOfOne);
+        }
+        DomainEvent::WebhookRegistered(registered) if schema_version == 1 => {
+            registered.host = registered.url.as_deref().map(url_host).unwrap_or_default();
         }
         // Listed by name, so a new event type or version is a decision made here.
         DomainEvent::GameFinished(_)

@@ -83,7 +83,8 @@ pub use webhook::{
     MAX_WEBHOOK_COMPETITIONS, MAX_WEBHOOK_URL_CHARS, PauseWebhook, RegisterWebhook, RemoveWebhook,
     ResumeWebhook, WEBHOOK_STREAM_PREFIX, Webhook, WebhookCommand, WebhookFormat, WebhookId,
     WebhookKind, WebhookPaused, WebhookRegistered, WebhookRemoved, WebhookResumed, WebhookStatus,
-    check_url as check_webhook_url, webhook_id_of_stream, webhook_stream_id,
+    check_url as check_webhook_url, redact_urls, redacted_payload, url_host, webhook_id_of_stream,
+    webhook_stream_id,
 };
 
 #[cfg(test)]

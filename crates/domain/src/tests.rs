@@ -892,7 +892,8 @@ mod stored_events {
             let expected = match kind {
                 EventType::GameFinished
                 | EventType::GameResultCorrected
-                | EventType::PlayerRegistered => 2,
+                | EventType::PlayerRegistered
+                | EventType::WebhookRegistered => 2,
                 _ => 1,
             };
             assert_eq!(kind.schema_version(), expected, "{kind}");

@@ -1,7 +1,9 @@
 //! The `Webhook` aggregate (stream `webhook-<uuid>`): an outbound feed of the log to a URL
 //! (`docs/webhooks.md`). Registering, pausing, resuming and removing a webhook are events;
-//! what it was sent and its secret are not (they live beside the log, in the store's own
-//! tables). Which events a webhook wants is pure: [`WebhookKind::of_type`].
+//! what it was sent, its URL and its secret are not (they live beside the log, in the store's
+//! own tables: a URL such as a Discord webhook's lets whoever reads it post to the channel).
+//! Which events a webhook wants is pure: [`WebhookKind::of_type`]. Events of an older log
+//! that still quote a URL are shown redacted ([`redacted_payload`]).
 //!
 //! Rights: an organiser registers webhooks for the competitions they organise; a site-wide
 //! webhook (no competition list) only the site admin. A webhook is managed (paused, resumed,
@@ -145,19 +147,27 @@ pub enum WebhookStatus {
 }
 
 /// A webhook was registered: deliver the events of `kinds` about `competitions` (empty: every
-/// competition, a site-wide webhook) to `url`, written in `format`.
+/// competition, a site-wide webhook) to a URL on `host`, written in `format`. The URL itself is
+/// kept with the webhook's signing secret, outside the log (schema version 2); a version 1
+/// event, written before, still holds it in `url` (its host is filled in when decoded).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WebhookRegistered {
     pub webhook_id: WebhookId,
-    pub url: String,
+    /// The host the URL names (what an auditor needs; the URL is a capability).
+    #[serde(default)]
+    pub host: String,
+    /// Only in version 1 events: the full URL, as written then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
     pub kinds: Vec<WebhookKind>,
     pub competitions: Vec<Uuid>,
     pub format: WebhookFormat,
     pub registered_by: Actor,
 }
 
-/// Deliveries stopped, with the reason (the delivery worker's last error when it gave up).
+/// Deliveries stopped, with the reason (the delivery worker's last error when it gave up; a
+/// URL in it is replaced by its host, [`redact_urls`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WebhookPaused {
@@ -355,7 +365,8 @@ impl Webhook {
         }
         Ok(vec![DomainEvent::WebhookRegistered(WebhookRegistered {
             webhook_id: c.webhook_id,
-            url,
+            host: url_host(&url),
+            url: None,
             kinds,
             competitions,
             format: c.format,
@@ -400,7 +411,7 @@ impl Webhook {
         }
         Ok(vec![DomainEvent::WebhookPaused(WebhookPaused {
             webhook_id: c.webhook_id,
-            reason: clean_reason(&c.reason)?,
+            reason: redact_urls(&clean_reason(&c.reason)?),
             paused_by: c.actor,
         })])
     }
@@ -453,6 +464,74 @@ pub fn check_url(url: &str) -> Result<String, DomainError> {
         return Err(invalid("must not hold credentials (user or password)"));
     }
     Ok(url.to_owned())
+}
+
+/// The host a URL names (lower case, as parsed), or `"[unreadable URL]"` for text that is not
+/// one; never the path or query, which may be the capability (a Discord webhook's token).
+pub fn url_host(url: &str) -> String {
+    url::Url::parse(url.trim())
+        .ok()
+        .and_then(|parsed| parsed.host_str().map(str::to_owned))
+        .filter(|host| !host.is_empty())
+        .unwrap_or_else(|| "[unreadable URL]".to_owned())
+}
+
+/// `text` with every `http://` or `https://` URL in it replaced by its host (an error message
+/// or pause reason may quote the URL it failed on).
+pub fn redact_urls(text: &str) -> String {
+    let lower = text.to_ascii_lowercase();
+    let mut redacted = String::with_capacity(text.len());
+    let mut rest = 0;
+    while let Some(found) = ["http://", "https://"]
+        .iter()
+        .filter_map(|scheme| lower[rest..].find(scheme).map(|at| rest + at))
+        .min()
+    {
+        // Up to the next blank or quote, less the punctuation a sentence puts after it.
+        let end = text[found..]
+            .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>'))
+            .map_or(text.len(), |length| found + length);
+        let end =
+            found + text[found..end].trim_end_matches([')', ',', '.', ';', ':', '!', '?']).len();
+        redacted.push_str(&text[rest..found]);
+        redacted.push_str(&url_host(&text[found..end]));
+        rest = end;
+    }
+    redacted.push_str(&text[rest..]);
+    redacted
+}
+
+/// The payload of a stored event as the public views show it (`events`, subscriptions, the
+/// personal-data answer): a version 1 `WebhookRegistered` with its `url` replaced by its
+/// `host`, and a `WebhookPaused` reason without URLs (`docs/webhooks.md#older-logs`). `None`
+/// when the payload is shown as stored. The stored bytes, their hash and `league verify` are
+/// untouched: this is a view.
+pub fn redacted_payload(
+    event_type: &str,
+    payload: &serde_json::Value,
+) -> Option<serde_json::Value> {
+    let registered = EventType::WebhookRegistered.as_str();
+    let paused = EventType::WebhookPaused.as_str();
+    if event_type == registered {
+        let url = payload.get("url")?.as_str()?;
+        let mut shown = payload.clone();
+        let fields = shown.as_object_mut()?;
+        let host = url_host(url);
+        fields.remove("url");
+        fields.entry("host").or_insert(serde_json::Value::String(host));
+        Some(shown)
+    } else if event_type == paused {
+        let reason = payload.get("reason")?.as_str()?;
+        let clean = redact_urls(reason);
+        if clean == reason {
+            return None;
+        }
+        let mut shown = payload.clone();
+        shown.as_object_mut()?.insert("reason".into(), serde_json::Value::String(clean));
+        Some(shown)
+    } else {
+        None
+    }
 }
 
 impl Aggregate for Webhook {
@@ -570,7 +649,8 @@ pub(crate) mod tests {
             events.unwrap(),
             vec![DomainEvent::WebhookRegistered(WebhookRegistered {
                 webhook_id: HOOK,
-                url: "https://discord.com/api/webhooks/1/abc".into(),
+                host: "discord.com".into(),
+                url: None,
                 kinds: vec![WebhookKind::ResultReported, WebhookKind::StandingsChanged],
                 competitions: vec![LEAGUE],
                 format: WebhookFormat::Discord,
@@ -691,5 +771,54 @@ pub(crate) mod tests {
         assert_eq!(payload["kinds"], serde_json::json!(["RESULT_REPORTED", "STANDINGS_CHANGED"]));
         assert_eq!(payload["format"], "DISCORD");
         assert_eq!(payload["registeredBy"], "admin");
+    }
+
+    #[test]
+    fn a_registration_keeps_the_host_and_never_the_url() {
+        let payload = registered(Actor::Admin, vec![LEAGUE]).payload();
+        assert_eq!(payload["host"], "discord.com");
+        assert!(payload.get("url").is_none());
+        assert!(!payload.to_string().contains("/api/webhooks/1/abc"), "{payload}");
+    }
+
+    #[test]
+    fn a_pause_reason_names_hosts_not_urls() {
+        let state = given(&[registered(organiser(), vec![LEAGUE])]);
+        let reason = "last error: error sending request for url \
+                      (https://hooks.example.org/api/webhooks/9/s3cret?x=1): timed out";
+        let pause = PauseWebhook { actor: Actor::Admin, webhook_id: HOOK, reason: reason.into() };
+        let events = state.handle(&pause.into(), &context()).unwrap();
+        let DomainEvent::WebhookPaused(paused) = &events[0] else { panic!("{events:?}") };
+        assert_eq!(
+            paused.reason,
+            "last error: error sending request for url (hooks.example.org): timed out"
+        );
+    }
+
+    #[test]
+    fn older_payloads_are_shown_with_the_host_in_place_of_the_url() {
+        let old = serde_json::json!({
+            "webhookId": HOOK, "url": "https://discord.com/api/webhooks/1/abc",
+            "kinds": ["RESULT_REPORTED"], "competitions": [], "format": "DISCORD",
+            "registeredBy": "admin",
+        });
+        let decoded = DomainEvent::decode("WebhookRegistered", 1, &old).unwrap();
+        let DomainEvent::WebhookRegistered(decoded) = decoded else { panic!("{decoded:?}") };
+        assert_eq!(decoded.host, "discord.com", "a version 1 event gets its host");
+        assert_eq!(decoded.url.as_deref(), Some("https://discord.com/api/webhooks/1/abc"));
+        let shown = redacted_payload("WebhookRegistered", &old).unwrap();
+        assert_eq!(shown["host"], "discord.com");
+        assert!(!shown.to_string().contains("abc"), "{shown}");
+        assert_eq!(shown["kinds"], old["kinds"]);
+        let new = registered(Actor::Admin, vec![]).payload();
+        assert_eq!(redacted_payload("WebhookRegistered", &new), None);
+        let paused = serde_json::json!({
+            "webhookId": HOOK, "reason": "HTTP 500 from http://10.0.0.1:8080/hook/s3cret",
+            "pausedBy": "admin",
+        });
+        let shown = redacted_payload("WebhookPaused", &paused).unwrap();
+        assert_eq!(shown["reason"], "HTTP 500 from 10.0.0.1");
+        assert_eq!(redacted_payload("WebhookPaused", &shown), None);
+        assert_eq!(redacted_payload("GameFinished", &old), None);
     }
 }

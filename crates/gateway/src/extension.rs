@@ -9,6 +9,9 @@
 //! A document that reads only the schema (`__schema`, `__type`, `__typename` at the top of
 //! every operation) gets its own depth limit: the standard introspection query nests
 //! `ofType` nine times (depth 15), and it reads static schema data, not the league.
+//!
+//! [`Uncacheable`] is the flag a resolver sets when its answer does not follow the log
+//! position (the response cache and entity tags are keyed by it).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -51,6 +54,26 @@ impl OperationSlot {
 
     fn set(&self, kind: OperationKind) {
         *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(kind);
+    }
+}
+
+/// Set by a resolver whose answer can change without an append (the `webhooks` query's
+/// attempts, errors and checkpoints): the answer is then neither kept in the response cache
+/// nor given an entity tag, both of which are keyed by the log position (request data).
+#[derive(Debug, Clone, Default)]
+pub struct Uncacheable(Arc<AtomicBool>);
+
+impl Uncacheable {
+    /// Marks the request `ctx` belongs to as uncacheable (a no-op where the HTTP side set no
+    /// flag, e.g. over a WebSocket).
+    pub fn mark(ctx: &async_graphql::Context<'_>) {
+        if let Some(flag) = ctx.data_opt::<Uncacheable>() {
+            flag.0.store(true, Ordering::Relaxed);
+        }
+    }
+
+    pub fn is_marked(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
     }
 }
 

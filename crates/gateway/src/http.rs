@@ -38,7 +38,7 @@ use tracing::Level;
 use crate::auth::{Authenticator, Caller, Credential};
 use crate::config::{GatewayConfig, WsLimits};
 use crate::error::{GatewayError, METHOD_NOT_ALLOWED, RATE_LIMITED};
-use crate::extension::{OperationSlot, Transport};
+use crate::extension::{OperationSlot, Transport, Uncacheable};
 use crate::metrics::{Metrics, OperationKind};
 use crate::rate_limit::{Limited, RateKey, RateLimiter};
 use crate::schema::GatewaySchema;
@@ -78,8 +78,15 @@ struct GatewayState {
     cache: Option<Arc<ResponseCache>>,
 }
 
+/// A request path as the log shows it: a calendar feed's path is its secret
+/// (`docs/feeds.md`), so it is logged as `/calendar/[redacted].ics`.
+fn logged_path(path: &str) -> &str {
+    if path.starts_with("/calendar/") { "/calendar/[redacted].ics" } else { path }
+}
+
 /// Answers of queries by entity tag ([`entity_tag`]: the read model's position and the
-/// request). Only error-free query answers are kept; a tag names one position, and the
+/// request). Only error-free query answers are kept, and not those a resolver marked
+/// [`Uncacheable`] (they change without an append); a tag names one position, and the
 /// position moves on every append, so a kept answer is never served once it could differ.
 struct ResponseCache {
     entries: Mutex<lru::LruCache<String, Bytes>>,
@@ -136,7 +143,7 @@ pub fn router(app: App, config: &GatewayConfig, shutdown: Shutdown) -> Router {
                     tracing::info_span!(
                         "request",
                         method = %request.method(),
-                        path = %request.uri().path(),
+                        path = %logged_path(request.uri().path()),
                         request_id,
                     )
                 })
@@ -361,7 +368,9 @@ async fn execute(
         return json_answer(answer, get.then_some(tag.as_str()));
     }
     let slot = OperationSlot::default();
+    let uncacheable = Uncacheable::default();
     let mut request = request
+        .data(uncacheable.clone())
         .data(caller)
         .data(key)
         .data(state.limiter.clone())
@@ -381,6 +390,7 @@ async fn execute(
     state.metrics.request(kind, first_code.as_deref().unwrap_or("ok"), started.elapsed());
     if response.errors.is_empty()
         && kind == OperationKind::Query
+        && !uncacheable.is_marked()
         && let Some(tag) = tag
         && let Ok(answer) = serde_json::to_vec(&response)
     {

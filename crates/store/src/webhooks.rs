@@ -1,5 +1,6 @@
-//! Webhooks' tables beside the log (migration `m20261125_000002_webhooks`): each webhook's
-//! signing secret, kept like a key and never in the hash chain, and each webhook's delivery
+//! Webhooks' tables beside the log (migrations `m20261125_000002_webhooks`,
+//! `m20261127_000001_webhook_urls`): each webhook's signing secret and URL, kept like a key and
+//! never in the hash chain, and each webhook's delivery
 //! checkpoint with the retry state of its delivery in flight. One SQL text serves both
 //! databases (`?` placeholders, numbered for PostgreSQL); times are Unix milliseconds.
 //!
@@ -8,7 +9,7 @@
 //! delivering gateway at a time, and a gateway that dies (even by SIGKILL) lets go at once
 //! (the server ends the session). SQLite is served by one process, whose locks always succeed.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 use sea_orm::sqlx::{self, PgConnection, pool::PoolConnection};
@@ -50,12 +51,18 @@ const CHECKPOINT_COLUMNS: &str = "webhook_id, position, attempts, next_attempt_a
                                   failing_since_ms, last_error, delivered_at_ms";
 
 impl EventStore {
-    /// Keeps a webhook's signing secret (the first one kept for the id stays).
-    pub async fn save_webhook_secret(&self, webhook: Uuid, secret: &str) -> Result<(), StoreError> {
+    /// Keeps a webhook's signing secret and URL (the first ones kept for the id stay): the URL
+    /// is a capability like the secret, so it is kept here and never in the log.
+    pub async fn save_webhook_secret(
+        &self,
+        webhook: Uuid,
+        secret: &str,
+        url: &str,
+    ) -> Result<(), StoreError> {
         self.webhook_sql(
-            "INSERT INTO webhook_secrets (webhook_id, secret, created_at_ms) VALUES (?, ?, ?) \
-             ON CONFLICT (webhook_id) DO NOTHING",
-            vec![webhook.to_string().into(), secret.into(), millis(Utc::now()).into()],
+            "INSERT INTO webhook_secrets (webhook_id, secret, url, created_at_ms) \
+             VALUES (?, ?, ?, ?) ON CONFLICT (webhook_id) DO NOTHING",
+            vec![webhook.to_string().into(), secret.into(), url.into(), millis(Utc::now()).into()],
         )
         .await
         .map(drop)
@@ -70,6 +77,31 @@ impl EventStore {
             )
             .await?;
         row.map(|row| row.try_get::<String>("", "secret")).transpose().map_err(StoreError::from)
+    }
+
+    /// A webhook's URL, if one is kept (webhooks registered before URLs were kept here have
+    /// theirs in their registration event).
+    pub async fn webhook_url(&self, webhook: Uuid) -> Result<Option<String>, StoreError> {
+        let row = self
+            .webhook_query_one(
+                "SELECT url FROM webhook_secrets WHERE webhook_id = ?",
+                vec![webhook.to_string().into()],
+            )
+            .await?;
+        Ok(row.map(|row| row.try_get::<Option<String>>("", "url")).transpose()?.flatten())
+    }
+
+    /// Every kept webhook URL, by webhook.
+    pub async fn webhook_urls(&self) -> Result<HashMap<Uuid, String>, StoreError> {
+        let sql = "SELECT webhook_id, url FROM webhook_secrets WHERE url IS NOT NULL";
+        let rows = self.connection().query_all_raw(self.sql_statement(sql, vec![])).await?;
+        let mut urls = HashMap::with_capacity(rows.len());
+        for row in rows {
+            let id: String = row.try_get("", "webhook_id")?;
+            let Ok(id) = Uuid::parse_str(&id) else { continue };
+            urls.insert(id, row.try_get("", "url")?);
+        }
+        Ok(urls)
     }
 
     /// Forgets a webhook's secret (its registration was refused, or it was removed).

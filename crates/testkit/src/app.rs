@@ -146,6 +146,37 @@ pub async fn start_binary_with_args(
     args: &[&str],
     env: &[(&str, &str)],
 ) -> TestApp {
+    start_process(binary, database_url, args, env, None).await
+}
+
+/// Everything a `league serve` process wrote to its stderr (its log) so far.
+#[derive(Debug, Clone, Default)]
+pub struct ServerLog(std::sync::Arc<std::sync::Mutex<String>>);
+
+impl ServerLog {
+    pub fn text(&self) -> String {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
+}
+
+/// [`start_binary`] with its log (stderr) kept in the answered [`ServerLog`] instead of
+/// passed through; `env` may set `RUST_LOG` and `LEAGUE_LOG_FORMAT`.
+pub async fn start_binary_logged(
+    binary: &str,
+    database_url: &str,
+    env: &[(&str, &str)],
+) -> (TestApp, ServerLog) {
+    let log = ServerLog::default();
+    (start_process(binary, database_url, &[], env, Some(log.clone())).await, log)
+}
+
+async fn start_process(
+    binary: &str,
+    database_url: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+    log: Option<ServerLog>,
+) -> TestApp {
     let mut command = Command::new(binary);
     command
         .args(["serve", "--database", database_url, "--listen", "127.0.0.1:0"])
@@ -157,12 +188,22 @@ pub async fn start_binary_with_args(
         .env("RUST_LOG", "error")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
+        .stderr(if log.is_some() { Stdio::piped() } else { Stdio::inherit() })
         .kill_on_drop(true);
     for (key, value) in env {
         command.env(key, value);
     }
     let mut child = command.spawn().expect("start league serve");
+    if let Some(log) = log {
+        let mut stderr = BufReader::new(child.stderr.take().expect("piped stderr")).lines();
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = stderr.next_line().await {
+                let mut text = log.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                text.push_str(&line);
+                text.push('\n');
+            }
+        });
+    }
     let mut lines = BufReader::new(child.stdout.take().expect("piped stdout")).lines();
     let mut banner = Vec::new();
     let base = tokio::time::timeout(START_TIMEOUT, async {

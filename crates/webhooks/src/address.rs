@@ -23,16 +23,27 @@ pub enum AddressError {
     Unresolved { host: String, reason: String },
 }
 
+/// The ranges `allow_private` opens: a receiver on the operator's own machine or network.
+/// Every other refused range (carrier-grade NAT, documentation, benchmarking, reserved,
+/// unspecified, multicast, broadcast) stays refused whatever the setting.
+const PRIVATE_RANGES: &[&str] = &[
+    "loopback",
+    "private",
+    "link-local (cloud metadata)",
+    "unique-local (private)",
+    "link-local",
+    "site-local (private)",
+];
+
 /// The range `address` falls in that webhooks may not reach, if any. With `allow_private`
-/// (an operator's setting, e.g. for a receiver on the same machine) only the unspecified and
-/// multicast ranges stay refused.
+/// (an operator's setting, e.g. for a receiver on the same machine) the loopback, private and
+/// link-local ranges ([`PRIVATE_RANGES`]) are allowed; no other.
 pub fn refused_range(address: IpAddr, allow_private: bool) -> Option<&'static str> {
     let range = match address {
         IpAddr::V4(v4) => v4_range(v4),
         IpAddr::V6(v6) => v6_range(v6),
     }?;
-    let always = matches!(range, "unspecified" | "multicast" | "broadcast");
-    (always || !allow_private).then_some(range)
+    (!allow_private || !PRIVATE_RANGES.contains(&range)).then_some(range)
 }
 
 fn v4_range(address: Ipv4Addr) -> Option<&'static str> {
@@ -43,7 +54,8 @@ fn v4_range(address: Ipv4Addr) -> Option<&'static str> {
         (10, _, _) | (172, 16..=31, _) | (192, 168, _) => "private",
         (169, 254, _) => "link-local (cloud metadata)",
         (100, 64..=127, _) => "carrier-grade NAT",
-        (192, 0, 0) | (192, 0, 2) | (198, 51, 100) | (203, 0, 113) => "reserved",
+        (192, 0, 0) => "reserved",
+        (192, 0, 2) | (198, 51, 100) | (203, 0, 113) => "documentation",
         (198, 18..=19, _) => "benchmarking",
         (224..=239, _, _) => "multicast",
         (255, 255, 255) if address.is_broadcast() => "broadcast",
@@ -202,13 +214,22 @@ mod tests {
     }
 
     #[test]
-    fn the_operator_setting_allows_private_ranges_but_never_unspecified_or_multicast() {
+    fn the_operator_setting_allows_loopback_private_and_link_local_only() {
         let allowed = |a: &str| refused_range(a.parse().unwrap(), true);
-        assert_eq!(allowed("127.0.0.1"), None);
-        assert_eq!(allowed("10.0.0.1"), None);
-        assert_eq!(allowed("169.254.169.254"), None);
+        for open in ["127.0.0.1", "10.0.0.1", "192.168.1.1", "169.254.169.254", "::1"] {
+            assert_eq!(allowed(open), None, "{open} is opened by the setting");
+        }
+        for open in ["fd00::1", "fe80::1", "::ffff:10.0.0.1"] {
+            assert_eq!(allowed(open), None, "{open} is opened by the setting");
+        }
         assert_eq!(allowed("0.0.0.0"), Some("unspecified"));
         assert_eq!(allowed("ff02::1"), Some("multicast"));
+        assert_eq!(allowed("255.255.255.255"), Some("broadcast"));
+        assert_eq!(allowed("100.64.0.1"), Some("carrier-grade NAT"));
+        assert_eq!(allowed("192.0.2.1"), Some("documentation"));
+        assert_eq!(allowed("2001:db8::1"), Some("documentation"));
+        assert_eq!(allowed("198.18.0.1"), Some("benchmarking"));
+        assert_eq!(allowed("240.0.0.1"), Some("reserved"));
     }
 
     #[tokio::test]

@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use league_app::App;
 use league_domain::{
     Actor, DomainEvent, EventType, PauseWebhook, WebhookKind, WebhookRegistered, WebhookStatus,
-    league_id_of_stream, tournament_id_of_stream,
+    league_id_of_stream, redact_urls, tournament_id_of_stream,
 };
 use league_store::{RecordedEvent, WebhookCheckpoint, WebhookFailure, WebhookLocks};
 use rand::Rng;
@@ -144,6 +144,7 @@ async fn deliver_webhook(worker: Arc<Worker>, entry: WebhookEntry) {
         checkpoint: None,
         buffer: VecDeque::new(),
         secret: None,
+        url: None,
     };
     loop {
         if !worker.locks.holds(entry.id).await {
@@ -203,6 +204,8 @@ struct Delivery<'a> {
     /// Events after the checkpoint read but not yet handled, in order.
     buffer: VecDeque<RecordedEvent>,
     secret: Option<String>,
+    /// Where to POST: kept beside the secret, or (an older log) in the registration event.
+    url: Option<String>,
 }
 
 impl Delivery<'_> {
@@ -304,14 +307,26 @@ impl Delivery<'_> {
                 secret
             }
         };
-        check_literal(&self.webhook.url, self.worker.settings.allow_private)
+        let url = match &self.url {
+            Some(url) => url.clone(),
+            None => {
+                let kept = self.worker.app.store().webhook_url(id).await;
+                let url = kept
+                    .map_err(|error| format!("cannot read the webhook's URL: {error}"))?
+                    .or_else(|| self.webhook.url.clone())
+                    .ok_or("no URL is kept for this webhook")?;
+                self.url = Some(url.clone());
+                url
+            }
+        };
+        check_literal(&url, self.worker.settings.allow_private)
             .map_err(|error| error.to_string())?;
         let timestamp = Utc::now().timestamp();
         let signature = sign(&secret, timestamp, &body);
         let response = self
             .worker
             .client
-            .post(&self.webhook.url)
+            .post(&url)
             .header(reqwest::header::CONTENT_TYPE, "application/json")
             .header(SIGNATURE_HEADER, signature)
             .header(TIMESTAMP_HEADER, timestamp.to_string())
@@ -319,10 +334,17 @@ impl Delivery<'_> {
             .body(body)
             .send()
             .await
-            .map_err(|error| error_chain(&error))?;
+            .map_err(|error| self.send_error(error))?;
         let status = response.status();
         drain(response).await;
         if status.is_success() { Ok(()) } else { Err(format!("HTTP {status}")) }
+    }
+
+    /// Why a POST got no answer, naming the webhook's host but never its URL (reqwest puts
+    /// the URL in its messages; the path and query may be the capability itself).
+    fn send_error(&self, error: reqwest::Error) -> String {
+        let text = error_chain(&error.without_url());
+        format!("{}: {}", self.webhook.host, redact_urls(&text))
     }
 
     /// Records a failed attempt; pauses the webhook once it has failed for `pause_after`.
@@ -340,7 +362,9 @@ impl Delivery<'_> {
             .filter(|since| self.resumed_at.is_none_or(|resumed| *since >= resumed))
             .unwrap_or(now);
         let failing_for = (now - failing_since).to_std().unwrap_or_default();
-        tracing::info!(webhook = %self.webhook.webhook_id, attempts, %error, "webhooks: delivery failed");
+        // The error names the host, never the URL (`send_error`): the log is no place for it.
+        let host = &self.webhook.host;
+        tracing::info!(webhook = %self.webhook.webhook_id, %host, attempts, %error, "webhooks: delivery failed");
         if failing_for >= settings.pause_after {
             let reason = truncate(
                 &format!(

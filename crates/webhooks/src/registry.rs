@@ -42,6 +42,8 @@ impl WebhookEntry {
 #[derive(Debug, Clone, PartialEq)]
 pub struct WebhookView {
     pub entry: WebhookEntry,
+    /// Where it delivers: kept beside its secret, or in a version 1 registration event.
+    pub url: Option<String>,
     /// `None` until its deliveries start.
     pub checkpoint: Option<WebhookCheckpoint>,
     /// Log positions past its checkpoint (events not yet delivered or passed over).
@@ -89,6 +91,7 @@ pub async fn list_webhooks(
     head: u64,
 ) -> Result<Vec<WebhookView>, WebhookError> {
     let webhooks = load_webhooks(store, head).await?;
+    let mut urls = store.webhook_urls().await?;
     let mut checkpoints: BTreeMap<Uuid, WebhookCheckpoint> = store
         .webhook_checkpoints()
         .await?
@@ -101,7 +104,8 @@ pub async fn list_webhooks(
         .map(|entry| {
             let checkpoint = checkpoints.remove(&entry.id);
             let delivered = checkpoint.as_ref().map_or(entry.registered_at, |c| c.position);
-            WebhookView { lag: head.saturating_sub(delivered), checkpoint, entry }
+            let url = urls.remove(&entry.id).or_else(|| entry.registration().url.clone());
+            WebhookView { lag: head.saturating_sub(delivered), checkpoint, url, entry }
         })
         .collect())
 }

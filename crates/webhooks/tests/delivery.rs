@@ -98,7 +98,7 @@ async fn report(app: &App, numbers: impl IntoIterator<Item = u32>) -> Vec<u64> {
 async fn register(app: &App, url: &str, format: WebhookFormat) -> (Uuid, String) {
     let id = Uuid::now_v7();
     let secret = generate_secret();
-    app.store().save_webhook_secret(id, &secret).await.unwrap();
+    app.store().save_webhook_secret(id, &secret, url).await.unwrap();
     let command = RegisterWebhook {
         actor: Actor::Admin,
         webhook_id: id,

@@ -650,8 +650,13 @@ impl Event {
         self.0.metadata.actor.as_deref()
     }
 
-    async fn payload(&self) -> Json<&serde_json::Value> {
-        Json(&self.0.payload)
+    /// The payload as stored, except that an older log's webhook URLs are shown as their
+    /// host (`docs/webhooks.md#older-logs`; `hash` still covers the stored bytes).
+    async fn payload(&self) -> Json<std::borrow::Cow<'_, serde_json::Value>> {
+        Json(match league_domain::redacted_payload(&self.0.event_type, &self.0.payload) {
+            Some(shown) => std::borrow::Cow::Owned(shown),
+            None => std::borrow::Cow::Borrowed(&self.0.payload),
+        })
     }
 
     /// SHA-256 linking this event to the previous one (tamper evidence).

@@ -72,6 +72,8 @@ pub struct RegisterWebhookInput {
 #[derive(Debug, SimpleObject)]
 pub struct Webhook {
     pub id: ID,
+    /// Where it delivers (shown only here, to those who manage it: the audit log names the
+    /// host alone).
     pub url: String,
     pub kinds: Vec<WebhookKind>,
     /// Empty: every competition.
@@ -99,7 +101,7 @@ impl From<WebhookView> for Webhook {
         let checkpoint = view.checkpoint.as_ref();
         Webhook {
             id: ID(view.entry.id.to_string()),
-            url: registration.url,
+            url: view.url.clone().unwrap_or_default(),
             kinds: registration.kinds.into_iter().map(Into::into).collect(),
             competition_ids: registration
                 .competitions
@@ -137,6 +139,8 @@ impl WebhookQuery {
     /// The caller's webhooks: those they registered or that cover only competitions they
     /// organise; the site admin sees every one. Removed webhooks are not listed.
     async fn webhooks(&self, ctx: &Context<'_>) -> GatewayResult<Vec<Webhook>> {
+        // Attempts, errors and checkpoints change without an append.
+        crate::extension::Uncacheable::mark(ctx);
         let actor = caller(ctx).actor()?;
         let views = views(ctx).await?;
         let app = app(ctx);
@@ -198,7 +202,10 @@ impl WebhookMutation {
         };
         // Kept before the registration is appended, so a registered webhook always has one.
         let store = app(ctx).store();
-        store.save_webhook_secret(fresh, &generate_secret()).await.map_err(internal)?;
+        store
+            .save_webhook_secret(fresh, &generate_secret(), &command.url)
+            .await
+            .map_err(internal)?;
         let key = idempotency_key.clone();
         let executed = match execute(ctx, command, idempotency_key).await {
             Ok(executed) => executed,
