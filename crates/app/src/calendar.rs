@@ -12,7 +12,6 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use chrono::{DateTime, NaiveDate, Utc};
-use icalendar::{Component, EventLike, EventStatus};
 use league_domain::{
     Calendar, DomainEvent, EventType, PlayerId, calendar_stream_id, league_stream_id,
 };
@@ -233,43 +232,112 @@ fn description(
         .collect();
     lines.push(match played {
         None => "Not played yet.".to_owned(),
-        Some(Some(score)) => format!("Played; your score: {score}."),
+        Some(Some(score)) => format!("Played; your score: {}.", shown_score(score)),
         Some(None) => "Played.".to_owned(),
     });
     lines.join("\n")
 }
 
+/// A score as the platform shows it: to the thousandth, as league totals are kept
+/// (`league_scoring::thousandths`), so a Squares share reads `1.754`, not float digits.
+fn shown_score(score: f64) -> f64 {
+    league_scoring::from_thousandths(league_scoring::thousandths(score))
+}
+
 /// The iCalendar text of a player's feed: one all-day `VEVENT` per entry, each linking to
 /// its page under `base_url` (`https://league.example`, no trailing slash).
 pub fn calendar_ics(player_name: &str, entries: &[CalendarEntry], base_url: &str) -> String {
-    let mut calendar = icalendar::Calendar::empty();
-    calendar
-        .append_property(("VERSION", "2.0"))
-        .append_property(("PRODID", "-//league//calendar feed//EN"))
-        .append_property(("CALSCALE", "GREGORIAN"))
-        .append_property(("METHOD", "PUBLISH"))
-        .name(&format!("League: {player_name}"))
-        .ttl(&chrono::Duration::hours(REFRESH_HOURS));
+    let mut ics = Ics::default();
+    let name = format!("League: {player_name}");
+    let refresh = format!("PT{REFRESH_HOURS}H");
+    ics.line("BEGIN:VCALENDAR");
+    ics.line("VERSION:2.0");
+    ics.line("PRODID:-//league//calendar feed//EN");
+    ics.line("CALSCALE:GREGORIAN");
+    ics.line("METHOD:PUBLISH");
+    ics.text("NAME", &name);
+    ics.text("X-WR-CALNAME", &name);
+    ics.line(&format!("REFRESH-INTERVAL;VALUE=DURATION:{refresh}"));
+    ics.line(&format!("X-PUBLISHED-TTL:{refresh}"));
     for entry in entries {
         let next_day = entry.day.succ_opt().unwrap_or(entry.day);
-        calendar.push(
-            icalendar::Event::new()
-                .uid(&entry.uid)
-                .timestamp(entry.stamp)
-                .starts(entry.day)
-                .ends(next_day)
-                .summary(&entry.summary)
-                .description(&entry.description)
-                .url(&format!("{base_url}{}", entry.path))
-                .status(EventStatus::Confirmed)
-                .done(),
-        );
+        ics.line("BEGIN:VEVENT");
+        ics.text("UID", &entry.uid);
+        ics.line(&format!("DTSTAMP:{}", entry.stamp.format("%Y%m%dT%H%M%SZ")));
+        ics.line(&format!("DTSTART;VALUE=DATE:{}", entry.day.format("%Y%m%d")));
+        ics.line(&format!("DTEND;VALUE=DATE:{}", next_day.format("%Y%m%d")));
+        ics.text("SUMMARY", &entry.summary);
+        ics.text("DESCRIPTION", &entry.description);
+        ics.line(&format!("URL:{base_url}{}", entry.path));
+        ics.line("STATUS:CONFIRMED");
+        ics.line("END:VEVENT");
     }
-    calendar.done().to_string()
+    ics.line("END:VCALENDAR");
+    ics.0
+}
+
+/// iCalendar text as RFC 5545 §3.1 writes it: content lines folded at 75 octets and ended
+/// by CRLF, TEXT values escaped (§3.3.11). Written here rather than by a library: the
+/// `icalendar` crate left a 76-octet line and did not escape `NAME` (`docs/feeds.md`).
+#[derive(Default)]
+struct Ics(String);
+
+/// Longest physical line, in octets, without its CRLF.
+const LINE_OCTETS: usize = 75;
+
+impl Ics {
+    /// One content line, folded: every physical line holds at most 75 octets (a
+    /// continuation line is a space and at most 74), split between UTF-8 characters only.
+    fn line(&mut self, line: &str) {
+        let mut rest = line;
+        let mut room = LINE_OCTETS;
+        while rest.len() > room {
+            let mut cut = room;
+            while !rest.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            self.0.push_str(&rest[..cut]);
+            self.0.push_str("\r\n ");
+            rest = &rest[cut..];
+            room = LINE_OCTETS - 1;
+        }
+        self.0.push_str(rest);
+        self.0.push_str("\r\n");
+    }
+
+    /// A property with a TEXT value.
+    fn text(&mut self, name: &str, value: &str) {
+        self.line(&format!("{name}:{}", escape_text(value)));
+    }
+}
+
+/// A TEXT value escaped (RFC 5545 §3.3.11): backslash, semicolon and comma get a backslash,
+/// a line break is `\n`; other control characters, which TEXT cannot hold, are left out.
+fn escape_text(value: &str) -> String {
+    let mut escaped = String::with_capacity(value.len());
+    let mut chars = value.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' | ';' | ',' => {
+                escaped.push('\\');
+                escaped.push(c);
+            }
+            '\n' => escaped.push_str("\\n"),
+            // A CRLF is one line break.
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\r' => escaped.push_str("\\n"),
+            '\t' => escaped.push(c),
+            c if c.is_control() => {}
+            c => escaped.push(c),
+        }
+    }
+    escaped
 }
 
 #[cfg(test)]
 mod tests {
+    use icalendar::Component;
+
     use super::*;
 
     fn entry(day: NaiveDate) -> CalendarEntry {
@@ -310,6 +378,77 @@ mod tests {
             event.get_url(),
             Some(format!("https://league.example/games/{}", Uuid::from_u128(7)).as_str())
         );
+    }
+
+    /// The feed's content lines, unfolded (RFC 5545 §3.1), after checking every physical
+    /// line: at most 75 octets, ended by CRLF, a continuation starting with one space.
+    fn unfolded_lines(text: &str) -> Vec<String> {
+        let physical = text.strip_suffix("\r\n").expect("the feed ends with CRLF");
+        let mut lines: Vec<String> = Vec::new();
+        for line in physical.split("\r\n") {
+            assert!(line.len() <= 75, "{} octets: {line:?}", line.len());
+            assert!(!line.contains(['\r', '\n']), "a bare line break in {line:?}");
+            match line.strip_prefix(' ') {
+                Some(continued) => {
+                    lines.last_mut().expect("a line to continue").push_str(continued)
+                }
+                None => lines.push(line.to_owned()),
+            }
+        }
+        lines
+    }
+
+    /// Every length of name, summary and description from 1 to 300 characters of one, two,
+    /// three and four octets (so every split point meets every character width, and
+    /// exactly 74 or 75 octets are left over for some length) folds to lines of at most
+    /// 75 octets that unfold to the original.
+    #[test]
+    fn lines_fold_at_75_octets_and_unfold_to_the_text() {
+        let day = NaiveDate::from_ymd_opt(2026, 11, 24).unwrap();
+        for alphabet in ["a", "é", "€", "𝄞", "aé€𝄞", "𝄞ab"] {
+            for length in 1..=300 {
+                let text: String = alphabet.chars().cycle().take(length).collect();
+                let entry = CalendarEntry {
+                    summary: text.clone(),
+                    description: format!("x{text}"),
+                    ..entry(day)
+                };
+                let ics = calendar_ics(&text, &[entry], "https://league.example");
+                let lines = unfolded_lines(&ics);
+                for expected in [
+                    format!("NAME:League: {text}"),
+                    format!("X-WR-CALNAME:League: {text}"),
+                    format!("SUMMARY:{text}"),
+                    format!("DESCRIPTION:x{text}"),
+                ] {
+                    assert!(lines.contains(&expected), "{expected:?} not in {lines:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_calendar_name_is_escaped_text() {
+        let text = calendar_ics("Ann O'Neil, Jr.; \\o/\nB", &[], "https://league.example");
+        let lines = unfolded_lines(&text);
+        let escaped = r"League: Ann O'Neil\, Jr.\; \\o/\nB";
+        assert!(lines.contains(&format!("NAME:{escaped}")), "{lines:?}");
+        assert!(lines.contains(&format!("X-WR-CALNAME:{escaped}")), "{lines:?}");
+        assert_eq!(escape_text("a\r\nb\rc\u{7}d\te"), "a\\nb\\ncd\te");
+    }
+
+    /// Scores read as the rest of the platform shows them, to the thousandth.
+    #[test]
+    fn scores_are_shown_to_the_thousandth() {
+        let ada = Uuid::from_u128(1);
+        let names = HashMap::from([(ada, "Ada".to_owned())]);
+        let seats = vec![("A".to_owned(), ada)];
+        let shown = |score: f64| description(&seats, &names, Some(Some(score)));
+        assert_eq!(shown(1.7543859649122806), "A: Ada\nPlayed; your score: 1.754.");
+        assert_eq!(shown(121.49199999999999), "A: Ada\nPlayed; your score: 121.492.");
+        assert_eq!(shown(-3.5), "A: Ada\nPlayed; your score: -3.5.");
+        assert_eq!(shown(33.0), "A: Ada\nPlayed; your score: 33.");
+        assert_eq!(shown(-0.0001), "A: Ada\nPlayed; your score: 0.");
     }
 
     #[test]

@@ -308,7 +308,7 @@ impl CompetitionExport {
                 for s in &self.standings {
                     let cells = [
                         s.rank.to_string(),
-                        s.player.clone(),
+                        spreadsheet_text(&s.player),
                         s.player_id.to_string(),
                         s.total.to_string(),
                         s.games.to_string(),
@@ -369,6 +369,19 @@ impl CompetitionExport {
     }
 }
 
+/// A text cell of a CSV export (a name, a seat, a side: text people chose) as a spreadsheet
+/// takes it literally: one starting with `=`, `+`, `-`, `@`, a tab or a carriage return
+/// would be read as a formula (CSV injection; OWASP's list), so it gets a leading `'`,
+/// so the cell reads as text (the quote shows). Numbers are written by the export itself and
+/// never pass here, so a negative score stays a number (`docs/feeds.md#exports`).
+fn spreadsheet_text(text: &str) -> String {
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{text}")
+    } else {
+        text.to_owned()
+    }
+}
+
 /// A column of the results CSV.
 #[derive(Debug, Clone, Copy)]
 enum Column {
@@ -410,9 +423,9 @@ impl Column {
         match self {
             Column::Round => optional(row.round.map(|r| r.to_string())),
             Column::Game => row.game.to_string(),
-            Column::Seat => row.seat.clone(),
-            Column::Side => optional(row.side.clone()),
-            Column::Player => row.player.clone(),
+            Column::Seat => spreadsheet_text(&row.seat),
+            Column::Side => optional(row.side.as_deref().map(spreadsheet_text)),
+            Column::Player => spreadsheet_text(&row.player),
             Column::PlayerId => row.player_id.to_string(),
             Column::Centres => optional(row.centres.map(|c| c.to_string())),
             Column::Points => optional(row.points.map(|p| p.to_string())),
@@ -489,6 +502,42 @@ mod tests {
         assert_eq!(json["results"][0]["centres"], 12);
         assert!(json["results"][0].get("round").is_none());
         assert_eq!(json["standings"][0]["total"], 33.5);
+    }
+
+    /// Names, seats and sides a reporter typed must not become formulas in the organiser's
+    /// spreadsheet; numbers (a negative score too) stay numbers and JSON keeps the text.
+    #[test]
+    fn csv_text_cells_cannot_be_formulas() {
+        let mut export = export("league", ResultKind::Teams);
+        let hyperlink = r#"=HYPERLINK("http://x","y")"#;
+        let row = &mut export.results[0];
+        row.seat = "-Seat".into();
+        row.side = Some(hyperlink.into());
+        row.player = "@SUM(A1)".into();
+        row.points = Some(-3.5);
+        row.score = -3.5;
+        export.standings[0].player = "+Ann".into();
+        export.standings[0].total = -3.5;
+        let results = export.to_csv(ExportTable::Results).unwrap();
+        let id = Uuid::from_u128(1);
+        assert_eq!(
+            results.lines().nth(1),
+            Some(
+                format!(r#"1,'-Seat,"'=HYPERLINK(""http://x"",""y"")",'@SUM(A1),{id},-3.5,1,-3.5"#)
+                    .as_str()
+            )
+        );
+        let standings = export.to_csv(ExportTable::Standings).unwrap();
+        assert_eq!(standings.lines().nth(1), Some(format!("1,'+Ann,{id},-3.5,1,0,1").as_str()));
+        for cell in ["\tTab", "\rReturn", "=1+1"] {
+            assert_eq!(spreadsheet_text(cell), format!("'{cell}"));
+        }
+        for cell in ["Ann", "O'Neil", "a=b", " =1", ""] {
+            assert_eq!(spreadsheet_text(cell), cell);
+        }
+        let json: serde_json::Value = serde_json::from_str(&export.to_json()).unwrap();
+        assert_eq!(json["results"][0]["side"], hyperlink);
+        assert_eq!(json["results"][0]["player"], "@SUM(A1)");
     }
 
     #[test]

@@ -15,6 +15,7 @@
 //! without any index of secrets, and a rotation is refused at once by every gateway.
 
 use axum::Router;
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
@@ -147,19 +148,19 @@ fn competition_kind(segment: &str) -> Option<CompetitionKind> {
 async fn export(
     State(state): State<FeedsState>,
     Path((kind, file)): Path<(String, String)>,
-    Query(query): Query<ExportQuery>,
+    query: Result<Query<ExportQuery>, QueryRejection>,
     headers: HeaderMap,
 ) -> Response {
     let Some(kind) = competition_kind(&kind) else { return not_found() };
     let Some((id, format)) = file.rsplit_once('.') else { return not_found() };
     let Ok(id) = Uuid::try_parse(id) else { return not_found() };
+    // The answer names what is wrong, never the request's text (it would be reflected).
+    let bad_table = || (StatusCode::BAD_REQUEST, "table: must be results or standings");
+    let Ok(Query(query)) = query else { return bad_table().into_response() };
     let table = match query.table.as_deref() {
         None | Some("results") => ExportTable::Results,
         Some("standings") => ExportTable::Standings,
-        Some(other) => {
-            let message = format!("table: {other:?} is not one of results, standings");
-            return (StatusCode::BAD_REQUEST, message).into_response();
-        }
+        Some(_) => return bad_table().into_response(),
     };
     if !matches!(format, "csv" | "json") {
         return not_found();

@@ -31,6 +31,7 @@ use tower::ServiceBuilder;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
@@ -73,6 +74,9 @@ struct GatewayState {
     limiter: RateLimiter,
     caps: ConnectionCaps,
     ws_limits: WsLimits,
+    /// Largest WebSocket message or frame: the HTTP body limit, so a message holds no more
+    /// than a POST may.
+    max_message_bytes: usize,
     metrics: Metrics,
     shutdown: Shutdown,
     cache: Option<Arc<ResponseCache>>,
@@ -126,11 +130,13 @@ pub fn router(app: App, config: &GatewayConfig, shutdown: Shutdown) -> Router {
         limiter: RateLimiter::new(&config.rate),
         caps: ConnectionCaps::new(config.ws),
         ws_limits: config.ws,
+        max_message_bytes: config.max_body_bytes,
         metrics: Metrics::new(),
         shutdown,
         cache: ResponseCache::new(config.response_cache),
     };
     let middleware = ServiceBuilder::new()
+        .layer(axum::middleware::map_request(keep_well_formed_request_id))
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
         .layer(
             TraceLayer::new_for_http()
@@ -165,7 +171,45 @@ pub fn router(app: App, config: &GatewayConfig, shutdown: Shutdown) -> Router {
     if let Some(cors) = cors_layer(&config.cors_origins) {
         router = router.layer(cors);
     }
-    router
+    // Outermost, so every answer carries them: pages, API answers, downloads, errors,
+    // CORS preflights.
+    router.layer(
+        ServiceBuilder::new()
+            .layer(SetResponseHeaderLayer::overriding(
+                header::X_CONTENT_TYPE_OPTIONS,
+                HeaderValue::from_static("nosniff"),
+            ))
+            // Calendar addresses are secrets in the path: a link followed from any page
+            // must not carry the page's address to another site.
+            .layer(SetResponseHeaderLayer::if_not_present(
+                header::REFERRER_POLICY,
+                HeaderValue::from_static("no-referrer"),
+            )),
+    )
+}
+
+/// Keeps a client's `x-request-id` only when it is a UUID, rewritten in its hyphenated
+/// lower-case form; any other value is dropped, so [`SetRequestIdLayer`] makes a fresh one
+/// (`docs/operations.md`). The id is logged, sent back and is the correlation id of the
+/// events a mutation appends, so a client cannot put arbitrary text in any of them.
+async fn keep_well_formed_request_id(
+    mut request: Request<axum::body::Body>,
+) -> Request<axum::body::Body> {
+    let headers = request.headers_mut();
+    let mut values = headers.get_all(REQUEST_ID).iter();
+    let kept = match (values.next(), values.next()) {
+        (Some(value), None) => value
+            .to_str()
+            .ok()
+            .and_then(|v| uuid::Uuid::try_parse(v).ok())
+            .and_then(|id| HeaderValue::from_str(&id.hyphenated().to_string()).ok()),
+        _ => None,
+    };
+    headers.remove(REQUEST_ID);
+    if let Some(value) = kept {
+        headers.insert(REQUEST_ID, value);
+    }
+    request
 }
 
 /// Serves the gateway on `listener` (and delivers webhooks, when configured) until `shutdown`
@@ -288,10 +332,45 @@ async fn graphql_get(
     let Some(query) = query.filter(|q| !q.is_empty()) else {
         return graphiql().await.into_response();
     };
-    match async_graphql::http::parse_query_string(&query) {
+    match get_request(&query) {
         Ok(request) => execute(&state, addr, &headers, Transport::Get, request).await,
-        Err(error) => (StatusCode::BAD_REQUEST, error.to_string()).into_response(),
+        Err(why) => (StatusCode::BAD_REQUEST, why).into_response(),
     }
+}
+
+/// The parameters of a GraphQL request over GET (GraphQL over HTTP): `variables` and
+/// `extensions` are JSON text.
+#[derive(serde::Deserialize)]
+struct GetParams {
+    #[serde(default)]
+    query: String,
+    /// `operationName`, as the GraphQL over HTTP spec names it (async-graphql's own parser
+    /// reads `operation_name`, still accepted).
+    #[serde(rename = "operationName", alias = "operation_name")]
+    operation_name: Option<String>,
+    variables: Option<String>,
+    extensions: Option<String>,
+}
+
+/// A GraphQL request from a GET query string, or what is wrong with it (a fixed message:
+/// the input is not echoed).
+fn get_request(query_string: &str) -> Result<async_graphql::Request, &'static str> {
+    let uri: axum::http::Uri = format!("/graphql?{query_string}")
+        .parse()
+        .map_err(|_| "the query string is not a GraphQL request")?;
+    let axum::extract::Query(params) = axum::extract::Query::<GetParams>::try_from_uri(&uri)
+        .map_err(|_| "the query string is not a GraphQL request")?;
+    let mut request = async_graphql::Request::new(params.query);
+    request.operation_name = params.operation_name;
+    if let Some(variables) = params.variables {
+        request.variables =
+            serde_json::from_str(&variables).map_err(|_| "variables: not a JSON object")?;
+    }
+    if let Some(extensions) = params.extensions {
+        request.extensions =
+            serde_json::from_str(&extensions).map_err(|_| "extensions: not a JSON object")?;
+    }
+    Ok(request)
 }
 
 /// The entity tag of a query's answer (sent with GET answers, and the key of the response
@@ -476,6 +555,8 @@ async fn graphql_ws(
     let permit = state.caps.acquire(addr);
     upgrade
         .protocols(ALL_WEBSOCKET_PROTOCOLS)
+        .max_message_size(state.max_message_bytes)
+        .max_frame_size(state.max_message_bytes)
         .on_upgrade(move |socket| async move {
             let permit = match permit {
                 Ok(permit) => permit,

@@ -10,6 +10,9 @@
 //!   "Connection initialisation timeout", as graphql-transport-ws specifies;
 //! - a peer that answers no ping for two keep-alive intervals: close `3008` (async-graphql's
 //!   own keep-alive code);
+//! - a message (or frame) larger than the HTTP body limit (`max_body_bytes`): close `1009`
+//!   "message too big" (RFC 6455); the message is refused as it arrives, before it is
+//!   buffered whole, and never reaches the protocol (nothing is acknowledged);
 //! - one subscription too many: that operation gets an `error` message with
 //!   `extensions.code = "TOO_MANY_SUBSCRIPTIONS"`, the connection and its other
 //!   subscriptions carry on;
@@ -48,6 +51,8 @@ pub const CLOSE_KEEPALIVE: u16 = 3008;
 pub const CLOSE_TOKEN_REVOKED: u16 = 4403;
 /// Close code: the server is shutting down.
 pub const CLOSE_GOING_AWAY: u16 = 1001;
+/// Close code: a message or frame larger than the limit (RFC 6455 "message too big").
+pub const CLOSE_TOO_BIG: u16 = 1009;
 /// How long a closing connection waits for the peer's close frame.
 const CLOSE_HANDSHAKE: std::time::Duration = std::time::Duration::from_secs(1);
 /// `extensions.code` of a subscription refused for the per-connection cap.
@@ -120,6 +125,16 @@ pub async fn refuse(mut socket: WebSocket, why: &'static str) {
     if socket.send(Message::Close(Some(frame))).await.is_ok() {
         let _ = tokio::time::timeout(CLOSE_HANDSHAKE, socket.recv()).await;
     }
+}
+
+/// Whether a read failed on the size limits ([`axum::extract::ws::WebSocketUpgrade::max_message_size`]
+/// and `max_frame_size`): tungstenite refuses such a frame from its header, before reading it.
+fn is_too_big(error: &axum::Error) -> bool {
+    use std::error::Error as _;
+    matches!(
+        error.source().and_then(|inner| inner.downcast_ref::<tungstenite::Error>()),
+        Some(tungstenite::Error::Capacity(_))
+    )
 }
 
 /// The fields of a client message the limits need.
@@ -268,6 +283,9 @@ pub async fn serve<E, OnInit, InitFut>(
         tokio::select! {
             incoming = source.next() => {
                 let bytes = match incoming {
+                    Some(Err(error)) if is_too_big(&error) => {
+                        break Some((CLOSE_TOO_BIG, "message too big".to_owned()));
+                    }
                     None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break None,
                     Some(Ok(Message::Text(text))) => text.as_bytes().to_vec(),
                     Some(Ok(Message::Binary(bytes))) => bytes.to_vec(),
@@ -345,8 +363,14 @@ pub async fn serve<E, OnInit, InitFut>(
         let _ = tokio::time::timeout(CLOSE_HANDSHAKE, async {
             while let Some(Ok(message)) = source.next().await {
                 if matches!(message, Message::Close(_)) {
-                    break;
+                    return;
                 }
+            }
+            // After a message too big the read side has stopped with the rest of the
+            // message unread, and closing a socket with unread bytes resets it: wait out
+            // the handshake so the peer reads the close frame first.
+            if code == CLOSE_TOO_BIG {
+                std::future::pending::<()>().await;
             }
         })
         .await;

@@ -1,7 +1,8 @@
 //! The gateway's limits against real clients on a real socket (`league_gateway::run` on
 //! port 0), on SQLite and PostgreSQL: WebSocket init deadline, keep-alive pings, connection
-//! and subscription caps; header-read and request timeouts; complexity weighed by list
-//! size; rate limits; metrics; cacheable GET reads with ETags; automatic persisted queries.
+//! and subscription caps, message size; header-read and request timeouts; complexity
+//! weighed by list size; rate limits; metrics; cacheable GET reads with ETags and named
+//! operations; automatic persisted queries.
 //! Every limit is set tiny here, so each test shows the refusal and the request that passes.
 
 use std::time::Duration;
@@ -135,6 +136,56 @@ async fn ws_connection_caps_close_with_4429(db: TestDatabase) {
     })
     .await;
     assert!(reopened.is_ok(), "a freed place is given to the next connection");
+}
+
+/// A message larger than the body limit is refused with 1009 before anything answers it
+/// (anonymous `connection_init` included), so a client cannot make the server hold
+/// megabytes; a connection that keeps its messages within the limit is served.
+async fn ws_messages_over_the_body_limit_close_with_1009(db: TestDatabase) {
+    let gateway = spawn_app_on_port(&db.url, only(|_| {})).await;
+    let limit = GatewayConfig::new(ADMIN.to_owned()).max_body_bytes;
+    for size in [limit + 1, 2 * 1024 * 1024] {
+        let padding = "x".repeat(size);
+        let init = json!({"type": "connection_init", "payload": {"padding": padding}});
+        let (mut sink, mut stream) = ws(&gateway).await.split();
+        // Sent beside the read: the server stops reading the message at its header.
+        let sending = tokio::spawn(async move { sink.send(Message::text(init.to_string())).await });
+        let frame = tokio::time::timeout(PATIENCE, async {
+            loop {
+                match stream.next().await {
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    other => return other,
+                }
+            }
+        })
+        .await
+        .expect("an answer within the patience");
+        let frame = frame.expect("a frame").expect("a frame, not an error");
+        assert_eq!(close_code(&frame), Some(1009), "{size} bytes: {frame:?}");
+        if let Message::Close(Some(f)) = &frame {
+            assert_eq!(f.reason.as_str(), "message too big");
+        }
+        sending.abort();
+    }
+    // Within the limit: acknowledged, and the connection serves operations.
+    let mut ws = ws(&gateway).await;
+    let padding = "x".repeat(limit - 1024);
+    let init = json!({"type": "connection_init",
+        "payload": {"authorization": format!("Bearer {ADMIN}"), "padding": padding}});
+    ws.send(Message::text(init.to_string())).await.unwrap();
+    let ack = ws_frame(&mut ws).await;
+    assert_eq!(ack.to_text().unwrap_or_default(), r#"{"type":"connection_ack"}"#, "{ack:?}");
+    ws.send(Message::text(r#"{"type":"ping"}"#)).await.unwrap();
+    assert_eq!(ws_frame(&mut ws).await.to_text().unwrap(), r#"{"type":"pong"}"#);
+    // The same limit for an authenticated connection's later messages.
+    let (mut sink, mut stream) = ws.split();
+    let oversized = json!({"type": "subscribe", "id": "1",
+        "payload": {"query": format!("subscription {{ __typename }} # {}", "x".repeat(limit))}});
+    let sending =
+        tokio::spawn(async move { sink.send(Message::text(oversized.to_string())).await });
+    let frame = tokio::time::timeout(PATIENCE, stream.next()).await.unwrap().unwrap().unwrap();
+    assert_eq!(close_code(&frame), Some(1009), "{frame:?}");
+    sending.abort();
 }
 
 fn subscribe(id: &str, league: &str) -> Message {
@@ -434,6 +485,34 @@ async fn get_reads_are_cacheable_and_never_stale(db: TestDatabase) {
     assert!(graphiql.text().await.unwrap().contains("GraphiQL"));
 }
 
+/// `GET /graphql` selects a document's operation by `operationName` (GraphQL over HTTP),
+/// and by async-graphql's `operation_name` too; a malformed query string gets a fixed 400.
+async fn get_selects_the_named_operation(db: TestDatabase) {
+    let gateway = spawn_app_with(&db.url, only(|_| {})).await;
+    create_league(&gateway).await;
+    let url = gateway.url("/graphql");
+    let document = "query Count { leagues { totalCount } } query Kind { __typename }";
+    for (parameter, operation, expected) in [
+        ("operationName", "Count", json!({"leagues": {"totalCount": 1}})),
+        ("operationName", "Kind", json!({"__typename": "Query"})),
+        ("operation_name", "Kind", json!({"__typename": "Query"})),
+    ] {
+        let query = [("query", document), (parameter, operation)];
+        let answer = gateway.send(gateway.http.get(&url).query(&query)).await.unwrap();
+        assert_eq!(answer.status(), 200, "{parameter}={operation}");
+        let body: Value = answer.json().await.unwrap();
+        assert_eq!(body["data"], expected, "{parameter}={operation}: {body}");
+    }
+    // Without a name, a document of several operations is refused as GraphQL says.
+    let answer = gateway.send(gateway.http.get(&url).query(&[("query", document)])).await.unwrap();
+    let body: Value = answer.json().await.unwrap();
+    assert!(body["errors"][0]["message"].is_string(), "{body}");
+    let variables = [("query", "{ __typename }"), ("variables", "<b>not json")];
+    let answer = gateway.send(gateway.http.get(&url).query(&variables)).await.unwrap();
+    assert_eq!(answer.status(), 400);
+    assert_eq!(answer.text().await.unwrap(), "variables: not a JSON object");
+}
+
 async fn automatic_persisted_queries(db: TestDatabase) {
     use sha2::Digest;
     let gateway = spawn_app_with(&db.url, only(|_| {})).await;
@@ -466,6 +545,7 @@ on_both_databases!(
     ws_init_timeout_closes_with_4408,
     ws_keepalive_pings,
     ws_connection_caps_close_with_4429,
+    ws_messages_over_the_body_limit_close_with_1009,
     ws_subscription_cap_refuses_one_operation,
     ws_operations_draw_from_the_request_bucket,
     half_a_header_is_disconnected,
@@ -474,5 +554,6 @@ on_both_databases!(
     rate_limits_answer_429_with_retry_after,
     metrics_count_requests,
     get_reads_are_cacheable_and_never_stale,
+    get_selects_the_named_operation,
     automatic_persisted_queries,
 );
