@@ -1,9 +1,10 @@
 //! Concessions recorded before they were scored as solos (`docs/scoring.md#draws-and-concessions`),
 //! on SQLite and PostgreSQL: a log whose results an older build wrote (schema version 1,
 //! appended to the store directly) replays — `league replay`, the application's standings —
-//! to the scores of the earlier rule, a draw of one; `league verify` passes; a concession
-//! reported now is scored as a solo; and `league rescore --concessions solo` shows what the
-//! current rule would make of every result.
+//! to the scores of the earlier rule, a draw of one; those a later build wrote (version 2)
+//! keep their solos where a system now scores a concession from the centres; `league verify`
+//! passes; a concession reported now is scored as its system's rule says; and `league rescore
+//! --concessions solo` shows what a solo would make of every concession.
 
 use std::collections::BTreeMap;
 
@@ -48,6 +49,20 @@ fn result(seats: &[Uuid], conceded: bool) -> GameResult {
 /// them), then game 4 conceded and reported now. Returns each stored result with the rule
 /// it is scored under.
 async fn older_log(db: &TestDatabase) -> Vec<(GameResult, ConcessionRule)> {
+    let stored = [(1, true, 1), (2, true, 1), (3, false, 1)];
+    log_of(db, LEAGUE, ScoringSystem::Bangkok, &stored, 4).await
+}
+
+/// A league of seven scored by `system` whose games `stored` (number, conceded, schema
+/// version) an older build wrote (rows appended to the store as it wrote them), then game
+/// `reported` conceded and reported now. Returns each result with the rule it is scored under.
+async fn log_of(
+    db: &TestDatabase,
+    league_id: Uuid,
+    system: ScoringSystem,
+    stored: &[(u32, bool, i32)],
+    reported: u32,
+) -> Vec<(GameResult, ConcessionRule)> {
     let app = App::open(&db.url).await.unwrap();
     for n in 1..=7 {
         let name = format!("Player {n}");
@@ -58,38 +73,43 @@ async fn older_log(db: &TestDatabase) -> Vec<(GameResult, ConcessionRule)> {
     let settings = LeagueSettings {
         size: 7,
         games_per_seat: 1,
-        ..LeagueSettings::new("Conceded", "Diplomacy", ScoringSystem::Bangkok, 7)
+        ..LeagueSettings::new("Conceded", "Diplomacy", system, 7)
     };
-    run(&app, CreateLeague { actor: Actor::Admin, league_id: LEAGUE, settings }).await;
+    run(&app, CreateLeague { actor: Actor::Admin, league_id, settings }).await;
     for n in 1..=7 {
-        run(&app, Subscribe { actor: Actor::Admin, league_id: LEAGUE, player_id: player(n) }).await;
+        run(&app, Subscribe { actor: Actor::Admin, league_id, player_id: player(n) }).await;
     }
     let mut results = Vec::new();
-    let stream = StreamId::new(league_stream_id(LEAGUE)).unwrap();
-    for (number, conceded) in [(1, true), (2, true), (3, false)] {
-        let result = result(&seats(&app, LEAGUE, number).await, conceded);
+    let stream = StreamId::new(league_stream_id(league_id)).unwrap();
+    for &(number, conceded, version) in stored {
+        let result = result(&seats(&app, league_id, number).await, conceded);
         let event = DomainEvent::GameFinished(GameFinished {
-            league_id: LEAGUE,
-            game_id: game_id(LEAGUE, number),
+            league_id,
+            game_id: game_id(league_id, number),
             result: result.clone(),
             reported_by: Actor::Admin,
         });
-        let row = NewEvent::new(event.event_type(), 1, event.payload());
+        let row = NewEvent::new(event.event_type(), version, event.payload());
         let metadata = Metadata::default().with_actor("admin");
         app.store().append(&stream, ExpectedVersion::Any, vec![row], metadata).await.unwrap();
-        results.push((result, ConcessionRule::DrawOfOne));
+        let rule = if version == 1 { ConcessionRule::DrawOfOne } else { ConcessionRule::Solo };
+        results.push((result, rule));
     }
     let head = app.store().head_position().await.unwrap();
     app.wait_applied(head).await.unwrap();
-    let result = result(&seats(&app, LEAGUE, 4).await, true);
+    let mut result = result(&seats(&app, league_id, reported).await, true);
+    if let GameResult::Diplomacy(entries) = &mut result {
+        // The game ended in 1910, which the systems paying by years need.
+        entries[1].solo_year = Some(1910);
+    }
     let report = ReportResult {
         actor: Actor::Admin,
-        league_id: LEAGUE,
-        game_id: game_id(LEAGUE, 4),
+        league_id,
+        game_id: game_id(league_id, reported),
         result: result.clone(),
     };
     run(&app, report).await;
-    results.push((result, ConcessionRule::Solo));
+    results.push((result, ConcessionRule::PerSystem));
     results
 }
 
@@ -99,11 +119,20 @@ fn totals(
     results: &[(GameResult, ConcessionRule)],
     every: Option<ConcessionRule>,
 ) -> BTreeMap<String, f64> {
+    totals_under(ScoringSystem::Bangkok, results, every)
+}
+
+/// Each player's total under `system`, as [`totals`].
+fn totals_under(
+    system: ScoringSystem,
+    results: &[(GameResult, ConcessionRule)],
+    every: Option<ConcessionRule>,
+) -> BTreeMap<String, f64> {
     let mut totals = BTreeMap::new();
     for (result, rule) in results {
         let mut result = result.clone();
         result.set_concession_rule(every.unwrap_or(*rule));
-        for row in score_game(ScoringSystem::Bangkok, &result).unwrap().players {
+        for row in score_game(system, &result).unwrap().players {
             *totals.entry(row.player).or_insert(0.0) += row.score;
         }
     }
@@ -149,7 +178,7 @@ async fn results_of_an_older_build_keep_their_scores(db: TestDatabase) {
     // The audit view is the stored payload: version 1 rows as written, without the marker.
     let events = app.events(Some(LEAGUE), None, 100).await.unwrap();
     let finished: Vec<_> = events.iter().filter(|e| e.event_type == "GameFinished").collect();
-    assert_eq!(finished.iter().map(|e| e.schema_version).collect::<Vec<_>>(), [1, 1, 1, 2]);
+    assert_eq!(finished.iter().map(|e| e.schema_version).collect::<Vec<_>>(), [1, 1, 1, 3]);
     assert!(finished.iter().all(|e| !e.payload.to_string().contains("concessionAsDraw")));
 }
 
@@ -240,7 +269,52 @@ async fn the_graphql_what_if_scores_concessions_as_solos(db: TestDatabase) {
     assert_eq!(server.app().store().head_position().await.unwrap(), head, "appends nothing");
 }
 
+/// A C-Diplo 100 league: a concession stored by the build that scored every concession as a
+/// solo (version 2) keeps England's 100, one stored before that (version 1) its draw of one,
+/// and one reported now is scored from the centres (England 50), in the application, in
+/// `league replay` and with `league verify` passing; the what-if scores them all as solos.
+async fn each_system_rule_applies_to_new_results_only(db: TestDatabase) {
+    const CDIPLO: Uuid = Uuid::from_u128(0x0193_6000_0000_7000_8000_0000_0000_00c1);
+    let system = ScoringSystem::CDiplo100;
+    let results = log_of(&db, CDIPLO, system, &[(1, true, 2), (2, true, 1)], 3).await;
+    // The conceded-to seat of each game: 100 for the version 2 game, 50 for the new one.
+    let england = |index: usize| {
+        let (result, rule) = &results[index];
+        let mut result = result.clone();
+        result.set_concession_rule(*rule);
+        score_game(system, &result).unwrap().players[1].score
+    };
+    assert_eq!([england(0), england(1), england(2)], [100.0, 50.0, 50.0]);
+    let recorded = totals_under(system, &results, None);
+
+    let app = App::open(&db.url).await.unwrap();
+    let standings = app.league(CDIPLO).await.unwrap().unwrap().standings(CDIPLO);
+    let in_app = standings.iter().map(|row| (row.player.to_string(), row.total)).collect();
+    assert_same_totals(&in_app, &recorded);
+    let verified = league(&["verify"], &db);
+    assert!(verified.status.success(), "stderr: {}", stderr(&verified));
+    let replayed = league(&["replay", "--league", &CDIPLO.to_string()], &db);
+    assert!(replayed.status.success(), "stderr: {}", stderr(&replayed));
+    let json: Value = serde_json::from_str(&stdout(&replayed)).unwrap();
+    assert_same_totals(&printed(&json["leagues"][0]["standings"]), &recorded);
+
+    // The stored rows are as written: versions 2, 1 and the current 3, without a marker.
+    let events = app.events(Some(CDIPLO), None, 100).await.unwrap();
+    let finished: Vec<_> = events.iter().filter(|e| e.event_type == "GameFinished").collect();
+    assert_eq!(finished.iter().map(|e| e.schema_version).collect::<Vec<_>>(), [2, 1, 3]);
+    assert!(finished.iter().all(|e| !e.payload.to_string().contains("concessionAs")));
+
+    // Every concession as a solo: the new one too.
+    let solo = totals_under(system, &results, Some(ConcessionRule::Solo));
+    assert_ne!(solo, recorded, "the rules differ here");
+    let what_if = WhatIf { concessions: Some(ConcessionRule::Solo), ..WhatIf::default() };
+    let rows = app.standings_if(CDIPLO, what_if, None).await.unwrap();
+    let in_app = rows.iter().map(|row| (row.player.to_string(), row.total)).collect();
+    assert_same_totals(&in_app, &solo);
+}
+
 league_testkit::on_both_databases!(
+    each_system_rule_applies_to_new_results_only,
     results_of_an_older_build_keep_their_scores,
     rescore_shows_what_the_current_rule_changes,
     the_graphql_what_if_scores_concessions_as_solos,

@@ -406,18 +406,19 @@ macro_rules! domain_events {
     };
 }
 
-// Results are at version 2 since a concession is scored as the conceded-to power's solo:
-// version 1 results keep the earlier rule ([`upcast`]). Registrations are at version 2 since
-// names are sealed; a version 1 name reads as plain text, as written. Webhook registrations
-// are at version 2 since the URL is kept outside the log (the event names its host).
+// League results are at version 3 since each system scores a concession as its own rule says,
+// board results at version 2: older results keep the rule they were recorded under
+// ([`upcast`]). Registrations are at version 2 since names are sealed; a version 1 name reads
+// as plain text, as written. Webhook registrations are at version 2 since the URL is kept
+// outside the log (the event names its host).
 domain_events! {
     PlayerRegistered = "PlayerRegistered" version 2 in Player(player_id),
     LeagueCreated = "LeagueCreated" version 1 in League(league_id),
     PlayerSubscribed = "PlayerSubscribed" version 1 in League(league_id),
     PlayerUnsubscribed = "PlayerUnsubscribed" version 1 in League(league_id),
     GamesScheduled = "GamesScheduled" version 1 in League(league_id),
-    GameFinished = "GameFinished" version 2 in League(league_id),
-    GameResultCorrected = "GameResultCorrected" version 2 in League(league_id),
+    GameFinished = "GameFinished" version 3 in League(league_id),
+    GameResultCorrected = "GameResultCorrected" version 3 in League(league_id),
     LeagueCompleted = "LeagueCompleted" version 1 in League(league_id),
     TournamentCreated = "TournamentCreated" version 1 in Tournament(tournament_id),
     TournamentPlayerEntered = "TournamentPlayerEntered" version 1 in Tournament(tournament_id),
@@ -425,8 +426,8 @@ domain_events! {
     RollCallAnswered = "RollCallAnswered" version 1 in Tournament(tournament_id),
     RoundSeeded = "RoundSeeded" version 1 in Tournament(tournament_id),
     RoundPlayersSwapped = "RoundPlayersSwapped" version 1 in Tournament(tournament_id),
-    BoardFinished = "BoardFinished" version 1 in Tournament(tournament_id),
-    BoardResultCorrected = "BoardResultCorrected" version 1 in Tournament(tournament_id),
+    BoardFinished = "BoardFinished" version 2 in Tournament(tournament_id),
+    BoardResultCorrected = "BoardResultCorrected" version 2 in Tournament(tournament_id),
     RoundCompleted = "RoundCompleted" version 1 in Tournament(tournament_id),
     TournamentCompleted = "TournamentCompleted" version 1 in Tournament(tournament_id),
     TokenRotated = "TokenRotated" version 1 in Player(player_id),
@@ -569,9 +570,11 @@ impl PayloadSource for serde_json::Value {
 ///
 /// Steps so far (`docs/scoring.md#draws-and-concessions`): a version 1 `GameFinished` or
 /// `GameResultCorrected` was recorded when a concession was scored as a draw of one, so a
-/// concession among them is marked [`ConcessionRule::DrawOfOne`] and keeps its scores. A
-/// version 1 `WebhookRegistered` holds the URL itself: its host is filled in from it, and the
-/// URL stays in memory for delivery (`docs/webhooks.md#older-logs`).
+/// concession among them is marked [`ConcessionRule::DrawOfOne`] and keeps its scores; a
+/// version 2 one, or a version 1 `BoardFinished` or `BoardResultCorrected`, was recorded when
+/// a concession was a solo in every system but Baf and Detour 98f, so it is marked
+/// [`ConcessionRule::Solo`]. A version 1 `WebhookRegistered` holds the URL itself: its host is
+/// filled in from it, and the URL stays in memory for delivery (`docs/webhooks.md#older-logs`).
 pub fn upcast(
     mut event: DomainEvent,
     schema_version: i64,
@@ -586,6 +589,18 @@ pub fn upcast(
             if schema_version == 1 =>
         {
             result.set_concession_rule(ConcessionRule::DrawOfOne);
+        }
+        DomainEvent::GameFinished(GameFinished { result, .. })
+        | DomainEvent::GameResultCorrected(GameResultCorrected { result, .. })
+            if schema_version == 2 =>
+        {
+            result.set_concession_rule(ConcessionRule::Solo);
+        }
+        DomainEvent::BoardFinished(BoardFinished { result, .. })
+        | DomainEvent::BoardResultCorrected(BoardResultCorrected { result, .. })
+            if schema_version == 1 =>
+        {
+            result.set_concession_rule(ConcessionRule::Solo);
         }
         DomainEvent::WebhookRegistered(registered) if schema_version == 1 => {
             registered.host = registered.url.as_deref().map(url_host).unwrap_or_default();

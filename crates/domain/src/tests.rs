@@ -887,11 +887,12 @@ mod stored_events {
     }
 
     #[test]
-    fn results_and_registrations_are_at_version_2_and_every_other_event_at_version_1() {
+    fn results_and_registrations_are_past_version_1_and_every_other_event_at_version_1() {
         for kind in EventType::ALL.iter().copied() {
             let expected = match kind {
-                EventType::GameFinished
-                | EventType::GameResultCorrected
+                EventType::GameFinished | EventType::GameResultCorrected => 3,
+                EventType::BoardFinished
+                | EventType::BoardResultCorrected
                 | EventType::PlayerRegistered
                 | EventType::WebhookRegistered => 2,
                 _ => 1,
@@ -899,7 +900,7 @@ mod stored_events {
             assert_eq!(kind.schema_version(), expected, "{kind}");
         }
         let payload = finished(1, placement(&[(1, 10.0), (2, 8.0)])).payload();
-        for version in [0, 3] {
+        for version in [0, 4] {
             assert!(matches!(
                 DomainEvent::decode("GameFinished", version, &payload),
                 Err(EventDecodeError::UnsupportedVersion { schema_version, .. })
@@ -927,8 +928,9 @@ mod stored_events {
 }
 
 /// `docs/scoring.md#draws-and-concessions`: results stored before a concession was scored as
-/// the conceded-to power's solo (schema version 1) keep the earlier rule, a draw of one; the
-/// same payload stored at version 2 is scored under the new rule.
+/// the conceded-to power's solo (schema version 1) keep the first rule, a draw of one; those
+/// stored at version 2 keep the second, a solo in every system but Baf and Detour 98f; the
+/// same payload stored at version 3 is scored as each system's rule says.
 mod stored_concessions {
     use league_scoring::ConcessionRule;
 
@@ -1047,17 +1049,66 @@ mod stored_concessions {
     }
 
     #[test]
-    fn a_new_concession_is_written_at_version_2_without_a_marker() {
+    fn a_new_concession_is_written_at_version_3_without_a_marker() {
         // Given a running Bangkok league
         let events = running_bangkok_league();
         let result: GameResult = serde_json::from_str(&conceded_result_json()).unwrap();
         // When a concession is reported
         let new = handle_league(&events, report(Actor::Admin, 1, result)).unwrap();
-        // Then it is stored at version 2, unmarked, and scored as England's solo
-        assert_eq!(new[0].schema_version(), 2);
-        assert_eq!(result_of(&new[0]).concession_rule(), ConcessionRule::Solo);
-        assert!(!new[0].payload().to_string().contains("concessionAsDraw"));
+        // Then it is stored at version 3, unmarked, and scored as England's solo (Bangkok's)
+        assert_eq!(new[0].schema_version(), 3);
+        assert_eq!(result_of(&new[0]).concession_rule(), ConcessionRule::PerSystem);
+        let stored = new[0].payload().to_string();
+        assert!(!stored.contains("concessionAsDraw") && !stored.contains("concessionAsSolo"));
         assert_eq!(totals(&[events, new].concat()), SOLO);
+    }
+
+    #[test]
+    fn a_version_2_concession_keeps_the_solo_where_version_3_scores_the_centres() {
+        // Given the same stored payload text at versions 1, 2 and 3, in a C-Diplo 100 league
+        let text = finished_text(&conceded_result_json());
+        for (version, rule, scores) in [
+            // The first rule: a draw of one, scored from the centres.
+            (1, ConcessionRule::DrawOfOne, [3.0, 50.0, 22.0, 1.0, 5.0, 9.5, 9.5]),
+            // The second: England's solo.
+            (2, ConcessionRule::Solo, [0.0, 100.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
+            // Now: C-Diplo's rule is silent, and dipvis scores it from the centres.
+            (3, ConcessionRule::PerSystem, [3.0, 50.0, 22.0, 1.0, 5.0, 9.5, 9.5]),
+        ] {
+            // When it is decoded
+            let event = DomainEvent::decode("GameFinished", version, text.as_str()).unwrap();
+            // Then it is under that version's rule and scores by it
+            assert_eq!(result_of(&event).concession_rule(), rule, "version {version}");
+            let mut events = one_game_league(ScoringSystem::CDiplo100, 7);
+            events.push(event);
+            let rows = given::<League>(&events).standings_under(ScoringSystem::CDiplo100).unwrap();
+            let got: Vec<f64> = (1..=7)
+                .map(|n| rows.iter().find(|row| row.player == player(n)).unwrap().total)
+                .collect();
+            assert_eq!(got, scores, "version {version}");
+        }
+    }
+
+    #[test]
+    fn a_version_1_board_concession_keeps_the_solo() {
+        // Given a board result with a concession, as stored
+        let text = format!(
+            r#"{{"boardId":"{}","reportedBy":"admin","result":{},"tournamentId":"{LEAGUE}"}}"#,
+            Uuid::from_u128(7),
+            conceded_result_json()
+        );
+        // When decoded at version 1 (written when every dipvis system scored it as a solo)
+        // and at version 2
+        let old = DomainEvent::decode("BoardFinished", 1, text.as_str()).unwrap();
+        let new = DomainEvent::decode("BoardFinished", 2, text.as_str()).unwrap();
+        // Then each is under its version's rule
+        let rule = |event: &DomainEvent| match event {
+            DomainEvent::BoardFinished(e) => e.result.concession_rule(),
+            other => panic!("not a board result: {other:?}"),
+        };
+        assert_eq!(rule(&old), ConcessionRule::Solo);
+        assert_eq!(rule(&new), ConcessionRule::PerSystem);
+        assert_eq!(new.payload().to_string(), text, "the current version reads as stored");
     }
 }
 

@@ -114,7 +114,7 @@ macro_rules! scoring_catalogue {
                 "Diplomacy, C-Diplo 100 (docs/scoring.md#c-diplo).", {
                 display: "C-Diplo 100", aliases: ["CDiplo 100"],
                 score: |system, entries, explain| $crate::systems::cdiplo::score(system, &$crate::systems::cdiplo::C_DIPLO_100, entries, explain),
-                players: (7, Some(7)), needs: [Centres], concession: AsSolo,
+                players: (7, Some(7)), needs: [Centres], concession: AsDraw,
                 source: "dipvis, class GScoringCDiplo (\"CDiplo 100\")",
                 rule: "1 for playing, 1 per centre, 38/14/7 for the three best counts; a solo 100.",
             }),
@@ -122,7 +122,7 @@ macro_rules! scoring_catalogue {
                 "Diplomacy, C-Diplo 80 (docs/scoring.md#c-diplo).", {
                 display: "C-Diplo 80", aliases: ["CDiplo 80"],
                 score: |system, entries, explain| $crate::systems::cdiplo::score(system, &$crate::systems::cdiplo::C_DIPLO_80, entries, explain),
-                players: (7, Some(7)), needs: [Centres], concession: AsSolo,
+                players: (7, Some(7)), needs: [Centres], concession: AsDraw,
                 source: "dipvis, class GScoringCDiplo (\"CDiplo 80\")",
                 rule: "1 per centre, 25/14/7 for the three best counts; a solo 80.",
             }),
@@ -194,7 +194,7 @@ macro_rules! scoring_catalogue {
                 "Diplomacy, C-Diplo Namur (docs/scoring.md#c-diplo-namur).", {
                 display: "C-Diplo Namur", aliases: [],
                 score: $crate::systems::cdiplo_namur::score,
-                players: (7, Some(7)), needs: [Centres], concession: AsSolo,
+                players: (7, Some(7)), needs: [Centres], concession: AsDraw,
                 source: "dipvis, class GScoringCDiploNamur (\"C-Diplo Namur\")",
                 rule: "1 for playing, centre points weighted to small powers, 38/14/7 for the three best; a solo 85.",
             }),
@@ -298,7 +298,7 @@ macro_rules! scoring_catalogue {
                 "Diplomacy, Whipping (docs/scoring.md#whipping).", {
                 display: "Whipping", aliases: [],
                 score: $crate::systems::whipping::score,
-                players: (7, Some(7)), needs: [Centres, EliminatedYear, SoloYear], concession: AsSolo,
+                players: (7, Some(7)), needs: [Centres, EliminatedYear, SoloYear], concession: AsDraw,
                 source: "dipvis, class GScoringWhipping (\"Whipping\")",
                 rule: "Survivors 10 per centre plus a share of 60, a lone top twice its centres, the fallen 1 per year; a solo 468.",
             }),
@@ -370,17 +370,17 @@ macro_rules! scoring_catalogue {
                 "Diplomacy, Maxonian (docs/scoring.md#maxonian-and-7eleven).", {
                 display: "Maxonian", aliases: [],
                 score: |system, entries, explain| $crate::systems::maxonian::score(system, $crate::systems::maxonian::MAXONIAN_THRESHOLD, entries, explain),
-                players: (7, Some(7)), needs: [Centres, EarlierCentres], concession: AsSolo,
+                players: (7, Some(7)), needs: [Centres, EarlierCentres], concession: AsDraw,
                 source: "dipvis, class GScoringMaxonian (\"Maxonian\")",
-                rule: "7..1 by centres (ties broken by earlier years), plus 1 per centre above 13; a solo counts as 18.",
+                rule: "7..1 by centres (ties broken by earlier years), plus 1 per centre above 13 (with a solo only the soloist's, as 18).",
             }),
             (SevenEleven, "7eleven", "SEVEN_ELEVEN", Diplomacy,
                 "Diplomacy, 7Eleven (docs/scoring.md#maxonian-and-7eleven).", {
                 display: "7Eleven", aliases: [],
                 score: |system, entries, explain| $crate::systems::maxonian::score(system, $crate::systems::maxonian::SEVEN_ELEVEN_THRESHOLD, entries, explain),
-                players: (7, Some(7)), needs: [Centres, EarlierCentres], concession: AsSolo,
+                players: (7, Some(7)), needs: [Centres, EarlierCentres], concession: AsDraw,
                 source: "dipvis, class GScoringMaxonian (\"7Eleven\")",
-                rule: "7..1 by centres (ties broken by earlier years), plus 1 per centre above 11; a solo counts as 18.",
+                rule: "7..1 by centres (ties broken by earlier years), plus 1 per centre above 11 (with a solo only the soloist's, as 18).",
             }),
         ] }
     };
@@ -493,14 +493,30 @@ impl ResultField {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum ConcessionScoring {
-    /// As that power's solo (every dipvis system: its soloer is "the power that soloed the
-    /// game or was conceded to").
+    /// As that power's solo (dipvis's soloer is "the power that soloed the game or was
+    /// conceded to", and these systems' code scores it so).
     AsSolo,
-    /// As a drawn game scored from the centres (the system's rule knows only 18-centre wins).
+    /// As a drawn game scored from the centres: the system's rule knows only 18-centre wins
+    /// (Baf, Detour 98f), or its rule is silent and dipvis's code makes a solo only of 18
+    /// centres (C-Diplo 100 and 80, C-Diplo Namur, Maxonian, 7Eleven, Whipping).
     AsDraw,
     /// The result shape has no concession (placement, team games).
     NoConcession,
 }
+
+/// The systems that score a concession from the centres now but scored it as the power
+/// conceded to's solo under [`ConcessionRule::Solo`](crate::ConcessionRule::Solo), the rule of
+/// results recorded before each system followed its own rule: their rules say nothing of
+/// concessions and dipvis's code makes a solo only of 18 centres
+/// (`docs/scoring.md#draws-and-concessions`).
+pub const CONCESSION_SOLO_ONLY_UNDER_EARLIER_RULE: &[crate::ScoringSystem] = &[
+    crate::ScoringSystem::CDiplo100,
+    crate::ScoringSystem::CDiplo80,
+    crate::ScoringSystem::CDiploNamur,
+    crate::ScoringSystem::Whipping,
+    crate::ScoringSystem::Maxonian,
+    crate::ScoringSystem::SevenEleven,
+];
 
 /// Everything the platform knows about one scoring system, for every surface (GraphQL,
 /// `league systems`, the web app). Serialised with camelCase keys.
@@ -629,9 +645,26 @@ impl ScoringSystem {
         self.info().players_per_game
     }
 
-    /// How the system scores a concession.
+    /// How the system scores a concession recorded now.
     pub fn concession(self) -> ConcessionScoring {
         self.info().concession
+    }
+
+    /// Whether the system scores a concession as the power conceded to's solo under `rule`
+    /// (`docs/scoring.md#draws-and-concessions`): under the current rule as the catalogue says
+    /// ([`ScoringSystem::concession`]); under the rule of results recorded before that, also
+    /// the systems of [`CONCESSION_SOLO_ONLY_UNDER_EARLIER_RULE`]; under the first rule (a
+    /// draw of one) never.
+    pub fn scores_concession_as_solo(self, rule: crate::ConcessionRule) -> bool {
+        use crate::ConcessionRule;
+        match rule {
+            ConcessionRule::PerSystem => self.concession() == ConcessionScoring::AsSolo,
+            ConcessionRule::Solo => {
+                self.concession() == ConcessionScoring::AsSolo
+                    || CONCESSION_SOLO_ONLY_UNDER_EARLIER_RULE.contains(&self)
+            }
+            ConcessionRule::DrawOfOne => false,
+        }
     }
 
     /// Every name the system answers to: CLI name, GraphQL name, display name, aliases.

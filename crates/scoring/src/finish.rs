@@ -1,7 +1,7 @@
 //! Finishing positions and outcome classes shared by the systems: what the standings
 //! tie-breakers (DAANZ part 4) need to know about each player's game.
 
-use crate::{ConcessionScoring, DiplomacyEntry, Outcome, PlayerGameScore, ScoringSystem};
+use crate::{ConcessionRule, DiplomacyEntry, Outcome, PlayerGameScore, ScoringSystem};
 
 /// Centres that win a Diplomacy game outright (an "18 centre WIN", Baf, Detour 98f and Squares).
 pub(crate) const SOLO_CENTRES: u32 = 18;
@@ -57,15 +57,24 @@ pub(crate) fn conceded_to(entries: &[DiplomacyEntry]) -> Option<usize> {
 }
 
 /// The power `system` scores as the game's winner: the soloist, or the power conceded to when
-/// the system scores a concession as a solo and the result was recorded under that rule (not
-/// marked `concessionAsDraw`, `docs/scoring.md#draws-and-concessions`).
+/// the system scores a concession as a solo under the rule the result was recorded under
+/// (`docs/scoring.md#draws-and-concessions`).
 pub(crate) fn winner(system: ScoringSystem, entries: &[DiplomacyEntry]) -> Option<usize> {
-    soloist(entries).or_else(|| match system.concession() {
-        ConcessionScoring::AsSolo => {
-            conceded_to(entries).filter(|&index| !entries[index].concession_as_draw)
-        }
-        ConcessionScoring::AsDraw | ConcessionScoring::NoConcession => None,
+    soloist(entries).or_else(|| {
+        conceded_to(entries)
+            .filter(|&index| system.scores_concession_as_solo(concession_rule(&entries[index])))
     })
+}
+
+/// The rule a concession is scored under, from the markers on the power conceded to.
+pub(crate) fn concession_rule(conceded: &DiplomacyEntry) -> ConcessionRule {
+    if conceded.concession_as_draw {
+        ConcessionRule::DrawOfOne
+    } else if conceded.concession_as_solo {
+        ConcessionRule::Solo
+    } else {
+        ConcessionRule::PerSystem
+    }
 }
 
 /// Outcome classes for Diplomacy (DAANZ part 4.1, `docs/scoring.md#standings-and-tie-breakers`):

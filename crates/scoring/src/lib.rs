@@ -43,7 +43,8 @@ mod woodenships;
 pub use aggregation::{Aggregation, AggregationInfo};
 pub use baf::{BAF_TABLE, baf_score, baf_shared_top};
 pub use catalogue::{
-    ConcessionScoring, PlayersPerGame, ResultField, ScoringSystem, SystemInfo, catalogue,
+    CONCESSION_SOLO_ONLY_UNDER_EARLIER_RULE, ConcessionScoring, PlayersPerGame, ResultField,
+    ScoringSystem, SystemInfo, catalogue,
 };
 pub use detour::round_half_away_2dp;
 pub use standings::{compare_games, rank_keyed as rank_standings_keyed};
@@ -142,39 +143,47 @@ impl GameResult {
     }
 
     /// The rule this result's concession is scored under: [`ConcessionRule::DrawOfOne`] when
-    /// the power conceded to is marked `concessionAsDraw`, else [`ConcessionRule::Solo`] (also
-    /// for a result without a concession).
+    /// the power conceded to is marked `concessionAsDraw`, [`ConcessionRule::Solo`] when it is
+    /// marked `concessionAsSolo`, else [`ConcessionRule::PerSystem`] (also for a result
+    /// without a concession).
     pub fn concession_rule(&self) -> ConcessionRule {
         match (self, self.concession()) {
-            (GameResult::Diplomacy(entries), Some(index)) if entries[index].concession_as_draw => {
-                ConcessionRule::DrawOfOne
+            (GameResult::Diplomacy(entries), Some(index)) => {
+                finish::concession_rule(&entries[index])
             }
-            _ => ConcessionRule::Solo,
+            _ => ConcessionRule::PerSystem,
         }
     }
 
-    /// Scores this result's concession under `rule` from now on: marks (or unmarks) the power
-    /// conceded to `concessionAsDraw`. A result without a concession is left as it is. A
-    /// decoder upcasting a result recorded before concessions were scored as solos calls it
-    /// with [`ConcessionRule::DrawOfOne`].
+    /// Scores this result's concession under `rule` from now on: marks the power conceded to
+    /// `concessionAsDraw` or `concessionAsSolo`, or neither for the current rule. A result
+    /// without a concession is left as it is. A decoder upcasting a result recorded under an
+    /// earlier rule calls it with that rule.
     pub fn set_concession_rule(&mut self, rule: ConcessionRule) {
         let conceded = self.concession();
         if let (GameResult::Diplomacy(entries), Some(index)) = (self, conceded) {
             entries[index].concession_as_draw = rule == ConcessionRule::DrawOfOne;
+            entries[index].concession_as_solo = rule == ConcessionRule::Solo;
         }
     }
 }
 
 /// How a Diplomacy result's concession (every other power conceded to one) is scored
-/// (`docs/scoring.md#draws-and-concessions`).
+/// (`docs/scoring.md#draws-and-concessions`). The platform's rule changed twice; a result
+/// keeps the rule it was recorded under.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum ConcessionRule {
-    /// As that power's solo, by every system whose rule says so ([`ConcessionScoring`]): the
-    /// rule for every result recorded now.
+    /// Each system as its published rule says, else as dipvis's code scores it
+    /// ([`ScoringSystem::concession`]): the rule for every result recorded now.
     #[default]
+    PerSystem,
+    /// As that power's solo by every system but Baf and Detour 98f (whose rules know only the
+    /// 18-centre win): the rule of results recorded before [`ConcessionRule::PerSystem`], and
+    /// the what-if "every concession as a solo".
     Solo,
-    /// As a draw of one: the earlier rule, kept for results recorded before the change.
+    /// As a draw of one: the first rule, kept for results recorded before concessions were
+    /// scored as solos.
     DrawOfOne,
 }
 
@@ -202,7 +211,8 @@ pub struct DiplomacyEntry {
     pub eliminated_year: Option<i32>,
     /// Included in the draw the players voted through (`docs/scoring.md#draws-and-concessions`).
     /// When no power is flagged the draw is every surviving power; a single flagged power is a
-    /// concession to it, which every system whose rule says so scores as that power's solo. Left out of the JSON when false, so results stored before the field
+    /// concession to it, which each system scores as its rule says (a solo or from the
+    /// centres, [`ScoringSystem::concession`]). Left out of the JSON when false, so results stored before the field
     /// existed read and hash exactly as they did.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub in_draw: bool,
@@ -225,6 +235,13 @@ pub struct DiplomacyEntry {
     /// every result stored before the field existed reads and hashes exactly as it did.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub concession_as_draw: bool,
+    /// Set on the power conceded to when the result is scored under the rule before each
+    /// system followed its own, a concession is that power's solo in every system but Baf and
+    /// Detour 98f ([`ConcessionRule::Solo`]): results recorded then keep their scores. Left out
+    /// of the JSON when false, so every result stored before the field existed reads and
+    /// hashes exactly as it did.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub concession_as_solo: bool,
 }
 
 impl DiplomacyEntry {
@@ -239,6 +256,7 @@ impl DiplomacyEntry {
             solo_year: None,
             earlier_centres: Vec::new(),
             concession_as_draw: false,
+            concession_as_solo: false,
         }
     }
 }

@@ -38,7 +38,7 @@ fn distinct_names<'a>(
 /// most one soloist, somebody holding a centre, `eliminatedYear` (≥ 1901) only for a
 /// power that has 0 centres or is flagged eliminated, `soloYear` (≥ 1901, no elimination
 /// after it) only for the soloist or the power conceded to, `inDraw` only for a power holding
-/// centres in a game nobody won outright, and `concessionAsDraw` only on the power conceded to
+/// centres in a game nobody won outright, and `concessionAsDraw` and `concessionAsSolo` only on the power conceded to
 /// (`docs/scoring.md#draws-and-concessions`).
 pub(crate) fn diplomacy(entries: &[DiplomacyEntry]) -> Result<(), ScoringError> {
     if entries.len() != DIPLOMACY_PLAYERS {
@@ -108,10 +108,21 @@ pub(crate) fn diplomacy(entries: &[DiplomacyEntry]) -> Result<(), ScoringError> 
     }
     let conceded = conceded_to(entries);
     for (index, entry) in entries.iter().enumerate() {
-        if entry.concession_as_draw && conceded != Some(index) {
+        for (marked, field) in [
+            (entry.concession_as_draw, "concessionAsDraw"),
+            (entry.concession_as_solo, "concessionAsSolo"),
+        ] {
+            if marked && conceded != Some(index) {
+                return Err(ScoringError::invalid(
+                    format!("players[{index}].{field}"),
+                    "only the power conceded to (the one power flagged inDraw) carries it",
+                ));
+            }
+        }
+        if entry.concession_as_draw && entry.concession_as_solo {
             return Err(ScoringError::invalid(
-                format!("players[{index}].concessionAsDraw"),
-                "only the power conceded to (the one power flagged inDraw) carries it",
+                format!("players[{index}].concessionAsSolo"),
+                "a concession is scored under one rule: not with concessionAsDraw",
             ));
         }
     }

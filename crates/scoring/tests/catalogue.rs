@@ -74,7 +74,7 @@ fn the_facts_serialise_for_every_surface() {
     assert_eq!(json["resultKind"], "diplomacy");
     assert_eq!(json["playersPerGame"], serde_json::json!({"min": 7, "max": 7}));
     assert_eq!(json["needs"], serde_json::json!(["centres", "earlierCentres"]));
-    assert_eq!(json["concession"], "asSolo");
+    assert_eq!(json["concession"], "asDraw");
     assert_eq!(ScoringSystem::Baf.players_per_game().to_string(), "exactly 7");
     assert_eq!(ScoringSystem::Placement.players_per_game().to_string(), "2 to 8");
     assert_eq!(ScoringSystem::WoodenShips.players_per_game().to_string(), "at least 2");

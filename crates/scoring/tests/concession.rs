@@ -1,7 +1,9 @@
 //! Concessions (`docs/scoring.md#draws-and-concessions`): a game every other power conceded to
-//! one is scored as that power's solo by every system whose rule says so, while a result marked
-//! to be scored under the earlier rule (a concession is a draw of one) keeps its old scores; the
-//! marker's JSON, its validation, and the standings counting a concession as a win.
+//! one is scored as each system's published rule, else dipvis's code, says — that power's solo,
+//! or from the centres — while a result marked to be scored under an earlier rule (a concession
+//! is a draw of one; a concession is a solo in every system but Baf and Detour 98f) keeps its
+//! old scores; the markers' JSON, their validation, and the standings counting a concession as
+//! a win.
 
 use league_scoring::{
     ConcessionRule, ConcessionScoring, DiplomacyEntry, GameResult, Outcome, ScoringSystem,
@@ -50,6 +52,7 @@ fn without_vote(result: &GameResult) -> GameResult {
             .map(|entry| DiplomacyEntry {
                 in_draw: false,
                 concession_as_draw: false,
+                concession_as_solo: false,
                 ..entry.clone()
             })
             .collect(),
@@ -92,8 +95,6 @@ fn every_system_scores_a_concession_as_its_rule_says() {
     let table: &[(ScoringSystem, [f64; 3])] = &[
         (S::SoloOrBust, [0.0, 100.0, 0.0]),
         (S::DrawSize, [0.0, 100.0, 0.0]),
-        (S::CDiplo100, [0.0, 100.0, 0.0]),
-        (S::CDiplo80, [0.0, 80.0, 0.0]),
         (S::Bangkok, [1.0, 41.0, 0.0]),
         (S::Olympic, [0.0, 46.0, 0.0]),
         (S::CarnageDeadEqual, [0.0, 28_034.0, 0.0]),
@@ -102,7 +103,6 @@ fn every_system_scores_a_concession_as_its_rule_says() {
         (S::Carnage2023, [0.0, 28_034.0, 0.0]),
         (S::Tribute, [0.0, 100.0, 0.0]),
         (S::Base3, [0.0, 46.0, 0.0]),
-        (S::CDiploNamur, [0.0, 85.0, 0.0]),
         (S::OpenTribute, [0.0, 340.0, 0.0]),
         (S::Mischief, [0.0, 34.0, 0.0]),
         (S::Omg, [0.0, 100.0, 0.0]),
@@ -116,7 +116,6 @@ fn every_system_scores_a_concession_as_its_rule_says() {
         (S::SydneyLeague, [125.0, 1462.5, 54.5]),
         (S::WorldClassic, [9.0, 420.0, 8.0]),
         (S::SummerClassic, [9.0, 420.0, 8.0]),
-        (S::Whipping, [10.0, 468.0, 9.0]),
         (S::Detour09, [2.0, 110.0, 2.0]),
         (S::BangkokPike, [1.0, 60.0, 0.9]),
         (S::Haight, [10.0, 451.0, 9.0]),
@@ -125,9 +124,6 @@ fn every_system_scores_a_concession_as_its_rule_says() {
         (S::ManorConV2, [0.9, 100.0, 0.8]),
         (S::RankedClassic, [9.0, 550.0, 8.0]),
         (S::RankedClassicV2, [9.0, 550.0, 8.0]),
-        // 1st by centres, plus the solo's 18 − 13 (Maxonian) or 18 − 11 (7Eleven).
-        (S::Maxonian, [2.0, 12.0, 1.0]),
-        (S::SevenEleven, [2.0, 14.0, 1.0]),
         (S::Squares, [0.0, 100.0, 0.0]),
     ];
     let game = conceded_to_england();
@@ -139,8 +135,19 @@ fn every_system_scores_a_concession_as_its_rule_says() {
         assert_eq!(scored.players[1].outcome, Outcome::Win, "{system}");
         assert_eq!(scored.players[0].outcome, Outcome::Loss, "{system}");
     }
-    // Baf and Detour 98f know only 18-centre wins: a concession scores from the centres.
-    for system in [S::Baf, S::Detour98f] {
+    // Baf and Detour 98f know only 18-centre wins, and dipvis's code makes a solo only of 18
+    // centres in the six systems whose rules are silent: a concession scores from the centres
+    // (the whole rows are `the_six_systems_score_a_concession_from_the_centres`).
+    for system in [
+        S::Baf,
+        S::Detour98f,
+        S::CDiplo100,
+        S::CDiplo80,
+        S::CDiploNamur,
+        S::Whipping,
+        S::Maxonian,
+        S::SevenEleven,
+    ] {
         assert_eq!(system.concession(), ConcessionScoring::AsDraw);
         let plain = without_vote(&without_solo_year(&game));
         assert_eq!(scores(system, &game), scores(system, &plain), "{system}");
@@ -149,10 +156,78 @@ fn every_system_scores_a_concession_as_its_rule_says() {
     let listed: Vec<ScoringSystem> = table.iter().map(|&(system, _)| system).collect();
     for &system in ScoringSystem::ALL.iter().filter(|system| system.is_diplomacy()) {
         assert!(
-            listed.contains(&system) || [S::Baf, S::Detour98f].contains(&system),
+            listed.contains(&system) || system.concession() == ConcessionScoring::AsDraw,
             "{system} has no concession example"
         );
     }
+}
+
+/// Each of the six systems whose rules say nothing of concessions scores the concession game
+/// from the centres, as dipvis's code does (only 18 centres make its solo); under the rule of
+/// results recorded before, the power conceded to scored the solo.
+#[test]
+fn the_six_systems_score_a_concession_from_the_centres() {
+    use ScoringSystem as S;
+    // Austria, England, France, Germany, Italy, Russia, Turkey: centres 2, 11, 7, 0, 4, 5, 5.
+    let table: &[(ScoringSystem, [f64; 7], f64)] = &[
+        // 1 for playing + centres + 38/14/7 by rank (Russia and Turkey split 3rd's 7).
+        (S::CDiplo100, [3.0, 50.0, 22.0, 1.0, 5.0, 9.5, 9.5], 100.0),
+        // centres + 25/14/7 by rank.
+        (S::CDiplo80, [2.0, 36.0, 21.0, 0.0, 4.0, 8.5, 8.5], 80.0),
+        // 1 for playing + centre points (2 → 9, 4 → 14, 5 → 16, 7 → 19, 11 → 23) + 38/14/7.
+        (S::CDiploNamur, [10.0, 62.0, 34.0, 1.0, 15.0, 20.5, 20.5], 85.0),
+        // Six survivors share 60; England a lone top, + 2 × 11; Germany fell in 1909: 9.
+        (S::Whipping, [30.0, 142.0, 80.0, 9.0, 50.0, 60.0, 60.0], 468.0),
+        // 7..1 by centres (Russia ahead of Turkey a year before); 11 centres, no bonus.
+        (S::Maxonian, [2.0, 7.0, 6.0, 1.0, 3.0, 5.0, 4.0], 12.0),
+        (S::SevenEleven, [2.0, 7.0, 6.0, 1.0, 3.0, 5.0, 4.0], 14.0),
+    ];
+    let game = conceded_to_england();
+    for &(system, row, earlier_solo) in table {
+        assert_eq!(system.concession(), ConcessionScoring::AsDraw, "{system}");
+        assert_eq!(system.info().concession, ConcessionScoring::AsDraw, "{system}");
+        assert_close(&scores(system, &game), &row);
+        let scored = score_game(system, &game).unwrap();
+        assert_eq!(scored.players[1].outcome, Outcome::Draw, "{system}");
+        assert_eq!(scored.players[3].outcome, Outcome::Elimination, "{system}");
+        // The same concession recorded under the earlier rule keeps the solo.
+        let mut earlier = game.clone();
+        earlier.set_concession_rule(ConcessionRule::Solo);
+        assert_eq!(earlier.concession_rule(), ConcessionRule::Solo);
+        let scored = score_game(system, &earlier).unwrap();
+        assert_close(&[scored.players[1].score], &[earlier_solo]);
+        assert_eq!(scored.players[1].outcome, Outcome::Win, "{system}");
+    }
+    let listed: Vec<ScoringSystem> = table.iter().map(|&(system, _, _)| system).collect();
+    assert_eq!(listed, league_scoring::CONCESSION_SOLO_ONLY_UNDER_EARLIER_RULE);
+}
+
+/// As dipvis's code does, with a concession scored from the centres only the power conceded
+/// to may take Maxonian's and 7Eleven's points above the threshold.
+#[test]
+fn with_a_concession_only_the_power_conceded_to_takes_the_points_above_the_threshold() {
+    let entry = |player: &str, centres: u32, earlier: &[u32]| DiplomacyEntry {
+        earlier_centres: earlier.to_vec(),
+        ..DiplomacyEntry::new(player, centres)
+    };
+    // England (conceded to) 12, France 14, Austria 3, Germany 0, Italy 2, Russia 2, Turkey 1.
+    let game = GameResult::Diplomacy(vec![
+        entry("Austria", 3, &[]),
+        DiplomacyEntry { in_draw: true, ..entry("England", 12, &[]) },
+        entry("France", 14, &[]),
+        DiplomacyEntry { eliminated_year: Some(1908), ..entry("Germany", 0, &[]) },
+        entry("Italy", 2, &[2]),
+        entry("Russia", 2, &[3]),
+        entry("Turkey", 1, &[]),
+    ]);
+    // 7Eleven: France 1st, 7 and nothing above 11; England 2nd, 6 + 1.
+    assert_close(&scores(ScoringSystem::SevenEleven, &game), &[5.0, 7.0, 7.0, 1.0, 3.0, 4.0, 2.0]);
+    // Without the concession France takes its 3.
+    let drawn = without_vote(&game);
+    assert_close(
+        &scores(ScoringSystem::SevenEleven, &drawn),
+        &[5.0, 7.0, 10.0, 1.0, 3.0, 4.0, 2.0],
+    );
 }
 
 #[test]
@@ -164,8 +239,10 @@ fn systems_paying_the_losers_by_years_need_the_concession_year() {
         let error = score_game(system, &game).unwrap_err();
         assert_eq!(error.field(), "players[1].soloYear", "{system}");
     }
-    // Systems that do not pay by years score it without.
+    // Systems that do not pay by years score it without, and so does Whipping, which scores
+    // a concession from the centres.
     assert_close(&scores(ScoringSystem::Bangkok, &game), &[1.0, 41.0, 3.5, 0.0, 2.0, 2.5, 2.5]);
+    assert_close(&scores(ScoringSystem::Whipping, &game)[1..2], &[142.0]);
 }
 
 #[test]
@@ -181,6 +258,17 @@ fn the_concession_markers_are_checked() {
     let GameResult::Diplomacy(mut entries) = conceded_to_england() else { unreachable!() };
     entries[2].concession_as_draw = true;
     assert_eq!(field(&GameResult::Diplomacy(entries.clone())), "players[2].concessionAsDraw");
+    entries[2].concession_as_draw = false;
+    entries[2].concession_as_solo = true;
+    assert_eq!(field(&GameResult::Diplomacy(entries.clone())), "players[2].concessionAsSolo");
+    entries[2].concession_as_solo = false;
+    // One rule at a time on the power conceded to.
+    entries[1].concession_as_draw = true;
+    entries[1].concession_as_solo = true;
+    entries[1].solo_year = None;
+    assert_eq!(field(&GameResult::Diplomacy(entries.clone())), "players[1].concessionAsSolo");
+    entries[1] = DiplomacyEntry { solo_year: Some(1910), ..DiplomacyEntry::new("England", 11) };
+    entries[1].in_draw = true;
     // A solo year on a power neither soloing nor conceded to is refused as before.
     entries[2].concession_as_draw = false;
     entries[2].solo_year = Some(1910);
@@ -196,14 +284,20 @@ fn the_marker_leaves_earlier_results_bytes_alone() {
     let stored = r#"{"diplomacy":[{"player":"A","centres":2,"eliminated":false},{"player":"E","centres":11,"eliminated":false,"inDraw":true}]}"#;
     let mut result: GameResult = serde_json::from_str(stored).unwrap();
     assert_eq!(result.concession(), Some(1));
-    assert_eq!(result.concession_rule(), ConcessionRule::Solo);
+    assert_eq!(result.concession_rule(), ConcessionRule::PerSystem);
     assert_eq!(serde_json::to_string(&result).unwrap(), stored);
+    result.set_concession_rule(ConcessionRule::Solo);
+    let marked = serde_json::to_string(&result).unwrap();
+    assert!(marked.contains(r#""inDraw":true,"concessionAsSolo":true"#), "{marked}");
+    let read: GameResult = serde_json::from_str(&marked).unwrap();
+    assert_eq!(read.concession_rule(), ConcessionRule::Solo);
     result.set_concession_rule(ConcessionRule::DrawOfOne);
     let marked = serde_json::to_string(&result).unwrap();
     assert!(marked.contains(r#""inDraw":true,"concessionAsDraw":true"#), "{marked}");
     let read: GameResult = serde_json::from_str(&marked).unwrap();
     assert_eq!(read.concession_rule(), ConcessionRule::DrawOfOne);
-    result.set_concession_rule(ConcessionRule::Solo);
+    assert!(!marked.contains("concessionAsSolo"), "{marked}");
+    result.set_concession_rule(ConcessionRule::PerSystem);
     assert_eq!(serde_json::to_string(&result).unwrap(), stored);
     // Without a concession there is nothing to mark.
     let mut drawn: GameResult = serde_json::from_str(r#"{"diplomacy":[]}"#).unwrap();
@@ -221,4 +315,31 @@ fn standings_count_a_concession_as_a_win_under_the_new_rule_only() {
     };
     assert_eq!(wins_of(&conceded_to_england()), (1, 0, 1));
     assert_eq!(wins_of(&under_earlier_rule(&conceded_to_england())), (0, 1, 1));
+}
+
+/// `docs/scoring.md`'s concession table lists every Diplomacy system once, with what the
+/// catalogue does: "solo" for a solo, "centres" for the centres, "centres (dipvis)" exactly for
+/// the systems that scored a solo under the earlier rule.
+#[test]
+fn the_docs_concession_table_matches_the_catalogue() {
+    let docs = include_str!("../../../docs/scoring.md");
+    for &system in ScoringSystem::ALL.iter().filter(|system| system.is_diplomacy()) {
+        let prefix = format!("| `{}` | ", system.name());
+        let rows: Vec<&str> = docs.lines().filter(|line| line.starts_with(&prefix)).collect();
+        let [row] = rows[..] else {
+            panic!("docs/scoring.md needs one concession row for {system}, has {rows:?}")
+        };
+        let label = row[prefix.len()..].split(" | ").next().unwrap();
+        let expected = match system.concession() {
+            ConcessionScoring::AsSolo => ["solo (rule)", "solo (dipvis)"].as_slice(),
+            ConcessionScoring::AsDraw
+                if league_scoring::CONCESSION_SOLO_ONLY_UNDER_EARLIER_RULE.contains(&system) =>
+            {
+                ["centres (dipvis)"].as_slice()
+            }
+            ConcessionScoring::AsDraw => ["centres (rule)"].as_slice(),
+            ConcessionScoring::NoConcession => unreachable!("a Diplomacy system"),
+        };
+        assert!(expected.contains(&label), "{system}: {label:?}, expected one of {expected:?}");
+    }
 }

@@ -19,6 +19,7 @@ mod limits;
 mod oracle;
 mod pagination;
 mod ratings;
+mod refusals;
 mod results;
 mod roles;
 mod subscriptions;

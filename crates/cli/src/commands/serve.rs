@@ -109,7 +109,7 @@ pub async fn run(args: ServeArgs) -> Result<ExitCode, CliError> {
         %bound,
         cors = ?config.cors_origins,
         reads_replica = app.reads_replica(),
-        "serving GraphQL at /graphql, GraphiQL at /"
+        "serving the web app at /, GraphQL at /graphql, GraphiQL at /graphiql"
     );
     {
         let mut out = std::io::stdout().lock();

@@ -240,6 +240,7 @@ impl GameResultInput {
                                 })
                                 .collect::<GatewayResult<_>>()?,
                             concession_as_draw: false,
+                            concession_as_solo: false,
                         })
                     })
                     .collect::<GatewayResult<_>>()?,

@@ -1,12 +1,13 @@
 //! Maxonian and 7Eleven (`docs/scoring.md#maxonian-and-7eleven`): 7, 6, 5, 4, 3, 2, 1 by final
 //! centres, ties broken by who was ahead most recently in the earlier years' counts (powers
 //! level in every year given share the average), plus one point per centre above 13 (Maxonian)
-//! or 11 (7Eleven), which with a solo only the soloist gets (counted up to 18).
+//! or 11 (7Eleven), which with a solo only the soloist gets (counted up to 18) and with a
+//! concession only the power conceded to.
 
 use super::show;
 use crate::catalogue::Scores;
-use crate::finish::{SOLO_CENTRES, diplomacy_rows, winner};
-use crate::{DiplomacyEntry, Explain, ScoringError, ScoringSystem};
+use crate::finish::{SOLO_CENTRES, conceded_to, concession_rule, diplomacy_rows, winner};
+use crate::{ConcessionRule, DiplomacyEntry, Explain, ScoringError, ScoringSystem};
 
 /// Position points, 1st to 7th.
 pub const POSITIONS: [f64; 7] = [7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0];
@@ -83,6 +84,10 @@ pub(crate) fn score(
     explain: Explain,
 ) -> Scores {
     let winner = winner(system, entries);
+    // A concession scored from the centres: as dipvis's code does, only the power conceded to
+    // (its soloer) may take the points above the threshold, on the centres it holds.
+    let conceded = conceded_to(entries)
+        .filter(|&index| concession_rule(&entries[index]) != ConcessionRule::DrawOfOne);
     let mut positions = vec![0.0; entries.len()];
     let everyone: Vec<usize> = (0..entries.len()).collect();
     place(system, entries, &everyone, 0, 0, &mut positions)?;
@@ -92,7 +97,10 @@ pub(crate) fn score(
             // A solo, or a concession scored as one, counts as 18 centres.
             Some(w) if w == index => SOLO_CENTRES - threshold,
             Some(_) => 0,
-            None => centres.saturating_sub(threshold),
+            None => match conceded {
+                Some(c) if c != index => 0,
+                _ => centres.saturating_sub(threshold),
+            },
         };
         let points = positions[index] + f64::from(bonus);
         let explanation = match explain {

@@ -1,0 +1,285 @@
+//! Every refusal of a tournament command answers the `extensions.code` that
+//! `docs/tournaments.md#refusals-and-their-error-codes` gives it: one tournament is driven
+//! through its rounds, each refusal of the table is triggered on the way, and its code is
+//! compared with the table's row; every row must be triggered, so the table and the code
+//! cannot drift apart unseen.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use league_testkit::{TestDatabase, on_both_databases};
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+use super::tournament::{check_in, diplomacy_input, enter, seed};
+use crate::support::{ADMIN, TestApp, error_of, spawn_app};
+
+/// `(command, refused when) → code`, read from the docs' table.
+fn documented() -> BTreeMap<(String, String), String> {
+    let docs = include_str!("../../../docs/tournaments.md");
+    let section = docs
+        .split("## Refusals and their error codes")
+        .nth(1)
+        .expect("docs/tournaments.md has the refusals section");
+    section
+        .lines()
+        .filter(|line| line.starts_with("| ") && !line.starts_with("| command"))
+        .map(|line| {
+            let cells: Vec<&str> = line.trim_matches('|').split(" | ").map(str::trim).collect();
+            let [command, when, code] = cells[..] else { panic!("a row of three cells: {line}") };
+            let unquote = |cell: &str| cell.trim_matches('`').to_owned();
+            ((unquote(command), when.to_owned()), unquote(code))
+        })
+        .collect()
+}
+
+/// Compares each refusal's code with its documented row and remembers the rows seen.
+struct Table {
+    rows: BTreeMap<(String, String), String>,
+    seen: BTreeSet<(String, String)>,
+}
+
+impl Table {
+    fn check(&mut self, command: &str, when: &str, response: &Value) {
+        let key = (command.to_owned(), when.to_owned());
+        let documented = self.rows.get(&key).unwrap_or_else(|| panic!("no row {key:?}"));
+        let (code, _) = error_of(response);
+        assert_eq!(code, documented, "{command}: {when}: {response}");
+        assert!(response["data"].is_null() || response["data"].as_object().is_some());
+        self.seen.insert(key);
+    }
+}
+
+const ENTER: &str =
+    "mutation($t: ID!, $p: ID) { enterTournament(tournamentId: $t, playerId: $p) { id } }";
+const WITHDRAW: &str =
+    "mutation($t: ID!, $p: ID) { withdrawFromTournament(tournamentId: $t, playerId: $p) { id } }";
+const ROLL_CALL: &str = "mutation($t: ID!, $r: Int!, $p: ID) {
+  answerRollCall(tournamentId: $t, round: $r, playerId: $p, present: true) { id } }";
+const SEED: &str = "mutation($t: ID!, $r: Int!, $s: String, $out: [ID!]) {
+  seedRound(tournamentId: $t, round: $r, seed: $s, sittingOut: $out) { number } }";
+const SWAP: &str = "mutation($t: ID!, $r: Int!, $a: ID!, $b: ID!, $why: String!) {
+  swapRoundPlayers(tournamentId: $t, round: $r, first: $a, second: $b, reason: $why) { number } }";
+const REPORT: &str = "mutation($t: ID!, $b: ID!, $r: GameResultInput!, $x: [ReplacementInput!]) {
+  reportBoardResult(tournamentId: $t, boardId: $b, result: $r, replacements: $x) { finished } }";
+const CORRECT: &str = "mutation($t: ID!, $b: ID!, $r: GameResultInput!, $why: String!) {
+  correctBoardResult(tournamentId: $t, boardId: $b, result: $r, reason: $why) { finished } }";
+const CO_ORGANISER: &str =
+    "mutation($c: ID!, $p: ID!) { addCoOrganiser(competitionId: $c, playerId: $p) }";
+const CREATE: &str =
+    "mutation($input: CreateTournamentInput!) { createTournament(input: $input) { id } }";
+
+/// The boards of `round`: (id, seated player ids).
+async fn boards(server: &TestApp, id: &str, round: usize) -> Vec<(String, Vec<String>)> {
+    let query = "query($id: ID!) { tournament(id: $id) { rounds { boards {
+                   id seats { player { id } } } } } }";
+    let data = server.data(None, query, json!({ "id": id })).await;
+    data["tournament"]["rounds"][round - 1]["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|board| {
+            let seats = board["seats"].as_array().unwrap();
+            let players = seats.iter().map(|s| s["player"]["id"].as_str().unwrap().to_owned());
+            (board["id"].as_str().unwrap().to_owned(), players.collect())
+        })
+        .collect()
+}
+
+/// A Diplomacy result for `seats`: 10, 8, 6, 4, 3, 2, 1 centres.
+fn result_for(seats: &[String]) -> Value {
+    let centres = [10, 8, 6, 4, 3, 2, 1];
+    let entries: Vec<Value> = seats
+        .iter()
+        .zip(centres)
+        .map(|(player, centres)| json!({ "playerId": player, "centres": centres }))
+        .collect();
+    json!({ "diplomacy": entries })
+}
+
+async fn every_tournament_refusal_has_its_documented_code(db: TestDatabase) {
+    let app = spawn_app(&db.url).await;
+    let server = &app;
+    let mut table = Table { rows: documented(), seen: BTreeSet::new() };
+    let players = server.register_many(9, "Entrant").await;
+    let (p1, p2, outsider) = (&players[0], &players[1], &players[8]);
+    let nobody = Uuid::now_v7().to_string();
+    let head = || async { server.app().store().head_position().await.unwrap() };
+
+    // Creation.
+    let response = server.gql(None, CREATE, json!({ "input": diplomacy_input(2) })).await;
+    table.check("any", "no `Authorization` header", &response);
+    let response =
+        server.gql(Some(&p1.token), CREATE, json!({ "input": diplomacy_input(2) })).await;
+    table.check("createTournament", "the caller is a player not appointed organiser", &response);
+    let response = server.gql(Some(ADMIN), CREATE, json!({ "input": diplomacy_input(0) })).await;
+    let when = "a setting that cannot work (rounds outside 1–20, k the system does not allow, …)";
+    table.check("createTournament", when, &response);
+    let created = server.data(Some(ADMIN), CREATE, json!({ "input": diplomacy_input(2) })).await;
+    let id = created["createTournament"]["id"].as_str().unwrap().to_owned();
+
+    // Entries.
+    let when = "an id argument that is not an id (`tournamentId`, `playerId`, `boardId`, …)";
+    table.check(
+        "any",
+        when,
+        &server.gql(Some(ADMIN), ENTER, json!({ "t": "x", "p": p1.id })).await,
+    );
+    let response = server.gql(Some(ADMIN), ENTER, json!({ "t": nobody, "p": p1.id })).await;
+    table.check("any", "no tournament has that id", &response);
+    let response = server.gql(Some(ADMIN), ENTER, json!({ "t": id })).await;
+    table.check("enterTournament", "the site admin names no player", &response);
+    let response = server.gql(Some(&p1.token), ENTER, json!({ "t": id, "p": p2.id })).await;
+    let when = "a player enters another, not organising the tournament";
+    table.check("enterTournament", when, &response);
+    let response = server.gql(Some(ADMIN), ENTER, json!({ "t": id, "p": nobody })).await;
+    table.check("enterTournament", "the player is not registered", &response);
+    for player in &players[..8] {
+        assert!(enter(server, &player.token, &id, None).await["errors"].is_null());
+    }
+    let when = "the player has already entered, or has withdrawn";
+    table.check("enterTournament", when, &enter(server, &p1.token, &id, None).await);
+
+    // Withdrawals.
+    let response = server.gql(Some(&p1.token), WITHDRAW, json!({ "t": id, "p": p2.id })).await;
+    let when = "a player withdraws another, not organising the tournament";
+    table.check("withdrawFromTournament", when, &response);
+    let response = server.gql(Some(&outsider.token), WITHDRAW, json!({ "t": id })).await;
+    let when = "the player has not entered, or has withdrawn";
+    table.check("withdrawFromTournament", when, &response);
+    let leaver = &players[7];
+    assert!(
+        server.gql(Some(&leaver.token), WITHDRAW, json!({ "t": id })).await["errors"].is_null()
+    );
+    let when = "the player has already entered, or has withdrawn";
+    table.check("enterTournament", when, &enter(server, &leaver.token, &id, None).await);
+
+    // Roll call for round 1.
+    let response =
+        server.gql(Some(&p1.token), ROLL_CALL, json!({ "t": id, "r": 1, "p": p2.id })).await;
+    let when = "a player answers for another, not organising the tournament";
+    table.check("answerRollCall", when, &response);
+    let response = server.gql(Some(&outsider.token), ROLL_CALL, json!({ "t": id, "r": 1 })).await;
+    let when = "the player has not entered, or has withdrawn";
+    table.check("answerRollCall", when, &response);
+    let response = server.gql(Some(&p1.token), ROLL_CALL, json!({ "t": id, "r": 2 })).await;
+    table.check("answerRollCall", "the round is not the open one (the next to seed)", &response);
+    for player in &players[..7] {
+        check_in(server, player, &id, 1, false).await;
+    }
+
+    // Seeding round 1.
+    let response = server.gql(Some(ADMIN), SEED, json!({ "t": id, "r": 1, "s": "x" })).await;
+    table.check("seedRound", "`seed` is not a whole number 0 to 2^64−1", &response);
+    let response = server.gql(Some(&p1.token), SEED, json!({ "t": id, "r": 1 })).await;
+    table.check("seedRound", "the caller does not organise the tournament", &response);
+    let response = server.gql(Some(ADMIN), SEED, json!({ "t": id, "r": 2 })).await;
+    table.check("seedRound", "the round is not the next to seed", &response);
+    let response =
+        server.gql(Some(ADMIN), SEED, json!({ "t": id, "r": 1, "out": [outsider.id] })).await;
+    let when = "`sittingOut` or `playingTwice` names a player not present";
+    table.check("seedRound", when, &response);
+    let response = server.gql(Some(ADMIN), SEED, json!({ "t": id, "r": 1, "out": [p1.id] })).await;
+    table.check("seedRound", "the players present cannot fill whole boards", &response);
+    assert!(seed(server, &id, 1).await["errors"].is_null());
+    let round_1 = boards(server, &id, 1).await;
+    let (board, seats) = round_1[0].clone();
+
+    // Round 1 is being played.
+    let response = server.gql(Some(ADMIN), SEED, json!({ "t": id, "r": 2 })).await;
+    table.check("seedRound", "a board of the previous round has no result", &response);
+    let response = server.gql(Some(&p1.token), WITHDRAW, json!({ "t": id })).await;
+    let when = "the player is seated in a round still being played";
+    table.check("withdrawFromTournament", when, &response);
+    let swap = |token: &str, round: u32, a: &str, b: &str, why: &str| {
+        let variables = json!({ "t": id, "r": round, "a": a, "b": b, "why": why });
+        let token = token.to_owned();
+        async move { server.gql(Some(&token), SWAP, variables).await }
+    };
+    let response = swap(&p1.token, 1, &seats[0], &seats[1], "late").await;
+    table.check("swapRoundPlayers", "the caller does not organise the tournament", &response);
+    let response = swap(ADMIN, 2, &seats[0], &seats[1], "late").await;
+    table.check("swapRoundPlayers", "the round is not seeded", &response);
+    let when = "the two players are one, both sit out, or one is not in the round";
+    table.check("swapRoundPlayers", when, &swap(ADMIN, 1, &seats[0], &seats[0], "late").await);
+    table.check("swapRoundPlayers", when, &swap(ADMIN, 1, &seats[0], &outsider.id, "late").await);
+    let response = swap(ADMIN, 1, &seats[0], &seats[1], " ").await;
+    table.check("swapRoundPlayers", "the reason is empty or too long", &response);
+
+    // Results.
+    let report = |token: &str, board: &str, result: Value, replacements: Value| {
+        let variables = json!({ "t": id, "b": board, "r": result, "x": replacements });
+        let token = token.to_owned();
+        async move { server.gql(Some(&token), REPORT, variables).await }
+    };
+    let response = report(ADMIN, &nobody, result_for(&seats), Value::Null).await;
+    table.check("reportBoardResult", "no board of the tournament has that id", &response);
+    let response = report(&outsider.token, &board, result_for(&seats), Value::Null).await;
+    let when = "the caller is neither seated on the board nor organising the tournament";
+    table.check("reportBoardResult", when, &response);
+    let response = report(ADMIN, &board, result_for(&seats[..6]), Value::Null).await;
+    let when = "the result does not fit the board or its scoring system";
+    table.check("reportBoardResult", when, &response);
+    let not_seated = json!([{ "seated": outsider.id, "replacement": p2.id }]);
+    let response = report(ADMIN, &board, result_for(&seats), not_seated).await;
+    let when = "a replacement is not on the board, already plays on it, or is named twice";
+    table.check("reportBoardResult", when, &response);
+    let unknown = json!([{ "seated": seats[0], "replacement": nobody }]);
+    let response = report(ADMIN, &board, result_for(&seats), unknown).await;
+    table.check("reportBoardResult", "a replacement player is not registered", &response);
+    let correct = |token: &str, board: &str, result: Value, why: &str| {
+        let variables = json!({ "t": id, "b": board, "r": result, "why": why });
+        let token = token.to_owned();
+        async move { server.gql(Some(&token), CORRECT, variables).await }
+    };
+    let response = correct(ADMIN, &board, result_for(&seats), "typo").await;
+    table.check("correctBoardResult", "the board has no result yet", &response);
+    assert!(report(ADMIN, &board, result_for(&seats), Value::Null).await["errors"].is_null());
+    let response = report(ADMIN, &board, result_for(&seats), Value::Null).await;
+    table.check("reportBoardResult", "the board already has a result", &response);
+    let response = swap(ADMIN, 1, &seats[0], &seats[1], "late").await;
+    table.check("swapRoundPlayers", "a board of the round has a result", &response);
+    let response = correct(&p1.token, &board, result_for(&seats), "typo").await;
+    table.check("correctBoardResult", "the caller does not organise the tournament", &response);
+    let response = correct(ADMIN, &nobody, result_for(&seats), "typo").await;
+    table.check("correctBoardResult", "no board of the tournament has that id", &response);
+    let response = correct(ADMIN, &board, result_for(&seats), "").await;
+    table.check("correctBoardResult", "the reason is empty or too long", &response);
+    let response = correct(ADMIN, &board, result_for(&seats[..6]), "typo").await;
+    let when = "the result or a replacement does not fit, as when reporting";
+    table.check("correctBoardResult", when, &response);
+
+    // Round 2, the last: entries and the roll call close.
+    for player in &players[..7] {
+        check_in(server, player, &id, 2, false).await;
+    }
+    assert!(seed(server, &id, 2).await["errors"].is_null());
+    let response = enter(server, &outsider.token, &id, None).await;
+    table.check("enterTournament", "the last round is already seeded", &response);
+    let response = server.gql(Some(&p1.token), ROLL_CALL, json!({ "t": id, "r": 3 })).await;
+    table.check("answerRollCall", "every round is already seeded", &response);
+    let response = server.gql(Some(ADMIN), SEED, json!({ "t": id, "r": 3 })).await;
+    table.check("seedRound", "every round is already seeded", &response);
+
+    // Co-organisers.
+    let add = |token: &str, competition: &str, player: &str| {
+        let variables = json!({ "c": competition, "p": player });
+        let token = token.to_owned();
+        async move { server.gql(Some(&token), CO_ORGANISER, variables).await }
+    };
+    let response = add(ADMIN, &nobody, &p1.id).await;
+    table.check("addCoOrganiser", "no league or tournament has that id", &response);
+    let response = add(&p1.token, &id, &p2.id).await;
+    table.check("addCoOrganiser", "the caller does not organise the tournament", &response);
+    let response = add(ADMIN, &id, &nobody).await;
+    table.check("addCoOrganiser", "the player is not registered", &response);
+    assert!(add(ADMIN, &id, &p1.id).await["errors"].is_null());
+    let before = head().await;
+    let response = add(ADMIN, &id, &p1.id).await;
+    table.check("addCoOrganiser", "the player already organises it", &response);
+    assert_eq!(head().await, before, "a refusal appends nothing");
+
+    let untested: Vec<_> = table.rows.keys().filter(|key| !table.seen.contains(*key)).collect();
+    assert!(untested.is_empty(), "rows no refusal triggered: {untested:?}");
+}
+
+on_both_databases!(every_tournament_refusal_has_its_documented_code);
