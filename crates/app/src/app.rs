@@ -608,10 +608,10 @@ impl App {
             // A used key answers its first outcome, if that was this command. Looked up on
             // the first attempt, and again on a refusal: a concurrent call with the same key
             // may have committed since (its events refuse ours, e.g. "already has a result").
-            if attempt == 0 || decided.is_err() {
-                if let Some(outcome) = self.earlier_outcome(&metadata, &command, &options).await? {
-                    return Ok(outcome);
-                }
+            if (attempt == 0 || decided.is_err())
+                && let Some(outcome) = self.earlier_outcome(&metadata, &command, &options).await?
+            {
+                return Ok(outcome);
             }
             let mut decided = decided?;
             if decided.is_empty() {
