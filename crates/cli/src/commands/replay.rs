@@ -63,8 +63,8 @@ pub struct RescoreArgs {
     #[arg(long, value_name = "NAME")]
     pub system: Option<String>,
     /// Score every concession under this rule instead of the rule its result was recorded
-    /// under: `solo` shows what the current rule changes for results recorded when a
-    /// concession was a draw of one (docs/scoring.md#draws-and-concessions).
+    /// under: `solo` scores each as the power conceded to's solo in every system but Baf and
+    /// Detour 98f (docs/scoring.md#draws-and-concessions).
     #[arg(long, value_name = "RULE")]
     pub concessions: Option<ConcessionsArg>,
 }
@@ -72,7 +72,7 @@ pub struct RescoreArgs {
 /// The concession rules a what-if can apply to every result (`--concessions`).
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 pub enum ConcessionsArg {
-    /// The current rule: a concession is the conceded-to power's solo.
+    /// A concession is the conceded-to power's solo in every system but Baf and Detour 98f.
     Solo,
 }
 

@@ -49,7 +49,7 @@ pub enum ResultRequirement {
 pub enum ConcessionScoringValue {
     /// As that power's solo.
     AsSolo,
-    /// As a drawn game scored from the centres.
+    /// As a game without a solo, scored from the centres.
     AsDraw,
     /// The result shape has no concession (placement, team games).
     NoConcession,

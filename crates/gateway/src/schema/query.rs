@@ -96,9 +96,10 @@ impl LeagueQuery {
     /// and/or `aggregation`, the what-if standings had its results been scored under that
     /// system or aggregated that way (default: the league's own); a system that cannot score
     /// the league's games is `BAD_USER_INPUT` on `system`, a best N out of range on
-    /// `aggregation.n`. With `concessionsAsSolos: true`, every concession is scored as a
-    /// solo, as results are recorded now, results recorded before that rule included
-    /// (`docs/scoring.md#draws-and-concessions`). Nothing is appended.
+    /// `aggregation.n`. With `concessionsAsSolos: true`, every concession is scored as the
+    /// power conceded to's solo by every system but Baf and Detour 98f, whatever rule its
+    /// result was recorded under (`docs/scoring.md#draws-and-concessions`). Nothing is
+    /// appended.
     ///
     /// Complexity: the selection counts once per player a league may hold (64).
     #[graphql(complexity = "super::types::league_list_complexity(child_complexity)")]

@@ -229,7 +229,7 @@ pub struct TournamentMutation;
 #[allow(clippy::too_many_arguments)]
 #[Object]
 impl TournamentMutation {
-    /// Admin: creates a tournament. A retried call with the same `idempotencyKey` returns the
+    /// The site admin or an appointed organiser: creates a tournament. A retried call with the same `idempotencyKey` returns the
     /// tournament the first call created.
     async fn create_tournament(
         &self,
@@ -253,8 +253,8 @@ impl TournamentMutation {
         tournament(ctx, id).await
     }
 
-    /// Enters a player: the player themself (`playerId` omitted or their own), the admin
-    /// anyone; open until the last round is seeded (a late entry plays from the next round).
+    /// Enters a player: the player themself (`playerId` omitted or their own), its organisers
+    /// or the site admin anyone; open until the last round is seeded (a late entry plays from the next round).
     async fn enter_tournament(
         &self,
         ctx: &Context<'_>,
@@ -282,8 +282,8 @@ impl TournamentMutation {
         tournament(ctx, tournament_id).await
     }
 
-    /// Answers the roll call of the next round: a player checks themself in (or out), the
-    /// admin anyone. A present player may volunteer as a standby (sits out if the count
+    /// Answers the roll call of the next round: a player checks themself in (or out), its
+    /// organisers or the site admin anyone. A present player may volunteer as a standby (sits out if the count
     /// needs it) or to play two boards.
     async fn answer_roll_call(
         &self,
@@ -307,7 +307,7 @@ impl TournamentMutation {
         tournament(ctx, tournament_id).await
     }
 
-    /// Admin: seeds the next round from its roll call (`docs/tournaments.md#seeding`).
+    /// Its organisers or the site admin: seeds the next round from its roll call (`docs/tournaments.md#seeding`).
     /// `sittingOut`/`playingTwice` override the proposal; `seed` (a decimal u64) fixes the
     /// seeder's random choices (else one is drawn). Refused with `CONFLICT` naming the
     /// shortfall when the present players cannot fill whole boards.
@@ -351,7 +351,7 @@ impl TournamentMutation {
         tournament(ctx, tournament_id).await?.round_numbered(round)
     }
 
-    /// Admin: swaps two players of a seeded round (seats, or a seat and sitting out) before
+    /// Its organisers or the site admin: swaps two players of a seeded round (seats, or a seat and sitting out) before
     /// any of its boards has a result, giving the reason.
     async fn swap_round_players(
         &self,
@@ -377,7 +377,7 @@ impl TournamentMutation {
         tournament(ctx, tournament_id).await?.round_numbered(round)
     }
 
-    /// Reports a board's result (the admin or a player seated on it), with any replacement
+    /// Reports a board's result (a player seated on it, its organisers or the site admin), with any replacement
     /// players who finished a seat. Same result shapes and validation as league games.
     async fn report_board_result(
         &self,
@@ -395,7 +395,7 @@ impl TournamentMutation {
         .await
     }
 
-    /// Admin: replaces a finished board's result, giving the reason.
+    /// Its organisers or the site admin: replaces a finished board's result, giving the reason.
     async fn correct_board_result(
         &self,
         ctx: &Context<'_>,
