@@ -318,7 +318,7 @@ async fn csv_exports_keep_formulas_out_of_spreadsheets(db: TestDatabase) {
     ]}});
     let reporter = players.iter().find(|p| p.id == seats[3]).unwrap();
     let reported = server.report(&reporter.token, &game.id, &result).await;
-    assert_eq!(reported["status"], "PLAYED", "{reported}");
+    assert_eq!(reported["status"], "FINISHED", "{reported}");
 
     let response = get(&server, &format!("/export/leagues/{league}.csv"), None).await;
     let text = response.text().await.unwrap();

@@ -75,6 +75,7 @@ async fn http_surface_and_graceful_shutdown(db: TestDatabase) {
         assert_eq!(last, json!({ "type": "PlayerRegistered", "correlationId": answered }));
     }
 
+    // (Four players registered: the log holds four events.)
     // The configured depth limit applies.
     let response =
         server.gql(None, "{ players { nodes { leagues { games { id } } } } }", json!({})).await;
@@ -88,7 +89,7 @@ async fn http_surface_and_graceful_shutdown(db: TestDatabase) {
         health.headers().get("x-request-id").expect("every response has a request id").clone();
     assert!(uuid::Uuid::parse_str(request_id.to_str().unwrap()).is_ok());
     let body: Value = health.json().await.unwrap();
-    assert_eq!(body, json!({ "status": "ok", "position": 1 }));
+    assert_eq!(body, json!({ "status": "ok", "position": 4 }));
 
     let page = server.http.get(&server.base).send().await.unwrap();
     assert_eq!(page.status(), 200);
