@@ -276,6 +276,128 @@ async fn a_league_exports_its_games_as_csv(db: TestDatabase) {
     assert_eq!(rows.len(), 4, "every subscribed player");
 }
 
+/// The calendar's name is TEXT, escaped as RFC 5545 says, in `NAME` as in `X-WR-CALNAME`.
+async fn the_calendar_name_is_escaped(db: TestDatabase) {
+    let server = spawn_app(&db.url).await;
+    let ann = server.register("Ann O'Neil, Jr.; \\o/").await;
+    let path = rotate(&server, &ann.token, None).await;
+    let text = get(&server, &path, None).await.text().await.unwrap();
+    let escaped = r"League: Ann O'Neil\, Jr.\; \\o/";
+    assert!(text.contains(&format!("\r\nNAME:{escaped}\r\n")), "{text}");
+    assert!(text.contains(&format!("\r\nX-WR-CALNAME:{escaped}\r\n")), "{text}");
+}
+
+/// A side and names a seated reporter typed that a spreadsheet would read as formulas are
+/// exported as text (a leading `'`), over HTTP and GraphQL; a negative score stays a number;
+/// JSON keeps the text as typed.
+async fn csv_exports_keep_formulas_out_of_spreadsheets(db: TestDatabase) {
+    let server = spawn_app(&db.url).await;
+    let names = ["@SUM(1+1)", "+Ann", "-Bob", "Cy"];
+    let mut players = Vec::new();
+    for name in names {
+        players.push(server.register(name).await);
+    }
+    let league = server
+        .create_league_with(json!({
+            "name": "Blue Cup", "game": "Blue Max", "scoringSystem": "BLUE_MAX",
+            "playersPerGame": 4, "size": 4, "gamesPerSeat": 1,
+        }))
+        .await;
+    let league = league["id"].as_str().unwrap().to_owned();
+    server.fill(&league, &players).await;
+    let game = server.game_infos(&league).await.remove(0);
+    let seats = &game.seats;
+    let hyperlink = r#"=HYPERLINK("http://x","y")"#;
+    let result = json!({"teams": {"draw": false, "sides": [
+        {"name": hyperlink, "players": [
+            {"playerId": seats[0], "points": 60, "kills": 1},
+            {"playerId": seats[1], "points": 30, "kills": 1}]},
+        {"name": "D", "players": [
+            {"playerId": seats[2], "points": 10, "lost": 1},
+            {"playerId": seats[3], "points": 11, "lost": 1}]},
+    ]}});
+    let reporter = players.iter().find(|p| p.id == seats[3]).unwrap();
+    let reported = server.report(&reporter.token, &game.id, &result).await;
+    assert_eq!(reported["status"], "FINISHED", "{reported}");
+
+    let response = get(&server, &format!("/export/leagues/{league}.csv"), None).await;
+    let text = response.text().await.unwrap();
+    let (columns, rows) = csv_table(&text);
+    assert_eq!(columns, ["game", "seat", "side", "player", "playerId", "points", "rank", "score"]);
+    let name_of = |id: &str| names[players.iter().position(|p| p.id == id).unwrap()];
+    for (seat, row) in seats.iter().zip(&rows) {
+        let side = if row[2] == "D" { "D".to_owned() } else { format!("'{hyperlink}") };
+        assert_eq!(row[2], side, "{text}");
+        let name = name_of(seat);
+        let shown = if name == "Cy" { name.to_owned() } else { format!("'{name}") };
+        assert_eq!(row[3], shown, "{text}");
+        assert!(row[7].parse::<f64>().is_ok(), "the score {:?} is a number", row[7]);
+    }
+    assert!(rows.iter().any(|row| row[7].starts_with('-')), "a negative score: {text}");
+    let data = server
+        .data(
+            None,
+            "query($id: ID!) { league(id: $id) { export(format: CSV, table: STANDINGS) } }",
+            json!({ "id": league }),
+        )
+        .await;
+    let (_, standings) = csv_table(data["league"]["export"].as_str().unwrap());
+    let mut shown: Vec<&str> = standings.iter().map(|row| row[1].as_str()).collect();
+    shown.sort_unstable();
+    assert_eq!(shown, ["'+Ann", "'-Bob", "'@SUM(1+1)", "Cy"]);
+
+    let json_answer = get(&server, &format!("/export/leagues/{league}.json"), None).await;
+    let export: Value = json_answer.json().await.unwrap();
+    let sides: Vec<&str> =
+        export["results"].as_array().unwrap().iter().filter_map(|r| r["side"].as_str()).collect();
+    assert!(sides.contains(&hyperlink), "{export}");
+}
+
+/// Every answer — pages, GraphiQL, API answers, downloads, the calendar, health, errors —
+/// tells browsers not to guess its type and to send no `Referer` from it; a bad export
+/// request is answered without echoing the request's text.
+async fn every_answer_says_nosniff_and_no_referrer(db: TestDatabase) {
+    let server = spawn_app(&db.url).await;
+    let players = server.register_many(4, "Player").await;
+    let league = league_of_four(&server, &players).await;
+    let feed = rotate(&server, &players[0].token, None).await;
+    let missing = uuid::Uuid::now_v7();
+    let echoed = "<script>alert(1)</script>";
+    let bad_table = format!("/export/leagues/{league}.csv?table={echoed}");
+    let cases = [
+        ("/", StatusCode::OK),
+        ("/leagues/x", StatusCode::OK),
+        ("/js/main.js", StatusCode::OK),
+        ("/graphql", StatusCode::OK),
+        ("/graphql?query=%7B__typename%7D", StatusCode::OK),
+        ("/healthz", StatusCode::OK),
+        ("/metrics", StatusCode::OK),
+        (feed.as_str(), StatusCode::OK),
+        ("/calendar/abc.ics", StatusCode::NOT_FOUND),
+        (&format!("/export/leagues/{league}.csv"), StatusCode::OK),
+        (&format!("/export/leagues/{league}.json"), StatusCode::OK),
+        (&format!("/export/leagues/{missing}.json"), StatusCode::NOT_FOUND),
+        (&format!("/embed/leagues/{league}"), StatusCode::OK),
+        (&bad_table, StatusCode::BAD_REQUEST),
+        (&format!("/export/leagues/{league}.csv?table=a&table=b"), StatusCode::BAD_REQUEST),
+    ];
+    for (path, status) in cases {
+        let response = get(&server, path, None).await;
+        assert_eq!(response.status(), status, "{path}");
+        assert_eq!(header(&response, "x-content-type-options"), "nosniff", "{path}");
+        assert_eq!(header(&response, "referrer-policy"), "no-referrer", "{path}");
+    }
+    let post = server.graphql_response(None, "{ __typename }", json!({})).await.unwrap();
+    assert_eq!(header(&post, "x-content-type-options"), "nosniff");
+    assert_eq!(header(&post, "referrer-policy"), "no-referrer");
+
+    let bad = get(&server, &bad_table, None).await.text().await.unwrap();
+    assert_eq!(bad, "table: must be results or standings");
+    let encoded = format!("/export/leagues/{league}.csv?table=%3Cscript%3E");
+    let bad = get(&server, &encoded, None).await.text().await.unwrap();
+    assert_eq!(bad, "table: must be results or standings");
+}
+
 async fn only_embed_pages_may_be_framed(db: TestDatabase) {
     let server = spawn_app(&db.url).await;
     let players = server.register_many(4, "Player").await;
@@ -317,5 +439,8 @@ on_both_databases!(
     a_players_calendar_feed_follows_their_games,
     a_diplomacy_tournament_exports_the_rating_database_columns,
     a_league_exports_its_games_as_csv,
+    the_calendar_name_is_escaped,
+    csv_exports_keep_formulas_out_of_spreadsheets,
+    every_answer_says_nosniff_and_no_referrer,
     only_embed_pages_may_be_framed,
 );

@@ -1,5 +1,5 @@
 //! `league serve` as a process: the generated admin token on stdout, settings from the
-//! environment, request ids, health, CORS, the body limit, graceful shutdown on SIGTERM
+//! environment, request ids (a client's kept only when it is a UUID), health, CORS, the body limit, graceful shutdown on SIGTERM
 //! with an open subscription, and refusals of bad flags and unusable databases. The API
 //! itself is tested in-process ([`crate::api`]).
 
@@ -44,6 +44,38 @@ async fn http_surface_and_graceful_shutdown(db: TestDatabase) {
         json!([{ "type": "PlayerRegistered", "correlationId": request_id }])
     );
 
+    // A client's id that is not a UUID is replaced by a fresh one, which the events carry;
+    // a UUID in another form comes back, and is stored, hyphenated in lower case.
+    let uuid = uuid::Uuid::now_v7();
+    let cases = [
+        ("Bo", "not a uuid <b>".to_owned(), None),
+        ("Cy", "x".repeat(200), None),
+        ("Di", uuid.simple().to_string().to_uppercase(), Some(uuid.to_string())),
+    ];
+    for (name, sent, kept) in cases {
+        let response = server
+            .http
+            .post(format!("{}/graphql", server.base))
+            .bearer_auth(&admin)
+            .header("x-request-id", &sent)
+            .json(&json!({ "query": format!("mutation {{ registerPlayer(input: {{name: \"{name}\"}}) {{ player {{ name }} }} }}") }))
+            .send()
+            .await
+            .unwrap();
+        let answered = response.headers()["x-request-id"].to_str().unwrap().to_owned();
+        let fresh = uuid::Uuid::try_parse(&answered).expect("the answer's id is a UUID");
+        assert_eq!(answered, fresh.to_string(), "hyphenated, lower case");
+        match &kept {
+            Some(kept) => assert_eq!(&answered, kept),
+            None => assert_ne!(answered, sent),
+        }
+        let data =
+            server.data(None, "{ events { nodes { type correlationId } } }", json!({})).await;
+        let last = data["events"]["nodes"].as_array().unwrap().last().unwrap().clone();
+        assert_eq!(last, json!({ "type": "PlayerRegistered", "correlationId": answered }));
+    }
+
+    // (Four players registered: the log holds four events.)
     // The configured depth limit applies.
     let response =
         server.gql(None, "{ players { nodes { leagues { games { id } } } } }", json!({})).await;
@@ -57,7 +89,7 @@ async fn http_surface_and_graceful_shutdown(db: TestDatabase) {
         health.headers().get("x-request-id").expect("every response has a request id").clone();
     assert!(uuid::Uuid::parse_str(request_id.to_str().unwrap()).is_ok());
     let body: Value = health.json().await.unwrap();
-    assert_eq!(body, json!({ "status": "ok", "position": 1 }));
+    assert_eq!(body, json!({ "status": "ok", "position": 4 }));
 
     let page = server.http.get(&server.base).send().await.unwrap();
     assert_eq!(page.status(), 200);
@@ -74,6 +106,8 @@ async fn http_surface_and_graceful_shutdown(db: TestDatabase) {
         .await
         .unwrap();
     assert_eq!(preflight.headers()["access-control-allow-origin"], "http://frontend.test");
+    assert_eq!(preflight.headers()["x-content-type-options"], "nosniff");
+    assert_eq!(preflight.headers()["referrer-policy"], "no-referrer");
 
     // A body announced above the limit is refused before it is read. (Raw HTTP: a client
     // still sending a large body may see the connection close instead of the answer.)

@@ -1,7 +1,8 @@
 //! The HTTP side: the server loop (header-read timeout, graceful shutdown), routes,
 //! authentication of each request or WebSocket connection, rate limits, cacheable GET
 //! reads (`ETag` from the log position), CORS, body and time limits, request ids, tracing,
-//! metrics, and framing refused to every page but the embeddable ones ([`crate::feeds`]).
+//! metrics, `nosniff` and `no-referrer` on every answer, and framing refused to every page
+//! but the embeddable ones ([`crate::feeds`]).
 
 use std::future::Future;
 use std::net::{IpAddr, Ipv4Addr};
