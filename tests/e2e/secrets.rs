@@ -56,7 +56,7 @@ async fn register_webhook(server: &TestApp, url: &str, league: &str) -> String {
 }
 
 /// Every secret in `haystacks`, by where it was found.
-fn leaks<'a>(secrets: &'a [(String, String)], haystacks: &[(&str, &str)]) -> Vec<String> {
+fn leaks(secrets: &[(String, String)], haystacks: &[(&str, &str)]) -> Vec<String> {
     let mut found = Vec::new();
     for (what, secret) in secrets {
         for (place, text) in haystacks {

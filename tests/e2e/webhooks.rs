@@ -174,6 +174,14 @@ async fn bad_registrations_are_typed_errors_and_append_nothing(db: TestDatabase)
             input("https://93.184.216.34/x", json!([])),
             ("FORBIDDEN", None),
         ),
+        // Rights come first: a caller who may not register learns nothing of the address
+        // (no lookup of its host is made, no verdict on its form is given).
+        (
+            players[0].token.as_str(),
+            input("https://no-such-host.invalid/x", json!([league])),
+            ("FORBIDDEN", None),
+        ),
+        (players[0].token.as_str(), input("ftp://example.com/x", json!([])), ("FORBIDDEN", None)),
     ];
     for (token, input, expected) in cases {
         let response = attempt(token, input.clone()).await;

@@ -574,6 +574,21 @@ impl App {
         }
     }
 
+    /// Refuses `command` when its actor lacks the right to it (`FORBIDDEN`), deciding it on
+    /// the aggregate as it stands and appending nothing; any other refusal is left for
+    /// [`App::execute`]. For a use case that must do work of its own before the command is
+    /// executed (a webhook's address is resolved), so that work is never done for a caller
+    /// who may not (docs/api.md#idempotency-keys: rights first).
+    pub async fn check_rights(&self, command: &AppCommand) -> Result<(), AppError> {
+        let stream = StreamId::new(command.stream_id())
+            .map_err(|error| AppError::invalid("id", error.to_string()))?;
+        let state = self.current_state(&stream, command).await?;
+        match self.decide(command, &state).await {
+            Err(refusal) if refusal.code() == league_domain::ErrorCode::Forbidden => Err(refusal),
+            _ => Ok(()),
+        }
+    }
+
     /// Runs a command: see the crate docs. Refusals append nothing.
     pub async fn execute(
         &self,

@@ -321,6 +321,24 @@ impl Webhook {
         if self.registered.is_some() {
             return Err(DomainError::conflict(format!("webhook {} already exists", c.webhook_id)));
         }
+        // Rights first: a caller who may not register learns nothing about their input.
+        match c.actor {
+            Actor::Admin => {}
+            Actor::Player(player) if c.competitions.is_empty() => {
+                return Err(DomainError::forbidden(format!(
+                    "player {player} may not register a site-wide webhook: only the site admin \
+                     may (name the competitions it covers)"
+                )));
+            }
+            Actor::Player(player) => {
+                if let Some(competition) = context.unmanaged_competitions.first() {
+                    return Err(DomainError::forbidden(format!(
+                        "player {player} does not organise competition {competition}: only its \
+                         organisers or the site admin may register webhooks for it"
+                    )));
+                }
+            }
+        }
         let url = check_url(&c.url)?;
         let mut kinds = c.kinds.clone();
         kinds.sort();
@@ -345,23 +363,6 @@ impl Webhook {
                 "competitions",
                 format!("no league or tournament has id {unknown}"),
             ));
-        }
-        match c.actor {
-            Actor::Admin => {}
-            Actor::Player(player) if competitions.is_empty() => {
-                return Err(DomainError::forbidden(format!(
-                    "player {player} may not register a site-wide webhook: only the site admin \
-                     may (name the competitions it covers)"
-                )));
-            }
-            Actor::Player(player) => {
-                if let Some(competition) = context.unmanaged_competitions.first() {
-                    return Err(DomainError::forbidden(format!(
-                        "player {player} does not organise competition {competition}: only its \
-                         organisers or the site admin may register webhooks for it"
-                    )));
-                }
-            }
         }
         Ok(vec![DomainEvent::WebhookRegistered(WebhookRegistered {
             webhook_id: c.webhook_id,

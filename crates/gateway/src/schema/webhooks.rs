@@ -179,11 +179,6 @@ impl WebhookMutation {
         idempotency_key: Option<String>,
     ) -> GatewayResult<RegisteredWebhook> {
         let actor = caller(ctx).actor()?;
-        let url = check_webhook_url(&input.url).map_err(league_app::AppError::from)?;
-        let allow_private = ctx.data_opt::<WebhookSettings>().is_some_and(|s| s.allow_private);
-        check_destination(&url, allow_private)
-            .await
-            .map_err(|error| GatewayError::bad_input("url", error.to_string()))?;
         let competitions = input
             .competition_ids
             .unwrap_or_default()
@@ -192,14 +187,23 @@ impl WebhookMutation {
             .map(|(i, id)| parse_id(id, &format!("competitionIds[{i}]")))
             .collect::<GatewayResult<Vec<Uuid>>>()?;
         let fresh = Uuid::now_v7();
-        let command = RegisterWebhook {
+        let mut command = RegisterWebhook {
             actor,
             webhook_id: fresh,
-            url: url.clone(),
+            url: input.url,
             kinds: input.kinds.into_iter().map(Into::into).collect(),
             competitions,
             format: input.format.map_or_else(Default::default, Into::into),
         };
+        // Rights first: the address is resolved (a lookup on the caller's behalf) only for a
+        // caller who may register this webhook.
+        app(ctx).check_rights(&command.clone().into()).await.map_err(GatewayError::App)?;
+        let url = check_webhook_url(&command.url).map_err(league_app::AppError::from)?;
+        let allow_private = ctx.data_opt::<WebhookSettings>().is_some_and(|s| s.allow_private);
+        check_destination(&url, allow_private)
+            .await
+            .map_err(|error| GatewayError::bad_input("url", error.to_string()))?;
+        command.url = url.clone();
         // Kept before the registration is appended, so a registered webhook always has one.
         let store = app(ctx).store();
         store
