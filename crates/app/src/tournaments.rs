@@ -49,6 +49,23 @@ impl App {
         Ok(Arc::new(tournament))
     }
 
+    /// A tournament exactly as of its event at log `position`, the `stream_version`-th of its
+    /// stream (a live update names one): the kept state when it has folded nothing after that
+    /// event, else the stream folded up to the position. Live updates are then the standings
+    /// as of the event they name, however far the follower has moved on.
+    pub async fn tournament_at(
+        &self,
+        id: Uuid,
+        position: u64,
+        stream_version: u64,
+    ) -> Result<Arc<Tournament>, AppError> {
+        let current = self.existing_tournament(id).await?;
+        if league_domain::Aggregate::version(current.as_ref()) == stream_version {
+            return Ok(current);
+        }
+        self.tournament_as_of(id, AsOf::Position(position)).await
+    }
+
     /// Every event of a tournament's stream, in order (`NOT_FOUND` if there is none).
     pub async fn tournament_events(&self, id: Uuid) -> Result<Vec<RecordedEvent>, AppError> {
         if self.catalog().tournament(id).is_none() {

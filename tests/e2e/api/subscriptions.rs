@@ -2,7 +2,8 @@
 //! graphql-transport-ws, the legacy graphql-ws protocol, and a refused bad token; and
 //! under 48 concurrent results, every `standingsChanged` update (on the writing gateway and
 //! on a second one over the same database) equals `standings(asOf: {position})` of the
-//! position it names, none skipped or reordered.
+//! position it names, none skipped or reordered; likewise each `tournamentStandingsChanged`
+//! update under a round's boards reported at once.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -12,6 +13,7 @@ use serde_json::{Value, json};
 use tokio::sync::Barrier;
 
 use crate::api::oracle::{result_for, small_placement_league};
+use crate::api::tournament::{check_in, create, diplomacy_input, enter, seed};
 use crate::support::{
     ADMIN, Socket, TestApp, error_code, gql, placement_result, spawn_app_on_port, ws_next, ws_send,
 };
@@ -260,4 +262,125 @@ async fn every_update_is_the_standings_as_of_its_position(db: TestDatabase) {
     }
 }
 
-on_both_databases!(every_update_is_the_standings_as_of_its_position);
+/// Tournament standings lines, in the subscription and in the `asOf` query alike.
+const TOURNAMENT_LINE: &str = "rank total games player { id }";
+
+/// A `tournamentStandingsChanged` subscription on a new socket to `server`, registered.
+async fn tournament_subscription(server: &TestApp, tournament: &str) -> Socket {
+    let mut socket = server.ws_connect("graphql-transport-ws").await;
+    ws_send(&mut socket, json!({ "type": "connection_init", "payload": {} })).await;
+    assert_eq!(ws_next(&mut socket).await.expect("open")["type"], "connection_ack");
+    ws_send(&mut socket, json!({ "id": "t", "type": "subscribe", "payload": {
+        "query": format!("subscription($id: ID!) {{ tournamentStandingsChanged(tournamentId: $id) {{ position tournament {{ standings {{ {TOURNAMENT_LINE} }} }} }} }}"),
+        "variables": { "id": tournament },
+    }}))
+    .await;
+    ws_send(&mut socket, json!({ "type": "ping" })).await;
+    assert_eq!(ws_next(&mut socket).await.expect("open")["type"], "pong");
+    socket
+}
+
+/// Three boards of a round reported at once: every `tournamentStandingsChanged` update, on
+/// the writing gateway and on a second one, equals `standings(asOf: {position})` of the
+/// position it names (the follower may have folded later results before the update is
+/// served).
+async fn every_tournament_update_is_the_standings_as_of_its_position(db: TestDatabase) {
+    let writer = spawn_app_on_port(&db.url, |_| {}).await;
+    let second = spawn_app_on_port(&db.url, |_| {}).await;
+    let players = writer.register_many(21, "Entrant").await;
+    let created = create(&writer, diplomacy_input(1)).await;
+    let id = created["data"]["createTournament"]["id"].as_str().expect("id").to_owned();
+    for player in &players {
+        let entered = enter(&writer, &player.token, &id, None).await;
+        assert!(entered["errors"].is_null(), "{entered}");
+        check_in(&writer, player, &id, 1, false).await;
+    }
+    let seeded = seed(&writer, &id, 1).await;
+    assert!(seeded["errors"].is_null(), "{seeded}");
+    let boards_query = "query($id: ID!) { tournament(id: $id) { rounds { boards { id seats { player { id } } } } } }";
+    let boards = writer.data(None, boards_query, json!({ "id": id })).await["tournament"]["rounds"]
+        [0]["boards"]
+        .as_array()
+        .expect("boards")
+        .clone();
+    assert_eq!(boards.len(), 3);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while second.data(None, boards_query, json!({ "id": id })).await["tournament"]["rounds"]
+        .as_array()
+        .is_none_or(|rounds| rounds.is_empty())
+    {
+        assert!(Instant::now() < deadline, "the second gateway never saw the seeding");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let before = writer.event_count().await;
+    let mut sockets = vec![
+        tournament_subscription(&writer, &id).await,
+        tournament_subscription(&second, &id).await,
+    ];
+
+    let barrier = Arc::new(Barrier::new(boards.len()));
+    let tasks: Vec<_> = boards
+        .iter()
+        .map(|board| {
+            let (http, url, barrier) = (writer.http.clone(), writer.graphql_url(), barrier.clone());
+            let entries: Vec<Value> = board["seats"]
+                .as_array()
+                .expect("seats")
+                .iter()
+                .zip([10, 8, 6, 4, 3, 2, 1])
+                .map(|(seat, centres)| json!({ "playerId": seat["player"]["id"], "centres": centres }))
+                .collect();
+            let (tournament, board) = (id.clone(), board["id"].clone());
+            tokio::spawn(async move {
+                barrier.wait().await;
+                gql(
+                    &http,
+                    &url,
+                    Some(ADMIN),
+                    "mutation($t: ID!, $b: ID!, $r: GameResultInput!) { reportBoardResult(tournamentId: $t, boardId: $b, result: $r) { finished } }",
+                    json!({ "t": tournament, "b": board, "r": { "diplomacy": entries } }),
+                )
+                .await
+                .expect("every result gets an answer")
+            })
+        })
+        .collect();
+    for task in tasks {
+        let response = task.await.expect("result task");
+        assert!(response.get("errors").is_none(), "{response:#}");
+    }
+    assert!(writer.event_count().await >= before + 3, "three results appended");
+
+    for (gateway, socket) in ["writer", "second"].into_iter().zip(&mut sockets) {
+        // One update per result, in log order.
+        let mut updates = Vec::new();
+        while updates.len() < 3 {
+            let message = ws_next(socket).await.expect("the subscription stays open");
+            assert_eq!(message["type"], "next", "{message}");
+            updates.push(message["payload"]["data"]["tournamentStandingsChanged"].clone());
+        }
+        let positions: Vec<u64> =
+            updates.iter().map(|u| u["position"].as_u64().expect("position")).collect();
+        assert!(positions.windows(2).all(|w| w[0] < w[1]), "{gateway}: {positions:?}");
+        assert!(positions[0] > before, "{gateway}: {positions:?} after {before}");
+        for update in updates {
+            let position = update["position"].as_u64().expect("position");
+            let as_of = writer
+                .data(
+                    None,
+                    &format!("query($id: ID!, $p: Int!) {{ tournament(id: $id) {{ standings(asOf: {{ position: $p }}) {{ {TOURNAMENT_LINE} }} }} }}"),
+                    json!({ "id": id, "p": position }),
+                )
+                .await;
+            assert_eq!(
+                update["tournament"]["standings"], as_of["tournament"]["standings"],
+                "{gateway}: the update at {position}"
+            );
+        }
+    }
+}
+
+on_both_databases!(
+    every_update_is_the_standings_as_of_its_position,
+    every_tournament_update_is_the_standings_as_of_its_position,
+);

@@ -131,7 +131,8 @@ impl SubscriptionRoot {
                     if !notification.standings_changed {
                         return None;
                     }
-                    match app.existing_tournament(id).await {
+                    let event = &notification.event;
+                    match app.tournament_at(id, event.position, event.stream_version).await {
                         Ok(state) => Some(TournamentStandingsUpdate {
                             tournament: Tournament::new(app.clone(), id, state),
                             position: notification.event.position,
