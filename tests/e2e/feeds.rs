@@ -368,7 +368,7 @@ async fn every_answer_says_nosniff_and_no_referrer(db: TestDatabase) {
         ("/", StatusCode::OK),
         ("/leagues/x", StatusCode::OK),
         ("/js/main.js", StatusCode::OK),
-        ("/graphql", StatusCode::OK),
+        ("/graphql", StatusCode::TEMPORARY_REDIRECT),
         ("/graphql?query=%7B__typename%7D", StatusCode::OK),
         ("/healthz", StatusCode::OK),
         ("/metrics", StatusCode::OK),

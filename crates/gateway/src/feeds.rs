@@ -250,7 +250,12 @@ fn not_found() -> Response {
 fn failed(error: AppError) -> Response {
     match error {
         AppError::NotFound(_) => not_found(),
-        other => (StatusCode::INTERNAL_SERVER_ERROR, other.to_string()).into_response(),
+        other => {
+            // The cause is logged; the answer says no more than a GraphQL error would.
+            let error = crate::error::GatewayError::App(other);
+            tracing::error!(error = ?error, "internal error while serving a download");
+            (StatusCode::INTERNAL_SERVER_ERROR, error.message()).into_response()
+        }
     }
 }
 

@@ -12,14 +12,14 @@ use std::time::{Duration, Instant};
 use async_graphql::extensions::apollo_persisted_queries::{
     ApolloPersistedQueries, LruCacheStorage,
 };
-use async_graphql::http::{ALL_WEBSOCKET_PROTOCOLS, GraphiQLSource};
+use async_graphql::http::ALL_WEBSOCKET_PROTOCOLS;
 use async_graphql::{Data, ErrorExtensions, Pos, ServerError};
 use async_graphql_axum::{GraphQLRequest, GraphQLResponse};
 use axum::body::Bytes;
 use axum::extract::{FromRequestParts, RawQuery, State, WebSocketUpgrade};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, Request, StatusCode, header};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
@@ -302,16 +302,6 @@ fn cors_layer(origins: &[String]) -> Option<CorsLayer> {
     )
 }
 
-async fn graphiql() -> Html<String> {
-    Html(
-        GraphiQLSource::build()
-            .endpoint("/graphql")
-            .subscription_endpoint("/graphql/ws")
-            .title("league GraphiQL")
-            .finish(),
-    )
-}
-
 /// `POST /graphql`: queries and mutations.
 async fn graphql_post(
     State(state): State<GatewayState>,
@@ -322,7 +312,8 @@ async fn graphql_post(
     execute(&state, addr, &headers, Transport::Post, request.into_inner()).await
 }
 
-/// `GET /graphql`: GraphiQL without a query string; with one (`query`, `variables`,
+/// `GET /graphql`: without a query string, a redirect to the built-in GraphiQL at `/graphiql`
+/// (served from this binary, no script from elsewhere); with one (`query`, `variables`,
 /// `operationName`, `extensions`), a cacheable query (mutations are refused).
 async fn graphql_get(
     State(state): State<GatewayState>,
@@ -331,7 +322,7 @@ async fn graphql_get(
     RawQuery(query): RawQuery,
 ) -> Response {
     let Some(query) = query.filter(|q| !q.is_empty()) else {
-        return graphiql().await.into_response();
+        return axum::response::Redirect::temporary("/graphiql").into_response();
     };
     match get_request(&query) {
         Ok(request) => execute(&state, addr, &headers, Transport::Get, request).await,

@@ -480,9 +480,16 @@ async fn get_reads_are_cacheable_and_never_stale(db: TestDatabase) {
     assert_eq!(count().await, 2);
     create_league(&gateway).await;
     assert_eq!(count().await, 3);
-    // Without a query string GET /graphql is still GraphiQL.
-    let graphiql = gateway.send(gateway.http.get(&url)).await.unwrap();
-    assert!(graphiql.text().await.unwrap().contains("GraphiQL"));
+    // Without a query string GET /graphql leads to the built-in GraphiQL, whose scripts come
+    // from this server only.
+    let redirect = gateway.send(gateway.http.get(&url)).await.unwrap();
+    assert_eq!(redirect.status(), reqwest::StatusCode::TEMPORARY_REDIRECT);
+    assert_eq!(redirect.headers()[reqwest::header::LOCATION], "/graphiql");
+    let graphiql = gateway.send(gateway.http.get(gateway.url("/graphiql"))).await.unwrap();
+    assert_eq!(graphiql.status(), reqwest::StatusCode::OK);
+    let page = graphiql.text().await.unwrap();
+    assert!(page.contains("GraphiQL"));
+    assert!(!page.contains("unpkg") && !page.contains("https://"), "{page}");
 }
 
 /// `GET /graphql` selects a document's operation by `operationName` (GraphQL over HTTP),
