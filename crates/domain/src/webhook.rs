@@ -502,8 +502,8 @@ pub fn redact_urls(text: &str) -> String {
     redacted
 }
 
-/// The payload of a stored event as the public views show it (`events`, subscriptions, the
-/// personal-data answer): a version 1 `WebhookRegistered` with its `url` replaced by its
+/// The payload of a stored event as the public views show it (`Event.payload` in the `events`
+/// query and the `leagueEvents` subscription): a version 1 `WebhookRegistered` with its `url` replaced by its
 /// `host`, and a `WebhookPaused` reason without URLs (`docs/webhooks.md#older-logs`). `None`
 /// when the payload is shown as stored. The stored bytes, their hash and `league verify` are
 /// untouched: this is a view.
