@@ -334,7 +334,66 @@ async fn an_import_refuses_a_key_without_its_person(db: TestDatabase) {
     assert_refused(&refused, &target, &format!("person {stranger}'s key has no registration"));
 }
 
+/// The log written by an earlier build (`tests/e2e/data/earlier-build.log`: leagues with
+/// results and a correction, an idempotent command, a tournament) and what that build answered
+/// about it (`earlier-build.standings`: every league's and the tournament's standings, as the
+/// CLI prints them). Set `LEAGUE_WRITE_EARLIER_BUILD=1` to write both anew from this build.
+const EARLIER_LOG: &str =
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/e2e/data/earlier-build.log");
+const EARLIER_STANDINGS: &str =
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/e2e/data/earlier-build.standings");
+
+/// What the CLI answers about a log's standings: `league replay` to its head (every league) and each
+/// tournament's `league tournament standings`, one text.
+fn every_standing(db: &TestDatabase, file: &[u8]) -> String {
+    let header: Value = serde_json::from_str(&lines(file)[0]).unwrap();
+    let head = header["events"].to_string();
+    let replayed = league(&["replay", "--to-position", &head], db);
+    assert_eq!(replayed.status.code(), Some(0), "replay: {}", stderr(&replayed));
+    let mut text = stdout(&replayed);
+    let tournaments: std::collections::BTreeSet<String> = lines(file)
+        .iter()
+        .filter(|line| line.contains("\"TournamentCreated\""))
+        .map(|line| {
+            let line: Value = serde_json::from_str(line).unwrap();
+            line["payload"]["tournamentId"].as_str().unwrap().to_owned()
+        })
+        .collect();
+    for tournament in tournaments {
+        let output = league(&["tournament", "standings", "--tournament", &tournament], db);
+        assert_eq!(output.status.code(), Some(0), "standings: {}", stderr(&output));
+        text.push_str(&format!("\ntournament {tournament}\n{}", stdout(&output)));
+    }
+    text
+}
+
+/// A log written by an earlier build imports and verifies, re-exports byte for byte (every
+/// payload and hash as it was written) and replays to the standings that build printed: the
+/// stored event schema is the same whatever shape the code gives its events.
+async fn a_log_written_by_an_earlier_build_replays_to_the_same_hashes_and_standings(
+    db: TestDatabase,
+) {
+    if std::env::var_os("LEAGUE_WRITE_EARLIER_BUILD").is_some() {
+        if db.backend != Backend::Sqlite {
+            return;
+        }
+        build_log(&db).await;
+        let file = export(&db);
+        std::fs::write(EARLIER_LOG, &file).unwrap();
+        std::fs::write(EARLIER_STANDINGS, every_standing(&db, &file)).unwrap();
+        return;
+    }
+    let file = std::fs::read(EARLIER_LOG).unwrap();
+    let imported = import(&db, &file);
+    assert_eq!(imported.status.code(), Some(0), "{}", stderr(&imported));
+    let header: Value = serde_json::from_str(&lines(&file)[0]).unwrap();
+    assert_eq!(verified(&db), header["events"].as_u64().unwrap(), "the whole chain verifies");
+    assert!(export(&db) == file, "the re-export is byte for byte the earlier build's");
+    assert_eq!(every_standing(&db, &file), std::fs::read_to_string(EARLIER_STANDINGS).unwrap());
+}
+
 league_testkit::on_both_databases!(
+    a_log_written_by_an_earlier_build_replays_to_the_same_hashes_and_standings,
     an_export_during_registrations_holds_no_key_without_its_person,
     an_import_refuses_a_key_without_its_person,
     a_log_moves_to_the_other_database,

@@ -814,6 +814,46 @@ mod stored_events {
         }
     }
 
+    /// One event of every type as an earlier build stored it (`tests/data/one-of-each.jsonl`:
+    /// stored type name, schema version, stream and payload text, written from
+    /// [`one_of_each`] when `LEAGUE_WRITE_EARLIER_BUILD` is set): each decodes to an event of
+    /// that type and stream whose payload re-encodes to the same bytes, so stored payloads and
+    /// their hashes never depend on how the code shapes its events.
+    #[test]
+    fn events_stored_by_an_earlier_build_decode_and_re_encode_byte_for_byte() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/one-of-each.jsonl");
+        if std::env::var_os("LEAGUE_WRITE_EARLIER_BUILD").is_some() {
+            let lines: Vec<String> = one_of_each()
+                .iter()
+                .map(|event| {
+                    serde_json::json!({
+                        "type": event.event_type(),
+                        "version": event.schema_version(),
+                        "stream": event.stream_id(),
+                        "payload": event.payload().to_string(),
+                    })
+                    .to_string()
+                })
+                .collect();
+            std::fs::write(path, lines.join("\n") + "\n").unwrap();
+        }
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut types = std::collections::BTreeSet::new();
+        for line in text.lines() {
+            let stored: serde_json::Value = serde_json::from_str(line).unwrap();
+            let (kind, payload) =
+                (stored["type"].as_str().unwrap(), stored["payload"].as_str().unwrap());
+            let version = stored["version"].as_i64().unwrap();
+            let event = DomainEvent::decode(kind, version, payload).unwrap();
+            assert_eq!(event.event_type(), kind);
+            assert_eq!(i64::from(event.schema_version()), version, "{kind}");
+            assert_eq!(event.stream_id(), stored["stream"].as_str().unwrap(), "{kind}");
+            assert_eq!(event.payload().to_string(), payload, "{kind}");
+            types.insert(kind.to_owned());
+        }
+        assert_eq!(types.len(), EventType::ALL.len(), "the file holds every type");
+    }
+
     /// `LeagueCreated` payloads as the version before the settings became one value wrote
     /// them (canonical text: sorted keys, no whitespace), without and with the optional
     /// `gameVersion` and `aggregation`: they decode, and re-encode to the same bytes, so the
