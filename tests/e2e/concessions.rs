@@ -6,6 +6,7 @@
 //! passes; a concession reported now is scored as its system's rule says; and `league rescore
 //! --concessions solo` shows what a solo would make of every concession.
 
+use league_domain::LeagueEvent;
 use std::collections::BTreeMap;
 
 use league_app::{App, WhatIf};
@@ -83,12 +84,12 @@ async fn log_of(
     let stream = StreamId::new(league_stream_id(league_id)).unwrap();
     for &(number, conceded, version) in stored {
         let result = result(&seats(&app, league_id, number).await, conceded);
-        let event = DomainEvent::GameFinished(GameFinished {
+        let event = DomainEvent::League(LeagueEvent::GameFinished(GameFinished {
             league_id,
             game_id: game_id(league_id, number),
             result: result.clone(),
             reported_by: Actor::Admin,
-        });
+        }));
         let row = NewEvent::new(event.event_type(), version, event.payload());
         let metadata = Metadata::default().with_actor("admin");
         app.store().append(&stream, ExpectedVersion::Any, vec![row], metadata).await.unwrap();

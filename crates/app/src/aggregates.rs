@@ -50,7 +50,7 @@ impl StreamState {
 
 fn fold_into<A: Aggregate>(state: &mut A, events: &[DomainEvent]) {
     for event in events {
-        state.apply(event);
+        state.apply_event(event);
     }
 }
 

@@ -800,7 +800,7 @@ impl App {
         let mut context = self.rights_context(command);
         Ok(match command {
             AppCommand::Player(c) => match state {
-                StreamState::Player(player) => player.handle(c, &context)?,
+                StreamState::Player(player) => player.decide(c, &context)?,
                 _ => return Err(mismatched(command)),
             },
             AppCommand::League(c) => {
@@ -820,21 +820,21 @@ impl App {
                     }
                 }
                 match state {
-                    StreamState::League(league) => league.handle(c, &context)?,
+                    StreamState::League(league) => league.decide(c, &context)?,
                     _ => return Err(mismatched(command)),
                 }
             }
             AppCommand::Tournament(c) => match state {
                 StreamState::Tournament(tournament) => {
                     let context = self.with_players(context, c.players_to_check(tournament));
-                    tournament.handle(c, &context)?
+                    tournament.decide(c, &context)?
                 }
                 _ => return Err(mismatched(command)),
             },
             AppCommand::Calendar(c) => {
                 context = self.with_players(context, c.players_to_check());
                 match state {
-                    StreamState::Calendar(calendar) => calendar.handle(c, &context)?,
+                    StreamState::Calendar(calendar) => calendar.decide(c, &context)?,
                     _ => return Err(mismatched(command)),
                 }
             }
@@ -842,7 +842,7 @@ impl App {
                 StreamState::Webhook(webhook) => {
                     let competitions = c.competitions_to_check(webhook);
                     let (unknown, unmanaged) = self.competition_rights(c.actor(), competitions);
-                    webhook.handle(c, &context.with_competitions(unknown, unmanaged))?
+                    webhook.decide(c, &context.with_competitions(unknown, unmanaged))?
                 }
                 _ => return Err(mismatched(command)),
             },

@@ -2,6 +2,7 @@
 //! each result's scoring explanation), the explanation of one score change, and what-if
 //! standings under another scoring system (`docs/architecture.md#audit-and-time-travel`).
 
+use league_domain::LeagueEvent;
 use league_domain::{Aggregate, DomainEvent, League, ScoredResult, league_stream_id};
 use league_projections::{AsOf, ReadModel, StandingRow};
 use league_scoring::{Aggregation, ConcessionRule, GameResult, ScoringSystem, score_game};
@@ -63,8 +64,8 @@ fn explained(
 /// The game a result or correction is about, and the result and correction reason it holds.
 fn result_of(event: &DomainEvent) -> Option<(Uuid, &GameResult, Option<&str>)> {
     match event {
-        DomainEvent::GameFinished(e) => Some((e.game_id, &e.result, None)),
-        DomainEvent::GameResultCorrected(e) => {
+        DomainEvent::League(LeagueEvent::GameFinished(e)) => Some((e.game_id, &e.result, None)),
+        DomainEvent::League(LeagueEvent::GameResultCorrected(e)) => {
             Some((e.game_id, &e.result, Some(e.reason.as_str())))
         }
         _ => None,
@@ -173,7 +174,7 @@ impl App {
             if as_of.is_some_and(|as_of| !as_of.includes(event.position, event.recorded_at)) {
                 break;
             }
-            state.apply(&decode(&event)?);
+            state.apply_event(&decode(&event)?);
         }
         let Some(own) = state.scoring_system() else { return Ok(Vec::new()) };
         if let Some(rule) = what_if.concessions {

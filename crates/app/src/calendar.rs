@@ -8,6 +8,7 @@
 //! reported; a tournament board on the day its round was seeded. Each event's `DTSTAMP` is
 //! that same commit time, so a feed only changes when the competition does.
 
+use league_domain::TournamentEvent;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -193,7 +194,9 @@ impl App {
             if event.event_type != EventType::RoundSeeded.as_str() {
                 continue;
             }
-            if let (_, DomainEvent::RoundSeeded(e)) = decode(&event).map_err(AppError::internal)? {
+            if let (_, DomainEvent::Tournament(TournamentEvent::RoundSeeded(e))) =
+                decode(&event).map_err(AppError::internal)?
+            {
                 seeded.insert(e.round, event.recorded_at);
             }
         }

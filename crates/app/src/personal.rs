@@ -4,6 +4,7 @@
 //! everything the platform holds about a person.
 
 use chrono::{DateTime, Utc};
+use league_domain::PlayerEvent;
 use league_domain::{
     Actor, DomainEvent, EventType, LeagueStatus, PERSON_KEY_LEN, PersonKey, PersonalText,
     authorise_personal_data, calendar_stream_id, player_stream_id,
@@ -41,13 +42,15 @@ pub(crate) fn seal_personal_data(
     let mut change = None;
     for event in events.iter_mut() {
         let next = match event {
-            DomainEvent::PlayerRegistered(e) => {
+            DomainEvent::Player(PlayerEvent::PlayerRegistered(e)) => {
                 let PersonalText::Plain(name) = &e.name else { continue };
                 let key = PersonKey::from_bytes(random()?);
                 e.name = PersonalText::seal(&key, random()?, e.player_id, NAME_FIELD, name);
                 KeyChange::Insert { person: e.player_id, key: *key.as_bytes() }
             }
-            DomainEvent::PlayerErased(e) => KeyChange::Delete { person: e.player_id },
+            DomainEvent::Player(PlayerEvent::PlayerErased(e)) => {
+                KeyChange::Delete { person: e.player_id }
+            }
             _ => continue,
         };
         if change.replace(next).is_some() {

@@ -44,7 +44,7 @@ impl App {
         let mut tournament = Tournament::default();
         for event in events.iter().take_while(|e| as_of.includes(e.position, e.recorded_at)) {
             let (_, domain) = decode(event).map_err(AppError::internal)?;
-            league_domain::Aggregate::apply(&mut tournament, &domain);
+            league_domain::Aggregate::apply_event(&mut tournament, &domain);
         }
         Ok(Arc::new(tournament))
     }

@@ -6,6 +6,7 @@ mod common;
 
 use common::*;
 use league_app::{App, AppError, AsOf, ErrorCode};
+use league_domain::LeagueEvent;
 use league_domain::{Actor, DomainEvent, ReportResult, game_id};
 use league_projections::{ScoreChange, fold_until};
 use league_scoring::{DiplomacyEntry, GameResult, ScoringSystem, score_game};
@@ -83,7 +84,7 @@ async fn audit_explains_every_score_change(db: TestDatabase) {
     // The first seat won game 2 as first reported (2 points for k = 2), then lost it.
     assert_eq!((correction.players[0].before, correction.players[0].score), (Some(2.0), 0.0));
     assert_eq!(results[0].players[0].before, None);
-    assert!(matches!(entries[0].decoded, DomainEvent::LeagueCreated(_)));
+    assert!(matches!(entries[0].decoded, DomainEvent::League(LeagueEvent::LeagueCreated(_))));
 }
 
 /// The audit of a league that does not exist is `NOT_FOUND`.

@@ -115,7 +115,7 @@ impl Generator {
             name: format!("Player {n}"),
             token_hash: format!("{:064x}", n),
         });
-        let events = Player::default().handle(&command, &Context::new(self.now)).map_err(domain)?;
+        let events = Player::default().decide(&command, &Context::new(self.now)).map_err(domain)?;
         Ok(StreamEvents { stream: command.stream_id(), events })
     }
 
@@ -128,9 +128,9 @@ impl Generator {
         let mut league = League::default();
         let mut events = Vec::new();
         let mut run = |league: &mut League, command: LeagueCommand, context: &Context| {
-            let decided = league.handle(&command, context).map_err(domain)?;
+            let decided = league.decide(&command, context).map_err(domain)?;
             for event in &decided {
-                league.apply(event);
+                league.apply_event(event);
             }
             events.extend(decided);
             Ok::<_, BenchError>(())

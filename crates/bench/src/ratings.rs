@@ -20,6 +20,7 @@
 //! - Snapshot: the windowed model's snapshot body, its size, and the time to encode and to
 //!   decode it (what the first ratings request pays before folding the results after it).
 
+use league_domain::LeagueEvent;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -77,7 +78,11 @@ struct Pass {
 
 /// Players' streams and each league's non-result events are dropped as they come.
 fn is_result(event: &DomainEvent) -> bool {
-    matches!(event, DomainEvent::GameFinished(_) | DomainEvent::GameResultCorrected(_))
+    matches!(
+        event,
+        DomainEvent::League(LeagueEvent::GameFinished(_))
+            | DomainEvent::League(LeagueEvent::GameResultCorrected(_))
+    )
 }
 
 /// Leagues whose results are folded in one timed block: the CPU clock is read around each
@@ -128,8 +133,11 @@ fn fold(model: &mut RatingsModel, games: u64) -> Result<(Pass, u64, u64), BenchE
         results += events.len() as u64;
         let started = Instant::now();
         for event in &events {
-            if let DomainEvent::GameFinished(GameFinished { result, .. })
-            | DomainEvent::GameResultCorrected(GameResultCorrected { result, .. }) = event
+            if let DomainEvent::League(LeagueEvent::GameFinished(GameFinished { result, .. }))
+            | DomainEvent::League(LeagueEvent::GameResultCorrected(GameResultCorrected {
+                result,
+                ..
+            })) = event
             {
                 let scored = score_game_unexplained(ScoringSystem::Placement, result)
                     .context("score a generated result")?;
@@ -138,10 +146,10 @@ fn fold(model: &mut RatingsModel, games: u64) -> Result<(Pass, u64, u64), BenchE
         }
         score += started.elapsed();
         for event in &events {
-            if let DomainEvent::GameFinished(GameFinished {
+            if let DomainEvent::League(LeagueEvent::GameFinished(GameFinished {
                 result: GameResult::Placement(e),
                 ..
-            }) = event
+            })) = event
             {
                 rated += 1;
                 slots += e.len() as u64;

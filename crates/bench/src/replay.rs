@@ -25,6 +25,7 @@
 //!
 //!    Freeing what a run built is not timed.
 
+use league_domain::LeagueEvent;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -304,7 +305,11 @@ async fn measure(store: &EventStore, args: &Args) -> Result<Figures, BenchError>
     let results = typed
         .iter()
         .filter(|(_, event)| {
-            matches!(event, DomainEvent::GameFinished(_) | DomainEvent::GameResultCorrected(_))
+            matches!(
+                event,
+                DomainEvent::League(LeagueEvent::GameFinished(_))
+                    | DomainEvent::League(LeagueEvent::GameResultCorrected(_))
+            )
         })
         .count() as u64;
     let dropped = best_of(|| {

@@ -6,332 +6,106 @@
 //! [`EventType`] — turns such a triple back into a typed event, upcasting older schema
 //! versions ([`upcast`]) and refusing unknown types and versions with a typed error.
 //!
-//! Every event type is one line of the `domain_events!` list, which generates the
-//! [`DomainEvent`] enum, [`EventType`] with its stored names, and every per-type match
-//! (kind, stream, payload, decoding): adding an event is its payload struct, one line there,
-//! and the fold arms the compiler then asks for.
+//! Each aggregate owns its events in its room (`player/`, `league/`, `tournament/`,
+//! `calendar/`, `webhook/`): the payload structs and one line per type in the room's list,
+//! from which its enum ([`LeagueEvent`], …) is declared there and, here, the [`DomainEvent`]
+//! envelope over the five enums, [`EventType`] with its stored names and every per-type match
+//! (kind, stream, payload, decoding). Adding an event is its payload struct, one line of its
+//! room's list, and the arms of its own aggregate's folds that the compiler then asks for.
 
-use league_scoring::{ConcessionRule, GameResult};
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 
-use crate::calendar::calendar_stream_id;
-pub use crate::calendar::{CalendarFeedIssued, CalendarFeedRotated};
+use crate::calendar::events::*;
 use crate::ids::{
-    Actor, BoardId, GameId, LeagueId, PlayerId, TournamentId, league_stream_id, player_stream_id,
-    tournament_stream_id,
+    LeagueId, PlayerId, TournamentId, WebhookId, calendar_stream_id, league_stream_id,
+    player_stream_id, tournament_stream_id, webhook_stream_id,
 };
-use crate::personal::PersonalText;
-use crate::settings::LeagueSettings;
-use crate::tournament::{Attendance, Replacement, SeededBoard, TournamentSettings};
-use crate::webhook::{WebhookId, url_host, webhook_stream_id};
-use crate::webhook::{WebhookPaused, WebhookRegistered, WebhookRemoved, WebhookResumed};
+use crate::league::events::*;
+use crate::player::events::*;
+use crate::tournament::events::*;
+use crate::webhook::events::*;
 
-/// A player joined the platform. The gateway stores only a hash of the player's bearer token.
-/// Since version 2 the name is sealed under the player's own key ([`PersonalText`]); version
-/// 1 names are plain text.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PlayerRegistered {
-    pub player_id: PlayerId,
-    pub name: PersonalText,
-    pub token_hash: String,
-}
-
-/// A player's personal data was erased on request: their key was deleted in the same
-/// transaction, so their sealed name can never be read again, and they show as their
-/// pseudonym from then on. Their results, scores and ratings stay (under their id), so no
-/// one else's standing changes. The event's commit time is when; `reason` is why.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PlayerErased {
-    pub player_id: PlayerId,
-    pub erased_by: Actor,
-    pub reason: String,
-}
-
-/// A player's bearer token was replaced (by the player or the site admin): only the new
-/// token's hash is stored, and the old token stops working.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TokenRotated {
-    pub player_id: PlayerId,
-    pub token_hash: String,
-    pub rotated_by: Actor,
-}
-
-/// The site admin revoked a player's token: the player has no valid token until the admin
-/// rotates one for them.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TokenRevoked {
-    pub player_id: PlayerId,
-    pub revoked_by: Actor,
-}
-
-/// The site admin granted a player the right to create leagues and tournaments.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct OrganiserAppointed {
-    pub player_id: PlayerId,
-    pub appointed_by: Actor,
-}
-
-/// The site admin withdrew a player's right to create leagues and tournaments.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct OrganiserDismissed {
-    pub player_id: PlayerId,
-    pub dismissed_by: Actor,
-}
-
-/// A player was made co-organiser of a league: they manage it as its creator does.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LeagueCoOrganiserAdded {
-    pub league_id: LeagueId,
-    pub player_id: PlayerId,
-    pub added_by: Actor,
-}
-
-/// A player was made co-organiser of a tournament, like [`LeagueCoOrganiserAdded`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TournamentCoOrganiserAdded {
-    pub tournament_id: TournamentId,
-    pub player_id: PlayerId,
-    pub added_by: Actor,
-}
-
-/// A league was created with its fixed settings (`docs/scheduling.md#league-life-cycle`).
-/// The settings are flattened: the stored JSON is `leagueId` beside the settings' fields,
-/// exactly as when they were fields of this event.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LeagueCreated {
-    pub league_id: LeagueId,
-    #[serde(flatten)]
-    pub settings: LeagueSettings,
-    /// The organiser who created it; absent when the site admin did (so events from before
-    /// organisers existed keep their bytes).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub created_by: Option<Actor>,
-}
-
-/// A player joined a league that is still open.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PlayerSubscribed {
-    pub league_id: LeagueId,
-    pub player_id: PlayerId,
-}
-
-/// A player left a league that is still open.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PlayerUnsubscribed {
-    pub league_id: LeagueId,
-    pub player_id: PlayerId,
-}
-
-/// One game of the schedule: its number (1-based), derived id, and the player in each seat.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ScheduledGame {
-    pub game_id: GameId,
-    pub number: u32,
-    /// `seats[i]` is the player in seat i (see [`crate::seat_labels`]).
-    pub seats: Vec<PlayerId>,
-}
-
-/// Every game of the league, appended together with the subscription that filled it.
-/// The schedule is stored, never recomputed on replay.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct GamesScheduled {
-    pub league_id: LeagueId,
-    pub games: Vec<ScheduledGame>,
-}
-
-/// A game's result as reported (player strings are the players' UUID strings).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct GameFinished {
-    pub league_id: LeagueId,
-    pub game_id: GameId,
-    pub result: GameResult,
-    pub reported_by: Actor,
-}
-
-/// A finished game's result was replaced, with the reason.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct GameResultCorrected {
-    pub league_id: LeagueId,
-    pub game_id: GameId,
-    pub result: GameResult,
-    pub reason: String,
-    pub corrected_by: Actor,
-}
-
-/// The last game of the league finished.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LeagueCompleted {
-    pub league_id: LeagueId,
-}
-
-/// A tournament was created with its fixed settings (`docs/tournaments.md`), flattened beside
-/// its id like [`LeagueCreated`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TournamentCreated {
-    pub tournament_id: TournamentId,
-    #[serde(flatten)]
-    pub settings: TournamentSettings,
-    /// The organiser who created it; absent when the site admin did, as in [`LeagueCreated`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub created_by: Option<Actor>,
-}
-
-/// A player entered the tournament (before the last round is seeded: a late entry plays from
-/// the next round seeded).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TournamentPlayerEntered {
-    pub tournament_id: TournamentId,
-    pub player_id: PlayerId,
-    pub entered_by: Actor,
-}
-
-/// A player withdrew after `after_round` rounds: their scores stay, they are never seated
-/// again.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TournamentPlayerWithdrawn {
-    pub tournament_id: TournamentId,
-    pub player_id: PlayerId,
-    pub after_round: u32,
-    pub withdrawn_by: Actor,
-}
-
-/// A player's answer to round `round`'s roll call (the latest answer counts).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RollCallAnswered {
-    pub tournament_id: TournamentId,
-    pub round: u32,
-    pub player_id: PlayerId,
-    #[serde(flatten)]
-    pub attendance: Attendance,
-    pub answered_by: Actor,
-}
-
-/// Round `round`'s boards, with what anyone needs to re-run the seeding from the log and get
-/// the same boards (`docs/tournaments.md#seeding`): the seeder's version, its random seed
-/// and the digest of its inputs, which the tournament's history before this event determines.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RoundSeeded {
-    pub tournament_id: TournamentId,
-    pub round: u32,
-    pub boards: Vec<SeededBoard>,
-    pub sitting_out: Vec<PlayerId>,
-    pub playing_twice: Vec<PlayerId>,
-    /// Board 1 is the top board (the best by standings play together).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub top_board: bool,
-    pub algorithm: String,
-    pub seed: u64,
-    pub inputs_digest: String,
-    pub repeat_score: u64,
-    pub seat_repeats: u32,
-    pub keep_apart_met: u32,
-    pub seeded_by: Actor,
-}
-
-/// Before round `round` starts, two of its players exchanged places (seats, or a seat and
-/// sitting out), with the reason.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RoundPlayersSwapped {
-    pub tournament_id: TournamentId,
-    pub round: u32,
-    pub first: PlayerId,
-    pub second: PlayerId,
-    pub reason: String,
-    pub swapped_by: Actor,
-}
-
-/// A board's result as reported, like a league game's, with any replacement players who
-/// finished a seat.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct BoardFinished {
-    pub tournament_id: TournamentId,
-    pub board_id: BoardId,
-    pub result: GameResult,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub replacements: Vec<Replacement>,
-    pub reported_by: Actor,
-}
-
-/// A finished board's result was replaced, with the reason.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct BoardResultCorrected {
-    pub tournament_id: TournamentId,
-    pub board_id: BoardId,
-    pub result: GameResult,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub replacements: Vec<Replacement>,
-    pub reason: String,
-    pub corrected_by: Actor,
-}
-
-/// Every board of round `round` has a result (appended with the last one).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RoundCompleted {
-    pub tournament_id: TournamentId,
-    pub round: u32,
-}
-
-/// The last round completed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TournamentCompleted {
-    pub tournament_id: TournamentId,
-}
-
-/// The event types, one line each: `Variant = "StoredName" version N in Stream(id_field)`,
-/// where the payload struct is named like the variant, `N` is the schema version this code
-/// writes for it (older versions are upcast on decoding, [`upcast`]) and `id_field` is its
-/// field naming the stream the event belongs to (`Player` or `League`). The stored names never
-/// change.
+/// Generates, from every aggregate's list of event types (each room's `*_events!` macro
+/// passes its list on to the next, the last to this one): the kind, stream and payload of
+/// each aggregate's event enum ([`PlayerEvent`], [`LeagueEvent`], [`TournamentEvent`],
+/// [`CalendarEvent`], [`WebhookEvent`], each declared in its room from the same list by
+/// `aggregate_enum!`), the [`DomainEvent`] envelope over them, [`EventType`] with its stored
+/// names and versions, and every per-type match (kind, stream, payload, decoding). A list's
+/// line is `Variant = "StoredName" version N`: the payload struct is named like the variant,
+/// `N` is the schema version this code writes (older ones are upcast on decoding,
+/// [`upcast`]); the group's `Aggregate(Enum, id_field)` names the field holding the stream's
+/// id. The stored names never change.
 macro_rules! domain_events {
-    ($($variant:ident = $name:literal version $version:literal in $stream:ident($id:ident)),* $(,)?) => {
-        /// Every event of the platform.
+    ([] $($aggregate:ident($enum:ident, $id:ident) {
+        $($variant:ident = $name:literal version $version:literal),* $(,)?
+    })*) => {
+        $(
+            impl $enum {
+                /// The kind of this event.
+                pub fn kind(&self) -> EventType {
+                    match self {
+                        $($enum::$variant(_) => EventType::$variant,)*
+                    }
+                }
+
+                /// The stream the event belongs to.
+                pub fn stream(&self) -> StreamRef {
+                    match self {
+                        $($enum::$variant(e) => StreamRef::$aggregate(e.$id),)*
+                    }
+                }
+
+                fn payload_value(&self) -> Result<serde_json::Value, serde_json::Error> {
+                    match self {
+                        $($enum::$variant(e) => serde_json::to_value(e),)*
+                    }
+                }
+            }
+
+            impl AggregateEvent for $enum {
+                fn of(event: &DomainEvent) -> Option<&Self> {
+                    match event {
+                        DomainEvent::$aggregate(e) => Some(e),
+                        _ => None,
+                    }
+                }
+            }
+
+            impl From<$enum> for DomainEvent {
+                fn from(event: $enum) -> Self {
+                    DomainEvent::$aggregate(event)
+                }
+            }
+
+            $(
+                impl From<$variant> for DomainEvent {
+                    fn from(event: $variant) -> Self {
+                        DomainEvent::$aggregate($enum::$variant(event))
+                    }
+                }
+            )*
+        )*
+
+        /// Every event of the platform: one aggregate's event, by aggregate.
         #[derive(Debug, Clone, PartialEq)]
         pub enum DomainEvent {
-            $($variant($variant),)*
+            $($aggregate($enum),)*
         }
 
-        /// Every kind of event, one per [`DomainEvent`] variant: the stored `event_type`
-        /// column. Matching on it is exhaustive, so a new event type is a compile error
-        /// wherever it must be handled (decoding, folding, notifications), never a forgotten
-        /// string arm; [`Self::ALL`] is derived from the declaration, so no list of types is
-        /// kept by hand.
+        /// Every kind of event: the stored `event_type` column. Matching on it is exhaustive,
+        /// so a new event type is a compile error wherever it must be handled, never a
+        /// forgotten string arm; [`Self::ALL`] is derived from the declarations, so no list of
+        /// types is kept by hand.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, strum::VariantArray)]
         pub enum EventType {
-            $($variant,)*
+            $($($variant,)*)*
         }
 
         impl EventType {
             /// The stored name.
             pub const fn as_str(self) -> &'static str {
                 match self {
-                    $(EventType::$variant => $name,)*
+                    $($(EventType::$variant => $name,)*)*
                 }
             }
 
@@ -339,14 +113,14 @@ macro_rules! domain_events {
             /// is upcast ([`upcast`]) when decoded.
             pub const fn schema_version(self) -> u32 {
                 match self {
-                    $(EventType::$variant => $version,)*
+                    $($(EventType::$variant => $version,)*)*
                 }
             }
 
             /// The kind of stream events of this type belong to.
             pub const fn stream_kind(self) -> StreamKind {
                 match self {
-                    $(EventType::$variant => StreamKind::$stream,)*
+                    $($(EventType::$variant => StreamKind::$aggregate,)*)*
                 }
             }
         }
@@ -355,21 +129,21 @@ macro_rules! domain_events {
             /// The kind of this event.
             pub fn kind(&self) -> EventType {
                 match self {
-                    $(DomainEvent::$variant(_) => EventType::$variant,)*
+                    $(DomainEvent::$aggregate(e) => e.kind(),)*
                 }
             }
 
             /// The stream the event belongs to.
             pub fn stream(&self) -> StreamRef {
                 match self {
-                    $(DomainEvent::$variant(e) => StreamRef::$stream(e.$id),)*
+                    $(DomainEvent::$aggregate(e) => e.stream(),)*
                 }
             }
 
             /// The camelCase JSON payload.
             pub fn payload(&self) -> serde_json::Value {
                 let value = match self {
-                    $(DomainEvent::$variant(e) => serde_json::to_value(e),)*
+                    $(DomainEvent::$aggregate(e) => e.payload_value(),)*
                 };
                 // Plain structs of strings, numbers, UUIDs and enums always serialise.
                 value.expect("event payloads serialise to JSON")
@@ -387,63 +161,24 @@ macro_rules! domain_events {
                     source,
                 };
                 Ok(match kind {
-                    $(
-                        EventType::$variant => {
-                            DomainEvent::$variant(payload.parse().map_err(invalid)?)
-                        }
-                    )*
+                    $($(
+                        EventType::$variant => DomainEvent::$aggregate(
+                            $enum::$variant(payload.parse().map_err(invalid)?),
+                        ),
+                    )*)*
                 })
             }
         }
-
-        $(
-            impl From<$variant> for DomainEvent {
-                fn from(event: $variant) -> Self {
-                    DomainEvent::$variant(event)
-                }
-            }
-        )*
     };
 }
 
-// League results are at version 3 since each system scores a concession as its own rule says,
-// board results at version 2: older results keep the rule they were recorded under
-// ([`upcast`]). Registrations are at version 2 since names are sealed; a version 1 name reads
-// as plain text, as written. Webhook registrations are at version 2 since the URL is kept
-// outside the log (the event names its host).
-domain_events! {
-    PlayerRegistered = "PlayerRegistered" version 2 in Player(player_id),
-    LeagueCreated = "LeagueCreated" version 1 in League(league_id),
-    PlayerSubscribed = "PlayerSubscribed" version 1 in League(league_id),
-    PlayerUnsubscribed = "PlayerUnsubscribed" version 1 in League(league_id),
-    GamesScheduled = "GamesScheduled" version 1 in League(league_id),
-    GameFinished = "GameFinished" version 3 in League(league_id),
-    GameResultCorrected = "GameResultCorrected" version 3 in League(league_id),
-    LeagueCompleted = "LeagueCompleted" version 1 in League(league_id),
-    TournamentCreated = "TournamentCreated" version 1 in Tournament(tournament_id),
-    TournamentPlayerEntered = "TournamentPlayerEntered" version 1 in Tournament(tournament_id),
-    TournamentPlayerWithdrawn = "TournamentPlayerWithdrawn" version 1 in Tournament(tournament_id),
-    RollCallAnswered = "RollCallAnswered" version 1 in Tournament(tournament_id),
-    RoundSeeded = "RoundSeeded" version 1 in Tournament(tournament_id),
-    RoundPlayersSwapped = "RoundPlayersSwapped" version 1 in Tournament(tournament_id),
-    BoardFinished = "BoardFinished" version 2 in Tournament(tournament_id),
-    BoardResultCorrected = "BoardResultCorrected" version 2 in Tournament(tournament_id),
-    RoundCompleted = "RoundCompleted" version 1 in Tournament(tournament_id),
-    TournamentCompleted = "TournamentCompleted" version 1 in Tournament(tournament_id),
-    TokenRotated = "TokenRotated" version 1 in Player(player_id),
-    TokenRevoked = "TokenRevoked" version 1 in Player(player_id),
-    OrganiserAppointed = "OrganiserAppointed" version 1 in Player(player_id),
-    OrganiserDismissed = "OrganiserDismissed" version 1 in Player(player_id),
-    LeagueCoOrganiserAdded = "LeagueCoOrganiserAdded" version 1 in League(league_id),
-    TournamentCoOrganiserAdded = "TournamentCoOrganiserAdded" version 1 in Tournament(tournament_id),
-    PlayerErased = "PlayerErased" version 1 in Player(player_id),
-    CalendarFeedIssued = "CalendarFeedIssued" version 1 in Calendar(player_id),
-    CalendarFeedRotated = "CalendarFeedRotated" version 1 in Calendar(player_id),
-    WebhookRegistered = "WebhookRegistered" version 2 in Webhook(webhook_id),
-    WebhookPaused = "WebhookPaused" version 1 in Webhook(webhook_id),
-    WebhookResumed = "WebhookResumed" version 1 in Webhook(webhook_id),
-    WebhookRemoved = "WebhookRemoved" version 1 in Webhook(webhook_id),
+/// One aggregate's event enum, found in the envelope: how a fold over the log takes the
+/// events of its own aggregate (every other kind is `None`).
+pub trait AggregateEvent: Sized {
+    fn of(event: &DomainEvent) -> Option<&Self>;
 }
+
+player_events! { [league_events, tournament_events, calendar_events, webhook_events, domain_events] }
 
 /// The kinds of event stream: a player's (`player-<uuid>`), a league's (`league-<uuid>`), a
 /// tournament's (`tournament-<uuid>`), a player's calendar feed (`calendar-<uuid>`) or a
@@ -564,17 +299,10 @@ impl PayloadSource for serde_json::Value {
 /// meaning of the current version. Every version so far has the current payload's shape, so
 /// the event is decoded first and upcast typed (no JSON is rebuilt on a replay of the log).
 /// Versions from 1 to the type's current one are known; any other is refused. When a payload
-/// changes, bump the type's version in the `domain_events!` list and add the step from the old
-/// version here (old events stay in the log as they were written: their bytes and hashes never
-/// see the upcast).
-///
-/// Steps so far (`docs/scoring.md#draws-and-concessions`): a version 1 `GameFinished` or
-/// `GameResultCorrected` was recorded when a concession was scored as a draw of one, so a
-/// concession among them is marked [`ConcessionRule::DrawOfOne`] and keeps its scores; a
-/// version 2 one, or a version 1 `BoardFinished` or `BoardResultCorrected`, was recorded when
-/// a concession was a solo in every system but Baf and Detour 98f, so it is marked
-/// [`ConcessionRule::Solo`]. A version 1 `WebhookRegistered` holds the URL itself: its host is
-/// filled in from it, and the URL stays in memory for delivery (`docs/webhooks.md#older-logs`).
+/// changes, bump the type's version in its room's list and add the step from the old version
+/// to the room's `upcast` (old events stay in the log as they were written: their bytes and
+/// hashes never see the upcast). The steps so far: [`LeagueEvent::upcast`],
+/// [`TournamentEvent::upcast`], [`WebhookEvent::upcast`].
 pub fn upcast(
     mut event: DomainEvent,
     schema_version: i64,
@@ -584,59 +312,11 @@ pub fn upcast(
         return Err(kind.unsupported(schema_version));
     }
     match &mut event {
-        DomainEvent::GameFinished(GameFinished { result, .. })
-        | DomainEvent::GameResultCorrected(GameResultCorrected { result, .. })
-            if schema_version == 1 =>
-        {
-            result.set_concession_rule(ConcessionRule::DrawOfOne);
-        }
-        DomainEvent::GameFinished(GameFinished { result, .. })
-        | DomainEvent::GameResultCorrected(GameResultCorrected { result, .. })
-            if schema_version == 2 =>
-        {
-            result.set_concession_rule(ConcessionRule::Solo);
-        }
-        DomainEvent::BoardFinished(BoardFinished { result, .. })
-        | DomainEvent::BoardResultCorrected(BoardResultCorrected { result, .. })
-            if schema_version == 1 =>
-        {
-            result.set_concession_rule(ConcessionRule::Solo);
-        }
-        DomainEvent::WebhookRegistered(registered) if schema_version == 1 => {
-            registered.host = registered.url.as_deref().map(url_host).unwrap_or_default();
-        }
-        // Listed by name, so a new event type or version is a decision made here.
-        DomainEvent::GameFinished(_)
-        | DomainEvent::GameResultCorrected(_)
-        | DomainEvent::PlayerRegistered(_)
-        | DomainEvent::LeagueCreated(_)
-        | DomainEvent::PlayerSubscribed(_)
-        | DomainEvent::PlayerUnsubscribed(_)
-        | DomainEvent::GamesScheduled(_)
-        | DomainEvent::LeagueCompleted(_)
-        | DomainEvent::TournamentCreated(_)
-        | DomainEvent::TournamentPlayerEntered(_)
-        | DomainEvent::TournamentPlayerWithdrawn(_)
-        | DomainEvent::RollCallAnswered(_)
-        | DomainEvent::RoundSeeded(_)
-        | DomainEvent::RoundPlayersSwapped(_)
-        | DomainEvent::BoardFinished(_)
-        | DomainEvent::BoardResultCorrected(_)
-        | DomainEvent::RoundCompleted(_)
-        | DomainEvent::TournamentCompleted(_)
-        | DomainEvent::TokenRotated(_)
-        | DomainEvent::TokenRevoked(_)
-        | DomainEvent::OrganiserAppointed(_)
-        | DomainEvent::OrganiserDismissed(_)
-        | DomainEvent::LeagueCoOrganiserAdded(_)
-        | DomainEvent::TournamentCoOrganiserAdded(_)
-        | DomainEvent::PlayerErased(_)
-        | DomainEvent::CalendarFeedIssued(_)
-        | DomainEvent::CalendarFeedRotated(_)
-        | DomainEvent::WebhookRegistered(_)
-        | DomainEvent::WebhookPaused(_)
-        | DomainEvent::WebhookResumed(_)
-        | DomainEvent::WebhookRemoved(_) => {}
+        DomainEvent::Player(event) => event.upcast(schema_version),
+        DomainEvent::League(event) => event.upcast(schema_version),
+        DomainEvent::Tournament(event) => event.upcast(schema_version),
+        DomainEvent::Calendar(event) => event.upcast(schema_version),
+        DomainEvent::Webhook(event) => event.upcast(schema_version),
     }
     Ok(event)
 }
@@ -676,6 +356,27 @@ impl DomainEvent {
             | StreamRef::League(_)
             | StreamRef::Calendar(_)
             | StreamRef::Webhook(_) => None,
+        }
+    }
+
+    /// The game or board result the event records, if it records one (the ratings, the
+    /// result webhooks).
+    pub fn result(&self) -> Option<crate::scores::RecordedResult<'_>> {
+        match self {
+            DomainEvent::League(event) => event.result(),
+            DomainEvent::Tournament(event) => event.result(),
+            DomainEvent::Player(_) | DomainEvent::Calendar(_) | DomainEvent::Webhook(_) => None,
+        }
+    }
+
+    /// Whether the event can change its competition's standings (live notifications, the
+    /// web app's "the standings changed"), as its own aggregate says. Players, calendar feeds
+    /// and webhooks have no standings.
+    pub fn moves_standings(&self) -> bool {
+        match self {
+            DomainEvent::League(event) => event.moves_standings(),
+            DomainEvent::Tournament(event) => event.moves_standings(),
+            DomainEvent::Player(_) | DomainEvent::Calendar(_) | DomainEvent::Webhook(_) => false,
         }
     }
 

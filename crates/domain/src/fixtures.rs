@@ -6,7 +6,7 @@
 use league_scoring::{GameResult, PlacementEntry, ScoringSystem};
 use uuid::Uuid;
 
-use crate::{DomainEvent, LeagueCreated, LeagueId, LeagueSettings, PlayerId};
+use crate::{DomainEvent, LeagueCreated, LeagueEvent, LeagueId, LeagueSettings, PlayerId};
 
 /// The league the fixtures create.
 pub const LEAGUE: LeagueId = Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0000_00aa);
@@ -18,7 +18,7 @@ pub fn player(n: u128) -> PlayerId {
 
 /// [`LEAGUE`] as created: `system`, `k` players per game, `size` places, `s` games per seat.
 pub fn created(system: ScoringSystem, k: u32, size: u32, s: u32) -> DomainEvent {
-    DomainEvent::LeagueCreated(LeagueCreated {
+    DomainEvent::League(LeagueEvent::LeagueCreated(LeagueCreated {
         league_id: LEAGUE,
         settings: LeagueSettings {
             size,
@@ -26,7 +26,7 @@ pub fn created(system: ScoringSystem, k: u32, size: u32, s: u32) -> DomainEvent 
             ..LeagueSettings::new("Autumn", "Cartagena", system, k)
         },
         created_by: None,
-    })
+    }))
 }
 
 /// A placement result for seated players: `points[i]` for `seats[i]`.

@@ -153,6 +153,35 @@ impl<'de> Deserialize<'de> for Actor {
     }
 }
 
+/// A webhook (stream `webhook-<uuid>`), chosen by the caller like league ids.
+pub type WebhookId = Uuid;
+
+/// Prefix of webhook streams.
+pub const WEBHOOK_STREAM_PREFIX: &str = "webhook-";
+
+/// The event stream of a webhook: `webhook-<uuid>`.
+pub fn webhook_stream_id(webhook_id: WebhookId) -> String {
+    format!("{WEBHOOK_STREAM_PREFIX}{webhook_id}")
+}
+
+/// The webhook id of a `webhook-<uuid>` stream, if it is one.
+pub fn webhook_id_of_stream(stream_id: &str) -> Option<WebhookId> {
+    stream_id.strip_prefix(WEBHOOK_STREAM_PREFIX).and_then(|id| Uuid::parse_str(id).ok())
+}
+
+/// Prefix of calendar streams.
+pub const CALENDAR_STREAM_PREFIX: &str = "calendar-";
+
+/// The event stream of a player's calendar feed: `calendar-<uuid>`.
+pub fn calendar_stream_id(player_id: PlayerId) -> String {
+    format!("{CALENDAR_STREAM_PREFIX}{player_id}")
+}
+
+/// The player id of a `calendar-<uuid>` stream, if it is one.
+pub fn player_id_of_calendar_stream(stream_id: &str) -> Option<PlayerId> {
+    stream_id.strip_prefix(CALENDAR_STREAM_PREFIX).and_then(|id| Uuid::parse_str(id).ok())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

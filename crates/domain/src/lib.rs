@@ -18,9 +18,9 @@
 
 mod aggregate;
 mod calendar;
-mod commands;
 mod context;
 mod error;
+mod event_enum;
 mod events;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
@@ -38,32 +38,28 @@ mod webhook;
 
 pub use aggregate::Aggregate;
 pub use calendar::{
-    CALENDAR_STREAM_PREFIX, Calendar, CalendarCommand, RotateCalendarFeed, calendar_stream_id,
-    player_id_of_calendar_stream,
-};
-pub use commands::{
-    AddLeagueCoOrganiser, AddTournamentCoOrganiser, AnswerRollCall, AppointOrganiser,
-    CorrectBoardResult, CorrectResult, CreateLeague, CreateTournament, DismissOrganiser,
-    EnterTournament, ErasePlayer, LeagueCommand, PlayerCommand, RegisterPlayer, ReportBoardResult,
-    ReportResult, RevokeToken, RotateToken, SeedRound, Subscribe, SwapRoundPlayers,
-    TournamentCommand, Unsubscribe, WithdrawFromTournament,
+    Calendar, CalendarCommand, CalendarEvent, CalendarFeedIssued, CalendarFeedRotated,
+    RotateCalendarFeed,
 };
 pub use context::{Context, SubscriberFacts};
 pub use error::{DomainError, ErrorCode};
 pub use events::{
-    BoardFinished, BoardResultCorrected, CalendarFeedIssued, CalendarFeedRotated, DomainEvent,
-    EventDecodeError, EventType, GameFinished, GameResultCorrected, GamesScheduled,
-    LeagueCoOrganiserAdded, LeagueCompleted, LeagueCreated, OrganiserAppointed, OrganiserDismissed,
-    PayloadSource, PlayerErased, PlayerRegistered, PlayerSubscribed, PlayerUnsubscribed,
-    RollCallAnswered, RoundCompleted, RoundPlayersSwapped, RoundSeeded, ScheduledGame, StreamKind,
-    StreamRef, TokenRevoked, TokenRotated, TournamentCoOrganiserAdded, TournamentCompleted,
-    TournamentCreated, TournamentPlayerEntered, TournamentPlayerWithdrawn, upcast,
+    AggregateEvent, DomainEvent, EventDecodeError, EventType, PayloadSource, StreamKind, StreamRef,
+    upcast,
 };
 pub use ids::{
-    Actor, BoardId, GameId, LEAGUE_STREAM_PREFIX, LeagueId, PLAYER_STREAM_PREFIX, ParseActorError,
-    PlayerId, TOURNAMENT_STREAM_PREFIX, TournamentId, board_id, game_id, league_id_of_stream,
-    league_stream_id, player_id_of_stream, player_key, player_stream_id, tournament_id_of_stream,
-    tournament_stream_id,
+    Actor, BoardId, CALENDAR_STREAM_PREFIX, GameId, LEAGUE_STREAM_PREFIX, LeagueId,
+    PLAYER_STREAM_PREFIX, ParseActorError, PlayerId, TOURNAMENT_STREAM_PREFIX, TournamentId,
+    WEBHOOK_STREAM_PREFIX, WebhookId, board_id, calendar_stream_id, game_id, league_id_of_stream,
+    league_stream_id, player_id_of_calendar_stream, player_id_of_stream, player_key,
+    player_stream_id, tournament_id_of_stream, tournament_stream_id, webhook_id_of_stream,
+    webhook_stream_id,
+};
+pub use league::{
+    AddLeagueCoOrganiser, CorrectResult, CreateLeague, GameFinished, GameResultCorrected,
+    GamesScheduled, LeagueCoOrganiserAdded, LeagueCommand, LeagueCompleted, LeagueCreated,
+    LeagueEvent, PlayerSubscribed, PlayerUnsubscribed, ReportResult, ScheduledGame, Subscribe,
+    Unsubscribe,
 };
 pub use league::{Game, GameStatus, League, LeagueStatus, check_aggregation};
 pub use personal::{
@@ -71,20 +67,29 @@ pub use personal::{
     pseudonym,
 };
 pub use player::Player;
+pub use player::{
+    AppointOrganiser, DismissOrganiser, ErasePlayer, OrganiserAppointed, OrganiserDismissed,
+    PlayerCommand, PlayerErased, PlayerEvent, PlayerRegistered, RegisterPlayer, RevokeToken,
+    RotateToken, TokenRevoked, TokenRotated,
+};
 pub use rights::{Organisers, authorise_personal_data};
-pub use scores::{ScoreError, ScoredGames, ScoredResult, StandingRow};
+pub use scores::{RecordedResult, ScoreError, ScoredGames, ScoredResult, StandingRow};
 pub use seats::{DIPLOMACY_POWERS, seat_label, seat_labels};
 pub use settings::LeagueSettings;
 pub use tournament::{
-    Attendance, Board, Entrant, MAX_ROUNDS, Replacement, ReplacementScores, Round, SeededBoard,
-    SeedingCheck, Tournament, TournamentSettings, TournamentStatus,
+    AddTournamentCoOrganiser, AnswerRollCall, Attendance, Board, BoardFinished,
+    BoardResultCorrected, CorrectBoardResult, CreateTournament, EnterTournament, Entrant,
+    MAX_ROUNDS, Replacement, ReplacementScores, ReportBoardResult, RollCallAnswered, Round,
+    RoundCompleted, RoundPlayersSwapped, RoundSeeded, SeedRound, SeededBoard, SeedingCheck,
+    SwapRoundPlayers, Tournament, TournamentCoOrganiserAdded, TournamentCommand,
+    TournamentCompleted, TournamentCreated, TournamentEvent, TournamentPlayerEntered,
+    TournamentPlayerWithdrawn, TournamentSettings, TournamentStatus, WithdrawFromTournament,
 };
 pub use webhook::{
     MAX_WEBHOOK_COMPETITIONS, MAX_WEBHOOK_URL_CHARS, PauseWebhook, RegisterWebhook, RemoveWebhook,
-    ResumeWebhook, WEBHOOK_STREAM_PREFIX, Webhook, WebhookCommand, WebhookFormat, WebhookId,
-    WebhookKind, WebhookPaused, WebhookRegistered, WebhookRemoved, WebhookResumed, WebhookStatus,
-    check_url as check_webhook_url, redact_urls, redacted_payload, url_host, webhook_id_of_stream,
-    webhook_stream_id,
+    ResumeWebhook, Webhook, WebhookCommand, WebhookEvent, WebhookFormat, WebhookKind,
+    WebhookPaused, WebhookRegistered, WebhookRemoved, WebhookResumed, WebhookStatus,
+    check_url as check_webhook_url, redact_urls, redacted_payload, url_host,
 };
 
 #[cfg(test)]

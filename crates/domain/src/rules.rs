@@ -9,8 +9,8 @@ use league_scoring::{GameResult, ResultKind, ScoringError, ScoringSystem, score_
 use uuid::Uuid;
 
 use crate::error::DomainError;
-use crate::events::ScheduledGame;
 use crate::ids::{LeagueId, PlayerId, game_id, player_key};
+use crate::league::ScheduledGame;
 
 /// `docs/scheduling.md#league-life-cycle`, league size: "A league is composed by a variable number
 /// of games played among 8 players".

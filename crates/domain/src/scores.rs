@@ -287,3 +287,13 @@ mod tests {
         assert_eq!(ranks, [(1, id(2), 1), (2, id(1), 1), (3, id(3), 0)]);
     }
 }
+
+/// A game's or board's result as an event records it: the competition (league or
+/// tournament), the game or board, the result, and whether it replaced an earlier one.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RecordedResult<'a> {
+    pub competition: uuid::Uuid,
+    pub game: uuid::Uuid,
+    pub result: &'a league_scoring::GameResult,
+    pub correction: bool,
+}

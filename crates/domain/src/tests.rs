@@ -19,7 +19,10 @@ fn given<A: Aggregate>(events: &[DomainEvent]) -> A {
 }
 
 fn subscribed(n: u128) -> DomainEvent {
-    DomainEvent::PlayerSubscribed(PlayerSubscribed { league_id: LEAGUE, player_id: player(n) })
+    DomainEvent::League(LeagueEvent::PlayerSubscribed(PlayerSubscribed {
+        league_id: LEAGUE,
+        player_id: player(n),
+    }))
 }
 
 /// The settings of [`create_command`] before its overrides: every default.
@@ -52,7 +55,7 @@ fn unsubscribe(actor: Actor, n: u128) -> LeagueCommand {
 fn running_placement_league() -> Vec<DomainEvent> {
     let mut events = vec![created(ScoringSystem::Placement, 2, 4, 1)];
     events.extend((1..=4).map(subscribed));
-    events.push(DomainEvent::GamesScheduled(GamesScheduled {
+    events.push(DomainEvent::League(LeagueEvent::GamesScheduled(GamesScheduled {
         league_id: LEAGUE,
         games: [(1, [1, 2]), (2, [3, 4]), (3, [1, 3])]
             .into_iter()
@@ -62,7 +65,7 @@ fn running_placement_league() -> Vec<DomainEvent> {
                 seats: seats.map(player).to_vec(),
             })
             .collect(),
-    }));
+    })));
     events
 }
 
@@ -71,14 +74,14 @@ fn running_placement_league() -> Vec<DomainEvent> {
 fn one_game_league(system: ScoringSystem, n: u32) -> Vec<DomainEvent> {
     let mut events = vec![created(system, n, n, 1)];
     events.extend((1..=u128::from(n)).map(subscribed));
-    events.push(DomainEvent::GamesScheduled(GamesScheduled {
+    events.push(DomainEvent::League(LeagueEvent::GamesScheduled(GamesScheduled {
         league_id: LEAGUE,
         games: vec![ScheduledGame {
             game_id: game_id(LEAGUE, 1),
             number: 1,
             seats: (1..=u128::from(n)).map(player).collect(),
         }],
-    }));
+    })));
     events
 }
 
@@ -98,19 +101,19 @@ fn correct(actor: Actor, number: u32, result: GameResult, reason: &str) -> Leagu
 }
 
 fn finished(number: u32, result: GameResult) -> DomainEvent {
-    DomainEvent::GameFinished(GameFinished {
+    DomainEvent::League(LeagueEvent::GameFinished(GameFinished {
         league_id: LEAGUE,
         game_id: game_id(LEAGUE, number),
         result,
         reported_by: Actor::Admin,
-    })
+    }))
 }
 
 fn handle_league(
     events: &[DomainEvent],
     command: LeagueCommand,
 ) -> Result<Vec<DomainEvent>, DomainError> {
-    given::<League>(events).handle(&command, &context())
+    given::<League>(events).decide(&command, &context())
 }
 
 fn assert_bad_input(result: Result<Vec<DomainEvent>, DomainError>, field: &str) {
@@ -134,45 +137,45 @@ mod players {
 
     #[test]
     fn admin_registers_a_player_with_a_trimmed_name() {
-        let events = given::<Player>(&[]).handle(&register(Actor::Admin, " Ada "), &context());
+        let events = given::<Player>(&[]).decide(&register(Actor::Admin, " Ada "), &context());
         assert_eq!(
             events.unwrap(),
-            [DomainEvent::PlayerRegistered(PlayerRegistered {
+            [DomainEvent::Player(PlayerEvent::PlayerRegistered(PlayerRegistered {
                 player_id: player(1),
                 name: PersonalText::Plain("Ada".into()),
                 token_hash: "ab12".into(),
-            })]
+            }))]
         );
     }
 
     #[test]
     fn only_an_admin_registers_players() {
         let result =
-            given::<Player>(&[]).handle(&register(Actor::Player(player(2)), "Ada"), &context());
+            given::<Player>(&[]).decide(&register(Actor::Player(player(2)), "Ada"), &context());
         assert_eq!(result.unwrap_err().code(), ErrorCode::Forbidden);
     }
 
     #[test]
     fn registering_twice_is_a_conflict() {
         let first =
-            given::<Player>(&[]).handle(&register(Actor::Admin, "Ada"), &context()).unwrap();
+            given::<Player>(&[]).decide(&register(Actor::Admin, "Ada"), &context()).unwrap();
         let state = given::<Player>(&first);
         assert_eq!((state.name(), state.version()), (Some(&PersonalText::Plain("Ada".into())), 1));
-        let again = state.handle(&register(Actor::Admin, "Ada"), &context());
+        let again = state.decide(&register(Actor::Admin, "Ada"), &context());
         assert_eq!(again.unwrap_err(), DomainError::PlayerAlreadyRegistered(player(1)));
     }
 
     #[test]
     fn names_must_be_non_empty_and_at_most_200_characters() {
         for bad in ["", "   ", &"x".repeat(201)] {
-            let result = given::<Player>(&[]).handle(&register(Actor::Admin, bad), &context());
+            let result = given::<Player>(&[]).decide(&register(Actor::Admin, bad), &context());
             assert_eq!(
                 result.unwrap_err().code(),
                 ErrorCode::BadUserInput { field: "name".into() }
             );
         }
         let longest = "é".repeat(200);
-        assert!(given::<Player>(&[]).handle(&register(Actor::Admin, &longest), &context()).is_ok());
+        assert!(given::<Player>(&[]).decide(&register(Actor::Admin, &longest), &context()).is_ok());
     }
 }
 
@@ -185,7 +188,7 @@ mod creation {
         // by default.
         let events =
             handle_league(&[], create_command(ScoringSystem::Placement, 4).into()).unwrap();
-        let [DomainEvent::LeagueCreated(created)] = events.as_slice() else {
+        let [DomainEvent::League(LeagueEvent::LeagueCreated(created))] = events.as_slice() else {
             panic!("expected one LeagueCreated, got {events:?}")
         };
         assert_eq!(created.settings.name, "Autumn");
@@ -205,7 +208,7 @@ mod creation {
         command.settings.games_per_seat =
             default_settings(ScoringSystem::Placement, 4).games_per_seat;
         let events = handle_league(&[], command.into()).unwrap();
-        let DomainEvent::LeagueCreated(created) = &events[0] else { panic!() };
+        let DomainEvent::League(LeagueEvent::LeagueCreated(created)) = &events[0] else { panic!() };
         assert_eq!(created.settings.games_per_seat, 4);
         assert_eq!(created.settings.players_per_game * created.settings.games_per_seat, 16);
         assert_eq!(created.settings.size * created.settings.games_per_seat, 32);
@@ -366,7 +369,7 @@ mod subscriptions {
     fn an_unknown_player_cannot_subscribe() {
         let league = given::<League>(&open_league());
         let no_such_player = Context::new(context().now);
-        let error = league.handle(&subscribe(Actor::Admin, 1), &no_such_player).unwrap_err();
+        let error = league.decide(&subscribe(Actor::Admin, 1), &no_such_player).unwrap_err();
         assert_eq!(
             (error.code(), error),
             (ErrorCode::NotFound, DomainError::PlayerNotFound(player(1)))
@@ -405,7 +408,8 @@ mod subscriptions {
         let mut events = open_league();
         events.extend((1..=7).map(subscribed));
         let new = handle_league(&events, subscribe(Actor::Player(player(8)), 8)).unwrap();
-        let [first, DomainEvent::GamesScheduled(scheduled)] = new.as_slice() else {
+        let [first, DomainEvent::League(LeagueEvent::GamesScheduled(scheduled))] = new.as_slice()
+        else {
             panic!("expected [PlayerSubscribed, GamesScheduled], got {new:?}")
         };
         assert_eq!(first, &subscribed(8));
@@ -447,21 +451,22 @@ mod subscriptions {
     /// last 90 days.
     #[test]
     fn leagues_requiring_active_players_refuse_players_with_fewer_than_five_recent_games() {
-        let DomainEvent::LeagueCreated(mut created) = created(ScoringSystem::Placement, 4, 8, 4)
+        let DomainEvent::League(LeagueEvent::LeagueCreated(mut created)) =
+            created(ScoringSystem::Placement, 4, 8, 4)
         else {
             unreachable!()
         };
         created.settings.require_active_players = true;
-        let league = given::<League>(&[DomainEvent::LeagueCreated(created)]);
+        let league = given::<League>(&[DomainEvent::League(LeagueEvent::LeagueCreated(created))]);
         let four = Context::new(context().now).with_subscriber(4);
-        let error = league.handle(&subscribe(Actor::Admin, 1), &four).unwrap_err();
+        let error = league.decide(&subscribe(Actor::Admin, 1), &four).unwrap_err();
         assert_eq!(error.code(), ErrorCode::Conflict);
         assert!(matches!(
             error,
             DomainError::PlayerNotActive { finished_games: 4, required: 5, .. }
         ));
         let five = Context::new(context().now).with_subscriber(5);
-        assert_eq!(league.handle(&subscribe(Actor::Admin, 1), &five).unwrap(), [subscribed(1)]);
+        assert_eq!(league.decide(&subscribe(Actor::Admin, 1), &five).unwrap(), [subscribed(1)]);
     }
 
     /// docs/scheduling.md#league-life-cycle, "active player" is off by default: a new platform has
@@ -471,7 +476,7 @@ mod subscriptions {
         let events =
             handle_league(&[], create_command(ScoringSystem::Placement, 4).into()).unwrap();
         let no_history = Context::new(context().now).with_subscriber(0);
-        assert!(given::<League>(&events).handle(&subscribe(Actor::Admin, 1), &no_history).is_ok());
+        assert!(given::<League>(&events).decide(&subscribe(Actor::Admin, 1), &no_history).is_ok());
     }
 
     #[test]
@@ -489,10 +494,10 @@ mod subscriptions {
         let left = handle_league(&events, unsubscribe(Actor::Player(player(1)), 1)).unwrap();
         assert_eq!(
             left,
-            [DomainEvent::PlayerUnsubscribed(PlayerUnsubscribed {
+            [DomainEvent::League(LeagueEvent::PlayerUnsubscribed(PlayerUnsubscribed {
                 league_id: LEAGUE,
                 player_id: player(1)
-            })]
+            }))]
         );
         events.extend(left);
         assert!(given::<League>(&events).players().is_empty());
@@ -533,12 +538,12 @@ mod results {
             handle_league(&running_placement_league(), report(Actor::Player(player(2)), 1, upper));
         assert_eq!(
             events.unwrap(),
-            [DomainEvent::GameFinished(GameFinished {
+            [DomainEvent::League(LeagueEvent::GameFinished(GameFinished {
                 league_id: LEAGUE,
                 game_id: game_id(LEAGUE, 1),
                 result: placement(&[(1, 10.0), (2, 8.0)]),
                 reported_by: Actor::Player(player(2)),
-            })]
+            }))]
         );
     }
 
@@ -645,7 +650,12 @@ mod results {
             handle_league(&events, report(Actor::Admin, 3, placement(&[(1, 1.0), (3, 2.0)])))
                 .unwrap();
         assert_eq!(last.len(), 2);
-        assert_eq!(last[1], DomainEvent::LeagueCompleted(LeagueCompleted { league_id: LEAGUE }));
+        assert_eq!(
+            last[1],
+            DomainEvent::League(LeagueEvent::LeagueCompleted(LeagueCompleted {
+                league_id: LEAGUE
+            }))
+        );
         events.extend(last);
         let league = given::<League>(&events);
         assert_eq!(league.status(), Some(LeagueStatus::Completed));
@@ -668,7 +678,7 @@ mod results {
         );
         let league = given::<League>(&events);
         assert_eq!(league.seat_labels()[0], "Austria");
-        let done = league.handle(&report(Actor::Player(player(7)), 1, result), &context()).unwrap();
+        let done = league.decide(&report(Actor::Player(player(7)), 1, result), &context()).unwrap();
         assert_eq!(done.len(), 2, "the only game finishes the league");
     }
 }
@@ -692,13 +702,13 @@ mod corrections {
         .unwrap();
         assert_eq!(
             new,
-            [DomainEvent::GameResultCorrected(GameResultCorrected {
+            [DomainEvent::League(LeagueEvent::GameResultCorrected(GameResultCorrected {
                 league_id: LEAGUE,
                 game_id: game_id(LEAGUE, 1),
                 result: placement(&[(1, 7.0), (2, 8.0)]),
                 reason: "typo".into(),
                 corrected_by: Actor::Admin,
-            })]
+            }))]
         );
         events.extend(new);
         let league = given::<League>(&events);
@@ -747,7 +757,9 @@ mod corrections {
         let mut events = one_finished();
         events.push(finished(2, placement(&[(3, 1.0), (4, 2.0)])));
         events.push(finished(3, placement(&[(1, 1.0), (3, 2.0)])));
-        events.push(DomainEvent::LeagueCompleted(LeagueCompleted { league_id: LEAGUE }));
+        events.push(DomainEvent::League(LeagueEvent::LeagueCompleted(LeagueCompleted {
+            league_id: LEAGUE,
+        })));
         let new = handle_league(
             &events,
             correct(Actor::Admin, 3, placement(&[(1, 3.0), (3, 2.0)]), "late appeal"),
@@ -763,32 +775,35 @@ mod stored_events {
 
     fn one_of_each() -> Vec<DomainEvent> {
         let key = PersonKey::from_bytes([9; PERSON_KEY_LEN]);
-        let mut events = vec![DomainEvent::PlayerRegistered(PlayerRegistered {
-            player_id: player(1),
-            name: PersonalText::seal(&key, [3; SEAL_NONCE_LEN], player(1), "name", "Ada"),
-            token_hash: "ab12".into(),
-        })];
+        let mut events =
+            vec![DomainEvent::Player(PlayerEvent::PlayerRegistered(PlayerRegistered {
+                player_id: player(1),
+                name: PersonalText::seal(&key, [3; SEAL_NONCE_LEN], player(1), "name", "Ada"),
+                token_hash: "ab12".into(),
+            }))];
         events.extend(running_placement_league());
-        events.push(DomainEvent::PlayerUnsubscribed(PlayerUnsubscribed {
+        events.push(DomainEvent::League(LeagueEvent::PlayerUnsubscribed(PlayerUnsubscribed {
             league_id: LEAGUE,
             player_id: player(1),
-        }));
+        })));
         events.push(finished(1, placement(&[(1, 10.0), (2, 8.0)])));
-        events.push(DomainEvent::GameResultCorrected(GameResultCorrected {
+        events.push(DomainEvent::League(LeagueEvent::GameResultCorrected(GameResultCorrected {
             league_id: LEAGUE,
             game_id: game_id(LEAGUE, 1),
             result: placement(&[(1, 10.0), (2, 9.0)]),
             reason: "typo".into(),
             corrected_by: Actor::Admin,
-        }));
-        events.push(DomainEvent::LeagueCompleted(LeagueCompleted { league_id: LEAGUE }));
+        })));
+        events.push(DomainEvent::League(LeagueEvent::LeagueCompleted(LeagueCompleted {
+            league_id: LEAGUE,
+        })));
         events.extend(crate::tournament::tests::a_played_tournament());
         events.extend(rights::one_of_each_rights_event());
-        events.push(DomainEvent::PlayerErased(PlayerErased {
+        events.push(DomainEvent::Player(PlayerEvent::PlayerErased(PlayerErased {
             player_id: player(50),
             erased_by: Actor::Admin,
             reason: "asked by email".into(),
-        }));
+        })));
         events.extend(crate::calendar::tests::issued_and_rotated());
         events.extend(crate::webhook::tests::one_of_each_webhook_event());
         events
@@ -871,7 +886,7 @@ mod stored_events {
             let value: serde_json::Value = serde_json::from_str(text).unwrap();
             assert_eq!(DomainEvent::decode("LeagueCreated", 1, &value).unwrap(), event);
         }
-        let DomainEvent::LeagueCreated(plain) =
+        let DomainEvent::League(LeagueEvent::LeagueCreated(plain)) =
             DomainEvent::decode("LeagueCreated", 1, stored[0]).unwrap()
         else {
             panic!("decoded as another type")
@@ -892,7 +907,9 @@ mod stored_events {
     fn a_version_1_registration_keeps_its_plain_name_and_its_bytes() {
         let text = r#"{"name":"Ada Lovelace","playerId":"01934f00-0000-7000-8000-000000000001","tokenHash":"ab12"}"#;
         let event = DomainEvent::decode("PlayerRegistered", 1, text).unwrap();
-        let DomainEvent::PlayerRegistered(registered) = &event else { panic!("{event:?}") };
+        let DomainEvent::Player(PlayerEvent::PlayerRegistered(registered)) = &event else {
+            panic!("{event:?}")
+        };
         assert_eq!(registered.name, PersonalText::Plain("Ada Lovelace".into()));
         assert_eq!(event.payload().to_string(), text);
     }
@@ -1020,8 +1037,8 @@ mod stored_concessions {
 
     fn result_of(event: &DomainEvent) -> &GameResult {
         match event {
-            DomainEvent::GameFinished(e) => &e.result,
-            DomainEvent::GameResultCorrected(e) => &e.result,
+            DomainEvent::League(LeagueEvent::GameFinished(e)) => &e.result,
+            DomainEvent::League(LeagueEvent::GameResultCorrected(e)) => &e.result,
             other => panic!("not a result: {other:?}"),
         }
     }
@@ -1143,7 +1160,9 @@ mod stored_concessions {
         let new = DomainEvent::decode("BoardFinished", 2, text.as_str()).unwrap();
         // Then each is under its version's rule
         let rule = |event: &DomainEvent| match event {
-            DomainEvent::BoardFinished(e) => e.result.concession_rule(),
+            DomainEvent::Tournament(TournamentEvent::BoardFinished(e)) => {
+                e.result.concession_rule()
+            }
             other => panic!("not a board result: {other:?}"),
         };
         assert_eq!(rule(&old), ConcessionRule::Solo);
@@ -1240,13 +1259,13 @@ mod standings {
         let standings = league.standings().unwrap();
         assert_eq!(standings[0].player, player(1));
         assert_eq!((standings[0].total, standings[0].wins), (2.0, 1));
-        events.push(DomainEvent::GameResultCorrected(GameResultCorrected {
+        events.push(DomainEvent::League(LeagueEvent::GameResultCorrected(GameResultCorrected {
             league_id: LEAGUE,
             game_id: game_id(LEAGUE, 1),
             result: placement(&[(1, 7.0), (2, 8.0)]),
             reason: "typo".into(),
             corrected_by: Actor::Admin,
-        }));
+        })));
         let corrected = given::<League>(&events).standings().unwrap();
         assert_eq!((corrected[0].player, corrected[0].total), (player(2), 2.0));
         let error = given::<League>(&events).standings_under(ScoringSystem::BlueMax).unwrap_err();
@@ -1260,7 +1279,9 @@ mod aggregation {
     /// The running placement league (k = 2, s = 1: two games per player) with `aggregation`.
     fn running_with(aggregation: Aggregation) -> Vec<DomainEvent> {
         let mut events = running_placement_league();
-        let DomainEvent::LeagueCreated(created) = &mut events[0] else { panic!() };
+        let DomainEvent::League(LeagueEvent::LeagueCreated(created)) = &mut events[0] else {
+            panic!()
+        };
         created.settings.aggregation = aggregation;
         events
     }
@@ -1270,14 +1291,14 @@ mod aggregation {
         let mut command = create_command(ScoringSystem::Placement, 4);
         command.settings.aggregation = Aggregation::BestN { n: 3 };
         let events = handle_league(&[], command.into()).unwrap();
-        let DomainEvent::LeagueCreated(created) = &events[0] else { panic!() };
+        let DomainEvent::League(LeagueEvent::LeagueCreated(created)) = &events[0] else { panic!() };
         assert_eq!(created.settings.aggregation, Aggregation::BestN { n: 3 });
         let payload = events[0].payload();
         assert_eq!(payload["aggregation"], serde_json::json!({"kind": "bestN", "n": 3}));
         assert_eq!(given::<League>(&events).aggregation(), Aggregation::BestN { n: 3 });
         let events =
             handle_league(&[], create_command(ScoringSystem::Placement, 4).into()).unwrap();
-        let DomainEvent::LeagueCreated(created) = &events[0] else { panic!() };
+        let DomainEvent::League(LeagueEvent::LeagueCreated(created)) = &events[0] else { panic!() };
         assert_eq!(created.settings.aggregation, Aggregation::Sum);
     }
 
@@ -1361,18 +1382,18 @@ mod rights {
     const OUTSIDER: u128 = 52;
 
     fn registered() -> Vec<DomainEvent> {
-        vec![DomainEvent::PlayerRegistered(PlayerRegistered {
+        vec![DomainEvent::Player(PlayerEvent::PlayerRegistered(PlayerRegistered {
             player_id: player(ORGANISER),
             name: PersonalText::Plain("Grace".into()),
             token_hash: "first".into(),
-        })]
+        }))]
     }
 
     fn on_player(
         events: &[DomainEvent],
         command: impl Into<PlayerCommand>,
     ) -> Result<Vec<DomainEvent>, DomainError> {
-        given::<Player>(events).handle(&command.into(), &context())
+        given::<Player>(events).decide(&command.into(), &context())
     }
 
     fn rotate(actor: Actor) -> RotateToken {
@@ -1388,7 +1409,7 @@ mod rights {
         let command = create_command(ScoringSystem::Placement, 2);
         let command = CreateLeague { actor: Actor::Player(player(ORGANISER)), ..command };
         let mut events =
-            given::<League>(&[]).handle(&command.into(), &organiser_context()).unwrap();
+            given::<League>(&[]).decide(&command.into(), &organiser_context()).unwrap();
         events.extend((1..=4).map(subscribed));
         events.extend(running_placement_league().into_iter().skip(5));
         events.push(finished(1, placement(&[(1, 10.0), (2, 8.0)])));
@@ -1424,11 +1445,11 @@ mod rights {
         let mine = on_player(&events, rotate(Actor::Player(player(ORGANISER)))).unwrap();
         assert_eq!(
             mine,
-            vec![DomainEvent::TokenRotated(TokenRotated {
+            vec![DomainEvent::Player(PlayerEvent::TokenRotated(TokenRotated {
                 player_id: player(ORGANISER),
                 token_hash: "second".into(),
                 rotated_by: Actor::Player(player(ORGANISER)),
-            })]
+            }))]
         );
         let player_after = given::<Player>(&[events.clone(), mine].concat());
         assert_eq!(player_after.token_hash(), Some("second"));
@@ -1491,8 +1512,10 @@ mod rights {
         };
         let error = assert_code(handle_league(&[], by_player.clone().into()), ErrorCode::Forbidden);
         assert!(error.to_string().contains("is not an organiser"), "{error}");
-        let created = given::<League>(&[]).handle(&by_player.into(), &organiser_context()).unwrap();
-        let DomainEvent::LeagueCreated(event) = &created[0] else { panic!("{created:?}") };
+        let created = given::<League>(&[]).decide(&by_player.into(), &organiser_context()).unwrap();
+        let DomainEvent::League(LeagueEvent::LeagueCreated(event)) = &created[0] else {
+            panic!("{created:?}")
+        };
         assert_eq!(event.created_by, Some(Actor::Player(player(ORGANISER))));
         assert_eq!(created[0].payload()["createdBy"], format!("player:{}", player(ORGANISER)));
         assert_eq!(given::<League>(&created).organisers().creator(), Some(player(ORGANISER)));
@@ -1548,7 +1571,7 @@ mod rights {
             handle_league(&events, add_co_organiser(Actor::Admin, CO_ORGANISER)),
             ErrorCode::Conflict,
         );
-        let unknown = given::<League>(&events).handle(
+        let unknown = given::<League>(&events).decide(
             &add_co_organiser(Actor::Admin, OUTSIDER),
             &context().with_unknown_players(vec![player(OUTSIDER)]),
         );
@@ -1561,7 +1584,7 @@ mod rights {
             actor: Actor::Player(player(ORGANISER)),
             ..create_command(ScoringSystem::Placement, 2)
         };
-        let mine = given::<League>(&[]).handle(&organiser.into(), &organiser_context()).unwrap();
+        let mine = given::<League>(&[]).decide(&organiser.into(), &organiser_context()).unwrap();
         assert!(handle_league(&mine, subscribe(Actor::Player(player(ORGANISER)), 1)).is_ok());
         let admins = vec![created(ScoringSystem::Placement, 2, 4, 1)];
         let error = assert_code(
@@ -1578,11 +1601,11 @@ mod erasure {
     const ANN: u128 = 60;
 
     fn registered() -> Vec<DomainEvent> {
-        vec![DomainEvent::PlayerRegistered(PlayerRegistered {
+        vec![DomainEvent::Player(PlayerEvent::PlayerRegistered(PlayerRegistered {
             player_id: player(ANN),
             name: PersonalText::Plain("Ann".into()),
             token_hash: "first".into(),
-        })]
+        }))]
     }
 
     fn erase(actor: Actor, reason: &str) -> PlayerCommand {
@@ -1593,7 +1616,7 @@ mod erasure {
         events: &[DomainEvent],
         command: PlayerCommand,
     ) -> Result<Vec<DomainEvent>, DomainError> {
-        given::<Player>(events).handle(&command, &context())
+        given::<Player>(events).decide(&command, &context())
     }
 
     #[test]
@@ -1601,11 +1624,11 @@ mod erasure {
         let events = on_player(&registered(), erase(Actor::Admin, "  asked by email  ")).unwrap();
         assert_eq!(
             events,
-            [DomainEvent::PlayerErased(PlayerErased {
+            [DomainEvent::Player(PlayerEvent::PlayerErased(PlayerErased {
                 player_id: player(ANN),
                 erased_by: Actor::Admin,
                 reason: "asked by email".into(),
-            })]
+            }))]
         );
     }
 
@@ -1641,10 +1664,10 @@ mod erasure {
     #[test]
     fn an_erased_player_has_no_token_no_right_and_cannot_be_erased_or_changed_again() {
         let mut events = registered();
-        events.push(DomainEvent::OrganiserAppointed(OrganiserAppointed {
+        events.push(DomainEvent::Player(PlayerEvent::OrganiserAppointed(OrganiserAppointed {
             player_id: player(ANN),
             appointed_by: Actor::Admin,
-        }));
+        })));
         events.extend(on_player(&events, erase(Actor::Admin, "asked")).unwrap());
         let state = given::<Player>(&events);
         assert!(state.is_erased());
@@ -1677,7 +1700,7 @@ mod erasure {
     fn an_erased_player_cannot_join_a_league_or_organise_it() {
         let open = vec![created(ScoringSystem::Placement, 2, 4, 1), subscribed(1)];
         for command in [subscribe(Actor::Admin, ANN), add_co_organiser(ANN)] {
-            let refused = given::<League>(&open).handle(&command, &erased_context(&command, ANN));
+            let refused = given::<League>(&open).decide(&command, &erased_context(&command, ANN));
             let error = assert_code(refused, ErrorCode::Conflict);
             assert_eq!(error.to_string(), format!("player {} was erased", player(ANN)));
             // Another player is still welcome.
@@ -1685,7 +1708,7 @@ mod erasure {
                 LeagueCommand::Subscribe(_) => subscribe(Actor::Admin, 2),
                 _ => add_co_organiser(2),
             };
-            assert!(given::<League>(&open).handle(&other, &erased_context(&other, ANN)).is_ok());
+            assert!(given::<League>(&open).decide(&other, &erased_context(&other, ANN)).is_ok());
         }
     }
 
@@ -1696,7 +1719,7 @@ mod erasure {
         let leave = unsubscribe(Actor::Admin, 1);
         assert!(leave.players_to_check().is_empty());
         let everyone_erased = context().with_erased_players((1..=4).map(player).collect());
-        assert!(given::<League>(&open).handle(&leave, &everyone_erased).is_ok());
+        assert!(given::<League>(&open).decide(&leave, &everyone_erased).is_ok());
         let running = running_placement_league();
         for command in [
             report(Actor::Admin, 1, placement(&[(1, 1.0), (2, 0.0)])),
@@ -1707,7 +1730,7 @@ mod erasure {
             if matches!(command, LeagueCommand::CorrectResult(_)) {
                 events.push(finished(1, placement(&[(1, 1.0), (2, 0.0)])));
             }
-            assert!(given::<League>(&events).handle(&command, &everyone_erased).is_ok());
+            assert!(given::<League>(&events).decide(&command, &everyone_erased).is_ok());
         }
     }
 
@@ -1721,7 +1744,7 @@ mod erasure {
         .into();
         let context = context().with_erased_players(command.players_to_check());
         let error =
-            assert_code(Calendar::default().handle(&command, &context), ErrorCode::Conflict);
+            assert_code(Calendar::default().decide(&command, &context), ErrorCode::Conflict);
         assert!(error.to_string().contains("was erased"), "{error}");
     }
 }

@@ -170,12 +170,12 @@ proptest! {
         let create = Step::Create { k: first_k, size: first_size.max(first_k) };
         for step in std::iter::once(&create).chain(&steps) {
             let command = command_for(&league, step);
-            match league.handle(&command, &context_for(&command)) {
+            match league.decide(&command, &context_for(&command)) {
                 Ok(events) => {
                     prop_assert!(!events.is_empty(), "an accepted command records something");
                     for event in &events {
                         prop_assert_eq!(event.stream_id(), league_stream_id(LEAGUE));
-                        league.apply(event);
+                        league.apply_event(event);
                         log.push(event.clone());
                     }
                 }

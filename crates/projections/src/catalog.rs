@@ -9,8 +9,8 @@
 use chrono::{DateTime, Utc};
 use futures::TryStreamExt;
 use league_domain::{
-    DomainEvent, EventType, LeagueSettings, LeagueStatus, Organisers, TournamentSettings,
-    TournamentStatus,
+    DomainEvent, EventType, LeagueEvent, LeagueSettings, LeagueStatus, Organisers, TournamentEvent,
+    TournamentSettings, TournamentStatus,
 };
 use league_store::{EventStore, RecordedEvent};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -287,21 +287,28 @@ impl Catalog {
         event: &DomainEvent,
     ) -> Result<(), ProjectionError> {
         self.skip(meta)?;
+        let _position = meta.position;
+        match event {
+            DomainEvent::Player(event) => self.players.apply(meta, event)?,
+            DomainEvent::League(event) => self.apply_league(meta, event)?,
+            DomainEvent::Tournament(event) => self.apply_tournament(meta, event)?,
+            // A player's calendar feed and webhooks are not in the catalog.
+            DomainEvent::Calendar(_) | DomainEvent::Webhook(_) => {}
+        }
+        Ok(())
+    }
+
+    fn apply_league(
+        &mut self,
+        meta: EventMeta,
+        event: &LeagueEvent,
+    ) -> Result<(), ProjectionError> {
         let position = meta.position;
         match event {
-            DomainEvent::PlayerRegistered(_)
-            | DomainEvent::TokenRotated(_)
-            | DomainEvent::TokenRevoked(_)
-            | DomainEvent::OrganiserAppointed(_)
-            | DomainEvent::OrganiserDismissed(_)
-            | DomainEvent::PlayerErased(_) => self.players.apply(meta, event)?,
-            DomainEvent::LeagueCoOrganiserAdded(e) => {
+            LeagueEvent::LeagueCoOrganiserAdded(e) => {
                 self.league_mut(e.league_id, position)?.organisers.add(e.player_id);
             }
-            DomainEvent::TournamentCoOrganiserAdded(e) => {
-                self.tournament_mut(e.tournament_id, position)?.organisers.add(e.player_id);
-            }
-            DomainEvent::LeagueCreated(e) => {
+            LeagueEvent::LeagueCreated(e) => {
                 if self.league_index.contains_key(&e.league_id) {
                     return Err(ProjectionError::inconsistent(
                         position,
@@ -321,7 +328,7 @@ impl Catalog {
                     games: 0,
                 });
             }
-            DomainEvent::PlayerSubscribed(e) => {
+            LeagueEvent::PlayerSubscribed(e) => {
                 self.league_mut(e.league_id, position)?.players.push(e.player_id);
                 if self.players.get(e.player_id).is_some()
                     && !self.departed.contains(&(e.league_id, e.player_id))
@@ -330,11 +337,11 @@ impl Catalog {
                     self.joined.entry(e.player_id).or_default().push(index);
                 }
             }
-            DomainEvent::PlayerUnsubscribed(e) => {
+            LeagueEvent::PlayerUnsubscribed(e) => {
                 self.league_mut(e.league_id, position)?.players.retain(|p| *p != e.player_id);
                 self.departed.insert((e.league_id, e.player_id));
             }
-            DomainEvent::GamesScheduled(e) => {
+            LeagueEvent::GamesScheduled(e) => {
                 let league = self.league_mut(e.league_id, position)?;
                 league.status = LeagueStatus::Running;
                 // Game ids are derived from the league and the number (`game_id`, since the
@@ -357,12 +364,28 @@ impl Catalog {
                     self.games.insert(tag_of(game.game_id), index);
                 }
             }
-            DomainEvent::LeagueCompleted(e) => {
+            LeagueEvent::LeagueCompleted(e) => {
                 let league = self.league_mut(e.league_id, position)?;
                 league.status = LeagueStatus::Completed;
                 league.completed_at = Some(meta.recorded_at);
             }
-            DomainEvent::TournamentCreated(e) => {
+            // Results are each league's own model's business (`crate::model`).
+            LeagueEvent::GameFinished(_) | LeagueEvent::GameResultCorrected(_) => {}
+        }
+        Ok(())
+    }
+
+    fn apply_tournament(
+        &mut self,
+        meta: EventMeta,
+        event: &TournamentEvent,
+    ) -> Result<(), ProjectionError> {
+        let position = meta.position;
+        match event {
+            TournamentEvent::TournamentCoOrganiserAdded(e) => {
+                self.tournament_mut(e.tournament_id, position)?.organisers.add(e.player_id);
+            }
+            TournamentEvent::TournamentCreated(e) => {
                 if self.tournament_index.contains_key(&e.tournament_id) {
                     return Err(ProjectionError::inconsistent(
                         position,
@@ -380,33 +403,26 @@ impl Catalog {
                     organisers: Organisers::created_by(e.created_by),
                 });
             }
-            DomainEvent::TournamentPlayerEntered(e) => {
+            TournamentEvent::TournamentPlayerEntered(e) => {
                 self.tournament_mut(e.tournament_id, position)?.entrants.push(e.player_id);
             }
-            DomainEvent::RoundSeeded(e) => {
+            TournamentEvent::RoundSeeded(e) => {
                 let tournament = self.tournament_mut(e.tournament_id, position)?;
                 tournament.status = TournamentStatus::Running;
                 tournament.rounds_seeded = e.round;
             }
-            DomainEvent::TournamentCompleted(e) => {
+            TournamentEvent::TournamentCompleted(e) => {
                 self.tournament_mut(e.tournament_id, position)?.status =
                     TournamentStatus::Completed;
             }
-            // Withdrawn entrants stay listed: their scores stay in the standings.
-            DomainEvent::TournamentPlayerWithdrawn(_)
-            | DomainEvent::GameFinished(_)
-            | DomainEvent::GameResultCorrected(_)
-            | DomainEvent::RollCallAnswered(_)
-            | DomainEvent::RoundPlayersSwapped(_)
-            | DomainEvent::BoardFinished(_)
-            | DomainEvent::BoardResultCorrected(_)
-            | DomainEvent::RoundCompleted(_)
-            | DomainEvent::CalendarFeedIssued(_)
-            | DomainEvent::CalendarFeedRotated(_)
-            | DomainEvent::WebhookRegistered(_)
-            | DomainEvent::WebhookPaused(_)
-            | DomainEvent::WebhookResumed(_)
-            | DomainEvent::WebhookRemoved(_) => {}
+            // Withdrawn entrants stay listed: their scores stay in the standings. Roll calls,
+            // boards and results are the tournament's own fold's business.
+            TournamentEvent::TournamentPlayerWithdrawn(_)
+            | TournamentEvent::RollCallAnswered(_)
+            | TournamentEvent::RoundPlayersSwapped(_)
+            | TournamentEvent::BoardFinished(_)
+            | TournamentEvent::BoardResultCorrected(_)
+            | TournamentEvent::RoundCompleted(_) => {}
         }
         Ok(())
     }

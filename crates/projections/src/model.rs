@@ -7,7 +7,8 @@ use std::sync::{Arc, OnceLock};
 use chrono::{DateTime, Utc};
 use league_domain::{
     DomainEvent, GameFinished, GameResultCorrected, GameStatus, GamesScheduled, LeagueCreated,
-    LeagueSettings, LeagueStatus, ScoredGames, ScoredResult, rules, seat_labels,
+    LeagueEvent, LeagueSettings, LeagueStatus, PlayerEvent, ScoredGames, ScoredResult,
+    TournamentEvent, rules, seat_labels,
 };
 use league_scoring::{GameResult, ScoringSystem, score_game_unexplained};
 use league_store::RecordedEvent;
@@ -129,51 +130,45 @@ impl Applied {
             event_type: event.event_type(),
             league: event.league_id(),
             tournament: event.tournament_id(),
+            standings_changed: event.moves_standings(),
             ..Applied::default()
         };
         match event {
-            DomainEvent::PlayerRegistered(e) => applied.player = Some(e.player_id),
-            // The player's name changes to their pseudonym wherever it shows.
-            DomainEvent::PlayerErased(e) => applied.player = Some(e.player_id),
-            DomainEvent::LeagueCreated(_) | DomainEvent::LeagueCompleted(_) => {}
-            // Standings list every subscribed player, so the roster changes them too.
-            DomainEvent::PlayerSubscribed(_) | DomainEvent::PlayerUnsubscribed(_) => {
-                applied.standings_changed = true;
+            DomainEvent::Player(event) => applied.player = shown_player(event),
+            DomainEvent::League(event) => {
+                (applied.game, applied.games_scheduled) = league_games(event)
             }
-            DomainEvent::GamesScheduled(_) => applied.games_scheduled = true,
-            DomainEvent::GameFinished(e) => {
-                applied.game = Some(e.game_id);
-                applied.standings_changed = true;
-            }
-            DomainEvent::GameResultCorrected(e) => {
-                applied.game = Some(e.game_id);
-                applied.standings_changed = true;
-            }
-            // Tournament standings list every entrant, count sitting out and every result.
-            DomainEvent::TournamentPlayerEntered(_)
-            | DomainEvent::RoundSeeded(_)
-            | DomainEvent::RoundPlayersSwapped(_)
-            | DomainEvent::BoardFinished(_)
-            | DomainEvent::BoardResultCorrected(_)
-            | DomainEvent::WebhookRegistered(_)
-            | DomainEvent::WebhookPaused(_)
-            | DomainEvent::WebhookResumed(_)
-            | DomainEvent::WebhookRemoved(_) => applied.standings_changed = true,
-            DomainEvent::TournamentCreated(_)
-            | DomainEvent::TournamentPlayerWithdrawn(_)
-            | DomainEvent::RollCallAnswered(_)
-            | DomainEvent::RoundCompleted(_)
-            | DomainEvent::TournamentCompleted(_)
-            | DomainEvent::TokenRotated(_)
-            | DomainEvent::TokenRevoked(_)
-            | DomainEvent::OrganiserAppointed(_)
-            | DomainEvent::OrganiserDismissed(_)
-            | DomainEvent::LeagueCoOrganiserAdded(_)
-            | DomainEvent::TournamentCoOrganiserAdded(_)
-            | DomainEvent::CalendarFeedIssued(_)
-            | DomainEvent::CalendarFeedRotated(_) => {}
+            // Tournaments are watched by their own stream; feeds and webhooks change no standings.
+            DomainEvent::Tournament(_) | DomainEvent::Calendar(_) | DomainEvent::Webhook(_) => {}
         }
         applied
+    }
+}
+
+/// The player whose name shows differently after `event`: a new registration, or an erasure
+/// (the player's name changes to their pseudonym wherever it shows).
+fn shown_player(event: &PlayerEvent) -> Option<Uuid> {
+    match event {
+        PlayerEvent::PlayerRegistered(e) => Some(e.player_id),
+        PlayerEvent::PlayerErased(e) => Some(e.player_id),
+        PlayerEvent::TokenRotated(_)
+        | PlayerEvent::TokenRevoked(_)
+        | PlayerEvent::OrganiserAppointed(_)
+        | PlayerEvent::OrganiserDismissed(_) => None,
+    }
+}
+
+/// The game whose result `event` changed, and whether it created every game of its league.
+fn league_games(event: &LeagueEvent) -> (Option<Uuid>, bool) {
+    match event {
+        LeagueEvent::GameFinished(e) => (Some(e.game_id), false),
+        LeagueEvent::GameResultCorrected(e) => (Some(e.game_id), false),
+        LeagueEvent::GamesScheduled(_) => (None, true),
+        LeagueEvent::LeagueCreated(_)
+        | LeagueEvent::PlayerSubscribed(_)
+        | LeagueEvent::PlayerUnsubscribed(_)
+        | LeagueEvent::LeagueCompleted(_)
+        | LeagueEvent::LeagueCoOrganiserAdded(_) => (None, false),
     }
 }
 
@@ -382,50 +377,40 @@ impl ReadModel {
         }
         let applied = Applied::of(meta.position, &event);
         match event {
-            DomainEvent::PlayerRegistered(_)
-            | DomainEvent::TokenRotated(_)
-            | DomainEvent::TokenRevoked(_)
-            | DomainEvent::OrganiserAppointed(_)
-            | DomainEvent::OrganiserDismissed(_)
-            | DomainEvent::PlayerErased(_) => self.players.apply(meta, &event)?,
-            DomainEvent::LeagueCreated(e) => self.create(meta, e)?,
-            DomainEvent::PlayerSubscribed(e) => {
-                self.league_state_mut(meta, e.league_id)?.subscribe(e.player_id);
-            }
-            DomainEvent::PlayerUnsubscribed(e) => {
-                self.league_state_mut(meta, e.league_id)?.unsubscribe(e.player_id);
-            }
-            DomainEvent::GamesScheduled(e) => self.schedule(meta, e)?,
-            DomainEvent::GameFinished(e) => self.finish(meta, e)?,
-            DomainEvent::GameResultCorrected(e) => self.correct(meta, e)?,
-            DomainEvent::LeagueCompleted(e) => {
-                self.league_mut(meta, e.league_id)?.status = LeagueStatus::Completed;
-            }
-            DomainEvent::TournamentCreated(e) => {
+            DomainEvent::Player(event) => self.players.apply(meta, &event)?,
+            DomainEvent::League(event) => self.apply_league(meta, event)?,
+            DomainEvent::Tournament(TournamentEvent::TournamentCreated(e)) => {
                 self.tournament_systems.insert(e.tournament_id, e.settings.scoring_system);
             }
-            // Tournaments are folded from their own streams (`league_domain::Tournament`).
-            DomainEvent::TournamentPlayerEntered(_)
-            | DomainEvent::TournamentPlayerWithdrawn(_)
-            | DomainEvent::RollCallAnswered(_)
-            | DomainEvent::RoundSeeded(_)
-            | DomainEvent::RoundPlayersSwapped(_)
-            | DomainEvent::BoardFinished(_)
-            | DomainEvent::BoardResultCorrected(_)
-            | DomainEvent::RoundCompleted(_)
-            | DomainEvent::TournamentCompleted(_)
-            | DomainEvent::LeagueCoOrganiserAdded(_)
-            | DomainEvent::TournamentCoOrganiserAdded(_)
-            | DomainEvent::CalendarFeedIssued(_)
-            | DomainEvent::CalendarFeedRotated(_)
-            | DomainEvent::WebhookRegistered(_)
-            | DomainEvent::WebhookPaused(_)
-            | DomainEvent::WebhookResumed(_)
-            | DomainEvent::WebhookRemoved(_) => {}
+            // Tournaments are folded from their own streams (`league_domain::Tournament`): the
+            // read model keeps only each one's scoring system. Calendar feeds and webhooks
+            // have their own folds.
+            DomainEvent::Tournament(_) | DomainEvent::Calendar(_) | DomainEvent::Webhook(_) => {}
         }
         self.position = meta.position;
         self.last_recorded_at = Some(meta.recorded_at);
         Ok(applied)
+    }
+
+    fn apply_league(&mut self, meta: EventMeta, event: LeagueEvent) -> Result<(), ProjectionError> {
+        match event {
+            LeagueEvent::LeagueCreated(e) => self.create(meta, e)?,
+            LeagueEvent::PlayerSubscribed(e) => {
+                self.league_state_mut(meta, e.league_id)?.subscribe(e.player_id);
+            }
+            LeagueEvent::PlayerUnsubscribed(e) => {
+                self.league_state_mut(meta, e.league_id)?.unsubscribe(e.player_id);
+            }
+            LeagueEvent::GamesScheduled(e) => self.schedule(meta, e)?,
+            LeagueEvent::GameFinished(e) => self.finish(meta, e)?,
+            LeagueEvent::GameResultCorrected(e) => self.correct(meta, e)?,
+            LeagueEvent::LeagueCompleted(e) => {
+                self.league_mut(meta, e.league_id)?.status = LeagueStatus::Completed;
+            }
+            // Co-organisers are the catalog's business (`crate::catalog`).
+            LeagueEvent::LeagueCoOrganiserAdded(_) => {}
+        }
+        Ok(())
     }
 
     fn create(&mut self, meta: EventMeta, e: LeagueCreated) -> Result<(), ProjectionError> {

@@ -13,7 +13,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use league_domain::{
-    DomainEvent, PersonKey, PersonalText, PlayerRegistered, SealedText, pseudonym,
+    DomainEvent, PersonKey, PersonalText, PlayerEvent, PlayerRegistered, SealedText, pseudonym,
 };
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use uuid::Uuid;
@@ -61,7 +61,7 @@ pub async fn erased_players(store: &EventStore) -> Result<Vec<Uuid>, ProjectionE
     let mut rows = store.read_types_until(&[EventType::PlayerErased.as_str()], u64::MAX);
     let mut erased = Vec::new();
     while let Some(row) = rows.try_next().await? {
-        if let (_, DomainEvent::PlayerErased(e)) = decode_row(&row)? {
+        if let (_, DomainEvent::Player(PlayerEvent::PlayerErased(e))) = decode_row(&row)? {
             erased.push(e.player_id);
         }
     }
@@ -113,37 +113,35 @@ impl PlayerRegistry {
         Ok(())
     }
 
-    /// Folds an event of a player's stream (registration, token, organiser right); other
-    /// events are not the registry's and leave it unchanged.
-    pub fn apply(&mut self, meta: EventMeta, event: &DomainEvent) -> Result<(), ProjectionError> {
+    /// Folds an event of a player's stream (registration, token, organiser right, erasure).
+    pub fn apply(&mut self, meta: EventMeta, event: &PlayerEvent) -> Result<(), ProjectionError> {
         match event {
-            DomainEvent::PlayerRegistered(e) => self.register(meta, e)?,
-            DomainEvent::TokenRotated(e) => {
+            PlayerEvent::PlayerRegistered(e) => self.register(meta, e)?,
+            PlayerEvent::TokenRotated(e) => {
                 let player = self.existing(meta, e.player_id)?;
                 let old = std::mem::replace(&mut player.token_hash, e.token_hash.clone());
                 self.by_token.remove(&old);
                 self.by_token.insert(e.token_hash.clone(), e.player_id);
             }
-            DomainEvent::TokenRevoked(e) => {
+            PlayerEvent::TokenRevoked(e) => {
                 let player = self.existing(meta, e.player_id)?;
                 let old = std::mem::take(&mut player.token_hash);
                 self.by_token.remove(&old);
             }
-            DomainEvent::OrganiserAppointed(e) => {
+            PlayerEvent::OrganiserAppointed(e) => {
                 self.existing(meta, e.player_id)?;
                 self.organisers.insert(e.player_id);
             }
-            DomainEvent::OrganiserDismissed(e) => {
+            PlayerEvent::OrganiserDismissed(e) => {
                 self.organisers.remove(&e.player_id);
             }
-            DomainEvent::PlayerErased(e) => {
+            PlayerEvent::PlayerErased(e) => {
                 let player = self.existing(meta, e.player_id)?;
                 let old = std::mem::take(&mut player.token_hash);
                 self.by_token.remove(&old);
                 self.organisers.remove(&e.player_id);
                 self.forget_names([e.player_id]);
             }
-            _ => {}
         }
         Ok(())
     }

@@ -15,7 +15,7 @@
 //! needs a complete one.
 
 use chrono::{DateTime, SubsecRound, Utc};
-use league_domain::{DomainEvent, EventType};
+use league_domain::{DomainEvent, EventType, RecordedResult};
 use league_ratings::{GameKind, GameOutcome, LedgerImage, RatingError, Ratings, outcome};
 use league_scoring::{GameResult, ScoringSystem, score_game_unexplained};
 use league_store::{EventStore, RecordedEvent};
@@ -204,12 +204,9 @@ impl RatingsModel {
         if self.stale.is_some() {
             return Ok(());
         }
-        let (league, game, result, correction) = match event {
-            DomainEvent::GameFinished(e) => (e.league_id, e.game_id, &e.result, false),
-            DomainEvent::GameResultCorrected(e) => (e.league_id, e.game_id, &e.result, true),
-            DomainEvent::BoardFinished(e) => (e.tournament_id, e.board_id, &e.result, false),
-            DomainEvent::BoardResultCorrected(e) => (e.tournament_id, e.board_id, &e.result, true),
-            _ => return Ok(()),
+        let Some(RecordedResult { competition: league, game, result, correction }) = event.result()
+        else {
+            return Ok(());
         };
         let position = meta.position;
         let system = system_of(league).ok_or_else(|| {
@@ -336,7 +333,7 @@ pub async fn load_ratings(
 #[cfg(test)]
 mod tests {
     use chrono::TimeZone;
-    use league_domain::{Actor, GameFinished, GameResultCorrected};
+    use league_domain::{Actor, GameFinished, GameResultCorrected, LeagueEvent};
     use league_scoring::PlacementEntry;
 
     use super::*;
@@ -359,22 +356,22 @@ mod tests {
     }
 
     fn finished(game: u128, result: GameResult) -> DomainEvent {
-        DomainEvent::GameFinished(GameFinished {
+        DomainEvent::League(LeagueEvent::GameFinished(GameFinished {
             league_id: LEAGUE,
             game_id: Uuid::from_u128(game),
             result,
             reported_by: Actor::Admin,
-        })
+        }))
     }
 
     fn corrected(game: u128, result: GameResult) -> DomainEvent {
-        DomainEvent::GameResultCorrected(GameResultCorrected {
+        DomainEvent::League(LeagueEvent::GameResultCorrected(GameResultCorrected {
             league_id: LEAGUE,
             game_id: Uuid::from_u128(game),
             result,
             reason: "sheet".into(),
             corrected_by: Actor::Admin,
-        })
+        }))
     }
 
     fn placement(league: Uuid) -> Option<ScoringSystem> {

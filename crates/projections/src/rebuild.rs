@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use league_domain::{DomainEvent, GameStatus, LeagueStatus};
+use league_domain::{DomainEvent, GameStatus, LeagueEvent, LeagueStatus, TournamentEvent};
 use league_scoring::ScoringSystem;
 use league_store::{EventStore, ScanEnd};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -142,7 +142,7 @@ impl RebuildFold {
     /// The dropped league `event` concerns, which must be brought back ([`Self::reopen`])
     /// before it is folded: every league event but those the model ignores.
     pub fn dropped_league_of(&self, event: &DomainEvent) -> Option<Uuid> {
-        if matches!(event, DomainEvent::LeagueCoOrganiserAdded(_)) {
+        if matches!(event, DomainEvent::League(LeagueEvent::LeagueCoOrganiserAdded(_))) {
             return None;
         }
         event.league_id().filter(|league| self.dropped_leagues.contains(league))
@@ -170,7 +170,7 @@ impl RebuildFold {
     /// dropped.
     pub fn apply(&mut self, meta: EventMeta, event: DomainEvent) -> Result<(), ProjectionError> {
         let completed = match &event {
-            DomainEvent::LeagueCompleted(e) => Some(e.league_id),
+            DomainEvent::League(LeagueEvent::LeagueCompleted(e)) => Some(e.league_id),
             _ => None,
         };
         self.model.apply_event(meta, event)?;
@@ -229,10 +229,10 @@ impl RatingsFold {
     /// Folds one decoded event (results are rated; every event moves the position).
     pub fn apply(&mut self, meta: EventMeta, event: &DomainEvent) -> Result<(), ProjectionError> {
         match event {
-            DomainEvent::LeagueCreated(e) => {
+            DomainEvent::League(LeagueEvent::LeagueCreated(e)) => {
                 self.systems.insert(e.league_id, e.settings.scoring_system);
             }
-            DomainEvent::TournamentCreated(e) => {
+            DomainEvent::Tournament(TournamentEvent::TournamentCreated(e)) => {
                 self.systems.insert(e.tournament_id, e.settings.scoring_system);
             }
             _ => {}

@@ -5,6 +5,7 @@
 //! PostgreSQL.
 
 use league_domain::{DomainEvent, PersonalText, PlayerRegistered, ScheduledGame};
+use league_domain::{LeagueEvent, PlayerEvent};
 use league_projections::{AsOf, ProjectionError, load_league, load_model};
 use league_scoring::ScoringSystem;
 use league_store::{EventStore, ExpectedVersion, Metadata, NewEvent, StreamId};
@@ -25,11 +26,11 @@ async fn store_with_players(db: &TestDatabase) -> EventStore {
     store.migrate().await.unwrap();
     let events: Vec<NewEvent> = (0..GOOD as u128)
         .map(|n| {
-            new_event(&DomainEvent::PlayerRegistered(PlayerRegistered {
+            new_event(&DomainEvent::Player(PlayerEvent::PlayerRegistered(PlayerRegistered {
                 player_id: Uuid::from_u128(n + 1),
                 name: PersonalText::Plain(format!("Player {n}")),
                 token_hash: format!("{n:064x}"),
-            }))
+            })))
         })
         .collect();
     let stream = StreamId::new("players-bulk").unwrap();
@@ -64,14 +65,14 @@ async fn an_event_that_contradicts_the_history_stops_the_fold_at_its_position(db
     let store = store_with_players(&db).await;
     let league = LEAGUE;
     // A schedule for a league that was never created: it decodes, but cannot be folded.
-    let orphan = DomainEvent::GamesScheduled(league_domain::GamesScheduled {
+    let orphan = DomainEvent::League(LeagueEvent::GamesScheduled(league_domain::GamesScheduled {
         league_id: league,
         games: vec![ScheduledGame {
             game_id: Uuid::from_u128(0xB),
             number: 1,
             seats: vec![Uuid::from_u128(1), Uuid::from_u128(2)],
         }],
-    });
+    }));
     append(&store, "league-bad", vec![new_event(&orphan)]).await;
     // Whatever follows is not folded either, even though it would fit.
     let created = created(ScoringSystem::Placement, 2, 8, 7);
@@ -90,10 +91,11 @@ async fn a_league_loads_from_its_own_stream_up_to_a_bound(db: TestDatabase) {
     let stream = league_domain::league_stream_id(league);
     append(&store, &stream, vec![new_event(&created)]).await;
     for n in 1..=3u128 {
-        let subscribed = DomainEvent::PlayerSubscribed(league_domain::PlayerSubscribed {
-            league_id: league,
-            player_id: Uuid::from_u128(n),
-        });
+        let subscribed =
+            DomainEvent::League(LeagueEvent::PlayerSubscribed(league_domain::PlayerSubscribed {
+                league_id: league,
+                player_id: Uuid::from_u128(n),
+            }));
         append(&store, &stream, vec![new_event(&subscribed)]).await;
     }
 

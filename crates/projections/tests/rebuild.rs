@@ -5,6 +5,7 @@
 //! up to a bound, on SQLite and PostgreSQL.
 
 use chrono::Utc;
+use league_domain::PlayerEvent;
 use league_domain::{
     Actor, Aggregate, Context, CorrectResult, CreateLeague, DomainEvent, League, LeagueCommand,
     LeagueSettings, PersonalText, PlayerRegistered, ReportResult, Subscribe,
@@ -26,9 +27,9 @@ fn new_event(event: &DomainEvent) -> NewEvent {
 /// Appends the events a command decided to its league's stream, folding them into `league`.
 async fn run(store: &EventStore, league: &mut League, command: LeagueCommand) {
     let context = Context::new(Utc::now()).with_subscriber(0);
-    let events = league.handle(&command, &context).expect("the domain accepts the command");
+    let events = league.decide(&command, &context).expect("the domain accepts the command");
     for event in &events {
-        league.apply(event);
+        league.apply_event(event);
     }
     let stream = StreamId::new(command.stream_id()).expect("stream id");
     let events = events.iter().map(new_event).collect();
@@ -87,11 +88,11 @@ async fn history(db: &TestDatabase) -> (EventStore, Vec<u64>) {
     let store = EventStore::connect(&db.url).await.expect("connect");
     store.migrate().await.expect("migrate");
     for n in 0..6 {
-        let registered = DomainEvent::PlayerRegistered(PlayerRegistered {
+        let registered = DomainEvent::Player(PlayerEvent::PlayerRegistered(PlayerRegistered {
             player_id: player(n),
             name: PersonalText::Plain(format!("Player {n}")),
             token_hash: format!("{n:064x}"),
-        });
+        }));
         let stream = StreamId::new(registered.stream_id()).expect("stream id");
         let events = vec![new_event(&registered)];
         store

@@ -3,6 +3,7 @@
 //! position) and when it was last resumed (the pause timer restarts there). Read by the
 //! delivery worker and the GraphQL `webhooks` query alike, from the event-type index.
 
+use league_domain::WebhookEvent;
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
@@ -77,10 +78,10 @@ pub async fn load_webhooks(
             registered_at: raw.position,
             resumed_at: None,
         });
-        if matches!(event, DomainEvent::WebhookResumed(_)) {
+        if matches!(event, DomainEvent::Webhook(WebhookEvent::WebhookResumed(_))) {
             entry.resumed_at = Some(raw.recorded_at);
         }
-        entry.state.apply(&event);
+        entry.state.apply_event(&event);
     }
     Ok(webhooks)
 }

@@ -4,6 +4,7 @@
 //! the competition's as of the event's position, so a body re-rendered after a restart says
 //! the same.
 
+use league_domain::{LeagueEvent, TournamentEvent};
 use std::fmt::Write;
 
 use league_app::App;
@@ -194,29 +195,33 @@ fn scored(app: &App, competition: Uuid, result: &GameResult) -> String {
 /// One line saying what happened.
 async fn describe(app: &App, event: &DomainEvent) -> Result<String, WebhookError> {
     Ok(match event {
-        DomainEvent::GameFinished(e) => {
+        DomainEvent::League(LeagueEvent::GameFinished(e)) => {
             format!("Result: {}", scored(app, e.league_id, &e.result))
         }
-        DomainEvent::GameResultCorrected(e) => {
+        DomainEvent::League(LeagueEvent::GameResultCorrected(e)) => {
             format!("Result corrected ({}): {}", e.reason, scored(app, e.league_id, &e.result))
         }
-        DomainEvent::BoardFinished(e) => format!(
+        DomainEvent::Tournament(TournamentEvent::BoardFinished(e)) => format!(
             "Result{}: {}",
             board_label(app, e.tournament_id, e.board_id).await?,
             scored(app, e.tournament_id, &e.result)
         ),
-        DomainEvent::BoardResultCorrected(e) => format!(
+        DomainEvent::Tournament(TournamentEvent::BoardResultCorrected(e)) => format!(
             "Result corrected{} ({}): {}",
             board_label(app, e.tournament_id, e.board_id).await?,
             e.reason,
             scored(app, e.tournament_id, &e.result)
         ),
-        DomainEvent::GamesScheduled(e) => {
+        DomainEvent::League(LeagueEvent::GamesScheduled(e)) => {
             format!("League started: {} games scheduled", e.games.len())
         }
-        DomainEvent::LeagueCompleted(_) => "League completed: every game has a result".into(),
-        DomainEvent::TournamentCompleted(_) => "Tournament completed".into(),
-        DomainEvent::RoundSeeded(e) => {
+        DomainEvent::League(LeagueEvent::LeagueCompleted(_)) => {
+            "League completed: every game has a result".into()
+        }
+        DomainEvent::Tournament(TournamentEvent::TournamentCompleted(_)) => {
+            "Tournament completed".into()
+        }
+        DomainEvent::Tournament(TournamentEvent::RoundSeeded(e)) => {
             let settings = app.catalog().tournament(e.tournament_id).map(|t| t.settings.clone());
             let boards: Vec<String> = e
                 .boards

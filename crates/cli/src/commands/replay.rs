@@ -5,6 +5,7 @@
 //! `App::rescore`); this module maps arguments and errors and writes the output. Nothing is
 //! written to the log.
 
+use league_domain::{CalendarEvent, LeagueEvent, PlayerEvent, TournamentEvent, WebhookEvent};
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::str::FromStr;
@@ -274,7 +275,7 @@ impl Line {
     fn describe(&self, text: &mut String, app: &App, entry: &AuditEntry) {
         let (head, actor) = (&self.head, &self.actor);
         match &entry.decoded {
-            DomainEvent::LeagueCreated(e) if self.only.is_none() => {
+            DomainEvent::League(LeagueEvent::LeagueCreated(e)) if self.only.is_none() => {
                 let _ = writeln!(
                     text,
                     "{head} by {actor}: \"{}\" ({}), scoring system {}, {} players per game, \
@@ -288,55 +289,58 @@ impl Line {
                     if e.settings.require_active_players { ", active players only" } else { "" }
                 );
             }
-            DomainEvent::PlayerSubscribed(e) if self.concerns(e.player_id) => {
+            DomainEvent::League(LeagueEvent::PlayerSubscribed(e)) if self.concerns(e.player_id) => {
                 let _ = writeln!(text, "{head} by {actor}: {}", name(app, e.player_id));
             }
-            DomainEvent::PlayerUnsubscribed(e) if self.concerns(e.player_id) => {
+            DomainEvent::League(LeagueEvent::PlayerUnsubscribed(e))
+                if self.concerns(e.player_id) =>
+            {
                 let _ = writeln!(text, "{head} by {actor}: {}", name(app, e.player_id));
             }
-            DomainEvent::GamesScheduled(e) if self.only.is_none() => {
+            DomainEvent::League(LeagueEvent::GamesScheduled(e)) if self.only.is_none() => {
                 let _ = writeln!(text, "{head} by {actor}: {} games", e.games.len());
             }
-            DomainEvent::GameFinished(_) | DomainEvent::GameResultCorrected(_) => {
+            DomainEvent::League(LeagueEvent::GameFinished(_))
+            | DomainEvent::League(LeagueEvent::GameResultCorrected(_)) => {
                 if let Some(result) = &entry.result {
                     self.scores(text, app, result);
                 }
             }
-            DomainEvent::LeagueCompleted(_) if self.only.is_none() => {
+            DomainEvent::League(LeagueEvent::LeagueCompleted(_)) if self.only.is_none() => {
                 let _ = writeln!(text, "{head}: every game has a result");
             }
             // Lines about other players (`--player`), and registrations and tournament
             // events, which are not league events. Listed by name so a new event type must
             // be described here.
-            DomainEvent::LeagueCreated(_)
-            | DomainEvent::PlayerSubscribed(_)
-            | DomainEvent::PlayerUnsubscribed(_)
-            | DomainEvent::GamesScheduled(_)
-            | DomainEvent::LeagueCompleted(_)
-            | DomainEvent::PlayerRegistered(_)
-            | DomainEvent::PlayerErased(_)
-            | DomainEvent::TournamentCreated(_)
-            | DomainEvent::TournamentPlayerEntered(_)
-            | DomainEvent::TournamentPlayerWithdrawn(_)
-            | DomainEvent::RollCallAnswered(_)
-            | DomainEvent::RoundSeeded(_)
-            | DomainEvent::RoundPlayersSwapped(_)
-            | DomainEvent::BoardFinished(_)
-            | DomainEvent::BoardResultCorrected(_)
-            | DomainEvent::RoundCompleted(_)
-            | DomainEvent::TournamentCompleted(_)
-            | DomainEvent::TokenRotated(_)
-            | DomainEvent::TokenRevoked(_)
-            | DomainEvent::OrganiserAppointed(_)
-            | DomainEvent::OrganiserDismissed(_)
-            | DomainEvent::LeagueCoOrganiserAdded(_)
-            | DomainEvent::TournamentCoOrganiserAdded(_)
-            | DomainEvent::CalendarFeedIssued(_)
-            | DomainEvent::CalendarFeedRotated(_)
-            | DomainEvent::WebhookRegistered(_)
-            | DomainEvent::WebhookPaused(_)
-            | DomainEvent::WebhookResumed(_)
-            | DomainEvent::WebhookRemoved(_) => {}
+            DomainEvent::League(LeagueEvent::LeagueCreated(_))
+            | DomainEvent::League(LeagueEvent::PlayerSubscribed(_))
+            | DomainEvent::League(LeagueEvent::PlayerUnsubscribed(_))
+            | DomainEvent::League(LeagueEvent::GamesScheduled(_))
+            | DomainEvent::League(LeagueEvent::LeagueCompleted(_))
+            | DomainEvent::Player(PlayerEvent::PlayerRegistered(_))
+            | DomainEvent::Player(PlayerEvent::PlayerErased(_))
+            | DomainEvent::Tournament(TournamentEvent::TournamentCreated(_))
+            | DomainEvent::Tournament(TournamentEvent::TournamentPlayerEntered(_))
+            | DomainEvent::Tournament(TournamentEvent::TournamentPlayerWithdrawn(_))
+            | DomainEvent::Tournament(TournamentEvent::RollCallAnswered(_))
+            | DomainEvent::Tournament(TournamentEvent::RoundSeeded(_))
+            | DomainEvent::Tournament(TournamentEvent::RoundPlayersSwapped(_))
+            | DomainEvent::Tournament(TournamentEvent::BoardFinished(_))
+            | DomainEvent::Tournament(TournamentEvent::BoardResultCorrected(_))
+            | DomainEvent::Tournament(TournamentEvent::RoundCompleted(_))
+            | DomainEvent::Tournament(TournamentEvent::TournamentCompleted(_))
+            | DomainEvent::Player(PlayerEvent::TokenRotated(_))
+            | DomainEvent::Player(PlayerEvent::TokenRevoked(_))
+            | DomainEvent::Player(PlayerEvent::OrganiserAppointed(_))
+            | DomainEvent::Player(PlayerEvent::OrganiserDismissed(_))
+            | DomainEvent::League(LeagueEvent::LeagueCoOrganiserAdded(_))
+            | DomainEvent::Tournament(TournamentEvent::TournamentCoOrganiserAdded(_))
+            | DomainEvent::Calendar(CalendarEvent::CalendarFeedIssued(_))
+            | DomainEvent::Calendar(CalendarEvent::CalendarFeedRotated(_))
+            | DomainEvent::Webhook(WebhookEvent::WebhookRegistered(_))
+            | DomainEvent::Webhook(WebhookEvent::WebhookPaused(_))
+            | DomainEvent::Webhook(WebhookEvent::WebhookResumed(_))
+            | DomainEvent::Webhook(WebhookEvent::WebhookRemoved(_)) => {}
         }
     }
 

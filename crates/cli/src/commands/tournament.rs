@@ -2,6 +2,7 @@
 //! recorded seeding and say whether it gives the same boards, print the standings (after a
 //! round, at a point in history) or a round's board call.
 
+use league_domain::{CalendarEvent, LeagueEvent, PlayerEvent, TournamentEvent, WebhookEvent};
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -170,7 +171,7 @@ async fn audit(of: TournamentRef) -> Result<ExitCode, CliError> {
             recorded.metadata.actor.as_deref().unwrap_or("unknown")
         );
         describe(&mut text, &app, &state, &head, &event);
-        state.apply(&event);
+        state.apply_event(&event);
     }
     let _ = writeln!(text, "\nStandings now:");
     for row in state.standings(None).map_err(|e| failed(e.into()))? {
@@ -210,7 +211,7 @@ fn describe(text: &mut String, app: &App, state: &Tournament, head: &str, event:
         }
     };
     match event {
-        DomainEvent::TournamentCreated(e) => {
+        DomainEvent::Tournament(TournamentEvent::TournamentCreated(e)) => {
             let s = &e.settings;
             let _ = writeln!(
                 text,
@@ -224,14 +225,14 @@ fn describe(text: &mut String, app: &App, state: &Tournament, head: &str, event:
                 s.round_scoring.info().name
             );
         }
-        DomainEvent::TournamentPlayerEntered(e) => {
+        DomainEvent::Tournament(TournamentEvent::TournamentPlayerEntered(e)) => {
             let _ = writeln!(text, "{head}: {}", name(app, e.player_id));
         }
-        DomainEvent::TournamentPlayerWithdrawn(e) => {
+        DomainEvent::Tournament(TournamentEvent::TournamentPlayerWithdrawn(e)) => {
             let _ =
                 writeln!(text, "{head}: {} after round {}", name(app, e.player_id), e.after_round);
         }
-        DomainEvent::RollCallAnswered(e) => {
+        DomainEvent::Tournament(TournamentEvent::RollCallAnswered(e)) => {
             let a = e.attendance;
             let offers = match (a.standby, a.two_boards) {
                 (true, true) => ", standby, will play two boards",
@@ -247,7 +248,7 @@ fn describe(text: &mut String, app: &App, state: &Tournament, head: &str, event:
                 name(app, e.player_id)
             );
         }
-        DomainEvent::RoundSeeded(e) => {
+        DomainEvent::Tournament(TournamentEvent::RoundSeeded(e)) => {
             let _ = writeln!(
                 text,
                 "{head}: round {}: {} boards ({}, seed {}, inputs {}; repeat score {}, seat repeats {}, keep-apart met {}); sitting out: {}; playing twice: {}",
@@ -263,7 +264,7 @@ fn describe(text: &mut String, app: &App, state: &Tournament, head: &str, event:
                 names(&e.playing_twice)
             );
         }
-        DomainEvent::RoundPlayersSwapped(e) => {
+        DomainEvent::Tournament(TournamentEvent::RoundPlayersSwapped(e)) => {
             let _ = writeln!(
                 text,
                 "{head}: round {}: {} ⇄ {}: {}",
@@ -273,40 +274,42 @@ fn describe(text: &mut String, app: &App, state: &Tournament, head: &str, event:
                 e.reason
             );
         }
-        DomainEvent::BoardFinished(e) => board(text, app, state, head, e.board_id, &e.result, None),
-        DomainEvent::BoardResultCorrected(e) => {
+        DomainEvent::Tournament(TournamentEvent::BoardFinished(e)) => {
+            board(text, app, state, head, e.board_id, &e.result, None)
+        }
+        DomainEvent::Tournament(TournamentEvent::BoardResultCorrected(e)) => {
             board(text, app, state, head, e.board_id, &e.result, Some(&e.reason));
         }
-        DomainEvent::RoundCompleted(e) => {
+        DomainEvent::Tournament(TournamentEvent::RoundCompleted(e)) => {
             let _ = writeln!(text, "{head}: every board of round {} has a result", e.round);
         }
-        DomainEvent::TournamentCompleted(_) => {
+        DomainEvent::Tournament(TournamentEvent::TournamentCompleted(_)) => {
             let _ = writeln!(text, "{head}: the last round is complete");
         }
-        DomainEvent::TournamentCoOrganiserAdded(e) => {
+        DomainEvent::Tournament(TournamentEvent::TournamentCoOrganiserAdded(e)) => {
             let _ = writeln!(text, "{head}: {} co-organises", name(app, e.player_id));
         }
         // Not tournament events (a tournament's stream holds none of these).
-        DomainEvent::PlayerRegistered(_)
-        | DomainEvent::PlayerErased(_)
-        | DomainEvent::LeagueCreated(_)
-        | DomainEvent::PlayerSubscribed(_)
-        | DomainEvent::PlayerUnsubscribed(_)
-        | DomainEvent::GamesScheduled(_)
-        | DomainEvent::GameFinished(_)
-        | DomainEvent::GameResultCorrected(_)
-        | DomainEvent::LeagueCompleted(_)
-        | DomainEvent::TokenRotated(_)
-        | DomainEvent::TokenRevoked(_)
-        | DomainEvent::OrganiserAppointed(_)
-        | DomainEvent::OrganiserDismissed(_)
-        | DomainEvent::LeagueCoOrganiserAdded(_)
-        | DomainEvent::CalendarFeedIssued(_)
-        | DomainEvent::CalendarFeedRotated(_)
-        | DomainEvent::WebhookRegistered(_)
-        | DomainEvent::WebhookPaused(_)
-        | DomainEvent::WebhookResumed(_)
-        | DomainEvent::WebhookRemoved(_) => {}
+        DomainEvent::Player(PlayerEvent::PlayerRegistered(_))
+        | DomainEvent::Player(PlayerEvent::PlayerErased(_))
+        | DomainEvent::League(LeagueEvent::LeagueCreated(_))
+        | DomainEvent::League(LeagueEvent::PlayerSubscribed(_))
+        | DomainEvent::League(LeagueEvent::PlayerUnsubscribed(_))
+        | DomainEvent::League(LeagueEvent::GamesScheduled(_))
+        | DomainEvent::League(LeagueEvent::GameFinished(_))
+        | DomainEvent::League(LeagueEvent::GameResultCorrected(_))
+        | DomainEvent::League(LeagueEvent::LeagueCompleted(_))
+        | DomainEvent::Player(PlayerEvent::TokenRotated(_))
+        | DomainEvent::Player(PlayerEvent::TokenRevoked(_))
+        | DomainEvent::Player(PlayerEvent::OrganiserAppointed(_))
+        | DomainEvent::Player(PlayerEvent::OrganiserDismissed(_))
+        | DomainEvent::League(LeagueEvent::LeagueCoOrganiserAdded(_))
+        | DomainEvent::Calendar(CalendarEvent::CalendarFeedIssued(_))
+        | DomainEvent::Calendar(CalendarEvent::CalendarFeedRotated(_))
+        | DomainEvent::Webhook(WebhookEvent::WebhookRegistered(_))
+        | DomainEvent::Webhook(WebhookEvent::WebhookPaused(_))
+        | DomainEvent::Webhook(WebhookEvent::WebhookResumed(_))
+        | DomainEvent::Webhook(WebhookEvent::WebhookRemoved(_)) => {}
     }
 }
 

@@ -3,6 +3,8 @@
 //! boards from it, and its boards' results are reported and corrected like league games.
 //! Standings combine the boards' scores with the tournament's round and tournament scoring.
 
+pub(crate) mod commands;
+pub(crate) mod events;
 mod seeding;
 mod settings;
 mod standings;
@@ -14,23 +16,15 @@ use std::collections::BTreeMap;
 use league_scheduling::{SeatedPlayer, Seeding};
 use league_scoring::{GameResult, ScoringError, ScoringSystem, score_game_unexplained};
 
+pub use self::commands::*;
+pub use self::events::*;
 pub use self::seeding::SeedingCheck;
 pub use self::settings::{
     Attendance, Replacement, ReplacementScores, SeededBoard, TournamentSettings,
 };
 use crate::aggregate::Aggregate;
-use crate::commands::{
-    AddTournamentCoOrganiser, AnswerRollCall, CorrectBoardResult, CreateTournament,
-    EnterTournament, ReportBoardResult, SeedRound, SwapRoundPlayers, TournamentCommand,
-    WithdrawFromTournament,
-};
 use crate::context::Context;
 use crate::error::DomainError;
-use crate::events::{
-    BoardFinished, BoardResultCorrected, DomainEvent, RollCallAnswered, RoundCompleted,
-    RoundPlayersSwapped, RoundSeeded, TournamentCoOrganiserAdded, TournamentCompleted,
-    TournamentCreated, TournamentPlayerEntered, TournamentPlayerWithdrawn,
-};
 use crate::ids::{Actor, BoardId, PlayerId, TournamentId, board_id};
 use crate::rights::{Competition, Organisers, authorise_creation};
 use crate::rules::{check_players_per_game, clean_name, clean_reason, validate_result};
@@ -234,7 +228,7 @@ impl Tournament {
         &self,
         c: &CreateTournament,
         context: &Context,
-    ) -> Result<Vec<DomainEvent>, DomainError> {
+    ) -> Result<Vec<TournamentEvent>, DomainError> {
         let created_by = authorise_creation(c.actor, context, "tournaments")?;
         if self.exists() {
             return Err(DomainError::conflict(format!(
@@ -243,7 +237,7 @@ impl Tournament {
             )));
         }
         let settings = validate_settings(&c.settings)?;
-        Ok(vec![DomainEvent::TournamentCreated(TournamentCreated {
+        Ok(vec![TournamentEvent::TournamentCreated(TournamentCreated {
             tournament_id: c.tournament_id,
             settings,
             created_by,
@@ -254,11 +248,11 @@ impl Tournament {
         &self,
         c: &AddTournamentCoOrganiser,
         context: &Context,
-    ) -> Result<Vec<DomainEvent>, DomainError> {
+    ) -> Result<Vec<TournamentEvent>, DomainError> {
         self.created(c.tournament_id)?;
         let tournament = Competition::Tournament(c.tournament_id);
         self.organisers.check_new_co_organiser(c.actor, c.player_id, tournament, context)?;
-        Ok(vec![DomainEvent::TournamentCoOrganiserAdded(TournamentCoOrganiserAdded {
+        Ok(vec![TournamentEvent::TournamentCoOrganiserAdded(TournamentCoOrganiserAdded {
             tournament_id: c.tournament_id,
             player_id: c.player_id,
             added_by: c.actor,
@@ -291,7 +285,7 @@ impl Tournament {
         &self,
         c: &EnterTournament,
         context: &Context,
-    ) -> Result<Vec<DomainEvent>, DomainError> {
+    ) -> Result<Vec<TournamentEvent>, DomainError> {
         let settings = self.created(c.tournament_id)?;
         self.authorise_for_player(c.actor, c.player_id, c.tournament_id, "enter")?;
         if context.unknown_players.contains(&c.player_id) {
@@ -310,14 +304,14 @@ impl Tournament {
                 "the last round is already seeded: entries are closed",
             ));
         }
-        Ok(vec![DomainEvent::TournamentPlayerEntered(TournamentPlayerEntered {
+        Ok(vec![TournamentEvent::TournamentPlayerEntered(TournamentPlayerEntered {
             tournament_id: c.tournament_id,
             player_id: c.player_id,
             entered_by: c.actor,
         })])
     }
 
-    fn withdraw(&self, c: &WithdrawFromTournament) -> Result<Vec<DomainEvent>, DomainError> {
+    fn withdraw(&self, c: &WithdrawFromTournament) -> Result<Vec<TournamentEvent>, DomainError> {
         self.created(c.tournament_id)?;
         self.authorise_for_player(c.actor, c.player_id, c.tournament_id, "withdraw")?;
         self.active_entrant(c.player_id)?;
@@ -330,7 +324,7 @@ impl Tournament {
                 c.player_id, round.number
             )));
         }
-        Ok(vec![DomainEvent::TournamentPlayerWithdrawn(TournamentPlayerWithdrawn {
+        Ok(vec![TournamentEvent::TournamentPlayerWithdrawn(TournamentPlayerWithdrawn {
             tournament_id: c.tournament_id,
             player_id: c.player_id,
             after_round: self.rounds.len() as u32,
@@ -342,7 +336,7 @@ impl Tournament {
         &self,
         c: &AnswerRollCall,
         context: &Context,
-    ) -> Result<Vec<DomainEvent>, DomainError> {
+    ) -> Result<Vec<TournamentEvent>, DomainError> {
         self.created(c.tournament_id)?;
         self.authorise_for_player(c.actor, c.player_id, c.tournament_id, "answer the roll call")?;
         self.active_entrant(c.player_id)?;
@@ -363,7 +357,7 @@ impl Tournament {
             // An absent player offers nothing.
             Attendance::default()
         };
-        Ok(vec![DomainEvent::RollCallAnswered(RollCallAnswered {
+        Ok(vec![TournamentEvent::RollCallAnswered(RollCallAnswered {
             tournament_id: c.tournament_id,
             round: c.round,
             player_id: c.player_id,
@@ -376,7 +370,7 @@ impl Tournament {
         &self,
         c: &SeedRound,
         context: &Context,
-    ) -> Result<Vec<DomainEvent>, DomainError> {
+    ) -> Result<Vec<TournamentEvent>, DomainError> {
         self.created(c.tournament_id)?;
         self.authorise(c.actor, c.tournament_id, "seed a round")?;
         match self.next_round() {
@@ -413,7 +407,7 @@ impl Tournament {
         let seeding = league_scheduling::seed_round(&request)
             .map_err(|error| DomainError::CannotSeed(error.to_string()))?;
         let boards = seeded_boards(c.tournament_id, c.round, &seeding)?;
-        Ok(vec![DomainEvent::RoundSeeded(RoundSeeded {
+        Ok(vec![TournamentEvent::RoundSeeded(RoundSeeded {
             tournament_id: c.tournament_id,
             round: c.round,
             boards,
@@ -434,7 +428,7 @@ impl Tournament {
         &self,
         c: &SwapRoundPlayers,
         context: &Context,
-    ) -> Result<Vec<DomainEvent>, DomainError> {
+    ) -> Result<Vec<TournamentEvent>, DomainError> {
         self.created(c.tournament_id)?;
         self.authorise(c.actor, c.tournament_id, "swap players")?;
         let round = self.round(c.round).ok_or_else(|| {
@@ -466,7 +460,7 @@ impl Tournament {
         context.refuse_erased(c.first)?;
         context.refuse_erased(c.second)?;
         let reason = clean_reason(&c.reason)?;
-        Ok(vec![DomainEvent::RoundPlayersSwapped(RoundPlayersSwapped {
+        Ok(vec![TournamentEvent::RoundPlayersSwapped(RoundPlayersSwapped {
             tournament_id: c.tournament_id,
             round: c.round,
             first: c.first,
@@ -480,7 +474,7 @@ impl Tournament {
         &self,
         c: &ReportBoardResult,
         context: &Context,
-    ) -> Result<Vec<DomainEvent>, DomainError> {
+    ) -> Result<Vec<TournamentEvent>, DomainError> {
         let settings = self.created(c.tournament_id)?;
         let board = self.board(c.board_id).ok_or(DomainError::BoardNotFound(c.board_id))?;
         let seated = c.actor.player_id().is_some_and(|p| board.is_seated(p));
@@ -499,7 +493,7 @@ impl Tournament {
         }
         let result = validate_result(settings.scoring_system, &board.seats, &c.result)?;
         check_replacements(board, &c.replacements, context)?;
-        let mut events = vec![DomainEvent::BoardFinished(BoardFinished {
+        let mut events = vec![TournamentEvent::BoardFinished(BoardFinished {
             tournament_id: c.tournament_id,
             board_id: c.board_id,
             result,
@@ -508,12 +502,12 @@ impl Tournament {
         })];
         let round = self.round(board.round).expect("a board belongs to a seeded round");
         if round.boards.iter().filter(|b| b.id != c.board_id).all(|b| b.result.is_some()) {
-            events.push(DomainEvent::RoundCompleted(RoundCompleted {
+            events.push(TournamentEvent::RoundCompleted(RoundCompleted {
                 tournament_id: c.tournament_id,
                 round: board.round,
             }));
             if board.round == settings.rounds {
-                events.push(DomainEvent::TournamentCompleted(TournamentCompleted {
+                events.push(TournamentEvent::TournamentCompleted(TournamentCompleted {
                     tournament_id: c.tournament_id,
                 }));
             }
@@ -525,7 +519,7 @@ impl Tournament {
         &self,
         c: &CorrectBoardResult,
         context: &Context,
-    ) -> Result<Vec<DomainEvent>, DomainError> {
+    ) -> Result<Vec<TournamentEvent>, DomainError> {
         let settings = self.created(c.tournament_id)?;
         self.authorise(c.actor, c.tournament_id, "correct results")?;
         let board = self.board(c.board_id).ok_or(DomainError::BoardNotFound(c.board_id))?;
@@ -538,7 +532,7 @@ impl Tournament {
         let reason = clean_reason(&c.reason)?;
         let result = validate_result(settings.scoring_system, &board.seats, &c.result)?;
         check_replacements(board, &c.replacements, context)?;
-        Ok(vec![DomainEvent::BoardResultCorrected(BoardResultCorrected {
+        Ok(vec![TournamentEvent::BoardResultCorrected(BoardResultCorrected {
             tournament_id: c.tournament_id,
             board_id: c.board_id,
             result,
@@ -663,12 +657,13 @@ fn seeded_boards(
 
 impl Aggregate for Tournament {
     type Command = TournamentCommand;
+    type Event = TournamentEvent;
 
     fn handle(
         &self,
         command: &TournamentCommand,
         context: &Context,
-    ) -> Result<Vec<DomainEvent>, DomainError> {
+    ) -> Result<Vec<TournamentEvent>, DomainError> {
         match command {
             TournamentCommand::Create(c) => self.create(c, context),
             TournamentCommand::Enter(c) => self.enter(c, context),
@@ -682,32 +677,32 @@ impl Aggregate for Tournament {
         }
     }
 
-    fn apply(&mut self, event: &DomainEvent) {
+    fn apply(&mut self, event: &TournamentEvent) {
         self.version += 1;
         match event {
-            DomainEvent::TournamentCreated(e) => {
+            TournamentEvent::TournamentCreated(e) => {
                 self.organisers = Organisers::created_by(e.created_by);
                 self.created = Some(e.clone());
             }
-            DomainEvent::TournamentCoOrganiserAdded(e) => self.organisers.add(e.player_id),
-            DomainEvent::TournamentPlayerEntered(e) => self.entrants.push(Entrant {
+            TournamentEvent::TournamentCoOrganiserAdded(e) => self.organisers.add(e.player_id),
+            TournamentEvent::TournamentPlayerEntered(e) => self.entrants.push(Entrant {
                 player: e.player_id,
                 entered_after_round: self.rounds.len() as u32,
                 withdrawn_after_round: None,
             }),
-            DomainEvent::TournamentPlayerWithdrawn(e) => {
+            TournamentEvent::TournamentPlayerWithdrawn(e) => {
                 if let Some(entrant) = self.entrants.iter_mut().find(|x| x.player == e.player_id) {
                     entrant.withdrawn_after_round = Some(e.after_round);
                 }
             }
-            DomainEvent::RollCallAnswered(e) => {
+            TournamentEvent::RollCallAnswered(e) => {
                 let answers = self.roll_calls.entry(e.round).or_default();
                 match answers.iter_mut().find(|(player, _)| *player == e.player_id) {
                     Some(answer) => answer.1 = e.attendance,
                     None => answers.push((e.player_id, e.attendance)),
                 }
             }
-            DomainEvent::RoundSeeded(e) => self.rounds.push(Round {
+            TournamentEvent::RoundSeeded(e) => self.rounds.push(Round {
                 number: e.round,
                 boards: e
                     .boards
@@ -729,7 +724,7 @@ impl Aggregate for Tournament {
                 swaps: Vec::new(),
                 completed: false,
             }),
-            DomainEvent::RoundPlayersSwapped(e) => {
+            TournamentEvent::RoundPlayersSwapped(e) => {
                 if let Some(round) = self.rounds.get_mut(e.round.saturating_sub(1) as usize) {
                     let swap = |player: &mut PlayerId| {
                         if *player == e.first {
@@ -744,46 +739,26 @@ impl Aggregate for Tournament {
                     round.swaps.push(e.clone());
                 }
             }
-            DomainEvent::BoardFinished(e) => {
+            TournamentEvent::BoardFinished(e) => {
                 if let Some(board) = self.board_mut(e.board_id) {
                     board.result = Some(e.result.clone());
                     board.replacements = e.replacements.clone();
                     board.reported_by = Some(e.reported_by);
                 }
             }
-            DomainEvent::BoardResultCorrected(e) => {
+            TournamentEvent::BoardResultCorrected(e) => {
                 if let Some(board) = self.board_mut(e.board_id) {
                     board.result = Some(e.result.clone());
                     board.replacements = e.replacements.clone();
                     board.corrections += 1;
                 }
             }
-            DomainEvent::RoundCompleted(e) => {
+            TournamentEvent::RoundCompleted(e) => {
                 if let Some(round) = self.rounds.get_mut(e.round.saturating_sub(1) as usize) {
                     round.completed = true;
                 }
             }
-            DomainEvent::TournamentCompleted(_) => self.completed = true,
-            DomainEvent::PlayerErased(_)
-            | DomainEvent::PlayerRegistered(_)
-            | DomainEvent::LeagueCreated(_)
-            | DomainEvent::PlayerSubscribed(_)
-            | DomainEvent::PlayerUnsubscribed(_)
-            | DomainEvent::GamesScheduled(_)
-            | DomainEvent::GameFinished(_)
-            | DomainEvent::GameResultCorrected(_)
-            | DomainEvent::LeagueCompleted(_)
-            | DomainEvent::LeagueCoOrganiserAdded(_)
-            | DomainEvent::TokenRotated(_)
-            | DomainEvent::TokenRevoked(_)
-            | DomainEvent::OrganiserAppointed(_)
-            | DomainEvent::OrganiserDismissed(_)
-            | DomainEvent::CalendarFeedIssued(_)
-            | DomainEvent::CalendarFeedRotated(_)
-            | DomainEvent::WebhookRegistered(_)
-            | DomainEvent::WebhookPaused(_)
-            | DomainEvent::WebhookResumed(_)
-            | DomainEvent::WebhookRemoved(_) => {}
+            TournamentEvent::TournamentCompleted(_) => self.completed = true,
         }
     }
 

@@ -5,11 +5,12 @@
 
 use league_scheduling::{Attendee, SeatedPlayer, SeedingRequest, plan_round, seed_round};
 
+use super::commands::SeedRound;
+use super::events::{RoundSeeded, TournamentEvent};
 use super::{Tournament, seeded_boards};
 use crate::aggregate::Aggregate;
-use crate::commands::SeedRound;
 use crate::error::DomainError;
-use crate::events::{DomainEvent, RoundSeeded};
+use crate::events::{AggregateEvent, DomainEvent};
 use crate::ids::{PlayerId, player_key};
 
 /// The outcome of re-running one round's recorded seeding.
@@ -162,8 +163,8 @@ impl Tournament {
     ) -> Vec<SeedingCheck> {
         let mut state = Tournament::default();
         let mut checks = Vec::new();
-        for event in events {
-            if let DomainEvent::RoundSeeded(recorded) = event {
+        for event in events.into_iter().filter_map(TournamentEvent::of) {
+            if let TournamentEvent::RoundSeeded(recorded) = event {
                 checks.push(state.check_seeding(recorded));
             }
             state.apply(event);

@@ -21,7 +21,7 @@ fn when(
     events: &[DomainEvent],
     command: impl Into<TournamentCommand>,
 ) -> Result<Vec<DomainEvent>, DomainError> {
-    given(events).handle(&command.into(), &context())
+    given(events).decide(&command.into(), &context())
 }
 
 /// Runs `command` on `events` and appends what it decides.
@@ -194,7 +194,9 @@ fn the_next_round_waits_for_every_board_then_results_complete_the_tournament() {
     all_present(&mut events, 14, 2);
     assert_eq!(when(&events, seed(2)).unwrap_err().code(), ErrorCode::Conflict);
     report_round(&mut events, 1);
-    assert!(events.iter().any(|e| matches!(e, DomainEvent::RoundCompleted(r) if r.round == 1)));
+    assert!(events.iter().any(
+        |e| matches!(e, DomainEvent::Tournament(TournamentEvent::RoundCompleted(r)) if r.round == 1)
+    ));
     then(&mut events, seed(2));
     report_round(&mut events, 2);
     let tournament = given(&events);
@@ -351,7 +353,7 @@ fn every_recorded_seeding_re_runs_to_the_same_boards_and_a_tampered_one_does_not
     assert_eq!(checks.len(), 2);
     assert!(checks.iter().all(SeedingCheck::verified), "{checks:?}");
     let seeded = events.iter_mut().find_map(|e| match e {
-        DomainEvent::RoundSeeded(r) if r.round == 2 => Some(r),
+        DomainEvent::Tournament(TournamentEvent::RoundSeeded(r)) if r.round == 2 => Some(r),
         _ => None,
     });
     let seeded = seeded.unwrap();
@@ -439,7 +441,7 @@ mod rights {
             tournament_id: TOURNAMENT,
             settings: settings(2),
         };
-        given(&[]).handle(&command.into(), &context().with_actor_organiser(true)).unwrap()
+        given(&[]).decide(&command.into(), &context().with_actor_organiser(true)).unwrap()
     }
 
     #[test]
@@ -520,7 +522,7 @@ fn when_erased(
     erased: &[PlayerId],
 ) -> Result<Vec<DomainEvent>, DomainError> {
     let command = command.into();
-    given(events).handle(&command, &erased_context(events, &command, erased))
+    given(events).decide(&command, &erased_context(events, &command, erased))
 }
 
 fn assert_erased(result: Result<Vec<DomainEvent>, DomainError>, erased: PlayerId) {
@@ -589,5 +591,8 @@ fn an_erased_player_is_entered_answered_seeded_swapped_or_brought_in_by_nobody()
     assert_erased(when_erased(&events, with_replacement(erased), &[erased, seated]), erased);
     let report = with_replacement(player(9));
     let reported = when_erased(&events, report, &[erased, seated]).expect("reported");
-    assert!(matches!(reported[0], DomainEvent::BoardFinished(_)), "{reported:?}");
+    assert!(
+        matches!(reported[0], DomainEvent::Tournament(TournamentEvent::BoardFinished(_))),
+        "{reported:?}"
+    );
 }

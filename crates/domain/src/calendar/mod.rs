@@ -3,91 +3,15 @@
 //! leaked log does not leak feeds. Issuing a new secret (the player themself or the site
 //! admin) replaces the previous one, which stops working at once.
 
-use serde::{Deserialize, Serialize};
-use uuid::Uuid;
+pub(crate) mod commands;
+pub(crate) mod events;
+
+pub use self::commands::*;
+pub use self::events::*;
 
 use crate::aggregate::Aggregate;
 use crate::context::Context;
 use crate::error::DomainError;
-use crate::events::DomainEvent;
-use crate::ids::{Actor, PlayerId};
-
-/// Prefix of calendar streams.
-pub const CALENDAR_STREAM_PREFIX: &str = "calendar-";
-
-/// The event stream of a player's calendar feed: `calendar-<uuid>`.
-pub fn calendar_stream_id(player_id: PlayerId) -> String {
-    format!("{CALENDAR_STREAM_PREFIX}{player_id}")
-}
-
-/// The player id of a `calendar-<uuid>` stream, if it is one.
-pub fn player_id_of_calendar_stream(stream_id: &str) -> Option<PlayerId> {
-    stream_id.strip_prefix(CALENDAR_STREAM_PREFIX).and_then(|id| Uuid::parse_str(id).ok())
-}
-
-/// A player's first calendar feed secret was issued: only its hash is stored.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CalendarFeedIssued {
-    pub player_id: PlayerId,
-    pub feed_hash: String,
-    pub issued_by: Actor,
-}
-
-/// A player's calendar feed secret was replaced: the previous feed URL stops working.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CalendarFeedRotated {
-    pub player_id: PlayerId,
-    pub feed_hash: String,
-    pub rotated_by: Actor,
-}
-
-/// A player gets a new calendar feed secret (the first one, or one replacing the current
-/// one): themself, or the site admin for anyone. Only the secret's hash reaches the domain.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RotateCalendarFeed {
-    pub actor: Actor,
-    pub player_id: PlayerId,
-    pub feed_hash: String,
-}
-
-/// Commands handled by the [`Calendar`] aggregate.
-#[derive(Debug, Clone, PartialEq)]
-pub enum CalendarCommand {
-    Rotate(RotateCalendarFeed),
-}
-
-impl CalendarCommand {
-    pub fn actor(&self) -> Actor {
-        match self {
-            CalendarCommand::Rotate(c) => c.actor,
-        }
-    }
-
-    pub fn player_id(&self) -> PlayerId {
-        match self {
-            CalendarCommand::Rotate(c) => c.player_id,
-        }
-    }
-
-    /// The stream this command appends to.
-    pub fn stream_id(&self) -> String {
-        calendar_stream_id(self.player_id())
-    }
-
-    /// The players who must be registered and not erased for the command to make sense (the
-    /// feed's owner): the application checks them against the catalog.
-    pub fn players_to_check(&self) -> Vec<PlayerId> {
-        vec![self.player_id()]
-    }
-}
-
-impl From<RotateCalendarFeed> for CalendarCommand {
-    fn from(c: RotateCalendarFeed) -> Self {
-        CalendarCommand::Rotate(c)
-    }
-}
 
 /// A player's calendar feed, folded from its stream.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -112,7 +36,7 @@ impl Calendar {
         &self,
         c: &RotateCalendarFeed,
         context: &Context,
-    ) -> Result<Vec<DomainEvent>, DomainError> {
+    ) -> Result<Vec<CalendarEvent>, DomainError> {
         if c.actor.player_id() != Some(c.player_id) && !c.actor.is_admin() {
             return Err(DomainError::forbidden(
                 "only the player themself or the site admin may issue a player's calendar feed",
@@ -128,13 +52,13 @@ impl Calendar {
         }
         let feed_hash = c.feed_hash.clone();
         Ok(vec![if self.feed_hash.is_none() {
-            DomainEvent::CalendarFeedIssued(CalendarFeedIssued {
+            CalendarEvent::CalendarFeedIssued(CalendarFeedIssued {
                 player_id: c.player_id,
                 feed_hash,
                 issued_by: c.actor,
             })
         } else {
-            DomainEvent::CalendarFeedRotated(CalendarFeedRotated {
+            CalendarEvent::CalendarFeedRotated(CalendarFeedRotated {
                 player_id: c.player_id,
                 feed_hash,
                 rotated_by: c.actor,
@@ -145,23 +69,23 @@ impl Calendar {
 
 impl Aggregate for Calendar {
     type Command = CalendarCommand;
+    type Event = CalendarEvent;
 
     fn handle(
         &self,
         command: &CalendarCommand,
         context: &Context,
-    ) -> Result<Vec<DomainEvent>, DomainError> {
+    ) -> Result<Vec<CalendarEvent>, DomainError> {
         match command {
             CalendarCommand::Rotate(c) => self.rotate(c, context),
         }
     }
 
-    fn apply(&mut self, event: &DomainEvent) {
+    fn apply(&mut self, event: &CalendarEvent) {
         self.version += 1;
         match event {
-            DomainEvent::CalendarFeedIssued(e) => self.feed_hash = Some(e.feed_hash.clone()),
-            DomainEvent::CalendarFeedRotated(e) => self.feed_hash = Some(e.feed_hash.clone()),
-            _ => {}
+            CalendarEvent::CalendarFeedIssued(e) => self.feed_hash = Some(e.feed_hash.clone()),
+            CalendarEvent::CalendarFeedRotated(e) => self.feed_hash = Some(e.feed_hash.clone()),
         }
     }
 
@@ -173,7 +97,10 @@ impl Aggregate for Calendar {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::events::DomainEvent;
+    use crate::ids::{Actor, PlayerId};
     use chrono::Utc;
+    use uuid::Uuid;
 
     pub(crate) const PLAYER: PlayerId = Uuid::from_u128(0x0190_0000_0000_7000_8000_0000_0000_0c01);
     const OTHER: PlayerId = Uuid::from_u128(0x0190_0000_0000_7000_8000_0000_0000_0c02);
@@ -191,8 +118,8 @@ pub(crate) mod tests {
         let mut calendar = Calendar::default();
         let mut events = Vec::new();
         for command in [rotate(Actor::Player(PLAYER), "first"), rotate(Actor::Admin, "second")] {
-            for event in calendar.handle(&command, &context()).unwrap() {
-                calendar.apply(&event);
+            for event in calendar.decide(&command, &context()).unwrap() {
+                calendar.apply_event(&event);
                 events.push(event);
             }
         }
@@ -205,12 +132,12 @@ pub(crate) mod tests {
         assert_eq!(
             events,
             vec![
-                DomainEvent::CalendarFeedIssued(CalendarFeedIssued {
+                DomainEvent::from(CalendarFeedIssued {
                     player_id: PLAYER,
                     feed_hash: "first".into(),
                     issued_by: Actor::Player(PLAYER),
                 }),
-                DomainEvent::CalendarFeedRotated(CalendarFeedRotated {
+                DomainEvent::from(CalendarFeedRotated {
                     player_id: PLAYER,
                     feed_hash: "second".into(),
                     rotated_by: Actor::Admin,
@@ -222,18 +149,18 @@ pub(crate) mod tests {
         assert!(!calendar.accepts("first"));
         assert_eq!(calendar.version(), 2);
         assert_eq!(events[0].stream_id(), format!("calendar-{PLAYER}"));
-        assert_eq!(player_id_of_calendar_stream(&events[1].stream_id()), Some(PLAYER));
+        assert_eq!(crate::player_id_of_calendar_stream(&events[1].stream_id()), Some(PLAYER));
     }
 
     #[test]
     fn another_player_an_unknown_player_and_an_empty_hash_are_refused() {
         let calendar = Calendar::default();
-        let other = calendar.handle(&rotate(Actor::Player(OTHER), "h"), &context()).unwrap_err();
+        let other = calendar.decide(&rotate(Actor::Player(OTHER), "h"), &context()).unwrap_err();
         assert!(matches!(other, DomainError::Forbidden(_)), "{other}");
         let unknown = context().with_unknown_players(vec![PLAYER]);
-        let missing = calendar.handle(&rotate(Actor::Admin, "h"), &unknown).unwrap_err();
+        let missing = calendar.decide(&rotate(Actor::Admin, "h"), &unknown).unwrap_err();
         assert_eq!(missing, DomainError::PlayerNotFound(PLAYER));
-        let empty = calendar.handle(&rotate(Actor::Admin, " "), &context()).unwrap_err();
+        let empty = calendar.decide(&rotate(Actor::Admin, " "), &context()).unwrap_err();
         assert!(matches!(empty, DomainError::InvalidInput { .. }), "{empty}");
     }
 }

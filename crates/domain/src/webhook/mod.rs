@@ -10,36 +10,26 @@
 //! removed) by the site admin, by whoever registered it, or by an organiser of every
 //! competition it covers.
 
+pub(crate) mod commands;
+pub(crate) mod events;
+
+pub use self::commands::*;
+pub use self::events::*;
+
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::aggregate::Aggregate;
 use crate::context::Context;
 use crate::error::DomainError;
-use crate::events::{DomainEvent, EventType};
-use crate::ids::Actor;
+use crate::events::EventType;
+use crate::ids::{Actor, WebhookId};
 use crate::rules::clean_reason;
-
-/// A webhook (stream `webhook-<uuid>`), chosen by the caller like league ids.
-pub type WebhookId = Uuid;
-
-/// Prefix of webhook streams.
-pub const WEBHOOK_STREAM_PREFIX: &str = "webhook-";
 
 /// Longest accepted webhook URL.
 pub const MAX_WEBHOOK_URL_CHARS: usize = 2000;
 /// Most competitions one webhook covers.
 pub const MAX_WEBHOOK_COMPETITIONS: usize = 100;
-
-/// The event stream of a webhook: `webhook-<uuid>`.
-pub fn webhook_stream_id(webhook_id: WebhookId) -> String {
-    format!("{WEBHOOK_STREAM_PREFIX}{webhook_id}")
-}
-
-/// The webhook id of a `webhook-<uuid>` stream, if it is one.
-pub fn webhook_id_of_stream(stream_id: &str) -> Option<WebhookId> {
-    stream_id.strip_prefix(WEBHOOK_STREAM_PREFIX).and_then(|id| Uuid::parse_str(id).ok())
-}
 
 /// What a webhook can ask to be told about.
 #[derive(
@@ -146,143 +136,6 @@ pub enum WebhookStatus {
     Removed,
 }
 
-/// A webhook was registered: deliver the events of `kinds` about `competitions` (empty: every
-/// competition, a site-wide webhook) to a URL on `host`, written in `format`. The URL itself is
-/// kept with the webhook's signing secret, outside the log (schema version 2); a version 1
-/// event, written before, still holds it in `url` (its host is filled in when decoded).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WebhookRegistered {
-    pub webhook_id: WebhookId,
-    /// The host the URL names (what an auditor needs; the URL is a capability).
-    #[serde(default)]
-    pub host: String,
-    /// Only in version 1 events: the full URL, as written then.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub url: Option<String>,
-    pub kinds: Vec<WebhookKind>,
-    pub competitions: Vec<Uuid>,
-    pub format: WebhookFormat,
-    pub registered_by: Actor,
-}
-
-/// Deliveries stopped, with the reason (the delivery worker's last error when it gave up; a
-/// URL in it is replaced by its host, [`redact_urls`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WebhookPaused {
-    pub webhook_id: WebhookId,
-    pub reason: String,
-    pub paused_by: Actor,
-}
-
-/// Deliveries start again from where they stopped.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WebhookResumed {
-    pub webhook_id: WebhookId,
-    pub resumed_by: Actor,
-}
-
-/// The webhook is gone: nothing more is delivered.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WebhookRemoved {
-    pub webhook_id: WebhookId,
-    pub removed_by: Actor,
-}
-
-/// An organiser (for competitions they organise) or the site admin registers a webhook.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RegisterWebhook {
-    pub actor: Actor,
-    pub webhook_id: WebhookId,
-    pub url: String,
-    pub kinds: Vec<WebhookKind>,
-    pub competitions: Vec<Uuid>,
-    pub format: WebhookFormat,
-}
-
-/// Stops deliveries (the delivery worker, as the site admin, when an endpoint failed too long).
-#[derive(Debug, Clone, PartialEq)]
-pub struct PauseWebhook {
-    pub actor: Actor,
-    pub webhook_id: WebhookId,
-    pub reason: String,
-}
-
-/// Starts a paused webhook's deliveries again.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ResumeWebhook {
-    pub actor: Actor,
-    pub webhook_id: WebhookId,
-}
-
-/// Removes a webhook for good.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RemoveWebhook {
-    pub actor: Actor,
-    pub webhook_id: WebhookId,
-}
-
-/// Commands handled by the [`Webhook`] aggregate.
-#[derive(Debug, Clone, PartialEq)]
-pub enum WebhookCommand {
-    Register(RegisterWebhook),
-    Pause(PauseWebhook),
-    Resume(ResumeWebhook),
-    Remove(RemoveWebhook),
-}
-
-macro_rules! webhook_commands {
-    ($($ty:ident => $variant:ident),*) => {
-        impl WebhookCommand {
-            pub fn actor(&self) -> Actor {
-                match self {
-                    $(WebhookCommand::$variant(c) => c.actor,)*
-                }
-            }
-
-            pub fn webhook_id(&self) -> WebhookId {
-                match self {
-                    $(WebhookCommand::$variant(c) => c.webhook_id,)*
-                }
-            }
-        }
-
-        $(
-            impl From<$ty> for WebhookCommand {
-                fn from(c: $ty) -> Self {
-                    WebhookCommand::$variant(c)
-                }
-            }
-        )*
-    };
-}
-webhook_commands!(
-    RegisterWebhook => Register,
-    PauseWebhook => Pause,
-    ResumeWebhook => Resume,
-    RemoveWebhook => Remove
-);
-
-impl WebhookCommand {
-    /// The stream this command appends to.
-    pub fn stream_id(&self) -> String {
-        webhook_stream_id(self.webhook_id())
-    }
-
-    /// The competitions whose organisers the [`Context`] must describe
-    /// ([`Context::unknown_competitions`], [`Context::unmanaged_competitions`]): the ones a
-    /// registration names, else those of the webhook as it stands.
-    pub fn competitions_to_check(&self, webhook: &Webhook) -> Vec<Uuid> {
-        match self {
-            WebhookCommand::Register(c) => c.competitions.clone(),
-            _ => webhook.competitions().to_vec(),
-        }
-    }
-}
-
 /// A webhook's state, folded from its stream.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Webhook {
@@ -317,7 +170,7 @@ impl Webhook {
         &self,
         c: &RegisterWebhook,
         context: &Context,
-    ) -> Result<Vec<DomainEvent>, DomainError> {
+    ) -> Result<Vec<WebhookEvent>, DomainError> {
         if self.registered.is_some() {
             return Err(DomainError::conflict(format!("webhook {} already exists", c.webhook_id)));
         }
@@ -364,7 +217,7 @@ impl Webhook {
                 format!("no league or tournament has id {unknown}"),
             ));
         }
-        Ok(vec![DomainEvent::WebhookRegistered(WebhookRegistered {
+        Ok(vec![WebhookEvent::WebhookRegistered(WebhookRegistered {
             webhook_id: c.webhook_id,
             host: url_host(&url),
             url: None,
@@ -402,7 +255,7 @@ impl Webhook {
         Ok(status)
     }
 
-    fn pause(&self, c: &PauseWebhook, context: &Context) -> Result<Vec<DomainEvent>, DomainError> {
+    fn pause(&self, c: &PauseWebhook, context: &Context) -> Result<Vec<WebhookEvent>, DomainError> {
         let status = self.manageable(c.webhook_id, c.actor, context, "pause")?;
         if status == WebhookStatus::Paused {
             return Err(DomainError::conflict(format!(
@@ -410,7 +263,7 @@ impl Webhook {
                 c.webhook_id
             )));
         }
-        Ok(vec![DomainEvent::WebhookPaused(WebhookPaused {
+        Ok(vec![WebhookEvent::WebhookPaused(WebhookPaused {
             webhook_id: c.webhook_id,
             reason: redact_urls(&clean_reason(&c.reason)?),
             paused_by: c.actor,
@@ -421,12 +274,12 @@ impl Webhook {
         &self,
         c: &ResumeWebhook,
         context: &Context,
-    ) -> Result<Vec<DomainEvent>, DomainError> {
+    ) -> Result<Vec<WebhookEvent>, DomainError> {
         let status = self.manageable(c.webhook_id, c.actor, context, "resume")?;
         if status != WebhookStatus::Paused {
             return Err(DomainError::conflict(format!("webhook {} is not paused", c.webhook_id)));
         }
-        Ok(vec![DomainEvent::WebhookResumed(WebhookResumed {
+        Ok(vec![WebhookEvent::WebhookResumed(WebhookResumed {
             webhook_id: c.webhook_id,
             resumed_by: c.actor,
         })])
@@ -436,9 +289,9 @@ impl Webhook {
         &self,
         c: &RemoveWebhook,
         context: &Context,
-    ) -> Result<Vec<DomainEvent>, DomainError> {
+    ) -> Result<Vec<WebhookEvent>, DomainError> {
         self.manageable(c.webhook_id, c.actor, context, "remove")?;
-        Ok(vec![DomainEvent::WebhookRemoved(WebhookRemoved {
+        Ok(vec![WebhookEvent::WebhookRemoved(WebhookRemoved {
             webhook_id: c.webhook_id,
             removed_by: c.actor,
         })])
@@ -465,16 +318,6 @@ pub fn check_url(url: &str) -> Result<String, DomainError> {
         return Err(invalid("must not hold credentials (user or password)"));
     }
     Ok(url.to_owned())
-}
-
-/// The host a URL names (lower case, as parsed), or `"[unreadable URL]"` for text that is not
-/// one; never the path or query, which may be the capability (a Discord webhook's token).
-pub fn url_host(url: &str) -> String {
-    url::Url::parse(url.trim())
-        .ok()
-        .and_then(|parsed| parsed.host_str().map(str::to_owned))
-        .filter(|host| !host.is_empty())
-        .unwrap_or_else(|| "[unreadable URL]".to_owned())
 }
 
 /// `text` with every `http://` or `https://` URL in it replaced by its host (an error message
@@ -537,12 +380,13 @@ pub fn redacted_payload(
 
 impl Aggregate for Webhook {
     type Command = WebhookCommand;
+    type Event = WebhookEvent;
 
     fn handle(
         &self,
         command: &WebhookCommand,
         context: &Context,
-    ) -> Result<Vec<DomainEvent>, DomainError> {
+    ) -> Result<Vec<WebhookEvent>, DomainError> {
         match command {
             WebhookCommand::Register(c) => self.register(c, context),
             WebhookCommand::Pause(c) => self.pause(c, context),
@@ -551,26 +395,25 @@ impl Aggregate for Webhook {
         }
     }
 
-    fn apply(&mut self, event: &DomainEvent) {
+    fn apply(&mut self, event: &WebhookEvent) {
         self.version += 1;
         match event {
-            DomainEvent::WebhookRegistered(e) => {
+            WebhookEvent::WebhookRegistered(e) => {
                 self.registered = Some(e.clone());
                 self.status = Some(WebhookStatus::Active);
             }
-            DomainEvent::WebhookPaused(e) => {
+            WebhookEvent::WebhookPaused(e) => {
                 self.status = Some(WebhookStatus::Paused);
                 self.paused_reason = Some(e.reason.clone());
             }
-            DomainEvent::WebhookResumed(_) => {
+            WebhookEvent::WebhookResumed(_) => {
                 self.status = Some(WebhookStatus::Active);
                 self.paused_reason = None;
             }
-            DomainEvent::WebhookRemoved(_) => {
+            WebhookEvent::WebhookRemoved(_) => {
                 self.status = Some(WebhookStatus::Removed);
                 self.paused_reason = None;
             }
-            _ => {}
         }
     }
 
@@ -587,6 +430,7 @@ pub(crate) mod tests {
 
     use super::*;
     use crate::ErrorCode;
+    use crate::events::DomainEvent;
 
     pub(crate) const HOOK: WebhookId = Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0000_0b00);
     const LEAGUE: Uuid = Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0000_00aa);
@@ -616,7 +460,7 @@ pub(crate) mod tests {
     }
 
     fn registered(actor: Actor, competitions: Vec<Uuid>) -> DomainEvent {
-        Webhook::default().handle(&register(actor, competitions).into(), &context()).unwrap()[0]
+        Webhook::default().decide(&register(actor, competitions).into(), &context()).unwrap()[0]
             .clone()
     }
 
@@ -625,7 +469,7 @@ pub(crate) mod tests {
         command: impl Into<WebhookCommand>,
         context: &Context,
     ) -> ErrorCode {
-        state.handle(&command.into(), context).unwrap_err().code()
+        state.decide(&command.into(), context).unwrap_err().code()
     }
 
     /// One event of each webhook type, in an order the aggregate accepts.
@@ -638,17 +482,17 @@ pub(crate) mod tests {
             RemoveWebhook { actor: organiser(), webhook_id: HOOK }.into(),
         ];
         for command in commands {
-            events.extend(given(&events).handle(&command, &context()).unwrap());
+            events.extend(given(&events).decide(&command, &context()).unwrap());
         }
         events
     }
 
     #[test]
     fn an_organiser_registers_a_webhook_for_their_league_with_kinds_sorted() {
-        let events = given(&[]).handle(&register(organiser(), vec![LEAGUE]).into(), &context());
+        let events = given(&[]).decide(&register(organiser(), vec![LEAGUE]).into(), &context());
         assert_eq!(
             events.unwrap(),
-            vec![DomainEvent::WebhookRegistered(WebhookRegistered {
+            vec![DomainEvent::from(WebhookRegistered {
                 webhook_id: HOOK,
                 host: "discord.com".into(),
                 url: None,
@@ -672,8 +516,8 @@ pub(crate) mod tests {
             refusal(&state, register(organiser(), vec![LEAGUE, OTHER]), &unmanaged),
             ErrorCode::Forbidden
         );
-        assert!(state.handle(&register(Actor::Admin, vec![]).into(), &context()).is_ok());
-        assert!(state.handle(&register(Actor::Admin, vec![OTHER]).into(), &unmanaged).is_ok());
+        assert!(state.decide(&register(Actor::Admin, vec![]).into(), &context()).is_ok());
+        assert!(state.decide(&register(Actor::Admin, vec![OTHER]).into(), &unmanaged).is_ok());
         let unknown = Context { unknown_competitions: vec![OTHER], ..context() };
         assert_eq!(
             refusal(&state, register(Actor::Admin, vec![OTHER]), &unknown),
@@ -716,17 +560,17 @@ pub(crate) mod tests {
         let mut events = vec![registered(organiser(), vec![LEAGUE])];
         let pause =
             PauseWebhook { actor: Actor::Admin, webhook_id: HOOK, reason: "HTTP 500".into() };
-        events.extend(given(&events).handle(&pause.clone().into(), &context()).unwrap());
+        events.extend(given(&events).decide(&pause.clone().into(), &context()).unwrap());
         let state = given(&events);
         assert_eq!(state.status(), Some(WebhookStatus::Paused));
         assert_eq!(state.paused_reason(), Some("HTTP 500"));
         assert_eq!(refusal(&state, pause, &context()), ErrorCode::Conflict);
         let resume = ResumeWebhook { actor: organiser(), webhook_id: HOOK };
-        events.extend(state.handle(&resume.clone().into(), &context()).unwrap());
+        events.extend(state.decide(&resume.clone().into(), &context()).unwrap());
         assert_eq!(given(&events).status(), Some(WebhookStatus::Active));
         assert_eq!(refusal(&given(&events), resume, &context()), ErrorCode::Conflict);
         let remove = RemoveWebhook { actor: organiser(), webhook_id: HOOK };
-        events.extend(given(&events).handle(&remove.clone().into(), &context()).unwrap());
+        events.extend(given(&events).decide(&remove.clone().into(), &context()).unwrap());
         assert_eq!(given(&events).status(), Some(WebhookStatus::Removed));
         assert_eq!(refusal(&given(&events), remove, &context()), ErrorCode::Conflict);
     }
@@ -738,7 +582,7 @@ pub(crate) mod tests {
         let remove = RemoveWebhook { actor: stranger, webhook_id: HOOK };
         let unmanaged = Context { unmanaged_competitions: vec![LEAGUE], ..context() };
         assert_eq!(refusal(&state, remove.clone(), &unmanaged), ErrorCode::Forbidden);
-        assert!(state.handle(&remove.into(), &context()).is_ok());
+        assert!(state.decide(&remove.into(), &context()).is_ok());
         let site_wide = given(&[registered(Actor::Admin, vec![])]);
         let remove = RemoveWebhook { actor: organiser(), webhook_id: HOOK };
         assert_eq!(refusal(&site_wide, remove, &context()), ErrorCode::Forbidden);
@@ -766,8 +610,8 @@ pub(crate) mod tests {
 
     #[test]
     fn stream_ids_round_trip_and_payloads_are_camel_case() {
-        assert_eq!(webhook_id_of_stream(&webhook_stream_id(HOOK)), Some(HOOK));
-        assert_eq!(webhook_id_of_stream("league-x"), None);
+        assert_eq!(crate::webhook_id_of_stream(&crate::webhook_stream_id(HOOK)), Some(HOOK));
+        assert_eq!(crate::webhook_id_of_stream("league-x"), None);
         let payload = registered(Actor::Admin, vec![LEAGUE]).payload();
         assert_eq!(payload["kinds"], serde_json::json!(["RESULT_REPORTED", "STANDINGS_CHANGED"]));
         assert_eq!(payload["format"], "DISCORD");
@@ -788,8 +632,10 @@ pub(crate) mod tests {
         let reason = "last error: error sending request for url \
                       (https://hooks.example.org/api/webhooks/9/s3cret?x=1): timed out";
         let pause = PauseWebhook { actor: Actor::Admin, webhook_id: HOOK, reason: reason.into() };
-        let events = state.handle(&pause.into(), &context()).unwrap();
-        let DomainEvent::WebhookPaused(paused) = &events[0] else { panic!("{events:?}") };
+        let events = state.decide(&pause.into(), &context()).unwrap();
+        let DomainEvent::Webhook(WebhookEvent::WebhookPaused(paused)) = &events[0] else {
+            panic!("{events:?}")
+        };
         assert_eq!(
             paused.reason,
             "last error: error sending request for url (hooks.example.org): timed out"
@@ -804,7 +650,9 @@ pub(crate) mod tests {
             "registeredBy": "admin",
         });
         let decoded = DomainEvent::decode("WebhookRegistered", 1, &old).unwrap();
-        let DomainEvent::WebhookRegistered(decoded) = decoded else { panic!("{decoded:?}") };
+        let DomainEvent::Webhook(WebhookEvent::WebhookRegistered(decoded)) = decoded else {
+            panic!("{decoded:?}")
+        };
         assert_eq!(decoded.host, "discord.com", "a version 1 event gets its host");
         assert_eq!(decoded.url.as_deref(), Some("https://discord.com/api/webhooks/1/abc"));
         let shown = redacted_payload("WebhookRegistered", &old).unwrap();

@@ -5,17 +5,15 @@
 //! the player's new key before the event is stored (`docs/personal-data.md`), since keys and
 //! nonces are drawn at random, outside this pure crate.
 
+pub(crate) mod commands;
+pub(crate) mod events;
+
+pub use self::commands::*;
+pub use self::events::*;
+
 use crate::aggregate::Aggregate;
-use crate::commands::{
-    AppointOrganiser, DismissOrganiser, ErasePlayer, PlayerCommand, RegisterPlayer, RevokeToken,
-    RotateToken,
-};
 use crate::context::Context;
 use crate::error::DomainError;
-use crate::events::{
-    DomainEvent, OrganiserAppointed, OrganiserDismissed, PlayerErased, PlayerRegistered,
-    TokenRevoked, TokenRotated,
-};
 use crate::ids::{Actor, PlayerId, player_stream_id};
 use crate::personal::{PersonalText, pseudonym};
 use crate::rules::clean_name;
@@ -81,34 +79,34 @@ impl Player {
         Ok(())
     }
 
-    fn register(&self, command: &RegisterPlayer) -> Result<Vec<DomainEvent>, DomainError> {
+    fn register(&self, command: &RegisterPlayer) -> Result<Vec<PlayerEvent>, DomainError> {
         only_the_site_admin(command.actor, "register players")?;
         if self.exists() {
             return Err(DomainError::PlayerAlreadyRegistered(command.player_id));
         }
         let name = clean_name("name", &command.name)?;
         let token_hash = check_token_hash(&command.token_hash)?;
-        Ok(vec![DomainEvent::PlayerRegistered(PlayerRegistered {
+        Ok(vec![PlayerEvent::PlayerRegistered(PlayerRegistered {
             player_id: command.player_id,
             name: PersonalText::Plain(name),
             token_hash,
         })])
     }
 
-    fn rotate_token(&self, c: &RotateToken) -> Result<Vec<DomainEvent>, DomainError> {
+    fn rotate_token(&self, c: &RotateToken) -> Result<Vec<PlayerEvent>, DomainError> {
         if c.actor.player_id() != Some(c.player_id) {
             only_the_site_admin(c.actor, "rotate another player's token")?;
         }
         self.registered(c.player_id)?;
         let token_hash = check_token_hash(&c.token_hash)?;
-        Ok(vec![DomainEvent::TokenRotated(TokenRotated {
+        Ok(vec![PlayerEvent::TokenRotated(TokenRotated {
             player_id: c.player_id,
             token_hash,
             rotated_by: c.actor,
         })])
     }
 
-    fn revoke_token(&self, c: &RevokeToken) -> Result<Vec<DomainEvent>, DomainError> {
+    fn revoke_token(&self, c: &RevokeToken) -> Result<Vec<PlayerEvent>, DomainError> {
         only_the_site_admin(c.actor, "revoke tokens")?;
         self.registered(c.player_id)?;
         if self.token_hash.is_none() {
@@ -117,13 +115,13 @@ impl Player {
                 c.player_id
             )));
         }
-        Ok(vec![DomainEvent::TokenRevoked(TokenRevoked {
+        Ok(vec![PlayerEvent::TokenRevoked(TokenRevoked {
             player_id: c.player_id,
             revoked_by: c.actor,
         })])
     }
 
-    fn appoint(&self, c: &AppointOrganiser) -> Result<Vec<DomainEvent>, DomainError> {
+    fn appoint(&self, c: &AppointOrganiser) -> Result<Vec<PlayerEvent>, DomainError> {
         only_the_site_admin(c.actor, "appoint organisers")?;
         self.registered(c.player_id)?;
         if self.organiser {
@@ -132,13 +130,13 @@ impl Player {
                 c.player_id
             )));
         }
-        Ok(vec![DomainEvent::OrganiserAppointed(OrganiserAppointed {
+        Ok(vec![PlayerEvent::OrganiserAppointed(OrganiserAppointed {
             player_id: c.player_id,
             appointed_by: c.actor,
         })])
     }
 
-    fn erase(&self, c: &ErasePlayer) -> Result<Vec<DomainEvent>, DomainError> {
+    fn erase(&self, c: &ErasePlayer) -> Result<Vec<PlayerEvent>, DomainError> {
         if c.actor.player_id() != Some(c.player_id) {
             only_the_site_admin(c.actor, "erase another player's data")?;
         }
@@ -153,14 +151,14 @@ impl Player {
                 format!("must have at most {MAX_REASON_LEN} characters"),
             ));
         }
-        Ok(vec![DomainEvent::PlayerErased(PlayerErased {
+        Ok(vec![PlayerEvent::PlayerErased(PlayerErased {
             player_id: c.player_id,
             erased_by: c.actor,
             reason: reason.to_owned(),
         })])
     }
 
-    fn dismiss(&self, c: &DismissOrganiser) -> Result<Vec<DomainEvent>, DomainError> {
+    fn dismiss(&self, c: &DismissOrganiser) -> Result<Vec<PlayerEvent>, DomainError> {
         only_the_site_admin(c.actor, "dismiss organisers")?;
         self.registered(c.player_id)?;
         if !self.organiser {
@@ -169,7 +167,7 @@ impl Player {
                 c.player_id
             )));
         }
-        Ok(vec![DomainEvent::OrganiserDismissed(OrganiserDismissed {
+        Ok(vec![PlayerEvent::OrganiserDismissed(OrganiserDismissed {
             player_id: c.player_id,
             dismissed_by: c.actor,
         })])
@@ -194,12 +192,13 @@ fn check_token_hash(token_hash: &str) -> Result<String, DomainError> {
 
 impl Aggregate for Player {
     type Command = PlayerCommand;
+    type Event = PlayerEvent;
 
     fn handle(
         &self,
         command: &PlayerCommand,
         _context: &Context,
-    ) -> Result<Vec<DomainEvent>, DomainError> {
+    ) -> Result<Vec<PlayerEvent>, DomainError> {
         match command {
             PlayerCommand::Register(c) => self.register(c),
             PlayerCommand::RotateToken(c) => self.rotate_token(c),
@@ -210,18 +209,18 @@ impl Aggregate for Player {
         }
     }
 
-    fn apply(&mut self, event: &DomainEvent) {
+    fn apply(&mut self, event: &PlayerEvent) {
         self.version += 1;
         match event {
-            DomainEvent::PlayerRegistered(e) => {
+            PlayerEvent::PlayerRegistered(e) => {
                 self.token_hash = Some(e.token_hash.clone());
                 self.registered = Some(e.clone());
             }
-            DomainEvent::TokenRotated(e) => self.token_hash = Some(e.token_hash.clone()),
-            DomainEvent::TokenRevoked(_) => self.token_hash = None,
-            DomainEvent::OrganiserAppointed(_) => self.organiser = true,
-            DomainEvent::OrganiserDismissed(_) => self.organiser = false,
-            DomainEvent::PlayerErased(e) => {
+            PlayerEvent::TokenRotated(e) => self.token_hash = Some(e.token_hash.clone()),
+            PlayerEvent::TokenRevoked(_) => self.token_hash = None,
+            PlayerEvent::OrganiserAppointed(_) => self.organiser = true,
+            PlayerEvent::OrganiserDismissed(_) => self.organiser = false,
+            PlayerEvent::PlayerErased(e) => {
                 // The stored event keeps its (sealed) bytes; the state keeps no name at all,
                 // not even a plain one from before sealing.
                 if let Some(registered) = &mut self.registered {
@@ -231,7 +230,6 @@ impl Aggregate for Player {
                 self.token_hash = None;
                 self.organiser = false;
             }
-            _ => {}
         }
     }
 

@@ -1,6 +1,12 @@
 //! The `League` aggregate (stream `league-<uuid>`): settings, subscriptions, the stored
 //! schedule, results and corrections, completion.
 
+pub(crate) mod commands;
+pub(crate) mod events;
+
+pub use self::commands::*;
+pub use self::events::*;
+
 use std::fmt;
 
 use league_scoring::{
@@ -9,16 +15,8 @@ use league_scoring::{
 use serde::{Deserialize, Serialize};
 
 use crate::aggregate::Aggregate;
-use crate::commands::{
-    AddLeagueCoOrganiser, CorrectResult, CreateLeague, LeagueCommand, ReportResult, Subscribe,
-    Unsubscribe,
-};
 use crate::context::Context;
 use crate::error::DomainError;
-use crate::events::{
-    DomainEvent, GameFinished, GameResultCorrected, GamesScheduled, LeagueCoOrganiserAdded,
-    LeagueCompleted, LeagueCreated, PlayerSubscribed, PlayerUnsubscribed, ScheduledGame,
-};
 use crate::ids::{Actor, GameId, LeagueId, PlayerId, league_stream_id};
 use crate::rights::{Competition, Organisers, authorise_creation};
 use crate::rules::{
@@ -230,13 +228,13 @@ impl League {
         self.settings().ok_or(DomainError::LeagueNotFound(league_id))
     }
 
-    fn create(&self, c: &CreateLeague, context: &Context) -> Result<Vec<DomainEvent>, DomainError> {
+    fn create(&self, c: &CreateLeague, context: &Context) -> Result<Vec<LeagueEvent>, DomainError> {
         let created_by = authorise_creation(c.actor, context, "leagues")?;
         if self.exists() {
             return Err(DomainError::LeagueAlreadyExists(c.league_id));
         }
         let settings = validate_settings(&c.settings)?;
-        Ok(vec![DomainEvent::LeagueCreated(LeagueCreated {
+        Ok(vec![LeagueEvent::LeagueCreated(LeagueCreated {
             league_id: c.league_id,
             settings,
             created_by,
@@ -247,18 +245,18 @@ impl League {
         &self,
         c: &AddLeagueCoOrganiser,
         context: &Context,
-    ) -> Result<Vec<DomainEvent>, DomainError> {
+    ) -> Result<Vec<LeagueEvent>, DomainError> {
         self.created(c.league_id)?;
         let league = Competition::League(c.league_id);
         self.organisers.check_new_co_organiser(c.actor, c.player_id, league, context)?;
-        Ok(vec![DomainEvent::LeagueCoOrganiserAdded(LeagueCoOrganiserAdded {
+        Ok(vec![LeagueEvent::LeagueCoOrganiserAdded(LeagueCoOrganiserAdded {
             league_id: c.league_id,
             player_id: c.player_id,
             added_by: c.actor,
         })])
     }
 
-    fn subscribe(&self, c: &Subscribe, context: &Context) -> Result<Vec<DomainEvent>, DomainError> {
+    fn subscribe(&self, c: &Subscribe, context: &Context) -> Result<Vec<LeagueEvent>, DomainError> {
         let settings = self.created(c.league_id)?;
         let league = Competition::League(c.league_id);
         self.organisers.authorise_for_player(c.actor, c.player_id, league, "subscribe")?;
@@ -282,7 +280,7 @@ impl League {
                 required: ACTIVE_PLAYER_MIN_FINISHED_GAMES,
             });
         }
-        let mut events = vec![DomainEvent::PlayerSubscribed(PlayerSubscribed {
+        let mut events = vec![LeagueEvent::PlayerSubscribed(PlayerSubscribed {
             league_id: c.league_id,
             player_id: c.player_id,
         })];
@@ -298,7 +296,7 @@ impl League {
                 settings.players_per_game,
                 settings.games_per_seat,
             )?;
-            events.push(DomainEvent::GamesScheduled(GamesScheduled {
+            events.push(LeagueEvent::GamesScheduled(GamesScheduled {
                 league_id: c.league_id,
                 games,
             }));
@@ -306,7 +304,7 @@ impl League {
         Ok(events)
     }
 
-    fn unsubscribe(&self, c: &Unsubscribe) -> Result<Vec<DomainEvent>, DomainError> {
+    fn unsubscribe(&self, c: &Unsubscribe) -> Result<Vec<LeagueEvent>, DomainError> {
         self.created(c.league_id)?;
         let league = Competition::League(c.league_id);
         self.organisers.authorise_for_player(c.actor, c.player_id, league, "unsubscribe")?;
@@ -317,13 +315,13 @@ impl League {
         if !self.players.contains(&c.player_id) {
             return Err(DomainError::NotSubscribed(c.player_id));
         }
-        Ok(vec![DomainEvent::PlayerUnsubscribed(PlayerUnsubscribed {
+        Ok(vec![LeagueEvent::PlayerUnsubscribed(PlayerUnsubscribed {
             league_id: c.league_id,
             player_id: c.player_id,
         })])
     }
 
-    fn report(&self, c: &ReportResult) -> Result<Vec<DomainEvent>, DomainError> {
+    fn report(&self, c: &ReportResult) -> Result<Vec<LeagueEvent>, DomainError> {
         let settings = self.created(c.league_id)?;
         let game = self.game(c.game_id).ok_or(DomainError::GameNotFound(c.game_id))?;
         let seated = c.actor.player_id().is_some_and(|p| game.is_seated(p));
@@ -338,7 +336,7 @@ impl League {
             return Err(DomainError::GameAlreadyFinished(c.game_id));
         }
         let result = validate_result(settings.scoring_system, &game.seats, &c.result)?;
-        let mut events = vec![DomainEvent::GameFinished(GameFinished {
+        let mut events = vec![LeagueEvent::GameFinished(GameFinished {
             league_id: c.league_id,
             game_id: c.game_id,
             result,
@@ -347,12 +345,12 @@ impl League {
         let others_finished =
             self.games.iter().filter(|g| g.id != c.game_id).all(|g| g.result.is_some());
         if others_finished {
-            events.push(DomainEvent::LeagueCompleted(LeagueCompleted { league_id: c.league_id }));
+            events.push(LeagueEvent::LeagueCompleted(LeagueCompleted { league_id: c.league_id }));
         }
         Ok(events)
     }
 
-    fn correct(&self, c: &CorrectResult) -> Result<Vec<DomainEvent>, DomainError> {
+    fn correct(&self, c: &CorrectResult) -> Result<Vec<LeagueEvent>, DomainError> {
         let settings = self.created(c.league_id)?;
         self.organisers.authorise(c.actor, Competition::League(c.league_id), "correct results")?;
         let game = self.game(c.game_id).ok_or(DomainError::GameNotFound(c.game_id))?;
@@ -361,7 +359,7 @@ impl League {
         }
         let reason = clean_reason(&c.reason)?;
         let result = validate_result(settings.scoring_system, &game.seats, &c.result)?;
-        Ok(vec![DomainEvent::GameResultCorrected(GameResultCorrected {
+        Ok(vec![LeagueEvent::GameResultCorrected(GameResultCorrected {
             league_id: c.league_id,
             game_id: c.game_id,
             result,
@@ -414,12 +412,13 @@ pub fn check_aggregation(
 
 impl Aggregate for League {
     type Command = LeagueCommand;
+    type Event = LeagueEvent;
 
     fn handle(
         &self,
         command: &LeagueCommand,
         context: &Context,
-    ) -> Result<Vec<DomainEvent>, DomainError> {
+    ) -> Result<Vec<LeagueEvent>, DomainError> {
         match command {
             LeagueCommand::Create(c) => self.create(c, context),
             LeagueCommand::Subscribe(c) => self.subscribe(c, context),
@@ -430,55 +429,32 @@ impl Aggregate for League {
         }
     }
 
-    fn apply(&mut self, event: &DomainEvent) {
+    fn apply(&mut self, event: &LeagueEvent) {
         self.version += 1;
         match event {
-            DomainEvent::LeagueCreated(e) => {
+            LeagueEvent::LeagueCreated(e) => {
                 self.organisers = Organisers::created_by(e.created_by);
                 self.created = Some(e.clone());
             }
-            DomainEvent::LeagueCoOrganiserAdded(e) => self.organisers.add(e.player_id),
-            DomainEvent::PlayerSubscribed(e) => self.players.push(e.player_id),
-            DomainEvent::PlayerUnsubscribed(e) => self.players.retain(|p| *p != e.player_id),
-            DomainEvent::GamesScheduled(e) => {
+            LeagueEvent::LeagueCoOrganiserAdded(e) => self.organisers.add(e.player_id),
+            LeagueEvent::PlayerSubscribed(e) => self.players.push(e.player_id),
+            LeagueEvent::PlayerUnsubscribed(e) => self.players.retain(|p| *p != e.player_id),
+            LeagueEvent::GamesScheduled(e) => {
                 self.games = e.games.iter().map(scheduled_to_game).collect();
             }
-            DomainEvent::GameFinished(e) => {
+            LeagueEvent::GameFinished(e) => {
                 if let Some(game) = self.game_mut(e.game_id) {
                     game.result = Some(e.result.clone());
                     game.reported_by = Some(e.reported_by);
                 }
             }
-            DomainEvent::GameResultCorrected(e) => {
+            LeagueEvent::GameResultCorrected(e) => {
                 if let Some(game) = self.game_mut(e.game_id) {
                     game.result = Some(e.result.clone());
                     game.corrections += 1;
                 }
             }
-            DomainEvent::LeagueCompleted(_) => self.completed = true,
-            DomainEvent::PlayerErased(_)
-            | DomainEvent::PlayerRegistered(_)
-            | DomainEvent::TournamentCreated(_)
-            | DomainEvent::TournamentPlayerEntered(_)
-            | DomainEvent::TournamentPlayerWithdrawn(_)
-            | DomainEvent::RollCallAnswered(_)
-            | DomainEvent::RoundSeeded(_)
-            | DomainEvent::RoundPlayersSwapped(_)
-            | DomainEvent::BoardFinished(_)
-            | DomainEvent::BoardResultCorrected(_)
-            | DomainEvent::RoundCompleted(_)
-            | DomainEvent::TournamentCompleted(_)
-            | DomainEvent::TournamentCoOrganiserAdded(_)
-            | DomainEvent::TokenRotated(_)
-            | DomainEvent::TokenRevoked(_)
-            | DomainEvent::OrganiserAppointed(_)
-            | DomainEvent::OrganiserDismissed(_)
-            | DomainEvent::CalendarFeedIssued(_)
-            | DomainEvent::CalendarFeedRotated(_)
-            | DomainEvent::WebhookRegistered(_)
-            | DomainEvent::WebhookPaused(_)
-            | DomainEvent::WebhookResumed(_)
-            | DomainEvent::WebhookRemoved(_) => {}
+            LeagueEvent::LeagueCompleted(_) => self.completed = true,
         }
     }
 

@@ -1,0 +1,101 @@
+//! The events of a player's stream (`player-<uuid>`): registration, tokens, the organiser right, erasure.
+
+use serde::{Deserialize, Serialize};
+
+use crate::event_enum::aggregate_enum;
+use crate::ids::{Actor, PlayerId};
+use crate::personal::PersonalText;
+
+/// A player joined the platform. The gateway stores only a hash of the player's bearer token.
+/// Since version 2 the name is sealed under the player's own key ([`PersonalText`]); version
+/// 1 names are plain text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlayerRegistered {
+    pub player_id: PlayerId,
+    pub name: PersonalText,
+    pub token_hash: String,
+}
+
+/// A player's personal data was erased on request: their key was deleted in the same
+/// transaction, so their sealed name can never be read again, and they show as their
+/// pseudonym from then on. Their results, scores and ratings stay (under their id), so no
+/// one else's standing changes. The event's commit time is when; `reason` is why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlayerErased {
+    pub player_id: PlayerId,
+    pub erased_by: Actor,
+    pub reason: String,
+}
+
+/// A player's bearer token was replaced (by the player or the site admin): only the new
+/// token's hash is stored, and the old token stops working.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenRotated {
+    pub player_id: PlayerId,
+    pub token_hash: String,
+    pub rotated_by: Actor,
+}
+
+/// The site admin revoked a player's token: the player has no valid token until the admin
+/// rotates one for them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenRevoked {
+    pub player_id: PlayerId,
+    pub revoked_by: Actor,
+}
+
+/// The site admin granted a player the right to create leagues and tournaments.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OrganiserAppointed {
+    pub player_id: PlayerId,
+    pub appointed_by: Actor,
+}
+
+/// The site admin withdrew a player's right to create leagues and tournaments.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OrganiserDismissed {
+    pub player_id: PlayerId,
+    pub dismissed_by: Actor,
+}
+
+/// The player's event types, one line each (stored name, the schema version this code writes),
+/// passed on to the next aggregate's list and at last to `domain_events!` (`crate::events`).
+/// Registrations are at version 2 since names are sealed; a version 1 name reads as plain
+/// text, as written.
+macro_rules! player_events {
+    ([$next:ident $(, $rest:ident)*] $($groups:tt)*) => {
+        $next! { [$($rest),*] $($groups)*
+            Player(PlayerEvent, player_id) {
+                PlayerRegistered = "PlayerRegistered" version 2,
+                TokenRotated = "TokenRotated" version 1,
+                TokenRevoked = "TokenRevoked" version 1,
+                OrganiserAppointed = "OrganiserAppointed" version 1,
+                OrganiserDismissed = "OrganiserDismissed" version 1,
+                PlayerErased = "PlayerErased" version 1,
+            }
+        }
+    };
+}
+pub(crate) use player_events;
+player_events! { [aggregate_enum] }
+
+impl PlayerEvent {
+    /// The steps of [`crate::upcast`] for a player's events: none so far (a version 1
+    /// registration's name is plain text, which [`PersonalText`] reads as written).
+    pub(crate) fn upcast(&mut self, _schema_version: i64) {
+        match self {
+            PlayerEvent::PlayerRegistered(_)
+            | PlayerEvent::TokenRotated(_)
+            | PlayerEvent::TokenRevoked(_)
+            | PlayerEvent::OrganiserAppointed(_)
+            | PlayerEvent::OrganiserDismissed(_)
+            | PlayerEvent::PlayerErased(_) => {}
+        }
+    }
+}
