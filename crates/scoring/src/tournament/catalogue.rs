@@ -20,13 +20,12 @@ use super::{rounds, wdc};
 use crate::ScoringError;
 
 /// Expands the catalogue into [`TournamentScoring`], each scoring's [`Entry`] and the scoring
-/// dispatch. An entry is
-/// `(Variant, "stored-id", { name, rule, basis, source, rounds, score })`, or for a numbered
-/// family `(Variant { n in MIN..=MAX }, "stored-id-N", { … })` with `{n}` in its name and rule
-/// standing for the number (and optionally `one: (name, rule)`, the wording for N = 1).
-/// `rounds: |n, rounds| …` is what the scoring needs of the planned rounds besides one (`Err`:
-/// why not, after the id); `score: |n, tally| …` scores every card ([`Tally`]); `n` is the N of a
-/// numbered family, 0 otherwise.
+/// dispatch. An entry is `(Variant, "stored-id", { name, rule, basis, source, rounds, score })`,
+/// or for a numbered family `(Variant { n in MIN..=MAX }, "stored-id-N", { … })` with `{n}` in
+/// its name and rule standing for the number (and optionally `one: (name, rule)`, the wording
+/// for N = 1). `rounds: |n, rounds| …` is what the scoring needs of the planned rounds besides
+/// one (`Err`: why not, after the id); `score: |n, tally| …` scores every card ([`Tally`]); `n`
+/// is the N of a numbered family, 0 otherwise.
 macro_rules! define_tournament_scorings {
     (@n) => { 0 };
     (@n $n:ident) => { $n };
