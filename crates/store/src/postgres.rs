@@ -1,7 +1,8 @@
 //! PostgreSQL: every SQL statement the store runs on PostgreSQL — the group commit, the
-//! streaming reads and the `LISTEN`ing relay of the live feed. Appends go through the
-//! [`postgres_writer`](crate::postgres_writer)'s connections (no Nagle stalls over TCP);
-//! everything else through sqlx.
+//! streaming reads, the whole-log scan's reader ([`scan_reader`]) and the `LISTEN`ing relay
+//! of the live feed. Appends and the scan go through the
+//! [`postgres_writer`](crate::postgres_writer)'s connections (no Nagle stalls over TCP;
+//! binary rows for the scan); everything else through sqlx.
 //!
 //! **Reads on a hot standby**: the streaming reads are [`PostgresReads`], one pool's worth of
 //! SELECTs, so a store given a replica reads the log there with the very same statements

@@ -6,10 +6,10 @@
 //! ([`Walk`], here), and handed to the fold in batches whose rows lend their event type and
 //! payload as the stored text ([`RawEvent`]).
 //!
-//! The chain walk is [`EventStore::verify`](crate::EventStore::verify)'s (position, then link, then hash; the first
-//! break ends the scan after the rows before it), so a rebuild reads the log once instead
-//! of once to fold and once more to verify. Each batch owns one text buffer for all its
-//! rows, so a row costs no allocation of its own.
+//! The chain walk is [`EventStore::verify`](crate::EventStore::verify)'s (position, then
+//! link, then hash; the first break ends the scan after the rows before it), so a rebuild
+//! reads the log once instead of once to fold and once more to verify. Each batch owns one
+//! text buffer for all its rows, so a row costs no allocation of its own.
 
 use std::future::Future;
 

@@ -15,6 +15,10 @@
 //! shared-cache one that the pool and the writer open by name; a connection that finds a
 //! table locked by the other waits for it (`sqlite3_unlock_notify`, which both drivers use).
 //!
+//! **The scan of a rebuild** ([`scan_reader`]) reads the whole log on a read-only rusqlite
+//! connection of its own, on a blocking thread (sqlx's row handling capped a scan at
+//! ≈ 300k rows/s); `scan.rs` walks the chain and fills the batches.
+//!
 //! The stored values are exactly those sqlx would write (the event id as its 16 bytes,
 //! `recorded_at` as sqlx formats a `DateTime<Utc>`), so reads through sea-orm see the same.
 //!
