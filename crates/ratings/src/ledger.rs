@@ -17,11 +17,11 @@
 //! kept once, for every change it made.
 //!
 //! A ledger may also keep only a recent *window* of results ([`Ratings::forget`], the
-//! images of [`crate::image`]): the games before it are forgotten and their effect is kept
-//! as each player's *base* rating, the rating as of the window's start. Such a ledger
-//! answers ratings now and as of any position in the window like the complete one; a
-//! correction of a forgotten game, a history from the start and an as-of read before the
-//! window need the complete ledger ([`RatingError::Forgotten`], [`Ratings::is_complete`]).
+//! images of [`LedgerImage`](crate::LedgerImage)): the games before it are forgotten and their
+//! effect is kept as each player's *base* rating, the rating as of the window's start. Such a
+//! ledger answers ratings now and as of any position in the window like the complete one; a
+//! correction of a forgotten game, a history from the start and an as-of read before the window
+//! need the complete ledger ([`RatingError::Forgotten`], [`Ratings::is_complete`]).
 
 use hashbrown::HashTable;
 use hashbrown::hash_table::Entry;

@@ -2,8 +2,8 @@
 //! double-entry table by own centres and the best other player's centres, with tie tables
 //! (b)–(i) for a shared top. Blank cells are impossible results, never guessed.
 
-use crate::catalogue::Scores;
 use crate::finish::{SOLO_CENTRES, diplomacy_rows};
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, ScoringError, ScoringSystem};
 
 /// One cell of the Baf table.

@@ -8,9 +8,8 @@
 
 use serde::Serialize;
 
-use crate::{
-    DiplomacyEntry, Explain, PlacementEntry, PlayerGameScore, ResultKind, ScoringError, TeamResult,
-};
+use crate::ResultKind;
+use crate::scorer::Scoring;
 
 /// The catalogue, one entry per system:
 /// `(Variant, "cli-name", "GRAPHQL_NAME", ResultKind, "one-line description", { facts })`.
@@ -395,19 +394,6 @@ macro_rules! scoring_systems {
     ($callback:ident) => {
         $crate::scoring_catalogue! { @five $callback }
     };
-}
-
-/// What scoring one result gives: each player's row, or why the result cannot be scored.
-pub(crate) type Scores = Result<Vec<PlayerGameScore>, ScoringError>;
-
-/// A function scoring one validated result of shape `R` for a system.
-pub(crate) type Scorer<R> = fn(crate::ScoringSystem, &R, Explain) -> Scores;
-
-/// A system's scoring function, by the result shape it scores.
-pub(crate) enum Scoring {
-    Placement(Scorer<[PlacementEntry]>),
-    Diplomacy(Scorer<[DiplomacyEntry]>),
-    Teams(Scorer<TeamResult>),
 }
 
 /// How many players a game of a system has (`docs/scoring.md`): Diplomacy exactly 7, the

@@ -3,8 +3,8 @@
 //! alive, an outright lead and the first four positions, normalised to 100 and rounded to two
 //! decimals; an 18-centre win scores 110.
 
-use crate::catalogue::Scores;
 use crate::finish::{SOLO_CENTRES, diplomacy_rows, position, soloist};
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// Detour 98f part 2.1: the winning player's score.

@@ -33,6 +33,7 @@ mod catalogue;
 mod detour;
 mod finish;
 mod placement;
+mod scorer;
 mod squares;
 mod standings;
 mod systems;
@@ -480,7 +481,7 @@ fn score_with(
     result: &GameResult,
     explain: Explain,
 ) -> Result<ScoredGame, ScoringError> {
-    use catalogue::Scoring;
+    use scorer::Scoring;
     let players = match (system.scoring(), result) {
         (Scoring::Placement(score), GameResult::Placement(entries)) => {
             validate::placement(entries)?;

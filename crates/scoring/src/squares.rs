@@ -2,8 +2,8 @@
 //! normalised so
 //! that a drawn game totals 100; an 18-centre win scores 100 and everybody else 0.
 
-use crate::catalogue::Scores;
 use crate::finish::{diplomacy_rows, soloist, winner};
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// Squares part 2.1: the winning player's score.

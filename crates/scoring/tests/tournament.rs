@@ -543,6 +543,33 @@ fn unknown_ids_and_rules_that_cannot_work_are_refused() {
     assert!(TournamentScoring::BestGames { n: 5 }.check(2).is_ok(), "two boards a round");
 }
 
+/// Each entry of the catalogue has its row in the table of `docs/tournaments.md`, with its kind
+/// (round or game), and each row of that table is an entry.
+#[test]
+fn the_docs_list_every_tournament_scoring() {
+    let docs = include_str!("../../../docs/tournaments.md");
+    let mut patterns = std::collections::BTreeSet::new();
+    for scoring in TournamentScoring::all() {
+        assert!(!scoring.source().is_empty(), "{scoring} names no source");
+        let id = match scoring.numbers() {
+            Some(numbers) => {
+                format!("`{}` (N = {}..{})", scoring.id_pattern(), numbers.start(), numbers.end())
+            }
+            None => format!("`{}`", scoring.id_pattern()),
+        };
+        let kind = if scoring.uses_round_scores() { "round" } else { "game" };
+        let row = format!("| {id} | {kind} |");
+        assert!(docs.contains(&row), "docs/tournaments.md has no row {row}");
+        patterns.insert(format!("`{}`", scoring.id_pattern()));
+    }
+    let table = docs.split("| id | kind | total | worked example |").nth(1).unwrap();
+    let rows = table.lines().skip(2).take_while(|line| line.starts_with('|'));
+    for row in rows {
+        let id = row.split('|').nth(1).unwrap().split_whitespace().next().unwrap();
+        assert!(patterns.contains(id), "docs/tournaments.md lists {id}, which is no scoring");
+    }
+}
+
 /// Reports of a 4-round tournament of 8 players: each (round, player) is absent, sits out,
 /// or plays one board or two; scores in eighths, centres from the score.
 fn reports() -> impl Strategy<Value = (Vec<TournamentBoard<u32>>, Vec<SitOut<u32>>)> {

@@ -55,9 +55,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use uuid::Uuid;
 
+use crate::convert::{from_db, to_db};
 use crate::entity::{event, idempotency_key, person_key};
 use crate::hash::{ChainFields, canonical_json, format_time};
-use crate::store::{from_db, to_db};
 use crate::types::{MAX_EVENT_TYPE_LEN, PERSON_KEY_BYTES};
 use crate::{ChainBreak, ChainProblem, EventStore, GENESIS_HASH, StoreError, StreamId};
 

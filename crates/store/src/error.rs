@@ -1,4 +1,9 @@
-//! The store's error boundary: one typed error for every way an append or a read can fail.
+//! The store's error boundary: one typed error for every way an append or a read can fail,
+//! and the errors the group commit and both engines raise alike.
+
+use std::sync::Arc;
+
+use sea_orm::{DbErr, RuntimeErr, sqlx};
 
 use crate::types::ExpectedVersion;
 
@@ -43,4 +48,19 @@ pub enum StoreError {
     /// The database refused or failed (connection lost, constraint, trigger…).
     #[error("database: {0}")]
     Database(#[from] sea_orm::DbErr),
+}
+
+/// A database driver's error as the store reports database errors.
+pub(crate) fn database_error(error: sqlx::Error) -> StoreError {
+    StoreError::Database(DbErr::Exec(RuntimeErr::SqlxError(Arc::new(error))))
+}
+
+/// The commit task ended without answering (it panicked): whether the append committed is
+/// unknown, as after a lost connection.
+pub(crate) fn lost() -> StoreError {
+    StoreError::Database(DbErr::Custom(
+        "the append's commit task ended without an answer; the append may or may not have \
+         been committed"
+            .into(),
+    ))
 }

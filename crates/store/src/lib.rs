@@ -26,21 +26,28 @@
 //! ```
 //!
 //! # Layout
-//! - `store.rs`: [`EventStore`], the whole public API; sea-orm's entity queries serve the
-//!   reads that are the same on both databases (`entity/`).
-//! - `group.rs`: the group commit queue, which hands each group to the database's storage.
-//! - `decide.rs`: the one pure decision of a group's appends against the log's state
-//!   (conflict, deduplicated, or the rows with positions, versions and chained hashes).
+//! Each layer names only the layers below it (no import circles):
+//! - `store.rs`: [`EventStore`], the whole public API (the façade); sea-orm's entity queries
+//!   serve the reads that are the same on both databases (`entity/`). `backup.rs`,
+//!   `snapshots.rs` and `webhooks.rs` add to it:
+//!   - `backup.rs`: the log as a JSON-lines file, exported and imported (verified, one
+//!     transaction) through each engine's `Restore`.
+//!   - `snapshots.rs`: snapshots of derived state kept beside the log.
+//!   - `webhooks.rs`: webhooks' secrets and checkpoints, and the locks giving each webhook
+//!     one delivering gateway.
+//! - `group.rs`: the group commit queue, which hands each group to the database's storage;
+//!   the façade reaches it through its `Committer` trait.
 //! - `storage.rs`: the `Storage` trait a database engine implements (group writes, streaming
-//!   raw-row reads, event-type seeks, the live-feed relay) and the raw row types.
-//! - `sqlite.rs` and `postgres.rs`: one implementation each, holding all of that engine's SQL.
-//! - `scan.rs`: the whole-log scan of a rebuild, on a connection of its own per engine, the
-//!   hash chain walked as it reads.
-//! - `backup.rs`: the log as a JSON-lines file, exported and imported (verified, one
-//!   transaction) through each engine's `Restore`.
-//! - `webhooks.rs`: webhooks' secrets and checkpoints, and the locks giving each webhook one
-//!   delivering gateway.
-//! - `hash.rs` (the chain's canonical bytes), `types.rs` (the API's values), `error.rs`.
+//!   raw-row reads, event-type seeks, the live-feed relay, a restore, the scan's reader).
+//! - `sqlite.rs` and `postgres.rs` (its write connections in `postgres_writer.rs`): one
+//!   implementation each, holding all of that engine's SQL.
+//! - the leaves the engines and the façade share: `decide.rs` (the one pure decision of a
+//!   group's appends against the log's state: conflict, deduplicated, or the rows with
+//!   positions, versions and chained hashes), `scan.rs` (the whole-log scan of a rebuild:
+//!   its batches and the hash chain walked as the engine's reader reads), `row.rs` (the raw
+//!   rows of the streaming reads), `convert.rs` (positions between the API and the
+//!   database), `hash.rs` (the chain's canonical bytes), `types.rs` (the API's values),
+//!   `error.rs` (the error type and the errors both engines raise).
 //!
 //! # Guarantees and how they are kept
 //! - **Gap-free global order.** Appends are serialised, so positions are assigned and committed
@@ -93,6 +100,7 @@
 //! database is a named shared-cache one, which that connection opens too.
 
 mod backup;
+mod convert;
 mod decide;
 mod entity;
 mod error;
@@ -100,6 +108,7 @@ mod group;
 mod hash;
 mod postgres;
 mod postgres_writer;
+mod row;
 mod scan;
 mod snapshots;
 mod sqlite;
@@ -115,9 +124,9 @@ pub use backup::{
 pub use error::StoreError;
 pub use hash::{GENESIS_HASH, format_time};
 pub use postgres::NOTIFY_CHANNEL;
+pub use row::{EventRow, RawEvent};
 pub use scan::{LogBatch, LogScan, SCAN_BATCH_ROWS, ScanEnd};
 pub use snapshots::Snapshot;
-pub use storage::{EventRow, RawEvent};
 pub use store::EventStore;
 pub use types::{
     AppendOutcome, Bound, ChainBreak, ChainProblem, ExpectedVersion, KeyChange, MAX_EVENT_TYPE_LEN,

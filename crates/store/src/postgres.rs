@@ -1,7 +1,8 @@
 //! PostgreSQL: every SQL statement the store runs on PostgreSQL — the group commit, the
-//! streaming reads and the `LISTEN`ing relay of the live feed. Appends go through the
-//! [`postgres_writer`](crate::postgres_writer)'s connections (no Nagle stalls over TCP);
-//! everything else through sqlx.
+//! streaming reads, the whole-log scan's reader ([`scan_reader`]) and the `LISTEN`ing relay
+//! of the live feed. Appends and the scan go through the
+//! [`postgres_writer`](crate::postgres_writer)'s connections (no Nagle stalls over TCP;
+//! binary rows for the scan); everything else through sqlx.
 //!
 //! **Reads on a hot standby**: the streaming reads are [`PostgresReads`], one pool's worth of
 //! SELECTs, so a store given a replica reads the log there with the very same statements
@@ -28,8 +29,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use chrono::{SubsecRound, Utc};
+use chrono::{DateTime, SubsecRound, Utc};
 use deadpool_postgres::GenericClient;
+use futures::TryStreamExt;
 use futures::future::BoxFuture;
 use futures::stream::BoxStream;
 use sea_orm::sqlx::postgres::{PgListener, PgPool, Postgres};
@@ -39,15 +41,17 @@ use sea_orm::{ConnectOptions, DbErr};
 use tokio::sync::{mpsc, watch};
 use uuid::Uuid;
 
+use crate::convert::{from_db, to_db};
 use crate::decide::{Decided, Head, KeyOutcome, Plan, Request, RowInput, Stamp, Tip, decide};
 use crate::entity::{event, idempotency_key};
+use crate::error::database_error;
+use crate::hash::GENESIS_HASH;
 use crate::postgres_writer::{PostgresWriter, failed, query, query_unless_taken};
-use crate::scan::{LogBatch, Walk};
+use crate::row::{EventRow, raw_columns};
+use crate::scan::{Fields, LogBatch, Next, ScanReader, Walk, scan_columns};
 use crate::storage::{
-    ArgumentsOf, EventRow, GroupFailed, PersonKeyRow, Reads, Restore, RowsQuery, ScanReader,
-    SqlReads, Storage, raw_columns,
+    ArgumentsOf, GroupFailed, PersonKeyRow, Reads, Restore, RowsQuery, SqlReads, Storage,
 };
-use crate::store::{database_error, from_db, to_db};
 use crate::{ExpectedVersion, KeyChange, PERSON_KEY_BYTES, StoreError};
 
 /// The PostgreSQL `LISTEN`/`NOTIFY` channel; the payload is the new head position.
@@ -77,6 +81,9 @@ const NEXT_TYPE: &str = "SELECT min(event_type) FROM events WHERE event_type > $
 /// The first position of an event type up to a bound (same index).
 const FIRST_OF_TYPE: &str =
     "SELECT min(position) FROM events WHERE event_type = $1 AND position <= $2";
+/// The whole log up to position `$1`, for the scan of a rebuild ([`scan_reader`]).
+const SCAN: &str =
+    concat!("SELECT ", scan_columns!(), " FROM events WHERE position <= $1 ORDER BY position");
 const APPEND_HASHED: &str = "SELECT r_kind, r_name, r_position, r_last_position, r_version, \
     r_hash, r_time FROM league_append_hashed($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
     $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)";
@@ -385,7 +392,7 @@ impl PostgresStorage {
                         hash: row
                             .try_get::<_, Option<String>>(5)
                             .map_err(failed)?
-                            .unwrap_or_else(|| crate::GENESIS_HASH.to_owned()),
+                            .unwrap_or_else(|| GENESIS_HASH.to_owned()),
                         recorded_at: row.try_get(6).map_err(failed)?,
                     });
                 }
@@ -768,7 +775,7 @@ impl Storage for PostgresStorage {
             // One of the write connections (tokio-postgres, binary rows): a replay appends
             // nothing meanwhile.
             let client = self.writer.connection().await.map_err(|failed| failed.error)?;
-            Ok(crate::scan::postgres_scan(client, last, walk, batches))
+            Ok(scan_reader(client, last, walk, batches))
         })
     }
 
@@ -902,6 +909,64 @@ impl Restore for PostgresRestore {
             self.txn.commit().await.map_err(database_error)
         })
     }
+}
+
+/// The whole-log scan's reader (`scan.rs`): [`SCAN`] on a tokio-postgres connection (binary
+/// rows), as a task of its own.
+fn scan_reader(
+    client: deadpool_postgres::Object,
+    last: u64,
+    mut walk: Walk,
+    sender: mpsc::Sender<LogBatch>,
+) -> ScanReader {
+    tokio::spawn(async move {
+        let postgres = |error: tokio_postgres::Error| {
+            StoreError::Database(DbErr::Custom(format!("postgres (log scan): {error}")))
+        };
+        let statement = client.prepare(SCAN).await.map_err(postgres)?;
+        let rows = client.query_raw(&statement, [to_db(last)]).await.map_err(postgres)?;
+        let mut rows = std::pin::pin!(rows);
+        let mut ready = Vec::new();
+        while let Some(row) = rows.try_next().await.map_err(postgres)? {
+            let position = from_db(row.try_get(0).map_err(postgres)?);
+            let fields = Fields {
+                position,
+                stream_id: row.try_get(1).map_err(postgres)?,
+                stream_version: from_db(row.try_get(2).map_err(postgres)?),
+                event_id: row.try_get(3).map_err(postgres)?,
+                event_type: row.try_get(4).map_err(postgres)?,
+                schema_version: row.try_get(5).map_err(postgres)?,
+                payload: row.try_get(6).map_err(postgres)?,
+                metadata: row.try_get(7).map_err(postgres)?,
+                prev_hash: row.try_get(9).map_err(postgres)?,
+                hash: row.try_get(10).map_err(postgres)?,
+            };
+            let recorded_at: DateTime<Utc> = row.try_get(8).map_err(postgres)?;
+            let next = walk.row(&fields, recorded_at, |batch| {
+                ready.push(batch);
+                true
+            });
+            // Sent outside the row's borrow, waiting while the fold is behind.
+            for batch in ready.drain(..) {
+                if sender.send(batch).await.is_err() {
+                    return Ok(walk.end(|_| false));
+                }
+            }
+            if next == Next::Stop {
+                break;
+            }
+        }
+        let mut last_batch = None;
+        let end = walk.end(|batch| {
+            last_batch = Some(batch);
+            true
+        });
+        if let Some(batch) = last_batch {
+            // A fold that stopped taking batches has an error of its own to report.
+            let _ = sender.send(batch).await;
+        }
+        Ok(end)
+    })
 }
 
 fn unexpected(what: &str) -> StoreError {

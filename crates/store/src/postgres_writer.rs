@@ -32,8 +32,8 @@ use tokio_postgres::{Row, Statement};
 use tokio_postgres_rustls::MakeRustlsConnect;
 
 use crate::StoreError;
+use crate::error::database_error;
 use crate::storage::GroupFailed;
-use crate::store::database_error;
 
 /// Write connections: the group commit serialises a process's appends, so one is busy at a
 /// time; the others serve keyed appends and a connection being replaced.

@@ -1,23 +1,25 @@
-//! The whole-log scan of a rebuild ([`EventStore::scan_log`], `league replay`): every row
-//! read once, in position order, on a connection of its own — rusqlite on a blocking thread
-//! for SQLite (sqlx's row handling capped a scan at ≈ 300k rows/s there), tokio-postgres
-//! for PostgreSQL — with the hash chain walked as the rows arrive, and handed to the fold in
-//! batches whose rows lend their event type and payload as the stored text ([`RawEvent`]).
+//! The whole-log scan of a rebuild ([`EventStore::scan_log`](crate::EventStore::scan_log),
+//! `league replay`): every row read once, in position order, on a connection of its own —
+//! rusqlite on a blocking thread for SQLite (sqlx's row handling capped a scan at ≈ 300k
+//! rows/s there), tokio-postgres for PostgreSQL, each engine's reader beside the rest of its
+//! SQL (`sqlite.rs`, `postgres.rs`) — with the hash chain walked as the rows arrive
+//! ([`Walk`], here), and handed to the fold in batches whose rows lend their event type and
+//! payload as the stored text ([`RawEvent`]).
 //!
-//! The chain walk is [`EventStore::verify`]'s (position, then link, then hash; the first
-//! break ends the scan after the rows before it), so a rebuild reads the log once instead
-//! of once to fold and once more to verify. Each batch owns one text buffer for all its
-//! rows, so a row costs no allocation of its own.
+//! The chain walk is [`EventStore::verify`](crate::EventStore::verify)'s (position, then
+//! link, then hash; the first break ends the scan after the rows before it), so a rebuild
+//! reads the log once instead of once to fold and once more to verify. Each batch owns one
+//! text buffer for all its rows, so a row costs no allocation of its own.
+
+use std::future::Future;
 
 use chrono::{DateTime, Utc};
-use futures::TryStreamExt;
 use sea_orm::DbErr;
 use tokio::sync::mpsc;
 use uuid::Uuid;
 
 use crate::hash::{ChainFields, GENESIS_HASH, format_time};
-use crate::storage::RawEvent;
-use crate::store::{EventStore, from_db, to_db};
+use crate::row::RawEvent;
 use crate::{ChainBreak, ChainProblem, StoreError, VerifyReport};
 
 /// Rows per batch: large enough that handing a batch to the fold costs nothing per row,
@@ -26,18 +28,15 @@ pub const SCAN_BATCH_ROWS: usize = 1024;
 /// Batches the scan may run ahead of the fold.
 const BATCHES_AHEAD: usize = 8;
 
-/// The columns a scan reads, in the order the engines' readers take them.
+/// The columns a scan reads, in the order the engines' readers take them (a macro, so the
+/// engines' SQL can `concat!` it).
 macro_rules! scan_columns {
     () => {
         "position, stream_id, stream_version, event_id, event_type, schema_version, payload, \
          metadata, recorded_at, prev_hash, hash"
     };
 }
-
-pub(crate) const SQLITE_SCAN: &str =
-    concat!("SELECT ", scan_columns!(), " FROM events WHERE position <= ?1 ORDER BY position");
-pub(crate) const POSTGRES_SCAN: &str =
-    concat!("SELECT ", scan_columns!(), " FROM events WHERE position <= $1 ORDER BY position");
+pub(crate) use scan_columns;
 
 /// Consecutive rows of the log, as a scan hands them over.
 #[derive(Debug, Default)]
@@ -107,7 +106,7 @@ impl LogBatch {
 #[derive(Debug)]
 pub struct LogScan {
     batches: mpsc::Receiver<LogBatch>,
-    reader: tokio::task::JoinHandle<Result<ScanEnd, StoreError>>,
+    reader: ScanReader,
 }
 
 /// How a scan ended (after its last batch).
@@ -120,7 +119,24 @@ pub struct ScanEnd {
     pub chain: Option<VerifyReport>,
 }
 
+/// The task reading a scan (an engine's reader), and how it ended.
+pub(crate) type ScanReader = tokio::task::JoinHandle<Result<ScanEnd, StoreError>>;
+
 impl LogScan {
+    /// Starts a scan: `reader` starts the engine's reader, which fills the [`Walk`] it is
+    /// given and sends its batches to the sender, at most [`BATCHES_AHEAD`] ahead of the fold.
+    pub(crate) async fn start<R>(
+        check_chain: bool,
+        reader: impl FnOnce(Walk, mpsc::Sender<LogBatch>) -> R,
+    ) -> Result<LogScan, StoreError>
+    where
+        R: Future<Output = Result<ScanReader, StoreError>>,
+    {
+        let (sender, batches) = mpsc::channel(BATCHES_AHEAD);
+        let reader = reader(Walk::new(check_chain), sender).await?;
+        Ok(LogScan { batches, reader })
+    }
+
     /// The next batch, waiting for it on a blocking thread (the fold's); `None` once the
     /// scan has ended (see [`finish`](Self::finish)).
     pub fn blocking_next(&mut self) -> Option<LogBatch> {
@@ -146,18 +162,6 @@ impl LogScan {
                 )))),
             },
         }
-    }
-}
-
-impl EventStore {
-    /// Reads the log from position 1 to `last` once, in position order, handing out its
-    /// rows in batches; with `check_chain`, walks the hash chain as it reads (as
-    /// [`verify`](Self::verify) does) and stops at the first break. The reader runs on a
-    /// connection of its own beside the caller; see the module docs.
-    pub async fn scan_log(&self, last: u64, check_chain: bool) -> Result<LogScan, StoreError> {
-        let (sender, batches) = mpsc::channel(BATCHES_AHEAD);
-        let reader = self.inner.storage.scan(last, Walk::new(check_chain), sender).await?;
-        Ok(LogScan { batches, reader })
     }
 }
 
@@ -214,19 +218,20 @@ impl Walk {
         }
     }
 
-    /// The commit time stored as `text` (SQLite, [`crate::sqlite::parse_stored_time`]), parsed
-    /// once for the rows of one commit.
-    pub(crate) fn time_from_text(
+    /// The commit time stored as `text` (SQLite stores times as text, which `parse` reads),
+    /// parsed once for the rows of one commit.
+    pub(crate) fn time_from_text<E: std::fmt::Display>(
         &mut self,
         position: u64,
         text: &str,
+        parse: impl FnOnce(&str) -> Result<DateTime<Utc>, E>,
     ) -> Result<DateTime<Utc>, StoreError> {
         if let Some((time, _)) = &self.time
             && self.time_text == text
         {
             return Ok(*time);
         }
-        let time = crate::sqlite::parse_stored_time(text).map_err(|error| StoreError::Corrupt {
+        let time = parse(text).map_err(|error| StoreError::Corrupt {
             position,
             reason: format!("recorded_at {text:?}: {error}"),
         })?;
@@ -312,120 +317,4 @@ impl Walk {
                 .then_some(VerifyReport { events_verified: self.rows, first_bad: self.first_bad }),
         }
     }
-}
-
-/// SQLite: the scan on a read-only rusqlite connection of its own, on a blocking thread.
-pub(crate) fn sqlite_scan(
-    location: String,
-    last: u64,
-    mut walk: Walk,
-    sender: mpsc::Sender<LogBatch>,
-) -> tokio::task::JoinHandle<Result<ScanEnd, StoreError>> {
-    use rusqlite::OpenFlags;
-    use rusqlite::types::ValueRef;
-
-    tokio::task::spawn_blocking(move || {
-        let sqlite = |error: rusqlite::Error| {
-            StoreError::Database(DbErr::Custom(format!("sqlite (log scan): {error}")))
-        };
-        let connection = rusqlite::Connection::open_with_flags(
-            &location,
-            OpenFlags::SQLITE_OPEN_READ_ONLY
-                | OpenFlags::SQLITE_OPEN_URI
-                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )
-        .map_err(sqlite)?;
-        connection.busy_timeout(std::time::Duration::from_secs(30)).map_err(sqlite)?;
-        let mut statement = connection.prepare(SQLITE_SCAN).map_err(sqlite)?;
-        let mut rows = statement.query([to_db(last)]).map_err(sqlite)?;
-        let send = |batch| sender.blocking_send(batch).is_ok();
-        while let Some(row) = rows.next().map_err(sqlite)? {
-            let position = from_db(row.get(0).map_err(sqlite)?);
-            let corrupt = |what: &str| StoreError::Corrupt { position, reason: what.to_owned() };
-            let text = |index: usize, what: &str| match row.get_ref(index) {
-                Ok(ValueRef::Text(bytes)) => std::str::from_utf8(bytes).map_err(|_| corrupt(what)),
-                _ => Err(corrupt(what)),
-            };
-            let event_id = match row.get_ref(3) {
-                Ok(ValueRef::Blob(bytes)) => {
-                    Uuid::from_slice(bytes).map_err(|_| corrupt("event_id is not a UUID"))?
-                }
-                _ => return Err(corrupt("event_id is not a UUID")),
-            };
-            let fields = Fields {
-                position,
-                stream_id: text(1, "stream_id is not text")?,
-                stream_version: from_db(row.get(2).map_err(sqlite)?),
-                event_id,
-                event_type: text(4, "event_type is not text")?,
-                schema_version: row.get(5).map_err(sqlite)?,
-                payload: text(6, "payload is not text")?,
-                metadata: text(7, "metadata is not text")?,
-                prev_hash: text(9, "prev_hash is not text")?,
-                hash: text(10, "hash is not text")?,
-            };
-            let recorded_at = walk.time_from_text(position, text(8, "recorded_at is not text")?)?;
-            if walk.row(&fields, recorded_at, send) == Next::Stop {
-                break;
-            }
-        }
-        Ok(walk.end(send))
-    })
-}
-
-/// PostgreSQL: the scan on a tokio-postgres connection (binary rows), as a task of its own.
-pub(crate) fn postgres_scan(
-    client: deadpool_postgres::Object,
-    last: u64,
-    mut walk: Walk,
-    sender: mpsc::Sender<LogBatch>,
-) -> tokio::task::JoinHandle<Result<ScanEnd, StoreError>> {
-    tokio::spawn(async move {
-        let postgres = |error: tokio_postgres::Error| {
-            StoreError::Database(DbErr::Custom(format!("postgres (log scan): {error}")))
-        };
-        let statement = client.prepare(POSTGRES_SCAN).await.map_err(postgres)?;
-        let rows = client.query_raw(&statement, [to_db(last)]).await.map_err(postgres)?;
-        let mut rows = std::pin::pin!(rows);
-        let mut ready = Vec::new();
-        while let Some(row) = rows.try_next().await.map_err(postgres)? {
-            let position = from_db(row.try_get(0).map_err(postgres)?);
-            let fields = Fields {
-                position,
-                stream_id: row.try_get(1).map_err(postgres)?,
-                stream_version: from_db(row.try_get(2).map_err(postgres)?),
-                event_id: row.try_get(3).map_err(postgres)?,
-                event_type: row.try_get(4).map_err(postgres)?,
-                schema_version: row.try_get(5).map_err(postgres)?,
-                payload: row.try_get(6).map_err(postgres)?,
-                metadata: row.try_get(7).map_err(postgres)?,
-                prev_hash: row.try_get(9).map_err(postgres)?,
-                hash: row.try_get(10).map_err(postgres)?,
-            };
-            let recorded_at: DateTime<Utc> = row.try_get(8).map_err(postgres)?;
-            let next = walk.row(&fields, recorded_at, |batch| {
-                ready.push(batch);
-                true
-            });
-            // Sent outside the row's borrow, waiting while the fold is behind.
-            for batch in ready.drain(..) {
-                if sender.send(batch).await.is_err() {
-                    return Ok(walk.end(|_| false));
-                }
-            }
-            if next == Next::Stop {
-                break;
-            }
-        }
-        let mut last_batch = None;
-        let end = walk.end(|batch| {
-            last_batch = Some(batch);
-            true
-        });
-        if let Some(batch) = last_batch {
-            // A fold that stopped taking batches has an error of its own to report.
-            let _ = sender.send(batch).await;
-        }
-        Ok(end)
-    })
 }

@@ -9,7 +9,8 @@ use sea_orm::sqlx::{self, Connection as _, Row as _};
 use sea_orm::{ConnectionTrait, DatabaseConnection, DbBackend, QueryResult};
 use sha2::{Digest, Sha256};
 
-use crate::store::{database_error, from_db, to_db};
+use crate::convert::{from_db, to_db};
+use crate::error::database_error;
 use crate::{EventStore, StoreError};
 
 /// A snapshot as stored.

@@ -15,6 +15,10 @@
 //! shared-cache one that the pool and the writer open by name; a connection that finds a
 //! table locked by the other waits for it (`sqlite3_unlock_notify`, which both drivers use).
 //!
+//! **The scan of a rebuild** ([`scan_reader`]) reads the whole log on a read-only rusqlite
+//! connection of its own, on a blocking thread (sqlx's row handling capped a scan at
+//! ≈ 300k rows/s); `scan.rs` walks the chain and fills the batches.
+//!
 //! The stored values are exactly those sqlx would write (the event id as its 16 bytes,
 //! `recorded_at` as sqlx formats a `DateTime<Utc>`), so reads through sea-orm see the same.
 //!
@@ -40,14 +44,13 @@ use sea_orm::{ConnectOptions, DbErr, RuntimeErr};
 use tokio::sync::{OnceCell, mpsc, watch};
 use uuid::Uuid;
 
+use crate::convert::{from_db, to_db};
 use crate::decide::{Decided, Head, KeyOutcome, Request, RowInput, Stamp, Tip, decide};
 use crate::entity::{event, idempotency_key};
-use crate::scan::{LogBatch, Walk};
-use crate::storage::{
-    ArgumentsOf, EventRow, GroupFailed, PersonKeyRow, Restore, ScanReader, SqlReads, Storage,
-    raw_columns,
-};
-use crate::store::{from_db, to_db};
+use crate::error::{database_error, lost};
+use crate::row::{EventRow, raw_columns};
+use crate::scan::{Fields, LogBatch, Next, ScanReader, Walk, scan_columns};
+use crate::storage::{ArgumentsOf, GroupFailed, PersonKeyRow, Restore, SqlReads, Storage};
 use crate::{KeyChange, PERSON_KEY_BYTES, StoreError};
 
 /// Connections in a file's pool: one writer at a time, readers in parallel (WAL).
@@ -114,6 +117,9 @@ const NEXT_TYPE: &str = "SELECT min(event_type) FROM events WHERE event_type > ?
 /// The first position of an event type up to a bound (same index).
 const FIRST_OF_TYPE: &str =
     "SELECT min(position) FROM events WHERE event_type = ?1 AND position <= ?2";
+/// The whole log up to position `?1`, for the scan of a rebuild ([`scan_reader`]).
+const SCAN: &str =
+    concat!("SELECT ", scan_columns!(), " FROM events WHERE position <= ?1 ORDER BY position");
 
 /// The events of `count` types (bound as `?2…`) up to the position `?1`, in position order.
 /// The positions are picked from the `events(event_type, position)` index first, so the
@@ -233,7 +239,7 @@ impl Storage for SqliteStorage {
             let change = change.clone();
             tokio::task::spawn_blocking(move || writer.write_with_key(&Arc::new(request), &change))
                 .await
-                .unwrap_or_else(|_| Err(crate::group::lost()))
+                .unwrap_or_else(|_| Err(lost()))
         })
     }
 
@@ -247,7 +253,7 @@ impl Storage for SqliteStorage {
                 Some(persons) => sqlx::query_as(SOME_PERSON_KEYS)
                     .bind(serde_json::to_string(&persons).unwrap_or_else(|_| "[]".to_owned())),
             };
-            query.fetch_all(&self.pool).await.map_err(crate::store::database_error)
+            query.fetch_all(&self.pool).await.map_err(database_error)
         })
     }
 
@@ -259,9 +265,9 @@ impl Storage for SqliteStorage {
             let writer =
                 self.writer().await.map_err(|error| GroupFailed { error, rolled_back: true })?;
             let requests = requests.to_vec();
-            tokio::task::spawn_blocking(move || writer.write_group(&requests)).await.unwrap_or_else(
-                |_| Err(GroupFailed { error: crate::group::lost(), rolled_back: false }),
-            )
+            tokio::task::spawn_blocking(move || writer.write_group(&requests))
+                .await
+                .unwrap_or_else(|_| Err(GroupFailed { error: lost(), rolled_back: false }))
         })
     }
 
@@ -288,8 +294,72 @@ impl Storage for SqliteStorage {
         batches: mpsc::Sender<LogBatch>,
     ) -> BoxFuture<'_, Result<ScanReader, StoreError>> {
         let location = self.location.clone();
-        Box::pin(async move { Ok(crate::scan::sqlite_scan(location, last, walk, batches)) })
+        Box::pin(async move { Ok(scan_reader(location, last, walk, batches)) })
     }
+}
+
+/// The whole-log scan's reader (`scan.rs`): [`SCAN`] on a read-only rusqlite connection of its
+/// own, on a blocking thread.
+fn scan_reader(
+    location: String,
+    last: u64,
+    mut walk: Walk,
+    sender: mpsc::Sender<LogBatch>,
+) -> ScanReader {
+    use rusqlite::OpenFlags;
+    use rusqlite::types::ValueRef;
+
+    tokio::task::spawn_blocking(move || {
+        let sqlite = |error: rusqlite::Error| {
+            StoreError::Database(DbErr::Custom(format!("sqlite (log scan): {error}")))
+        };
+        let connection = rusqlite::Connection::open_with_flags(
+            &location,
+            OpenFlags::SQLITE_OPEN_READ_ONLY
+                | OpenFlags::SQLITE_OPEN_URI
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(sqlite)?;
+        connection.busy_timeout(std::time::Duration::from_secs(30)).map_err(sqlite)?;
+        let mut statement = connection.prepare(SCAN).map_err(sqlite)?;
+        let mut rows = statement.query([to_db(last)]).map_err(sqlite)?;
+        let send = |batch| sender.blocking_send(batch).is_ok();
+        while let Some(row) = rows.next().map_err(sqlite)? {
+            let position = from_db(row.get(0).map_err(sqlite)?);
+            let corrupt = |what: &str| StoreError::Corrupt { position, reason: what.to_owned() };
+            let text = |index: usize, what: &str| match row.get_ref(index) {
+                Ok(ValueRef::Text(bytes)) => std::str::from_utf8(bytes).map_err(|_| corrupt(what)),
+                _ => Err(corrupt(what)),
+            };
+            let event_id = match row.get_ref(3) {
+                Ok(ValueRef::Blob(bytes)) => {
+                    Uuid::from_slice(bytes).map_err(|_| corrupt("event_id is not a UUID"))?
+                }
+                _ => return Err(corrupt("event_id is not a UUID")),
+            };
+            let fields = Fields {
+                position,
+                stream_id: text(1, "stream_id is not text")?,
+                stream_version: from_db(row.get(2).map_err(sqlite)?),
+                event_id,
+                event_type: text(4, "event_type is not text")?,
+                schema_version: row.get(5).map_err(sqlite)?,
+                payload: text(6, "payload is not text")?,
+                metadata: text(7, "metadata is not text")?,
+                prev_hash: text(9, "prev_hash is not text")?,
+                hash: text(10, "hash is not text")?,
+            };
+            let recorded_at = walk.time_from_text(
+                position,
+                text(8, "recorded_at is not text")?,
+                parse_stored_time,
+            )?;
+            if walk.row(&fields, recorded_at, send) == Next::Stop {
+                break;
+            }
+        }
+        Ok(walk.end(send))
+    })
 }
 
 /// A restore on SQLite: a connection of its own in an open `BEGIN IMMEDIATE` transaction
@@ -502,8 +572,7 @@ impl SqliteWriter {
         let txn = connection
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(sqlite_error)?;
-        let decided =
-            write(&txn, std::slice::from_ref(request))?.pop().ok_or_else(crate::group::lost)?;
+        let decided = write(&txn, std::slice::from_ref(request))?.pop().ok_or_else(lost)?;
         let written = matches!(decided, Decided::Written(_));
         if written {
             match change {
@@ -735,7 +804,7 @@ fn read_tip<'a>(
 
 /// A stored `recorded_at`: RFC 3339 as the store writes it, or SQLite's own
 /// `YYYY-MM-DD HH:MM:SS.SSS` (UTC), as sqlx would also read it.
-pub(crate) fn parse_stored_time(text: &str) -> Result<DateTime<Utc>, chrono::ParseError> {
+fn parse_stored_time(text: &str) -> Result<DateTime<Utc>, chrono::ParseError> {
     DateTime::parse_from_rfc3339(text)
         .map(|time| time.with_timezone(&Utc))
         .or_else(|_| NaiveDateTime::parse_from_str(text, "%F %T%.f").map(|time| time.and_utc()))

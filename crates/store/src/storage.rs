@@ -1,32 +1,27 @@
 //! What the store needs from a database, as one trait with one implementation per engine
-//! (`sqlite.rs`, `postgres.rs`, each holding all of its engine's SQL), and the raw rows its
-//! streaming reads hand out.
+//! (`sqlite.rs`, `postgres.rs`, each holding all of its engine's SQL), and the one
+//! implementation of the streaming reads both engines share ([`SqlReads`]).
 //!
-//! The streaming reads serve the read side's folds, which must stay fast: rows are streamed,
-//! and a row's payload is lent as the JSON text the database holds ([`RawEvent::payload`]),
-//! so a decoder parses it straight into typed values without an intermediate
-//! `serde_json::Value` or a copy.
+//! The streaming reads serve the read side's folds, which must stay fast: rows are streamed
+//! as [`EventRow`]s (`row.rs`), whose payload is lent as the JSON text the database holds.
 
 use std::sync::Arc;
 
-use chrono::{DateTime, Utc};
 use futures::TryStreamExt;
 use futures::future::BoxFuture;
 use futures::stream::BoxStream;
-use sea_orm::sqlx::postgres::PgRow;
 use sea_orm::sqlx::query::Query;
-use sea_orm::sqlx::sqlite::SqliteRow;
-use sea_orm::sqlx::{
-    self, ColumnIndex, Database, Decode, Encode, FromRow, IntoArguments, Pool, Row, Type,
-};
+use sea_orm::sqlx::{self, Database, Encode, FromRow, IntoArguments, Pool, Type};
 use tokio::sync::{mpsc, watch};
 
 use uuid::Uuid;
 
+use crate::convert::{from_db, to_db};
 use crate::decide::{Decided, Request};
 use crate::entity::{event, idempotency_key};
-use crate::scan::{LogBatch, ScanEnd, Walk};
-use crate::store::{database_error, from_db, to_db};
+use crate::error::database_error;
+use crate::row::EventRow;
+use crate::scan::{LogBatch, ScanReader, Walk};
 use crate::{KeyChange, PERSON_KEY_BYTES, StoreError};
 
 /// A group's transaction failed; `rolled_back` when it certainly wrote nothing.
@@ -99,9 +94,6 @@ pub(crate) trait Storage: Reads {
         batches: mpsc::Sender<LogBatch>,
     ) -> BoxFuture<'_, Result<ScanReader, StoreError>>;
 }
-
-/// The task reading a scan, and how it ended.
-pub(crate) type ScanReader = tokio::task::JoinHandle<Result<ScanEnd, StoreError>>;
 
 /// A restore in progress: finished rows, exactly as stored, go into one open transaction,
 /// chunk by chunk. Dropped without [`commit`](Restore::commit), it writes nothing (and a
@@ -203,79 +195,6 @@ where
     ) -> BoxFuture<'a, Result<Option<u64>, StoreError>> {
         Box::pin(first_of_type(self.pool(), E::FIRST_OF_TYPE, event_type, last))
     }
-}
-
-/// One stored event lent from a [`EventRow`]: everything a fold needs, the payload as its
-/// stored JSON text.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct RawEvent<'a> {
-    pub position: u64,
-    pub stream_version: u64,
-    pub event_type: &'a str,
-    pub schema_version: i32,
-    pub payload: &'a str,
-    pub recorded_at: DateTime<Utc>,
-}
-
-/// A row of a streaming read, as the database driver returned it; [`EventRow::event`] lends
-/// its fields without copying them.
-pub struct EventRow(RowOf);
-
-impl std::fmt::Debug for EventRow {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_tuple("EventRow").field(&self.event()).finish()
-    }
-}
-
-enum RowOf {
-    Sqlite(SqliteRow),
-    Postgres(PgRow),
-}
-
-impl EventRow {
-    pub(crate) fn sqlite(row: SqliteRow) -> EventRow {
-        EventRow(RowOf::Sqlite(row))
-    }
-
-    pub(crate) fn postgres(row: PgRow) -> EventRow {
-        EventRow(RowOf::Postgres(row))
-    }
-
-    /// The row's fields; a row that does not decode is [`StoreError::Database`].
-    pub fn event(&self) -> Result<RawEvent<'_>, StoreError> {
-        match &self.0 {
-            RowOf::Sqlite(row) => raw_event(row),
-            RowOf::Postgres(row) => raw_event(row),
-        }
-        .map_err(database_error)
-    }
-}
-
-/// The columns every streaming read selects, in the order [`raw_event`] reads them (a macro,
-/// so the engines' SQL can `concat!` it).
-macro_rules! raw_columns {
-    () => {
-        "position, stream_version, event_type, schema_version, payload, recorded_at"
-    };
-}
-pub(crate) use raw_columns;
-
-fn raw_event<'r, R: Row>(row: &'r R) -> Result<RawEvent<'r>, sqlx::Error>
-where
-    usize: ColumnIndex<R>,
-    i64: Decode<'r, R::Database> + Type<R::Database>,
-    i32: Decode<'r, R::Database> + Type<R::Database>,
-    &'r str: Decode<'r, R::Database> + Type<R::Database>,
-    DateTime<Utc>: Decode<'r, R::Database> + Type<R::Database>,
-{
-    Ok(RawEvent {
-        position: from_db(row.try_get(0)?),
-        stream_version: from_db(row.try_get(1)?),
-        event_type: row.try_get(2)?,
-        schema_version: row.try_get(3)?,
-        payload: row.try_get(4)?,
-        recorded_at: row.try_get(5)?,
-    })
 }
 
 /// Every distinct event type, walked with `next_type` (the engine's "smallest type after

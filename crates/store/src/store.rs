@@ -10,21 +10,23 @@ use chrono::SubsecRound;
 use futures::{Stream, StreamExt};
 use league_migration::{Migrator, MigratorTrait};
 use sea_orm::sea_query::IntoCondition;
-use sea_orm::sqlx;
 use sea_orm::{
     ColumnTrait, ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbBackend, DbErr,
-    EntityTrait, QueryFilter, QueryOrder, QuerySelect, RuntimeErr,
+    EntityTrait, QueryFilter, QueryOrder, QuerySelect,
 };
 use tokio::sync::{OnceCell, watch};
 use uuid::Uuid;
 
+use crate::convert::{from_db, to_db};
 use crate::decide::{Decided, KeyOutcome, Request, RowInput};
 use crate::entity::{event, idempotency_key};
-use crate::group::GroupCommit;
+use crate::group::{self, Committer, GroupCommit};
 use crate::hash::canonical_json;
 use crate::postgres::{self, PostgresReads, PostgresStorage};
+use crate::row::EventRow;
+use crate::scan::LogScan;
 use crate::sqlite::{self, SqliteStorage};
-use crate::storage::{EventRow, Reads, RowsQuery, Storage};
+use crate::storage::{Reads, RowsQuery, Storage};
 use crate::types::MAX_EVENT_TYPE_LEN;
 use crate::{
     AppendOutcome, Bound, ExpectedVersion, KeyChange, Metadata, NewEvent, PERSON_KEY_BYTES,
@@ -310,7 +312,7 @@ impl EventStore {
         };
 
         let decided = match change {
-            None => self.submit(request).await?,
+            None => group::submit(self, request).await?,
             Some(change) => {
                 let decided = self.inner.storage.write_with_key(request, &change).await?;
                 if let Decided::Written(stamps) = &decided
@@ -716,6 +718,15 @@ impl EventStore {
         Ok(())
     }
 
+    /// Reads the log from position 1 to `last` once, in position order, handing out its
+    /// rows in batches; with `check_chain`, walks the hash chain as it reads (as
+    /// [`verify`](Self::verify) does) and stops at the first break. The reader runs on a
+    /// connection of its own beside the caller; see `scan.rs`.
+    pub async fn scan_log(&self, last: u64, check_chain: bool) -> Result<LogScan, StoreError> {
+        LogScan::start(check_chain, |walk, batches| self.inner.storage.scan(last, walk, batches))
+            .await
+    }
+
     /// Walks the hash chain from position 1 and reports the first event whose position,
     /// link or hash is wrong, or how many events are intact: the scan of a rebuild
     /// ([`scan_log`](Self::scan_log)), its rows dropped as they come.
@@ -724,6 +735,24 @@ impl EventStore {
         while scan.next().await.is_some() {}
         let end = scan.finish().await?;
         Ok(end.chain.unwrap_or(VerifyReport { events_verified: 0, first_bad: None }))
+    }
+}
+
+impl Committer for EventStore {
+    fn group(&self) -> &GroupCommit {
+        &self.inner.group
+    }
+
+    fn storage(&self) -> &dyn Storage {
+        self.inner.storage.as_ref()
+    }
+
+    fn primary(&self) -> &DatabaseConnection {
+        &self.inner.db
+    }
+
+    fn announce(&self, position: u64) {
+        EventStore::announce(self, position);
     }
 }
 
@@ -747,21 +776,6 @@ fn decode(row: event::Model) -> Result<RecordedEvent, StoreError> {
         prev_hash: row.prev_hash,
         hash: row.hash,
     })
-}
-
-/// Positions and versions are `u64` in the API and `BIGINT` in the database; the log cannot
-/// realistically pass `i64::MAX`, so saturating is only a guard.
-pub(crate) fn to_db(value: u64) -> i64 {
-    i64::try_from(value).unwrap_or(i64::MAX)
-}
-
-pub(crate) fn from_db(value: i64) -> u64 {
-    u64::try_from(value).unwrap_or(0)
-}
-
-/// A database driver's error as the store reports database errors.
-pub(crate) fn database_error(error: sqlx::Error) -> StoreError {
-    StoreError::Database(DbErr::Exec(RuntimeErr::SqlxError(Arc::new(error))))
 }
 
 /// The engine a URL names.

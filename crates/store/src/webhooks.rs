@@ -17,7 +17,8 @@ use sea_orm::{ConnectionTrait, DbBackend, QueryResult, Statement, Value, sea_que
 use tokio::sync::Mutex;
 use uuid::Uuid;
 
-use crate::store::{database_error, from_db, to_db};
+use crate::convert::{from_db, to_db};
+use crate::error::database_error;
 use crate::{EventStore, StoreError};
 
 /// Where a webhook's deliveries stand.

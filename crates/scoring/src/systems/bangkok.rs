@@ -4,8 +4,8 @@
 //! their shares; a solo scores a fixed amount, the others a little per centre.
 
 use super::{FIRST_YEAR, elimination_years, show};
-use crate::catalogue::Scores;
 use crate::finish::{diplomacy_rows, winner};
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// One variant's numbers.

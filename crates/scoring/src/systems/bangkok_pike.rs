@@ -5,8 +5,8 @@
 //! game year it played.
 
 use super::{BoardTop, FIRST_YEAR, GameYears, board_top, game_years, show, solo_game};
-use crate::catalogue::Scores;
 use crate::finish::diplomacy_rows;
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores.

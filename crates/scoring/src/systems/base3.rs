@@ -3,8 +3,8 @@
 //! scores 46 and everyone else 0.
 
 use super::{BoardTop, board_top, reasoned_rows, show};
-use crate::catalogue::Scores;
 use crate::finish::winner;
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores.

@@ -6,8 +6,8 @@
 
 use super::{BoardTop, board_top, centre_position, elimination_years, shared_by, shared_points};
 use super::{show, solo_or_loss, survivors_then_fallen};
-use crate::catalogue::Scores;
 use crate::finish::{diplomacy_rows, winner};
+use crate::scorer::Scores;
 use crate::validate::TOTAL_CENTRES;
 use crate::{DiplomacyEntry, Explain, ScoringSystem};
 

@@ -2,8 +2,8 @@
 //! and bonuses for the three best centre counts (ties split them); a solo scores a fixed amount.
 
 use super::{centre_position, shared_by, shared_points, show, solo_or_loss};
-use crate::catalogue::Scores;
 use crate::finish::{diplomacy_rows, winner};
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// One C-Diplo variant's numbers.

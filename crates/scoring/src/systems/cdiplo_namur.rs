@@ -3,8 +3,8 @@
 //! 3, 2, 2, 2, then 1 each); a solo scores 85 and everyone else 0.
 
 use super::{centre_position, shared_by, shared_points, show, solo_or_loss};
-use crate::catalogue::Scores;
 use crate::finish::{diplomacy_rows, winner};
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores.

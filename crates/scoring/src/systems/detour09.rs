@@ -6,8 +6,8 @@
 use super::{
     BoardTop, FIRST_YEAR, GameYears, board_top, centre_position, game_years, show, solo_game,
 };
-use crate::catalogue::Scores;
 use crate::finish::diplomacy_rows;
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores.

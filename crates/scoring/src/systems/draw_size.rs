@@ -2,8 +2,8 @@
 //! share 100 equally (a concession, a draw of one, gives its power all 100).
 
 use super::{draw_members, show};
-use crate::catalogue::Scores;
 use crate::finish::{diplomacy_rows, winner};
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores, and what the draw shares.

@@ -5,8 +5,8 @@
 
 use super::survivors_then_fallen;
 use super::{centre_position, elimination_years, shared_by, shared_points, show, solo_or_loss};
-use crate::catalogue::Scores;
 use crate::finish::{diplomacy_rows, winner};
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores.

@@ -6,8 +6,8 @@
 
 use super::survivors_then_fallen;
 use super::{BoardTop, FIRST_YEAR, GameYears, board_top, game_years, shared_by, show, solo_game};
-use crate::catalogue::Scores;
 use crate::finish::diplomacy_rows;
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores.

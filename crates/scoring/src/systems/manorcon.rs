@@ -4,8 +4,8 @@
 //! scores a fixed amount and every other power 0.1 per year it survived.
 
 use super::{FIRST_YEAR, GameYears, centres_line, game_years, show};
-use crate::catalogue::Scores;
 use crate::finish::diplomacy_rows;
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// One variant's numbers.

@@ -5,8 +5,8 @@
 //! concession only the power conceded to.
 
 use super::show;
-use crate::catalogue::Scores;
 use crate::finish::{SOLO_CENTRES, conceded_to, concession_rule, diplomacy_rows, winner};
+use crate::scorer::Scores;
 use crate::{ConcessionRule, DiplomacyEntry, Explain, ScoringError, ScoringSystem};
 
 /// Position points, 1st to 7th.

@@ -2,8 +2,8 @@
 //! 1 more each for a top shared by two; a solo scores 34 and everyone else 0.
 
 use super::{BoardTop, board_top, reasoned_rows, show};
-use crate::catalogue::Scores;
 use crate::finish::winner;
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores: every centre on the board.

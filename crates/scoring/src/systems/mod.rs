@@ -3,8 +3,8 @@
 //! they share: rank points split between tied powers, the powers in the
 //! draw, and the elimination years some of them need.
 
-use crate::catalogue::Scores;
 use crate::finish::{diplomacy_rows, position};
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, PlayerGameScore, ScoringError, ScoringSystem};
 
 pub(crate) mod bangkok;

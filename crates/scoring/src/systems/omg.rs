@@ -4,8 +4,8 @@
 //! score; a solo scores 100 and everyone else 0.
 
 use super::{centre_position, centres_line, shared_points, show};
-use crate::catalogue::Scores;
 use crate::finish::{diplomacy_rows, winner};
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores.

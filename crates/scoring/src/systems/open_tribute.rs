@@ -4,8 +4,8 @@
 //! 1/N² of the tribute, rounded down; a solo scores 340 and everyone else 0.
 
 use super::{BoardTop, board_top, show};
-use crate::catalogue::Scores;
 use crate::finish::{diplomacy_rows, winner};
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores.

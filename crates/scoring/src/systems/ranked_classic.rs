@@ -6,8 +6,8 @@
 //! table's points for the second-lowest place they share.
 
 use super::{FIRST_YEAR, GameYears, centre_position, centres_line, game_years};
-use crate::catalogue::Scores;
 use crate::finish::diplomacy_rows;
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores.

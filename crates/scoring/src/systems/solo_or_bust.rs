@@ -1,8 +1,8 @@
 //! Solo or bust (`docs/scoring.md#solo-or-bust`): a solo scores 100, every other result 0.
 
 use super::reasoned_rows;
-use crate::catalogue::Scores;
 use crate::finish::winner;
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What the soloist scores.

@@ -5,8 +5,8 @@
 
 use super::{FIRST_YEAR, centre_position, elimination_years, reasoned_rows, shared_by};
 use super::{shared_points, solo_or_loss};
-use crate::catalogue::Scores;
 use crate::finish::winner;
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores.

@@ -5,8 +5,8 @@
 //! half and everyone else's halved.
 
 use super::{FIRST_YEAR, elimination_years, shared_points, show, survivors_then_fallen};
-use crate::catalogue::Scores;
 use crate::finish::{diplomacy_rows, winner};
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// Points per centre.

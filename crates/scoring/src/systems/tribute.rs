@@ -3,8 +3,8 @@
 //! capped at the survival share; a solo scores 100.
 
 use super::{BoardTop, board_top, reasoned_rows, show};
-use crate::catalogue::Scores;
 use crate::finish::winner;
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What the survivors share.

@@ -4,8 +4,8 @@
 //! survivor 5.
 
 use super::{BoardTop, board_top, reasoned_rows, show};
-use crate::catalogue::Scores;
 use crate::finish::winner;
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores.

@@ -3,7 +3,7 @@
 //! solo scores 468 and every other survivor scores as if it fell in the year of the solo.
 
 use super::{BoardTop, FIRST_YEAR, GameYears, board_top, game_years, reasoned_rows, show};
-use crate::catalogue::Scores;
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores.

@@ -4,8 +4,8 @@
 //! and every other power one point per year it survived.
 
 use super::{FIRST_YEAR, GameYears, centres_line, game_years, show};
-use crate::catalogue::Scores;
 use crate::finish::diplomacy_rows;
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores.

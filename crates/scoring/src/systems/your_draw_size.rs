@@ -3,8 +3,8 @@
 //! expect); a solo scores 300 (short games) or 320 (unlimited games) and everyone else 0.
 
 use super::reasoned_rows;
-use crate::catalogue::Scores;
 use crate::finish::winner;
+use crate::scorer::Scores;
 use crate::{DiplomacyEntry, Explain, ScoringSystem};
 
 /// What a solo scores in games with a time limit.

@@ -7,10 +7,12 @@ use std::hash::Hash;
 
 use rustc_hash::FxHashMap;
 
-use super::rank::{Card, EARLY_ROUNDS, Record, ordinal};
+use super::card::{Card, Record, ordinal};
 use crate::from_thousandths;
 use crate::standings::micro;
 
+/// The last round before WDC 2025's final round; rounds up to it are the early rounds.
+pub(super) const EARLY_ROUNDS: u32 = 3;
 /// How many players score the final round ×1.5.
 pub(super) const CUT_SIZE: usize = 21;
 

@@ -1,20 +1,26 @@
 //! `docs/tournaments.md#round-and-tournament-scoring`: how a tournament played in rounds turns
 //! its boards into round scores, round scores (or game scores) into tournament totals, and ranks
-//! its players with the DAANZ tie-breakers league standings use. The rules ([`RoundScoring`],
-//! [`TournamentScoring`]) and their catalogue ([`tournament_scorings`], [`round_scorings`]) live
-//! here; the ranking is in `rank.rs`, the WDC 2025 cut after round 3 in `cut.rs`. Source:
-//! dipvis's round and tournament scoring systems (read to learn, nothing copied).
+//! its players with the DAANZ tie-breakers league standings use. Here: the round scorings
+//! ([`RoundScoring`], [`round_scorings`]) and the shapes the ranking takes and gives. The
+//! tournament scorings are a catalogue (`catalogue.rs`: [`TournamentScoring`],
+//! [`tournament_scorings`]), one entry per scoring naming its function (`rounds.rs`, `games.rs`,
+//! `wdc.rs` with the WDC 2025 cut in `cut.rs`); each works on the players' cards (`card.rs`)
+//! that the ranking (`rank.rs`) builds and ranks. Source: dipvis's round and tournament scoring
+//! systems (read to learn, nothing copied).
 
-use std::fmt;
-use std::str::FromStr;
+use serde::{Deserialize, Serialize};
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use crate::{ScoredGame, thousandths};
 
-use crate::{ScoredGame, ScoringError, thousandths};
-
+mod card;
+mod catalogue;
 mod cut;
+mod games;
 mod rank;
+mod rounds;
+mod wdc;
 
+pub use catalogue::{TournamentScoring, TournamentScoringInfo, tournament_scorings};
 pub use rank::rank_tournament;
 
 /// A player's round score when they played two boards in the round (one board: its score).
@@ -70,281 +76,6 @@ impl RoundScoring {
 /// Every round scoring, in a stable order.
 pub fn round_scorings() -> Vec<RoundScoringInfo> {
     RoundScoring::ALL.iter().map(|scoring| scoring.info()).collect()
-}
-
-/// How a tournament combines its rounds (or its games) into a player's total. Stored in events
-/// as its string id ([`TournamentScoring::id`]): `sum-all-rounds`, `best-rounds-N` (N = 2..5),
-/// `best-games-N` (N = 1..5), `games-average-plus-10`, `best-2-plus-half-average-of-rest`,
-/// `best-2-plus-half-3rd`, `best-3-plus-half-4th`,
-/// `best-2-plus-half-3rd-or-third-of-3rd-and-4th`, `wdc-2025`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum TournamentScoring {
-    /// Every round score counts.
-    SumAllRounds,
-    /// The player's `n` best round scores count.
-    BestRounds { n: u32 },
-    /// The player's `n` best games count, in whatever rounds they were played.
-    BestGames { n: u32 },
-    /// The sum of every game ÷ (games played + 10).
-    GamesAveragePlusTen,
-    /// The best 2 games plus half the average of the other games.
-    BestTwoPlusHalfAverageOfRest,
-    /// The best 2 games plus half the 3rd best.
-    BestTwoPlusHalfThird,
-    /// The best 3 games plus half the 4th best.
-    BestThreePlusHalfFourth,
-    /// The best 2 games plus half the 3rd best (3 games), or a third of the 3rd and 4th best
-    /// (4 games or more).
-    BestTwoPlusHalfThirdOrThirdOfThirdAndFourth,
-    /// World Diplomacy Championship 2025: the best 2 of rounds 1–3 plus round 4, with round 4
-    /// worth 1.5 for the top 21 after round 3.
-    Wdc2025,
-}
-
-/// Rounds that best N rounds may keep.
-const BEST_ROUNDS: std::ops::RangeInclusive<u32> = 2..=5;
-/// Games that best N games may keep.
-const BEST_GAMES: std::ops::RangeInclusive<u32> = 1..=5;
-
-/// What every surface shows about one tournament scoring.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TournamentScoringInfo {
-    /// The stored id (`best-rounds-3`).
-    pub id: String,
-    pub name: String,
-    /// The rule, in one or two sentences.
-    pub description: String,
-    /// Whether it combines round scores (true) or game scores directly (false).
-    pub uses_round_scores: bool,
-}
-
-impl TournamentScoring {
-    /// Every tournament scoring, in the stable order the catalogue lists them.
-    pub fn all() -> Vec<TournamentScoring> {
-        use TournamentScoring::*;
-        let mut all = vec![SumAllRounds];
-        all.extend(BEST_ROUNDS.map(|n| BestRounds { n }));
-        all.extend(BEST_GAMES.map(|n| BestGames { n }));
-        all.extend([
-            GamesAveragePlusTen,
-            BestTwoPlusHalfAverageOfRest,
-            BestTwoPlusHalfThird,
-            BestThreePlusHalfFourth,
-            BestTwoPlusHalfThirdOrThirdOfThirdAndFourth,
-            Wdc2025,
-        ]);
-        all
-    }
-
-    /// The stored id (`sum-all-rounds`, `best-rounds-3`, `wdc-2025`, …).
-    pub fn id(self) -> String {
-        use TournamentScoring::*;
-        match self {
-            SumAllRounds => "sum-all-rounds".to_owned(),
-            BestRounds { n } => format!("best-rounds-{n}"),
-            BestGames { n } => format!("best-games-{n}"),
-            GamesAveragePlusTen => "games-average-plus-10".to_owned(),
-            BestTwoPlusHalfAverageOfRest => "best-2-plus-half-average-of-rest".to_owned(),
-            BestTwoPlusHalfThird => "best-2-plus-half-3rd".to_owned(),
-            BestThreePlusHalfFourth => "best-3-plus-half-4th".to_owned(),
-            BestTwoPlusHalfThirdOrThirdOfThirdAndFourth => {
-                "best-2-plus-half-3rd-or-third-of-3rd-and-4th".to_owned()
-            }
-            Wdc2025 => "wdc-2025".to_owned(),
-        }
-    }
-
-    /// Every id, comma-separated, `N` standing for the number (for error messages).
-    pub fn known_ids() -> String {
-        let mut ids = vec!["sum-all-rounds".to_owned(), "best-rounds-N (N = 2..5)".to_owned()];
-        ids.push("best-games-N (N = 1..5)".to_owned());
-        ids.extend(
-            TournamentScoring::all()
-                .into_iter()
-                .filter(|scoring| {
-                    !matches!(
-                        scoring,
-                        TournamentScoring::SumAllRounds
-                            | TournamentScoring::BestRounds { .. }
-                            | TournamentScoring::BestGames { .. }
-                    )
-                })
-                .map(TournamentScoring::id),
-        );
-        ids.join(", ")
-    }
-
-    /// Parses a stored id (surrounding blanks and case ignored); an unknown id, or an N out of
-    /// range, is refused under field `scoring` with the known ids.
-    pub fn parse(id: &str) -> Result<Self, ScoringError> {
-        let wanted = id.trim().to_ascii_lowercase();
-        let numbered = |prefix: &str, range: std::ops::RangeInclusive<u32>| {
-            wanted.strip_prefix(prefix).map(|n| match n.parse::<u32>() {
-                Ok(n) if range.contains(&n) => Ok(n),
-                _ => Err(ScoringError::invalid(
-                    "scoring",
-                    format!(
-                        "{prefix}N takes N from {} to {}, got `{n}`",
-                        range.start(),
-                        range.end()
-                    ),
-                )),
-            })
-        };
-        if let Some(n) = numbered("best-rounds-", BEST_ROUNDS) {
-            return n.map(|n| TournamentScoring::BestRounds { n });
-        }
-        if let Some(n) = numbered("best-games-", BEST_GAMES) {
-            return n.map(|n| TournamentScoring::BestGames { n });
-        }
-        TournamentScoring::all().into_iter().find(|scoring| scoring.id() == wanted).ok_or_else(
-            || {
-                ScoringError::invalid(
-                    "scoring",
-                    format!(
-                        "unknown tournament scoring `{id}` (known: {})",
-                        TournamentScoring::known_ids()
-                    ),
-                )
-            },
-        )
-    }
-
-    /// Refuses rules that cannot work with the tournament's number of rounds, under field
-    /// `rounds` (or `scoring` for an N out of range): every scoring needs a round; best N rounds
-    /// needs N ≤ rounds; WDC 2025 needs exactly 4 rounds.
-    pub fn check(self, rounds: u32) -> Result<(), ScoringError> {
-        let id = self.id();
-        match self {
-            TournamentScoring::BestRounds { n } if !BEST_ROUNDS.contains(&n) => {
-                Err(ScoringError::invalid("scoring", format!("{id}: N must be from 2 to 5")))
-            }
-            TournamentScoring::BestGames { n } if !BEST_GAMES.contains(&n) => {
-                Err(ScoringError::invalid("scoring", format!("{id}: N must be from 1 to 5")))
-            }
-            _ if rounds == 0 => {
-                Err(ScoringError::invalid("rounds", format!("{id} needs at least 1 round, got 0")))
-            }
-            TournamentScoring::BestRounds { n } if n > rounds => Err(ScoringError::invalid(
-                "rounds",
-                format!("{id} keeps {n} rounds but the tournament plans only {rounds}"),
-            )),
-            TournamentScoring::Wdc2025 if rounds != 4 => Err(ScoringError::invalid(
-                "rounds",
-                format!("{id} needs exactly 4 rounds, got {rounds}"),
-            )),
-            _ => Ok(()),
-        }
-    }
-
-    /// True when the total combines round scores; false when it takes game scores directly
-    /// (sitting-out points then count as a pseudo-game).
-    pub fn uses_round_scores(self) -> bool {
-        matches!(
-            self,
-            TournamentScoring::SumAllRounds
-                | TournamentScoring::BestRounds { .. }
-                | TournamentScoring::Wdc2025
-        )
-    }
-
-    pub fn info(self) -> TournamentScoringInfo {
-        use TournamentScoring::*;
-        let (name, description) = match self {
-            SumAllRounds => {
-                ("Sum all round scores".to_owned(), "Every round score counts.".to_owned())
-            }
-            BestRounds { n } => (
-                format!("Sum best {n} rounds"),
-                format!("The player's {n} best round scores count; the other rounds are dropped."),
-            ),
-            BestGames { n: 1 } => (
-                "Best single game result".to_owned(),
-                "The player's best game counts, in any round; sitting-out points count as a game."
-                    .to_owned(),
-            ),
-            BestGames { n } => (
-                format!("Sum best {n} games in any rounds"),
-                format!(
-                    "The player's {n} best games count, in whatever rounds; sitting-out points \
-                     count as a game."
-                ),
-            ),
-            GamesAveragePlusTen => (
-                "Sum games, divide by count + 10".to_owned(),
-                "The sum of every game (and sitting-out points) divided by the number of them \
-                 plus 10."
-                    .to_owned(),
-            ),
-            BestTwoPlusHalfAverageOfRest => (
-                "Sum best 2 games plus half the average of the rest".to_owned(),
-                "The best 2 games count in full, the others' average counts half.".to_owned(),
-            ),
-            BestTwoPlusHalfThird => (
-                "Sum best 2 games plus half the third best".to_owned(),
-                "The best 2 games count in full, the 3rd best half; the others are dropped."
-                    .to_owned(),
-            ),
-            BestThreePlusHalfFourth => (
-                "Sum best 3 games plus half the fourth best".to_owned(),
-                "The best 3 games count in full, the 4th best half; the others are dropped."
-                    .to_owned(),
-            ),
-            BestTwoPlusHalfThirdOrThirdOfThirdAndFourth => (
-                "Sum best 2 games plus either 1/2 the 3rd or 1/3 the sum of the 3rd and 4th"
-                    .to_owned(),
-                "The best 2 games count in full; with 3 games the 3rd counts half, with 4 or \
-                 more the 3rd and 4th count a third each; the others are dropped."
-                    .to_owned(),
-            ),
-            Wdc2025 => (
-                "WDC 2025".to_owned(),
-                "The best 2 of rounds 1-3 plus round 4; the top 21 after round 3 score round 4 \
-                 x1.5 (ties at 21st: best game, head-to-head, centres, dropped round, DAANZ, \
-                 player order)."
-                    .to_owned(),
-            ),
-        };
-        TournamentScoringInfo {
-            id: self.id(),
-            name,
-            description,
-            uses_round_scores: self.uses_round_scores(),
-        }
-    }
-}
-
-/// Every tournament scoring, in a stable order.
-pub fn tournament_scorings() -> Vec<TournamentScoringInfo> {
-    TournamentScoring::all().into_iter().map(TournamentScoring::info).collect()
-}
-
-impl fmt::Display for TournamentScoring {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.id())
-    }
-}
-
-impl FromStr for TournamentScoring {
-    type Err = ScoringError;
-
-    fn from_str(id: &str) -> Result<Self, Self::Err> {
-        TournamentScoring::parse(id)
-    }
-}
-
-impl Serialize for TournamentScoring {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.id())
-    }
-}
-
-impl<'de> Deserialize<'de> for TournamentScoring {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let id = String::deserialize(deserializer)?;
-        TournamentScoring::parse(&id).map_err(serde::de::Error::custom)
-    }
 }
 
 /// A tournament's scoring rules.
