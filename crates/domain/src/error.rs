@@ -2,7 +2,7 @@
 //! gateway translates errors without knowing any rule.
 
 use crate::ids::{BoardId, GameId, LeagueId, PlayerId, TournamentId};
-use crate::league::LeagueStatus;
+use crate::league::status::LeagueStatus;
 
 /// The API-level class of a refusal (GraphQL `extensions.code`).
 #[derive(Debug, Clone, PartialEq, Eq)]

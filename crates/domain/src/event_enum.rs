@@ -10,7 +10,7 @@ macro_rules! aggregate_enum {
     }) => {
         #[doc = concat!(
             "The events of the [`crate::", stringify!($aggregate), "`] aggregate's stream, ",
-            "one variant per stored type (kind, stream, payload and decoding: `crate::events`)."
+            "one variant per stored type (its kind, stream, payload and decoding are generated beside the envelope)."
         )]
         #[derive(Debug, Clone, PartialEq)]
         pub enum $enum {

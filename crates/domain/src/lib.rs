@@ -63,14 +63,13 @@ pub use league::{
 };
 pub use league::{Game, GameStatus, League, LeagueStatus, check_aggregation};
 pub use personal::{
-    OpenError, PERSON_KEY_LEN, PersonKey, PersonalText, SEAL_NONCE_LEN, SealedText, key_owner,
-    pseudonym,
+    OpenError, PERSON_KEY_LEN, PersonKey, PersonalText, SEAL_NONCE_LEN, SealedText, pseudonym,
 };
 pub use player::Player;
 pub use player::{
     AppointOrganiser, DismissOrganiser, ErasePlayer, OrganiserAppointed, OrganiserDismissed,
     PlayerCommand, PlayerErased, PlayerEvent, PlayerRegistered, RegisterPlayer, RevokeToken,
-    RotateToken, TokenRevoked, TokenRotated,
+    RotateToken, TokenRevoked, TokenRotated, key_owner,
 };
 pub use rights::{Organisers, authorise_personal_data};
 pub use scores::{RecordedResult, ScoreError, ScoredGames, ScoredResult, StandingRow};

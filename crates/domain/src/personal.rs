@@ -27,17 +27,6 @@ pub const PERSON_KEY_LEN: usize = 32;
 /// collide).
 pub const SEAL_NONCE_LEN: usize = 24;
 
-/// The person whose key is stored with an event of `event_type` in `stream_id`, if any: a
-/// registration (`PlayerRegistered` in `player-<id>`) seals the name under a new key that
-/// commits with it. An import accepts a key only with its person's registration
-/// (`docs/personal-data.md#backups`).
-pub fn key_owner(stream_id: &str, event_type: &str) -> Option<PlayerId> {
-    if event_type != crate::events::EventType::PlayerRegistered.as_str() {
-        return None;
-    }
-    crate::ids::player_id_of_stream(stream_id)
-}
-
 /// One person's key: whoever holds it can read the person's sealed data.
 #[derive(Clone, PartialEq, Eq)]
 pub struct PersonKey([u8; PERSON_KEY_LEN]);

@@ -10,11 +10,9 @@ use uuid::Uuid;
 
 use crate::error::DomainError;
 use crate::ids::{LeagueId, PlayerId, game_id, player_key};
-use crate::league::ScheduledGame;
+use crate::league::events::ScheduledGame;
+pub use crate::settings::{DEFAULT_LEAGUE_SIZE, default_games_per_seat};
 
-/// `docs/scheduling.md#league-life-cycle`, league size: "A league is composed by a variable number
-/// of games played among 8 players".
-pub const DEFAULT_LEAGUE_SIZE: u32 = 8;
 /// Largest league: the scheduler's own limit, so every accepted size can be scheduled.
 pub const MAX_LEAGUE_SIZE: u32 = league_scheduling::MAX_PLAYERS as u32;
 /// Largest games per seat: the scheduler's own limit, so every accepted league can be filled.
@@ -59,13 +57,6 @@ pub fn check_league_size(players_per_game: u32, size: u32) -> Result<(), DomainE
         ));
     }
     Ok(())
-}
-
-/// The games per seat s of `docs/scheduling.md#games-per-league` for k players per game, if
-/// the table has k.
-pub fn default_games_per_seat(players_per_game: u32) -> Option<u32> {
-    league_scheduling::default_games_per_seat(players_per_game as usize)
-        .and_then(|s| u32::try_from(s).ok())
 }
 
 /// Games per seat s: the value of `docs/scheduling.md#games-per-league` for k unless given;

@@ -6,8 +6,6 @@
 use league_scoring::{Aggregation, ScoringSystem};
 use serde::{Deserialize, Serialize};
 
-use crate::rules::{DEFAULT_LEAGUE_SIZE, default_games_per_seat};
-
 /// A league's fixed settings (`docs/scheduling.md#league-life-cycle`). The field order is the
 /// stored JSON's key order: keep it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -60,4 +58,15 @@ impl LeagueSettings {
             aggregation: Aggregation::Sum,
         }
     }
+}
+
+/// `docs/scheduling.md#league-life-cycle`, league size: "A league is composed by a variable number
+/// of games played among 8 players".
+pub const DEFAULT_LEAGUE_SIZE: u32 = 8;
+
+/// The games per seat s of `docs/scheduling.md#games-per-league` for k players per game, if
+/// the table has k.
+pub fn default_games_per_seat(players_per_game: u32) -> Option<u32> {
+    league_scheduling::default_games_per_seat(players_per_game as usize)
+        .and_then(|s| u32::try_from(s).ok())
 }

@@ -3,11 +3,11 @@
 
 pub(crate) mod commands;
 pub(crate) mod events;
+pub(crate) mod status;
 
 pub use self::commands::*;
 pub use self::events::*;
-
-use std::fmt;
+pub use self::status::LeagueStatus;
 
 use league_scoring::{
     Aggregation, ConcessionRule, GameResult, ScoringError, ScoringSystem, score_game_unexplained,
@@ -27,26 +27,6 @@ use crate::rules::{
 use crate::scores::{ScoredGames, ScoredResult, StandingRow};
 use crate::seats::seat_labels;
 use crate::settings::LeagueSettings;
-
-/// Where a league is in its life: open for subscriptions, running (games scheduled),
-/// completed (every game finished).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum LeagueStatus {
-    Open,
-    Running,
-    Completed,
-}
-
-impl fmt::Display for LeagueStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            LeagueStatus::Open => "open",
-            LeagueStatus::Running => "running",
-            LeagueStatus::Completed => "completed",
-        })
-    }
-}
 
 /// Whether a game has a result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

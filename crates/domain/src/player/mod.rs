@@ -14,6 +14,7 @@ pub use self::events::*;
 use crate::aggregate::Aggregate;
 use crate::context::Context;
 use crate::error::DomainError;
+use crate::events::EventType;
 use crate::ids::{Actor, PlayerId, player_stream_id};
 use crate::personal::{PersonalText, pseudonym};
 use crate::rules::clean_name;
@@ -236,4 +237,15 @@ impl Aggregate for Player {
     fn version(&self) -> u64 {
         self.version
     }
+}
+
+/// The person whose key is stored with an event of `event_type` in `stream_id`, if any: a
+/// registration (`PlayerRegistered` in `player-<id>`) seals the name under a new key that
+/// commits with it. An import accepts a key only with its person's registration
+/// (`docs/personal-data.md#backups`).
+pub fn key_owner(stream_id: &str, event_type: &str) -> Option<PlayerId> {
+    if event_type != EventType::PlayerRegistered.as_str() {
+        return None;
+    }
+    crate::ids::player_id_of_stream(stream_id)
 }
