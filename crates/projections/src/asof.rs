@@ -9,9 +9,10 @@ use league_store::{Bound, EventStore, RecordedEvent, StreamId};
 use tokio::sync::mpsc;
 use uuid::Uuid;
 
+use crate::decode::EventMeta;
 use crate::decode::decode_row;
 use crate::error::ProjectionError;
-use crate::model::{EventMeta, ReadModel};
+use crate::model::ReadModel;
 use crate::players::{erased_players, person_keys};
 
 /// A point in history: everything up to and including a global position, or everything

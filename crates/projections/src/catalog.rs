@@ -17,9 +17,10 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+use crate::decode::EventMeta;
 use crate::decode::{decode, decode_row, meta_of};
 use crate::error::ProjectionError;
-use crate::model::{EventMeta, PlayerView};
+use crate::players::PlayerView;
 use crate::players::{PersonKeys, PlayerRegistry, person_keys};
 
 mod games;

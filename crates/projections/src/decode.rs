@@ -2,12 +2,12 @@
 //! decoder ([`DomainEvent::decode`], with its upcasting hook), re-exported under the name the
 //! read side uses, and applied to recorded events and to the store's raw rows.
 
+use chrono::{DateTime, Utc};
 pub use league_domain::PayloadSource;
 use league_domain::{DomainEvent, EventDecodeError};
 use league_store::{EventRow, RawEvent, RecordedEvent};
 
 use crate::error::ProjectionError;
-use crate::model::EventMeta;
 
 /// Decodes one stored event; refuses unknown types, schema versions without an upcast and
 /// malformed payloads with a typed error.
@@ -52,4 +52,12 @@ pub(crate) fn decode_raw(raw: RawEvent<'_>) -> Result<(EventMeta, DomainEvent), 
     decode_event(raw.event_type, raw.schema_version.into(), raw.payload)
         .map(|event| (meta, event))
         .map_err(|source| ProjectionError::Decode { position: raw.position, source })
+}
+
+/// Position, stream version and commit time of an event being folded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EventMeta {
+    pub position: u64,
+    pub stream_version: u64,
+    pub recorded_at: DateTime<Utc>,
 }

@@ -34,15 +34,12 @@ pub use catalog::{
     LeagueSummary, SnapshotCheck, SnapshotRejected, TournamentSummary, is_catalog_event,
     load_catalog, snapshot_of, verify_catalog_snapshot,
 };
-pub use decode::{PayloadSource, decode, decode_event};
+pub use decode::{EventMeta, PayloadSource, decode, decode_event};
 pub use error::ProjectionError;
 pub use league_domain::{GameStatus, LeagueStatus};
 pub use league_ratings::{GameKind, LeaderboardRow, Rating, RatingChange};
-pub use model::{
-    Applied, EventMeta, GameView, LeagueView, PlayerView, ReadModel, ScoreChange, SeatView,
-    StandingRow,
-};
-pub use players::{NAME_FIELD, PersonKeys, erased_players, person_keys};
+pub use model::{Applied, GameView, LeagueView, ReadModel, ScoreChange, SeatView, StandingRow};
+pub use players::{NAME_FIELD, PersonKeys, PlayerView, erased_players, person_keys};
 pub use ratings::{
     RATING_EVENT_TYPES, RATINGS_WINDOW, RatingsModel, RatingsQuestion, load_ratings,
 };

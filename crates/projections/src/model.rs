@@ -15,24 +15,9 @@ use league_store::RecordedEvent;
 use rustc_hash::FxHashMap as HashMap;
 use uuid::Uuid;
 
-use crate::decode::decode;
+use crate::decode::{EventMeta, decode};
 use crate::error::ProjectionError;
-use crate::players::{PersonKeys, PlayerRegistry};
-
-/// A registered player.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PlayerView {
-    pub id: Uuid,
-    /// The name to show: the player's own (opened with their key, or plain as stored before
-    /// names were sealed), else their pseudonym (erased, or their key is not at hand).
-    pub name: String,
-    /// Whether the player's personal data was erased.
-    pub erased: bool,
-    /// Hash of the player's valid bearer token (the token itself is never stored; empty
-    /// while the token is revoked).
-    pub token_hash: String,
-    pub registered_at: DateTime<Utc>,
-}
+use crate::players::{PersonKeys, PlayerRegistry, PlayerView};
 
 /// A league with its settings, players and games.
 #[derive(Debug, Clone, PartialEq)]
@@ -91,14 +76,6 @@ pub struct ScoreChange {
     pub total: f64,
     /// The correction's reason; `None` for a first report.
     pub reason: Option<String>,
-}
-
-/// Position, stream version and commit time of an event being folded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct EventMeta {
-    pub position: u64,
-    pub stream_version: u64,
-    pub recorded_at: DateTime<Utc>,
 }
 
 /// What folding one event changed: which league/player/game, and whether standings moved

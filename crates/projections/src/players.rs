@@ -22,10 +22,9 @@ use futures::TryStreamExt;
 use league_domain::EventType;
 use league_store::EventStore;
 
-use crate::decode::decode_row;
+use crate::decode::{EventMeta, decode_row};
 
 use crate::error::ProjectionError;
-use crate::model::{EventMeta, PlayerView};
 
 /// Registered players.
 #[derive(Debug, Clone, Default)]
@@ -314,4 +313,19 @@ pub(crate) fn sorted(ids: impl Iterator<Item = Uuid>) -> Vec<Uuid> {
     let mut ids: Vec<Uuid> = ids.collect();
     ids.sort_unstable();
     ids
+}
+
+/// A registered player.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlayerView {
+    pub id: Uuid,
+    /// The name to show: the player's own (opened with their key, or plain as stored before
+    /// names were sealed), else their pseudonym (erased, or their key is not at hand).
+    pub name: String,
+    /// Whether the player's personal data was erased.
+    pub erased: bool,
+    /// Hash of the player's valid bearer token (the token itself is never stored; empty
+    /// while the token is revoked).
+    pub token_hash: String,
+    pub registered_at: DateTime<Utc>,
 }

@@ -22,9 +22,9 @@ use league_store::{EventStore, RecordedEvent};
 use uuid::Uuid;
 
 use crate::asof::AsOf;
+use crate::decode::EventMeta;
 use crate::decode::decode;
 use crate::error::ProjectionError;
-use crate::model::EventMeta;
 
 /// The event types the ratings fold; every other event leaves them unchanged.
 pub const RATING_EVENT_TYPES: [EventType; 4] = [

@@ -22,9 +22,10 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use uuid::Uuid;
 
 use crate::asof::{AsOf, load_league};
+use crate::decode::EventMeta;
 use crate::decode::decode_raw;
 use crate::error::ProjectionError;
-use crate::model::{EventMeta, LeagueState, ReadModel, StandingRow};
+use crate::model::{LeagueState, ReadModel, StandingRow};
 use crate::players::{erased_players, person_keys};
 use crate::ratings::RatingsModel;
 
