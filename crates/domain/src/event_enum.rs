@@ -6,7 +6,8 @@
 /// `pub enum Enum { Variant(Variant), … }` and `From<Variant> for Enum`.
 macro_rules! aggregate_enum {
     ([] $aggregate:ident($enum:ident, $id:ident) {
-        $($variant:ident = $name:literal version $version:literal),* $(,)?
+        $($variant:ident = $name:literal version $version:literal
+            $(notify [$($kind:ident),*])?),* $(,)?
     }) => {
         #[doc = concat!(
             "The events of the [`crate::", stringify!($aggregate), "`] aggregate's stream, ",

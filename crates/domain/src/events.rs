@@ -37,7 +37,8 @@ use crate::webhook::events::*;
 /// id. The stored names never change.
 macro_rules! domain_events {
     ([] $($aggregate:ident($enum:ident, $id:ident) {
-        $($variant:ident = $name:literal version $version:literal),* $(,)?
+        $($variant:ident = $name:literal version $version:literal
+            $(notify [$($kind:ident),*])?),* $(,)?
     })*) => {
         $(
             impl $enum {
@@ -114,6 +115,14 @@ macro_rules! domain_events {
             pub const fn schema_version(self) -> u32 {
                 match self {
                     $($(EventType::$variant => $version,)*)*
+                }
+            }
+
+            /// The webhook kinds events of this type are sent to (`docs/webhooks.md`), as the
+            /// type's line in its room's list says.
+            pub const fn webhook_kinds(self) -> &'static [WebhookKind] {
+                match self {
+                    $($(EventType::$variant => &[$($(WebhookKind::$kind),*)?],)*)*
                 }
             }
 

@@ -105,10 +105,11 @@ macro_rules! league_events {
                 LeagueCreated = "LeagueCreated" version 1,
                 PlayerSubscribed = "PlayerSubscribed" version 1,
                 PlayerUnsubscribed = "PlayerUnsubscribed" version 1,
-                GamesScheduled = "GamesScheduled" version 1,
-                GameFinished = "GameFinished" version 3,
-                GameResultCorrected = "GameResultCorrected" version 3,
-                LeagueCompleted = "LeagueCompleted" version 1,
+                GamesScheduled = "GamesScheduled" version 1 notify [LeagueStarted],
+                GameFinished = "GameFinished" version 3 notify [ResultReported, StandingsChanged],
+                GameResultCorrected = "GameResultCorrected" version 3
+                    notify [ResultCorrected, StandingsChanged],
+                LeagueCompleted = "LeagueCompleted" version 1 notify [LeagueCompleted],
                 LeagueCoOrganiserAdded = "LeagueCoOrganiserAdded" version 1,
             }
         }

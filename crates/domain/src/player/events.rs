@@ -64,8 +64,8 @@ pub struct OrganiserDismissed {
     pub dismissed_by: Actor,
 }
 
-/// The player's event types, one line each (stored name, the schema version this code writes),
-/// passed on to the next aggregate's list and at last to `domain_events!` (`crate::events`).
+/// The player's event types, one line each (stored name, the schema version this code writes,
+/// and the webhook kinds it is sent to, `notify [...]`, if any), passed on to the next aggregate's list and at last to `domain_events!` (`crate::events`).
 /// Registrations are at version 2 since names are sealed; a version 1 name reads as plain
 /// text, as written.
 macro_rules! player_events {

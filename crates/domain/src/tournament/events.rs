@@ -150,12 +150,13 @@ macro_rules! tournament_events {
                 TournamentPlayerEntered = "TournamentPlayerEntered" version 1,
                 TournamentPlayerWithdrawn = "TournamentPlayerWithdrawn" version 1,
                 RollCallAnswered = "RollCallAnswered" version 1,
-                RoundSeeded = "RoundSeeded" version 1,
+                RoundSeeded = "RoundSeeded" version 1 notify [RoundSeeded],
                 RoundPlayersSwapped = "RoundPlayersSwapped" version 1,
-                BoardFinished = "BoardFinished" version 2,
-                BoardResultCorrected = "BoardResultCorrected" version 2,
+                BoardFinished = "BoardFinished" version 2 notify [ResultReported, StandingsChanged],
+                BoardResultCorrected = "BoardResultCorrected" version 2
+                    notify [ResultCorrected, StandingsChanged],
                 RoundCompleted = "RoundCompleted" version 1,
-                TournamentCompleted = "TournamentCompleted" version 1,
+                TournamentCompleted = "TournamentCompleted" version 1 notify [LeagueCompleted],
                 TournamentCoOrganiserAdded = "TournamentCoOrganiserAdded" version 1,
             }
         }

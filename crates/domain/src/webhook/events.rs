@@ -2,7 +2,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{WebhookFormat, WebhookKind};
 use crate::event_enum::aggregate_enum;
 use uuid::Uuid;
 
@@ -97,4 +96,47 @@ pub fn url_host(url: &str) -> String {
         .and_then(|parsed| parsed.host_str().map(str::to_owned))
         .filter(|host| !host.is_empty())
         .unwrap_or_else(|| "[unreadable URL]".to_owned())
+}
+
+/// What a webhook can ask to be told about.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum WebhookKind {
+    /// A league game's or tournament board's result was reported.
+    ResultReported,
+    /// A reported result was corrected.
+    ResultCorrected,
+    /// A league filled up and its games were scheduled (a tournament starts with its first
+    /// seeded round).
+    LeagueStarted,
+    /// A league or tournament completed.
+    LeagueCompleted,
+    /// A tournament round was seeded into boards.
+    RoundSeeded,
+    /// A result (reported or corrected) changed the competition's standings; the delivery
+    /// carries the standings after it.
+    StandingsChanged,
+}
+
+/// How a delivery's body is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum WebhookFormat {
+    /// The event and what it means, as JSON (`docs/webhooks.md#json-body`).
+    #[default]
+    Json,
+    /// A Discord-compatible message: `{"content": "<readable summary>"}`.
+    Discord,
 }

@@ -31,97 +31,20 @@ pub const MAX_WEBHOOK_URL_CHARS: usize = 2000;
 /// Most competitions one webhook covers.
 pub const MAX_WEBHOOK_COMPETITIONS: usize = 100;
 
-/// What a webhook can ask to be told about.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Serialize,
-    Deserialize,
-    strum::VariantArray,
-)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum WebhookKind {
-    /// A league game's or tournament board's result was reported.
-    ResultReported,
-    /// A reported result was corrected.
-    ResultCorrected,
-    /// A league filled up and its games were scheduled (a tournament starts with its first
-    /// seeded round).
-    LeagueStarted,
-    /// A league or tournament completed.
-    LeagueCompleted,
-    /// A tournament round was seeded into boards.
-    RoundSeeded,
-    /// A result (reported or corrected) changed the competition's standings; the delivery
-    /// carries the standings after it.
-    StandingsChanged,
-}
-
 impl WebhookKind {
     /// Every kind, in declaration order.
     pub const ALL: &'static [WebhookKind] = <WebhookKind as strum::VariantArray>::VARIANTS;
 
-    /// The kinds an event of type `event_type` belongs to (none for most types). Exhaustive,
-    /// so a new event type is a decision made here.
+    /// The kinds an event of type `event_type` belongs to (none for most types): as its
+    /// room's list of event types says (`notify [...]`).
     pub const fn of_type(event_type: EventType) -> &'static [WebhookKind] {
-        use WebhookKind::*;
-        match event_type {
-            EventType::GameFinished | EventType::BoardFinished => {
-                &[ResultReported, StandingsChanged]
-            }
-            EventType::GameResultCorrected | EventType::BoardResultCorrected => {
-                &[ResultCorrected, StandingsChanged]
-            }
-            EventType::GamesScheduled => &[LeagueStarted],
-            EventType::LeagueCompleted | EventType::TournamentCompleted => &[LeagueCompleted],
-            EventType::RoundSeeded => &[RoundSeeded],
-            EventType::PlayerRegistered
-            | EventType::LeagueCreated
-            | EventType::PlayerSubscribed
-            | EventType::PlayerUnsubscribed
-            | EventType::TournamentCreated
-            | EventType::TournamentPlayerEntered
-            | EventType::TournamentPlayerWithdrawn
-            | EventType::RollCallAnswered
-            | EventType::RoundPlayersSwapped
-            | EventType::RoundCompleted
-            | EventType::TokenRotated
-            | EventType::TokenRevoked
-            | EventType::OrganiserAppointed
-            | EventType::OrganiserDismissed
-            | EventType::LeagueCoOrganiserAdded
-            | EventType::TournamentCoOrganiserAdded
-            | EventType::WebhookRegistered
-            | EventType::WebhookPaused
-            | EventType::WebhookResumed
-            | EventType::WebhookRemoved
-            | EventType::PlayerErased
-            | EventType::CalendarFeedIssued
-            | EventType::CalendarFeedRotated => &[],
-        }
+        event_type.webhook_kinds()
     }
 
     /// The event types that belong to this kind.
     pub fn event_types(self) -> impl Iterator<Item = EventType> {
         EventType::ALL.iter().copied().filter(move |t| WebhookKind::of_type(*t).contains(&self))
     }
-}
-
-/// How a delivery's body is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum WebhookFormat {
-    /// The event and what it means, as JSON (`docs/webhooks.md#json-body`).
-    #[default]
-    Json,
-    /// A Discord-compatible message: `{"content": "<readable summary>"}`.
-    Discord,
 }
 
 /// Where a webhook is.
