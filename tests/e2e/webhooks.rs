@@ -136,14 +136,23 @@ async fn a_receiver_failing_30_percent_gets_every_event_once_after_dedup(db: Tes
     let content = received[0].json()["content"].as_str().unwrap().to_owned();
     assert!(content.starts_with("PLACEMENT league — Result: Player "), "{content}");
 
-    let data = server
-        .data(
-            Some(ADMIN),
-            "{ webhooks { id status format kinds checkpointPosition lag lastError } }",
-            json!({}),
-        )
-        .await;
-    let listed = &data["webhooks"][0];
+    // The checkpoint commits after the receiver's 2xx: wait for it to pass the last event.
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let listed = loop {
+        let data = server
+            .data(
+                Some(ADMIN),
+                "{ webhooks { id status format kinds checkpointPosition lag lastError } }",
+                json!({}),
+            )
+            .await;
+        let listed = data["webhooks"][0].clone();
+        let checkpoint = listed["checkpointPosition"].as_u64().unwrap();
+        if checkpoint >= *accepted.last().unwrap() || tokio::time::Instant::now() > deadline {
+            break listed;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
     assert_eq!(listed["id"], hook.as_str());
     assert_eq!(listed["format"], "DISCORD");
     assert!(listed["checkpointPosition"].as_u64().unwrap() >= *accepted.last().unwrap());
