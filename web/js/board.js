@@ -10,7 +10,7 @@ import { catalogue, systemName } from "./catalogue.js";
 import * as Q from "./queries.js";
 import { resultForm } from "./result-form.js";
 import { navigate } from "./main.js";
-import { names } from "./tournament.js";
+import { names } from "./tournament-common.js";
 
 /** @type {import("./main.js").View} */
 export async function boardView(main, [id, boardId]) {

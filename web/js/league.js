@@ -192,6 +192,3 @@ export async function leagueView(main, [id]) {
     },
   }, { query: Q.LEAGUE_EVENTS, variables: { leagueId: id }, onData: () => void reload() }]);
 }
-
-/** Kept for the tournament page until it imports it from standings.js. */
-export { downloads } from "./standings.js";
