@@ -6,7 +6,8 @@ import { gql } from "./api.js";
 import { h, replace, score, delta, when } from "./dom.js";
 import { catalogue, systemName } from "./catalogue.js";
 import * as Q from "./queries.js";
-import { actorName, describe, histories } from "./league.js";
+import { actorName, describe, histories } from "./league-log.js";
+import { firstRow, pager, wideTable } from "./table.js";
 
 const PAGE = 25;
 
@@ -54,7 +55,7 @@ export async function auditView(main, [id]) {
   const stack = [null];
   const load = async () => {
     const { events } = await gql(Q.EVENTS, { leagueId: id, first: PAGE, after: stack[stack.length - 1] });
-    const first = (stack.length - 1) * PAGE + 1;
+    const first = firstRow(stack, PAGE);
     const system = systemName(cat, league.scoringSystem);
     const rows = events.nodes.map((/** @type {any} */ e) => {
       const explained = changes.get(e.position) ?? [];
@@ -76,13 +77,9 @@ export async function auditView(main, [id]) {
           h("details", {}, h("summary", {}, "Payload"), h("pre", {}, JSON.stringify(e.payload, null, 2)))));
     });
     replace(body,
-      h("div", { class: "table-wrap" }, h("table", { class: "audit" },
-        h("caption", {}, `Events ${first}–${first + events.nodes.length - 1} of ${events.totalCount}`),
-        h("thead", {}, h("tr", {}, ...["Position", "Type", "Actor", "Time", "Hash", "What changed"].map((x) => h("th", { scope: "col" }, x)))),
-        h("tbody", {}, rows))),
-      h("nav", { class: "pager", "aria-label": "Pages" },
-        h("button", { type: "button", disabled: stack.length === 1, onclick: () => { stack.pop(); void load(); } }, "Previous"),
-        h("button", { type: "button", disabled: !events.pageInfo.hasNextPage, onclick: () => { stack.push(events.pageInfo.endCursor); void load(); } }, "Next")));
+      wideTable(["Position", "Type", "Actor", "Time", "Hash", "What changed"], rows,
+        { class: "audit", caption: `Events ${first}–${first + events.nodes.length - 1} of ${events.totalCount}` }),
+      pager(stack, events.pageInfo, load));
   };
   await load();
 }

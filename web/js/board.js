@@ -8,9 +8,9 @@ import { gql, session } from "./api.js";
 import { h, replace, score, badge } from "./dom.js";
 import { catalogue, systemName } from "./catalogue.js";
 import * as Q from "./queries.js";
-import { resultForm } from "./forms.js";
+import { resultForm } from "./result-form.js";
 import { navigate } from "./main.js";
-import { names } from "./tournament.js";
+import { names } from "./tournament-common.js";
 
 /** @type {import("./main.js").View} */
 export async function boardView(main, [id, boardId]) {

@@ -4,9 +4,11 @@
  * subscriptions, for a club to show in an iframe on its own site. Links open the full pages
  * in a new tab, outside the frame. */
 
-import { gql, subscribe } from "./api.js";
+import { gql } from "./api.js";
 import { h, replace, score, badge } from "./dom.js";
 import * as Q from "./queries.js";
+import { table } from "./table.js";
+import { follow, liveBadge } from "./live.js";
 
 /** @typedef {{ rank: number, total: number, games: number, player: { id: string, name: string } }} Row */
 
@@ -16,15 +18,12 @@ function appLink(path, text) {
 }
 
 /** The standings table. @param {Row[]} rows @param {string} caption */
-function table(rows, caption) {
-  return h("table", { class: "standings" },
-    h("caption", {}, caption),
-    h("thead", {}, h("tr", {}, ...["Rank", "Player", "Total", "Games"].map((x) => h("th", { scope: "col" }, x)))),
-    h("tbody", {}, rows.map((r) => h("tr", {},
-      h("td", { class: "num" }, r.rank),
-      h("th", { scope: "row" }, appLink(`/players/${r.player.id}`, r.player.name)),
-      h("td", { class: "num total" }, score(r.total)),
-      h("td", { class: "num" }, r.games)))));
+function standingsTable(rows, caption) {
+  return table(["Rank", "Player", "Total", "Games"], rows.map((r) => h("tr", {},
+    h("td", { class: "num" }, r.rank),
+    h("th", { scope: "row" }, appLink(`/players/${r.player.id}`, r.player.name)),
+    h("td", { class: "num total" }, score(r.total)),
+    h("td", { class: "num" }, r.games))), { class: "standings", caption });
 }
 
 /** What the widget shows of each kind of competition: how to read it and follow it. */
@@ -72,18 +71,20 @@ async function start() {
     return;
   }
   document.title = `${competition.name} · Standings`;
-  const live = h("span", { class: "live", "data-state": "connecting" }, "connecting…");
-  const standings = h("div", { id: "standings", "aria-live": "polite" }, table(competition.rows, "Standings now"));
+  const live = liveBadge();
+  const standings = h("div", { id: "standings", "aria-live": "polite" }, standingsTable(competition.rows, "Standings now"));
   replace(main,
-    h("h1", {}, appLink(`/${kind}/${id}`, competition.name), " ", badge(competition.status), " ", live),
+    h("h1", {}, appLink(`/${kind}/${id}`, competition.name), " ", badge(competition.status), " ", live.element),
     standings);
-  subscribe(how.subscription, how.variables(id), (data) => {
-    const update = how.update(data);
-    replace(standings, table(update.rows, `Standings now (after position ${update.position})`));
-  }, (connected) => {
-    live.dataset.state = connected ? "live" : "offline";
-    live.textContent = connected ? "live" : "reconnecting…";
-  });
+  // The widget lives as long as its frame: its subscription is never ended.
+  follow(live, [{
+    query: how.subscription,
+    variables: how.variables(id),
+    onData: (data) => {
+      const update = how.update(data);
+      replace(standings, standingsTable(update.rows, `Standings now (after position ${update.position})`));
+    },
+  }]);
 }
 
 start().catch((error) => {

@@ -1,11 +1,11 @@
 // @ts-check
 /** @file Form building blocks: labelled fields with an error slot, API errors shown next
- * to the field they name (`extensions.field`), and the result form that fits a scoring
- * system (a league game's or a tournament board's). */
+ * to the field they name (`extensions.field`), pickers whose hint explains the choice, forms
+ * kept across a refresh of the page's data, a button's command, and a form's submission with
+ * its idempotency key. (The result form of a game or board: result-form.js.) */
 
 import { ApiError } from "./api.js";
 import { h, announce } from "./dom.js";
-import { requires } from "./catalogue.js";
 
 let uid = 0;
 
@@ -143,9 +143,70 @@ export function formError() {
 }
 
 /**
- * @typedef {{ seat: number, label: string, player: { id: string, name: string } }} Seat
- * @typedef {{ id: string, number: number, status: string, seats: Seat[], result: any }} GameForResult
+ * A `<select>` of `items`, each option's value, text and (optional) title given by `option`.
+ * @template T
+ * @param {T[]} items
+ * @param {(item: T) => { value: string, text: string, title?: string }} option
  */
+export function selectOf(items, option) {
+  return /** @type {HTMLSelectElement} */ (h("select", {}, items.map((item) => {
+    const { value, text, title } = option(item);
+    return h("option", { value, title }, text);
+  })));
+}
+
+/**
+ * A field whose hint says what the chosen value means: `explain()` gives the hint's text
+ * for the control's current value (null: leave it), shown now and after every change.
+ * @param {string} label @param {HTMLElement} control @param {string} path @param {() => string|null} explain
+ */
+export function explainedField(label, control, path, explain) {
+  const element = field(label, control, { field: path, hint: " " });
+  const hint = /** @type {HTMLElement} */ (element.querySelector(".hint"));
+  const show = () => {
+    const text = explain();
+    if (text !== null) hint.textContent = text;
+  };
+  control.addEventListener("change", show);
+  show();
+  return element;
+}
+
+/**
+ * Forms a reader may be filling in that survive a refresh of the page's data: `keep(key,
+ * basis, build)` gives the element built for `key` while `basis` stays the same, and builds
+ * a new one when it changes.
+ */
+export function keeper() {
+  /** @type {Map<string, { signature: string, element: HTMLElement }>} */
+  const kept = new Map();
+  /** @param {string} key @param {unknown} basis @param {() => HTMLElement} build */
+  return (key, basis, build) => {
+    const signature = JSON.stringify(basis);
+    const found = kept.get(key);
+    if (found && found.signature === signature) return found.element;
+    const element = build();
+    kept.set(key, { signature, element });
+    return element;
+  };
+}
+
+/**
+ * A button's command: `run` sends it; a refusal is shown in `where` (and changed nothing),
+ * otherwise `done` is announced and `then` runs (a refresh).
+ * @param {HTMLElement} where @param {() => Promise<unknown>} run @param {string} done @param {() => Promise<void>} then
+ */
+export async function command(where, run, done, then) {
+  clearErrors(where);
+  try {
+    await run();
+  } catch (error) {
+    showError(where, error);
+    return;
+  }
+  announce(done);
+  await then();
+}
 
 /** An `<input>` of a type. @param {string} type @param {Record<string, any>} [attrs] */
 export const input = (type, attrs = {}) => /** @type {HTMLInputElement} */ (h("input", { type, ...attrs }));
@@ -198,205 +259,4 @@ export function onSubmit(form, send) {
       if (!(error instanceof ApiError) || error.code !== "NETWORK") idempotencyKey = crypto.randomUUID();
     }
   });
-}
-
-/**
- * The result table for a game in the league's system, its columns chosen by the system's
- * `resultShape` and `requires` (the catalogue). `read()` returns the `GameResultInput`;
- * each control carries the GraphQL path of its value.
- * @param {GameForResult} game
- * @param {import("./catalogue.js").SystemInfo} info
- */
-export function resultFields(game, info) {
-  const shape = info.resultShape;
-  const needs = (/** @type {string} */ field) => requires(info, field);
-  // The ships-left rules are the ones where a player may surrender and the sides may agree a draw.
-  const shipsLeft = needs("SHIPS_LEFT");
-  const unitsLost = needs("UNITS_LOST");
-  const kills = needs("KILLS");
-  const eliminatedYear = needs("ELIMINATED_YEAR");
-  const soloYear = needs("SOLO_YEAR");
-  const earlierCentres = needs("EARLIER_CENTRES");
-  const existing = game.result;
-  /** @param {string} id */
-  const prior = (id) => {
-    if (!existing) return null;
-    if (existing.entries) return existing.entries.find((/** @type {any} */ e) => e.player.id === id) ?? null;
-    for (const [s, side] of existing.sides.entries()) {
-      const p = side.players.find((/** @type {any} */ x) => x.player.id === id);
-      if (p) return { ...p, side: s };
-    }
-    return null;
-  };
-  const k = game.seats.length;
-  // Exactly two sides, or as many as there are players.
-  const sideCount = needs("TWO_SIDES") ? 2 : k;
-  /** @type {{ key: string, head: string, label: string }[]} the team columns the system needs */
-  const teamColumns = [{ key: "points", head: "Points", label: "Points" }];
-  if (unitsLost) teamColumns.push({ key: "units", head: "Units", label: "Units" }, { key: "lost", head: "Lost", label: "Units lost" });
-  if (kills) teamColumns.push({ key: "kills", head: "Kills", label: "Kills" });
-  if (shipsLeft) teamColumns.push({ key: "shipsLeft", head: "Ships left", label: "Ships left" });
-  /** @type {string[]} */
-  let heads;
-  if (shape === "PLACEMENT") heads = ["Points"];
-  else if (shape === "DIPLOMACY") {
-    heads = ["Centres", "Eliminated", ...(eliminatedYear ? ["Year eliminated"] : []), "In draw",
-      ...(soloYear ? ["Solo year"] : []), ...(earlierCentres ? ["Earlier centres"] : [])];
-  } else heads = ["Side", ...teamColumns.map((column) => column.head), ...(shipsLeft ? ["Surrendered"] : [])];
-
-  /** @type {{ seat: Seat, controls: Record<string, HTMLInputElement|HTMLSelectElement> }[]} */
-  const rows = [];
-  const body = h("tbody");
-  for (const [i, seat] of game.seats.entries()) {
-    const p = prior(seat.player.id);
-    const who = `${seat.label}, ${seat.player.name}`;
-    /** @type {Record<string, HTMLInputElement|HTMLSelectElement>} */
-    const c = {};
-    /** @type {HTMLElement[]} */
-    const cells = [];
-    if (shape === "PLACEMENT") {
-      c.points = input("number", { step: "any", required: true, value: p?.points ?? "" });
-      cells.push(cellControl(c.points, `result.placement[${i}].points`, `Points of ${who}`));
-    } else if (shape === "DIPLOMACY") {
-      const path = `result.diplomacy[${i}]`;
-      c.centres = input("number", { min: 0, max: 34, step: 1, required: true, value: p?.centres ?? "" });
-      c.eliminated = input("checkbox", { checked: Boolean(p?.eliminated) });
-      cells.push(cellControl(c.centres, `${path}.centres`, `Supply centres of ${who}`));
-      cells.push(cellControl(c.eliminated, `${path}.eliminated`, `${who} eliminated`));
-      if (eliminatedYear) {
-        c.eliminatedYear = input("number", { min: 1901, step: 1, value: p?.eliminatedYear ?? "" });
-        cells.push(cellControl(c.eliminatedYear, `${path}.eliminatedYear`, `Year ${who} was eliminated`));
-      }
-      c.inDraw = input("checkbox", { checked: Boolean(p?.inDraw) });
-      cells.push(cellControl(c.inDraw, `${path}.inDraw`, `${who} in the draw`));
-      if (soloYear) {
-        c.soloYear = input("number", { min: 1901, step: 1, value: p?.soloYear ?? "" });
-        cells.push(cellControl(c.soloYear, `${path}.soloYear`, `Solo year of ${who}`));
-      }
-      if (earlierCentres) {
-        c.earlierCentres = input("text", { inputmode: "numeric", placeholder: "e.g. 9, 8", value: (p?.earlierCentres ?? []).join(", ") });
-        cells.push(cellControl(c.earlierCentres, `${path}.earlierCentres`, `Earlier centres of ${who}, latest year first`));
-      }
-    } else {
-      const defaultSide = p ? p.side : sideCount === k ? i : Math.floor((i * sideCount) / k);
-      c.side = /** @type {HTMLSelectElement} */ (
-        h("select", {}, ...Array.from({ length: sideCount }, (_, s) => h("option", { value: s, selected: s === defaultSide }, `Side ${s + 1}`)))
-      );
-      cells.push(cellControl(c.side, `seat[${i}].side`, `Side of ${who}`));
-      const defaults = { points: "", units: 1, lost: 0, kills: 0, shipsLeft: "" };
-      for (const { key, label } of teamColumns) {
-        const value = p?.[key] ?? defaults[/** @type {keyof typeof defaults} */ (key)];
-        c[key] = input("number", { step: key === "points" ? "any" : 1, min: key === "units" ? 1 : 0, required: key === "points", value });
-        cells.push(cellControl(c[key], `seat[${i}].${key}`, `${label} of ${who}`));
-      }
-      if (shipsLeft) {
-        c.surrendered = input("checkbox", { checked: Boolean(p?.surrendered) });
-        cells.push(cellControl(c.surrendered, `seat[${i}].surrendered`, `${who} surrendered`));
-      }
-    }
-    rows.push({ seat, controls: c });
-    body.append(h("tr", {}, h("th", { scope: "row" }, seat.label), h("td", {}, seat.player.name), ...cells.map((x) => h("td", {}, x))));
-  }
-  const draw = shipsLeft ? input("checkbox", { checked: Boolean(existing?.draw) }) : null;
-  // A requirement's description starts with its path in the API ("players[i].centres: …"): the form shows the words.
-  const requirements = h("ul", { class: "hint requirements" }, info.requires.map((r) => h("li", {}, r.description.replace(/^[^:]*: /, ""))));
-  const element = h(
-    "fieldset",
-    { class: "result-fields" },
-    h("legend", {}, `Result (${info.displayName})`),
-    h("p", { class: "hint" }, info.rule),
-    requirements,
-    shape === "DIPLOMACY"
-      ? h("p", { class: "hint" }, "In draw: leave every box empty for a draw of all survivors, tick the powers of a narrower draw, or tick one power alone for a concession to it.")
-      : null,
-    h("div", { class: "table-wrap" },
-      h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Seat"), h("th", { scope: "col" }, "Player"), ...heads.map((x) => h("th", { scope: "col" }, x)))), body)),
-    draw ? field("Draw by mutual consent", draw, { field: "result.teams.draw" }) : null,
-    h("p", { class: "field-error", id: "result-error", hidden: true }),
-  );
-  // Errors about the result as a whole land under the table.
-  const anchor = h("span", { id: "result", "data-field": "result", hidden: true });
-  element.prepend(anchor);
-
-  /** @param {HTMLInputElement|HTMLSelectElement|undefined} el */
-  const num = (el) => (!el || el.value === "" ? null : Number(el.value));
-  /** @param {HTMLInputElement|HTMLSelectElement} el */
-  const checked = (el) => /** @type {HTMLInputElement} */ (el).checked;
-  /** "9, 8" → [9, 8]; anything not a whole number is sent as is for the server to explain. @param {HTMLInputElement|HTMLSelectElement|undefined} el */
-  const counts = (el) => (!el || el.value.trim() === "" ? null : el.value.split(/[\s,;]+/).filter(Boolean).map(Number));
-
-  /** Reads the `GameResultInput`; renames team controls to the paths the server will name. */
-  function read() {
-    if (shape === "PLACEMENT") {
-      return { placement: rows.map((r) => ({ playerId: r.seat.player.id, points: num(r.controls.points) })) };
-    }
-    if (shape === "DIPLOMACY") {
-      return {
-        diplomacy: rows.map((r) => ({
-          playerId: r.seat.player.id,
-          centres: num(r.controls.centres),
-          eliminated: checked(r.controls.eliminated),
-          eliminatedYear: num(r.controls.eliminatedYear),
-          inDraw: checked(r.controls.inDraw),
-          soloYear: num(r.controls.soloYear),
-          earlierCentres: counts(r.controls.earlierCentres),
-        })),
-      };
-    }
-    /** @type {Map<number, typeof rows>} */
-    const bySide = new Map();
-    for (const r of rows) {
-      const s = Number(r.controls.side.value);
-      bySide.set(s, [...(bySide.get(s) ?? []), r]);
-    }
-    const sides = [...bySide.entries()].sort((a, b) => a[0] - b[0]).map(([s, members], si) => ({
-      name: `Side ${s + 1}`,
-      players: members.map((r, pj) => {
-        for (const key of Object.keys(r.controls)) {
-          if (key !== "side") r.controls[key].dataset.field = `result.teams.sides[${si}].players[${pj}].${key}`;
-        }
-        return {
-          playerId: r.seat.player.id,
-          points: num(r.controls.points),
-          ...(unitsLost ? { units: num(r.controls.units) ?? 1, lost: num(r.controls.lost) ?? 0 } : {}),
-          ...(kills ? { kills: num(r.controls.kills) ?? 0 } : {}),
-          ...(shipsLeft ? { shipsLeft: num(r.controls.shipsLeft), surrendered: checked(r.controls.surrendered) } : {}),
-        };
-      }),
-    }));
-    return { teams: { draw: draw ? draw.checked : false, sides } };
-  }
-  return { element, read };
-}
-
-/**
- * The report or correction form of a game or board, with the fields its system needs.
- * `send` gets the result, the reason (corrections) and the idempotency key; a refusal it
- * throws is shown next to the field it names.
- * @param {GameForResult} game
- * @param {"report"|"correct"} mode
- * @param {import("./catalogue.js").SystemInfo | string} info the system's catalogue entry, or its name when the app does not know it
- * @param {(variables: { result: any, reason?: string, idempotencyKey: string }) => Promise<void>} send
- */
-export function resultForm(game, mode, info, send) {
-  if (typeof info === "string") return h("p", { role: "alert" }, `This app does not know the scoring system ${info}.`);
-  const result = resultFields(game, info);
-  const reason = /** @type {HTMLTextAreaElement} */ (h("textarea", { required: true, rows: 2 }));
-  const submit = h("button", { type: "submit", class: "primary" }, mode === "report" ? "Report result" : "Correct result");
-  const form = h("form", { class: "result-form", novalidate: true, "aria-labelledby": "result-form-h" },
-    h("h2", { id: "result-form-h" }, mode === "report" ? "Report the result" : "Correct the result"),
-    formError(),
-    result.element,
-    mode === "correct" ? field("Reason for the correction", reason, { field: "reason", hint: "Kept in the log and shown in score histories." }) : null,
-    submit);
-  onSubmit(form, async (idempotencyKey) => {
-    submit.setAttribute("disabled", "");
-    try {
-      await send({ result: result.read(), idempotencyKey, ...(mode === "correct" ? { reason: reason.value } : {}) });
-      announce(mode === "report" ? "Result reported." : "Result corrected.");
-    } finally {
-      submit.removeAttribute("disabled");
-    }
-  });
-  return form;
 }

@@ -12,7 +12,8 @@ import { auditView } from "./audit.js";
 import { playerView, gameView } from "./player.js";
 import { signInView, adminView } from "./admin.js";
 import { ratingsView } from "./ratings.js";
-import { tournamentsView, tournamentView } from "./tournament.js";
+import { tournamentsView } from "./tournaments.js";
+import { tournamentView } from "./tournament.js";
 import { boardView, boardCallView } from "./board.js";
 
 /** @typedef {(main: HTMLElement, params: string[]) => (void | (() => void) | Promise<void | (() => void)>)} View */

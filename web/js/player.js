@@ -8,7 +8,7 @@ import { h, replace, score, delta, when, badge } from "./dom.js";
 import { catalogue, systemName } from "./catalogue.js";
 import { playerRatings } from "./ratings.js";
 import * as Q from "./queries.js";
-import { resultForm } from "./forms.js";
+import { resultForm } from "./result-form.js";
 import { navigate } from "./main.js";
 
 /** @type {import("./main.js").View} */

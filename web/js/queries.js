@@ -226,10 +226,17 @@ query Tournament($id: ID!) {
   }
 }`;
 
-/** Only the stream version: whether the page is behind (roll call answers move no standings). */
+/** Only the position: whether the page is behind (roll call answers move no standings). */
 export const TOURNAMENT_EVENTS = /* GraphQL */ `
 subscription TournamentEvents($tournamentId: ID!) {
-  tournamentEvents(tournamentId: $tournamentId) { position type }
+  tournamentEvents(tournamentId: $tournamentId) { position }
+}`;
+
+/** Only the position: the server says which changes moved a tournament's standings (the page
+ * reads them itself, after the round it shows). */
+export const TOURNAMENT_STANDINGS_MOVED = /* GraphQL */ `
+subscription TournamentStandingsMoved($tournamentId: ID!) {
+  tournamentStandingsChanged(tournamentId: $tournamentId) { position }
 }`;
 
 export const TOURNAMENT_STANDINGS = /* GraphQL */ `

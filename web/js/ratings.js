@@ -8,6 +8,7 @@ import { h, replace, score, delta, when } from "./dom.js";
 import { catalogue, kindName, kindSlug, ratingKinds, systemsRatedAs } from "./catalogue.js";
 import { formError, showError } from "./forms.js";
 import * as Q from "./queries.js";
+import { firstRow, pager, wideTable } from "./table.js";
 
 const PAGE = 20;
 
@@ -41,22 +42,18 @@ export async function ratingsView(main, [slug]) {
     body);
   const load = async () => {
     const { ratings } = await gql(Q.RATINGS, { game: kind, first: PAGE, after: stack[stack.length - 1] });
-    const first = (stack.length - 1) * PAGE + 1;
+    const first = firstRow(stack, PAGE);
     replace(body,
       ratings.totalCount === 0 ? h("p", {}, "Nobody is rated at this kind of game yet.")
-        : h("div", { class: "table-wrap" }, h("table", { class: "leaderboard" },
-            h("caption", {}, `Players ${first}–${first + ratings.nodes.length - 1} of ${ratings.totalCount}`),
-            h("thead", {}, h("tr", {}, ...["Rank", "Player", "Rating", "μ", "σ", "Games"].map((x) => h("th", { scope: "col" }, x)))),
-            h("tbody", {}, ratings.nodes.map((/** @type {any} */ row) => h("tr", {},
-              h("td", { class: "num" }, row.rank),
-              h("th", { scope: "row" }, h("a", { href: `/players/${row.player.id}` }, row.player.name)),
-              h("td", { class: "num total" }, rounded(row.rating.display)),
-              h("td", { class: "num" }, rounded(row.rating.mu)),
-              h("td", { class: "num" }, rounded(row.rating.sigma)),
-              h("td", { class: "num" }, row.rating.games)))))),
-      h("nav", { class: "pager", "aria-label": "Pages" },
-        h("button", { type: "button", disabled: stack.length === 1, onclick: () => { stack.pop(); void load(); } }, "Previous"),
-        h("button", { type: "button", disabled: !ratings.pageInfo.hasNextPage, onclick: () => { stack.push(ratings.pageInfo.endCursor); void load(); } }, "Next")));
+        : wideTable(["Rank", "Player", "Rating", "μ", "σ", "Games"], ratings.nodes.map((/** @type {any} */ row) => h("tr", {},
+            h("td", { class: "num" }, row.rank),
+            h("th", { scope: "row" }, h("a", { href: `/players/${row.player.id}` }, row.player.name)),
+            h("td", { class: "num total" }, rounded(row.rating.display)),
+            h("td", { class: "num" }, rounded(row.rating.mu)),
+            h("td", { class: "num" }, rounded(row.rating.sigma)),
+            h("td", { class: "num" }, row.rating.games))),
+          { class: "leaderboard", caption: `Players ${first}–${first + ratings.nodes.length - 1} of ${ratings.totalCount}` }),
+      pager(stack, ratings.pageInfo, load));
   };
   await load();
 }

@@ -1,0 +1,254 @@
+// @ts-check
+/** @file The result form of a league game or a tournament board, built for its scoring
+ * system: the columns follow the system's `resultShape` and `requires` (the catalogue), each
+ * control carries the GraphQL path of its value so a refusal lands next to it, and `read()`
+ * gives the `GameResultInput`. */
+
+import { h, announce } from "./dom.js";
+import { requires } from "./catalogue.js";
+import { cellControl, field, formError, input, onSubmit } from "./forms.js";
+import { table } from "./table.js";
+
+/**
+ * @typedef {{ seat: number, label: string, player: { id: string, name: string } }} Seat
+ * @typedef {{ id: string, number: number, status: string, seats: Seat[], result: any }} GameForResult
+ * @typedef {Record<string, HTMLInputElement|HTMLSelectElement>} Controls
+ * @typedef {{ seat: Seat, controls: Controls }} SeatRow
+ */
+
+/**
+ * What a system's result form asks: its shape, the optional columns its `requires` names,
+ * the team columns, the header of each column after seat and player, and (teams) how many
+ * sides there are for `k` players.
+ * @param {import("./catalogue.js").SystemInfo} info @param {number} k
+ */
+function resultLayout(info, k) {
+  const shape = info.resultShape;
+  const needs = (/** @type {string} */ field) => requires(info, field);
+  // The ships-left rules are the ones where a player may surrender and the sides may agree a draw.
+  const shipsLeft = needs("SHIPS_LEFT");
+  const unitsLost = needs("UNITS_LOST");
+  const kills = needs("KILLS");
+  const eliminatedYear = needs("ELIMINATED_YEAR");
+  const soloYear = needs("SOLO_YEAR");
+  const earlierCentres = needs("EARLIER_CENTRES");
+  // Exactly two sides, or as many as there are players.
+  const sideCount = needs("TWO_SIDES") ? 2 : k;
+  /** @type {{ key: string, head: string, label: string }[]} the team columns the system needs */
+  const teamColumns = [{ key: "points", head: "Points", label: "Points" }];
+  if (unitsLost) teamColumns.push({ key: "units", head: "Units", label: "Units" }, { key: "lost", head: "Lost", label: "Units lost" });
+  if (kills) teamColumns.push({ key: "kills", head: "Kills", label: "Kills" });
+  if (shipsLeft) teamColumns.push({ key: "shipsLeft", head: "Ships left", label: "Ships left" });
+  /** @type {string[]} */
+  let heads;
+  if (shape === "PLACEMENT") heads = ["Points"];
+  else if (shape === "DIPLOMACY") {
+    heads = ["Centres", "Eliminated", ...(eliminatedYear ? ["Year eliminated"] : []), "In draw",
+      ...(soloYear ? ["Solo year"] : []), ...(earlierCentres ? ["Earlier centres"] : [])];
+  } else heads = ["Side", ...teamColumns.map((column) => column.head), ...(shipsLeft ? ["Surrendered"] : [])];
+  return { shape, shipsLeft, unitsLost, kills, eliminatedYear, soloYear, earlierCentres, sideCount, teamColumns, heads, k };
+}
+
+/** @typedef {ReturnType<typeof resultLayout>} Layout */
+
+/** What a player's entry of an existing result was (with their side's index, teams), to
+ * prefill a correction. @param {any} existing @param {string} id */
+function priorEntry(existing, id) {
+  if (!existing) return null;
+  if (existing.entries) return existing.entries.find((/** @type {any} */ e) => e.player.id === id) ?? null;
+  for (const [s, side] of existing.sides.entries()) {
+    const p = side.players.find((/** @type {any} */ x) => x.player.id === id);
+    if (p) return { ...p, side: s };
+  }
+  return null;
+}
+
+/**
+ * A Diplomacy seat's controls: centres, eliminated, and what else the system requires.
+ * @param {Layout} layout @param {number} i the seat's index @param {any} p its prior entry
+ * @param {string} who @param {Controls} c @param {HTMLElement[]} cells
+ */
+function diplomacyCells(layout, i, p, who, c, cells) {
+  const path = `result.diplomacy[${i}]`;
+  c.centres = input("number", { min: 0, max: 34, step: 1, required: true, value: p?.centres ?? "" });
+  c.eliminated = input("checkbox", { checked: Boolean(p?.eliminated) });
+  cells.push(cellControl(c.centres, `${path}.centres`, `Supply centres of ${who}`));
+  cells.push(cellControl(c.eliminated, `${path}.eliminated`, `${who} eliminated`));
+  if (layout.eliminatedYear) {
+    c.eliminatedYear = input("number", { min: 1901, step: 1, value: p?.eliminatedYear ?? "" });
+    cells.push(cellControl(c.eliminatedYear, `${path}.eliminatedYear`, `Year ${who} was eliminated`));
+  }
+  c.inDraw = input("checkbox", { checked: Boolean(p?.inDraw) });
+  cells.push(cellControl(c.inDraw, `${path}.inDraw`, `${who} in the draw`));
+  if (layout.soloYear) {
+    c.soloYear = input("number", { min: 1901, step: 1, value: p?.soloYear ?? "" });
+    cells.push(cellControl(c.soloYear, `${path}.soloYear`, `Solo year of ${who}`));
+  }
+  if (layout.earlierCentres) {
+    c.earlierCentres = input("text", { inputmode: "numeric", placeholder: "e.g. 9, 8", value: (p?.earlierCentres ?? []).join(", ") });
+    cells.push(cellControl(c.earlierCentres, `${path}.earlierCentres`, `Earlier centres of ${who}, latest year first`));
+  }
+}
+
+/**
+ * A team seat's controls: its side, the team columns, and surrendered where ships are left.
+ * @param {Layout} layout @param {number} i the seat's index @param {any} p its prior entry
+ * @param {string} who @param {Controls} c @param {HTMLElement[]} cells
+ */
+function teamCells(layout, i, p, who, c, cells) {
+  const { sideCount, k } = layout;
+  const defaultSide = p ? p.side : sideCount === k ? i : Math.floor((i * sideCount) / k);
+  c.side = /** @type {HTMLSelectElement} */ (
+    h("select", {}, ...Array.from({ length: sideCount }, (_, s) => h("option", { value: s, selected: s === defaultSide }, `Side ${s + 1}`)))
+  );
+  cells.push(cellControl(c.side, `seat[${i}].side`, `Side of ${who}`));
+  const defaults = { points: "", units: 1, lost: 0, kills: 0, shipsLeft: "" };
+  for (const { key, label } of layout.teamColumns) {
+    const value = p?.[key] ?? defaults[/** @type {keyof typeof defaults} */ (key)];
+    c[key] = input("number", { step: key === "points" ? "any" : 1, min: key === "units" ? 1 : 0, required: key === "points", value });
+    cells.push(cellControl(c[key], `seat[${i}].${key}`, `${label} of ${who}`));
+  }
+  if (layout.shipsLeft) {
+    c.surrendered = input("checkbox", { checked: Boolean(p?.surrendered) });
+    cells.push(cellControl(c.surrendered, `seat[${i}].surrendered`, `${who} surrendered`));
+  }
+}
+
+/** One seat's row of controls. @param {Layout} layout @param {GameForResult} game @param {Seat} seat @param {number} i */
+function seatRow(layout, game, seat, i) {
+  const p = priorEntry(game.result, seat.player.id);
+  const who = `${seat.label}, ${seat.player.name}`;
+  /** @type {Controls} */
+  const c = {};
+  /** @type {HTMLElement[]} */
+  const cells = [];
+  if (layout.shape === "PLACEMENT") {
+    c.points = input("number", { step: "any", required: true, value: p?.points ?? "" });
+    cells.push(cellControl(c.points, `result.placement[${i}].points`, `Points of ${who}`));
+  } else if (layout.shape === "DIPLOMACY") {
+    diplomacyCells(layout, i, p, who, c, cells);
+  } else {
+    teamCells(layout, i, p, who, c, cells);
+  }
+  return { row: { seat, controls: c }, element: h("tr", {}, h("th", { scope: "row" }, seat.label), h("td", {}, seat.player.name), ...cells.map((x) => h("td", {}, x))) };
+}
+
+/** @param {HTMLInputElement|HTMLSelectElement|undefined} el */
+const num = (el) => (!el || el.value === "" ? null : Number(el.value));
+/** @param {HTMLInputElement|HTMLSelectElement} el */
+const checked = (el) => /** @type {HTMLInputElement} */ (el).checked;
+/** "9, 8" → [9, 8]; anything not a whole number is sent as is for the server to explain. @param {HTMLInputElement|HTMLSelectElement|undefined} el */
+const counts = (el) => (!el || el.value.trim() === "" ? null : el.value.split(/[\s,;]+/).filter(Boolean).map(Number));
+
+/** The sides of a team result as the rows chose them; renames the team controls to the
+ * paths the server will name. @param {Layout} layout @param {SeatRow[]} rows */
+function readSides(layout, rows) {
+  const { unitsLost, kills, shipsLeft } = layout;
+  /** @type {Map<number, SeatRow[]>} */
+  const bySide = new Map();
+  for (const r of rows) {
+    const s = Number(r.controls.side.value);
+    bySide.set(s, [...(bySide.get(s) ?? []), r]);
+  }
+  return [...bySide.entries()].sort((a, b) => a[0] - b[0]).map(([s, members], si) => ({
+    name: `Side ${s + 1}`,
+    players: members.map((r, pj) => {
+      for (const key of Object.keys(r.controls)) {
+        if (key !== "side") r.controls[key].dataset.field = `result.teams.sides[${si}].players[${pj}].${key}`;
+      }
+      return {
+        playerId: r.seat.player.id,
+        points: num(r.controls.points),
+        ...(unitsLost ? { units: num(r.controls.units) ?? 1, lost: num(r.controls.lost) ?? 0 } : {}),
+        ...(kills ? { kills: num(r.controls.kills) ?? 0 } : {}),
+        ...(shipsLeft ? { shipsLeft: num(r.controls.shipsLeft), surrendered: checked(r.controls.surrendered) } : {}),
+      };
+    }),
+  }));
+}
+
+/** The `GameResultInput` the rows hold. @param {Layout} layout @param {SeatRow[]} rows @param {HTMLInputElement|null} draw */
+function readResult(layout, rows, draw) {
+  if (layout.shape === "PLACEMENT") {
+    return { placement: rows.map((r) => ({ playerId: r.seat.player.id, points: num(r.controls.points) })) };
+  }
+  if (layout.shape === "DIPLOMACY") {
+    return {
+      diplomacy: rows.map((r) => ({
+        playerId: r.seat.player.id,
+        centres: num(r.controls.centres),
+        eliminated: checked(r.controls.eliminated),
+        eliminatedYear: num(r.controls.eliminatedYear),
+        inDraw: checked(r.controls.inDraw),
+        soloYear: num(r.controls.soloYear),
+        earlierCentres: counts(r.controls.earlierCentres),
+      })),
+    };
+  }
+  return { teams: { draw: draw ? draw.checked : false, sides: readSides(layout, rows) } };
+}
+
+/**
+ * The result table for a game in the league's system, its columns chosen by the system's
+ * `resultShape` and `requires` (the catalogue). `read()` returns the `GameResultInput`;
+ * each control carries the GraphQL path of its value.
+ * @param {GameForResult} game
+ * @param {import("./catalogue.js").SystemInfo} info
+ */
+export function resultFields(game, info) {
+  const layout = resultLayout(info, game.seats.length);
+  const seats = game.seats.map((seat, i) => seatRow(layout, game, seat, i));
+  const rows = seats.map((s) => s.row);
+  const draw = layout.shipsLeft ? input("checkbox", { checked: Boolean(game.result?.draw) }) : null;
+  // A requirement's description starts with its path in the API ("players[i].centres: …"): the form shows the words.
+  const requirements = h("ul", { class: "hint requirements" }, info.requires.map((r) => h("li", {}, r.description.replace(/^[^:]*: /, ""))));
+  const element = h(
+    "fieldset",
+    { class: "result-fields" },
+    h("legend", {}, `Result (${info.displayName})`),
+    h("p", { class: "hint" }, info.rule),
+    requirements,
+    layout.shape === "DIPLOMACY"
+      ? h("p", { class: "hint" }, "In draw: leave every box empty for a draw of all survivors, tick the powers of a narrower draw, or tick one power alone for a concession to it.")
+      : null,
+    h("div", { class: "table-wrap" }, table(["Seat", "Player", ...layout.heads], seats.map((s) => s.element))),
+    draw ? field("Draw by mutual consent", draw, { field: "result.teams.draw" }) : null,
+    h("p", { class: "field-error", id: "result-error", hidden: true }),
+  );
+  // Errors about the result as a whole land under the table.
+  const anchor = h("span", { id: "result", "data-field": "result", hidden: true });
+  element.prepend(anchor);
+  return { element, read: () => readResult(layout, rows, draw) };
+}
+
+/**
+ * The report or correction form of a game or board, with the fields its system needs.
+ * `send` gets the result, the reason (corrections) and the idempotency key; a refusal it
+ * throws is shown next to the field it names.
+ * @param {GameForResult} game
+ * @param {"report"|"correct"} mode
+ * @param {import("./catalogue.js").SystemInfo | string} info the system's catalogue entry, or its name when the app does not know it
+ * @param {(variables: { result: any, reason?: string, idempotencyKey: string }) => Promise<void>} send
+ */
+export function resultForm(game, mode, info, send) {
+  if (typeof info === "string") return h("p", { role: "alert" }, `This app does not know the scoring system ${info}.`);
+  const result = resultFields(game, info);
+  const reason = /** @type {HTMLTextAreaElement} */ (h("textarea", { required: true, rows: 2 }));
+  const submit = h("button", { type: "submit", class: "primary" }, mode === "report" ? "Report result" : "Correct result");
+  const form = h("form", { class: "result-form", novalidate: true, "aria-labelledby": "result-form-h" },
+    h("h2", { id: "result-form-h" }, mode === "report" ? "Report the result" : "Correct the result"),
+    formError(),
+    result.element,
+    mode === "correct" ? field("Reason for the correction", reason, { field: "reason", hint: "Kept in the log and shown in score histories." }) : null,
+    submit);
+  onSubmit(form, async (idempotencyKey) => {
+    submit.setAttribute("disabled", "");
+    try {
+      await send({ result: result.read(), idempotencyKey, ...(mode === "correct" ? { reason: reason.value } : {}) });
+      announce(mode === "report" ? "Result reported." : "Result corrected.");
+    } finally {
+      submit.removeAttribute("disabled");
+    }
+  });
+  return form;
+}

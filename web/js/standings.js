@@ -1,0 +1,68 @@
+// @ts-check
+/** @file Standings as the competition pages show them: a league's table, a tournament's
+ * table (a column per round, dropped and sat-out rounds marked, a two-board round's boards),
+ * and the links to a competition's downloads and embeddable standings widget. */
+
+import { h, score } from "./dom.js";
+import { wideTable } from "./table.js";
+
+/**
+ * Links to a competition's downloads (`/export/…`, served as files, so the router leaves
+ * them alone) and to its embeddable standings widget.
+ * @param {"leagues"|"tournaments"} kind @param {string} id
+ */
+export function downloads(kind, id) {
+  const file = (/** @type {string} */ path, /** @type {string} */ text) =>
+    h("li", {}, h("a", { href: path, download: "", "data-external": "" }, text));
+  return h("nav", { "aria-label": "Downloads" }, h("ul", { class: "downloads" },
+    file(`/export/${kind}/${id}.csv`, "Results (CSV)"),
+    file(`/export/${kind}/${id}.csv?table=standings`, "Standings (CSV)"),
+    file(`/export/${kind}/${id}.json`, "Everything (JSON)"),
+    h("li", {}, h("a", { href: `/embed/${kind}/${id}`, "data-external": "", target: "_blank", rel: "noopener" }, "Standings widget to embed"))));
+}
+
+/** A league's standings table. @param {any[]} standings @param {string} caption */
+export function standingsTable(standings, caption) {
+  return wideTable(["Rank", "Player", "Total", "Played", "Wins", "Draws"], standings.map((s) => h("tr", {},
+    h("td", { class: "num" }, s.rank),
+    h("th", { scope: "row" }, h("a", { href: `/players/${s.player.id}` }, s.player.name)),
+    h("td", { class: "num total" }, score(s.total)),
+    h("td", { class: "num" }, s.played),
+    h("td", { class: "num" }, s.wins),
+    h("td", { class: "num" }, s.draws))), { class: "standings", caption });
+}
+
+/** A tournament standing's cell for one round: its score (struck through when dropped),
+ * "sat out", and each board's score when the player played two. @param {any} r */
+function roundCell(r) {
+  const text = r.score === null ? "—" : score(r.score);
+  const main = r.dropped ? h("del", { title: "dropped: does not count" }, text) : h("span", {}, text);
+  const boards = r.boards.length > 1
+    ? h("span", { class: "board-scores" }, ` (${r.boards.map((/** @type {any} */ b) => `board ${b.board}: ${score(b.score)}${b.dropped ? " dropped" : ""}`).join(", ")})`)
+    : null;
+  return h("td", { class: `num${r.dropped ? " dropped" : ""}${r.satOut ? " sat-out" : ""}`, "data-round": r.round },
+    main, r.satOut ? " sat out" : null, boards);
+}
+
+/**
+ * A tournament's standings table, a column per round; a withdrawn entrant is marked.
+ * @param {any[]} standings
+ * @param {any[]} entrants the tournament's entrants (who withdrew, after which round)
+ * @param {number|null} afterRound the round the standings are after (null: every round so far)
+ */
+export function tournamentStandingsTable(standings, entrants, afterRound) {
+  const withdrawn = new Map(entrants.filter((e) => e.withdrawnAfterRound !== null).map((e) => [e.player.id, e.withdrawnAfterRound]));
+  const roundNumbers = standings[0]?.rounds.map((/** @type {any} */ r) => r.round) ?? [];
+  const columns = ["Rank", "Player", ...roundNumbers.map((/** @type {number} */ n) => `Round ${n}`), "Total", "Boards", "Wins", "Draws"];
+  return wideTable(columns, standings.map((s) => h("tr", { "data-player": s.player.name },
+    h("td", { class: "num rank" }, s.rank),
+    h("th", { scope: "row" }, h("a", { href: `/players/${s.player.id}` }, s.player.name),
+      withdrawn.has(s.player.id) ? h("span", { class: "withdrawn" }, ` (withdrew after round ${withdrawn.get(s.player.id)})`) : null,
+      s.notes.length > 0 ? h("span", { class: "hint" }, ` ${s.notes.join("; ")}`) : null),
+    ...s.rounds.map(roundCell),
+    h("td", { class: "num total" }, score(s.total)),
+    h("td", { class: "num" }, s.games),
+    h("td", { class: "num" }, s.wins),
+    h("td", { class: "num" }, s.draws))),
+  { class: "standings tournament-standings", caption: afterRound === null ? "Standings now" : `Standings after round ${afterRound}` });
+}
