@@ -41,17 +41,20 @@ pub(crate) fn seal_personal_data(
 ) -> Result<Option<KeyChange>, AppError> {
     let mut change = None;
     for event in events.iter_mut() {
+        // Only a player's events carry personal data; a player event is a decision here.
+        let DomainEvent::Player(event) = event else { continue };
         let next = match event {
-            DomainEvent::Player(PlayerEvent::PlayerRegistered(e)) => {
+            PlayerEvent::PlayerRegistered(e) => {
                 let PersonalText::Plain(name) = &e.name else { continue };
                 let key = PersonKey::from_bytes(random()?);
                 e.name = PersonalText::seal(&key, random()?, e.player_id, NAME_FIELD, name);
                 KeyChange::Insert { person: e.player_id, key: *key.as_bytes() }
             }
-            DomainEvent::Player(PlayerEvent::PlayerErased(e)) => {
-                KeyChange::Delete { person: e.player_id }
-            }
-            _ => continue,
+            PlayerEvent::PlayerErased(e) => KeyChange::Delete { person: e.player_id },
+            PlayerEvent::TokenRotated(_)
+            | PlayerEvent::TokenRevoked(_)
+            | PlayerEvent::OrganiserAppointed(_)
+            | PlayerEvent::OrganiserDismissed(_) => continue,
         };
         if change.replace(next).is_some() {
             return Err(AppError::internal("one append would change two person keys"));

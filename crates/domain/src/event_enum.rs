@@ -6,7 +6,7 @@
 /// `pub enum Enum { Variant(Variant), … }` and `From<Variant> for Enum`.
 macro_rules! aggregate_enum {
     ([] $aggregate:ident($enum:ident, $id:ident) {
-        $($variant:ident = $name:literal version $version:literal
+        $($variant:ident = $name:literal version $version:literal $(in $tag:ident)*
             $(notify [$($kind:ident),*])?),* $(,)?
     }) => {
         #[doc = concat!(

@@ -37,7 +37,7 @@ use crate::webhook::events::*;
 /// id. The stored names never change.
 macro_rules! domain_events {
     ([] $($aggregate:ident($enum:ident, $id:ident) {
-        $($variant:ident = $name:literal version $version:literal
+        $($variant:ident = $name:literal version $version:literal $(in $tag:ident)*
             $(notify [$($kind:ident),*])?),* $(,)?
     })*) => {
         $(
@@ -126,6 +126,29 @@ macro_rules! domain_events {
                 }
             }
 
+            /// Whether the catalog (the directory of players, leagues and tournaments, with
+            /// their organisers, entrants and status) folds events of this type: the type's
+            /// line says `, catalog`.
+            pub const fn in_catalog(self) -> bool {
+                match self {
+                    $($(EventType::$variant => false $(|| event_tag!($tag))*,)*)*
+                }
+            }
+
+            /// Whether events of this type record a game's or board's result (reported or
+            /// corrected: the webhook kinds it is sent to say so), as [`DomainEvent::result`]
+            /// finds it.
+            pub const fn records_result(self) -> bool {
+                let mut kinds = self.webhook_kinds();
+                while let [kind, rest @ ..] = kinds {
+                    if matches!(kind, WebhookKind::ResultReported | WebhookKind::ResultCorrected) {
+                        return true;
+                    }
+                    kinds = rest;
+                }
+                false
+            }
+
             /// The kind of stream events of this type belong to.
             pub const fn stream_kind(self) -> StreamKind {
                 match self {
@@ -178,6 +201,14 @@ macro_rules! domain_events {
                 })
             }
         }
+    };
+}
+
+/// The tags a line of a room's list may carry after its version (`in catalog`): `catalog` (the catalog folds
+/// the type, [`EventType::in_catalog`]). Any other tag is a compile error.
+macro_rules! event_tag {
+    (catalog) => {
+        true
     };
 }
 

@@ -864,6 +864,7 @@ mod stored_events {
             assert_eq!(i64::from(event.schema_version()), version, "{kind}");
             assert_eq!(event.stream_id(), stored["stream"].as_str().unwrap(), "{kind}");
             assert_eq!(event.payload().to_string(), payload, "{kind}");
+            assert_eq!(event.result().is_some(), event.kind().records_result(), "{kind}");
             types.insert(kind.to_owned());
         }
         assert_eq!(types.len(), EventType::ALL.len(), "the file holds every type");

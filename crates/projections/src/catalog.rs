@@ -8,6 +8,8 @@
 
 use chrono::{DateTime, Utc};
 use futures::TryStreamExt;
+use std::sync::LazyLock;
+
 use league_domain::{
     DomainEvent, EventType, LeagueEvent, LeagueSettings, LeagueStatus, Organisers, TournamentEvent,
     TournamentSettings, TournamentStatus,
@@ -33,30 +35,14 @@ pub use snapshot::{
     verify_catalog_snapshot,
 };
 
-/// The event types the catalog folds; every other event leaves it unchanged.
-pub const CATALOG_EVENT_TYPES: [EventType; 17] = [
-    EventType::PlayerRegistered,
-    EventType::PlayerErased,
-    EventType::LeagueCreated,
-    EventType::PlayerSubscribed,
-    EventType::PlayerUnsubscribed,
-    EventType::GamesScheduled,
-    EventType::LeagueCompleted,
-    EventType::TournamentCreated,
-    EventType::TournamentPlayerEntered,
-    EventType::RoundSeeded,
-    EventType::TournamentCompleted,
-    EventType::TokenRotated,
-    EventType::TokenRevoked,
-    EventType::OrganiserAppointed,
-    EventType::OrganiserDismissed,
-    EventType::LeagueCoOrganiserAdded,
-    EventType::TournamentCoOrganiserAdded,
-];
+/// The event types the catalog folds (their lines in the rooms' lists of event types say
+/// `catalog`, [`EventType::in_catalog`]); every other event leaves it unchanged.
+pub static CATALOG_EVENT_TYPES: LazyLock<Vec<EventType>> =
+    LazyLock::new(|| EventType::ALL.iter().copied().filter(|t| t.in_catalog()).collect());
 
 /// Whether the catalog folds events of this type.
 pub fn is_catalog_event(event_type: &str) -> bool {
-    CATALOG_EVENT_TYPES.iter().any(|t| t.as_str() == event_type)
+    EventType::parse(event_type).is_ok_and(EventType::in_catalog)
 }
 
 /// A league as the catalog knows it: settings, status and roster (no games or results).
@@ -472,7 +458,7 @@ pub(crate) async fn fold_catalog(
     last: u64,
 ) -> Result<(Catalog, u64), ProjectionError> {
     let mut folded = 0;
-    let types = CATALOG_EVENT_TYPES.map(EventType::as_str);
+    let types: Vec<&str> = CATALOG_EVENT_TYPES.iter().map(|t| t.as_str()).collect();
     let mut rows = store.read_types_between(&types, catalog.position, last);
     while let Some(row) = rows.try_next().await? {
         let (meta, event) = decode_row(&row)?;
@@ -503,4 +489,49 @@ pub(crate) async fn fold_catalog(
     }
     catalog.advance_to(last);
     Ok((catalog, folded))
+}
+
+#[cfg(test)]
+mod tests {
+    use league_domain::EventType;
+
+    use super::CATALOG_EVENT_TYPES;
+    use crate::RATING_EVENT_TYPES;
+
+    /// The lists derived from the rooms' lists of event types are the ones the catalog and the
+    /// ratings folded when they were kept by hand: who and what exists (players, leagues,
+    /// tournaments, their organisers, entrants and status) and the results.
+    #[test]
+    fn the_derived_lists_are_the_types_the_folds_read() {
+        use EventType::*;
+        let mut catalog = CATALOG_EVENT_TYPES.clone();
+        catalog.sort();
+        let mut expected = vec![
+            PlayerRegistered,
+            PlayerErased,
+            LeagueCreated,
+            PlayerSubscribed,
+            PlayerUnsubscribed,
+            GamesScheduled,
+            LeagueCompleted,
+            TournamentCreated,
+            TournamentPlayerEntered,
+            RoundSeeded,
+            TournamentCompleted,
+            TokenRotated,
+            TokenRevoked,
+            OrganiserAppointed,
+            OrganiserDismissed,
+            LeagueCoOrganiserAdded,
+            TournamentCoOrganiserAdded,
+        ];
+        expected.sort();
+        assert_eq!(catalog, expected);
+        let mut results = RATING_EVENT_TYPES.clone();
+        results.sort();
+        assert_eq!(
+            results,
+            [GameFinished, GameResultCorrected, BoardFinished, BoardResultCorrected]
+        );
+    }
 }

@@ -15,6 +15,8 @@
 //! needs a complete one.
 
 use chrono::{DateTime, SubsecRound, Utc};
+use std::sync::LazyLock;
+
 use league_domain::{DomainEvent, EventType, RecordedResult};
 use league_ratings::{GameKind, GameOutcome, LedgerImage, RatingError, Ratings, outcome};
 use league_scoring::{GameResult, ScoringSystem, score_game_unexplained};
@@ -26,13 +28,10 @@ use crate::decode::EventMeta;
 use crate::decode::decode;
 use crate::error::ProjectionError;
 
-/// The event types the ratings fold; every other event leaves them unchanged.
-pub const RATING_EVENT_TYPES: [EventType; 4] = [
-    EventType::GameFinished,
-    EventType::GameResultCorrected,
-    EventType::BoardFinished,
-    EventType::BoardResultCorrected,
-];
+/// The event types the ratings fold: those recording a result ([`EventType::records_result`]);
+/// every other event leaves them unchanged.
+pub static RATING_EVENT_TYPES: LazyLock<Vec<EventType>> =
+    LazyLock::new(|| EventType::ALL.iter().copied().filter(|t| t.records_result()).collect());
 
 /// How many recent results a windowed model keeps at least: corrections of those games and
 /// as-of reads back to them are answered in memory. At about 230 bytes a result, the window

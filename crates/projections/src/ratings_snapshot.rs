@@ -14,7 +14,6 @@
 
 use chrono::{DateTime, Utc};
 use futures::TryStreamExt;
-use league_domain::EventType;
 use league_ratings::{LedgerImage, RatingError};
 use league_scoring::ScoringSystem;
 use league_store::{EventStore, Snapshot};
@@ -122,7 +121,7 @@ pub async fn fold_ratings(
 ) -> Result<(RatingsModel, usize), ProjectionError> {
     let mut folded = 0;
     if last > model.position() {
-        let types = RATING_EVENT_TYPES.map(EventType::as_str);
+        let types: Vec<&str> = RATING_EVENT_TYPES.iter().map(|t| t.as_str()).collect();
         let mut rows = store.read_types_between(&types, model.position(), last);
         while let Some(row) = rows.try_next().await? {
             let (meta, event) = decode_row(&row)?;

@@ -104,7 +104,11 @@ impl LeagueCommand {
     pub fn subscriber(&self) -> Option<PlayerId> {
         match self {
             LeagueCommand::Subscribe(c) => Some(c.player_id),
-            _ => None,
+            LeagueCommand::Create(_)
+            | LeagueCommand::Unsubscribe(_)
+            | LeagueCommand::ReportResult(_)
+            | LeagueCommand::CorrectResult(_)
+            | LeagueCommand::AddCoOrganiser(_) => None,
         }
     }
 
@@ -116,7 +120,10 @@ impl LeagueCommand {
         match self {
             LeagueCommand::Subscribe(c) => vec![c.player_id],
             LeagueCommand::AddCoOrganiser(c) => vec![c.player_id],
-            _ => Vec::new(),
+            LeagueCommand::Create(_)
+            | LeagueCommand::Unsubscribe(_)
+            | LeagueCommand::ReportResult(_)
+            | LeagueCommand::CorrectResult(_) => Vec::new(),
         }
     }
 }

@@ -102,15 +102,15 @@ macro_rules! league_events {
     ([$next:ident $(, $rest:ident)*] $($groups:tt)*) => {
         $next! { [$($rest),*] $($groups)*
             League(LeagueEvent, league_id) {
-                LeagueCreated = "LeagueCreated" version 1,
-                PlayerSubscribed = "PlayerSubscribed" version 1,
-                PlayerUnsubscribed = "PlayerUnsubscribed" version 1,
-                GamesScheduled = "GamesScheduled" version 1 notify [LeagueStarted],
+                LeagueCreated = "LeagueCreated" version 1 in catalog,
+                PlayerSubscribed = "PlayerSubscribed" version 1 in catalog,
+                PlayerUnsubscribed = "PlayerUnsubscribed" version 1 in catalog,
+                GamesScheduled = "GamesScheduled" version 1 in catalog notify [LeagueStarted],
                 GameFinished = "GameFinished" version 3 notify [ResultReported, StandingsChanged],
                 GameResultCorrected = "GameResultCorrected" version 3
                     notify [ResultCorrected, StandingsChanged],
-                LeagueCompleted = "LeagueCompleted" version 1 notify [LeagueCompleted],
-                LeagueCoOrganiserAdded = "LeagueCoOrganiserAdded" version 1,
+                LeagueCompleted = "LeagueCompleted" version 1 in catalog notify [LeagueCompleted],
+                LeagueCoOrganiserAdded = "LeagueCoOrganiserAdded" version 1 in catalog,
             }
         }
     };

@@ -72,12 +72,12 @@ macro_rules! player_events {
     ([$next:ident $(, $rest:ident)*] $($groups:tt)*) => {
         $next! { [$($rest),*] $($groups)*
             Player(PlayerEvent, player_id) {
-                PlayerRegistered = "PlayerRegistered" version 2,
-                TokenRotated = "TokenRotated" version 1,
-                TokenRevoked = "TokenRevoked" version 1,
-                OrganiserAppointed = "OrganiserAppointed" version 1,
-                OrganiserDismissed = "OrganiserDismissed" version 1,
-                PlayerErased = "PlayerErased" version 1,
+                PlayerRegistered = "PlayerRegistered" version 2 in catalog,
+                TokenRotated = "TokenRotated" version 1 in catalog,
+                TokenRevoked = "TokenRevoked" version 1 in catalog,
+                OrganiserAppointed = "OrganiserAppointed" version 1 in catalog,
+                OrganiserDismissed = "OrganiserDismissed" version 1 in catalog,
+                PlayerErased = "PlayerErased" version 1 in catalog,
             }
         }
     };

@@ -146,18 +146,18 @@ macro_rules! tournament_events {
     ([$next:ident $(, $rest:ident)*] $($groups:tt)*) => {
         $next! { [$($rest),*] $($groups)*
             Tournament(TournamentEvent, tournament_id) {
-                TournamentCreated = "TournamentCreated" version 1,
-                TournamentPlayerEntered = "TournamentPlayerEntered" version 1,
+                TournamentCreated = "TournamentCreated" version 1 in catalog,
+                TournamentPlayerEntered = "TournamentPlayerEntered" version 1 in catalog,
                 TournamentPlayerWithdrawn = "TournamentPlayerWithdrawn" version 1,
                 RollCallAnswered = "RollCallAnswered" version 1,
-                RoundSeeded = "RoundSeeded" version 1 notify [RoundSeeded],
+                RoundSeeded = "RoundSeeded" version 1 in catalog notify [RoundSeeded],
                 RoundPlayersSwapped = "RoundPlayersSwapped" version 1,
                 BoardFinished = "BoardFinished" version 2 notify [ResultReported, StandingsChanged],
                 BoardResultCorrected = "BoardResultCorrected" version 2
                     notify [ResultCorrected, StandingsChanged],
                 RoundCompleted = "RoundCompleted" version 1,
-                TournamentCompleted = "TournamentCompleted" version 1 notify [LeagueCompleted],
-                TournamentCoOrganiserAdded = "TournamentCoOrganiserAdded" version 1,
+                TournamentCompleted = "TournamentCompleted" version 1 in catalog notify [LeagueCompleted],
+                TournamentCoOrganiserAdded = "TournamentCoOrganiserAdded" version 1 in catalog,
             }
         }
     };

@@ -58,7 +58,9 @@ impl WebhookCommand {
     pub fn competitions_to_check(&self, webhook: &Webhook) -> Vec<Uuid> {
         match self {
             WebhookCommand::Register(c) => c.competitions.clone(),
-            _ => webhook.competitions().to_vec(),
+            WebhookCommand::Pause(_) | WebhookCommand::Resume(_) | WebhookCommand::Remove(_) => {
+                webhook.competitions().to_vec()
+            }
         }
     }
 }
