@@ -49,6 +49,7 @@ mod aggregates;
 mod app;
 mod audit;
 mod calendar;
+mod describe;
 mod error;
 mod exports;
 mod follow;
@@ -68,6 +69,7 @@ pub use app::{
 };
 pub use audit::{AuditEntry, PlayerAudit, ResultAudit, WhatIf};
 pub use calendar::{CalendarEntry, calendar_ics};
+pub use describe::{NamePlayer, points};
 pub use error::AppError;
 pub use exports::{
     CompetitionExport, CompetitionKind, ExportTable, ExportedCompetition, ResultExport,

@@ -4,15 +4,13 @@
 //! the competition's as of the event's position, so a body re-rendered after a restart says
 //! the same.
 
-use league_domain::{LeagueEvent, TournamentEvent};
 use std::fmt::Write;
 
-use league_app::App;
+use league_app::{App, points};
 use league_domain::{
-    DomainEvent, PlayerId, StreamRef, WebhookFormat, WebhookKind, WebhookRegistered, seat_label,
+    DomainEvent, PlayerId, StreamRef, WebhookFormat, WebhookKind, WebhookRegistered,
 };
 use league_projections::AsOf;
-use league_scoring::{GameResult, ScoringSystem};
 use league_store::RecordedEvent;
 use serde::Serialize;
 use serde_json::json;
@@ -58,7 +56,7 @@ pub async fn render(
     } else {
         None
     };
-    let mut summary = describe(app, decoded).await?;
+    let mut summary = app.describe(decoded).await;
     if let Some(competition) = &competition {
         summary = format!("{} — {summary}", competition.name);
     }
@@ -119,16 +117,6 @@ fn competition_of(app: &App, event: &DomainEvent) -> Option<CompetitionRef> {
     }
 }
 
-fn name(app: &App, player: PlayerId) -> String {
-    app.catalog().player(player).map_or_else(|| player.to_string(), |p| p.name.clone())
-}
-
-fn points(total: f64) -> String {
-    // Totals are exact thousandths: print them without trailing zeros.
-    let text = format!("{total:.3}");
-    text.trim_end_matches('0').trim_end_matches('.').to_owned()
-}
-
 /// `text` cut to at most `max_chars` characters, the last one `…` when cut.
 pub(crate) fn truncate(text: &str, max_chars: usize) -> String {
     if text.chars().count() <= max_chars {
@@ -167,94 +155,10 @@ async fn standings(
         .map(|(rank, player_id, total)| StandingLine {
             rank,
             player_id,
-            name: name(app, player_id),
+            name: app.shown_name(player_id),
             total,
         })
         .collect())
-}
-
-/// Each player of a result with their score under the competition's system, best first.
-fn scored(app: &App, competition: Uuid, result: &GameResult) -> String {
-    let system: Option<ScoringSystem> = app.catalog().scoring_system_of(competition);
-    let scored =
-        system.and_then(|system| league_scoring::score_game_unexplained(system, result).ok());
-    let Some(mut scored) = scored else { return "scores unavailable".into() };
-    scored.players.sort_by(|a, b| b.score.total_cmp(&a.score));
-    scored
-        .players
-        .iter()
-        .map(|row| {
-            let player = Uuid::parse_str(&row.player)
-                .map_or_else(|_| row.player.clone(), |id| name(app, id));
-            format!("{player} {}", points(row.score))
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// One line saying what happened.
-async fn describe(app: &App, event: &DomainEvent) -> Result<String, WebhookError> {
-    Ok(match event {
-        DomainEvent::League(LeagueEvent::GameFinished(e)) => {
-            format!("Result: {}", scored(app, e.league_id, &e.result))
-        }
-        DomainEvent::League(LeagueEvent::GameResultCorrected(e)) => {
-            format!("Result corrected ({}): {}", e.reason, scored(app, e.league_id, &e.result))
-        }
-        DomainEvent::Tournament(TournamentEvent::BoardFinished(e)) => format!(
-            "Result{}: {}",
-            board_label(app, e.tournament_id, e.board_id).await?,
-            scored(app, e.tournament_id, &e.result)
-        ),
-        DomainEvent::Tournament(TournamentEvent::BoardResultCorrected(e)) => format!(
-            "Result corrected{} ({}): {}",
-            board_label(app, e.tournament_id, e.board_id).await?,
-            e.reason,
-            scored(app, e.tournament_id, &e.result)
-        ),
-        DomainEvent::League(LeagueEvent::GamesScheduled(e)) => {
-            format!("League started: {} games scheduled", e.games.len())
-        }
-        DomainEvent::League(LeagueEvent::LeagueCompleted(_)) => {
-            "League completed: every game has a result".into()
-        }
-        DomainEvent::Tournament(TournamentEvent::TournamentCompleted(_)) => {
-            "Tournament completed".into()
-        }
-        DomainEvent::Tournament(TournamentEvent::RoundSeeded(e)) => {
-            let settings = app.catalog().tournament(e.tournament_id).map(|t| t.settings.clone());
-            let boards: Vec<String> = e
-                .boards
-                .iter()
-                .map(|board| {
-                    let seats: Vec<String> = board
-                        .seats
-                        .iter()
-                        .enumerate()
-                        .map(|(seat, player)| match &settings {
-                            Some(s) => format!(
-                                "{} ({})",
-                                name(app, *player),
-                                seat_label(s.scoring_system, s.players_per_board, seat)
-                            ),
-                            None => name(app, *player),
-                        })
-                        .collect();
-                    format!("board {} — {}", board.number, seats.join(", "))
-                })
-                .collect();
-            format!("Round {} seeded: {}", e.round, boards.join("; "))
-        }
-        other => other.event_type().to_owned(),
-    })
-}
-
-/// ` (round R, board B)` for a tournament board, or nothing if it is unknown.
-async fn board_label(app: &App, tournament: Uuid, board: Uuid) -> Result<String, WebhookError> {
-    let tournament = app.tournament(tournament).await?;
-    Ok(tournament
-        .and_then(|t| t.board(board).map(|b| format!(" (round {}, board {})", b.round, b.number)))
-        .unwrap_or_default())
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! recorded seeding and say whether it gives the same boards, print the standings (after a
 //! round, at a point in history) or a round's board call.
 
-use league_domain::{CalendarEvent, LeagueEvent, PlayerEvent, TournamentEvent, WebhookEvent};
+use league_domain::TournamentEvent;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -170,7 +170,7 @@ async fn audit(of: TournamentRef) -> Result<ExitCode, CliError> {
             recorded.event_type,
             recorded.metadata.actor.as_deref().unwrap_or("unknown")
         );
-        describe(&mut text, &app, &state, &head, &event);
+        describe(&mut text, &app, &state, &head, &event).await;
         state.apply_event(&event);
     }
     let _ = writeln!(text, "\nStandings now:");
@@ -201,131 +201,38 @@ async fn audit(of: TournamentRef) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// One tournament event in words; `state` is the tournament before it.
-fn describe(text: &mut String, app: &App, state: &Tournament, head: &str, event: &DomainEvent) {
-    let names = |players: &[uuid::Uuid]| {
-        if players.is_empty() {
-            "nobody".to_owned()
-        } else {
-            players.iter().map(|p| name(app, *p)).collect::<Vec<_>>().join(", ")
-        }
-    };
-    match event {
-        DomainEvent::Tournament(TournamentEvent::TournamentCreated(e)) => {
-            let s = &e.settings;
-            let _ = writeln!(
-                text,
-                "{head}: \"{}\" ({}), {} per board scored by {}, {} rounds, {}, round scoring: {}",
-                s.name,
-                s.game,
-                s.players_per_board,
-                s.scoring_system,
-                s.rounds,
-                s.tournament_scoring.info().name,
-                s.round_scoring.info().name
-            );
-        }
-        DomainEvent::Tournament(TournamentEvent::TournamentPlayerEntered(e)) => {
-            let _ = writeln!(text, "{head}: {}", name(app, e.player_id));
-        }
-        DomainEvent::Tournament(TournamentEvent::TournamentPlayerWithdrawn(e)) => {
-            let _ =
-                writeln!(text, "{head}: {} after round {}", name(app, e.player_id), e.after_round);
-        }
-        DomainEvent::Tournament(TournamentEvent::RollCallAnswered(e)) => {
-            let a = e.attendance;
-            let offers = match (a.standby, a.two_boards) {
-                (true, true) => ", standby, will play two boards",
-                (true, false) => ", standby",
-                (false, true) => ", will play two boards",
-                (false, false) => "",
-            };
-            let presence = if a.present { "present" } else { "absent" };
-            let _ = writeln!(
-                text,
-                "{head}: round {}: {} {presence}{offers}",
-                e.round,
-                name(app, e.player_id)
-            );
-        }
-        DomainEvent::Tournament(TournamentEvent::RoundSeeded(e)) => {
-            let _ = writeln!(
-                text,
-                "{head}: round {}: {} boards ({}, seed {}, inputs {}; repeat score {}, seat repeats {}, keep-apart met {}); sitting out: {}; playing twice: {}",
-                e.round,
-                e.boards.len(),
-                e.algorithm,
-                e.seed,
-                e.inputs_digest,
-                e.repeat_score,
-                e.seat_repeats,
-                e.keep_apart_met,
-                names(&e.sitting_out),
-                names(&e.playing_twice)
-            );
-        }
-        DomainEvent::Tournament(TournamentEvent::RoundPlayersSwapped(e)) => {
-            let _ = writeln!(
-                text,
-                "{head}: round {}: {} ⇄ {}: {}",
-                e.round,
-                name(app, e.first),
-                name(app, e.second),
-                e.reason
-            );
-        }
-        DomainEvent::Tournament(TournamentEvent::BoardFinished(e)) => {
-            board(text, app, state, head, e.board_id, &e.result, None)
-        }
-        DomainEvent::Tournament(TournamentEvent::BoardResultCorrected(e)) => {
-            board(text, app, state, head, e.board_id, &e.result, Some(&e.reason));
-        }
-        DomainEvent::Tournament(TournamentEvent::RoundCompleted(e)) => {
-            let _ = writeln!(text, "{head}: every board of round {} has a result", e.round);
-        }
-        DomainEvent::Tournament(TournamentEvent::TournamentCompleted(_)) => {
-            let _ = writeln!(text, "{head}: the last round is complete");
-        }
-        DomainEvent::Tournament(TournamentEvent::TournamentCoOrganiserAdded(e)) => {
-            let _ = writeln!(text, "{head}: {} co-organises", name(app, e.player_id));
-        }
-        // Not tournament events (a tournament's stream holds none of these).
-        DomainEvent::Player(PlayerEvent::PlayerRegistered(_))
-        | DomainEvent::Player(PlayerEvent::PlayerErased(_))
-        | DomainEvent::League(LeagueEvent::LeagueCreated(_))
-        | DomainEvent::League(LeagueEvent::PlayerSubscribed(_))
-        | DomainEvent::League(LeagueEvent::PlayerUnsubscribed(_))
-        | DomainEvent::League(LeagueEvent::GamesScheduled(_))
-        | DomainEvent::League(LeagueEvent::GameFinished(_))
-        | DomainEvent::League(LeagueEvent::GameResultCorrected(_))
-        | DomainEvent::League(LeagueEvent::LeagueCompleted(_))
-        | DomainEvent::Player(PlayerEvent::TokenRotated(_))
-        | DomainEvent::Player(PlayerEvent::TokenRevoked(_))
-        | DomainEvent::Player(PlayerEvent::OrganiserAppointed(_))
-        | DomainEvent::Player(PlayerEvent::OrganiserDismissed(_))
-        | DomainEvent::League(LeagueEvent::LeagueCoOrganiserAdded(_))
-        | DomainEvent::Calendar(CalendarEvent::CalendarFeedIssued(_))
-        | DomainEvent::Calendar(CalendarEvent::CalendarFeedRotated(_))
-        | DomainEvent::Webhook(WebhookEvent::WebhookRegistered(_))
-        | DomainEvent::Webhook(WebhookEvent::WebhookPaused(_))
-        | DomainEvent::Webhook(WebhookEvent::WebhookResumed(_))
-        | DomainEvent::Webhook(WebhookEvent::WebhookRemoved(_)) => {}
-    }
-}
-
-/// A board's result: each seated player's board score with the system's explanation.
-fn board(
+/// One event of the tournament: its sentence (`App::describe`), then what an auditor checks
+/// beside it: a seeding's parameters, a board's scores with the system's explanation.
+async fn describe(
     text: &mut String,
     app: &App,
     state: &Tournament,
     head: &str,
-    board_id: uuid::Uuid,
-    result: &GameResult,
-    reason: Option<&str>,
+    event: &DomainEvent,
 ) {
-    let (round, number) = state.board(board_id).map_or((0, 0), |b| (b.round, b.number));
-    let why = reason.map(|r| format!(" ({r})")).unwrap_or_default();
-    let _ = writeln!(text, "{head}: round {round}, board {number}{why}");
+    let sentence = app.describe_naming(event, &|player| name(app, player)).await;
+    let _ = writeln!(text, "{head}: {sentence}");
+    let DomainEvent::Tournament(event) = event else { return };
+    if let TournamentEvent::RoundSeeded(e) = event {
+        let _ = writeln!(
+            text,
+            "    {} boards ({}, seed {}, inputs {}; repeat score {}, seat repeats {}, keep-apart met {})",
+            e.boards.len(),
+            e.algorithm,
+            e.seed,
+            e.inputs_digest,
+            e.repeat_score,
+            e.seat_repeats,
+            e.keep_apart_met,
+        );
+    }
+    if let Some(recorded) = event.result() {
+        explain_scores(text, app, state, recorded.result);
+    }
+}
+
+/// A board's scores under the tournament's system, each with the system's explanation.
+fn explain_scores(text: &mut String, app: &App, state: &Tournament, result: &GameResult) {
     let Some(system) = state.settings().map(|s| s.scoring_system) else { return };
     match score_game(system, result) {
         Ok(scored) => {

@@ -1,0 +1,258 @@
+//! Events in words: the one sentence each event of the log reads as wherever a person reads
+//! it — the CLI's league and tournament audits, webhook bodies, and the API's
+//! `Event.description` (so the web app). Each aggregate's events are matched exhaustively, so
+//! a new event is put into words here before any surface shows it.
+
+use league_domain::{
+    CalendarEvent, DomainEvent, LeagueEvent, PlayerEvent, TournamentEvent, WebhookEvent, seat_label,
+};
+use league_scoring::{GameResult, score_game_unexplained};
+use uuid::Uuid;
+
+use crate::app::App;
+
+/// How a sentence names a player.
+pub type NamePlayer<'a> = &'a (dyn Fn(Uuid) -> String + Sync);
+
+impl App {
+    /// The sentence `event` reads as, naming players as the catalog shows them (their
+    /// pseudonym once erased).
+    pub async fn describe(&self, event: &DomainEvent) -> String {
+        self.describe_naming(event, &|player| self.shown_name(player)).await
+    }
+
+    /// The sentence `event` reads as, naming players with `name` (the CLI's audits add the
+    /// player's id).
+    pub async fn describe_naming(&self, event: &DomainEvent, name: NamePlayer<'_>) -> String {
+        let words = Words { app: self, name };
+        match event {
+            DomainEvent::Player(event) => words.player(event),
+            DomainEvent::League(event) => words.league(event),
+            DomainEvent::Tournament(event) => words.tournament(event).await,
+            DomainEvent::Calendar(event) => words.calendar(event),
+            DomainEvent::Webhook(event) => words.webhook(event),
+        }
+    }
+
+    /// A player's name as the catalog shows it, or their id when unknown.
+    pub fn shown_name(&self, player: Uuid) -> String {
+        self.catalog().player(player).map_or_else(|| player.to_string(), |p| p.name.clone())
+    }
+}
+
+struct Words<'a> {
+    app: &'a App,
+    name: NamePlayer<'a>,
+}
+
+impl Words<'_> {
+    fn name(&self, player: Uuid) -> String {
+        (self.name)(player)
+    }
+
+    fn names(&self, players: &[Uuid]) -> String {
+        if players.is_empty() {
+            return "nobody".to_owned();
+        }
+        players.iter().map(|p| self.name(*p)).collect::<Vec<_>>().join(", ")
+    }
+
+    fn player(&self, event: &PlayerEvent) -> String {
+        match event {
+            PlayerEvent::PlayerRegistered(e) => format!("{} registered", self.name(e.player_id)),
+            PlayerEvent::TokenRotated(e) => {
+                format!("{}'s token was replaced", self.name(e.player_id))
+            }
+            PlayerEvent::TokenRevoked(e) => {
+                format!("{}'s token was revoked", self.name(e.player_id))
+            }
+            PlayerEvent::OrganiserAppointed(e) => {
+                format!("{} may organise leagues and tournaments", self.name(e.player_id))
+            }
+            PlayerEvent::OrganiserDismissed(e) => {
+                format!("{} may no longer organise leagues and tournaments", self.name(e.player_id))
+            }
+            PlayerEvent::PlayerErased(e) => {
+                format!("{}'s personal data was erased", self.name(e.player_id))
+            }
+        }
+    }
+
+    fn league(&self, event: &LeagueEvent) -> String {
+        match event {
+            LeagueEvent::LeagueCreated(e) => {
+                let s = &e.settings;
+                format!(
+                    "League created: \"{}\" ({}), scoring system {}, {} players per game, {} \
+                     players, {} games per seat{}",
+                    s.name,
+                    s.game,
+                    s.scoring_system,
+                    s.players_per_game,
+                    s.size,
+                    s.games_per_seat,
+                    if s.require_active_players { ", active players only" } else { "" }
+                )
+            }
+            LeagueEvent::PlayerSubscribed(e) => format!("{} joined", self.name(e.player_id)),
+            LeagueEvent::PlayerUnsubscribed(e) => format!("{} left", self.name(e.player_id)),
+            LeagueEvent::GamesScheduled(e) => {
+                format!("League started: {} games scheduled", e.games.len())
+            }
+            LeagueEvent::GameFinished(e) => {
+                format!("Result: {}", self.scored(e.league_id, &e.result))
+            }
+            LeagueEvent::GameResultCorrected(e) => {
+                format!("Result corrected ({}): {}", e.reason, self.scored(e.league_id, &e.result))
+            }
+            LeagueEvent::LeagueCompleted(_) => "League completed: every game has a result".into(),
+            LeagueEvent::LeagueCoOrganiserAdded(e) => {
+                format!("{} co-organises the league", self.name(e.player_id))
+            }
+        }
+    }
+
+    async fn tournament(&self, event: &TournamentEvent) -> String {
+        match event {
+            TournamentEvent::TournamentCreated(e) => {
+                let s = &e.settings;
+                format!(
+                    "Tournament created: \"{}\" ({}), {} per board scored by {}, {} rounds, {}, \
+                     round scoring: {}",
+                    s.name,
+                    s.game,
+                    s.players_per_board,
+                    s.scoring_system,
+                    s.rounds,
+                    s.tournament_scoring.info().name,
+                    s.round_scoring.info().name
+                )
+            }
+            TournamentEvent::TournamentPlayerEntered(e) => {
+                format!("{} entered", self.name(e.player_id))
+            }
+            TournamentEvent::TournamentPlayerWithdrawn(e) => {
+                format!("{} withdrew after round {}", self.name(e.player_id), e.after_round)
+            }
+            TournamentEvent::RollCallAnswered(e) => {
+                let a = e.attendance;
+                let offers = match (a.standby, a.two_boards) {
+                    (true, true) => ", standby, will play two boards",
+                    (true, false) => ", standby",
+                    (false, true) => ", will play two boards",
+                    (false, false) => "",
+                };
+                let presence = if a.present { "present" } else { "absent" };
+                format!("round {}: {} {presence}{offers}", e.round, self.name(e.player_id))
+            }
+            TournamentEvent::RoundSeeded(e) => {
+                let settings =
+                    self.app.catalog().tournament(e.tournament_id).map(|t| t.settings.clone());
+                let boards: Vec<String> = e
+                    .boards
+                    .iter()
+                    .map(|board| {
+                        let seats: Vec<String> = (board.seats.iter().enumerate())
+                            .map(|(seat, player)| match &settings {
+                                Some(s) => format!(
+                                    "{} ({})",
+                                    self.name(*player),
+                                    seat_label(s.scoring_system, s.players_per_board, seat)
+                                ),
+                                None => self.name(*player),
+                            })
+                            .collect();
+                        format!("board {} — {}", board.number, seats.join(", "))
+                    })
+                    .collect();
+                let mut text = format!("Round {} seeded: {}", e.round, boards.join("; "));
+                if !e.sitting_out.is_empty() {
+                    text.push_str(&format!("; sitting out: {}", self.names(&e.sitting_out)));
+                }
+                if !e.playing_twice.is_empty() {
+                    text.push_str(&format!("; playing twice: {}", self.names(&e.playing_twice)));
+                }
+                text
+            }
+            TournamentEvent::RoundPlayersSwapped(e) => format!(
+                "round {}: {} ⇄ {}: {}",
+                e.round,
+                self.name(e.first),
+                self.name(e.second),
+                e.reason
+            ),
+            TournamentEvent::BoardFinished(e) => format!(
+                "Result{}: {}",
+                self.board_label(e.tournament_id, e.board_id).await,
+                self.scored(e.tournament_id, &e.result)
+            ),
+            TournamentEvent::BoardResultCorrected(e) => format!(
+                "Result corrected{} ({}): {}",
+                self.board_label(e.tournament_id, e.board_id).await,
+                e.reason,
+                self.scored(e.tournament_id, &e.result)
+            ),
+            TournamentEvent::RoundCompleted(e) => {
+                format!("every board of round {} has a result", e.round)
+            }
+            TournamentEvent::TournamentCompleted(_) => {
+                "Tournament completed: the last round is complete".into()
+            }
+            TournamentEvent::TournamentCoOrganiserAdded(e) => {
+                format!("{} co-organises the tournament", self.name(e.player_id))
+            }
+        }
+    }
+
+    fn calendar(&self, event: &CalendarEvent) -> String {
+        match event {
+            CalendarEvent::CalendarFeedIssued(e) => {
+                format!("{}'s calendar feed was issued", self.name(e.player_id))
+            }
+            CalendarEvent::CalendarFeedRotated(e) => {
+                format!("{}'s calendar feed was replaced", self.name(e.player_id))
+            }
+        }
+    }
+
+    fn webhook(&self, event: &WebhookEvent) -> String {
+        match event {
+            WebhookEvent::WebhookRegistered(e) => format!("Webhook to {} registered", e.host),
+            WebhookEvent::WebhookPaused(e) => format!("Webhook paused: {}", e.reason),
+            WebhookEvent::WebhookResumed(_) => "Webhook resumed".into(),
+            WebhookEvent::WebhookRemoved(_) => "Webhook removed".into(),
+        }
+    }
+
+    /// Each player of a result with their score under the competition's system, best first.
+    fn scored(&self, competition: Uuid, result: &GameResult) -> String {
+        let system = self.app.catalog().scoring_system_of(competition);
+        let scored = system.and_then(|system| score_game_unexplained(system, result).ok());
+        let Some(mut scored) = scored else { return "scores unavailable".into() };
+        scored.players.sort_by(|a, b| b.score.total_cmp(&a.score));
+        (scored.players.iter())
+            .map(|row| {
+                let player = Uuid::parse_str(&row.player)
+                    .map_or_else(|_| row.player.clone(), |id| self.name(id));
+                format!("{player} {}", points(row.score))
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// ` (round R, board B)` for a tournament board, or nothing if it is unknown.
+    async fn board_label(&self, tournament: Uuid, board: Uuid) -> String {
+        let tournament = self.app.tournament(tournament).await.ok().flatten();
+        tournament
+            .and_then(|t| {
+                t.board(board).map(|b| format!(" (round {}, board {})", b.round, b.number))
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// A score or total as the sentences print it: exact thousandths, without trailing zeros.
+pub fn points(total: f64) -> String {
+    let text = format!("{total:.3}");
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
