@@ -56,6 +56,7 @@ mod idempotency;
 mod live;
 mod personal;
 mod ratings;
+mod reads;
 pub mod replay;
 mod rescore;
 mod snapshot;
@@ -80,5 +81,6 @@ pub use league_projections::{
 pub use live::StandingsWatch;
 pub use personal::{EventData, GameData, LeagueData, PersonalData, RatingData, TournamentData};
 pub use ratings::RatingChangeView;
+pub use reads::{AuditPage, AuditScope};
 pub use rescore::{RescoreReport, RescoredStanding};
 pub use snapshot::SNAPSHOT_GROWTH;
