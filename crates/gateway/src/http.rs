@@ -518,7 +518,7 @@ fn error_code(error: &ServerError) -> String {
 
 /// `429` with `Retry-After` and a GraphQL error body (`extensions.code = "RATE_LIMITED"`).
 fn rate_limited(limited: Limited) -> Response {
-    let error = crate::error::rate_limited(limited).into_server_error(Pos::default());
+    let error = limited.error().into_server_error(Pos::default());
     let body = async_graphql::Response::from_errors(vec![error]);
     let mut http = GraphQLResponse::from(body).into_response();
     *http.status_mut() = StatusCode::TOO_MANY_REQUESTS;
