@@ -57,6 +57,7 @@ mod idempotency;
 mod live;
 mod personal;
 mod ratings;
+mod reads;
 pub mod replay;
 mod rescore;
 mod snapshot;
@@ -82,5 +83,6 @@ pub use league_projections::{
 pub use live::StandingsWatch;
 pub use personal::{EventData, GameData, LeagueData, PersonalData, RatingData, TournamentData};
 pub use ratings::RatingChangeView;
+pub use reads::{AuditPage, AuditScope};
 pub use rescore::{RescoreReport, RescoredStanding};
 pub use snapshot::SNAPSHOT_GROWTH;

@@ -39,8 +39,9 @@ pub struct GatewayConfig {
     /// Answers of queries kept, keyed by the read model's position and the request
     /// (an LRU cache; 0 = off). A key never outlives its position, so no answer is stale.
     pub response_cache: usize,
-    /// Webhook deliveries (`docs/webhooks.md`): [`crate::run`] runs the delivery worker
-    /// beside the API when set; registration checks addresses with these settings either way.
+    /// Webhook deliveries (`docs/webhooks.md`): registration checks addresses with these
+    /// settings; whoever serves the gateway runs the delivery worker with them when set
+    /// (`league serve`, the test harness), [`crate::run`] serves HTTP only.
     pub webhooks: Option<league_webhooks::WebhookSettings>,
 }
 

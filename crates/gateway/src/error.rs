@@ -47,17 +47,6 @@ pub const RATE_LIMITED: &str = "RATE_LIMITED";
 /// `extensions.code` of a mutation sent over `GET` (HTTP 405): GET is for cacheable reads.
 pub const METHOD_NOT_ALLOWED: &str = "METHOD_NOT_ALLOWED";
 
-/// The error of a rate-limited request.
-pub fn rate_limited(limited: crate::rate_limit::Limited) -> async_graphql::Error {
-    let seconds = limited.retry_after_secs();
-    async_graphql::Error::new(format!("rate limit exceeded: retry after {seconds} s")).extend_with(
-        |_, e| {
-            e.set("code", RATE_LIMITED);
-            e.set("retryAfter", seconds);
-        },
-    )
-}
-
 impl From<AppError> for GatewayError {
     fn from(error: AppError) -> Self {
         GatewayError::App(error)

@@ -219,7 +219,7 @@ impl Extension for ErrorCodesExtension {
                 (ctx.data_opt::<RateLimiter>(), ctx.data_opt::<RateKey>())
             && let Err(limited) = limiter.check_request(key)
         {
-            return Err(crate::error::rate_limited(limited).into_server_error(Pos::default()));
+            return Err(limited.error().into_server_error(Pos::default()));
         }
         if ty == Some(OperationType::Mutation) {
             if ctx.data_opt::<Transport>() == Some(&Transport::Get) {
@@ -235,7 +235,7 @@ impl Extension for ErrorCodesExtension {
                 (ctx.data_opt::<RateLimiter>(), ctx.data_opt::<RateKey>())
                 && let Err(limited) = limiter.check_mutation(key)
             {
-                return Err(crate::error::rate_limited(limited).into_server_error(Pos::default()));
+                return Err(limited.error().into_server_error(Pos::default()));
             }
         }
         Ok(document)

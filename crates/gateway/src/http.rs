@@ -213,11 +213,12 @@ async fn keep_well_formed_request_id(
     request
 }
 
-/// Serves the gateway on `listener` (and delivers webhooks, when configured) until `shutdown`
-/// completes, then stops accepting,
-/// ends subscriptions and lets in-flight requests finish (at most
+/// Serves the gateway's HTTP on `listener` until `shutdown` completes, then stops
+/// accepting, ends subscriptions and lets in-flight requests finish (at most
 /// [`GatewayConfig::shutdown_grace`]). A client that does not send a request's headers
-/// within [`GatewayConfig::header_read_timeout`] is disconnected.
+/// within [`GatewayConfig::header_read_timeout`] is disconnected. Only HTTP: what runs
+/// beside it (the webhook deliveries) is started by the `league` binary, its composition
+/// root.
 pub async fn run(
     listener: TcpListener,
     app: App,
@@ -225,12 +226,6 @@ pub async fn run(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let (trigger, handle) = Shutdown::channel();
-    if let Some(settings) = config.webhooks.clone() {
-        let mut stop = handle.clone();
-        tokio::spawn(league_webhooks::run(app.clone(), settings, async move {
-            stop.requested().await;
-        }));
-    }
     let router = router(app, &config, handle);
     let mut builder = auto::Builder::new(TokioExecutor::new());
     builder.http1().timer(TokioTimer::new()).header_read_timeout(config.header_read_timeout);
@@ -518,7 +513,7 @@ fn error_code(error: &ServerError) -> String {
 
 /// `429` with `Retry-After` and a GraphQL error body (`extensions.code = "RATE_LIMITED"`).
 fn rate_limited(limited: Limited) -> Response {
-    let error = crate::error::rate_limited(limited).into_server_error(Pos::default());
+    let error = limited.error().into_server_error(Pos::default());
     let body = async_graphql::Response::from_errors(vec![error]);
     let mut http = GraphQLResponse::from(body).into_response();
     *http.status_mut() = StatusCode::TOO_MANY_REQUESTS;

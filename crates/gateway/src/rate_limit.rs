@@ -9,12 +9,14 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use async_graphql::ErrorExtensions;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
 use uuid::Uuid;
 
 use crate::auth::Caller;
 use crate::config::RateLimits;
+use crate::error::RATE_LIMITED;
 
 /// Who a request is counted against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -46,6 +48,17 @@ impl Limited {
     /// `Retry-After` in whole seconds, rounded up (at least 1).
     pub fn retry_after_secs(&self) -> u64 {
         self.retry_after.as_secs() + u64::from(self.retry_after.subsec_nanos() > 0)
+    }
+
+    /// The GraphQL error of the refused request (`extensions.code` [`RATE_LIMITED`],
+    /// `extensions.retryAfter` the seconds of `Retry-After`).
+    pub fn error(&self) -> async_graphql::Error {
+        let seconds = self.retry_after_secs();
+        async_graphql::Error::new(format!("rate limit exceeded: retry after {seconds} s"))
+            .extend_with(|_, e| {
+                e.set("code", RATE_LIMITED);
+                e.set("retryAfter", seconds);
+            })
     }
 }
 

@@ -1,5 +1,6 @@
 //! The shutdown signal as schema data, so long-lived subscription streams end (and their
-//! WebSocket connections close) when the server stops.
+//! WebSocket connections close) when the server stops; also what stops the tasks the
+//! composition root runs beside the server (the webhook deliveries).
 
 use tokio::sync::watch;
 
@@ -24,5 +25,10 @@ impl Shutdown {
             }
             None => std::future::pending().await,
         }
+    }
+
+    /// [`Shutdown::requested`] of this handle, owned (for a task spawned beside the server).
+    pub async fn requested_owned(mut self) {
+        self.requested().await;
     }
 }

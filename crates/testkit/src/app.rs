@@ -110,8 +110,15 @@ pub async fn spawn_app_on_port(
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind port 0");
     let base = format!("http://{}", listener.local_addr().expect("bound address"));
     let (stop, stopped) = oneshot::channel::<()>();
+    // As `league serve` composes it: the webhook deliveries run beside the server (when
+    // configured) and stop with it.
+    let (trigger, handle) = Shutdown::channel();
+    if let Some(settings) = config.webhooks.clone() {
+        tokio::spawn(league_webhooks::run(app.clone(), settings, handle.requested_owned()));
+    }
     let task = tokio::spawn(league_gateway::run(listener, app.clone(), config, async move {
         let _ = stopped.await;
+        let _ = trigger.send(true);
     }));
     TestApp {
         running: Running::OnPort { stop: Some(stop), task },

@@ -17,7 +17,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use league_app::ErrorCode;
-use league_gateway::{GatewayConfig, generate_token};
+use league_gateway::{GatewayConfig, Shutdown, generate_token};
 
 use crate::CliError;
 
@@ -119,9 +119,17 @@ pub async fn run(args: ServeArgs) -> Result<ExitCode, CliError> {
         writeln!(out, "listening on http://{bound}").ok();
         out.flush().ok();
     }
-    league_gateway::run(listener, app, config, shutdown_signal())
-        .await
-        .context("the server failed")?;
+    // The composition root: the gateway serves HTTP; the webhook deliveries run beside it,
+    // both until the signal.
+    let (trigger, stop) = Shutdown::channel();
+    if let Some(settings) = config.webhooks.clone() {
+        tokio::spawn(league_webhooks::run(app.clone(), settings, stop.requested_owned()));
+    }
+    let shutdown = async move {
+        shutdown_signal().await;
+        let _ = trigger.send(true);
+    };
+    league_gateway::run(listener, app, config, shutdown).await.context("the server failed")?;
     tracing::info!("stopped");
     Ok(ExitCode::SUCCESS)
 }

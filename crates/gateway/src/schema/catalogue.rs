@@ -9,9 +9,28 @@ use async_graphql::{Enum, Object, SimpleObject};
 use league_projections::GameKind;
 use league_scoring::{AggregationInfo as CatalogueAggregation, SystemInfo};
 
-use super::aggregation::AggregationKind;
-use super::inputs::ScoringSystemValue;
-use super::ratings::GameKindValue;
+use crate::schema::aggregation::AggregationKind;
+use crate::schema::inputs::ScoringSystemValue;
+use crate::schema::ratings::values::GameKindValue;
+
+/// The scoring catalogue (merged into the query root).
+#[derive(Debug, Default)]
+pub struct CatalogueQuery;
+
+#[Object]
+impl CatalogueQuery {
+    /// Every scoring system the platform knows, in catalogue order, with everything a
+    /// client needs to offer it and to report its games (docs/scoring.md).
+    async fn scoring_systems(&self) -> Vec<ScoringSystemInfo> {
+        scoring_systems()
+    }
+
+    /// Every kind of league aggregation, the default first
+    /// (docs/scoring.md#league-aggregation).
+    async fn aggregations(&self) -> Vec<AggregationInfo> {
+        aggregations()
+    }
+}
 
 /// Which `GameResultInput` shape a system's games are reported in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
@@ -181,12 +200,12 @@ fn aggregation_kind(info: &CatalogueAggregation) -> AggregationKind {
 }
 
 /// `Query.scoringSystems`: every system, in catalogue order.
-pub(crate) fn scoring_systems() -> Vec<ScoringSystemInfo> {
+fn scoring_systems() -> Vec<ScoringSystemInfo> {
     league_scoring::catalogue().into_iter().map(ScoringSystemInfo).collect()
 }
 
 /// `Query.aggregations`: every kind, the default first.
-pub(crate) fn aggregations() -> Vec<AggregationInfo> {
+fn aggregations() -> Vec<AggregationInfo> {
     league_scoring::Aggregation::KINDS.into_iter().map(AggregationInfo).collect()
 }
 

@@ -1,29 +1,34 @@
 //! The GraphQL schema: queries over the in-memory read model, mutations mapped onto
 //! domain commands, subscriptions over the application's live feed.
+//!
+//! One module per feature (leagues, players, tournaments, ratings, the scoring catalogue,
+//! the audit log's events, feeds, webhooks), each with its queries, mutations,
+//! subscriptions and object types; the roots below merge them in the order the fields
+//! appear in `schema.graphql`. Below the features: the context every resolver reads
+//! ([`context`]), shared inputs, pages, results and the live feed.
 
-mod access;
 mod aggregation;
 mod catalogue;
+mod context;
+mod events;
 mod feeds;
 mod inputs;
-mod mutation;
+mod leagues;
+mod live;
 mod pagination;
-mod query;
+mod players;
 mod ratings;
-mod subscription;
-mod tournament;
-mod types;
+mod tournaments;
 mod webhooks;
 
-use async_graphql::{Context, MergedObject, Schema};
+use async_graphql::{MergedObject, MergedSubscription, Schema};
 use league_app::App;
 
 pub use inputs::{AsOf, GameResultInput, ScoringSystemValue};
-pub use ratings::GameKindValue;
-pub use subscription::SubscriptionRoot;
+pub use pagination::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE};
+pub use ratings::values::GameKindValue;
 
 use crate::Shutdown;
-use crate::auth::Caller;
 use crate::config::GatewayConfig;
 use crate::extension::ErrorCodes;
 
@@ -31,9 +36,14 @@ use crate::extension::ErrorCodes;
 #[derive(Debug, Default, MergedObject)]
 #[graphql(name = "Query")]
 pub struct QueryRoot(
-    query::LeagueQuery,
-    tournament::TournamentQuery,
-    access::AccessQuery,
+    leagues::query::LeagueQuery,
+    players::query::PlayerQuery,
+    leagues::query::LeagueStandingsQuery,
+    ratings::RatingsQuery,
+    catalogue::CatalogueQuery,
+    events::EventQuery,
+    tournaments::query::TournamentQuery,
+    players::query::AccessQuery,
     webhooks::WebhookQuery,
 );
 
@@ -42,20 +52,25 @@ pub struct QueryRoot(
 #[derive(Debug, Default, MergedObject)]
 #[graphql(name = "Mutation")]
 pub struct MutationRoot(
-    mutation::LeagueMutation,
-    tournament::TournamentMutation,
-    access::AccessMutation,
+    players::mutation::PlayerMutation,
+    leagues::mutation::LeagueMutation,
+    tournaments::mutation::TournamentMutation,
+    players::mutation::AccessMutation,
     feeds::FeedsMutation,
     webhooks::WebhookMutation,
 );
 
+/// Live updates over `/graphql/ws` (graphql-transport-ws or graphql-ws); authenticate in
+/// `connection_init` with `{"authorization": "Bearer <token>"}` (optional: reads are public).
+#[derive(Debug, Default, MergedSubscription)]
+#[graphql(name = "Subscription")]
+pub struct SubscriptionRoot(
+    leagues::subscription::LeagueSubscription,
+    tournaments::subscription::TournamentSubscription,
+);
+
 /// The gateway's schema type.
 pub type GatewaySchema = Schema<QueryRoot, MutationRoot, SubscriptionRoot>;
-
-/// Largest page any connection serves (`first` above it is `BAD_USER_INPUT`).
-pub const MAX_PAGE_SIZE: usize = 100;
-/// Page size when `first` is omitted.
-pub const DEFAULT_PAGE_SIZE: usize = 20;
 
 /// The schema serving `app`, with the configured depth and complexity limits;
 /// subscriptions end when `shutdown` fires.
@@ -80,15 +95,5 @@ pub fn sdl() -> String {
 }
 
 fn builder() -> async_graphql::SchemaBuilder<QueryRoot, MutationRoot, SubscriptionRoot> {
-    Schema::build(QueryRoot::default(), MutationRoot::default(), SubscriptionRoot)
-}
-
-/// The application (schema data, always present in a served schema).
-pub(crate) fn app<'a>(ctx: &Context<'a>) -> &'a App {
-    ctx.data_unchecked::<App>()
-}
-
-/// Who is calling (request or connection data; anonymous when absent).
-pub(crate) fn caller(ctx: &Context<'_>) -> Caller {
-    ctx.data_opt::<Caller>().copied().unwrap_or(Caller::Anonymous)
+    Schema::build(QueryRoot::default(), MutationRoot::default(), SubscriptionRoot::default())
 }

@@ -6,15 +6,14 @@
 use async_graphql::{Context, Enum, ID, InputObject, Object, SimpleObject};
 use chrono::{DateTime, Utc};
 use league_domain::{
-    Actor, RegisterWebhook, RemoveWebhook, ResumeWebhook, check_webhook_url, webhook_id_of_stream,
+    RegisterWebhook, RemoveWebhook, ResumeWebhook, check_webhook_url, webhook_id_of_stream,
 };
 use league_webhooks::{WebhookSettings, WebhookView, check_destination, generate_secret};
 use uuid::Uuid;
 
-use super::inputs::parse_id;
-use super::mutation::execute;
-use super::{app, caller};
 use crate::error::{GatewayError, GatewayResult};
+use crate::schema::context::{app, caller, execute};
+use crate::schema::inputs::parse_id;
 
 /// What a webhook can ask to be told about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
@@ -143,24 +142,8 @@ impl WebhookQuery {
         crate::extension::Uncacheable::mark(ctx);
         let actor = caller(ctx).actor()?;
         let views = views(ctx).await?;
-        let app = app(ctx);
-        let catalog = app.catalog();
-        Ok(views
-            .into_iter()
-            .filter(|view| match actor {
-                Actor::Admin => true,
-                Actor::Player(player) => {
-                    let registration = view.entry.registration();
-                    registration.registered_by == actor
-                        || (!registration.competitions.is_empty()
-                            && registration
-                                .competitions
-                                .iter()
-                                .all(|c| catalog.organises(player, *c)))
-                }
-            })
-            .map(Webhook::from)
-            .collect())
+        let shown = app(ctx).webhooks_shown(actor, views, |view| view.entry.registration());
+        Ok(shown.into_iter().map(Webhook::from).collect())
     }
 }
 

@@ -1,134 +1,28 @@
-//! GraphQL output types. Each object holds the application (a cheap handle) and an id;
-//! players and league settings are lookups in the in-memory catalog, a league's games and
-//! standings come from its model (cached, loaded from its stream once), and a game holds
-//! its league's model, so nested fields (a league's games, a game's seated players) cost no
-//! IO once the league is cached: no N+1, and no DataLoader needed.
+//! A league as the API shows it: settings, subscribed players, its schedule and standings,
+//! a game with its seats and result (the `GameResult` union, also a tournament board's), a
+//! standing and a score change. Each object holds the application (a cheap
+//! handle) and an id; league settings are lookups in the in-memory catalog, a league's
+//! games and standings come from its model (cached, loaded from its stream once), and a
+//! game holds its league's model, so nested fields (a league's games, a game's seated
+//! players) cost no IO once the league is cached: no N+1, and no DataLoader needed.
 
-use async_graphql::{ComplexObject, Enum, ID, Json, Object, SimpleObject, Union};
-use chrono::{DateTime, Utc};
-use league_app::App;
 use std::sync::Arc;
 
-use league_app::{LeagueSummary, ReadModel};
+use async_graphql::{ComplexObject, ID, Object, SimpleObject, Union};
+use chrono::{DateTime, Utc};
+use league_app::{App, LeagueSummary, ReadModel};
 use league_domain::LeagueSettings;
-use league_projections::{GameView, PlayerView, SeatView, StandingRow};
-use league_store::RecordedEvent;
+use league_projections::{GameView, SeatView, StandingRow};
 use uuid::Uuid;
 
-use super::aggregation::AggregationValue;
-use super::inputs::{AsOf, ScoringSystemValue};
-use crate::error::{GatewayError, GatewayResult};
+use crate::error::GatewayResult;
+use crate::schema::aggregation::AggregationValue;
+use crate::schema::feeds::fields::{ExportFormat, ExportTableValue, export};
+use crate::schema::inputs::{AsOf, ScoringSystemValue};
+use crate::schema::pagination::league_list_complexity;
+use crate::schema::players::types::Player;
 
-/// `League.status`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
-#[graphql(remote = "league_domain::LeagueStatus")]
-pub enum LeagueStatus {
-    /// Taking subscriptions.
-    Open,
-    /// Full; games scheduled, results coming in.
-    Running,
-    /// Every game has a result.
-    Completed,
-}
-
-/// `Game.status`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
-#[graphql(remote = "league_domain::GameStatus")]
-pub enum GameStatus {
-    Scheduled,
-    Finished,
-}
-
-/// A registered player.
-#[derive(Clone)]
-pub struct Player {
-    app: App,
-    id: Uuid,
-}
-
-impl Player {
-    pub fn new(app: App, id: Uuid) -> Self {
-        Player { app, id }
-    }
-
-    /// The seated player a result's row names by its key. Every stored result names
-    /// exactly its game's seats (checked when it was reported, and again when folded).
-    fn from_key(app: &App, key: &str, seats: &[SeatView]) -> GatewayResult<Self> {
-        let mut buffer = Uuid::encode_buffer();
-        seats
-            .iter()
-            .find(|seat| seat.player.hyphenated().encode_lower(&mut buffer) == key)
-            .map(|seat| Player::new(app.clone(), seat.player))
-            .ok_or_else(|| {
-                GatewayError::App(league_app::AppError::internal(format!(
-                    "a stored result names {key:?}, who is not seated in the game"
-                )))
-            })
-    }
-
-    fn with<T>(&self, f: impl FnOnce(&PlayerView) -> T) -> Option<T> {
-        self.app.catalog().player(self.id).map(f)
-    }
-}
-
-/// A registered player.
-#[Object]
-impl Player {
-    async fn id(&self) -> ID {
-        ID(self.id.to_string())
-    }
-
-    /// The player's name; their pseudonym ("Erased player 34cd56ef") once erased.
-    async fn name(&self) -> String {
-        self.with(|p| p.name.clone()).unwrap_or_default()
-    }
-
-    /// Whether the player's personal data was erased (`docs/personal-data.md`).
-    async fn erased(&self) -> bool {
-        self.with(|p| p.erased).unwrap_or_default()
-    }
-
-    async fn registered_at(&self) -> Option<DateTime<Utc>> {
-        self.with(|p| p.registered_at)
-    }
-
-    /// An appointed organiser: may create leagues and tournaments (docs/api.md#roles).
-    async fn is_organiser(&self) -> bool {
-        self.app.catalog().is_organiser(self.id)
-    }
-
-    /// The leagues this player is subscribed to, in creation order.
-    async fn leagues(&self) -> Vec<League> {
-        let ids = self.app.catalog().leagues_of(self.id);
-        ids.into_iter().map(|id| League::new(self.app.clone(), id)).collect()
-    }
-
-    /// Rating at a kind of game across every league, now or as of a point in history
-    /// (`docs/ratings.md`); the prior (μ 25, σ 25/3, 0 games) before any game of the kind.
-    async fn rating(
-        &self,
-        game: super::ratings::GameKindValue,
-        as_of: Option<AsOf>,
-    ) -> GatewayResult<super::ratings::Rating> {
-        super::ratings::rating(&self.app, self.id, game, as_of).await
-    }
-
-    /// Every change of the rating at a kind of game, oldest first, up to a point in history.
-    #[graphql(complexity = "league_list_complexity(child_complexity)")]
-    async fn rating_history(
-        &self,
-        game: super::ratings::GameKindValue,
-        as_of: Option<AsOf>,
-    ) -> GatewayResult<Vec<super::ratings::RatingChange>> {
-        super::ratings::rating_history(&self.app, self.id, game, as_of).await
-    }
-
-    /// Whether the player has a calendar feed (`rotateCalendarFeed`, `docs/feeds.md`): told
-    /// only to the player themself and the site admin, `null` for anyone else.
-    async fn calendar_feed(&self, ctx: &async_graphql::Context<'_>) -> GatewayResult<Option<bool>> {
-        super::feeds::calendar_feed_exists(ctx, self.id).await
-    }
-}
+use super::values::{GameStatus, LeagueStatus};
 
 /// A league: settings, subscribed players, its schedule and standings.
 #[derive(Clone)]
@@ -172,12 +66,10 @@ impl League {
     /// (`docs/feeds.md#exports`).
     async fn export(
         &self,
-        format: super::feeds::ExportFormat,
-        #[graphql(default_with = "super::feeds::ExportTableValue::Results")]
-        table: super::feeds::ExportTableValue,
+        format: ExportFormat,
+        #[graphql(default_with = "ExportTableValue::Results")] table: ExportTableValue,
     ) -> GatewayResult<String> {
-        super::feeds::export(&self.app, league_app::CompetitionKind::League, self.id, format, table)
-            .await
+        export(&self.app, league_app::CompetitionKind::League, self.id, format, table).await
     }
 
     async fn name(&self) -> String {
@@ -280,15 +172,9 @@ impl League {
 }
 
 /// Standings of a league, now (from `read`) or as of a bound (replayed by the app).
-pub async fn standings(
-    app: &App,
-    league: Uuid,
-    as_of: Option<AsOf>,
-) -> GatewayResult<Vec<Standing>> {
-    let rows = match as_of {
-        None => app.existing_league(league).await?.standings(league),
-        Some(as_of) => app.standings_as_of(league, as_of.to_bound()?).await?,
-    };
+async fn standings(app: &App, league: Uuid, as_of: Option<AsOf>) -> GatewayResult<Vec<Standing>> {
+    let as_of = as_of.map(|as_of| as_of.to_bound()).transpose()?;
+    let rows = app.league_standings(league, as_of).await?;
     Ok(rows.into_iter().map(|row| Standing::new(app.clone(), row)).collect())
 }
 
@@ -373,22 +259,6 @@ impl Game {
     }
 }
 
-/// A seat of a game: its number, its label (a Diplomacy power, "Seat 2"…), its player.
-#[derive(SimpleObject)]
-pub struct Seat {
-    /// 1-based seat number.
-    pub seat: u32,
-    pub label: String,
-    pub player: Player,
-}
-
-/// A player's league score for one game.
-#[derive(SimpleObject)]
-pub struct GameScore {
-    pub player: Player,
-    pub score: f64,
-}
-
 /// A player's line in the standings.
 #[derive(SimpleObject)]
 pub struct Standing {
@@ -471,6 +341,22 @@ impl ScoreChange {
     async fn explanation(&self) -> GatewayResult<Vec<String>> {
         Ok(self.app.score_explanation(self.league, self.position, self.player).await?)
     }
+}
+
+/// A seat of a game: its number, its label (a Diplomacy power, "Seat 2"…), its player.
+#[derive(SimpleObject)]
+pub struct Seat {
+    /// 1-based seat number.
+    pub seat: u32,
+    pub label: String,
+    pub player: Player,
+}
+
+/// A player's league score for one game.
+#[derive(SimpleObject)]
+pub struct GameScore {
+    pub player: Player,
+    pub score: f64,
 }
 
 /// A game result, in the shape of the league's scoring system.
@@ -604,84 +490,4 @@ pub struct TeamPlayer {
     pub kills: u32,
     pub ships_left: Option<u32>,
     pub surrendered: bool,
-}
-
-/// `registerPlayer`'s answer: the player and their bearer token, shown this once.
-#[derive(SimpleObject)]
-pub struct PlayerRegistration {
-    pub player: Player,
-    /// Keep it: only its hash is stored, it cannot be shown again.
-    pub token: String,
-}
-
-/// One event of the audit log.
-pub struct Event(pub RecordedEvent);
-
-/// One event of the audit log.
-#[Object]
-impl Event {
-    /// Global position: 1, 2, 3… without gaps.
-    async fn position(&self) -> u64 {
-        self.0.position
-    }
-
-    /// `league-<uuid>`, `tournament-<uuid>` or `player-<uuid>`.
-    async fn stream_id(&self) -> &str {
-        self.0.stream_id.as_str()
-    }
-
-    /// Version within the stream.
-    async fn version(&self) -> u64 {
-        self.0.stream_version
-    }
-
-    /// Event type, e.g. `GameFinished`.
-    #[graphql(name = "type")]
-    async fn event_type(&self) -> &str {
-        &self.0.event_type
-    }
-
-    async fn recorded_at(&self) -> DateTime<Utc> {
-        self.0.recorded_at
-    }
-
-    /// Who caused it: `admin` or `player:<uuid>`.
-    async fn actor(&self) -> Option<&str> {
-        self.0.metadata.actor.as_deref()
-    }
-
-    /// The payload as stored, except that an older log's webhook URLs are shown as their
-    /// host (`docs/webhooks.md#older-logs`; `hash` still covers the stored bytes).
-    async fn payload(&self) -> Json<std::borrow::Cow<'_, serde_json::Value>> {
-        Json(match league_domain::redacted_payload(&self.0.event_type, &self.0.payload) {
-            Some(shown) => std::borrow::Cow::Owned(shown),
-            None => std::borrow::Cow::Borrowed(&self.0.payload),
-        })
-    }
-
-    /// SHA-256 linking this event to the previous one (tamper evidence).
-    async fn hash(&self) -> &str {
-        &self.0.hash
-    }
-
-    async fn prev_hash(&self) -> &str {
-        &self.0.prev_hash
-    }
-
-    /// The request that caused it (the `x-request-id` of the mutation's HTTP request).
-    async fn correlation_id(&self) -> Option<&str> {
-        self.0.metadata.correlation_id.as_deref()
-    }
-
-    /// The league the event is about, if any.
-    async fn league_id(&self) -> Option<ID> {
-        league_domain::league_id_of_stream(self.0.stream_id.as_str()).map(|id| ID(id.to_string()))
-    }
-}
-
-/// Complexity of a list bounded by a league's size (its players, their standings, its
-/// games): the selection counted once per player of the largest league the rules allow,
-/// so the complexity limit bounds the size of an answer whatever a league holds.
-pub(crate) fn league_list_complexity(child_complexity: usize) -> usize {
-    (league_domain::rules::MAX_LEAGUE_SIZE as usize).saturating_mul(child_complexity)
 }

@@ -1,41 +1,51 @@
-//! Rights, tokens and personal data: rotating and revoking bearer tokens, appointing and
-//! dismissing organisers, adding co-organisers to a league or tournament, erasing a player's
-//! personal data and reading it (the access request). As everywhere, whether the caller may
-//! is the domain's call (`docs/api.md#roles`, `docs/personal-data.md`).
+//! Player changes: registering a player (admin), and rights, tokens and personal data:
+//! rotating and revoking bearer tokens, appointing and dismissing organisers, adding
+//! co-organisers to a league or tournament, erasing a player's personal data. As
+//! everywhere, whether the caller may is the domain's call (`docs/api.md#roles`,
+//! `docs/personal-data.md`).
 
-use async_graphql::{Context, ID, Json, Object};
-use league_app::PersonalData;
+use async_graphql::{Context, ID, InputObject, Object};
 use league_domain::{
     AddLeagueCoOrganiser, AddTournamentCoOrganiser, AppointOrganiser, DismissOrganiser,
-    ErasePlayer, RevokeToken, RotateToken,
+    ErasePlayer, RegisterPlayer, RevokeToken, RotateToken,
 };
 use uuid::Uuid;
 
-use super::inputs::parse_id;
-use super::mutation::{execute, subject};
 use super::types::{Player, PlayerRegistration};
-use super::{app, caller};
 use crate::auth::{generate_token, hash_token};
 use crate::error::{GatewayError, GatewayResult};
+use crate::schema::context::{app, caller, execute, subject};
+use crate::schema::inputs::parse_id;
 
-/// Personal data (merged into the query root).
+/// `registerPlayer` input.
+#[derive(Debug, InputObject)]
+pub struct RegisterPlayerInput {
+    pub name: String,
+}
+
+/// Registering a player (merged into the mutation root, first).
 #[derive(Debug, Default)]
-pub struct AccessQuery;
+pub struct PlayerMutation;
 
 #[Object]
-impl AccessQuery {
-    /// Everything the platform holds about a player, as JSON (the access request; the same
-    /// document as `league export-player`): their own (`playerId` omitted or their own), or
-    /// anyone's for the site admin. Fields: `docs/personal-data.md#access-requests`.
-    async fn personal_data(
+impl PlayerMutation {
+    /// Admin: registers a player and returns their bearer token (shown only this once).
+    async fn register_player(
         &self,
         ctx: &Context<'_>,
-        player_id: Option<ID>,
-    ) -> GatewayResult<Json<PersonalData>> {
-        let caller = caller(ctx);
-        let actor = caller.actor()?;
-        let player_id = subject(caller, player_id)?;
-        Ok(Json(app(ctx).personal_data(actor, player_id).await?))
+        input: RegisterPlayerInput,
+    ) -> GatewayResult<PlayerRegistration> {
+        let actor = caller(ctx).actor()?;
+        let token = generate_token();
+        let command = RegisterPlayer {
+            actor,
+            player_id: Uuid::now_v7(),
+            name: input.name,
+            token_hash: hash_token(&token),
+        };
+        let player_id = command.player_id;
+        execute(ctx, command, None).await?;
+        Ok(PlayerRegistration { player: Player::new(app(ctx).clone(), player_id), token })
     }
 }
 

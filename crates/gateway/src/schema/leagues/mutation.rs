@@ -1,48 +1,27 @@
-//! Mutations: each authenticates the caller, maps its input onto one domain command and
-//! runs it through the application. Whether the caller may do it is the domain's call.
+//! League changes: creating a league, (un)subscribing a player, reporting and correcting a
+//! game's result. Each maps its arguments onto one domain command run by the application;
+//! whether the caller may is the domain's call.
 
 use async_graphql::{Context, ID, Object};
-use league_app::{App, CommandOptions, Executed};
 use league_domain::{
-    Actor, CorrectResult, CreateLeague, RegisterPlayer, ReportResult, Subscribe, Unsubscribe,
-    league_id_of_stream,
+    Actor, CorrectResult, CreateLeague, ReportResult, Subscribe, Unsubscribe, league_id_of_stream,
 };
 use league_scoring::GameResult;
 use uuid::Uuid;
 
-use super::inputs::{CreateLeagueInput, GameResultInput, RegisterPlayerInput, parse_id};
-use super::types::{Game, League, Player, PlayerRegistration};
-use super::{app, caller};
-use crate::RequestId;
-use crate::auth::{Caller, generate_token, hash_token};
+use super::types::{Game, League};
+use super::values::CreateLeagueInput;
 use crate::error::{GatewayError, GatewayResult};
+use crate::schema::context::{app, caller, execute, in_input_terms, subject};
+use crate::schema::inputs::{GameResultInput, parse_id};
 
-/// League and player changes (merged into the mutation root).
+/// League changes (merged into the mutation root).
 #[derive(Debug, Default)]
 pub struct LeagueMutation;
 
 /// Changes: each needs a bearer token; the domain decides whether the caller may.
 #[Object]
 impl LeagueMutation {
-    /// Admin: registers a player and returns their bearer token (shown only this once).
-    async fn register_player(
-        &self,
-        ctx: &Context<'_>,
-        input: RegisterPlayerInput,
-    ) -> GatewayResult<PlayerRegistration> {
-        let actor = caller(ctx).actor()?;
-        let token = generate_token();
-        let command = RegisterPlayer {
-            actor,
-            player_id: Uuid::now_v7(),
-            name: input.name,
-            token_hash: hash_token(&token),
-        };
-        let player_id = command.player_id;
-        execute(ctx, command, None).await?;
-        Ok(PlayerRegistration { player: Player::new(app(ctx).clone(), player_id), token })
-    }
-
     /// Admin: creates a league. A retried call with the same `idempotencyKey` returns the
     /// league the first call created.
     async fn create_league(
@@ -138,20 +117,6 @@ impl LeagueMutation {
     }
 }
 
-/// Runs a command with the request's id as correlation id.
-pub(super) async fn execute(
-    ctx: &Context<'_>,
-    command: impl Into<league_app::AppCommand>,
-    idempotency_key: Option<String>,
-) -> GatewayResult<Executed> {
-    let app: &App = app(ctx);
-    let options = CommandOptions {
-        idempotency_key,
-        correlation_id: ctx.data_opt::<RequestId>().map(|id| id.0),
-    };
-    Ok(app.execute(command, options).await?)
-}
-
 /// Runs the result command `command` builds (from the caller, the game's league and id,
 /// and the result in domain terms) and answers with the game; errors speak of the input.
 async fn execute_on_game<C: Into<league_app::AppCommand>>(
@@ -183,15 +148,6 @@ fn membership(
     Ok((actor, league_id, subject(caller, player_id)?))
 }
 
-/// The player a (un)subscription is about: the named one, else the calling player.
-pub(super) fn subject(caller: Caller, player_id: Option<ID>) -> GatewayResult<Uuid> {
-    match (player_id, caller) {
-        (Some(id), _) => parse_id(&id, "playerId"),
-        (None, Caller::Player(id)) => Ok(id),
-        (None, _) => Err(GatewayError::bad_input("playerId", "the admin must name the player")),
-    }
-}
-
 /// The league and id of a game named by an argument; `NOT_FOUND` if there is no such game.
 fn game_of(ctx: &Context<'_>, game_id: &ID) -> GatewayResult<(Uuid, Uuid)> {
     let id = parse_id(game_id, "gameId")?;
@@ -200,16 +156,4 @@ fn game_of(ctx: &Context<'_>, game_id: &ID) -> GatewayResult<(Uuid, Uuid)> {
         .league_of_game(id)
         .map(|league| (league, id))
         .ok_or_else(|| GatewayError::NotFound(format!("game {id}")))
-}
-
-/// A domain refusal of a result names the field in the scoring crate's terms; say it in
-/// the terms of the `GameResultInput` the caller sent.
-pub(super) fn in_input_terms(error: GatewayError, input: &GameResultInput) -> GatewayError {
-    let GatewayError::App(app_error) = &error else {
-        return error;
-    };
-    match app_error.invalid_input() {
-        Some((field, message)) => GatewayError::bad_input(input.input_field(field), message),
-        None => error,
-    }
 }

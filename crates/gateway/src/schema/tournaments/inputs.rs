@@ -1,0 +1,163 @@
+//! Tournament inputs and enums: `createTournament`'s input and its mapping onto the
+//! domain's settings, replacements, and the tournament and round scorings the catalogue
+//! offers.
+
+use async_graphql::{Enum, ID, InputObject, SimpleObject};
+use league_domain::TournamentSettings;
+use league_scoring::TournamentScoring;
+
+use crate::error::{GatewayError, GatewayResult};
+use crate::schema::inputs::{ScoringSystemValue, count, parse_id};
+
+/// `Tournament.status`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[graphql(remote = "league_domain::TournamentStatus")]
+pub enum TournamentStatus {
+    /// Taking entries; no round seeded yet.
+    Open,
+    /// Rounds being played.
+    Running,
+    /// The last round completed.
+    Completed,
+}
+
+/// A player's round score when they played two boards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[graphql(remote = "league_scoring::RoundScoring")]
+pub enum RoundScoring {
+    /// The best board counts; the other is dropped.
+    BestBoard,
+    /// Both boards count.
+    SumOfBoards,
+}
+
+/// Who scores a seat that a replacement player finished.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[graphql(remote = "league_domain::ReplacementScores")]
+pub enum ReplacementScores {
+    /// The player the seeding seated scores the seat (the default).
+    SeatedPlayer,
+    /// The replacement who finished the seat scores it.
+    Replacement,
+}
+
+/// `createTournament` input. Omitted settings take their defaults (round scoring BEST_BOARD,
+/// tournament scoring `sum-all-rounds`, no keep-apart pairs, no sit-out points, no top board,
+/// the seated player scores a replaced seat).
+#[derive(Debug, InputObject)]
+pub struct CreateTournamentInput {
+    pub name: String,
+    pub game: String,
+    pub game_version: Option<String>,
+    pub scoring_system: ScoringSystemValue,
+    /// Seats per board (Diplomacy: 7).
+    pub players_per_board: i32,
+    /// Rounds planned.
+    pub rounds: i32,
+    pub round_scoring: Option<RoundScoring>,
+    /// A tournament scoring id from `tournamentScorings` (e.g. `best-rounds-2`, `wdc-2025`).
+    pub tournament_scoring: Option<String>,
+    /// Pairs of player ids never seated together unless impossible.
+    pub keep_apart: Option<Vec<Vec<ID>>>,
+    pub sit_out_points: Option<f64>,
+    pub sit_out_points_once: Option<bool>,
+    pub top_board_last_round: Option<bool>,
+    pub replacement_scores: Option<ReplacementScores>,
+}
+
+impl CreateTournamentInput {
+    pub(super) fn into_settings(self) -> GatewayResult<TournamentSettings> {
+        let mut settings = TournamentSettings::new(
+            self.name,
+            self.game,
+            self.scoring_system.into(),
+            count(self.players_per_board, "input.playersPerBoard")?,
+            count(self.rounds, "input.rounds")?,
+        );
+        settings.game_version = self.game_version;
+        if let Some(round_scoring) = self.round_scoring {
+            settings.round_scoring = round_scoring.into();
+        }
+        if let Some(id) = &self.tournament_scoring {
+            settings.tournament_scoring = TournamentScoring::parse(id).map_err(|error| {
+                GatewayError::bad_input("input.tournamentScoring", error.to_string())
+            })?;
+        }
+        for (index, pair) in self.keep_apart.iter().flatten().enumerate() {
+            let field = format!("input.keepApart[{index}]");
+            let [a, b] = pair.as_slice() else {
+                return Err(GatewayError::bad_input(field, "a pair is two player ids"));
+            };
+            settings.keep_apart.push([parse_id(a, &field)?, parse_id(b, &field)?]);
+        }
+        if let Some(points) = self.sit_out_points {
+            settings.sit_out_points = points;
+        }
+        if let Some(once) = self.sit_out_points_once {
+            settings.sit_out_points_once = once;
+        }
+        if let Some(top) = self.top_board_last_round {
+            settings.top_board_last_round = top;
+        }
+        if let Some(rule) = self.replacement_scores {
+            settings.replacement_scores = rule.into();
+        }
+        Ok(settings)
+    }
+}
+
+/// A replacement player who finished a seated player's seat.
+#[derive(Debug, InputObject)]
+pub struct ReplacementInput {
+    pub seated: ID,
+    pub replacement: ID,
+}
+
+pub(super) fn replacements_of(
+    input: Option<Vec<ReplacementInput>>,
+) -> GatewayResult<Vec<league_domain::Replacement>> {
+    input
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+        .map(|(index, r)| {
+            Ok(league_domain::Replacement {
+                seated: parse_id(&r.seated, &format!("replacements[{index}].seated"))?,
+                replacement: parse_id(
+                    &r.replacement,
+                    &format!("replacements[{index}].replacement"),
+                )?,
+            })
+        })
+        .collect()
+}
+
+/// A tournament scoring of the catalogue (`docs/tournaments.md#round-and-tournament-scoring`).
+#[derive(SimpleObject)]
+pub struct TournamentScoringInfo {
+    /// The id `createTournament` takes.
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    /// Whether it combines round scores (else board scores directly).
+    pub uses_round_scores: bool,
+}
+
+impl From<league_scoring::TournamentScoringInfo> for TournamentScoringInfo {
+    fn from(info: league_scoring::TournamentScoringInfo) -> Self {
+        TournamentScoringInfo {
+            id: info.id,
+            name: info.name,
+            description: info.description,
+            uses_round_scores: info.uses_round_scores,
+        }
+    }
+}
+
+/// A round scoring (what counts when a player plays two boards in a round).
+#[derive(SimpleObject)]
+pub struct RoundScoringInfo {
+    pub value: RoundScoring,
+    pub name: String,
+    pub description: String,
+}

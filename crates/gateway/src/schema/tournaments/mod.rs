@@ -1,0 +1,11 @@
+//! Tournaments over GraphQL (`docs/tournaments.md`): the reads (a tournament with its
+//! entrants, roll calls, rounds, boards and standings; the tournament and round scorings),
+//! the mutations (each one domain command), the live subscriptions and the types they
+//! answer with.
+
+mod inputs;
+pub(super) mod mutation;
+pub(super) mod query;
+mod rounds;
+pub(super) mod subscription;
+pub(super) mod types;

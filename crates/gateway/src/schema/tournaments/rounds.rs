@@ -1,0 +1,306 @@
+//! A tournament's parts as the API shows them: entrants, roll-call lines, the proposal
+//! for the open round, rounds with their swaps and seeding, boards with their seats,
+//! results and replacements, and the lines of its standings.
+
+use async_graphql::{ID, Object, SimpleObject};
+use league_projections::SeatView;
+use uuid::Uuid;
+
+use super::types::Tournament;
+use crate::error::GatewayResult;
+use crate::schema::leagues::types::{GameResultValue, GameScore, Seat};
+use crate::schema::players::types::Player;
+
+/// An entrant and when they entered and withdrew.
+#[derive(SimpleObject)]
+pub struct Entrant {
+    pub player: Player,
+    /// Rounds already seeded when they entered (0: from the start).
+    pub entered_after_round: u32,
+    /// Rounds seeded when they withdrew (null: still in).
+    pub withdrawn_after_round: Option<u32>,
+}
+
+/// One line of a roll call.
+#[derive(SimpleObject)]
+pub struct RollCallEntry {
+    pub player: Player,
+    /// Whether the player (or the admin for them) answered this round's roll call.
+    pub answered: bool,
+    pub present: bool,
+    pub standby: bool,
+    pub two_boards: bool,
+}
+
+/// What seeding the open round now would do with the numbers.
+#[derive(SimpleObject)]
+pub struct RoundProposal {
+    pub round: u32,
+    /// Players present.
+    pub present: u32,
+    pub sitting_out: Vec<Player>,
+    pub playing_twice: Vec<Player>,
+    /// Why the round cannot be seeded now (the shortfall), if it cannot.
+    pub problem: Option<String>,
+}
+
+/// A seeded round.
+#[derive(Clone)]
+pub struct Round {
+    pub(super) tournament: Tournament,
+    pub(super) number: u32,
+}
+
+impl Round {
+    fn with<T>(&self, f: impl FnOnce(&league_domain::Round) -> T) -> T {
+        f(self.tournament.state.round(self.number).expect("a listed round exists"))
+    }
+}
+
+#[Object]
+impl Round {
+    async fn number(&self) -> u32 {
+        self.number
+    }
+
+    async fn boards(&self) -> Vec<Board> {
+        self.with(|r| {
+            r.boards
+                .iter()
+                .map(|b| Board { tournament: self.tournament.clone(), id: b.id })
+                .collect()
+        })
+    }
+
+    async fn sitting_out(&self) -> Vec<Player> {
+        self.with(|r| r.sitting_out.iter().map(|p| self.tournament.player(*p)).collect())
+    }
+
+    async fn playing_twice(&self) -> Vec<Player> {
+        self.with(|r| r.playing_twice.iter().map(|p| self.tournament.player(*p)).collect())
+    }
+
+    /// Some board has a result (players can no longer be swapped).
+    async fn started(&self) -> bool {
+        self.with(|r| r.started())
+    }
+
+    /// Every board has a result.
+    async fn completed(&self) -> bool {
+        self.with(|r| r.completed)
+    }
+
+    /// Board 1 seats the best players by standings.
+    async fn top_board(&self) -> bool {
+        self.with(|r| r.seeded.top_board)
+    }
+
+    /// The swaps made before the round started, in order, with their reasons.
+    async fn swaps(&self) -> Vec<Swap> {
+        self.with(|r| {
+            r.swaps
+                .iter()
+                .map(|s| Swap {
+                    first: self.tournament.player(s.first),
+                    second: self.tournament.player(s.second),
+                    reason: s.reason.clone(),
+                })
+                .collect()
+        })
+    }
+
+    /// How the round was seeded: what anyone needs to re-run it.
+    async fn seeding(&self) -> SeedingRecord {
+        self.with(|r| SeedingRecord {
+            algorithm: r.seeded.algorithm.clone(),
+            seed: r.seeded.seed.to_string(),
+            inputs_digest: r.seeded.inputs_digest.clone(),
+            repeat_score: r.seeded.repeat_score,
+            seat_repeats: r.seeded.seat_repeats,
+            keep_apart_met: r.seeded.keep_apart_met,
+        })
+    }
+}
+
+/// Two players of a round who exchanged places, and why.
+#[derive(SimpleObject)]
+pub struct Swap {
+    pub first: Player,
+    pub second: Player,
+    pub reason: String,
+}
+
+/// A round's seeding as recorded in `RoundSeeded`.
+#[derive(SimpleObject)]
+pub struct SeedingRecord {
+    pub algorithm: String,
+    /// The seeder's random seed (a decimal u64).
+    pub seed: String,
+    /// SHA-256 of the seeder's inputs.
+    pub inputs_digest: String,
+    /// Σ over boards of Σ over ordered pairs of (earlier shared boards)².
+    pub repeat_score: u64,
+    /// Players given a seat they had before.
+    pub seat_repeats: u32,
+    /// Keep-apart pairs seated together.
+    pub keep_apart_met: u32,
+}
+
+/// The outcome of re-running one recorded seeding.
+#[derive(SimpleObject)]
+pub struct SeedingCheck {
+    pub round: u32,
+    /// Same digest and same boards.
+    pub verified: bool,
+    pub algorithm: String,
+    pub seed: String,
+    pub recorded_digest: String,
+    pub recomputed_digest: String,
+    pub boards_match: bool,
+    pub problem: Option<String>,
+}
+
+/// One board of a round.
+#[derive(Clone)]
+pub struct Board {
+    pub(super) tournament: Tournament,
+    pub(super) id: Uuid,
+}
+
+impl Board {
+    fn with<T>(&self, f: impl FnOnce(&league_domain::Board) -> T) -> T {
+        f(self.tournament.state.board(self.id).expect("a listed board exists"))
+    }
+
+    fn seat_views(&self) -> Vec<SeatView> {
+        let labels = self.tournament.state.seat_labels();
+        self.with(|b| {
+            b.seats
+                .iter()
+                .zip(labels)
+                .enumerate()
+                .map(|(index, (player, label))| SeatView {
+                    seat: index as u32 + 1,
+                    label: label.into(),
+                    player: *player,
+                })
+                .collect()
+        })
+    }
+}
+
+#[Object]
+impl Board {
+    async fn id(&self) -> ID {
+        ID(self.id.to_string())
+    }
+
+    async fn round(&self) -> u32 {
+        self.with(|b| b.round)
+    }
+
+    /// 1-based number within the round.
+    async fn number(&self) -> u32 {
+        self.with(|b| b.number)
+    }
+
+    /// Who sits where (seat 1 first; the label is the power for Diplomacy).
+    async fn seats(&self) -> Vec<Seat> {
+        self.seat_views()
+            .into_iter()
+            .map(|seat| Seat {
+                seat: seat.seat,
+                label: seat.label.to_string(),
+                player: self.tournament.player(seat.player),
+            })
+            .collect()
+    }
+
+    async fn finished(&self) -> bool {
+        self.with(|b| b.result.is_some())
+    }
+
+    /// The result as reported (or last corrected); null until finished.
+    async fn result(&self) -> GatewayResult<Option<GameResultValue>> {
+        let seats = self.seat_views();
+        self.with(|b| {
+            b.result.as_ref().map(|r| GameResultValue::new(&self.tournament.app, r, &seats))
+        })
+        .transpose()
+    }
+
+    /// Each seated player's board score (before round and tournament scoring); empty until
+    /// finished.
+    async fn scores(&self) -> GatewayResult<Vec<GameScore>> {
+        let system = self.tournament.settings().scoring_system;
+        let scored = self.with(|b| b.scored(system)).map_err(league_app::AppError::from)?;
+        Ok(scored
+            .map(|scored| self.with(|b| scored.in_seat_order(b.seats.iter().copied())))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(player, score)| GameScore { player: self.tournament.player(player), score })
+            .collect())
+    }
+
+    /// Replacement players who finished a seat.
+    async fn replacements(&self) -> Vec<Replacement> {
+        self.with(|b| {
+            b.replacements
+                .iter()
+                .map(|r| Replacement {
+                    seated: self.tournament.player(r.seated),
+                    replacement: self.tournament.player(r.replacement),
+                })
+                .collect()
+        })
+    }
+
+    /// How many times the result was corrected.
+    async fn corrections(&self) -> u32 {
+        self.with(|b| b.corrections)
+    }
+}
+
+/// A replacement player who finished a seat.
+#[derive(SimpleObject)]
+pub struct Replacement {
+    pub seated: Player,
+    pub replacement: Player,
+}
+
+/// A player's line in a tournament's standings.
+#[derive(SimpleObject)]
+pub struct TournamentStanding {
+    /// Competition rank after every tie-breaker (1, 2, 2, 4).
+    pub rank: u32,
+    pub player: Player,
+    pub total: f64,
+    /// Boards played.
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    /// Rule notes (e.g. the WDC 2025 round-4 bonus).
+    pub notes: Vec<String>,
+    /// One line per round so far.
+    pub rounds: Vec<RoundScore>,
+}
+
+/// A player's score for one round.
+#[derive(SimpleObject)]
+pub struct RoundScore {
+    pub round: u32,
+    /// Null: neither played nor sat out.
+    pub score: Option<f64>,
+    pub sat_out: bool,
+    /// Does not count in the total.
+    pub dropped: bool,
+    pub boards: Vec<BoardScore>,
+}
+
+/// A player's score on one board of a round.
+#[derive(SimpleObject)]
+pub struct BoardScore {
+    pub board: u32,
+    pub score: f64,
+    pub dropped: bool,
+}

@@ -1,0 +1,336 @@
+//! A tournament as the API shows it: settings, entrants, roll calls, rounds, boards and
+//! standings. A `Tournament` holds one snapshot of the aggregate folded from its stream,
+//! so one request sees one state; its rounds and boards are in [`super::rounds`].
+
+use std::sync::Arc;
+
+use async_graphql::{ID, Object};
+use chrono::{DateTime, Utc};
+use league_app::App;
+use league_domain::TournamentSettings;
+use uuid::Uuid;
+
+use super::inputs::{ReplacementScores, RoundScoring, TournamentScoringInfo, TournamentStatus};
+use super::rounds::{
+    Board, BoardScore, Entrant, RollCallEntry, Round, RoundProposal, RoundScore, SeedingCheck,
+    TournamentStanding,
+};
+use crate::error::{GatewayError, GatewayResult};
+use crate::schema::feeds::fields::{ExportFormat, ExportTableValue, export};
+use crate::schema::inputs::{AsOf, ScoringSystemValue, count, parse_id};
+use crate::schema::players::types::Player;
+
+/// A tournament: settings, entrants, roll calls, rounds and standings.
+#[derive(Clone)]
+pub struct Tournament {
+    pub(super) app: App,
+    pub(super) id: Uuid,
+    pub(super) state: Arc<league_domain::Tournament>,
+}
+
+impl Tournament {
+    pub fn new(app: App, id: Uuid, state: Arc<league_domain::Tournament>) -> Self {
+        Tournament { app, id, state }
+    }
+
+    pub(super) fn settings(&self) -> &TournamentSettings {
+        self.state.settings().expect("a listed tournament exists")
+    }
+
+    pub(super) fn round_numbered(&self, number: u32) -> GatewayResult<Round> {
+        self.state
+            .round(number)
+            .map(|_| Round { tournament: self.clone(), number })
+            .ok_or_else(|| GatewayError::NotFound(format!("round {number}")))
+    }
+
+    pub(super) fn board_by_id(&self, id: Uuid) -> GatewayResult<Board> {
+        self.state
+            .board(id)
+            .map(|_| Board { tournament: self.clone(), id })
+            .ok_or_else(|| GatewayError::NotFound(format!("board {id}")))
+    }
+
+    pub(super) fn player(&self, id: Uuid) -> Player {
+        Player::new(self.app.clone(), id)
+    }
+}
+
+#[Object]
+impl Tournament {
+    async fn id(&self) -> ID {
+        ID(self.id.to_string())
+    }
+
+    /// The tournament's standings or every finished board's result and scores, as CSV (one
+    /// `table`; Diplomacy: the columns a world rating database imports) or JSON (both), as
+    /// `GET /export/tournaments/<id>.csv|json` serves them (`docs/feeds.md#exports`).
+    async fn export(
+        &self,
+        format: ExportFormat,
+        #[graphql(default_with = "ExportTableValue::Results")] table: ExportTableValue,
+    ) -> GatewayResult<String> {
+        export(&self.app, league_app::CompetitionKind::Tournament, self.id, format, table).await
+    }
+
+    async fn name(&self) -> &str {
+        &self.settings().name
+    }
+
+    /// The board game played (e.g. "Diplomacy").
+    async fn game(&self) -> &str {
+        &self.settings().game
+    }
+
+    async fn game_version(&self) -> Option<&str> {
+        self.settings().game_version.as_deref()
+    }
+
+    /// Scores each board.
+    async fn scoring_system(&self) -> ScoringSystemValue {
+        self.settings().scoring_system.into()
+    }
+
+    /// Seats per board.
+    async fn players_per_board(&self) -> u32 {
+        self.settings().players_per_board
+    }
+
+    /// Rounds planned.
+    async fn round_count(&self) -> u32 {
+        self.settings().rounds
+    }
+
+    async fn round_scoring(&self) -> RoundScoring {
+        self.settings().round_scoring.into()
+    }
+
+    /// The tournament scoring (`tournamentScorings` describes each).
+    async fn tournament_scoring(&self) -> TournamentScoringInfo {
+        self.settings().tournament_scoring.info().into()
+    }
+
+    /// Pairs never seated together unless impossible.
+    async fn keep_apart(&self) -> Vec<Vec<Player>> {
+        self.settings()
+            .keep_apart
+            .iter()
+            .map(|pair| pair.iter().map(|p| self.player(*p)).collect())
+            .collect()
+    }
+
+    /// Points for sitting a round out.
+    async fn sit_out_points(&self) -> f64 {
+        self.settings().sit_out_points
+    }
+
+    async fn sit_out_points_once(&self) -> bool {
+        self.settings().sit_out_points_once
+    }
+
+    async fn top_board_last_round(&self) -> bool {
+        self.settings().top_board_last_round
+    }
+
+    async fn replacement_scores(&self) -> ReplacementScores {
+        self.settings().replacement_scores.into()
+    }
+
+    /// Seat labels of a board, seat 1 first (the seven powers for Diplomacy).
+    async fn seat_labels(&self) -> Vec<String> {
+        self.state.seat_labels()
+    }
+
+    async fn status(&self) -> TournamentStatus {
+        self.state.status().expect("a listed tournament exists").into()
+    }
+
+    async fn created_at(&self) -> Option<DateTime<Utc>> {
+        self.app.catalog().tournament(self.id).map(|t| t.created_at)
+    }
+
+    /// Number of events in the tournament's stream.
+    async fn version(&self) -> u64 {
+        league_domain::Aggregate::version(self.state.as_ref())
+    }
+
+    /// Who manages the tournament besides the site admin: its creator (when an organiser
+    /// created it) and its co-organisers (docs/api.md#roles).
+    async fn organisers(&self) -> Vec<Player> {
+        let catalog = self.app.catalog();
+        let Some(summary) = catalog.tournament(self.id) else { return Vec::new() };
+        let organisers = &summary.organisers;
+        organisers
+            .creator()
+            .into_iter()
+            .chain(organisers.co_organisers().iter().copied())
+            .map(|id| self.player(id))
+            .collect()
+    }
+
+    /// Every entrant in entry order (withdrawn ones too).
+    async fn entrants(&self) -> Vec<Entrant> {
+        self.state
+            .entrants()
+            .iter()
+            .map(|e| Entrant {
+                player: self.player(e.player),
+                entered_after_round: e.entered_after_round,
+                withdrawn_after_round: e.withdrawn_after_round,
+            })
+            .collect()
+    }
+
+    /// The round whose roll call is open (null once every round is seeded).
+    async fn next_round(&self) -> Option<u32> {
+        self.state.next_round()
+    }
+
+    /// A round's roll call: every active entrant with their answer (the open round's when
+    /// `round` is omitted).
+    async fn roll_call(&self, round: Option<i32>) -> GatewayResult<Vec<RollCallEntry>> {
+        let round = match round {
+            Some(round) => count(round, "round")?,
+            None => match self.state.next_round() {
+                Some(round) => round,
+                None => return Ok(Vec::new()),
+            },
+        };
+        let answers = self.state.roll_call(round);
+        Ok(self
+            .state
+            .entrants()
+            .iter()
+            .filter(|e| e.is_active())
+            .map(|e| {
+                let answer = answers.iter().find(|(p, _)| *p == e.player).map(|(_, a)| *a);
+                let attendance = answer.unwrap_or_default();
+                RollCallEntry {
+                    player: self.player(e.player),
+                    answered: answer.is_some(),
+                    present: attendance.present,
+                    standby: attendance.standby,
+                    two_boards: attendance.two_boards,
+                }
+            })
+            .collect())
+    }
+
+    /// Who would sit out or play twice if the open round were seeded now, or why it cannot
+    /// be (`docs/tournaments.md#rounds-and-roll-call`).
+    async fn proposal(&self) -> Option<RoundProposal> {
+        let round = self.state.next_round()?;
+        let present = self.state.present(round).len() as u32;
+        Some(match self.state.proposal(round) {
+            Ok((sitting_out, playing_twice)) => RoundProposal {
+                round,
+                present,
+                sitting_out: sitting_out.into_iter().map(|p| self.player(p)).collect(),
+                playing_twice: playing_twice.into_iter().map(|p| self.player(p)).collect(),
+                problem: None,
+            },
+            Err(error) => RoundProposal {
+                round,
+                present,
+                sitting_out: Vec::new(),
+                playing_twice: Vec::new(),
+                problem: Some(error.to_string()),
+            },
+        })
+    }
+
+    /// The seeded rounds, in order.
+    async fn rounds(&self) -> Vec<Round> {
+        self.state
+            .rounds()
+            .iter()
+            .map(|r| Round { tournament: self.clone(), number: r.number })
+            .collect()
+    }
+
+    async fn round(&self, number: i32) -> GatewayResult<Option<Round>> {
+        let number = count(number, "number")?;
+        Ok(self.state.round(number).map(|_| Round { tournament: self.clone(), number }))
+    }
+
+    async fn board(&self, id: ID) -> GatewayResult<Option<Board>> {
+        let id = parse_id(&id, "id")?;
+        Ok(self.state.board(id).map(|_| Board { tournament: self.clone(), id }))
+    }
+
+    /// The boards a player is seated on, in round order (a player's "my board and power").
+    async fn boards_of(&self, player_id: ID) -> GatewayResult<Vec<Board>> {
+        let player = parse_id(&player_id, "playerId")?;
+        Ok(self
+            .state
+            .boards()
+            .filter(|b| b.is_seated(player))
+            .map(|b| Board { tournament: self.clone(), id: b.id })
+            .collect())
+    }
+
+    /// Standings after round `afterRound` (every round so far when omitted), now or as of a
+    /// point in history: round scores with dropped ones marked, total, rank with the DAANZ
+    /// tie-breakers.
+    async fn standings(
+        &self,
+        after_round: Option<i32>,
+        as_of: Option<AsOf>,
+    ) -> GatewayResult<Vec<TournamentStanding>> {
+        let after_round = after_round.map(|r| count(r, "afterRound")).transpose()?;
+        let as_of = as_of.map(|as_of| as_of.to_bound()).transpose()?;
+        let rows = self.app.tournament_standings(self.id, &self.state, after_round, as_of).await?;
+        Ok(rows
+            .into_iter()
+            .map(|row| TournamentStanding {
+                rank: row.rank,
+                player: self.player(row.player),
+                total: row.total,
+                games: row.games,
+                wins: row.wins,
+                draws: row.draws,
+                notes: row.notes,
+                rounds: row
+                    .rounds
+                    .into_iter()
+                    .map(|r| RoundScore {
+                        round: r.round,
+                        score: r.score,
+                        sat_out: r.sat_out,
+                        dropped: r.dropped,
+                        boards: r
+                            .boards
+                            .into_iter()
+                            .map(|b| BoardScore {
+                                board: b.board,
+                                score: b.score,
+                                dropped: b.dropped,
+                            })
+                            .collect(),
+                    })
+                    .collect(),
+            })
+            .collect())
+    }
+
+    /// Re-runs every recorded seeding from the log and says whether it gives the same boards
+    /// (`docs/tournaments.md#seeding`).
+    async fn seeding_checks(&self) -> GatewayResult<Vec<SeedingCheck>> {
+        Ok(self
+            .app
+            .verify_seeding(self.id)
+            .await?
+            .into_iter()
+            .map(|check| SeedingCheck {
+                verified: check.verified(),
+                round: check.round,
+                algorithm: check.algorithm,
+                seed: check.seed.to_string(),
+                recorded_digest: check.recorded_digest,
+                recomputed_digest: check.recomputed_digest,
+                boards_match: check.boards_match,
+                problem: check.problem,
+            })
+            .collect())
+    }
+}
