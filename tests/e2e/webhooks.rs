@@ -134,7 +134,8 @@ async fn a_receiver_failing_30_percent_gets_every_event_once_after_dedup(db: Tes
     assert!(accepted.is_sorted() && accepted.len() == games.len(), "once each, in order");
     assert!(received.iter().all(|r| r.verifies(&secret)));
     let content = received[0].json()["content"].as_str().unwrap().to_owned();
-    assert!(content.starts_with("PLACEMENT league — Result: Player "), "{content}");
+    assert!(content.starts_with("PLACEMENT league — Result of game "), "{content}");
+    assert!(content.contains(" reported: Player "), "{content}");
 
     // The checkpoint commits after the receiver's 2xx: wait for it to pass the last event.
     let deadline = tokio::time::Instant::now() + WAIT;

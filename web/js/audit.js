@@ -40,7 +40,6 @@ export async function auditView(main, [id]) {
     return;
   }
   const names = new Map(league.players.map((/** @type {any} */ p) => [p.id, p.name]));
-  const games = new Map(league.games.map((/** @type {any} */ g) => [g.id, g.number]));
   /** @type {Map<number, { id: string, name: string, change: any }[]>} score changes by the position that made them */
   const changes = new Map();
   for (const { player, changes: list } of await histories(id, league.players)) {
@@ -67,7 +66,7 @@ export async function auditView(main, [id]) {
         h("td", {}, actorName(e.actor, names)),
         h("td", {}, h("time", { datetime: e.recordedAt }, when(e.recordedAt))),
         h("td", {}, h("code", { class: "hash", title: `hash ${e.hash}\nprevious ${e.prevHash}` }, e.hash.slice(0, 12), "…")),
-        h("td", {}, describe(e, names, games),
+        h("td", {}, describe(e),
           explained.length > 0
             ? [h("p", { class: "hint" }, `Scored by ${system}:`), h("ul", { class: "explained" }, explained.map(({ id: playerId, name, change }) => {
                 const what = input(playerId);

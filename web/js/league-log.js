@@ -25,21 +25,10 @@ export async function histories(leagueId, players) {
   return players.map((player, i) => ({ player, changes: /** @type {any[]} */ (lists[i].scoreHistory) }));
 }
 
-/** What an event did, in words. @param {any} event @param {Map<string, string>} names @param {Map<string, number>} games */
-export function describe(event, names, games) {
-  const p = event.payload ?? {};
-  const who = (/** @type {string|undefined} */ id) => (id && names.get(id)) ?? (id ? `player ${id.slice(0, 8)}` : "someone");
-  const game = games.has(p.gameId) ? `game ${games.get(p.gameId)}` : "a game";
-  switch (event.type) {
-    case "LeagueCreated": return `League created: ${p.name ?? ""}`;
-    case "PlayerSubscribed": return `${who(p.playerId)} joined`;
-    case "PlayerUnsubscribed": return `${who(p.playerId)} left`;
-    case "GamesScheduled": return `${p.games?.length ?? ""} games scheduled`;
-    case "GameFinished": return `Result of ${game} reported`;
-    case "GameResultCorrected": return `Result of ${game} corrected: ${p.reason ?? ""}`;
-    case "LeagueCompleted": return "League completed";
-    default: return event.type;
-  }
+/** What an event did, in words: the server's sentence (`Event.description`), the same the
+ * CLI's audits and webhook bodies show. @param {{description: string}} event */
+export function describe(event) {
+  return event.description;
 }
 
 /** An actor (`admin`, `player:<id>`) by name. @param {string|null} actor @param {Map<string, string>} names */

@@ -73,7 +73,7 @@ query Events($leagueId: ID, $first: Int!, $after: String) {
   events(leagueId: $leagueId, first: $first, after: $after) {
     totalCount
     pageInfo { hasNextPage endCursor }
-    nodes { position type actor recordedAt hash prevHash streamId version payload }
+    nodes { position type description actor recordedAt hash prevHash streamId version payload }
   }
 }`;
 

@@ -26,8 +26,8 @@ export function timeTravel(leagueId, lookup) {
   const show = async () => {
     const event = events[Number(slider.value)];
     if (!event) return;
-    const { names, games } = lookup();
-    const text = `Position ${event.position}: ${describe(event, names, games)}`;
+    const { names } = lookup();
+    const text = `Position ${event.position}: ${describe(event)}`;
     slider.setAttribute("aria-valuetext", text);
     replace(label, h("strong", {}, text), ` — ${actorName(event.actor, names)}, ${when(event.recordedAt)}`);
     const mine = ++request;

@@ -4,12 +4,17 @@
 //! a new event is put into words here before any surface shows it.
 
 use league_domain::{
-    CalendarEvent, DomainEvent, LeagueEvent, PlayerEvent, TournamentEvent, WebhookEvent, seat_label,
+    CalendarEvent, DomainEvent, LeagueEvent, PlayerEvent, TournamentEvent, WebhookEvent,
+    redact_urls, seat_label,
 };
 use league_scoring::{GameResult, score_game_unexplained};
 use uuid::Uuid;
 
+use league_projections::decode;
+use league_store::RecordedEvent;
+
 use crate::app::App;
+use crate::error::AppError;
 
 /// How a sentence names a player.
 pub type NamePlayer<'a> = &'a (dyn Fn(Uuid) -> String + Sync);
@@ -21,13 +26,19 @@ impl App {
         self.describe_naming(event, &|player| self.shown_name(player)).await
     }
 
+    /// The sentence a stored event reads as ([`Self::describe`]).
+    pub async fn describe_recorded(&self, event: &RecordedEvent) -> Result<String, AppError> {
+        let (_, decoded) = decode(event).map_err(AppError::internal)?;
+        Ok(self.describe(&decoded).await)
+    }
+
     /// The sentence `event` reads as, naming players with `name` (the CLI's audits add the
     /// player's id).
     pub async fn describe_naming(&self, event: &DomainEvent, name: NamePlayer<'_>) -> String {
         let words = Words { app: self, name };
         match event {
             DomainEvent::Player(event) => words.player(event),
-            DomainEvent::League(event) => words.league(event),
+            DomainEvent::League(event) => words.league(event).await,
             DomainEvent::Tournament(event) => words.tournament(event).await,
             DomainEvent::Calendar(event) => words.calendar(event),
             DomainEvent::Webhook(event) => words.webhook(event),
@@ -78,7 +89,7 @@ impl Words<'_> {
         }
     }
 
-    fn league(&self, event: &LeagueEvent) -> String {
+    async fn league(&self, event: &LeagueEvent) -> String {
         match event {
             LeagueEvent::LeagueCreated(e) => {
                 let s = &e.settings;
@@ -99,12 +110,17 @@ impl Words<'_> {
             LeagueEvent::GamesScheduled(e) => {
                 format!("League started: {} games scheduled", e.games.len())
             }
-            LeagueEvent::GameFinished(e) => {
-                format!("Result: {}", self.scored(e.league_id, &e.result))
-            }
-            LeagueEvent::GameResultCorrected(e) => {
-                format!("Result corrected ({}): {}", e.reason, self.scored(e.league_id, &e.result))
-            }
+            LeagueEvent::GameFinished(e) => format!(
+                "Result of {} reported: {}",
+                self.game_label(e.league_id, e.game_id).await,
+                self.scored(e.league_id, &e.result)
+            ),
+            LeagueEvent::GameResultCorrected(e) => format!(
+                "Result of {} corrected: {}; {}",
+                self.game_label(e.league_id, e.game_id).await,
+                e.reason,
+                self.scored(e.league_id, &e.result)
+            ),
             LeagueEvent::LeagueCompleted(_) => "League completed: every game has a result".into(),
             LeagueEvent::LeagueCoOrganiserAdded(e) => {
                 format!("{} co-organises the league", self.name(e.player_id))
@@ -165,7 +181,7 @@ impl Words<'_> {
                         format!("board {} — {}", board.number, seats.join(", "))
                     })
                     .collect();
-                let mut text = format!("Round {} seeded: {}", e.round, boards.join("; "));
+                let mut text = format!("round {} seeded: {}", e.round, boards.join("; "));
                 if !e.sitting_out.is_empty() {
                     text.push_str(&format!("; sitting out: {}", self.names(&e.sitting_out)));
                 }
@@ -182,12 +198,12 @@ impl Words<'_> {
                 e.reason
             ),
             TournamentEvent::BoardFinished(e) => format!(
-                "Result{}: {}",
+                "Result of {} reported: {}",
                 self.board_label(e.tournament_id, e.board_id).await,
                 self.scored(e.tournament_id, &e.result)
             ),
             TournamentEvent::BoardResultCorrected(e) => format!(
-                "Result corrected{} ({}): {}",
+                "Result of {} corrected: {}; {}",
                 self.board_label(e.tournament_id, e.board_id).await,
                 e.reason,
                 self.scored(e.tournament_id, &e.result)
@@ -218,7 +234,8 @@ impl Words<'_> {
     fn webhook(&self, event: &WebhookEvent) -> String {
         match event {
             WebhookEvent::WebhookRegistered(e) => format!("Webhook to {} registered", e.host),
-            WebhookEvent::WebhookPaused(e) => format!("Webhook paused: {}", e.reason),
+            // An older log's pause reasons may quote the URL (`docs/webhooks.md#older-logs`).
+            WebhookEvent::WebhookPaused(e) => format!("Webhook paused: {}", redact_urls(&e.reason)),
             WebhookEvent::WebhookResumed(_) => "Webhook resumed".into(),
             WebhookEvent::WebhookRemoved(_) => "Webhook removed".into(),
         }
@@ -240,14 +257,20 @@ impl Words<'_> {
             .join(", ")
     }
 
-    /// ` (round R, board B)` for a tournament board, or nothing if it is unknown.
+    /// `round R, board B` for a tournament board, or `a board` if it is unknown.
     async fn board_label(&self, tournament: Uuid, board: Uuid) -> String {
         let tournament = self.app.tournament(tournament).await.ok().flatten();
         tournament
-            .and_then(|t| {
-                t.board(board).map(|b| format!(" (round {}, board {})", b.round, b.number))
-            })
-            .unwrap_or_default()
+            .and_then(|t| t.board(board).map(|b| format!("round {}, board {}", b.round, b.number)))
+            .unwrap_or_else(|| "a board".to_owned())
+    }
+
+    /// `game N` for a league's game, or `a game` if it is unknown.
+    async fn game_label(&self, league: Uuid, game: Uuid) -> String {
+        let model = self.app.league(league).await.ok().flatten();
+        model
+            .and_then(|model| model.game(game).map(|g| format!("game {}", g.number)))
+            .unwrap_or_else(|| "a game".to_owned())
     }
 }
 

@@ -67,7 +67,7 @@ impl TestApp {
                        events(leagueId: $league, first: 100, after: $after) {
                          totalCount
                          pageInfo { hasNextPage endCursor }
-                         nodes { position streamId version type recordedAt actor payload hash }
+                         nodes { position streamId version type description recordedAt actor payload hash }
                        }
                      }",
                     json!({ "league": league, "after": after }),

@@ -142,7 +142,8 @@ async fn every_wanted_event_arrives_once_in_order_and_signed(db: TestDatabase) {
     assert!(last["summary"].as_str().unwrap().contains("standings: 1. "), "{last}");
     let messages = discord.wait_for_accepted(positions.len(), WAIT).await;
     let content = messages[0].json()["content"].as_str().unwrap().to_owned();
-    assert!(content.starts_with("Autumn — Result: Player "), "{content}");
+    assert!(content.starts_with("Autumn — Result of game "), "{content}");
+    assert!(content.contains(" reported: Player "), "{content}");
     assert!(content.contains("; standings: 1. "), "{content}");
     let views = list_webhooks(app.store(), app.applied_position()).await.unwrap();
     let view = views.iter().find(|v| v.entry.id == hook).unwrap();

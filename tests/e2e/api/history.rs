@@ -128,4 +128,29 @@ async fn as_of_standings_and_corrections(db: TestDatabase) {
     assert_eq!(last_event["position"], last["position"]);
 }
 
-on_both_databases!(as_of_standings_and_corrections);
+/// Every event reads as one sentence (`Event.description`), the one the CLI's audits and
+/// webhook bodies show: players by name, a result with its game and each player's score.
+async fn events_read_as_sentences(db: TestDatabase) {
+    let server = spawn_app(&db.url).await;
+    let (league, _players, games) = running_league(&server).await;
+    let (input, _) = result_for("PLACEMENT", games[0].number, &games[0].seats);
+    server.report(ADMIN, &games[0].id, &input).await;
+    let events = server.events(Some(&league)).await;
+    let sentence = |kind: &str| {
+        let event = events.iter().find(|e| e["type"] == kind).unwrap_or_else(|| panic!("{kind}"));
+        event["description"].as_str().unwrap().to_owned()
+    };
+    assert!(
+        sentence("LeagueCreated").starts_with("League created: \"Small league\" (Carcassonne)")
+    );
+    assert_eq!(sentence("PlayerSubscribed"), "Player 1 joined");
+    assert_eq!(sentence("GamesScheduled"), "League started: 8 games scheduled");
+    let result = sentence("GameFinished");
+    assert!(result.starts_with(&format!("Result of game {} reported: Player ", games[0].number)));
+    assert_eq!(result.matches(", ").count(), 3, "four players with their scores: {result}");
+    let registered = server.events(None).await;
+    let first = registered.iter().find(|e| e["type"] == "PlayerRegistered").unwrap();
+    assert_eq!(first["description"], "Player 1 registered");
+}
+
+on_both_databases!(as_of_standings_and_corrections, events_read_as_sentences);

@@ -5,7 +5,7 @@
 //! `App::rescore`); this module maps arguments and errors and writes the output. Nothing is
 //! written to the log.
 
-use league_domain::{CalendarEvent, LeagueEvent, PlayerEvent, TournamentEvent, WebhookEvent};
+use league_domain::LeagueEvent;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::str::FromStr;
@@ -235,7 +235,7 @@ pub async fn audit(args: AuditArgs) -> Result<ExitCode, CliError> {
             actor: entry.event.metadata.actor.clone().unwrap_or_else(|| "unknown".into()),
             only,
         };
-        line.describe(&mut text, &app, entry);
+        line.describe(&mut text, &app, entry).await;
     }
     let standings = match app.league(league).await {
         Ok(Some(model)) => model.standings(league),
@@ -271,76 +271,34 @@ impl Line {
         self.only.is_none_or(|p| p == player)
     }
 
-    /// One league event in human words.
-    fn describe(&self, text: &mut String, app: &App, entry: &AuditEntry) {
+    /// One league event: its sentence (`App::describe`), or for a result the audit of its
+    /// scores; with `--player`, only the lines about that player.
+    async fn describe(&self, text: &mut String, app: &App, entry: &AuditEntry) {
         let (head, actor) = (&self.head, &self.actor);
-        match &entry.decoded {
-            DomainEvent::League(LeagueEvent::LeagueCreated(e)) if self.only.is_none() => {
-                let _ = writeln!(
-                    text,
-                    "{head} by {actor}: \"{}\" ({}), scoring system {}, {} players per game, \
-                     {} players, {} games per seat{}",
-                    e.settings.name,
-                    e.settings.game,
-                    e.settings.scoring_system,
-                    e.settings.players_per_game,
-                    e.settings.size,
-                    e.settings.games_per_seat,
-                    if e.settings.require_active_players { ", active players only" } else { "" }
-                );
-            }
-            DomainEvent::League(LeagueEvent::PlayerSubscribed(e)) if self.concerns(e.player_id) => {
-                let _ = writeln!(text, "{head} by {actor}: {}", name(app, e.player_id));
-            }
-            DomainEvent::League(LeagueEvent::PlayerUnsubscribed(e))
-                if self.concerns(e.player_id) =>
-            {
-                let _ = writeln!(text, "{head} by {actor}: {}", name(app, e.player_id));
-            }
-            DomainEvent::League(LeagueEvent::GamesScheduled(e)) if self.only.is_none() => {
-                let _ = writeln!(text, "{head} by {actor}: {} games", e.games.len());
-            }
-            DomainEvent::League(LeagueEvent::GameFinished(_))
-            | DomainEvent::League(LeagueEvent::GameResultCorrected(_)) => {
-                if let Some(result) = &entry.result {
-                    self.scores(text, app, result);
+        let shown = match &entry.decoded {
+            DomainEvent::League(event) => match event {
+                LeagueEvent::GameFinished(_) | LeagueEvent::GameResultCorrected(_) => {
+                    if let Some(result) = &entry.result {
+                        self.scores(text, app, result);
+                    }
+                    return;
                 }
-            }
-            DomainEvent::League(LeagueEvent::LeagueCompleted(_)) if self.only.is_none() => {
-                let _ = writeln!(text, "{head}: every game has a result");
-            }
-            // Lines about other players (`--player`), and registrations and tournament
-            // events, which are not league events. Listed by name so a new event type must
-            // be described here.
-            DomainEvent::League(LeagueEvent::LeagueCreated(_))
-            | DomainEvent::League(LeagueEvent::PlayerSubscribed(_))
-            | DomainEvent::League(LeagueEvent::PlayerUnsubscribed(_))
-            | DomainEvent::League(LeagueEvent::GamesScheduled(_))
-            | DomainEvent::League(LeagueEvent::LeagueCompleted(_))
-            | DomainEvent::Player(PlayerEvent::PlayerRegistered(_))
-            | DomainEvent::Player(PlayerEvent::PlayerErased(_))
-            | DomainEvent::Tournament(TournamentEvent::TournamentCreated(_))
-            | DomainEvent::Tournament(TournamentEvent::TournamentPlayerEntered(_))
-            | DomainEvent::Tournament(TournamentEvent::TournamentPlayerWithdrawn(_))
-            | DomainEvent::Tournament(TournamentEvent::RollCallAnswered(_))
-            | DomainEvent::Tournament(TournamentEvent::RoundSeeded(_))
-            | DomainEvent::Tournament(TournamentEvent::RoundPlayersSwapped(_))
-            | DomainEvent::Tournament(TournamentEvent::BoardFinished(_))
-            | DomainEvent::Tournament(TournamentEvent::BoardResultCorrected(_))
-            | DomainEvent::Tournament(TournamentEvent::RoundCompleted(_))
-            | DomainEvent::Tournament(TournamentEvent::TournamentCompleted(_))
-            | DomainEvent::Player(PlayerEvent::TokenRotated(_))
-            | DomainEvent::Player(PlayerEvent::TokenRevoked(_))
-            | DomainEvent::Player(PlayerEvent::OrganiserAppointed(_))
-            | DomainEvent::Player(PlayerEvent::OrganiserDismissed(_))
-            | DomainEvent::League(LeagueEvent::LeagueCoOrganiserAdded(_))
-            | DomainEvent::Tournament(TournamentEvent::TournamentCoOrganiserAdded(_))
-            | DomainEvent::Calendar(CalendarEvent::CalendarFeedIssued(_))
-            | DomainEvent::Calendar(CalendarEvent::CalendarFeedRotated(_))
-            | DomainEvent::Webhook(WebhookEvent::WebhookRegistered(_))
-            | DomainEvent::Webhook(WebhookEvent::WebhookPaused(_))
-            | DomainEvent::Webhook(WebhookEvent::WebhookResumed(_))
-            | DomainEvent::Webhook(WebhookEvent::WebhookRemoved(_)) => {}
+                LeagueEvent::PlayerSubscribed(e) => self.concerns(e.player_id),
+                LeagueEvent::PlayerUnsubscribed(e) => self.concerns(e.player_id),
+                LeagueEvent::LeagueCreated(_)
+                | LeagueEvent::GamesScheduled(_)
+                | LeagueEvent::LeagueCompleted(_)
+                | LeagueEvent::LeagueCoOrganiserAdded(_) => self.only.is_none(),
+            },
+            // A league's audit reads its own stream, which holds only league events.
+            DomainEvent::Player(_)
+            | DomainEvent::Tournament(_)
+            | DomainEvent::Calendar(_)
+            | DomainEvent::Webhook(_) => false,
+        };
+        if shown {
+            let sentence = app.describe_naming(&entry.decoded, &|player| name(app, player)).await;
+            let _ = writeln!(text, "{head} by {actor}: {sentence}");
         }
     }
 

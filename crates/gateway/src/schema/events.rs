@@ -90,6 +90,12 @@ impl Event {
         &self.0.event_type
     }
 
+    /// What the event did, in words: the sentence the CLI's audits and webhook bodies show
+    /// (players by name, results with their scores).
+    async fn description(&self, ctx: &Context<'_>) -> GatewayResult<String> {
+        Ok(app(ctx).describe_recorded(&self.0).await?)
+    }
+
     async fn recorded_at(&self) -> DateTime<Utc> {
         self.0.recorded_at
     }
