@@ -1,6 +1,7 @@
 //! Pure league domain: commands to events, invariants. No IO, no async.
 //!
-//! The aggregates, each one event stream:
+//! The aggregates, each one event stream and one room (a module holding its commands, its
+//! events with the list of their stored types, `handle` and `apply`):
 //! - [`Player`] (`player-<uuid>`): registration, token rotations and revocations, the
 //!   organiser right, erasure (personal data is sealed: [`PersonalText`]).
 //! - [`League`] (`league-<uuid>`): settings, subscriptions, the stored schedule, results,
@@ -12,8 +13,10 @@
 //! - [`Webhook`] (`webhook-<uuid>`): an outbound feed's registration, pauses, resumptions and
 //!   removal (`docs/webhooks.md`).
 //!
-//! [`Aggregate::handle`] decides (`Result<Vec<DomainEvent>, DomainError>`, pure);
-//! [`Aggregate::apply`] only folds. Facts from other aggregates come in a [`Context`]
+//! [`Aggregate::handle`] decides (`Result<Vec<Self::Event>, DomainError>`, pure) and
+//! [`Aggregate::apply`] only folds, both over the aggregate's own event enum
+//! ([`PlayerEvent`], [`LeagueEvent`], [`TournamentEvent`], [`CalendarEvent`],
+//! [`WebhookEvent`]); the log stores them in the [`DomainEvent`] envelope. Facts from other aggregates come in a [`Context`]
 //! filled by the application layer. [`DomainError::code`] maps each refusal to an API code.
 
 mod aggregate;
