@@ -399,25 +399,29 @@ impl DomainEvent {
         }
     }
 
+    /// What the event changes beyond its own stream's state, as its aggregate says. Players,
+    /// calendar feeds and webhooks have no standings and record no results.
+    pub fn effects(&self) -> crate::scores::Effects<'_> {
+        match self {
+            DomainEvent::League(event) => event.effects(),
+            DomainEvent::Tournament(event) => event.effects(),
+            DomainEvent::Player(_) | DomainEvent::Calendar(_) | DomainEvent::Webhook(_) => {
+                crate::scores::Effects::NONE
+            }
+        }
+    }
+
     /// The game or board result the event records, if it records one (the ratings, the
     /// result webhooks).
     pub fn result(&self) -> Option<crate::scores::RecordedResult<'_>> {
-        match self {
-            DomainEvent::League(event) => event.result(),
-            DomainEvent::Tournament(event) => event.result(),
-            DomainEvent::Player(_) | DomainEvent::Calendar(_) | DomainEvent::Webhook(_) => None,
-        }
+        self.effects().result
     }
 
     /// Whether the event can change its competition's standings (live notifications, the
     /// web app's "the standings changed"), as its own aggregate says. Players, calendar feeds
     /// and webhooks have no standings.
     pub fn moves_standings(&self) -> bool {
-        match self {
-            DomainEvent::League(event) => event.moves_standings(),
-            DomainEvent::Tournament(event) => event.moves_standings(),
-            DomainEvent::Player(_) | DomainEvent::Calendar(_) | DomainEvent::Webhook(_) => false,
-        }
+        self.effects().moves_standings
     }
 
     /// The competition (league or tournament) an event is about: the id its standings and

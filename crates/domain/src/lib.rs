@@ -75,7 +75,7 @@ pub use player::{
     RotateToken, TokenRevoked, TokenRotated, key_owner,
 };
 pub use rights::{Organisers, authorise_personal_data};
-pub use scores::{RecordedResult, ScoreError, ScoredGames, ScoredResult, StandingRow};
+pub use scores::{Effects, RecordedResult, ScoreError, ScoredGames, ScoredResult, StandingRow};
 pub use seats::{DIPLOMACY_POWERS, seat_label, seat_labels};
 pub use settings::LeagueSettings;
 pub use tournament::{

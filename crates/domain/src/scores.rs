@@ -297,3 +297,29 @@ pub struct RecordedResult<'a> {
     pub result: &'a league_scoring::GameResult,
     pub correction: bool,
 }
+
+/// What an event of a competition changes beyond its own stream's state: whether its
+/// standings move, and the result it records (a result always moves them).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Effects<'a> {
+    pub moves_standings: bool,
+    pub result: Option<RecordedResult<'a>>,
+}
+
+impl<'a> Effects<'a> {
+    /// Nothing beyond the stream's own state.
+    pub const NONE: Effects<'static> = Effects { moves_standings: false, result: None };
+    /// The standings move (the roster or the seating changed), no result is recorded.
+    pub const MOVES_STANDINGS: Effects<'static> = Effects { moves_standings: true, result: None };
+
+    /// A result reported (`correction` false) or corrected for `game` of `competition`.
+    pub fn result(
+        competition: uuid::Uuid,
+        game: uuid::Uuid,
+        result: &'a league_scoring::GameResult,
+        correction: bool,
+    ) -> Effects<'a> {
+        let result = RecordedResult { competition, game, result, correction };
+        Effects { moves_standings: true, result: Some(result) }
+    }
+}

@@ -274,13 +274,24 @@ impl Catalog {
         event: &DomainEvent,
     ) -> Result<(), ProjectionError> {
         self.skip(meta)?;
-        let _position = meta.position;
-        match event {
-            DomainEvent::Player(event) => self.players.apply(meta, event)?,
+        let folded = match event {
+            DomainEvent::Player(event) => {
+                self.players.apply(meta, event)?;
+                true
+            }
             DomainEvent::League(event) => self.apply_league(meta, event)?,
             DomainEvent::Tournament(event) => self.apply_tournament(meta, event)?,
             // A player's calendar feed and webhooks are not in the catalog.
-            DomainEvent::Calendar(_) | DomainEvent::Webhook(_) => {}
+            DomainEvent::Calendar(_) | DomainEvent::Webhook(_) => false,
+        };
+        // Which types the catalog folds is said once, on each type's line in its room
+        // (`in catalog`): a type said so without a fold here, or folded here without it, is
+        // refused loudly at its first event rather than silently left out.
+        if folded != event.kind().in_catalog() {
+            return Err(ProjectionError::inconsistent(
+                meta.position,
+                format!("the catalog's fold and {}'s `in catalog` disagree", event.event_type()),
+            ));
         }
         Ok(())
     }
@@ -289,7 +300,7 @@ impl Catalog {
         &mut self,
         meta: EventMeta,
         event: &LeagueEvent,
-    ) -> Result<(), ProjectionError> {
+    ) -> Result<bool, ProjectionError> {
         let position = meta.position;
         match event {
             LeagueEvent::LeagueCoOrganiserAdded(e) => {
@@ -357,16 +368,16 @@ impl Catalog {
                 league.completed_at = Some(meta.recorded_at);
             }
             // Results are each league's own model's business (`crate::model`).
-            LeagueEvent::GameFinished(_) | LeagueEvent::GameResultCorrected(_) => {}
+            _ => return Ok(false),
         }
-        Ok(())
+        Ok(true)
     }
 
     fn apply_tournament(
         &mut self,
         meta: EventMeta,
         event: &TournamentEvent,
-    ) -> Result<(), ProjectionError> {
+    ) -> Result<bool, ProjectionError> {
         let position = meta.position;
         match event {
             TournamentEvent::TournamentCoOrganiserAdded(e) => {
@@ -402,16 +413,11 @@ impl Catalog {
                 self.tournament_mut(e.tournament_id, position)?.status =
                     TournamentStatus::Completed;
             }
-            // Withdrawn entrants stay listed: their scores stay in the standings. Roll calls,
+            // Withdrawn entrants stay listed (their scores stay in the standings); roll calls,
             // boards and results are the tournament's own fold's business.
-            TournamentEvent::TournamentPlayerWithdrawn(_)
-            | TournamentEvent::RollCallAnswered(_)
-            | TournamentEvent::RoundPlayersSwapped(_)
-            | TournamentEvent::BoardFinished(_)
-            | TournamentEvent::BoardResultCorrected(_)
-            | TournamentEvent::RoundCompleted(_) => {}
+            _ => return Ok(false),
         }
-        Ok(())
+        Ok(true)
     }
 }
 

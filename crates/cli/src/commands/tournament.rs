@@ -226,7 +226,7 @@ async fn describe(
             e.keep_apart_met,
         );
     }
-    if let Some(recorded) = event.result() {
+    if let Some(recorded) = event.effects().result {
         explain_scores(text, app, state, recorded.result);
     }
 }

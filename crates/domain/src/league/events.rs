@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::event_enum::aggregate_enum;
 use crate::ids::{Actor, GameId, LeagueId, PlayerId};
-use crate::scores::RecordedResult;
+use crate::scores::Effects;
 use crate::settings::LeagueSettings;
 
 /// A player was made co-organiser of a league: they manage it as its creator does.
@@ -146,44 +146,24 @@ impl LeagueEvent {
 }
 
 impl LeagueEvent {
-    /// Whether the event can change the league's standings: a result, a correction, or the
-    /// roster (standings list every subscribed player).
-    pub fn moves_standings(&self) -> bool {
-        match self {
-            LeagueEvent::PlayerSubscribed(_)
-            | LeagueEvent::PlayerUnsubscribed(_)
-            | LeagueEvent::GameFinished(_)
-            | LeagueEvent::GameResultCorrected(_) => true,
-            LeagueEvent::LeagueCreated(_)
-            | LeagueEvent::GamesScheduled(_)
-            | LeagueEvent::LeagueCompleted(_)
-            | LeagueEvent::LeagueCoOrganiserAdded(_) => false,
-        }
-    }
-}
-
-impl LeagueEvent {
-    /// The game result the event records (a report or a correction), if it records one.
-    pub fn result(&self) -> Option<RecordedResult<'_>> {
-        let recorded = |competition, game, result, correction| RecordedResult {
-            competition,
-            game,
-            result,
-            correction,
-        };
+    /// What the event changes beyond the league's own state: a result, a correction (the
+    /// result it records) or the roster (standings list every subscribed player) move the
+    /// standings.
+    pub fn effects(&self) -> Effects<'_> {
         match self {
             LeagueEvent::GameFinished(e) => {
-                Some(recorded(e.league_id, e.game_id, &e.result, false))
+                Effects::result(e.league_id, e.game_id, &e.result, false)
             }
             LeagueEvent::GameResultCorrected(e) => {
-                Some(recorded(e.league_id, e.game_id, &e.result, true))
+                Effects::result(e.league_id, e.game_id, &e.result, true)
+            }
+            LeagueEvent::PlayerSubscribed(_) | LeagueEvent::PlayerUnsubscribed(_) => {
+                Effects::MOVES_STANDINGS
             }
             LeagueEvent::LeagueCreated(_)
-            | LeagueEvent::PlayerSubscribed(_)
-            | LeagueEvent::PlayerUnsubscribed(_)
             | LeagueEvent::GamesScheduled(_)
             | LeagueEvent::LeagueCompleted(_)
-            | LeagueEvent::LeagueCoOrganiserAdded(_) => None,
+            | LeagueEvent::LeagueCoOrganiserAdded(_) => Effects::NONE,
         }
     }
 }

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::settings::{Attendance, Replacement, SeededBoard, TournamentSettings};
 use crate::event_enum::aggregate_enum;
 use crate::ids::{Actor, BoardId, PlayerId, TournamentId};
-use crate::scores::RecordedResult;
+use crate::scores::Effects;
 
 /// A player was made co-organiser of a tournament, like [`LeagueCoOrganiserAdded`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -192,50 +192,26 @@ impl TournamentEvent {
 }
 
 impl TournamentEvent {
-    /// Whether the event can change the tournament's standings, which list every entrant,
-    /// count sitting out and every board's result.
-    pub fn moves_standings(&self) -> bool {
-        match self {
-            TournamentEvent::TournamentPlayerEntered(_)
-            | TournamentEvent::RoundSeeded(_)
-            | TournamentEvent::RoundPlayersSwapped(_)
-            | TournamentEvent::BoardFinished(_)
-            | TournamentEvent::BoardResultCorrected(_) => true,
-            TournamentEvent::TournamentCreated(_)
-            | TournamentEvent::TournamentPlayerWithdrawn(_)
-            | TournamentEvent::RollCallAnswered(_)
-            | TournamentEvent::RoundCompleted(_)
-            | TournamentEvent::TournamentCompleted(_)
-            | TournamentEvent::TournamentCoOrganiserAdded(_) => false,
-        }
-    }
-}
-
-impl TournamentEvent {
-    /// The board result the event records (a report or a correction), if it records one.
-    pub fn result(&self) -> Option<RecordedResult<'_>> {
-        let recorded = |competition, game, result, correction| RecordedResult {
-            competition,
-            game,
-            result,
-            correction,
-        };
+    /// What the event changes beyond the tournament's own state: its standings list every
+    /// entrant, count sitting out and every board's result, so entries, seatings, swaps and
+    /// results (with the result they record) move them.
+    pub fn effects(&self) -> Effects<'_> {
         match self {
             TournamentEvent::BoardFinished(e) => {
-                Some(recorded(e.tournament_id, e.board_id, &e.result, false))
+                Effects::result(e.tournament_id, e.board_id, &e.result, false)
             }
             TournamentEvent::BoardResultCorrected(e) => {
-                Some(recorded(e.tournament_id, e.board_id, &e.result, true))
+                Effects::result(e.tournament_id, e.board_id, &e.result, true)
             }
+            TournamentEvent::TournamentPlayerEntered(_)
+            | TournamentEvent::RoundSeeded(_)
+            | TournamentEvent::RoundPlayersSwapped(_) => Effects::MOVES_STANDINGS,
             TournamentEvent::TournamentCreated(_)
-            | TournamentEvent::TournamentPlayerEntered(_)
             | TournamentEvent::TournamentPlayerWithdrawn(_)
             | TournamentEvent::RollCallAnswered(_)
-            | TournamentEvent::RoundSeeded(_)
-            | TournamentEvent::RoundPlayersSwapped(_)
             | TournamentEvent::RoundCompleted(_)
             | TournamentEvent::TournamentCompleted(_)
-            | TournamentEvent::TournamentCoOrganiserAdded(_) => None,
+            | TournamentEvent::TournamentCoOrganiserAdded(_) => Effects::NONE,
         }
     }
 }
