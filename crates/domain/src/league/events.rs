@@ -173,10 +173,10 @@ impl LeagueEvent {
         };
         match self {
             LeagueEvent::GameFinished(e) => {
-                Some(recorded(e.league_id, e.game_id, &e.result, false))
+                Some(recorded(e.league_id.uuid(), e.game_id.uuid(), &e.result, false))
             }
             LeagueEvent::GameResultCorrected(e) => {
-                Some(recorded(e.league_id, e.game_id, &e.result, true))
+                Some(recorded(e.league_id.uuid(), e.game_id.uuid(), &e.result, true))
             }
             LeagueEvent::LeagueCreated(_)
             | LeagueEvent::PlayerSubscribed(_)

@@ -222,10 +222,10 @@ impl TournamentEvent {
         };
         match self {
             TournamentEvent::BoardFinished(e) => {
-                Some(recorded(e.tournament_id, e.board_id, &e.result, false))
+                Some(recorded(e.tournament_id.uuid(), e.board_id.uuid(), &e.result, false))
             }
             TournamentEvent::BoardResultCorrected(e) => {
-                Some(recorded(e.tournament_id, e.board_id, &e.result, true))
+                Some(recorded(e.tournament_id.uuid(), e.board_id.uuid(), &e.result, true))
             }
             TournamentEvent::TournamentCreated(_)
             | TournamentEvent::TournamentPlayerEntered(_)
