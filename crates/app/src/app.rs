@@ -3,18 +3,14 @@
 //! audit-log pages and live notifications.
 
 use std::num::NonZeroUsize;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::{Arc, Mutex, PoisonError, RwLock, RwLockReadGuard};
 use std::time::Duration;
 
 use chrono::Utc;
 use league_domain::rules::ACTIVE_PLAYER_MIN_FINISHED_GAMES;
-use league_domain::{
-    Actor, Aggregate, CalendarCommand, Context, DomainEvent, LeagueCommand, PlayerCommand,
-    PlayerId, TournamentCommand, WebhookCommand, league_stream_id,
-};
+use league_domain::{Actor, Aggregate, Context, DomainEvent, PlayerId, league_stream_id};
 use league_projections::{
-    Applied, AsOf, Catalog, CatalogSource, ReadModel, StandingRow, decode, load_catalog,
-    load_league,
+    AsOf, Catalog, CatalogSource, ReadModel, StandingRow, decode, load_catalog, load_league,
 };
 use league_store::{
     AppendOutcome, EventStore, ExpectedVersion, Metadata, NewEvent, RecordedEvent, StoreError,
@@ -26,10 +22,12 @@ use tokio::task::JoinHandle;
 use uuid::Uuid;
 
 use crate::aggregates::{Aggregates, StreamState};
+use crate::command::AppCommand;
 use crate::error::AppError;
 use crate::follow::Follower;
 use crate::idempotency::{check_reuse, fingerprint, scoped_key};
 use crate::personal::seal_personal_data;
+use crate::shared::{Notification, Shared};
 use crate::snapshot::keep_snapshots;
 
 /// Attempts of a command whose append meets a version conflict (each attempt reloads the
@@ -53,107 +51,6 @@ const NOTIFICATION_BUFFER: usize = 1024;
 pub const DEFAULT_CACHE_LEAGUES: usize = 1000;
 /// Environment variable bounding the league-model cache (a number of leagues, ≥ 1).
 pub const CACHE_LEAGUES_ENV: &str = "LEAGUE_CACHE_LEAGUES";
-
-/// A command for any aggregate.
-#[derive(Debug, Clone, PartialEq)]
-pub enum AppCommand {
-    Player(PlayerCommand),
-    League(LeagueCommand),
-    Tournament(TournamentCommand),
-    Calendar(CalendarCommand),
-    Webhook(WebhookCommand),
-}
-
-impl AppCommand {
-    pub fn actor(&self) -> Actor {
-        match self {
-            AppCommand::Player(c) => c.actor(),
-            AppCommand::League(c) => c.actor(),
-            AppCommand::Tournament(c) => c.actor(),
-            AppCommand::Calendar(c) => c.actor(),
-            AppCommand::Webhook(c) => c.actor(),
-        }
-    }
-
-    /// The stream the command appends to.
-    pub fn stream_id(&self) -> String {
-        match self {
-            AppCommand::Player(c) => c.stream_id(),
-            AppCommand::League(c) => c.stream_id(),
-            AppCommand::Tournament(c) => c.stream_id(),
-            AppCommand::Calendar(c) => c.stream_id(),
-            AppCommand::Webhook(c) => c.stream_id(),
-        }
-    }
-}
-
-impl From<PlayerCommand> for AppCommand {
-    fn from(c: PlayerCommand) -> Self {
-        AppCommand::Player(c)
-    }
-}
-
-impl From<LeagueCommand> for AppCommand {
-    fn from(c: LeagueCommand) -> Self {
-        AppCommand::League(c)
-    }
-}
-
-impl From<TournamentCommand> for AppCommand {
-    fn from(c: TournamentCommand) -> Self {
-        AppCommand::Tournament(c)
-    }
-}
-
-impl From<CalendarCommand> for AppCommand {
-    fn from(c: CalendarCommand) -> Self {
-        AppCommand::Calendar(c)
-    }
-}
-
-impl From<WebhookCommand> for AppCommand {
-    fn from(c: WebhookCommand) -> Self {
-        AppCommand::Webhook(c)
-    }
-}
-
-macro_rules! app_command_from {
-    ($($ty:ident => $outer:ident),*) => {$(
-        impl From<league_domain::$ty> for AppCommand {
-            fn from(c: league_domain::$ty) -> Self {
-                AppCommand::$outer(c.into())
-            }
-        }
-    )*};
-}
-app_command_from!(
-    RegisterPlayer => Player,
-    RotateToken => Player,
-    RevokeToken => Player,
-    AppointOrganiser => Player,
-    DismissOrganiser => Player,
-    ErasePlayer => Player,
-    CreateLeague => League,
-    AddLeagueCoOrganiser => League,
-    Subscribe => League,
-    Unsubscribe => League,
-    ReportResult => League,
-    CorrectResult => League,
-    CreateTournament => Tournament,
-    EnterTournament => Tournament,
-    WithdrawFromTournament => Tournament,
-    AnswerRollCall => Tournament,
-    SeedRound => Tournament,
-    SwapRoundPlayers => Tournament,
-    ReportBoardResult => Tournament,
-    CorrectBoardResult => Tournament,
-    AddTournamentCoOrganiser => Tournament,
-    RotateCalendarFeed => Calendar,
-    RegisterWebhook => Webhook,
-    PauseWebhook => Webhook,
-    ResumeWebhook => Webhook,
-    RemoveWebhook => Webhook
-);
 
 /// Per-call options of [`App::execute`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -183,21 +80,6 @@ impl From<AppendOutcome> for Executed {
             events: outcome.events,
         }
     }
-}
-
-/// One event as folded into the read model, for live subscriptions.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Notification {
-    pub event: RecordedEvent,
-    /// The league the event concerns (`None` for player registrations).
-    pub league: Option<Uuid>,
-    /// Whether the league's standings changed.
-    pub standings_changed: bool,
-    pub applied: Applied,
-    /// The league's standings right after this event, ranked by the follower when they
-    /// changed, the league is watched ([`App::watch_standings`]) and its model is cached;
-    /// otherwise [`App::standings_at`] the event's position gives them.
-    pub standings: Option<Arc<[StandingRow]>>,
 }
 
 /// How an [`App`] runs, beyond its database.
@@ -254,43 +136,6 @@ struct Inner {
     snapshots: JoinHandle<()>,
     /// How the start loaded the catalog (from a snapshot or the whole log).
     catalog_source: CatalogSource,
-}
-
-/// What the follower and the readers share: the catalog, the league-model cache and the
-/// follower's failure, if it stopped.
-pub(crate) struct Shared {
-    catalog: RwLock<Catalog>,
-    /// League id → the league's model as of the applied position. Models are shared
-    /// snapshots: the follower copies one on write when a reader still holds it.
-    cache: Mutex<LruCache<Uuid, Arc<ReadModel>>>,
-    failure: RwLock<Option<String>>,
-    /// Ratings across leagues, once first asked for (`crate::ratings`).
-    pub(crate) ratings: RwLock<Option<league_projections::RatingsModel>>,
-    /// The ratings' first load while it runs: one task that every request waits on, so a
-    /// request that gives up (timeout, client gone) does not abandon the load.
-    pub(crate) ratings_load: Mutex<Option<crate::ratings::RatingsLoad>>,
-    /// Results a windowed ratings model keeps at least (`App::set_ratings_window`).
-    pub(crate) ratings_window: std::sync::atomic::AtomicUsize,
-    /// The leagues whose standings live subscriptions watch (`crate::live`).
-    pub(crate) standings_watchers: crate::live::StandingsWatchers,
-}
-
-impl Shared {
-    pub(crate) fn lock_cache(&self) -> MutexGuard<'_, LruCache<Uuid, Arc<ReadModel>>> {
-        self.cache.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    pub(crate) fn read_catalog(&self) -> RwLockReadGuard<'_, Catalog> {
-        self.catalog.read().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    pub(crate) fn write_catalog(&self) -> RwLockWriteGuard<'_, Catalog> {
-        self.catalog.write().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    pub(crate) fn fail(&self, reason: String) {
-        *self.failure.write().unwrap_or_else(PoisonError::into_inner) = Some(reason);
-    }
 }
 
 impl Drop for Inner {

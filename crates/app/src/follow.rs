@@ -12,8 +12,8 @@ use league_projections::{Applied, PersonKeys, ProjectionError, decode, person_ke
 use league_store::{EventStore, RecordedEvent, StoreError};
 use tokio::sync::{broadcast, watch};
 
-use crate::app::{Notification, Shared};
 use crate::personal::sealed_registrations;
+use crate::shared::{Notification, Shared};
 
 /// Events folded under one lock, at most.
 const CHUNK: usize = 1024;

@@ -12,7 +12,7 @@ use league_store::AppendOutcome;
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
-use crate::app::AppCommand;
+use crate::command::AppCommand;
 use crate::error::AppError;
 
 /// Longest idempotency key accepted from a caller.

@@ -49,6 +49,7 @@ mod aggregates;
 mod app;
 mod audit;
 mod calendar;
+mod command;
 mod describe;
 mod error;
 mod exports;
@@ -60,16 +61,17 @@ mod ratings;
 mod reads;
 pub mod replay;
 mod rescore;
+mod shared;
 mod snapshot;
 mod tournaments;
 
 pub use app::{
-    App, AppCommand, AppSettings, CACHE_LEAGUES_ENV, CatalogGuard, CommandOptions,
-    DEFAULT_CACHE_LEAGUES, DEFAULT_REPLICA_LAG_TIMEOUT, Executed, MAX_ATTEMPTS, Notification,
-    cache_leagues_from_env,
+    App, AppSettings, CACHE_LEAGUES_ENV, CatalogGuard, CommandOptions, DEFAULT_CACHE_LEAGUES,
+    DEFAULT_REPLICA_LAG_TIMEOUT, Executed, MAX_ATTEMPTS, cache_leagues_from_env,
 };
 pub use audit::{AuditEntry, PlayerAudit, ResultAudit, WhatIf};
 pub use calendar::{CalendarEntry, calendar_ics};
+pub use command::AppCommand;
 pub use describe::{NamePlayer, points};
 pub use error::AppError;
 pub use exports::{
@@ -85,4 +87,5 @@ pub use personal::{EventData, GameData, LeagueData, PersonalData, RatingData, To
 pub use ratings::RatingChangeView;
 pub use reads::{AuditPage, AuditScope};
 pub use rescore::{RescoreReport, RescoredStanding};
+pub use shared::Notification;
 pub use snapshot::SNAPSHOT_GROWTH;

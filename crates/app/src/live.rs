@@ -3,31 +3,14 @@
 //! every subscriber) and a league's standings as of a notification's position when the
 //! notification could not carry them (`docs/api.md`, "Subscriptions").
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
 
 use league_projections::{AsOf, StandingRow};
 use uuid::Uuid;
 
-use crate::app::{App, Shared};
+use crate::app::App;
 use crate::error::AppError;
-
-/// League id → live `standingsChanged` subscriptions to it in this process.
-#[derive(Debug, Default)]
-pub(crate) struct StandingsWatchers(Mutex<HashMap<Uuid, usize>>);
-
-impl StandingsWatchers {
-    fn lock(&self) -> MutexGuard<'_, HashMap<Uuid, usize>> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// The leagues watched now, or `None` when none is (the follower's common case: nothing
-    /// to rank).
-    pub(crate) fn watched(&self) -> Option<Vec<Uuid>> {
-        let watchers = self.lock();
-        (!watchers.is_empty()).then(|| watchers.keys().copied().collect())
-    }
-}
+use crate::shared::Shared;
 
 /// A live interest in a league's standings: while it lives, each notification of a change
 /// to them carries the standings as of its event ([`crate::Notification::standings`]).

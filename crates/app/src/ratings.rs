@@ -15,7 +15,6 @@ use std::sync::atomic::Ordering;
 use std::sync::{PoisonError, RwLockReadGuard, RwLockWriteGuard};
 
 use futures::FutureExt;
-use futures::future::{BoxFuture, Shared as SharedFuture};
 
 use league_projections::{
     AsOf, GameKind, LeaderboardRow, Rating, RatingChange, RatingsModel, RatingsQuestion,
@@ -24,8 +23,9 @@ use league_projections::{
 use league_scoring::ScoringSystem;
 use uuid::Uuid;
 
-use crate::app::{App, Shared};
+use crate::app::App;
 use crate::error::AppError;
+use crate::shared::{RatingsLoad, Shared};
 
 /// One change of a player's rating, with the commit time of the event that made it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -34,14 +34,6 @@ pub struct RatingChangeView {
     /// The rating before the change (the previous change's, or the prior).
     pub previous: Rating,
     pub recorded_at: Option<chrono::DateTime<chrono::Utc>>,
-}
-
-/// A running load of the ratings (shared by every waiter); its error as text.
-#[derive(Clone)]
-pub(crate) struct RatingsLoad {
-    /// It loads the complete model (else a windowed one).
-    complete: bool,
-    task: SharedFuture<BoxFuture<'static, Result<(), String>>>,
 }
 
 /// The question a read asks, now or as of a point in history.

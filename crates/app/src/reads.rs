@@ -14,9 +14,10 @@ use league_scoring::TournamentStanding;
 use league_store::RecordedEvent;
 use uuid::Uuid;
 
-use crate::app::{App, Notification};
+use crate::app::App;
 use crate::audit::WhatIf;
 use crate::error::AppError;
+use crate::shared::Notification;
 
 /// Whose events an audit page reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -16,8 +16,9 @@ use league_projections::{
 use league_store::{EventStore, Snapshot};
 use tokio::sync::watch;
 
-use crate::app::{App, Shared};
+use crate::app::App;
 use crate::error::AppError;
+use crate::shared::Shared;
 
 /// Log growth (in events) since the last snapshot before the next one is taken; the growth
 /// must also be a tenth of the log, so a long log is not re-encoded every few minutes.
