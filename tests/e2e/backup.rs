@@ -273,7 +273,7 @@ async fn an_export_during_registrations_holds_no_key_without_its_person(db: Test
                 while !stop.load(std::sync::atomic::Ordering::Relaxed) {
                     let register = RegisterPlayer {
                         actor: Actor::Admin,
-                        player_id: uuid::Uuid::now_v7(),
+                        player_id: uuid::Uuid::now_v7().into(),
                         name: format!("Racer {writer}-{n}"),
                         token_hash: format!("hash-{writer}-{n}"),
                     };

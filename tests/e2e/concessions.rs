@@ -28,7 +28,7 @@ const LEAGUE: Uuid = Uuid::from_u128(0x0193_6000_0000_7000_8000_0000_0000_00c0);
 /// The worked example of `docs/scoring.md#draws-and-concessions` over a game's seats: the
 /// second seat holds 11 centres and, when `conceded`, is the only power in the draw (a
 /// concession to it); the fourth seat was eliminated in 1909.
-fn result(seats: &[Uuid], conceded: bool) -> GameResult {
+fn result(seats: &[league_domain::PlayerId], conceded: bool) -> GameResult {
     let centres = [2, 11, 7, 0, 4, 5, 5];
     GameResult::Diplomacy(
         seats
@@ -76,17 +76,21 @@ async fn log_of(
         games_per_seat: 1,
         ..LeagueSettings::new("Conceded", "Diplomacy", system, 7)
     };
-    run(&app, CreateLeague { actor: Actor::Admin, league_id, settings }).await;
+    run(&app, CreateLeague { actor: Actor::Admin, league_id: league_id.into(), settings }).await;
     for n in 1..=7 {
-        run(&app, Subscribe { actor: Actor::Admin, league_id, player_id: player(n) }).await;
+        run(
+            &app,
+            Subscribe { actor: Actor::Admin, league_id: league_id.into(), player_id: player(n) },
+        )
+        .await;
     }
     let mut results = Vec::new();
-    let stream = StreamId::new(league_stream_id(league_id)).unwrap();
+    let stream = StreamId::new(league_stream_id(league_id.into())).unwrap();
     for &(number, conceded, version) in stored {
         let result = result(&seats(&app, league_id, number).await, conceded);
         let event = DomainEvent::League(LeagueEvent::GameFinished(GameFinished {
-            league_id,
-            game_id: game_id(league_id, number),
+            league_id: league_id.into(),
+            game_id: game_id(league_id.into(), number),
             result: result.clone(),
             reported_by: Actor::Admin,
         }));
@@ -105,8 +109,8 @@ async fn log_of(
     }
     let report = ReportResult {
         actor: Actor::Admin,
-        league_id,
-        game_id: game_id(league_id, reported),
+        league_id: league_id.into(),
+        game_id: game_id(league_id.into(), reported),
         result: result.clone(),
     };
     run(&app, report).await;

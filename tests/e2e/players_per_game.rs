@@ -16,7 +16,7 @@ async fn create(app: &App, system: ScoringSystem, k: u32) -> Result<(), AppError
         games_per_seat: 1,
         ..LeagueSettings::new(format!("{system} with {k}"), "Test game", system, k)
     };
-    let command = CreateLeague { actor: Actor::Admin, league_id: Uuid::now_v7(), settings };
+    let command = CreateLeague { actor: Actor::Admin, league_id: Uuid::now_v7().into(), settings };
     app.execute(command, CommandOptions::default()).await.map(|_| ())
 }
 

@@ -5,8 +5,8 @@ use std::process::{Command, Output};
 
 use league_app::{App, CommandOptions};
 use league_domain::{
-    Actor, CorrectResult, CreateLeague, LeagueSettings, RegisterPlayer, ReportResult, Subscribe,
-    game_id,
+    Actor, CorrectResult, CreateLeague, LeagueSettings, PlayerId, RegisterPlayer, ReportResult,
+    Subscribe, game_id,
 };
 use league_projections::{AsOf, fold_until, load_model};
 use league_scoring::{DiplomacyEntry, GameResult, ScoringSystem, score_game};
@@ -48,9 +48,15 @@ pub(crate) async fn run(app: &App, command: impl Into<league_app::AppCommand>) -
     app.execute(command, CommandOptions::default()).await.expect("command accepted").last_position
 }
 
-pub(crate) async fn seats(app: &App, league: Uuid, number: u32) -> Vec<Uuid> {
+pub(crate) async fn seats(app: &App, league: Uuid, number: u32) -> Vec<PlayerId> {
     let model = app.league(league).await.unwrap().unwrap();
-    model.game(game_id(league, number)).unwrap().seats.iter().map(|s| s.player).collect()
+    model
+        .game(game_id(league.into(), number).into())
+        .unwrap()
+        .seats
+        .iter()
+        .map(|s| s.player.into())
+        .collect()
 }
 
 /// A placement league (k = 2, 4 players, 4 games: 3 finished, one corrected) and a
@@ -76,24 +82,24 @@ pub(crate) async fn build(db: &TestDatabase) -> App {
             ..LeagueSettings::new(format!("{system} league"), "Test game", system, k)
         },
     };
-    run(&app, create(PLACEMENT, ScoringSystem::Placement, 2, 4)).await;
-    run(&app, create(DIPLOMACY, ScoringSystem::Baf, 7, 7)).await;
+    run(&app, create(PLACEMENT.into(), ScoringSystem::Placement, 2, 4)).await;
+    run(&app, create(DIPLOMACY.into(), ScoringSystem::Baf, 7, 7)).await;
     for n in 1..=4 {
         let subscribe =
-            Subscribe { actor: Actor::Admin, league_id: PLACEMENT, player_id: player(n) };
+            Subscribe { actor: Actor::Admin, league_id: PLACEMENT.into(), player_id: player(n) };
         run(&app, subscribe).await;
     }
     for n in 1..=7 {
         let subscribe =
-            Subscribe { actor: Actor::Admin, league_id: DIPLOMACY, player_id: player(n) };
+            Subscribe { actor: Actor::Admin, league_id: DIPLOMACY.into(), player_id: player(n) };
         run(&app, subscribe).await;
     }
     for number in 1..=3 {
         let result = placement(&seats(&app, PLACEMENT, number).await, &[5.0, 2.0]);
         let report = ReportResult {
             actor: Actor::Admin,
-            league_id: PLACEMENT,
-            game_id: game_id(PLACEMENT, number),
+            league_id: PLACEMENT.into(),
+            game_id: game_id(PLACEMENT.into(), number),
             result,
         };
         run(&app, report).await;
@@ -101,8 +107,8 @@ pub(crate) async fn build(db: &TestDatabase) -> App {
     let result = placement(&seats(&app, PLACEMENT, 2).await, &[1.0, 2.0]);
     let correction = CorrectResult {
         actor: Actor::Admin,
-        league_id: PLACEMENT,
-        game_id: game_id(PLACEMENT, 2),
+        league_id: PLACEMENT.into(),
+        game_id: game_id(PLACEMENT.into(), 2),
         result,
         reason: "sheet read upside down".into(),
     };
@@ -113,7 +119,7 @@ pub(crate) async fn build(db: &TestDatabase) -> App {
         let entries = seats(&app, DIPLOMACY, number)
             .await
             .iter()
-            .map(|p| (p, centres[(p.as_u128() - player(1).as_u128()) as usize]))
+            .map(|p| (p, centres[(p.uuid().as_u128() - player(1).uuid().as_u128()) as usize]))
             .map(|(p, centres)| DiplomacyEntry {
                 eliminated: centres == 0,
                 ..DiplomacyEntry::new(p.to_string(), centres)
@@ -121,8 +127,8 @@ pub(crate) async fn build(db: &TestDatabase) -> App {
             .collect();
         let report = ReportResult {
             actor: Actor::Admin,
-            league_id: DIPLOMACY,
-            game_id: game_id(DIPLOMACY, number),
+            league_id: DIPLOMACY.into(),
+            game_id: game_id(DIPLOMACY.into(), number),
             result: GameResult::Diplomacy(entries),
         };
         run(&app, report).await;
@@ -234,18 +240,18 @@ async fn audit_explains_every_score(db: TestDatabase) {
         league(&["audit", "--league", &PLACEMENT.to_string(), "--player", &only.to_string()], &db);
     assert!(output.status.success());
     let text = stdout(&output);
-    let others: Vec<Uuid> = (1..=4).map(player).filter(|p| *p != only).collect();
+    let others: Vec<PlayerId> = (1..=4).map(player).filter(|p| *p != only).collect();
     for other in others {
         assert!(!text.contains(&format!("{} [", name(other))), "{text}");
     }
 }
 
-async fn seats_of(app: &App, number: u32) -> Vec<Uuid> {
+async fn seats_of(app: &App, number: u32) -> Vec<PlayerId> {
     seats(app, PLACEMENT, number).await
 }
 
-fn name(player_id: Uuid) -> String {
-    let n = player_id.as_u128() - player(0).as_u128();
+fn name(player_id: PlayerId) -> String {
+    let n = player_id.uuid().as_u128() - player(0).uuid().as_u128();
     format!("Player {n} ({player_id})")
 }
 

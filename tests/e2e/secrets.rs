@@ -189,7 +189,7 @@ async fn an_older_logs_webhook_url_is_shown_as_its_host_and_still_verifies(db: T
         "reason": format!("deliveries failed for 90000s; last error: error sending request \
                            for url ({url}): connection refused"),
     });
-    let stream = StreamId::new(webhook_stream_id(webhook)).unwrap();
+    let stream = StreamId::new(webhook_stream_id(webhook.into())).unwrap();
     let rows = vec![
         NewEvent::new("WebhookRegistered", 1, registered),
         NewEvent::new("WebhookPaused", 1, paused),

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use chrono::Utc;
 use league_domain::rules::ACTIVE_PLAYER_MIN_FINISHED_GAMES;
-use league_domain::{Actor, Aggregate, Context, DomainEvent, league_stream_id};
+use league_domain::{Actor, Aggregate, Context, DomainEvent, PlayerId, league_stream_id};
 use league_projections::{
     AsOf, Catalog, CatalogSource, ReadModel, StandingRow, decode, load_catalog, load_league,
 };
@@ -338,7 +338,7 @@ impl App {
         if let Some(model) = self.inner.shared.lock_cache().get(&id) {
             return Ok(Some(model.clone()));
         }
-        let stream = StreamId::new(league_stream_id(id)).map_err(AppError::internal)?;
+        let stream = StreamId::new(league_stream_id(id.into())).map_err(AppError::internal)?;
         let mut model = ReadModel::new();
         let mut next_version = 1;
         loop {
@@ -651,13 +651,16 @@ impl App {
             AppCommand::League(c) => {
                 context = self.with_players(context, c.players_to_check());
                 if let Some(player) = c.subscriber() {
-                    let registered = self.catalog().player(player).is_some();
+                    let registered = self.catalog().player(player.into()).is_some();
                     if registered {
                         let requires_active = matches!(state, StreamState::League(league)
                             if league.settings().is_some_and(|s| s.require_active_players));
                         let finished = if requires_active {
-                            self.finished_games_in_window(player, context.activity_window_start())
-                                .await?
+                            self.finished_games_in_window(
+                                player.into(),
+                                context.activity_window_start(),
+                            )
+                            .await?
                         } else {
                             0
                         };
@@ -697,8 +700,10 @@ impl App {
     /// A context for deciding `command` now, with what the catalog knows of the actor's
     /// rights (whether a player actor is an appointed organiser).
     fn rights_context(&self, command: &AppCommand) -> Context {
-        let is_organiser =
-            command.actor().player_id().is_some_and(|player| self.catalog().is_organiser(player));
+        let is_organiser = command
+            .actor()
+            .player_id()
+            .is_some_and(|player| self.catalog().is_organiser(player.into()));
         Context::new(Utc::now()).with_actor_organiser(is_organiser)
     }
 
@@ -712,7 +717,7 @@ impl App {
         let unmanaged = match actor {
             Actor::Admin => Vec::new(),
             Actor::Player(player) => {
-                known.into_iter().filter(|id| !catalog.organises(player, *id)).collect()
+                known.into_iter().filter(|id| !catalog.organises(player.into(), *id)).collect()
             }
         };
         (unknown, unmanaged)
@@ -720,11 +725,11 @@ impl App {
 
     /// `context` told which of `players` (those a command names) the catalog does not know,
     /// and which were erased (`docs/personal-data.md#erasure`).
-    fn with_players(&self, context: Context, players: Vec<Uuid>) -> Context {
+    fn with_players(&self, context: Context, players: Vec<PlayerId>) -> Context {
         let catalog = self.catalog();
         let (mut unknown, mut erased) = (Vec::new(), Vec::new());
         for player in players {
-            match catalog.player(player) {
+            match catalog.player(player.uuid()) {
                 None => unknown.push(player),
                 Some(view) if view.erased => erased.push(player),
                 Some(_) => {}
@@ -800,7 +805,8 @@ impl App {
             None => Ok(self.inner.reads.read_all(after + 1, first as u64).await?),
             Some(league) => {
                 self.require_league(league)?;
-                let stream = StreamId::new(league_stream_id(league)).map_err(AppError::internal)?;
+                let stream =
+                    StreamId::new(league_stream_id(league.into())).map_err(AppError::internal)?;
                 Ok(self.inner.reads.read_stream_after(&stream, after, first as u64).await?)
             }
         }

@@ -58,15 +58,18 @@ fn explained(
     seats: &[Uuid],
 ) -> Result<ScoredResult, AppError> {
     let scored = score_game(system, result).map_err(AppError::internal)?;
-    ScoredResult::new(scored, seats.iter().copied()).map_err(AppError::internal)
+    ScoredResult::new(scored, seats.iter().map(|&seat| league_domain::PlayerId::from(seat)))
+        .map_err(AppError::internal)
 }
 
 /// The game a result or correction is about, and the result and correction reason it holds.
 fn result_of(event: &DomainEvent) -> Option<(Uuid, &GameResult, Option<&str>)> {
     match event {
-        DomainEvent::League(LeagueEvent::GameFinished(e)) => Some((e.game_id, &e.result, None)),
+        DomainEvent::League(LeagueEvent::GameFinished(e)) => {
+            Some((e.game_id.into(), &e.result, None))
+        }
         DomainEvent::League(LeagueEvent::GameResultCorrected(e)) => {
-            Some((e.game_id, &e.result, Some(e.reason.as_str())))
+            Some((e.game_id.into(), &e.result, Some(e.reason.as_str())))
         }
         _ => None,
     }
@@ -80,7 +83,7 @@ impl App {
     /// Reads a league's stream, or `NOT_FOUND` if there is no such league.
     async fn league_stream(&self, league: Uuid) -> Result<Vec<RecordedEvent>, AppError> {
         self.require_league(league)?;
-        let stream = StreamId::new(league_stream_id(league)).map_err(AppError::internal)?;
+        let stream = StreamId::new(league_stream_id(league.into())).map_err(AppError::internal)?;
         Ok(self.reads().read_stream(&stream, 1).await?)
     }
 
@@ -122,7 +125,8 @@ impl App {
         let Some(event) = self.reads().read_all(position, 1).await?.into_iter().next() else {
             return Ok(Vec::new());
         };
-        if event.position != position || event.stream_id.as_str() != league_stream_id(league) {
+        if event.position != position || event.stream_id.as_str() != league_stream_id(league.into())
+        {
             return Ok(Vec::new());
         }
         let decoded = decode(&event)?;
@@ -130,7 +134,7 @@ impl App {
         let Some(view) = model.game(game) else { return Ok(Vec::new()) };
         let seats: Vec<Uuid> = view.seats.iter().map(|seat| seat.player).collect();
         let scored = explained(system, result, &seats)?;
-        Ok(scored.of(player).map(|row| row.explanation.clone()).unwrap_or_default())
+        Ok(scored.of(player.into()).map(|row| row.explanation.clone()).unwrap_or_default())
     }
 
     /// A league's standings if its results were scored under `system` (now, or as of a point
@@ -233,7 +237,7 @@ fn result_audit(
                 score,
                 total,
                 explanation: scored
-                    .of(seat.player)
+                    .of(seat.player.into())
                     .map(|row| row.explanation.clone())
                     .unwrap_or_default(),
             }

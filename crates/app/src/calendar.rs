@@ -52,7 +52,7 @@ impl App {
     /// `None`). An erased player has none: their address stops with the erasure
     /// (`docs/personal-data.md#erasure`).
     pub async fn calendar_feed(&self, player: PlayerId) -> Result<Arc<Calendar>, AppError> {
-        if self.catalog().player(player).is_some_and(|view| view.erased) {
+        if self.catalog().player(player.into()).is_some_and(|view| view.erased) {
             return Ok(Arc::default());
         }
         let stream = StreamId::new(calendar_stream_id(player)).map_err(AppError::internal)?;
@@ -87,13 +87,13 @@ impl App {
         names: &HashMap<Uuid, String>,
     ) -> Result<Vec<CalendarEntry>, AppError> {
         let mut entries = Vec::new();
-        let leagues = self.catalog().leagues_of(player);
+        let leagues = self.catalog().leagues_of(player.into());
         for league in leagues {
             let Some(model) = self.league(league).await? else { continue };
             let Some(view) = model.league(league) else { continue };
             let mine: Vec<_> = model
                 .games_of(league)
-                .filter(|g| g.seats.iter().any(|s| s.player == player))
+                .filter(|g| g.seats.iter().any(|s| s.player == player.uuid()))
                 .collect();
             if mine.is_empty() {
                 continue;
@@ -103,7 +103,7 @@ impl App {
                 let stamp = game.finished_at.unwrap_or(started);
                 let seats: Vec<(String, Uuid)> =
                     game.seats.iter().map(|s| (s.label.to_string(), s.player)).collect();
-                let score = game.scores.iter().find(|(p, _)| *p == player).map(|(_, s)| *s);
+                let score = game.scores.iter().find(|(p, _)| *p == player.uuid()).map(|(_, s)| *s);
                 entries.push(CalendarEntry {
                     uid: format!("game-{}@league", game.id),
                     day: stamp.date_naive(),
@@ -131,7 +131,7 @@ impl App {
         let entered: Vec<Uuid> = self
             .catalog()
             .tournaments()
-            .filter(|t| t.rounds_seeded > 0 && t.entrants.contains(&player))
+            .filter(|t| t.rounds_seeded > 0 && t.entrants.contains(&player.uuid()))
             .map(|t| t.id)
             .collect();
         let mut entries = Vec::new();
@@ -146,7 +146,7 @@ impl App {
                     .seats
                     .iter()
                     .enumerate()
-                    .map(|(i, p)| (labels.get(i).cloned().unwrap_or_default(), *p))
+                    .map(|(i, p)| (labels.get(i).cloned().unwrap_or_default(), p.uuid()))
                     .collect();
                 let scored = board.scored(settings.scoring_system)?;
                 let score = scored.map(|s| s.of(player).map(|row| row.score));
@@ -173,7 +173,7 @@ impl App {
     /// stream: the schedule comes with the subscription that filled the league, so only its
     /// subscriptions come before it.
     async fn league_started_at(&self, league: Uuid) -> Result<Option<DateTime<Utc>>, AppError> {
-        let stream = StreamId::new(league_stream_id(league)).map_err(AppError::internal)?;
+        let stream = StreamId::new(league_stream_id(league.into())).map_err(AppError::internal)?;
         let mut after = 0;
         loop {
             let page = self.reads().read_stream_after(&stream, after, SCHEDULE_SEARCH_PAGE).await?;
@@ -212,10 +212,10 @@ fn summary(
     seats: &[(String, Uuid)],
     names: &HashMap<Uuid, String>,
 ) -> String {
-    let seat = seats.iter().find(|(_, p)| *p == player).map(|(label, _)| label.as_str());
+    let seat = seats.iter().find(|(_, p)| *p == player.uuid()).map(|(label, _)| label.as_str());
     let opponents: Vec<&str> = seats
         .iter()
-        .filter(|(_, p)| *p != player)
+        .filter(|(_, p)| *p != player.uuid())
         .map(|(_, p)| names.get(p).map_or("?", String::as_str))
         .collect();
     let seat = seat.map(|label| format!(" ({label})")).unwrap_or_default();
@@ -460,7 +460,7 @@ mod tests {
         let names = HashMap::from([(ada, "Ada".to_owned()), (bo, "Bo".to_owned())]);
         let seats = vec![("France".to_owned(), ada), ("Italy".to_owned(), bo)];
         assert_eq!(
-            summary("Cup", "round 1, board 2", ada, &seats, &names),
+            summary("Cup", "round 1, board 2", ada.into(), &seats, &names),
             "Cup: round 1, board 2 (France) vs Bo"
         );
         assert_eq!(

@@ -4,7 +4,7 @@
 //! a new event is put into words here before any surface shows it.
 
 use league_domain::{
-    CalendarEvent, DomainEvent, LeagueEvent, PlayerEvent, TournamentEvent, WebhookEvent,
+    CalendarEvent, DomainEvent, LeagueEvent, PlayerEvent, PlayerId, TournamentEvent, WebhookEvent,
     redact_urls, seat_label,
 };
 use league_scoring::{GameResult, score_game_unexplained};
@@ -61,30 +61,35 @@ impl Words<'_> {
         (self.name)(player)
     }
 
-    fn names(&self, players: &[Uuid]) -> String {
+    fn names(&self, players: &[PlayerId]) -> String {
         if players.is_empty() {
             return "nobody".to_owned();
         }
-        players.iter().map(|p| self.name(*p)).collect::<Vec<_>>().join(", ")
+        players.iter().map(|p| self.name(p.uuid())).collect::<Vec<_>>().join(", ")
     }
 
     fn player(&self, event: &PlayerEvent) -> String {
         match event {
-            PlayerEvent::PlayerRegistered(e) => format!("{} registered", self.name(e.player_id)),
+            PlayerEvent::PlayerRegistered(e) => {
+                format!("{} registered", self.name(e.player_id.into()))
+            }
             PlayerEvent::TokenRotated(e) => {
-                format!("{}'s token was replaced", self.name(e.player_id))
+                format!("{}'s token was replaced", self.name(e.player_id.into()))
             }
             PlayerEvent::TokenRevoked(e) => {
-                format!("{}'s token was revoked", self.name(e.player_id))
+                format!("{}'s token was revoked", self.name(e.player_id.into()))
             }
             PlayerEvent::OrganiserAppointed(e) => {
-                format!("{} may organise leagues and tournaments", self.name(e.player_id))
+                format!("{} may organise leagues and tournaments", self.name(e.player_id.into()))
             }
             PlayerEvent::OrganiserDismissed(e) => {
-                format!("{} may no longer organise leagues and tournaments", self.name(e.player_id))
+                format!(
+                    "{} may no longer organise leagues and tournaments",
+                    self.name(e.player_id.into())
+                )
             }
             PlayerEvent::PlayerErased(e) => {
-                format!("{}'s personal data was erased", self.name(e.player_id))
+                format!("{}'s personal data was erased", self.name(e.player_id.into()))
             }
         }
     }
@@ -105,25 +110,25 @@ impl Words<'_> {
                     if s.require_active_players { ", active players only" } else { "" }
                 )
             }
-            LeagueEvent::PlayerSubscribed(e) => format!("{} joined", self.name(e.player_id)),
-            LeagueEvent::PlayerUnsubscribed(e) => format!("{} left", self.name(e.player_id)),
+            LeagueEvent::PlayerSubscribed(e) => format!("{} joined", self.name(e.player_id.into())),
+            LeagueEvent::PlayerUnsubscribed(e) => format!("{} left", self.name(e.player_id.into())),
             LeagueEvent::GamesScheduled(e) => {
                 format!("League started: {} games scheduled", e.games.len())
             }
             LeagueEvent::GameFinished(e) => format!(
                 "Result of {} reported: {}",
-                self.game_label(e.league_id, e.game_id).await,
-                self.scored(e.league_id, &e.result)
+                self.game_label(e.league_id.into(), e.game_id.into()).await,
+                self.scored(e.league_id.into(), &e.result)
             ),
             LeagueEvent::GameResultCorrected(e) => format!(
                 "Result of {} corrected: {}; {}",
-                self.game_label(e.league_id, e.game_id).await,
+                self.game_label(e.league_id.into(), e.game_id.into()).await,
                 e.reason,
-                self.scored(e.league_id, &e.result)
+                self.scored(e.league_id.into(), &e.result)
             ),
             LeagueEvent::LeagueCompleted(_) => "League completed: every game has a result".into(),
             LeagueEvent::LeagueCoOrganiserAdded(e) => {
-                format!("{} co-organises the league", self.name(e.player_id))
+                format!("{} co-organises the league", self.name(e.player_id.into()))
             }
         }
     }
@@ -145,10 +150,10 @@ impl Words<'_> {
                 )
             }
             TournamentEvent::TournamentPlayerEntered(e) => {
-                format!("{} entered", self.name(e.player_id))
+                format!("{} entered", self.name(e.player_id.into()))
             }
             TournamentEvent::TournamentPlayerWithdrawn(e) => {
-                format!("{} withdrew after round {}", self.name(e.player_id), e.after_round)
+                format!("{} withdrew after round {}", self.name(e.player_id.into()), e.after_round)
             }
             TournamentEvent::RollCallAnswered(e) => {
                 let a = e.attendance;
@@ -159,11 +164,14 @@ impl Words<'_> {
                     (false, false) => "",
                 };
                 let presence = if a.present { "present" } else { "absent" };
-                format!("round {}: {} {presence}{offers}", e.round, self.name(e.player_id))
+                format!("round {}: {} {presence}{offers}", e.round, self.name(e.player_id.into()))
             }
             TournamentEvent::RoundSeeded(e) => {
-                let settings =
-                    self.app.catalog().tournament(e.tournament_id).map(|t| t.settings.clone());
+                let settings = self
+                    .app
+                    .catalog()
+                    .tournament(e.tournament_id.into())
+                    .map(|t| t.settings.clone());
                 let boards: Vec<String> = e
                     .boards
                     .iter()
@@ -172,10 +180,10 @@ impl Words<'_> {
                             .map(|(seat, player)| match &settings {
                                 Some(s) => format!(
                                     "{} ({})",
-                                    self.name(*player),
+                                    self.name((*player).into()),
                                     seat_label(s.scoring_system, s.players_per_board, seat)
                                 ),
-                                None => self.name(*player),
+                                None => self.name((*player).into()),
                             })
                             .collect();
                         format!("board {} — {}", board.number, seats.join(", "))
@@ -193,20 +201,20 @@ impl Words<'_> {
             TournamentEvent::RoundPlayersSwapped(e) => format!(
                 "round {}: {} ⇄ {}: {}",
                 e.round,
-                self.name(e.first),
-                self.name(e.second),
+                self.name(e.first.into()),
+                self.name(e.second.into()),
                 e.reason
             ),
             TournamentEvent::BoardFinished(e) => format!(
                 "Result of {} reported: {}",
-                self.board_label(e.tournament_id, e.board_id).await,
-                self.scored(e.tournament_id, &e.result)
+                self.board_label(e.tournament_id.into(), e.board_id.into()).await,
+                self.scored(e.tournament_id.into(), &e.result)
             ),
             TournamentEvent::BoardResultCorrected(e) => format!(
                 "Result of {} corrected: {}; {}",
-                self.board_label(e.tournament_id, e.board_id).await,
+                self.board_label(e.tournament_id.into(), e.board_id.into()).await,
                 e.reason,
-                self.scored(e.tournament_id, &e.result)
+                self.scored(e.tournament_id.into(), &e.result)
             ),
             TournamentEvent::RoundCompleted(e) => {
                 format!("every board of round {} has a result", e.round)
@@ -215,7 +223,7 @@ impl Words<'_> {
                 "Tournament completed: the last round is complete".into()
             }
             TournamentEvent::TournamentCoOrganiserAdded(e) => {
-                format!("{} co-organises the tournament", self.name(e.player_id))
+                format!("{} co-organises the tournament", self.name(e.player_id.into()))
             }
         }
     }
@@ -223,10 +231,10 @@ impl Words<'_> {
     fn calendar(&self, event: &CalendarEvent) -> String {
         match event {
             CalendarEvent::CalendarFeedIssued(e) => {
-                format!("{}'s calendar feed was issued", self.name(e.player_id))
+                format!("{}'s calendar feed was issued", self.name(e.player_id.into()))
             }
             CalendarEvent::CalendarFeedRotated(e) => {
-                format!("{}'s calendar feed was replaced", self.name(e.player_id))
+                format!("{}'s calendar feed was replaced", self.name(e.player_id.into()))
             }
         }
     }
@@ -261,7 +269,9 @@ impl Words<'_> {
     async fn board_label(&self, tournament: Uuid, board: Uuid) -> String {
         let tournament = self.app.tournament(tournament).await.ok().flatten();
         tournament
-            .and_then(|t| t.board(board).map(|b| format!("round {}, board {}", b.round, b.number)))
+            .and_then(|t| {
+                t.board(board.into()).map(|b| format!("round {}, board {}", b.round, b.number))
+            })
             .unwrap_or_else(|| "a board".to_owned())
     }
 

@@ -9,7 +9,7 @@
 //! Diplomacy competition the CSV has the columns a world rating database imports: round,
 //! board, power, player, centres, rank, score.
 
-use league_domain::{ScoredResult, player_key};
+use league_domain::{PlayerId, ScoredResult, player_key};
 use league_scoring::{GameResult, ResultKind, ScoringSystem, score_game_unexplained};
 use serde::Serialize;
 use uuid::Uuid;
@@ -140,7 +140,7 @@ impl App {
         let standings = model
             .standings(id)
             .into_iter()
-            .map(|r| self.standing(r.rank, r.player, r.total, [r.played, r.wins, r.draws]))
+            .map(|r| self.standing(r.rank, r.player.into(), r.total, [r.played, r.wins, r.draws]))
             .collect();
         Ok(CompetitionExport {
             competition: ExportedCompetition {
@@ -171,12 +171,14 @@ impl App {
                 .seats
                 .iter()
                 .enumerate()
-                .map(|(seat, player)| (labels.get(seat).cloned().unwrap_or_default(), *player))
+                .map(|(seat, player)| {
+                    (labels.get(seat).cloned().unwrap_or_default(), player.uuid())
+                })
                 .collect();
             let game = FinishedGame {
                 round: Some(board.round),
                 number: board.number,
-                id: board.id,
+                id: board.id.into(),
                 seats,
                 result,
             };
@@ -185,7 +187,7 @@ impl App {
         let standings = tournament
             .standings(None)?
             .into_iter()
-            .map(|r| self.standing(r.rank, r.player, r.total, [r.games, r.wins, r.draws]))
+            .map(|r| self.standing(r.rank, r.player.into(), r.total, [r.games, r.wins, r.draws]))
             .collect();
         Ok(CompetitionExport {
             competition: ExportedCompetition {
@@ -233,12 +235,13 @@ impl App {
     ) -> Result<Vec<ResultExport>, AppError> {
         let scored = score_game_unexplained(system, game.result)
             .map_err(|error| AppError::internal(format!("game {}: {error}", game.id)))?;
-        let scored = ScoredResult::new(scored, game.seats.iter().map(|(_, player)| *player))
-            .map_err(|error| AppError::internal(format!("game {}: {error}", game.id)))?;
+        let scored =
+            ScoredResult::new(scored, game.seats.iter().map(|(_, player)| PlayerId::from(*player)))
+                .map_err(|error| AppError::internal(format!("game {}: {error}", game.id)))?;
         let mut rows = Vec::with_capacity(game.seats.len());
         for (label, player) in &game.seats {
-            let Some(row) = scored.of(*player) else { continue };
-            let key = player_key(*player);
+            let Some(row) = scored.of((*player).into()) else { continue };
+            let key = player_key((*player).into());
             let (centres, points, side) = reported(game.result, &key);
             rows.push(ResultExport {
                 round: game.round,

@@ -52,7 +52,7 @@ pub(crate) fn fingerprint(command: &AppCommand) -> String {
             PlayerCommand::Register(c) => format!(
                 "{:?}",
                 league_domain::RegisterPlayer {
-                    player_id: Uuid::nil(),
+                    player_id: Uuid::nil().into(),
                     name: String::new(),
                     token_hash: String::new(),
                     ..c.clone()
@@ -66,14 +66,17 @@ pub(crate) fn fingerprint(command: &AppCommand) -> String {
         },
         AppCommand::League(c) => match c {
             LeagueCommand::Create(c) => {
-                format!("{:?}", league_domain::CreateLeague { league_id: Uuid::nil(), ..c.clone() })
+                format!(
+                    "{:?}",
+                    league_domain::CreateLeague { league_id: Uuid::nil().into(), ..c.clone() }
+                )
             }
             other => format!("{other:?}"),
         },
         AppCommand::Tournament(c) => match c {
             TournamentCommand::Create(c) => format!(
                 "{:?}",
-                league_domain::CreateTournament { tournament_id: Uuid::nil(), ..c.clone() }
+                league_domain::CreateTournament { tournament_id: Uuid::nil().into(), ..c.clone() }
             ),
             TournamentCommand::SeedRound(c) => {
                 format!("{:?}", league_domain::SeedRound { seed: 0, ..c.clone() })
@@ -88,7 +91,7 @@ pub(crate) fn fingerprint(command: &AppCommand) -> String {
             WebhookCommand::Register(c) => format!(
                 "{:?}",
                 league_domain::RegisterWebhook {
-                    webhook_id: Uuid::nil(),
+                    webhook_id: Uuid::nil().into(),
                     url: String::new(),
                     ..c.clone()
                 }
@@ -194,7 +197,7 @@ mod tests {
 
     #[test]
     fn keys_with_control_characters_are_refused() {
-        let actor = Actor::Player(player(1));
+        let actor = Actor::Player(player(1).into());
         for key in ["a\0b", "line\nbreak", "\u{7f}", "tab\there"] {
             let error = scoped_key(actor, key).unwrap_err();
             assert_eq!(error.invalid_input().map(|(field, _)| field), Some("idempotencyKey"));
@@ -204,21 +207,21 @@ mod tests {
 
     #[test]
     fn the_fingerprint_tells_commands_apart_but_not_what_the_server_draws() {
-        let actor = Actor::Player(player(1));
+        let actor = Actor::Player(player(1).into());
         let subscribe: AppCommand =
-            Subscribe { actor, league_id: player(10), player_id: player(1) }.into();
+            Subscribe { actor, league_id: player(10).into(), player_id: player(1).into() }.into();
         let unsubscribe: AppCommand =
-            Unsubscribe { actor, league_id: player(10), player_id: player(1) }.into();
+            Unsubscribe { actor, league_id: player(10).into(), player_id: player(1).into() }.into();
         let elsewhere: AppCommand =
-            Subscribe { actor, league_id: player(11), player_id: player(1) }.into();
+            Subscribe { actor, league_id: player(11).into(), player_id: player(1).into() }.into();
         assert_eq!(fingerprint(&subscribe), fingerprint(&subscribe.clone()));
         assert_ne!(fingerprint(&subscribe), fingerprint(&unsubscribe));
         assert_ne!(fingerprint(&subscribe), fingerprint(&elsewhere));
         let correct = |reason: &str| -> AppCommand {
             CorrectResult {
                 actor,
-                league_id: player(10),
-                game_id: player(20),
+                league_id: player(10).into(),
+                game_id: player(20).into(),
                 result: GameResult::Placement(Vec::new()),
                 reason: reason.to_owned(),
             }
@@ -228,7 +231,7 @@ mod tests {
         let seed = |seed: u64| -> AppCommand {
             league_domain::SeedRound {
                 actor,
-                tournament_id: player(30),
+                tournament_id: player(30).into(),
                 round: 1,
                 seed,
                 sitting_out: None,

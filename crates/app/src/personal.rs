@@ -48,9 +48,9 @@ pub(crate) fn seal_personal_data(
                 let PersonalText::Plain(name) = &e.name else { continue };
                 let key = PersonKey::from_bytes(random()?);
                 e.name = PersonalText::seal(&key, random()?, e.player_id, NAME_FIELD, name);
-                KeyChange::Insert { person: e.player_id, key: *key.as_bytes() }
+                KeyChange::Insert { person: e.player_id.into(), key: *key.as_bytes() }
             }
-            PlayerEvent::PlayerErased(e) => KeyChange::Delete { person: e.player_id },
+            PlayerEvent::PlayerErased(e) => KeyChange::Delete { person: e.player_id.into() },
             PlayerEvent::TokenRotated(_)
             | PlayerEvent::TokenRevoked(_)
             | PlayerEvent::OrganiserAppointed(_)
@@ -170,7 +170,7 @@ impl App {
         actor: Actor,
         player: Uuid,
     ) -> Result<PersonalData, AppError> {
-        authorise_personal_data(actor, player)?;
+        authorise_personal_data(actor, player.into())?;
         let (view, organiser, leagues, tournaments) = {
             let catalog = self.catalog();
             let view = catalog
@@ -182,30 +182,32 @@ impl App {
                 catalog.leagues_joined(player).into_iter().collect();
             let leagues: Vec<_> = catalog
                 .leagues()
-                .filter(|league| league.organisers.includes(player) || joined.contains(&league.id))
-                .map(|league| (league.id, league.organisers.includes(player)))
+                .filter(|league| {
+                    league.organisers.includes(player.into()) || joined.contains(&league.id)
+                })
+                .map(|league| (league.id, league.organisers.includes(player.into())))
                 .collect();
             let tournaments: Vec<_> = catalog
                 .tournaments()
-                .filter(|t| t.entrants.contains(&player) || t.organisers.includes(player))
+                .filter(|t| t.entrants.contains(&player) || t.organisers.includes(player.into()))
                 .map(|t| TournamentData {
                     tournament_id: t.id,
                     name: t.settings.name.clone(),
                     entrant: t.entrants.contains(&player),
-                    organiser: t.organisers.includes(player),
+                    organiser: t.organisers.includes(player.into()),
                 })
                 .collect();
             (view, catalog.is_organiser(player), leagues, tournaments)
         };
         let needle = player.to_string();
-        let as_actor = Actor::Player(player).to_string();
+        let as_actor = Actor::Player(player.into()).to_string();
         let names_them = |event: &RecordedEvent| {
             event.metadata.actor.as_deref() == Some(as_actor.as_str())
                 || event.payload.to_string().contains(&needle)
         };
         // The person's own streams: registration and rights, and their calendar feed.
         let mut events: Vec<RecordedEvent> = Vec::new();
-        for stream in [player_stream_id(player), calendar_stream_id(player)] {
+        for stream in [player_stream_id(player.into()), calendar_stream_id(player.into())] {
             let stream = StreamId::new(stream).map_err(AppError::internal)?;
             events.extend(self.reads().read_stream(&stream, 1).await?);
         }
@@ -213,7 +215,8 @@ impl App {
         for (league, organises) in leagues {
             let model = self.existing_league(league).await?;
             let Some(summary) = model.league(league) else { continue };
-            let standing = model.standings(league).into_iter().find(|row| row.player == player);
+            let standing =
+                model.standings(league).into_iter().find(|row| row.player == player.into());
             let games = model
                 .games_of(league)
                 .filter(|game| game.seats.iter().any(|seat| seat.player == player))
@@ -233,7 +236,7 @@ impl App {
                 total: standing.as_ref().map(|row| row.total),
                 games,
             });
-            let stream = StreamId::new(league_domain::league_stream_id(league))
+            let stream = StreamId::new(league_domain::league_stream_id(league.into()))
                 .map_err(AppError::internal)?;
             events
                 .extend(self.reads().read_stream(&stream, 1).await?.into_iter().filter(names_them));

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use league_domain::{Actor, Tournament, WebhookRegistered};
+use league_domain::{Actor, PlayerId, Tournament, WebhookRegistered};
 use league_projections::{AsOf, ReadModel, ScoreChange, StandingRow};
 use league_scoring::TournamentStanding;
 use league_store::RecordedEvent;
@@ -107,7 +107,7 @@ impl App {
         current: &Arc<Tournament>,
         after_round: Option<u32>,
         as_of: Option<AsOf>,
-    ) -> Result<Vec<TournamentStanding<Uuid>>, AppError> {
+    ) -> Result<Vec<TournamentStanding<PlayerId>>, AppError> {
         let state = match as_of {
             None => current.clone(),
             Some(as_of) => self.tournament_as_of(id, as_of).await?,
@@ -159,10 +159,10 @@ impl App {
     ) -> Result<Option<bool>, AppError> {
         match viewer {
             Some(Actor::Admin) => {}
-            Some(Actor::Player(id)) if id == player => {}
+            Some(Actor::Player(id)) if id == player.into() => {}
             Some(Actor::Player(_)) | None => return Ok(None),
         }
-        Ok(Some(self.calendar_feed(player).await?.feed_hash().is_some()))
+        Ok(Some(self.calendar_feed(player.into()).await?.feed_hash().is_some()))
     }
 
     /// The webhooks of `webhooks` that `actor` is shown (`Query.webhooks`): every one to the
@@ -186,7 +186,7 @@ impl App {
                             && registration
                                 .competitions
                                 .iter()
-                                .all(|c| catalog.organises(player, *c)))
+                                .all(|c| catalog.organises(player.into(), *c)))
                 }
             })
             .collect()

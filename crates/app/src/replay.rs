@@ -156,7 +156,7 @@ impl NamedStanding {
     pub fn of(row: &StandingRow, name: Option<String>) -> NamedStanding {
         NamedStanding {
             rank: row.rank,
-            player: row.player,
+            player: row.player.into(),
             name,
             total: row.total,
             played: row.played,
@@ -249,7 +249,9 @@ impl Replay {
         let standings = league
             .standings
             .iter()
-            .map(|row| NamedStanding::of(row, model.player(row.player).map(|p| p.name.clone())))
+            .map(|row| {
+                NamedStanding::of(row, model.player(row.player.into()).map(|p| p.name.clone()))
+            })
             .collect();
         LeagueStandings {
             league: league.id,

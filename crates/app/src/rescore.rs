@@ -63,7 +63,7 @@ impl App {
                     total_under_league_system: own.map(|a| a.total),
                     standing: NamedStanding::of(
                         &row,
-                        catalog.player(row.player).map(|p| p.name.clone()),
+                        catalog.player(row.player.into()).map(|p| p.name.clone()),
                     ),
                 }
             })

@@ -104,7 +104,7 @@ impl App {
 }
 
 fn tournament_stream(id: Uuid) -> Result<StreamId, AppError> {
-    StreamId::new(tournament_stream_id(id)).map_err(AppError::internal)
+    StreamId::new(tournament_stream_id(id.into())).map_err(AppError::internal)
 }
 
 fn not_found(id: Uuid) -> AppError {

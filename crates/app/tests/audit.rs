@@ -21,7 +21,7 @@ async fn placement_league(db: &TestDatabase) -> App {
 }
 
 /// A Diplomacy result for the seats: seat i on `CENTRES[(i + turn) % 7]` centres.
-fn diplomacy(seats: &[uuid::Uuid], turn: usize) -> GameResult {
+fn diplomacy(seats: &[league_domain::PlayerId], turn: usize) -> GameResult {
     const CENTRES: [u32; 7] = [12, 8, 6, 4, 2, 1, 1];
     GameResult::Diplomacy(
         seats
@@ -47,8 +47,8 @@ async fn baf_league(db: &TestDatabase) -> App {
         let seats = seats(&app, 2, number).await;
         let report = ReportResult {
             actor: Actor::Admin,
-            league_id: league(2),
-            game_id: game_id(league(2), number),
+            league_id: league(2).into(),
+            game_id: game_id(league(2).into(), number),
             result: diplomacy(&seats, number as usize),
         };
         app.execute(report, no_options()).await.unwrap();
@@ -73,12 +73,12 @@ async fn audit_explains_every_score_change(db: TestDatabase) {
     let seats = seats(&app, 1, 2).await;
     let scored = score_game(ScoringSystem::Placement, &placement(&seats, &[1.0, 2.0])).unwrap();
     for (seat, audit) in seats.iter().zip(&correction.players) {
-        assert_eq!(audit.player, *seat);
+        assert_eq!(audit.player, seat.uuid());
         let row = scored.players.iter().find(|row| row.player == seat.to_string()).unwrap();
         assert_eq!(audit.score, row.score);
         assert_eq!(audit.explanation, row.explanation);
         assert!(!audit.explanation.is_empty());
-        let history: Vec<ScoreChange> = model.score_history(league(1), *seat);
+        let history: Vec<ScoreChange> = model.score_history(league(1), (*seat).into());
         assert_eq!(audit.total, history.last().unwrap().total);
     }
     // The first seat won game 2 as first reported (2 points for k = 2), then lost it.
@@ -98,19 +98,20 @@ async fn audit_of_an_unknown_league_is_not_found(db: TestDatabase) {
 async fn score_explanation_follows_the_change(db: TestDatabase) {
     let app = placement_league(&db).await;
     let seats = seats(&app, 1, 2).await;
-    let history = model(&app, 1).await.score_history(league(1), seats[1]);
+    let history = model(&app, 1).await.score_history(league(1), seats[1].into());
     let correction = history.last().unwrap();
     assert_eq!(correction.reason.as_deref(), Some("swapped"));
-    let lines = app.score_explanation(league(1), correction.position, seats[1]).await.unwrap();
+    let lines =
+        app.score_explanation(league(1), correction.position, seats[1].into()).await.unwrap();
     let scored = score_game(ScoringSystem::Placement, &placement(&seats, &[1.0, 2.0])).unwrap();
     assert_eq!(lines, scored.players[1].explanation);
     let first = history.iter().find(|change| change.game == correction.game).unwrap();
-    let lines = app.score_explanation(league(1), first.position, seats[1]).await.unwrap();
+    let lines = app.score_explanation(league(1), first.position, seats[1].into()).await.unwrap();
     let scored = score_game(ScoringSystem::Placement, &placement(&seats, &[5.0, 2.0])).unwrap();
     assert_eq!(lines, scored.players[1].explanation);
     assert_ne!(
         lines,
-        app.score_explanation(league(1), correction.position, seats[1]).await.unwrap()
+        app.score_explanation(league(1), correction.position, seats[1].into()).await.unwrap()
     );
 }
 

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use common::*;
 use league_app::{App, AppError, AsOf, CommandOptions, ErrorCode};
-use league_domain::{Actor, DomainError, LeagueStatus, Subscribe, Unsubscribe, game_id};
+use league_domain::{Actor, DomainError, LeagueStatus, PlayerId, Subscribe, Unsubscribe, game_id};
 use league_projections::{GameStatus, fold_until, load_model};
 use league_testkit::TestDatabase;
 
@@ -41,7 +41,7 @@ async fn full_life_cycle(db: TestDatabase) {
         let view = model.league(league(1)).unwrap();
         assert_eq!(view.status, LeagueStatus::Running);
         assert_eq!(view.games.len(), 8, "N·s = 8 games for k = 4, s = 1");
-        assert_eq!(view.players, (1..=8).map(player).collect::<Vec<_>>());
+        assert_eq!(view.players, (1..=8).map(|n| player(n).uuid()).collect::<Vec<_>>());
         for id in &view.games {
             let game = model.game(*id).unwrap();
             assert_eq!(game.seats.len(), 4);
@@ -49,7 +49,7 @@ async fn full_life_cycle(db: TestDatabase) {
         }
         // Before any result every subscribed player is in the table, level on rank 1.
         let standings = model.standings(league(1));
-        assert_eq!(standings.iter().map(|row| row.player).collect::<Vec<_>>(), view.players);
+        assert_eq!(standings.iter().map(|row| row.player.uuid()).collect::<Vec<_>>(), view.players);
         assert!(standings.iter().all(|row| (row.rank, row.played, row.total) == (1, 0, 0.0)));
     }
 
@@ -73,7 +73,7 @@ async fn full_life_cycle(db: TestDatabase) {
     }
     let first_seats = seats(&app, 1, 1).await;
     let winner = first_seats[0];
-    let before = model(&app, 1).await.score_history(league(1), winner);
+    let before = model(&app, 1).await.score_history(league(1), winner.into());
     assert_eq!(before.first().map(|c| (c.delta, c.reason.clone())), Some((12.0, None)));
 
     // Correction: seat 1 and seat 4 swap places in game 1.
@@ -85,16 +85,16 @@ async fn full_life_cycle(db: TestDatabase) {
         .await
         .expect("correct game 1");
     assert_eq!(types(&corrected), ["GameResultCorrected"]);
-    let history = model(&app, 1).await.score_history(league(1), winner);
+    let history = model(&app, 1).await.score_history(league(1), winner.into());
     let last = history.last().unwrap();
     assert_eq!(last.delta, -12.0);
     assert_eq!(last.total, before.last().unwrap().total - 12.0);
     assert_eq!(last.reason.as_deref(), Some("scores swapped on the sheet"));
     assert_eq!(last.position, corrected.last_position);
-    let game = app.league_of_game(game_id(league(1), 1)).await.unwrap().unwrap();
-    let game = game.game(game_id(league(1), 1)).cloned().unwrap();
-    assert_eq!(game.scores[0], (winner, 0.0));
-    assert_eq!(game.scores[3], (first_seats[3], 12.0));
+    let game = app.league_of_game(game_id(league(1).into(), 1).into()).await.unwrap().unwrap();
+    let game = game.game(game_id(league(1).into(), 1).into()).cloned().unwrap();
+    assert_eq!(game.scores[0], (winner.uuid(), 0.0));
+    assert_eq!(game.scores[3], (first_seats[3].uuid(), 12.0));
 
     let last_result = app
         .execute(report(&app, 1, 8, &[4.0, 3.0, 2.0, 1.0]).await, no_options())
@@ -118,7 +118,7 @@ async fn full_life_cycle(db: TestDatabase) {
         );
         assert!(standings.windows(2).all(|pair| pair[0].rank <= pair[1].rank));
         for row in &standings {
-            let history = model.score_history(league(1), row.player);
+            let history = model.score_history(league(1), row.player.into());
             assert_eq!(history.last().map(|c| c.total), Some(row.total));
         }
     }
@@ -211,14 +211,17 @@ async fn refused_commands_append_nothing(db: TestDatabase) {
     let before = head(&app).await;
     let unknown_player = app.execute(subscribe(1, 9), no_options()).await.unwrap_err();
     assert_eq!(unknown_player.code(), ErrorCode::NotFound);
-    let someone_else =
-        Subscribe { actor: Actor::Player(player(2)), league_id: league(1), player_id: player(1) };
+    let someone_else = Subscribe {
+        actor: Actor::Player(player(2)),
+        league_id: league(1).into(),
+        player_id: player(1),
+    };
     assert_eq!(
         app.execute(someone_else, no_options()).await.unwrap_err().code(),
         ErrorCode::Forbidden
     );
     let not_subscribed =
-        Unsubscribe { actor: Actor::Admin, league_id: league(1), player_id: player(1) };
+        Unsubscribe { actor: Actor::Admin, league_id: league(1).into(), player_id: player(1) };
     assert_eq!(
         app.execute(not_subscribed, no_options()).await.unwrap_err().code(),
         ErrorCode::Conflict
@@ -251,8 +254,8 @@ async fn as_of_equals_a_replay_cut(db: TestDatabase) {
         assert_eq!(standings, expected.standings(league(1)), "standings as of position {cut}");
         let then = app.league_as_of(league(1), AsOf::Position(cut)).await.unwrap().unwrap();
         assert_eq!(
-            then.score_history(league(1), watched),
-            expected.score_history(league(1), watched),
+            then.score_history(league(1), watched.into()),
+            expected.score_history(league(1), watched.into()),
             "history as of {cut}"
         );
     }
@@ -330,7 +333,7 @@ async fn reopening_loads_the_same_model(db: TestDatabase) {
     let reopened = App::open(&db.url).await.unwrap();
     assert_eq!(reopened.applied_position(), done.last_position);
     assert_eq!(model(&reopened, 1).await.standings(league(1)), standings);
-    let by_token = reopened.catalog().player_by_token_hash("hash-3").map(|p| p.id);
+    let by_token = reopened.catalog().player_by_token_hash("hash-3").map(|p| PlayerId::from(p.id));
     assert_eq!(by_token, Some(player(3)));
 }
 
@@ -357,7 +360,7 @@ async fn active_players_and_rejoining(db: TestDatabase) {
     app.execute(strict, no_options()).await.unwrap();
     // Player 2 finished only the games shared with player 1 (at most 2 of 6); player 5 none.
     let finished_by_2 =
-        model(&app, 1).await.finished_games_since(player(2), chrono::DateTime::UNIX_EPOCH);
+        model(&app, 1).await.finished_games_since(player(2).into(), chrono::DateTime::UNIX_EPOCH);
     assert!(finished_by_2 < 5, "{finished_by_2}");
     let refused = app.execute(subscribe(2, 2), no_options()).await.unwrap_err();
     assert_eq!(refused.code(), ErrorCode::Conflict);
@@ -373,13 +376,14 @@ async fn active_players_and_rejoining(db: TestDatabase) {
     app.execute(create(3, 2, 4, 1), no_options()).await.unwrap();
     app.execute(subscribe(3, 5), no_options()).await.unwrap();
     // Leave league 2 and join it again.
-    let leave = Unsubscribe { actor: Actor::Admin, league_id: league(2), player_id: player(1) };
+    let leave =
+        Unsubscribe { actor: Actor::Admin, league_id: league(2).into(), player_id: player(1) };
     app.execute(leave, no_options()).await.unwrap();
     app.execute(subscribe(2, 1), no_options()).await.unwrap();
     let reopened = App::open(&db.url).await.unwrap();
     for app in [&app, &reopened] {
-        assert_eq!(app.catalog().leagues_joined(player(1)), [league(1), league(2)]);
-        assert_eq!(app.catalog().leagues_of(player(1)), vec![league(1), league(2)]);
+        assert_eq!(app.catalog().leagues_joined(player(1).into()), [league(1), league(2)]);
+        assert_eq!(app.catalog().leagues_of(player(1).into()), vec![league(1), league(2)]);
     }
 }
 

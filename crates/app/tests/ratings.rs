@@ -55,10 +55,10 @@ async fn same_as_complete(app: &App, reference: &RatingsModel, at: Option<u64>) 
     assert_eq!(board, reference.ratings().leaderboard(PLACEMENT, at), "as of {at:?}");
     for n in 1..=8 {
         let want = match at {
-            None => reference.ratings().rating(PLACEMENT, player(n)),
-            Some(at) => reference.ratings().rating_at(PLACEMENT, player(n), at),
+            None => reference.ratings().rating(PLACEMENT, player(n).into()),
+            Some(at) => reference.ratings().rating_at(PLACEMENT, player(n).into(), at),
         };
-        let got = app.rating(PLACEMENT, player(n), as_of).await.unwrap();
+        let got = app.rating(PLACEMENT, player(n).into(), as_of).await.unwrap();
         assert_eq!(got, want.unwrap_or(reference.ratings().params().initial_rating()));
     }
 }
@@ -105,9 +105,9 @@ async fn a_windowed_load_from_a_snapshot_answers_as_the_complete_fold(db: TestDa
     let app = App::open(&db.url).await.unwrap();
     app.set_ratings_window(2);
     let winner = player(1);
-    let history = app.rating_history(PLACEMENT, winner, None).await.unwrap();
+    let history = app.rating_history(PLACEMENT, winner.into(), None).await.unwrap();
     assert_eq!(app.ratings_complete(), Some(true), "a history needs every result");
-    let want = reference.ratings().history(PLACEMENT, winner);
+    let want = reference.ratings().history(PLACEMENT, winner.into());
     assert_eq!(history.iter().map(|view| view.change).collect::<Vec<_>>(), want);
     assert!(!want.is_empty());
 }
@@ -205,7 +205,7 @@ async fn a_dropped_request_does_not_abandon_the_first_load(db: TestDatabase) {
     let app = App::open(&db.url).await.unwrap();
     four_player_league(&app).await;
     app.execute(report(&app, 1, 1, &[2.0, 1.0]).await, no_options()).await.unwrap();
-    let winner = seats(&app, 1, 1).await[0];
+    let winner = seats(&app, 1, 1).await[0].uuid();
 
     {
         // Polled once, then dropped: the request gives up at its first wait.

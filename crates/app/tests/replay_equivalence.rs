@@ -60,7 +60,7 @@ async fn run(app: &App, op: &Op) {
         Op::Unsubscribe { player, league } => {
             let command = Unsubscribe {
                 actor: Actor::Admin,
-                league_id: common::league(league.into()),
+                league_id: common::league(league.into()).into(),
                 player_id: common::player(player.into()),
             };
             app.execute(command, no_options()).await

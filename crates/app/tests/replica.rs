@@ -36,7 +36,7 @@ async fn commands_wait_for_the_standby_and_answer_replica_lag_when_it_stalls() {
     // Read-your-writes through the standby: the catalog has each player once execute returns.
     register_players(&app, 2).await;
     for n in 1..=2 {
-        assert!(app.catalog().player(player(n)).is_some(), "player {n} is in the catalog");
+        assert!(app.catalog().player(player(n).into()).is_some(), "player {n} is in the catalog");
     }
 
     // The standby stops replaying: the command is committed, its answer says so.
@@ -51,13 +51,16 @@ async fn commands_wait_for_the_standby_and_answer_replica_lag_when_it_stalls() {
     let logged = app.store().read_all(position, 1).await.expect("read the primary");
     assert_eq!(logged.len(), 1, "the primary's log holds the command's event");
     assert_eq!(logged[0].event_type, "PlayerRegistered");
-    assert!(app.catalog().player(player(3)).is_none(), "nothing read before the standby has it");
+    assert!(
+        app.catalog().player(player(3).into()).is_none(),
+        "nothing read before the standby has it"
+    );
 
     // Replay resumes: the read side applies it, and the retried command is refused as a
     // registration that already happened (it was not lost, nor appended twice).
     pair.resume_replay().expect("resume replay");
     app.wait_applied(position).await.expect("the standby catches up");
-    assert!(app.catalog().player(player(3)).is_some());
+    assert!(app.catalog().player(player(3).into()).is_some());
     let again = app.execute(register(3), no_options()).await.expect_err("already registered");
     assert_eq!(again.code(), ErrorCode::Conflict);
     let head = app.store().head_position().await.expect("primary head");

@@ -88,8 +88,10 @@ async fn measure(
     let target = open(target_url).await?;
     let started = Instant::now();
     let reader = BufReader::with_capacity(1 << 20, File::open(&file).context("log file")?);
-    let summary =
-        target.import(reader, league_domain::key_owner, |_, _| {}).await.context("import")?;
+    let summary = target
+        .import(reader, |s, t| league_domain::key_owner(s, t).map(Into::into), |_, _| {})
+        .await
+        .context("import")?;
     let import_s = started.elapsed().as_secs_f64();
     if summary.events != events {
         return Err(anyhow::anyhow!("imported {} of {events} events", summary.events).into());

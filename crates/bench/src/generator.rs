@@ -111,7 +111,7 @@ impl Generator {
     fn player(&mut self, n: u128) -> Result<StreamEvents, BenchError> {
         let command = PlayerCommand::Register(RegisterPlayer {
             actor: Actor::Admin,
-            player_id: player_id(n),
+            player_id: player_id(n).into(),
             name: format!("Player {n}"),
             token_hash: format!("{:064x}", n),
         });
@@ -141,7 +141,7 @@ impl Generator {
             ScoringSystem::Placement,
             k,
         );
-        let create = CreateLeague { actor: Actor::Admin, league_id, settings };
+        let create = CreateLeague { actor: Actor::Admin, league_id: league_id.into(), settings };
         run(&mut league, create.into(), &Context::new(now))?;
         let mut chosen = Vec::new();
         while chosen.len() < 8 {
@@ -152,7 +152,11 @@ impl Generator {
         }
         let subscriber = Context::new(now).with_subscriber(0);
         for player in &chosen {
-            let subscribe = Subscribe { actor: Actor::Admin, league_id, player_id: *player };
+            let subscribe = Subscribe {
+                actor: Actor::Admin,
+                league_id: league_id.into(),
+                player_id: (*player).into(),
+            };
             run(&mut league, subscribe.into(), &subscriber)?;
         }
         let games: Vec<_> = league.games().iter().map(|g| (g.id, g.seats.clone())).collect();
@@ -168,13 +172,17 @@ impl Generator {
                         .collect(),
                 )
             };
-            let report =
-                ReportResult { actor: Actor::Admin, league_id, game_id, result: result(rng) };
+            let report = ReportResult {
+                actor: Actor::Admin,
+                league_id: league_id.into(),
+                game_id,
+                result: result(rng),
+            };
             run(&mut league, report.into(), &Context::new(now))?;
             if rng.below(20) == 0 {
                 let correct = CorrectResult {
                     actor: Actor::Admin,
-                    league_id,
+                    league_id: league_id.into(),
                     game_id,
                     result: result(rng),
                     reason: "score sheet re-checked".into(),
@@ -183,7 +191,7 @@ impl Generator {
             }
         }
         self.leagues += 1;
-        Ok(StreamEvents { stream: league_domain::league_stream_id(league_id), events })
+        Ok(StreamEvents { stream: league_domain::league_stream_id(league_id.into()), events })
     }
 }
 

@@ -229,7 +229,7 @@ pub async fn seed(app: &App) -> Result<Uuid, BenchError> {
         let player_id = Uuid::now_v7();
         let command = RegisterPlayer {
             actor: Actor::Admin,
-            player_id,
+            player_id: player_id.into(),
             name: format!("Player {n}"),
             token_hash: hash_token(&generate_token()),
         };
@@ -246,10 +246,14 @@ pub async fn seed(app: &App) -> Result<Uuid, BenchError> {
             LeagueSettings::new(name, "Carcassonne", ScoringSystem::Placement, PLAYERS_PER_GAME);
         settings.size = members.len() as u32;
         settings.games_per_seat = games_per_seat.unwrap_or(settings.games_per_seat);
-        let command = CreateLeague { actor: Actor::Admin, league_id, settings };
+        let command = CreateLeague { actor: Actor::Admin, league_id: league_id.into(), settings };
         app.execute(command, options()).await.map_err(app_error("create a league"))?;
         for &player_id in members {
-            let command = Subscribe { actor: Actor::Admin, league_id, player_id };
+            let command = Subscribe {
+                actor: Actor::Admin,
+                league_id: league_id.into(),
+                player_id: player_id.into(),
+            };
             app.execute(command, options()).await.map_err(app_error("subscribe"))?;
         }
         leagues.push(league_id);
@@ -281,8 +285,8 @@ pub async fn seed(app: &App) -> Result<Uuid, BenchError> {
             .collect();
         let command = ReportResult {
             actor: Actor::Admin,
-            league_id,
-            game_id,
+            league_id: league_id.into(),
+            game_id: game_id.into(),
             result: GameResult::Placement(entries),
         };
         app.execute(command, options()).await.map_err(app_error("report a result"))?;

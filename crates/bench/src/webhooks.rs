@@ -199,7 +199,7 @@ async fn prepare_games(app: &App, count: u32) -> Result<Vec<Game>, BenchError> {
     for n in 1..=LEAGUE_SIZE {
         let register = RegisterPlayer {
             actor: Actor::Admin,
-            player_id: Uuid::from_u128(n),
+            player_id: Uuid::from_u128(n).into(),
             name: format!("Player {n}"),
             token_hash: format!("bench-{n}"),
         };
@@ -213,14 +213,24 @@ async fn prepare_games(app: &App, count: u32) -> Result<Vec<Game>, BenchError> {
             games_per_seat: 1,
             ..LeagueSettings::new("Bench", "Cartagena", ScoringSystem::Placement, 2)
         };
-        app.execute(CreateLeague { actor: Actor::Admin, league_id: league, settings }, none())
-            .await
-            .context("create a league")?;
+        app.execute(
+            CreateLeague { actor: Actor::Admin, league_id: league.into(), settings },
+            none(),
+        )
+        .await
+        .context("create a league")?;
         for n in 1..=LEAGUE_SIZE {
             let player_id = Uuid::from_u128(n);
-            app.execute(Subscribe { actor: Actor::Admin, league_id: league, player_id }, none())
-                .await
-                .context("subscribe")?;
+            app.execute(
+                Subscribe {
+                    actor: Actor::Admin,
+                    league_id: league.into(),
+                    player_id: player_id.into(),
+                },
+                none(),
+            )
+            .await
+            .context("subscribe")?;
         }
         let model = app.league(league).await.context("load")?.context("the league")?;
         games.extend(model.games_of(league).map(|game| Game {
@@ -245,8 +255,12 @@ async fn report(app: &App, game: &Game) -> Result<u64, BenchError> {
             })
             .collect(),
     );
-    let command =
-        ReportResult { actor: Actor::Admin, league_id: game.league, game_id: game.id, result };
+    let command = ReportResult {
+        actor: Actor::Admin,
+        league_id: game.league.into(),
+        game_id: game.id.into(),
+        result,
+    };
     let executed = app.execute(command, CommandOptions::default()).await.context("report")?;
     Ok(executed.events[0].position)
 }
@@ -256,7 +270,7 @@ async fn register(app: &App, url: &str) -> Result<(), BenchError> {
     app.store().save_webhook_secret(id, &generate_secret(), url).await.context("secret")?;
     let command = RegisterWebhook {
         actor: Actor::Admin,
-        webhook_id: id,
+        webhook_id: id.into(),
         url: url.to_owned(),
         kinds: vec![WebhookKind::ResultReported],
         competitions: Vec::new(),

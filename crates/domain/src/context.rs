@@ -4,6 +4,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::error::DomainError;
+use crate::ids::PlayerId;
 
 /// What the handler may know beyond the aggregate's own events.
 #[derive(Debug, Clone, PartialEq)]
@@ -16,10 +17,10 @@ pub struct Context {
     /// Players a command names that are not registered (filled for the players a command
     /// asks about: `players_to_check` of [`crate::LeagueCommand`],
     /// [`crate::TournamentCommand`] and [`crate::CalendarCommand`]).
-    pub unknown_players: Vec<uuid::Uuid>,
+    pub unknown_players: Vec<PlayerId>,
     /// Of the same players, those whose personal data was erased: nothing new is recorded
     /// about them (`docs/personal-data.md#erasure`), see [`Context::refuse_erased`].
-    pub erased_players: Vec<uuid::Uuid>,
+    pub erased_players: Vec<PlayerId>,
     /// Whether the acting player is appointed organiser now (may create leagues and
     /// tournaments). Managing a competition depends on the competition's own organisers.
     pub actor_is_organiser: bool,
@@ -61,20 +62,20 @@ impl Context {
     }
 
     /// Of the players the command names, these are not registered.
-    pub fn with_unknown_players(mut self, unknown: Vec<uuid::Uuid>) -> Self {
+    pub fn with_unknown_players(mut self, unknown: Vec<PlayerId>) -> Self {
         self.unknown_players = unknown;
         self
     }
 
     /// Of the players the command names, these were erased.
-    pub fn with_erased_players(mut self, erased: Vec<uuid::Uuid>) -> Self {
+    pub fn with_erased_players(mut self, erased: Vec<PlayerId>) -> Self {
         self.erased_players = erased;
         self
     }
 
     /// `CONFLICT` when `player` was erased: a command may not subscribe, enter, seat,
     /// appoint or issue anything to an erased player (`docs/personal-data.md#erasure`).
-    pub fn refuse_erased(&self, player: uuid::Uuid) -> Result<(), DomainError> {
+    pub fn refuse_erased(&self, player: PlayerId) -> Result<(), DomainError> {
         if self.erased_players.contains(&player) {
             return Err(DomainError::erased(player));
         }

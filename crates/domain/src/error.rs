@@ -1,7 +1,7 @@
 //! Why a command is refused, and how each refusal maps onto an API error code, so the
 //! gateway translates errors without knowing any rule.
 
-use crate::ids::{BoardId, GameId, LeagueId, PlayerId, TournamentId};
+use crate::ids::{BoardId, GameId, LeagueId, PlayerId, TournamentId, WebhookId};
 use crate::league::status::LeagueStatus;
 
 /// The API-level class of a refusal (GraphQL `extensions.code`).
@@ -77,7 +77,7 @@ pub enum DomainError {
     #[error("board {0} not found in this tournament")]
     BoardNotFound(BoardId),
     #[error("webhook {0} not found")]
-    WebhookNotFound(uuid::Uuid),
+    WebhookNotFound(WebhookId),
     /// The request does not fit the competition's current state (the message says why).
     #[error("{0}")]
     Conflict(String),

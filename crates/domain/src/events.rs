@@ -428,7 +428,8 @@ impl DomainEvent {
     /// live notifications go by (`None` for player and calendar and webhook events).
     pub fn competition_id(&self) -> Option<uuid::Uuid> {
         match self.stream() {
-            StreamRef::League(id) | StreamRef::Tournament(id) => Some(id),
+            StreamRef::League(id) => Some(id.uuid()),
+            StreamRef::Tournament(id) => Some(id.uuid()),
             StreamRef::Player(_) | StreamRef::Calendar(_) | StreamRef::Webhook(_) => None,
         }
     }

@@ -9,11 +9,12 @@ use uuid::Uuid;
 use crate::{DomainEvent, LeagueCreated, LeagueEvent, LeagueId, LeagueSettings, PlayerId};
 
 /// The league the fixtures create.
-pub const LEAGUE: LeagueId = Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0000_00aa);
+pub const LEAGUE: LeagueId =
+    LeagueId::new(Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0000_00aa));
 
 /// Player number `n`: distinct, stable ids that sort by `n`.
 pub fn player(n: u128) -> PlayerId {
-    Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0001_0000 + n)
+    PlayerId::new(Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0001_0000 + n))
 }
 
 /// [`LEAGUE`] as created: `system`, `k` players per game, `size` places, `s` games per seat.

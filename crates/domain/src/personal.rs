@@ -169,7 +169,7 @@ impl SealedText {
 /// platform issues (the leading ones of a time-ordered id are its creation time, shared by
 /// players registered together).
 pub fn pseudonym(person: PlayerId) -> String {
-    let hex = person.simple().to_string();
+    let hex = person.uuid().simple().to_string();
     format!("Erased player {}", &hex[hex.len() - 8..])
 }
 
@@ -183,8 +183,8 @@ mod tests {
 
     #[test]
     fn a_sealed_name_opens_with_its_key_and_person_only() {
-        let ann = PlayerId::now_v7();
-        let bob = PlayerId::now_v7();
+        let ann = PlayerId::new(uuid::Uuid::now_v7());
+        let bob = PlayerId::new(uuid::Uuid::now_v7());
         let sealed = PersonalText::seal(&key(1), [7; SEAL_NONCE_LEN], ann, "name", "Ann Smith");
         assert!(sealed.is_sealed());
         assert_eq!(sealed.open(Some(&key(1)), ann, "name"), Ok(Some("Ann Smith".to_owned())));
@@ -196,7 +196,7 @@ mod tests {
 
     #[test]
     fn the_stored_form_names_the_algorithm_and_hides_the_name() {
-        let ann = PlayerId::now_v7();
+        let ann = PlayerId::new(uuid::Uuid::now_v7());
         let sealed = PersonalText::seal(&key(1), [7; SEAL_NONCE_LEN], ann, "name", "Ann Smith");
         let json = serde_json::to_string(&sealed).unwrap();
         assert!(json.starts_with(r#"{"xchacha20poly1305":""#), "{json}");
@@ -212,7 +212,7 @@ mod tests {
 
     #[test]
     fn two_seals_of_one_name_differ_by_their_nonce() {
-        let ann = PlayerId::now_v7();
+        let ann = PlayerId::new(uuid::Uuid::now_v7());
         let a = PersonalText::seal(&key(1), [1; SEAL_NONCE_LEN], ann, "name", "Ann");
         let b = PersonalText::seal(&key(1), [2; SEAL_NONCE_LEN], ann, "name", "Ann");
         assert_ne!(a, b);
@@ -228,6 +228,9 @@ mod tests {
     #[test]
     fn a_truncated_seal_is_malformed() {
         let sealed = SealedText { sealed: BASE64.encode([0u8; 10]) };
-        assert_eq!(sealed.open(&key(1), PlayerId::nil(), "name"), Err(OpenError::Malformed));
+        assert_eq!(
+            sealed.open(&key(1), PlayerId::new(uuid::Uuid::nil()), "name"),
+            Err(OpenError::Malformed)
+        );
     }
 }

@@ -6,7 +6,6 @@ use std::collections::BTreeSet;
 use chrono::{DateTime, Duration, Utc};
 use league_scheduling::{ScheduleSpec, schedule};
 use league_scoring::{GameResult, ResultKind, ScoringError, ScoringSystem, score_game};
-use uuid::Uuid;
 
 use crate::error::DomainError;
 use crate::ids::{LeagueId, PlayerId, game_id, player_key};
@@ -122,7 +121,8 @@ pub fn activity_window_start(now: DateTime<Utc>) -> DateTime<Utc> {
 
 /// The scheduler seed of a league: the first 8 bytes of its id, big-endian.
 pub fn schedule_seed(league_id: LeagueId) -> u64 {
-    let bytes = league_id.as_bytes();
+    let uuid = league_id.uuid();
+    let bytes = uuid.as_bytes();
     u64::from_be_bytes([
         bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
     ])
@@ -189,7 +189,7 @@ pub fn validate_result(
     let mut normalised = result.clone();
     let mut named = BTreeSet::new();
     for player in player_names_mut(&mut normalised) {
-        let id = Uuid::parse_str(player.trim()).map_err(|_| {
+        let id: PlayerId = player.trim().parse().map_err(|_| {
             DomainError::invalid("result", format!("{player:?} is not a player id"))
         })?;
         if !named.insert(id) {

@@ -88,7 +88,7 @@ fn seat_of_key(key: &str, mut seats: impl Iterator<Item = PlayerId>) -> Option<P
     if key.len() != KEY_LEN || key.bytes().any(|byte| byte.is_ascii_uppercase()) {
         return None;
     }
-    let id = PlayerId::try_parse(key).ok()?;
+    let id = key.parse::<PlayerId>().ok()?;
     seats.any(|seat| seat == id).then_some(id)
 }
 
@@ -194,7 +194,7 @@ mod tests {
     use super::*;
 
     fn id(n: u128) -> PlayerId {
-        Uuid::from_u128(n)
+        PlayerId::new(Uuid::from_u128(n))
     }
 
     /// A placement game where `players[i]` scored `10 - i` points.
@@ -231,12 +231,12 @@ mod tests {
             game.players[0].player = key;
             ScoredResult::new(game, seats)
         };
-        assert!(with_key(id(0xAB).hyphenated().to_string()).is_ok());
+        assert!(with_key(id(0xAB).uuid().hyphenated().to_string()).is_ok());
         for other in [
-            id(0xAB).hyphenated().to_string().to_uppercase(),
-            id(0xAB).simple().to_string(),
-            id(0xAB).braced().to_string(),
-            format!(" {}", id(0xAB).hyphenated()),
+            id(0xAB).uuid().hyphenated().to_string().to_uppercase(),
+            id(0xAB).uuid().simple().to_string(),
+            id(0xAB).uuid().braced().to_string(),
+            format!(" {}", id(0xAB).uuid().hyphenated()),
         ] {
             let error = with_key(other.clone()).unwrap_err();
             assert_eq!(error, ScoreError::NotSeated { row: 0, key: other });

@@ -980,7 +980,10 @@ mod stored_events {
                 (_, None) => format!("league-{LEAGUE}"),
             };
             assert_eq!(event.stream_id(), expected);
-            assert_eq!(event.competition_id(), event.league_id().or(event.tournament_id()));
+            assert_eq!(
+                event.competition_id(),
+                event.league_id().map(Uuid::from).or(event.tournament_id().map(Uuid::from))
+            );
         }
     }
 }
@@ -1244,7 +1247,7 @@ mod codes {
     #[test]
     fn the_schedule_seed_is_the_first_eight_bytes_of_the_league_id() {
         let id = Uuid::from_u128(0x0102_0304_0506_0708_1111_2222_3333_4444);
-        assert_eq!(rules::schedule_seed(id), 0x0102_0304_0506_0708);
+        assert_eq!(rules::schedule_seed(id.into()), 0x0102_0304_0506_0708);
     }
 }
 

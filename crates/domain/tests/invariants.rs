@@ -10,7 +10,7 @@ use league_scoring::{GameResult, PlacementEntry, ScoringSystem};
 use proptest::prelude::*;
 use uuid::Uuid;
 
-const LEAGUE: LeagueId = Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0000_00bb);
+const LEAGUE: LeagueId = LeagueId::new(Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0000_00bb));
 /// Players 0..7 are registered; player 7 is not (its subscription must be refused).
 const UNREGISTERED: u8 = 7;
 

@@ -50,7 +50,7 @@ proptest! {
 
     #[test]
     fn every_accepted_league_can_be_filled((system, k, size, s, id) in shape()) {
-        let league: LeagueId = Uuid::from_u128(id);
+        let league = LeagueId::new(Uuid::from_u128(id));
         match accept(system, k, size, s) {
             Ok(games_per_seat) => {
                 let games = schedule_league_games(league, &players(size), k, games_per_seat);
@@ -76,7 +76,8 @@ fn the_largest_accepted_games_per_seat_is_the_scheduler_s() {
     let s = MAX_GAMES_PER_SEAT;
     assert_eq!(s as usize, league_scheduling::MAX_GAMES_PER_SEAT);
     assert_eq!(MAX_LEAGUE_SIZE as usize, league_scheduling::MAX_PLAYERS);
-    let games = schedule_league_games(Uuid::from_u128(7), &players(8), 4, s).expect("s = max");
+    let games =
+        schedule_league_games(Uuid::from_u128(7).into(), &players(8), 4, s).expect("s = max");
     assert_eq!(games.len() as u32, 8 * s);
     match resolve_games_per_seat(4, Some(s + 1)) {
         Err(DomainError::InvalidInput { field, .. }) => assert_eq!(field, "gamesPerSeat"),

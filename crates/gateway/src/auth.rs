@@ -33,7 +33,7 @@ impl Caller {
                 "this operation needs an `Authorization: Bearer <token>` header",
             )),
             Caller::Admin => Ok(Actor::Admin),
-            Caller::Player(id) => Ok(Actor::Player(id)),
+            Caller::Player(id) => Ok(Actor::Player(id.into())),
         }
     }
 }

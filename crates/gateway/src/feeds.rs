@@ -113,14 +113,14 @@ async fn calendar(
     let Some(name) = state.app.catalog().player(player).map(|p| p.name.clone()) else {
         return not_found();
     };
-    let accepted = match state.app.calendar_feed(player).await {
+    let accepted = match state.app.calendar_feed(player.into()).await {
         Ok(feed) => feed.accepts(&feed_hash(secret)),
         Err(error) => return failed(error),
     };
     if !accepted {
         return not_found();
     }
-    match state.app.calendar_entries(player).await {
+    match state.app.calendar_entries(player.into()).await {
         Ok(entries) => {
             let body = calendar_ics(&name, &entries, &RequestOrigin::of(&headers).0);
             download(&headers, "text/calendar; charset=utf-8", None, body)

@@ -153,7 +153,7 @@ pub async fn load_league(
     league: Uuid,
     until: Option<AsOf>,
 ) -> Result<ReadModel, ProjectionError> {
-    let stream = StreamId::new(league_stream_id(league))?;
+    let stream = StreamId::new(league_stream_id(league.into()))?;
     let bound = until.map_or(Bound::Position(u64::MAX), Bound::from);
     let mut rows = store.read_stream_until(&stream, bound);
     let mut model = ReadModel::new();

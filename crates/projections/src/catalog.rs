@@ -216,7 +216,7 @@ impl Catalog {
         self.league(competition)
             .map(|league| &league.organisers)
             .or_else(|| self.tournament(competition).map(|t| &t.organisers))
-            .is_some_and(|organisers| organisers.includes(player))
+            .is_some_and(|organisers| organisers.includes(player.into()))
     }
 
     /// Every league the player ever subscribed to, in subscription order (also those left).
@@ -245,7 +245,8 @@ impl Catalog {
     pub fn league_of_game(&self, game: Uuid) -> Option<Uuid> {
         let holds = |index: u32, game: Uuid| {
             let league = &self.leagues[index as usize];
-            (1..=league.games).any(|number| league_domain::game_id(league.id, number) == game)
+            (1..=league.games)
+                .any(|number| league_domain::game_id(league.id.into(), number) == game.into())
         };
         self.games.league_of(game, holds).map(|index| self.leagues[index as usize].id)
     }
@@ -304,19 +305,19 @@ impl Catalog {
         let position = meta.position;
         match event {
             LeagueEvent::LeagueCoOrganiserAdded(e) => {
-                self.league_mut(e.league_id, position)?.organisers.add(e.player_id);
+                self.league_mut(e.league_id.into(), position)?.organisers.add(e.player_id);
             }
             LeagueEvent::LeagueCreated(e) => {
-                if self.league_index.contains_key(&e.league_id) {
+                if self.league_index.contains_key(&e.league_id.uuid()) {
                     return Err(ProjectionError::inconsistent(
                         position,
                         format!("league {} created twice", e.league_id),
                     ));
                 }
-                self.league_index.insert(e.league_id, self.leagues.len() as u32);
-                self.league_order.push(e.league_id);
+                self.league_index.insert(e.league_id.into(), self.leagues.len() as u32);
+                self.league_order.push(e.league_id.into());
                 self.leagues.push(LeagueSummary {
-                    id: e.league_id,
+                    id: e.league_id.into(),
                     settings: e.settings.clone(),
                     status: LeagueStatus::Open,
                     players: Vec::with_capacity(e.settings.size as usize),
@@ -327,20 +328,22 @@ impl Catalog {
                 });
             }
             LeagueEvent::PlayerSubscribed(e) => {
-                self.league_mut(e.league_id, position)?.players.push(e.player_id);
-                if self.players.get(e.player_id).is_some()
-                    && !self.departed.contains(&(e.league_id, e.player_id))
+                self.league_mut(e.league_id.into(), position)?.players.push(e.player_id.into());
+                if self.players.get(e.player_id.into()).is_some()
+                    && !self.departed.contains(&(e.league_id.into(), e.player_id.into()))
                 {
-                    let index = self.league_index[&e.league_id];
-                    self.joined.entry(e.player_id).or_default().push(index);
+                    let index = self.league_index[&e.league_id.uuid()];
+                    self.joined.entry(e.player_id.into()).or_default().push(index);
                 }
             }
             LeagueEvent::PlayerUnsubscribed(e) => {
-                self.league_mut(e.league_id, position)?.players.retain(|p| *p != e.player_id);
-                self.departed.insert((e.league_id, e.player_id));
+                self.league_mut(e.league_id.into(), position)?
+                    .players
+                    .retain(|p| *p != e.player_id.uuid());
+                self.departed.insert((e.league_id.into(), e.player_id.into()));
             }
             LeagueEvent::GamesScheduled(e) => {
-                let league = self.league_mut(e.league_id, position)?;
+                let league = self.league_mut(e.league_id.into(), position)?;
                 league.status = LeagueStatus::Running;
                 // Game ids are derived from the league and the number (`game_id`, since the
                 // first schedule), which lets the index keep neither: check the numbering,
@@ -356,14 +359,14 @@ impl Catalog {
                     ));
                 }
                 league.games = e.games.len() as u32;
-                let index = self.league_index[&e.league_id];
+                let index = self.league_index[&e.league_id.uuid()];
                 self.games.reserve(e.games.len());
                 for game in &e.games {
-                    self.games.insert(tag_of(game.game_id), index);
+                    self.games.insert(tag_of(game.game_id.into()), index);
                 }
             }
             LeagueEvent::LeagueCompleted(e) => {
-                let league = self.league_mut(e.league_id, position)?;
+                let league = self.league_mut(e.league_id.into(), position)?;
                 league.status = LeagueStatus::Completed;
                 league.completed_at = Some(meta.recorded_at);
             }
@@ -381,18 +384,18 @@ impl Catalog {
         let position = meta.position;
         match event {
             TournamentEvent::TournamentCoOrganiserAdded(e) => {
-                self.tournament_mut(e.tournament_id, position)?.organisers.add(e.player_id);
+                self.tournament_mut(e.tournament_id.into(), position)?.organisers.add(e.player_id);
             }
             TournamentEvent::TournamentCreated(e) => {
-                if self.tournament_index.contains_key(&e.tournament_id) {
+                if self.tournament_index.contains_key(&e.tournament_id.uuid()) {
                     return Err(ProjectionError::inconsistent(
                         position,
                         format!("tournament {} created twice", e.tournament_id),
                     ));
                 }
-                self.tournament_index.insert(e.tournament_id, self.tournaments.len() as u32);
+                self.tournament_index.insert(e.tournament_id.into(), self.tournaments.len() as u32);
                 self.tournaments.push(TournamentSummary {
-                    id: e.tournament_id,
+                    id: e.tournament_id.into(),
                     settings: e.settings.clone(),
                     status: TournamentStatus::Open,
                     entrants: Vec::new(),
@@ -402,15 +405,17 @@ impl Catalog {
                 });
             }
             TournamentEvent::TournamentPlayerEntered(e) => {
-                self.tournament_mut(e.tournament_id, position)?.entrants.push(e.player_id);
+                self.tournament_mut(e.tournament_id.into(), position)?
+                    .entrants
+                    .push(e.player_id.into());
             }
             TournamentEvent::RoundSeeded(e) => {
-                let tournament = self.tournament_mut(e.tournament_id, position)?;
+                let tournament = self.tournament_mut(e.tournament_id.into(), position)?;
                 tournament.status = TournamentStatus::Running;
                 tournament.rounds_seeded = e.round;
             }
             TournamentEvent::TournamentCompleted(e) => {
-                self.tournament_mut(e.tournament_id, position)?.status =
+                self.tournament_mut(e.tournament_id.into(), position)?.status =
                     TournamentStatus::Completed;
             }
             // Withdrawn entrants stay listed (their scores stay in the standings); roll calls,

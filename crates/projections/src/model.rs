@@ -7,7 +7,7 @@ use std::sync::{Arc, OnceLock};
 use chrono::{DateTime, Utc};
 use league_domain::{
     DomainEvent, GameFinished, GameResultCorrected, GameStatus, GamesScheduled, LeagueCreated,
-    LeagueEvent, LeagueSettings, LeagueStatus, PlayerEvent, ScoredGames, ScoredResult,
+    LeagueEvent, LeagueSettings, LeagueStatus, PlayerEvent, PlayerId, ScoredGames, ScoredResult,
     TournamentEvent, rules, seat_labels,
 };
 use league_scoring::{GameResult, ScoringSystem, score_game_unexplained};
@@ -105,8 +105,8 @@ impl Applied {
         let mut applied = Applied {
             position,
             event_type: event.event_type(),
-            league: event.league_id(),
-            tournament: event.tournament_id(),
+            league: event.league_id().map(Uuid::from),
+            tournament: event.tournament_id().map(Uuid::from),
             standings_changed: event.moves_standings(),
             ..Applied::default()
         };
@@ -126,8 +126,8 @@ impl Applied {
 /// (the player's name changes to their pseudonym wherever it shows).
 fn shown_player(event: &PlayerEvent) -> Option<Uuid> {
     match event {
-        PlayerEvent::PlayerRegistered(e) => Some(e.player_id),
-        PlayerEvent::PlayerErased(e) => Some(e.player_id),
+        PlayerEvent::PlayerRegistered(e) => Some(e.player_id.into()),
+        PlayerEvent::PlayerErased(e) => Some(e.player_id.into()),
         PlayerEvent::TokenRotated(_)
         | PlayerEvent::TokenRevoked(_)
         | PlayerEvent::OrganiserAppointed(_)
@@ -138,8 +138,8 @@ fn shown_player(event: &PlayerEvent) -> Option<Uuid> {
 /// The game whose result `event` changed, and whether it created every game of its league.
 fn league_games(event: &LeagueEvent) -> (Option<Uuid>, bool) {
     match event {
-        LeagueEvent::GameFinished(e) => (Some(e.game_id), false),
-        LeagueEvent::GameResultCorrected(e) => (Some(e.game_id), false),
+        LeagueEvent::GameFinished(e) => (Some(e.game_id.into()), false),
+        LeagueEvent::GameResultCorrected(e) => (Some(e.game_id.into()), false),
         LeagueEvent::GamesScheduled(_) => (None, true),
         LeagueEvent::LeagueCreated(_)
         | LeagueEvent::PlayerSubscribed(_)
@@ -357,7 +357,7 @@ impl ReadModel {
             DomainEvent::Player(event) => self.players.apply(meta, &event)?,
             DomainEvent::League(event) => self.apply_league(meta, event)?,
             DomainEvent::Tournament(TournamentEvent::TournamentCreated(e)) => {
-                self.tournament_systems.insert(e.tournament_id, e.settings.scoring_system);
+                self.tournament_systems.insert(e.tournament_id.into(), e.settings.scoring_system);
             }
             // Tournaments are folded from their own streams (`league_domain::Tournament`): the
             // read model keeps only each one's scoring system. Calendar feeds and webhooks
@@ -373,16 +373,16 @@ impl ReadModel {
         match event {
             LeagueEvent::LeagueCreated(e) => self.create(meta, e)?,
             LeagueEvent::PlayerSubscribed(e) => {
-                self.league_state_mut(meta, e.league_id)?.subscribe(e.player_id);
+                self.league_state_mut(meta, e.league_id.into())?.subscribe(e.player_id.into());
             }
             LeagueEvent::PlayerUnsubscribed(e) => {
-                self.league_state_mut(meta, e.league_id)?.unsubscribe(e.player_id);
+                self.league_state_mut(meta, e.league_id.into())?.unsubscribe(e.player_id.into());
             }
             LeagueEvent::GamesScheduled(e) => self.schedule(meta, e)?,
             LeagueEvent::GameFinished(e) => self.finish(meta, e)?,
             LeagueEvent::GameResultCorrected(e) => self.correct(meta, e)?,
             LeagueEvent::LeagueCompleted(e) => {
-                self.league_mut(meta, e.league_id)?.status = LeagueStatus::Completed;
+                self.league_mut(meta, e.league_id.into())?.status = LeagueStatus::Completed;
             }
             // Co-organisers are the catalog's business (`crate::catalog`).
             LeagueEvent::LeagueCoOrganiserAdded(_) => {}
@@ -391,7 +391,7 @@ impl ReadModel {
     }
 
     fn create(&mut self, meta: EventMeta, e: LeagueCreated) -> Result<(), ProjectionError> {
-        if self.leagues.contains_key(&e.league_id) {
+        if self.leagues.contains_key(&e.league_id.uuid()) {
             return Err(ProjectionError::inconsistent(
                 meta.position,
                 format!("league {} created twice", e.league_id),
@@ -402,7 +402,7 @@ impl ReadModel {
             .map(Arc::from)
             .collect();
         let view = LeagueView {
-            id: e.league_id,
+            id: e.league_id.into(),
             status: LeagueStatus::Open,
             players: Vec::with_capacity(e.settings.size as usize),
             games: Vec::new(),
@@ -410,9 +410,9 @@ impl ReadModel {
             stream_version: meta.stream_version,
             settings: e.settings,
         };
-        self.league_order.push(e.league_id);
+        self.league_order.push(e.league_id.into());
         self.leagues.insert(
-            e.league_id,
+            e.league_id.into(),
             LeagueState {
                 view,
                 seat_labels,
@@ -448,12 +448,12 @@ impl ReadModel {
     }
 
     fn schedule(&mut self, meta: EventMeta, e: GamesScheduled) -> Result<(), ProjectionError> {
-        let state = self.leagues.get_mut(&e.league_id).ok_or_else(|| {
+        let state = self.leagues.get_mut(&e.league_id.uuid()).ok_or_else(|| {
             ProjectionError::inconsistent(meta.position, format!("unknown league {}", e.league_id))
         })?;
         state.view.stream_version = meta.stream_version;
         state.view.status = LeagueStatus::Running;
-        state.view.games = e.games.iter().map(|g| g.game_id).collect();
+        state.view.games = e.games.iter().map(|g| g.game_id.uuid()).collect();
         // A second schedule (never written by the domain) replaces the first.
         for game in &state.games {
             self.games.remove(&game.id);
@@ -464,8 +464,8 @@ impl ReadModel {
             .games
             .into_iter()
             .map(|game| GameView {
-                id: game.game_id,
-                league_id: e.league_id,
+                id: game.game_id.into(),
+                league_id: e.league_id.into(),
                 number: game.number,
                 seats: (1u32..)
                     .zip(game.seats)
@@ -477,7 +477,7 @@ impl ReadModel {
                                 .cloned()
                                 .unwrap_or_else(|| format!("Seat {seat}").into())
                         }),
-                        player,
+                        player: player.into(),
                     })
                     .collect(),
                 status: GameStatus::Scheduled,
@@ -487,11 +487,11 @@ impl ReadModel {
             })
             .collect();
         state.scored_slot = vec![NOT_SCORED; state.games.len()];
-        let state = self.leagues.get(&e.league_id).expect("found above");
+        let state = self.leagues.get(&e.league_id.uuid()).expect("found above");
         let games = &mut self.games;
         games.reserve(state.games.len());
         for (index, game) in (0u32..).zip(&state.games) {
-            games.insert(game.id, GameSlot { league: e.league_id, index });
+            games.insert(game.id, GameSlot { league: e.league_id.into(), index });
         }
         Ok(())
     }
@@ -519,9 +519,10 @@ impl ReadModel {
         let view = &state.games[index];
         let scored = score_game_unexplained(state.view.settings.scoring_system, result)
             .map_err(|error| ProjectionError::inconsistent(meta.position, error.to_string()))?;
-        ScoredResult::new(scored, view.seats.iter().map(|seat| seat.player)).map_err(|error| {
-            ProjectionError::inconsistent(meta.position, format!("game {}: {error}", view.id))
-        })
+        ScoredResult::new(scored, view.seats.iter().map(|seat| PlayerId::from(seat.player)))
+            .map_err(|error| {
+                ProjectionError::inconsistent(meta.position, format!("game {}: {error}", view.id))
+            })
     }
 
     /// The league a result belongs to and its game's index there; unknown ones are refused.
@@ -543,16 +544,18 @@ impl ReadModel {
 
     fn finish(&mut self, meta: EventMeta, e: GameFinished) -> Result<(), ProjectionError> {
         let standings_only = self.standings_only;
-        let (state, index) = self.result_target(meta, e.league_id, e.game_id)?;
+        let (state, index) = self.result_target(meta, e.league_id.into(), e.game_id.into())?;
         let scored = Self::score(state, meta, index, &e.result)?;
         if !standings_only {
-            let scores = scored.in_seat_order(state.games[index].seats.iter().map(|s| s.player));
+            let scores = scored
+                .in_seat_order(state.games[index].seats.iter().map(|s| PlayerId::from(s.player)));
             for (player, score) in &scores {
-                state.push_change(*player, meta, e.game_id, *score, None);
+                state.push_change((*player).into(), meta, e.game_id.into(), *score, None);
             }
             let game = &mut state.games[index];
             game.result = Some(e.result);
-            game.scores = scores;
+            game.scores =
+                scores.into_iter().map(|(player, score)| (player.uuid(), score)).collect();
         }
         state.view.stream_version = meta.stream_version;
         let slot = state.scored.push(scored);
@@ -566,7 +569,7 @@ impl ReadModel {
 
     fn correct(&mut self, meta: EventMeta, e: GameResultCorrected) -> Result<(), ProjectionError> {
         let standings_only = self.standings_only;
-        let (state, index) = self.result_target(meta, e.league_id, e.game_id)?;
+        let (state, index) = self.result_target(meta, e.league_id.into(), e.game_id.into())?;
         let scored = Self::score(state, meta, index, &e.result)?;
         let slot = state.scored_slot[index];
         if slot == NOT_SCORED {
@@ -576,16 +579,18 @@ impl ReadModel {
             ));
         }
         if !standings_only {
-            let scores = scored.in_seat_order(state.games[index].seats.iter().map(|s| s.player));
+            let scores = scored
+                .in_seat_order(state.games[index].seats.iter().map(|s| PlayerId::from(s.player)));
             let old = std::mem::take(&mut state.games[index].scores);
             for (player, score) in &scores {
-                let before = old.iter().find(|(p, _)| p == player).map_or(0.0, |(_, s)| *s);
+                let before = old.iter().find(|(p, _)| *p == player.uuid()).map_or(0.0, |(_, s)| *s);
                 let reason = Some(e.reason.clone());
-                state.push_change(*player, meta, e.game_id, score - before, reason);
+                state.push_change((*player).into(), meta, e.game_id.into(), score - before, reason);
             }
             let game = &mut state.games[index];
             game.result = Some(e.result);
-            game.scores = scores;
+            game.scores =
+                scores.into_iter().map(|(player, score)| (player.uuid(), score)).collect();
         }
         state.view.stream_version = meta.stream_version;
         state.scored.replace(slot as usize, scored);
@@ -645,7 +650,8 @@ impl LeagueState {
 
     pub(crate) fn standings(&self) -> &[StandingRow] {
         self.standings.get_or_init(|| {
-            self.scored.standings(&self.view.players, self.view.settings.aggregation)
+            let roster: Vec<PlayerId> = self.view.players.iter().map(|&p| p.into()).collect();
+            self.scored.standings(&roster, self.view.settings.aggregation)
         })
     }
 }

@@ -61,7 +61,7 @@ pub async fn erased_players(store: &EventStore) -> Result<Vec<Uuid>, ProjectionE
     let mut erased = Vec::new();
     while let Some(row) = rows.try_next().await? {
         if let (_, DomainEvent::Player(PlayerEvent::PlayerErased(e))) = decode_row(&row)? {
-            erased.push(e.player_id);
+            erased.push(e.player_id.into());
         }
     }
     Ok(erased)
@@ -83,32 +83,32 @@ impl PlayerRegistry {
         meta: EventMeta,
         e: &PlayerRegistered,
     ) -> Result<(), ProjectionError> {
-        if self.players.contains_key(&e.player_id) {
+        if self.players.contains_key(&e.player_id.uuid()) {
             return Err(ProjectionError::inconsistent(
                 meta.position,
                 format!("player {} registered twice", e.player_id),
             ));
         }
-        self.by_token.insert(e.token_hash.clone(), e.player_id);
-        self.order.push(e.player_id);
-        let erased = self.erased.contains(&e.player_id);
+        self.by_token.insert(e.token_hash.clone(), e.player_id.into());
+        self.order.push(e.player_id.into());
+        let erased = self.erased.contains(&e.player_id.uuid());
         let name = match &e.name {
             PersonalText::Plain(name) if !erased => name.clone(),
             PersonalText::Sealed(sealed) if !erased => {
-                self.sealed.insert(e.player_id, sealed.clone());
-                self.unopened.insert(e.player_id);
+                self.sealed.insert(e.player_id.into(), sealed.clone());
+                self.unopened.insert(e.player_id.into());
                 pseudonym(e.player_id)
             }
             _ => pseudonym(e.player_id),
         };
         let view = PlayerView {
-            id: e.player_id,
+            id: e.player_id.into(),
             name,
             erased,
             token_hash: e.token_hash.clone(),
             registered_at: meta.recorded_at,
         };
-        self.players.insert(e.player_id, view);
+        self.players.insert(e.player_id.into(), view);
         Ok(())
     }
 
@@ -117,29 +117,29 @@ impl PlayerRegistry {
         match event {
             PlayerEvent::PlayerRegistered(e) => self.register(meta, e)?,
             PlayerEvent::TokenRotated(e) => {
-                let player = self.existing(meta, e.player_id)?;
+                let player = self.existing(meta, e.player_id.into())?;
                 let old = std::mem::replace(&mut player.token_hash, e.token_hash.clone());
                 self.by_token.remove(&old);
-                self.by_token.insert(e.token_hash.clone(), e.player_id);
+                self.by_token.insert(e.token_hash.clone(), e.player_id.into());
             }
             PlayerEvent::TokenRevoked(e) => {
-                let player = self.existing(meta, e.player_id)?;
+                let player = self.existing(meta, e.player_id.into())?;
                 let old = std::mem::take(&mut player.token_hash);
                 self.by_token.remove(&old);
             }
             PlayerEvent::OrganiserAppointed(e) => {
-                self.existing(meta, e.player_id)?;
-                self.organisers.insert(e.player_id);
+                self.existing(meta, e.player_id.into())?;
+                self.organisers.insert(e.player_id.into());
             }
             PlayerEvent::OrganiserDismissed(e) => {
-                self.organisers.remove(&e.player_id);
+                self.organisers.remove(&e.player_id.uuid());
             }
             PlayerEvent::PlayerErased(e) => {
-                let player = self.existing(meta, e.player_id)?;
+                let player = self.existing(meta, e.player_id.into())?;
                 let old = std::mem::take(&mut player.token_hash);
                 self.by_token.remove(&old);
-                self.organisers.remove(&e.player_id);
-                self.forget_names([e.player_id]);
+                self.organisers.remove(&e.player_id.uuid());
+                self.forget_names([e.player_id.uuid()]);
             }
         }
         Ok(())
@@ -157,7 +157,7 @@ impl PlayerRegistry {
             let (Some(key), Some(sealed)) = (keys.get(id), sealed_names.get(id)) else {
                 return true;
             };
-            match sealed.open(key, *id, NAME_FIELD) {
+            match sealed.open(key, (*id).into(), NAME_FIELD) {
                 Ok(name) => {
                     if let Some(player) = players.get_mut(id) {
                         player.name = name;
@@ -183,7 +183,7 @@ impl PlayerRegistry {
             self.sealed.remove(&id);
             self.unopened.remove(&id);
             if let Some(player) = self.players.get_mut(&id) {
-                player.name = pseudonym(id);
+                player.name = pseudonym(id.into());
                 player.erased = true;
             }
         }
@@ -287,9 +287,9 @@ impl PlayerRegistry {
                 NameImage::Sealed(sealed) => {
                     registry.sealed.insert(player.id, sealed);
                     registry.unopened.insert(player.id);
-                    pseudonym(player.id)
+                    pseudonym(player.id.into())
                 }
-                NameImage::Pseudonym => pseudonym(player.id),
+                NameImage::Pseudonym => pseudonym(player.id.into()),
             };
             if !player.token_hash.is_empty() {
                 registry.by_token.insert(player.token_hash.clone(), player.id);

@@ -356,8 +356,8 @@ mod tests {
 
     fn finished(game: u128, result: GameResult) -> DomainEvent {
         DomainEvent::League(LeagueEvent::GameFinished(GameFinished {
-            league_id: LEAGUE,
-            game_id: Uuid::from_u128(game),
+            league_id: LEAGUE.into(),
+            game_id: Uuid::from_u128(game).into(),
             result,
             reported_by: Actor::Admin,
         }))
@@ -365,8 +365,8 @@ mod tests {
 
     fn corrected(game: u128, result: GameResult) -> DomainEvent {
         DomainEvent::League(LeagueEvent::GameResultCorrected(GameResultCorrected {
-            league_id: LEAGUE,
-            game_id: Uuid::from_u128(game),
+            league_id: LEAGUE.into(),
+            game_id: Uuid::from_u128(game).into(),
             result,
             reason: "sheet".into(),
             corrected_by: Actor::Admin,

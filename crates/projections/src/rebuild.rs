@@ -146,7 +146,7 @@ impl RebuildFold {
         if matches!(event, DomainEvent::League(LeagueEvent::LeagueCoOrganiserAdded(_))) {
             return None;
         }
-        event.league_id().filter(|league| self.dropped_leagues.contains(league))
+        event.league_id().map(Uuid::from).filter(|league| self.dropped_leagues.contains(league))
     }
 
     /// Brings back a dropped league from `own`, its own stream folded up to the event
@@ -176,7 +176,7 @@ impl RebuildFold {
         };
         self.model.apply_event(meta, event)?;
         if let Some(league) = completed {
-            self.completed.push_back(league);
+            self.completed.push_back(league.into());
             while self.completed.len() > RETIRE_AFTER {
                 if let Some(oldest) = self.completed.pop_front() {
                     self.drop_league(oldest);
@@ -231,10 +231,10 @@ impl RatingsFold {
     pub fn apply(&mut self, meta: EventMeta, event: &DomainEvent) -> Result<(), ProjectionError> {
         match event {
             DomainEvent::League(LeagueEvent::LeagueCreated(e)) => {
-                self.systems.insert(e.league_id, e.settings.scoring_system);
+                self.systems.insert(e.league_id.into(), e.settings.scoring_system);
             }
             DomainEvent::Tournament(TournamentEvent::TournamentCreated(e)) => {
-                self.systems.insert(e.tournament_id, e.settings.scoring_system);
+                self.systems.insert(e.tournament_id.into(), e.settings.scoring_system);
             }
             _ => {}
         }

@@ -27,7 +27,7 @@ async fn store_with_players(db: &TestDatabase) -> EventStore {
     let events: Vec<NewEvent> = (0..GOOD as u128)
         .map(|n| {
             new_event(&DomainEvent::Player(PlayerEvent::PlayerRegistered(PlayerRegistered {
-                player_id: Uuid::from_u128(n + 1),
+                player_id: Uuid::from_u128(n + 1).into(),
                 name: PersonalText::Plain(format!("Player {n}")),
                 token_hash: format!("{n:064x}"),
             })))
@@ -68,9 +68,9 @@ async fn an_event_that_contradicts_the_history_stops_the_fold_at_its_position(db
     let orphan = DomainEvent::League(LeagueEvent::GamesScheduled(league_domain::GamesScheduled {
         league_id: league,
         games: vec![ScheduledGame {
-            game_id: Uuid::from_u128(0xB),
+            game_id: Uuid::from_u128(0xB).into(),
             number: 1,
-            seats: vec![Uuid::from_u128(1), Uuid::from_u128(2)],
+            seats: vec![Uuid::from_u128(1).into(), Uuid::from_u128(2).into()],
         }],
     }));
     append(&store, "league-bad", vec![new_event(&orphan)]).await;
@@ -94,24 +94,24 @@ async fn a_league_loads_from_its_own_stream_up_to_a_bound(db: TestDatabase) {
         let subscribed =
             DomainEvent::League(LeagueEvent::PlayerSubscribed(league_domain::PlayerSubscribed {
                 league_id: league,
-                player_id: Uuid::from_u128(n),
+                player_id: Uuid::from_u128(n).into(),
             }));
         append(&store, &stream, vec![new_event(&subscribed)]).await;
     }
 
-    let whole = load_league(&store, league, None).await.unwrap();
-    let view = whole.league(league).expect("the league is loaded");
+    let whole = load_league(&store, league.into(), None).await.unwrap();
+    let view = whole.league(league.into()).expect("the league is loaded");
     assert_eq!(view.players.len(), 3);
     assert_eq!(view.stream_version, 4);
     assert_eq!(whole.position(), GOOD + 4);
     // Only the league's own stream is read: none of the registrations.
     assert_eq!(whole.players().count(), 0);
 
-    let earlier = load_league(&store, league, Some(AsOf::Position(GOOD + 2))).await.unwrap();
-    assert_eq!(earlier.league(league).unwrap().players.len(), 1);
+    let earlier = load_league(&store, league.into(), Some(AsOf::Position(GOOD + 2))).await.unwrap();
+    assert_eq!(earlier.league(league.into()).unwrap().players.len(), 1);
     assert_eq!(earlier.position(), GOOD + 2);
-    let before = load_league(&store, league, Some(AsOf::Position(GOOD))).await.unwrap();
-    assert!(before.league(league).is_none());
+    let before = load_league(&store, league.into(), Some(AsOf::Position(GOOD))).await.unwrap();
+    assert!(before.league(league.into()).is_none());
 }
 
 on_both_databases!(

@@ -50,18 +50,26 @@ async fn completed_league(store: &EventStore, n: u32) -> League {
         games_per_seat: 1,
         ..LeagueSettings::new(format!("League {n}"), "Cartagena", ScoringSystem::Placement, 2)
     };
-    run(store, &mut league, CreateLeague { actor: Actor::Admin, league_id: id, settings }.into())
-        .await;
+    run(
+        store,
+        &mut league,
+        CreateLeague { actor: Actor::Admin, league_id: id.into(), settings }.into(),
+    )
+    .await;
     for p in 0..4 {
         let player_id = player(u128::from((n + p) % 6));
-        run(store, &mut league, Subscribe { actor: Actor::Admin, league_id: id, player_id }.into())
-            .await;
+        run(
+            store,
+            &mut league,
+            Subscribe { actor: Actor::Admin, league_id: id.into(), player_id }.into(),
+        )
+        .await;
     }
     let games: Vec<_> = league.games().iter().map(|g| (g.id, g.seats.clone())).collect();
     for (index, (game_id, seats)) in games.into_iter().enumerate() {
         let points = [f64::from(n % 5), f64::from((n + index as u32) % 3)];
         let result = placement(&seats, &points);
-        let report = ReportResult { actor: Actor::Admin, league_id: id, game_id, result };
+        let report = ReportResult { actor: Actor::Admin, league_id: id.into(), game_id, result };
         run(store, &mut league, report.into()).await;
     }
     league

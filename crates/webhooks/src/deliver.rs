@@ -216,7 +216,7 @@ impl Delivery<'_> {
             Some(checkpoint) => checkpoint,
             None => {
                 self.buffer.clear();
-                store.start_webhook_checkpoint(id, self.registered_at).await?
+                store.start_webhook_checkpoint(id.into(), self.registered_at).await?
             }
         };
         let position = checkpoint.position;
@@ -262,8 +262,9 @@ impl Delivery<'_> {
         let Ok(event_type) = EventType::parse(&event.event_type) else { return Vec::new() };
         let covered = self.webhook.competitions.is_empty() || {
             let stream = event.stream_id.as_str();
-            let competition =
-                league_id_of_stream(stream).or_else(|| tournament_id_of_stream(stream));
+            let competition = league_id_of_stream(stream)
+                .map(Uuid::from)
+                .or_else(|| tournament_id_of_stream(stream).map(Uuid::from));
             competition.is_some_and(|id| self.webhook.competitions.contains(&id))
         };
         if !covered {
@@ -278,7 +279,10 @@ impl Delivery<'_> {
 
     async fn advance(&mut self, from: u64, to: u64, delivered: bool) -> Result<(), WebhookError> {
         let store = self.worker.app.store();
-        if store.advance_webhook_checkpoint(self.webhook.webhook_id, from, to, delivered).await? {
+        if store
+            .advance_webhook_checkpoint(self.webhook.webhook_id.into(), from, to, delivered)
+            .await?
+        {
             if let Some(checkpoint) = &mut self.checkpoint {
                 checkpoint.position = to;
                 checkpoint.attempts = 0;
@@ -299,7 +303,7 @@ impl Delivery<'_> {
         let secret = match &self.secret {
             Some(secret) => secret.clone(),
             None => {
-                let kept = self.worker.app.store().webhook_secret(id).await;
+                let kept = self.worker.app.store().webhook_secret(id.into()).await;
                 let secret = kept
                     .map_err(|error| format!("cannot read the signing secret: {error}"))?
                     .ok_or("no signing secret is kept for this webhook")?;
@@ -310,7 +314,7 @@ impl Delivery<'_> {
         let url = match &self.url {
             Some(url) => url.clone(),
             None => {
-                let kept = self.worker.app.store().webhook_url(id).await;
+                let kept = self.worker.app.store().webhook_url(id.into()).await;
                 let url = kept
                     .map_err(|error| format!("cannot read the webhook's URL: {error}"))?
                     .or_else(|| self.webhook.url.clone())
@@ -330,7 +334,7 @@ impl Delivery<'_> {
             .header(reqwest::header::CONTENT_TYPE, "application/json")
             .header(SIGNATURE_HEADER, signature)
             .header(TIMESTAMP_HEADER, timestamp.to_string())
-            .header(DELIVERY_HEADER, delivery_id(id, position))
+            .header(DELIVERY_HEADER, delivery_id(id.into(), position))
             .body(body)
             .send()
             .await
@@ -392,7 +396,7 @@ impl Delivery<'_> {
         };
         let store = self.worker.app.store();
         store
-            .record_webhook_failure(self.webhook.webhook_id, checkpoint.position, &failure)
+            .record_webhook_failure(self.webhook.webhook_id.into(), checkpoint.position, &failure)
             .await?;
         self.checkpoint = Some(WebhookCheckpoint {
             attempts,

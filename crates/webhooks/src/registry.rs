@@ -72,8 +72,8 @@ pub async fn load_webhooks(
         let event = DomainEvent::decode(raw.event_type, raw.schema_version.into(), raw.payload)
             .map_err(|error| WebhookError::Decode { position: raw.position, error })?;
         let StreamRef::Webhook(id) = event.stream() else { continue };
-        let entry = webhooks.entry(id).or_insert_with(|| WebhookEntry {
-            id,
+        let entry = webhooks.entry(id.into()).or_insert_with(|| WebhookEntry {
+            id: id.into(),
             state: Webhook::default(),
             registered_at: raw.position,
             resumed_at: None,

@@ -73,7 +73,7 @@ pub async fn render(
     }
     let body = match webhook.format {
         WebhookFormat::Json => json!({
-            "deliveryId": delivery_id(webhook.webhook_id, event.position),
+            "deliveryId": delivery_id(webhook.webhook_id.into(), event.position),
             "webhookId": webhook.webhook_id,
             "position": event.position,
             "recordedAt": event.recorded_at,
@@ -102,15 +102,17 @@ fn competition_of(app: &App, event: &DomainEvent) -> Option<CompetitionRef> {
     let catalog = app.catalog();
     match event.stream() {
         StreamRef::League(id) => Some(CompetitionRef {
-            id,
+            id: id.into(),
             kind: "LEAGUE",
-            name: catalog.league(id).map_or_else(|| id.to_string(), |l| l.settings.name.clone()),
+            name: catalog
+                .league(id.into())
+                .map_or_else(|| id.to_string(), |l| l.settings.name.clone()),
         }),
         StreamRef::Tournament(id) => Some(CompetitionRef {
-            id,
+            id: id.into(),
             kind: "TOURNAMENT",
             name: catalog
-                .tournament(id)
+                .tournament(id.into())
                 .map_or_else(|| id.to_string(), |t| t.settings.name.clone()),
         }),
         StreamRef::Player(_) | StreamRef::Webhook(_) | StreamRef::Calendar(_) => None,
@@ -135,13 +137,13 @@ async fn standings(
 ) -> Result<Vec<StandingLine>, WebhookError> {
     let rows: Vec<(u32, PlayerId, f64)> = match event.stream() {
         StreamRef::League(id) => app
-            .standings_as_of(id, AsOf::Position(position))
+            .standings_as_of(id.into(), AsOf::Position(position))
             .await?
             .into_iter()
             .map(|row| (row.rank, row.player, row.total))
             .collect(),
         StreamRef::Tournament(id) => app
-            .tournament_as_of(id, AsOf::Position(position))
+            .tournament_as_of(id.into(), AsOf::Position(position))
             .await?
             .standings(None)
             .map_err(|error| WebhookError::Render(error.to_string()))?
@@ -155,7 +157,7 @@ async fn standings(
         .map(|(rank, player_id, total)| StandingLine {
             rank,
             player_id,
-            name: app.shown_name(player_id),
+            name: app.shown_name(player_id.into()),
             total,
         })
         .collect())

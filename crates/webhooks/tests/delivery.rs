@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use league_app::{App, CommandOptions};
 use league_domain::{
-    Actor, CorrectResult, CreateLeague, LeagueSettings, RegisterPlayer, RegisterWebhook,
+    Actor, CorrectResult, CreateLeague, LeagueSettings, PlayerId, RegisterPlayer, RegisterWebhook,
     ReportResult, ResumeWebhook, Subscribe, WebhookFormat, WebhookKind, WebhookStatus, game_id,
 };
 use league_scoring::ScoringSystem;
@@ -63,11 +63,12 @@ async fn league(app: &App) -> u32 {
         games_per_seat: 1,
         ..LeagueSettings::new("Autumn", "Cartagena", ScoringSystem::Placement, 2)
     };
-    app.execute(CreateLeague { actor: Actor::Admin, league_id: LEAGUE, settings }, none())
+    app.execute(CreateLeague { actor: Actor::Admin, league_id: LEAGUE.into(), settings }, none())
         .await
         .unwrap();
     for n in 1..=8 {
-        let subscribe = Subscribe { actor: Actor::Admin, league_id: LEAGUE, player_id: player(n) };
+        let subscribe =
+            Subscribe { actor: Actor::Admin, league_id: LEAGUE.into(), player_id: player(n) };
         app.execute(subscribe, none()).await.unwrap();
     }
     app.league(LEAGUE).await.unwrap().unwrap().games_of(LEAGUE).count() as u32
@@ -78,13 +79,13 @@ async fn report(app: &App, numbers: impl IntoIterator<Item = u32>) -> Vec<u64> {
     let mut positions = Vec::new();
     for number in numbers {
         let model = app.league(LEAGUE).await.unwrap().unwrap();
-        let game = model.game(game_id(LEAGUE, number)).unwrap();
-        let seats: Vec<Uuid> = game.seats.iter().map(|seat| seat.player).collect();
+        let game = model.game(game_id(LEAGUE.into(), number).into()).unwrap();
+        let seats: Vec<PlayerId> = game.seats.iter().map(|seat| seat.player.into()).collect();
         let result = placement(&seats, &[2.0, 1.0]);
         let command = ReportResult {
             actor: Actor::Admin,
-            league_id: LEAGUE,
-            game_id: game_id(LEAGUE, number),
+            league_id: LEAGUE.into(),
+            game_id: game_id(LEAGUE.into(), number),
             result,
         };
         let executed = app.execute(command, CommandOptions::default()).await.unwrap();
@@ -101,7 +102,7 @@ async fn register(app: &App, url: &str, format: WebhookFormat) -> (Uuid, String)
     app.store().save_webhook_secret(id, &secret, url).await.unwrap();
     let command = RegisterWebhook {
         actor: Actor::Admin,
-        webhook_id: id,
+        webhook_id: id.into(),
         url: url.to_owned(),
         kinds: vec![WebhookKind::ResultReported, WebhookKind::StandingsChanged],
         competitions: vec![LEAGUE],
@@ -189,7 +190,7 @@ async fn a_webhook_failing_too_long_is_paused_and_delivers_again_once_resumed(db
     assert!(reason.contains("HTTP 500"), "{reason}");
     assert!(view.checkpoint.unwrap().last_error.unwrap().contains("500"));
     receiver.set_failure_rate(0.0);
-    let resume = ResumeWebhook { actor: Actor::Admin, webhook_id: hook };
+    let resume = ResumeWebhook { actor: Actor::Admin, webhook_id: hook.into() };
     app.execute(resume, CommandOptions::default()).await.unwrap();
     let received = receiver.wait_for_accepted(positions.len(), WAIT).await;
     assert_eq!(positions_of(&received, true), positions);
@@ -217,12 +218,17 @@ async fn a_failing_webhook_never_holds_up_another_and_refused_addresses_are_neve
     let (hook, _) = register(&app, &receiver.url, WebhookFormat::Json).await;
     let _strict = start_worker(&app, WebhookSettings { allow_private: false, ..fast() });
     let model = app.league(LEAGUE).await.unwrap().unwrap();
-    let seats: Vec<Uuid> =
-        model.game(game_id(LEAGUE, 1)).unwrap().seats.iter().map(|s| s.player).collect();
+    let seats: Vec<PlayerId> = model
+        .game(game_id(LEAGUE.into(), 1).into())
+        .unwrap()
+        .seats
+        .iter()
+        .map(|s| s.player.into())
+        .collect();
     let correction = CorrectResult {
         actor: Actor::Admin,
-        league_id: LEAGUE,
-        game_id: game_id(LEAGUE, 1),
+        league_id: LEAGUE.into(),
+        game_id: game_id(LEAGUE.into(), 1),
         result: placement(&seats, &[1.0, 2.0]),
         reason: "swapped".into(),
     };

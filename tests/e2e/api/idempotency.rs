@@ -363,7 +363,7 @@ async fn every_mutation_refuses_a_key_reused_by_another_caller_or_command(db: Te
     // The admin's first webhook, paused (deliveries pause it; no mutation does).
     let webhook_id = Uuid::parse_str(webhook.as_str().unwrap()).unwrap();
     let reason = "paused for the test".to_owned();
-    let pause = PauseWebhook { actor: Actor::Admin, webhook_id, reason };
+    let pause = PauseWebhook { actor: Actor::Admin, webhook_id: webhook_id.into(), reason };
     server.app().execute(pause, league_app::CommandOptions::default()).await.unwrap();
     let vars = json!({ "id": webhook });
     let resume = "mutation($id: ID!, $key: String) { resumeWebhook(id: $id, idempotencyKey: $key) { id status } }";

@@ -5,8 +5,8 @@
 
 use league_app::{App, CommandOptions, Executed};
 use league_domain::{
-    Actor, CorrectResult, CreateLeague, LeagueSettings, RegisterPlayer, ReportResult, Subscribe,
-    game_id,
+    Actor, CorrectResult, CreateLeague, LeagueSettings, PlayerId, RegisterPlayer, ReportResult,
+    Subscribe, game_id,
 };
 use league_scoring::ScoringSystem;
 pub use league_testkit::fixtures::{placement, player};
@@ -35,23 +35,27 @@ pub fn create(league_n: u128, k: u32, size: u32, s: u32) -> CreateLeague {
         LeagueSettings::new(format!("League {league_n}"), "Cartagena", ScoringSystem::Placement, k);
     CreateLeague {
         actor: Actor::Admin,
-        league_id: league(league_n),
+        league_id: league(league_n).into(),
         settings: LeagueSettings { size, games_per_seat: s, ..placement },
     }
 }
 
 pub fn subscribe(league_n: u128, n: u128) -> Subscribe {
-    Subscribe { actor: Actor::Player(player(n)), league_id: league(league_n), player_id: player(n) }
+    Subscribe {
+        actor: Actor::Player(player(n)),
+        league_id: league(league_n).into(),
+        player_id: player(n),
+    }
 }
 
 /// The seats of game `number` of a league, from the league's model.
-pub async fn seats(app: &App, league_n: u128, number: u32) -> Vec<Uuid> {
+pub async fn seats(app: &App, league_n: u128, number: u32) -> Vec<PlayerId> {
     let Some(model) = app.league(league(league_n)).await.expect("load the league") else {
         return Vec::new();
     };
     model
-        .game(game_id(league(league_n), number))
-        .map(|game| game.seats.iter().map(|seat| seat.player).collect())
+        .game(game_id(league(league_n).into(), number).into())
+        .map(|game| game.seats.iter().map(|seat| PlayerId::from(seat.player)).collect())
         .unwrap_or_default()
 }
 
@@ -59,8 +63,8 @@ pub async fn report(app: &App, league_n: u128, number: u32, points: &[f64]) -> R
     let seats = seats(app, league_n, number).await;
     ReportResult {
         actor: Actor::Player(seats[0]),
-        league_id: league(league_n),
-        game_id: game_id(league(league_n), number),
+        league_id: league(league_n).into(),
+        game_id: game_id(league(league_n).into(), number),
         result: placement(&seats, points),
     }
 }
@@ -75,8 +79,8 @@ pub async fn correct(
     let seats = seats(app, league_n, number).await;
     CorrectResult {
         actor: Actor::Admin,
-        league_id: league(league_n),
-        game_id: game_id(league(league_n), number),
+        league_id: league(league_n).into(),
+        game_id: game_id(league(league_n).into(), number),
         result: placement(&seats, points),
         reason: reason.into(),
     }

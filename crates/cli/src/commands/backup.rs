@@ -70,7 +70,8 @@ pub async fn import(args: ImportArgs) -> Result<ExitCode, CliError> {
             .set_position(events);
     };
     let file = BufReader::with_capacity(1 << 20, std::io::stdin());
-    let outcome = store.import(file, league_domain::key_owner, progress).await;
+    let outcome =
+        store.import(file, |s, t| league_domain::key_owner(s, t).map(Into::into), progress).await;
     match outcome {
         Ok(summary) => {
             super::write_stdout(&format!(

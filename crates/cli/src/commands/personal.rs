@@ -47,7 +47,8 @@ fn refused(error: AppError) -> CliError {
 pub async fn erase(args: EraseArgs) -> Result<ExitCode, CliError> {
     let player_id = parse_uuid("PLAYER_ID", &args.player)?;
     let app = open_app(&args.database.url).await?;
-    let command = ErasePlayer { actor: Actor::Admin, player_id, reason: args.reason };
+    let command =
+        ErasePlayer { actor: Actor::Admin, player_id: player_id.into(), reason: args.reason };
     let executed = app.execute(command, CommandOptions::default()).await.map_err(refused)?;
     let shown = app.catalog().player(player_id).map(|p| p.name.clone()).unwrap_or_default();
     super::write_stdout(&format!(

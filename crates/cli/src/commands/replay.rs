@@ -243,12 +243,12 @@ pub async fn audit(args: AuditArgs) -> Result<ExitCode, CliError> {
         Err(error) => return Err(CliError::Failed(error.into())),
     };
     let _ = writeln!(text, "\nStandings now:");
-    for row in standings.iter().filter(|row| only.is_none_or(|p| p == row.player)) {
+    for row in standings.iter().filter(|row| only.is_none_or(|p| p == row.player.uuid())) {
         let _ = writeln!(
             text,
             "  {:>2}. {}  {}  ({} played, {} wins, {} draws)",
             row.rank,
-            name(&app, row.player),
+            name(&app, row.player.into()),
             row.total,
             row.played,
             row.wins,
@@ -283,8 +283,8 @@ impl Line {
                     }
                     return;
                 }
-                LeagueEvent::PlayerSubscribed(e) => self.concerns(e.player_id),
-                LeagueEvent::PlayerUnsubscribed(e) => self.concerns(e.player_id),
+                LeagueEvent::PlayerSubscribed(e) => self.concerns(e.player_id.into()),
+                LeagueEvent::PlayerUnsubscribed(e) => self.concerns(e.player_id.into()),
                 LeagueEvent::LeagueCreated(_)
                 | LeagueEvent::GamesScheduled(_)
                 | LeagueEvent::LeagueCompleted(_)

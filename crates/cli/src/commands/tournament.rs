@@ -143,11 +143,11 @@ async fn boards(args: BoardsArgs) -> Result<ExitCode, CliError> {
     for board in &round.boards {
         let _ = writeln!(text, "Round {} — board {}", round.number, board.number);
         for (label, player) in labels.iter().zip(&board.seats) {
-            let _ = writeln!(text, "  {label:<10} {}", name(*player));
+            let _ = writeln!(text, "  {label:<10} {}", name((*player).into()));
         }
     }
     if !round.sitting_out.is_empty() {
-        let names: Vec<String> = round.sitting_out.iter().map(|p| name(*p)).collect();
+        let names: Vec<String> = round.sitting_out.iter().map(|p| name((*p).into())).collect();
         let _ = writeln!(text, "Sitting out: {}", names.join(", "));
     }
     super::write_stdout(&text)?;
@@ -189,7 +189,7 @@ async fn audit(of: TournamentRef) -> Result<ExitCode, CliError> {
             text,
             "  {:>2}. {}  {}  [{}]  ({} boards, {} wins, {} draws)",
             row.rank,
-            name(&app, row.player),
+            name(&app, row.player.into()),
             row.total,
             rounds.join(", "),
             row.games,

@@ -6,8 +6,9 @@ use crate::ids::{Actor, PlayerId};
 use chrono::Utc;
 use uuid::Uuid;
 
-pub(crate) const PLAYER: PlayerId = Uuid::from_u128(0x0190_0000_0000_7000_8000_0000_0000_0c01);
-const OTHER: PlayerId = Uuid::from_u128(0x0190_0000_0000_7000_8000_0000_0000_0c02);
+pub(crate) const PLAYER: PlayerId =
+    PlayerId::new(Uuid::from_u128(0x0190_0000_0000_7000_8000_0000_0000_0c01));
+const OTHER: PlayerId = PlayerId::new(Uuid::from_u128(0x0190_0000_0000_7000_8000_0000_0000_0c02));
 
 fn rotate(actor: Actor, feed_hash: &str) -> CalendarCommand {
     RotateCalendarFeed { actor, player_id: PLAYER, feed_hash: feed_hash.into() }.into()

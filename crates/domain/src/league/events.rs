@@ -152,10 +152,10 @@ impl LeagueEvent {
     pub fn effects(&self) -> Effects<'_> {
         match self {
             LeagueEvent::GameFinished(e) => {
-                Effects::result(e.league_id, e.game_id, &e.result, false)
+                Effects::result(e.league_id.uuid(), e.game_id.uuid(), &e.result, false)
             }
             LeagueEvent::GameResultCorrected(e) => {
-                Effects::result(e.league_id, e.game_id, &e.result, true)
+                Effects::result(e.league_id.uuid(), e.game_id.uuid(), &e.result, true)
             }
             LeagueEvent::PlayerSubscribed(_) | LeagueEvent::PlayerUnsubscribed(_) => {
                 Effects::MOVES_STANDINGS

@@ -198,10 +198,10 @@ impl TournamentEvent {
     pub fn effects(&self) -> Effects<'_> {
         match self {
             TournamentEvent::BoardFinished(e) => {
-                Effects::result(e.tournament_id, e.board_id, &e.result, false)
+                Effects::result(e.tournament_id.uuid(), e.board_id.uuid(), &e.result, false)
             }
             TournamentEvent::BoardResultCorrected(e) => {
-                Effects::result(e.tournament_id, e.board_id, &e.result, true)
+                Effects::result(e.tournament_id.uuid(), e.board_id.uuid(), &e.result, true)
             }
             TournamentEvent::TournamentPlayerEntered(_)
             | TournamentEvent::RoundSeeded(_)

@@ -645,7 +645,7 @@ fn seeded_boards(
             let seats = seats
                 .iter()
                 .map(|SeatedPlayer { player, .. }| {
-                    uuid::Uuid::parse_str(player).map_err(|_| {
+                    player.parse().map_err(|_| {
                         DomainError::Inconsistent(format!("the seeder returned {player:?}"))
                     })
                 })

@@ -219,8 +219,7 @@ fn parse_players(players: &[String]) -> Result<Vec<PlayerId>, DomainError> {
     players
         .iter()
         .map(|p| {
-            uuid::Uuid::parse_str(p)
-                .map_err(|_| DomainError::Inconsistent(format!("the planner returned {p:?}")))
+            p.parse().map_err(|_| DomainError::Inconsistent(format!("the planner returned {p:?}")))
         })
         .collect()
 }

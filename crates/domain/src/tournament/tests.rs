@@ -7,7 +7,8 @@ use uuid::Uuid;
 use crate::fixtures::player;
 use crate::*;
 
-const TOURNAMENT: TournamentId = Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0000_00bb);
+const TOURNAMENT: TournamentId =
+    TournamentId::new(Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0000_00bb));
 
 fn context() -> Context {
     Context::new(Utc::now())

@@ -6,12 +6,13 @@ use super::*;
 use crate::ErrorCode;
 use crate::events::DomainEvent;
 
-pub(crate) const HOOK: WebhookId = Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0000_0b00);
+pub(crate) const HOOK: WebhookId =
+    WebhookId::new(Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0000_0b00));
 const LEAGUE: Uuid = Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0000_00aa);
 const OTHER: Uuid = Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0000_00bb);
 
 fn organiser() -> Actor {
-    Actor::Player(Uuid::from_u128(1))
+    Actor::Player(Uuid::from_u128(1).into())
 }
 
 fn context() -> Context {
@@ -139,7 +140,7 @@ fn the_worker_pauses_a_webhook_which_its_registrant_resumes_and_removes() {
 #[test]
 fn another_player_manages_a_webhook_only_as_organiser_of_all_its_competitions() {
     let state = given(&[registered(organiser(), vec![LEAGUE])]);
-    let stranger = Actor::Player(Uuid::from_u128(2));
+    let stranger = Actor::Player(Uuid::from_u128(2).into());
     let remove = RemoveWebhook { actor: stranger, webhook_id: HOOK };
     let unmanaged = Context { unmanaged_competitions: vec![LEAGUE], ..context() };
     assert_eq!(refusal(&state, remove.clone(), &unmanaged), ErrorCode::Forbidden);

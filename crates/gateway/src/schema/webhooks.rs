@@ -172,7 +172,7 @@ impl WebhookMutation {
         let fresh = Uuid::now_v7();
         let mut command = RegisterWebhook {
             actor,
-            webhook_id: fresh,
+            webhook_id: fresh.into(),
             url: input.url,
             kinds: input.kinds.into_iter().map(Into::into).collect(),
             competitions,
@@ -205,11 +205,11 @@ impl WebhookMutation {
             .events
             .first()
             .and_then(|event| webhook_id_of_stream(event.stream_id.as_str()))
-            .unwrap_or(fresh);
-        if id != fresh {
+            .unwrap_or(fresh.into());
+        if id != fresh.into() {
             store.delete_webhook_secret(fresh).await.map_err(internal)?;
         }
-        let webhook = webhook(ctx, id).await?;
+        let webhook = webhook(ctx, id.into()).await?;
         // The URL is kept out of the key's command fingerprint (a secret must not be
         // confirmable from the log), so a retry's URL is compared here.
         if executed.deduplicated && webhook.url != url {
@@ -217,7 +217,7 @@ impl WebhookMutation {
             return Err(GatewayError::App(league_app::AppError::IdempotencyKeyReused { key }));
         }
         let secret = store
-            .webhook_secret(id)
+            .webhook_secret(id.into())
             .await
             .map_err(internal)?
             .ok_or_else(|| internal(format!("webhook {id} has no secret")))?;
@@ -233,7 +233,8 @@ impl WebhookMutation {
     ) -> GatewayResult<Webhook> {
         let actor = caller(ctx).actor()?;
         let webhook_id = parse_id(&id, "id")?;
-        execute(ctx, ResumeWebhook { actor, webhook_id }, idempotency_key).await?;
+        execute(ctx, ResumeWebhook { actor, webhook_id: webhook_id.into() }, idempotency_key)
+            .await?;
         webhook(ctx, webhook_id).await
     }
 
@@ -246,7 +247,8 @@ impl WebhookMutation {
     ) -> GatewayResult<ID> {
         let actor = caller(ctx).actor()?;
         let webhook_id = parse_id(&id, "id")?;
-        execute(ctx, RemoveWebhook { actor, webhook_id }, idempotency_key).await?;
+        execute(ctx, RemoveWebhook { actor, webhook_id: webhook_id.into() }, idempotency_key)
+            .await?;
         app(ctx).store().delete_webhook_secret(webhook_id).await.map_err(internal)?;
         Ok(id)
     }

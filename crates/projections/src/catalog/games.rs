@@ -79,14 +79,16 @@ mod tests {
         let mut index = GameIndex::default();
         for (league, id) in ids.iter().enumerate() {
             for number in 1..=games {
-                index.insert(tag_of(game_id(*id, number)), league as u32);
+                index.insert(tag_of(game_id((*id).into(), number).into()), league as u32);
             }
         }
         (ids, index)
     }
 
     fn holds(ids: &[Uuid], games: u32) -> impl Fn(u32, Uuid) -> bool + '_ {
-        move |league, game| (1..=games).any(|n| game_id(ids[league as usize], n) == game)
+        move |league, game| {
+            (1..=games).any(|n| game_id(ids[league as usize].into(), n) == game.into())
+        }
     }
 
     #[test]
@@ -95,11 +97,11 @@ mod tests {
         assert_eq!(index.len(), 300 * 24);
         for (league, id) in ids.iter().enumerate() {
             for number in [1, 7, 24] {
-                let found = index.league_of(game_id(*id, number), holds(&ids, 24));
+                let found = index.league_of(game_id((*id).into(), number).into(), holds(&ids, 24));
                 assert_eq!(found, Some(league as u32), "game {number} of league {league}");
             }
         }
-        assert_eq!(index.league_of(game_id(ids[0], 25), holds(&ids, 24)), None);
+        assert_eq!(index.league_of(game_id(ids[0].into(), 25).into(), holds(&ids, 24)), None);
         assert_eq!(index.league_of(Uuid::from_u128(u128::MAX), holds(&ids, 24)), None);
     }
 
@@ -107,7 +109,7 @@ mod tests {
     fn games_sharing_a_tag_are_told_apart_by_their_league() {
         // Two games whose ids share their first four bytes: each is found in its own league.
         let (ids, mut index) = leagues(2, 0);
-        let first = game_id(ids[0], 1);
+        let first = game_id(ids[0].into(), 1).uuid();
         let mut twin = *first.as_bytes();
         twin[15] ^= 1;
         let twin = Uuid::from_bytes(twin);

@@ -40,7 +40,11 @@ impl FeedsMutation {
         let actor = caller.actor()?;
         let player_id = subject(caller, player_id)?;
         let secret = new_feed_secret(player_id);
-        let command = RotateCalendarFeed { actor, player_id, feed_hash: feed_hash(&secret) };
+        let command = RotateCalendarFeed {
+            actor,
+            player_id: player_id.into(),
+            feed_hash: feed_hash(&secret),
+        };
         execute(ctx, command, None).await?;
         let path = feed_path(&secret);
         let origin = ctx.data_opt::<RequestOrigin>().cloned();

@@ -31,8 +31,11 @@ impl LeagueMutation {
         idempotency_key: Option<String>,
     ) -> GatewayResult<League> {
         let actor = caller(ctx).actor()?;
-        let command =
-            CreateLeague { actor, league_id: Uuid::now_v7(), settings: input.into_settings()? };
+        let command = CreateLeague {
+            actor,
+            league_id: Uuid::now_v7().into(),
+            settings: input.into_settings()?,
+        };
         let fresh_id = command.league_id;
         let executed = execute(ctx, command, idempotency_key).await?;
         // A deduplicated retry created nothing: its league is the one the first call made.
@@ -41,7 +44,7 @@ impl LeagueMutation {
             .first()
             .and_then(|event| league_id_of_stream(event.stream_id.as_str()))
             .unwrap_or(fresh_id);
-        Ok(League::new(app(ctx).clone(), league_id))
+        Ok(League::new(app(ctx).clone(), league_id.into()))
     }
 
     /// Subscribes a player to an open league: a player themself (`playerId` omitted or
@@ -54,7 +57,12 @@ impl LeagueMutation {
         idempotency_key: Option<String>,
     ) -> GatewayResult<League> {
         let (actor, league_id, player_id) = membership(ctx, &league_id, player_id)?;
-        execute(ctx, Subscribe { actor, league_id, player_id }, idempotency_key).await?;
+        execute(
+            ctx,
+            Subscribe { actor, league_id: league_id.into(), player_id: player_id.into() },
+            idempotency_key,
+        )
+        .await?;
         Ok(League::new(app(ctx).clone(), league_id))
     }
 
@@ -67,7 +75,12 @@ impl LeagueMutation {
         idempotency_key: Option<String>,
     ) -> GatewayResult<League> {
         let (actor, league_id, player_id) = membership(ctx, &league_id, player_id)?;
-        execute(ctx, Unsubscribe { actor, league_id, player_id }, idempotency_key).await?;
+        execute(
+            ctx,
+            Unsubscribe { actor, league_id: league_id.into(), player_id: player_id.into() },
+            idempotency_key,
+        )
+        .await?;
         Ok(League::new(app(ctx).clone(), league_id))
     }
 
@@ -85,7 +98,12 @@ impl LeagueMutation {
             &game_id,
             &result,
             idempotency_key,
-            |actor, league_id, game_id, result| ReportResult { actor, league_id, game_id, result },
+            |actor, league_id, game_id, result| ReportResult {
+                actor,
+                league_id: league_id.into(),
+                game_id: game_id.into(),
+                result,
+            },
         )
         .await
     }
@@ -107,8 +125,8 @@ impl LeagueMutation {
             idempotency_key,
             |actor, league_id, game_id, result| CorrectResult {
                 actor,
-                league_id,
-                game_id,
+                league_id: league_id.into(),
+                game_id: game_id.into(),
                 result,
                 reason,
             },

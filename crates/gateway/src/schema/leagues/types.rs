@@ -137,7 +137,7 @@ impl League {
                 .chain(l.organisers.co_organisers().iter().copied())
                 .collect::<Vec<_>>()
         });
-        organisers.into_iter().map(|id| Player::new(self.app.clone(), id)).collect()
+        organisers.into_iter().map(|id| Player::new(self.app.clone(), id.into())).collect()
     }
 
     /// Subscribed players, in subscription order.
@@ -279,7 +279,7 @@ impl Standing {
     pub fn new(app: App, row: StandingRow) -> Self {
         Standing {
             rank: row.rank,
-            player: Player::new(app, row.player),
+            player: Player::new(app, row.player.into()),
             total: row.total,
             played: row.played,
             wins: row.wins,

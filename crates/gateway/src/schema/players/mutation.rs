@@ -39,13 +39,13 @@ impl PlayerMutation {
         let token = generate_token();
         let command = RegisterPlayer {
             actor,
-            player_id: Uuid::now_v7(),
+            player_id: Uuid::now_v7().into(),
             name: input.name,
             token_hash: hash_token(&token),
         };
         let player_id = command.player_id;
         execute(ctx, command, None).await?;
-        Ok(PlayerRegistration { player: Player::new(app(ctx).clone(), player_id), token })
+        Ok(PlayerRegistration { player: Player::new(app(ctx).clone(), player_id.into()), token })
     }
 }
 
@@ -68,8 +68,12 @@ impl AccessMutation {
         let actor = caller.actor()?;
         let player_id = subject(caller, player_id)?;
         let token = generate_token();
-        execute(ctx, RotateToken { actor, player_id, token_hash: hash_token(&token) }, None)
-            .await?;
+        execute(
+            ctx,
+            RotateToken { actor, player_id: player_id.into(), token_hash: hash_token(&token) },
+            None,
+        )
+        .await?;
         Ok(PlayerRegistration { player: Player::new(app(ctx).clone(), player_id), token })
     }
 
@@ -78,7 +82,7 @@ impl AccessMutation {
     /// rotates one for them.
     async fn revoke_token(&self, ctx: &Context<'_>, player_id: ID) -> GatewayResult<Player> {
         let (actor, player_id) = (caller(ctx).actor()?, parse_id(&player_id, "playerId")?);
-        execute(ctx, RevokeToken { actor, player_id }, None).await?;
+        execute(ctx, RevokeToken { actor, player_id: player_id.into() }, None).await?;
         Ok(Player::new(app(ctx).clone(), player_id))
     }
 
@@ -96,7 +100,7 @@ impl AccessMutation {
         let caller = caller(ctx);
         let actor = caller.actor()?;
         let player_id = subject(caller, player_id)?;
-        execute(ctx, ErasePlayer { actor, player_id, reason }, None).await?;
+        execute(ctx, ErasePlayer { actor, player_id: player_id.into(), reason }, None).await?;
         Ok(Player::new(app(ctx).clone(), player_id))
     }
 
@@ -104,7 +108,7 @@ impl AccessMutation {
     /// then organise).
     async fn appoint_organiser(&self, ctx: &Context<'_>, player_id: ID) -> GatewayResult<Player> {
         let (actor, player_id) = (caller(ctx).actor()?, parse_id(&player_id, "playerId")?);
-        execute(ctx, AppointOrganiser { actor, player_id }, None).await?;
+        execute(ctx, AppointOrganiser { actor, player_id: player_id.into() }, None).await?;
         Ok(Player::new(app(ctx).clone(), player_id))
     }
 
@@ -112,7 +116,7 @@ impl AccessMutation {
     /// stay theirs).
     async fn dismiss_organiser(&self, ctx: &Context<'_>, player_id: ID) -> GatewayResult<Player> {
         let (actor, player_id) = (caller(ctx).actor()?, parse_id(&player_id, "playerId")?);
-        execute(ctx, DismissOrganiser { actor, player_id }, None).await?;
+        execute(ctx, DismissOrganiser { actor, player_id: player_id.into() }, None).await?;
         Ok(Player::new(app(ctx).clone(), player_id))
     }
 
@@ -132,10 +136,18 @@ impl AccessMutation {
             (catalog.league(competition).is_some(), catalog.tournament(competition).is_some())
         };
         if is_league {
-            let command = AddLeagueCoOrganiser { actor, league_id: competition, player_id };
+            let command = AddLeagueCoOrganiser {
+                actor,
+                league_id: competition.into(),
+                player_id: player_id.into(),
+            };
             execute(ctx, command, None).await?;
         } else if is_tournament {
-            let command = AddTournamentCoOrganiser { actor, tournament_id: competition, player_id };
+            let command = AddTournamentCoOrganiser {
+                actor,
+                tournament_id: competition.into(),
+                player_id: player_id.into(),
+            };
             execute(ctx, command, None).await?;
         } else {
             return Err(GatewayError::NotFound(format!("competition {competition}")));

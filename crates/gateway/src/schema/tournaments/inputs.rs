@@ -88,7 +88,7 @@ impl CreateTournamentInput {
             let [a, b] = pair.as_slice() else {
                 return Err(GatewayError::bad_input(field, "a pair is two player ids"));
             };
-            settings.keep_apart.push([parse_id(a, &field)?, parse_id(b, &field)?]);
+            settings.keep_apart.push([parse_id(a, &field)?.into(), parse_id(b, &field)?.into()]);
         }
         if let Some(points) = self.sit_out_points {
             settings.sit_out_points = points;
@@ -122,11 +122,12 @@ pub(super) fn replacements_of(
         .enumerate()
         .map(|(index, r)| {
             Ok(league_domain::Replacement {
-                seated: parse_id(&r.seated, &format!("replacements[{index}].seated"))?,
+                seated: parse_id(&r.seated, &format!("replacements[{index}].seated"))?.into(),
                 replacement: parse_id(
                     &r.replacement,
                     &format!("replacements[{index}].replacement"),
-                )?,
+                )?
+                .into(),
             })
         })
         .collect()

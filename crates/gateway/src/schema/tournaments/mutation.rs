@@ -5,7 +5,7 @@
 use async_graphql::{Context, ID, Object};
 use league_domain::{
     Actor, AnswerRollCall, Attendance, CorrectBoardResult, CreateTournament, EnterTournament,
-    ReportBoardResult, SeedRound, SwapRoundPlayers, WithdrawFromTournament,
+    PlayerId, ReportBoardResult, SeedRound, SwapRoundPlayers, WithdrawFromTournament,
     tournament_id_of_stream,
 };
 use league_scoring::GameResult;
@@ -37,7 +37,7 @@ impl TournamentMutation {
         let actor = caller(ctx).actor()?;
         let command = CreateTournament {
             actor,
-            tournament_id: Uuid::now_v7(),
+            tournament_id: Uuid::now_v7().into(),
             settings: input.into_settings()?,
         };
         let fresh = command.tournament_id;
@@ -47,7 +47,7 @@ impl TournamentMutation {
             .first()
             .and_then(|event| tournament_id_of_stream(event.stream_id.as_str()))
             .unwrap_or(fresh);
-        tournament(ctx, id).await
+        tournament(ctx, id.into()).await
     }
 
     /// Enters a player: the player themself (`playerId` omitted or their own), its organisers
@@ -60,7 +60,16 @@ impl TournamentMutation {
         idempotency_key: Option<String>,
     ) -> GatewayResult<Tournament> {
         let (actor, tournament_id, player_id) = who(ctx, &tournament_id, player_id)?;
-        execute(ctx, EnterTournament { actor, tournament_id, player_id }, idempotency_key).await?;
+        execute(
+            ctx,
+            EnterTournament {
+                actor,
+                tournament_id: tournament_id.into(),
+                player_id: player_id.into(),
+            },
+            idempotency_key,
+        )
+        .await?;
         tournament(ctx, tournament_id).await
     }
 
@@ -74,7 +83,11 @@ impl TournamentMutation {
         idempotency_key: Option<String>,
     ) -> GatewayResult<Tournament> {
         let (actor, tournament_id, player_id) = who(ctx, &tournament_id, player_id)?;
-        let command = WithdrawFromTournament { actor, tournament_id, player_id };
+        let command = WithdrawFromTournament {
+            actor,
+            tournament_id: tournament_id.into(),
+            player_id: player_id.into(),
+        };
         execute(ctx, command, idempotency_key).await?;
         tournament(ctx, tournament_id).await
     }
@@ -95,9 +108,9 @@ impl TournamentMutation {
         let (actor, tournament_id, player_id) = who(ctx, &tournament_id, player_id)?;
         let command = AnswerRollCall {
             actor,
-            tournament_id,
+            tournament_id: tournament_id.into(),
             round: count(round, "round")?,
-            player_id,
+            player_id: player_id.into(),
             attendance: Attendance { present, standby, two_boards },
         };
         execute(ctx, command, None).await?;
@@ -132,13 +145,15 @@ impl TournamentMutation {
         };
         let ids = |list: Option<Vec<ID>>, field: &str| {
             list.map(|ids| {
-                ids.iter().map(|id| parse_id(id, field)).collect::<GatewayResult<Vec<_>>>()
+                ids.iter()
+                    .map(|id| parse_id(id, field).map(PlayerId::from))
+                    .collect::<GatewayResult<Vec<_>>>()
             })
             .transpose()
         };
         let command = SeedRound {
             actor,
-            tournament_id,
+            tournament_id: tournament_id.into(),
             round,
             seed,
             sitting_out: ids(sitting_out, "sittingOut")?,
@@ -164,10 +179,10 @@ impl TournamentMutation {
         let round = count(round, "round")?;
         let command = SwapRoundPlayers {
             actor,
-            tournament_id,
+            tournament_id: tournament_id.into(),
             round,
-            first: parse_id(&first, "first")?,
-            second: parse_id(&second, "second")?,
+            first: parse_id(&first, "first")?.into(),
+            second: parse_id(&second, "second")?.into(),
             reason,
         };
         execute(ctx, command, None).await?;
@@ -187,7 +202,13 @@ impl TournamentMutation {
     ) -> GatewayResult<Board> {
         let on = BoardInput { tournament_id, board_id, result, replacements, idempotency_key };
         execute_on_board(ctx, on, |actor, tournament_id, board_id, result, replacements| {
-            ReportBoardResult { actor, tournament_id, board_id, result, replacements }
+            ReportBoardResult {
+                actor,
+                tournament_id: tournament_id.into(),
+                board_id: board_id.into(),
+                result,
+                replacements,
+            }
         })
         .await
     }
@@ -205,7 +226,14 @@ impl TournamentMutation {
     ) -> GatewayResult<Board> {
         let on = BoardInput { tournament_id, board_id, result, replacements, idempotency_key };
         execute_on_board(ctx, on, |actor, tournament_id, board_id, result, replacements| {
-            CorrectBoardResult { actor, tournament_id, board_id, result, replacements, reason }
+            CorrectBoardResult {
+                actor,
+                tournament_id: tournament_id.into(),
+                board_id: board_id.into(),
+                result,
+                replacements,
+                reason,
+            }
         })
         .await
     }

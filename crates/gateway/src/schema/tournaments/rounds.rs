@@ -67,17 +67,17 @@ impl Round {
         self.with(|r| {
             r.boards
                 .iter()
-                .map(|b| Board { tournament: self.tournament.clone(), id: b.id })
+                .map(|b| Board { tournament: self.tournament.clone(), id: b.id.into() })
                 .collect()
         })
     }
 
     async fn sitting_out(&self) -> Vec<Player> {
-        self.with(|r| r.sitting_out.iter().map(|p| self.tournament.player(*p)).collect())
+        self.with(|r| r.sitting_out.iter().map(|p| self.tournament.player((*p).into())).collect())
     }
 
     async fn playing_twice(&self) -> Vec<Player> {
-        self.with(|r| r.playing_twice.iter().map(|p| self.tournament.player(*p)).collect())
+        self.with(|r| r.playing_twice.iter().map(|p| self.tournament.player((*p).into())).collect())
     }
 
     /// Some board has a result (players can no longer be swapped).
@@ -101,8 +101,8 @@ impl Round {
             r.swaps
                 .iter()
                 .map(|s| Swap {
-                    first: self.tournament.player(s.first),
-                    second: self.tournament.player(s.second),
+                    first: self.tournament.player(s.first.into()),
+                    second: self.tournament.player(s.second.into()),
                     reason: s.reason.clone(),
                 })
                 .collect()
@@ -169,7 +169,7 @@ pub struct Board {
 
 impl Board {
     fn with<T>(&self, f: impl FnOnce(&league_domain::Board) -> T) -> T {
-        f(self.tournament.state.board(self.id).expect("a listed board exists"))
+        f(self.tournament.state.board(self.id.into()).expect("a listed board exists"))
     }
 
     fn seat_views(&self) -> Vec<SeatView> {
@@ -182,7 +182,7 @@ impl Board {
                 .map(|(index, (player, label))| SeatView {
                     seat: index as u32 + 1,
                     label: label.into(),
-                    player: *player,
+                    player: (*player).into(),
                 })
                 .collect()
         })
@@ -238,7 +238,10 @@ impl Board {
             .map(|scored| self.with(|b| scored.in_seat_order(b.seats.iter().copied())))
             .unwrap_or_default()
             .into_iter()
-            .map(|(player, score)| GameScore { player: self.tournament.player(player), score })
+            .map(|(player, score)| GameScore {
+                player: self.tournament.player(player.into()),
+                score,
+            })
             .collect())
     }
 
@@ -248,8 +251,8 @@ impl Board {
             b.replacements
                 .iter()
                 .map(|r| Replacement {
-                    seated: self.tournament.player(r.seated),
-                    replacement: self.tournament.player(r.replacement),
+                    seated: self.tournament.player(r.seated.into()),
+                    replacement: self.tournament.player(r.replacement.into()),
                 })
                 .collect()
         })

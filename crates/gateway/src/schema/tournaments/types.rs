@@ -46,7 +46,7 @@ impl Tournament {
 
     pub(super) fn board_by_id(&self, id: Uuid) -> GatewayResult<Board> {
         self.state
-            .board(id)
+            .board(id.into())
             .map(|_| Board { tournament: self.clone(), id })
             .ok_or_else(|| GatewayError::NotFound(format!("board {id}")))
     }
@@ -115,7 +115,7 @@ impl Tournament {
         self.settings()
             .keep_apart
             .iter()
-            .map(|pair| pair.iter().map(|p| self.player(*p)).collect())
+            .map(|pair| pair.iter().map(|p| self.player((*p).into())).collect())
             .collect()
     }
 
@@ -164,7 +164,7 @@ impl Tournament {
             .creator()
             .into_iter()
             .chain(organisers.co_organisers().iter().copied())
-            .map(|id| self.player(id))
+            .map(|id| self.player(id.into()))
             .collect()
     }
 
@@ -174,7 +174,7 @@ impl Tournament {
             .entrants()
             .iter()
             .map(|e| Entrant {
-                player: self.player(e.player),
+                player: self.player(e.player.into()),
                 entered_after_round: e.entered_after_round,
                 withdrawn_after_round: e.withdrawn_after_round,
             })
@@ -206,7 +206,7 @@ impl Tournament {
                 let answer = answers.iter().find(|(p, _)| *p == e.player).map(|(_, a)| *a);
                 let attendance = answer.unwrap_or_default();
                 RollCallEntry {
-                    player: self.player(e.player),
+                    player: self.player(e.player.into()),
                     answered: answer.is_some(),
                     present: attendance.present,
                     standby: attendance.standby,
@@ -225,8 +225,8 @@ impl Tournament {
             Ok((sitting_out, playing_twice)) => RoundProposal {
                 round,
                 present,
-                sitting_out: sitting_out.into_iter().map(|p| self.player(p)).collect(),
-                playing_twice: playing_twice.into_iter().map(|p| self.player(p)).collect(),
+                sitting_out: sitting_out.into_iter().map(|p| self.player(p.into())).collect(),
+                playing_twice: playing_twice.into_iter().map(|p| self.player(p.into())).collect(),
                 problem: None,
             },
             Err(error) => RoundProposal {
@@ -255,7 +255,7 @@ impl Tournament {
 
     async fn board(&self, id: ID) -> GatewayResult<Option<Board>> {
         let id = parse_id(&id, "id")?;
-        Ok(self.state.board(id).map(|_| Board { tournament: self.clone(), id }))
+        Ok(self.state.board(id.into()).map(|_| Board { tournament: self.clone(), id }))
     }
 
     /// The boards a player is seated on, in round order (a player's "my board and power").
@@ -264,8 +264,8 @@ impl Tournament {
         Ok(self
             .state
             .boards()
-            .filter(|b| b.is_seated(player))
-            .map(|b| Board { tournament: self.clone(), id: b.id })
+            .filter(|b| b.is_seated(player.into()))
+            .map(|b| Board { tournament: self.clone(), id: b.id.into() })
             .collect())
     }
 
@@ -284,7 +284,7 @@ impl Tournament {
             .into_iter()
             .map(|row| TournamentStanding {
                 rank: row.rank,
-                player: self.player(row.player),
+                player: self.player(row.player.into()),
                 total: row.total,
                 games: row.games,
                 wins: row.wins,
