@@ -5,6 +5,9 @@ use crate::context::Context;
 use crate::error::DomainError;
 use crate::events::{AggregateEvent, DomainEvent};
 
+/// What `handle` answers: the events a command produces, or why it is refused.
+pub type Decision<E> = Result<Vec<E>, DomainError>;
+
 /// An event-sourced aggregate: one stream's state.
 pub trait Aggregate: Default {
     type Command;
@@ -13,11 +16,7 @@ pub trait Aggregate: Default {
 
     /// Decides which events a command produces, or why it is refused. Pure: reads only
     /// `self`, the command and the context. An empty refusal appends nothing.
-    fn handle(
-        &self,
-        command: &Self::Command,
-        context: &Context,
-    ) -> Result<Vec<Self::Event>, DomainError>;
+    fn handle(&self, command: &Self::Command, context: &Context) -> Decision<Self::Event>;
 
     /// [`Self::handle`]'s events in the log's envelope, as they are appended.
     fn decide(

@@ -39,7 +39,7 @@ mod settings;
 mod tournament;
 mod webhook;
 
-pub use aggregate::Aggregate;
+pub use aggregate::{Aggregate, Decision};
 pub use calendar::{
     Calendar, CalendarCommand, CalendarEvent, CalendarFeedIssued, CalendarFeedRotated,
     RotateCalendarFeed,

@@ -9,7 +9,7 @@ pub(crate) mod events;
 pub use self::commands::*;
 pub use self::events::*;
 
-use crate::aggregate::Aggregate;
+use crate::aggregate::{Aggregate, Decision};
 use crate::context::Context;
 use crate::error::DomainError;
 
@@ -71,11 +71,7 @@ impl Aggregate for Calendar {
     type Command = CalendarCommand;
     type Event = CalendarEvent;
 
-    fn handle(
-        &self,
-        command: &CalendarCommand,
-        context: &Context,
-    ) -> Result<Vec<CalendarEvent>, DomainError> {
+    fn handle(&self, command: &Self::Command, context: &Context) -> Decision<Self::Event> {
         match command {
             CalendarCommand::Rotate(c) => self.rotate(c, context),
         }

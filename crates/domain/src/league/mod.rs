@@ -14,7 +14,7 @@ use league_scoring::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::aggregate::Aggregate;
+use crate::aggregate::{Aggregate, Decision};
 use crate::context::Context;
 use crate::error::DomainError;
 use crate::ids::{Actor, GameId, LeagueId, PlayerId, league_stream_id};
@@ -394,11 +394,7 @@ impl Aggregate for League {
     type Command = LeagueCommand;
     type Event = LeagueEvent;
 
-    fn handle(
-        &self,
-        command: &LeagueCommand,
-        context: &Context,
-    ) -> Result<Vec<LeagueEvent>, DomainError> {
+    fn handle(&self, command: &Self::Command, context: &Context) -> Decision<Self::Event> {
         match command {
             LeagueCommand::Create(c) => self.create(c, context),
             LeagueCommand::Subscribe(c) => self.subscribe(c, context),

@@ -11,7 +11,7 @@ pub(crate) mod events;
 pub use self::commands::*;
 pub use self::events::*;
 
-use crate::aggregate::Aggregate;
+use crate::aggregate::{Aggregate, Decision};
 use crate::context::Context;
 use crate::error::DomainError;
 use crate::events::EventType;
@@ -195,11 +195,7 @@ impl Aggregate for Player {
     type Command = PlayerCommand;
     type Event = PlayerEvent;
 
-    fn handle(
-        &self,
-        command: &PlayerCommand,
-        _context: &Context,
-    ) -> Result<Vec<PlayerEvent>, DomainError> {
+    fn handle(&self, command: &Self::Command, _context: &Context) -> Decision<Self::Event> {
         match command {
             PlayerCommand::Register(c) => self.register(c),
             PlayerCommand::RotateToken(c) => self.rotate_token(c),

@@ -22,7 +22,7 @@ pub use self::seeding::SeedingCheck;
 pub use self::settings::{
     Attendance, Replacement, ReplacementScores, SeededBoard, TournamentSettings,
 };
-use crate::aggregate::Aggregate;
+use crate::aggregate::{Aggregate, Decision};
 use crate::context::Context;
 use crate::error::DomainError;
 use crate::ids::{Actor, BoardId, PlayerId, TournamentId, board_id};
@@ -659,11 +659,7 @@ impl Aggregate for Tournament {
     type Command = TournamentCommand;
     type Event = TournamentEvent;
 
-    fn handle(
-        &self,
-        command: &TournamentCommand,
-        context: &Context,
-    ) -> Result<Vec<TournamentEvent>, DomainError> {
+    fn handle(&self, command: &Self::Command, context: &Context) -> Decision<Self::Event> {
         match command {
             TournamentCommand::Create(c) => self.create(c, context),
             TournamentCommand::Enter(c) => self.enter(c, context),

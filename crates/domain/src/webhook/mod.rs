@@ -19,7 +19,7 @@ pub use self::events::*;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::aggregate::Aggregate;
+use crate::aggregate::{Aggregate, Decision};
 use crate::context::Context;
 use crate::error::DomainError;
 use crate::events::EventType;
@@ -305,11 +305,7 @@ impl Aggregate for Webhook {
     type Command = WebhookCommand;
     type Event = WebhookEvent;
 
-    fn handle(
-        &self,
-        command: &WebhookCommand,
-        context: &Context,
-    ) -> Result<Vec<WebhookEvent>, DomainError> {
+    fn handle(&self, command: &Self::Command, context: &Context) -> Decision<Self::Event> {
         match command {
             WebhookCommand::Register(c) => self.register(c, context),
             WebhookCommand::Pause(c) => self.pause(c, context),
