@@ -19,7 +19,8 @@ export function renderTitle(title, page) {
   replace(title, page.t.name, " ", badge(page.t.status));
 }
 
-/** A signed-in player's "Enter tournament" (while rounds remain) or "Withdraw from tournament".
+/** A signed-in player's "Enter tournament" (while rounds remain) or "Withdraw from tournament"
+ * (until the tournament has completed).
  * @param {HTMLElement} actions @param {TournamentPage} page */
 export function renderActions(actions, page) {
   const { t, me } = page;
@@ -28,7 +29,7 @@ export function renderActions(actions, page) {
     me && !entry && t.nextRound !== null
       ? h("button", { type: "button", class: "primary", onclick: () => page.act(actions, Q.ENTER_TOURNAMENT, {}, "You entered the tournament.") }, "Enter tournament")
       : null,
-    me && entry && entry.withdrawnAfterRound === null
+    me && entry && entry.withdrawnAfterRound === null && t.status !== "COMPLETED"
       ? h("button", { type: "button", onclick: () => page.act(actions, Q.WITHDRAW_FROM_TOURNAMENT, {}, "You withdrew from the tournament.") }, "Withdraw from tournament")
       : null);
 }
@@ -60,7 +61,7 @@ function entrantRow(entrants, page, e) {
     h("th", { scope: "row" }, h("a", { href: `/players/${e.player.id}` }, e.player.name)),
     h("td", { class: "num" }, e.enteredAfterRound + 1),
     h("td", {}, e.withdrawnAfterRound === null ? "in" : `withdrew after round ${e.withdrawnAfterRound}`),
-    h("td", {}, page.director && e.withdrawnAfterRound === null
+    h("td", {}, page.director && e.withdrawnAfterRound === null && page.t.status !== "COMPLETED"
       ? h("button", { type: "button", "aria-label": `Withdraw ${e.player.name}`, onclick: () =>
           page.act(entrants, Q.WITHDRAW_FROM_TOURNAMENT, { playerId: e.player.id }, `${e.player.name} withdrew.`) }, "Withdraw")
       : null));

@@ -10,7 +10,7 @@ use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use super::tournament::{check_in, diplomacy_input, enter, seed};
+use super::tournament::{check_in, diplomacy_input, enter, report_round, seed};
 use crate::support::{ADMIN, TestApp, error_of, spawn_app};
 
 /// `(command, refused when) → code`, read from the docs' table.
@@ -259,6 +259,11 @@ async fn every_tournament_refusal_has_its_documented_code(db: TestDatabase) {
     table.check("answerRollCall", "every round is already seeded", &response);
     let response = server.gql(Some(ADMIN), SEED, json!({ "t": id, "r": 3 })).await;
     table.check("seedRound", "every round is already seeded", &response);
+
+    // The last round's results complete the tournament: nobody withdraws any more.
+    report_round(server, &players, &id, 2).await;
+    let response = server.gql(Some(&players[0].token), WITHDRAW, json!({ "t": id })).await;
+    table.check("withdrawFromTournament", "the tournament has completed", &response);
 
     // Co-organisers.
     let add = |token: &str, competition: &str, player: &str| {

@@ -314,6 +314,12 @@ impl Tournament {
     fn withdraw(&self, c: &WithdrawFromTournament) -> Result<Vec<TournamentEvent>, DomainError> {
         self.created(c.tournament_id)?;
         self.authorise_for_player(c.actor, c.player_id, c.tournament_id, "withdraw")?;
+        if self.completed {
+            return Err(DomainError::conflict(format!(
+                "tournament {} has completed: its entrants can no longer withdraw",
+                c.tournament_id
+            )));
+        }
         self.active_entrant(c.player_id)?;
         if let Some(round) = self.rounds.last()
             && !round.completed

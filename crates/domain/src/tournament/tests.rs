@@ -412,6 +412,26 @@ pub(crate) fn a_played_tournament() -> Vec<DomainEvent> {
 }
 
 #[test]
+fn once_the_tournament_has_completed_nobody_withdraws() {
+    let events = a_played_tournament();
+    assert_eq!(given(&events).status(), Some(TournamentStatus::Completed));
+    for actor in [Actor::Player(player(1)), Actor::Admin] {
+        let withdraw =
+            WithdrawFromTournament { actor, tournament_id: TOURNAMENT, player_id: player(1) };
+        let error = when(&events, withdraw).unwrap_err();
+        assert_eq!(error.code(), ErrorCode::Conflict);
+        assert!(error.to_string().contains("has completed"), "{error}");
+    }
+    // The rights are checked first: another player is refused for who they are.
+    let other = WithdrawFromTournament {
+        actor: Actor::Player(player(2)),
+        tournament_id: TOURNAMENT,
+        player_id: player(1),
+    };
+    assert_eq!(when(&events, other).unwrap_err().code(), ErrorCode::Forbidden);
+}
+
+#[test]
 fn the_last_round_seats_the_best_seven_together_on_board_one() {
     let top = TournamentSettings { top_board_last_round: true, ..settings(2) };
     let mut events = with_entrants(top, 14);
