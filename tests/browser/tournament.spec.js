@@ -141,6 +141,8 @@ test("a director runs a three-round Diplomacy tournament in the web app", async 
       await checkIn.getByLabel("Two boards: I can play two boards").check();
       await checkIn.getByRole("button", { name: "Check in" }).click();
       await expect(volunteer.getByRole("form", { name: "Check in for round 1" }).locator(".check-in-status")).toHaveText("You are checked in for two boards.");
+      // The shortfall is the director's business: a player sees how many are present.
+      await expect(volunteer.locator("#roll-call .proposal")).toHaveText("1 present so far.");
 
       // The director's page learns of it without a reload.
       await expect(admin.getByRole("button", { name: `${twoBoards} present`, exact: true })).toHaveAttribute("aria-pressed", "true");

@@ -12,11 +12,16 @@ import { names } from "./tournament-common.js";
 
 /** @typedef {import("./tournament-common.js").TournamentPage} TournamentPage */
 
-/** The server's proposal for the round, or its problem. @param {any} t */
-function proposalView(t) {
+/** The server's proposal for the round, or its problem: the shortfall is the director's to act
+ * on, so everyone else sees how many are present so far. @param {any} t @param {boolean} director */
+function proposalView(t, director) {
   const proposal = t.proposal;
   if (!proposal) return null;
-  if (proposal.problem) return h("p", { class: "proposal problem", role: "status" }, proposal.problem);
+  if (proposal.problem) {
+    return director
+      ? h("p", { class: "proposal problem", role: "status" }, proposal.problem)
+      : h("p", { class: "proposal", role: "status" }, `${proposal.present} present so far.`);
+  }
   const seats = proposal.present - proposal.sittingOut.length + proposal.playingTwice.length;
   return h("div", { class: "proposal", role: "status" },
     h("p", {}, `${proposal.present} present: ${seats / t.playersPerBoard} boards of ${t.playersPerBoard}.`),
@@ -62,7 +67,7 @@ export function renderRollCall(rollCall, page) {
         page.act(rollCall, Q.SEED_ROUND, { round, idempotencyKey: crypto.randomUUID() }, `Round ${round} seeded.`) }, `Seed round ${round}`)
     : null;
   replace(rollCall, h("h2", { id: "roll-call-h" }, `Roll call for round ${round}`), formError(),
-    checkIn(page, round), proposalView(t), director ? rollCallTable(rollCall, page, round) : null, seed);
+    checkIn(page, round), proposalView(t, director), director ? rollCallTable(rollCall, page, round) : null, seed);
 }
 
 /** What a player's own roll-call answer says. @param {any} entry */
