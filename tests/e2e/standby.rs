@@ -10,6 +10,7 @@
 //! after the standby is promoted, a gateway on it writes and `league verify` passes there.
 //! PostgreSQL only.
 
+use crate::api::subscriptions::updates_until;
 use crate::support;
 
 use std::time::{Duration, Instant};
@@ -61,21 +62,6 @@ async fn results_of(server: &TestApp, league: &str, game: &str) -> Vec<Value> {
         .into_iter()
         .filter(|event| event["type"] == "GameFinished" && event["payload"]["gameId"] == game)
         .collect()
-}
-
-/// The `standingsChanged` updates `socket` receives until one names `last`.
-async fn updates_until(socket: &mut support::Socket, last: u64) -> Vec<Value> {
-    let mut updates = Vec::new();
-    loop {
-        let message = ws_next(socket).await.expect("the subscription stays open");
-        assert_eq!(message["type"], "next", "{message}");
-        let update = message["payload"]["data"]["standingsChanged"].clone();
-        let position = update["position"].as_u64().expect("position");
-        updates.push(update);
-        if position >= last {
-            return updates;
-        }
-    }
 }
 
 /// Waits for the `standingsChanged` message that shows `player` with more than `before`.
@@ -200,7 +186,7 @@ async fn a_gateway_reading_a_standby_follows_the_primary_and_survives_promotion(
     assert_ne!(retried["reportGameResult"]["status"].as_str(), Some(before.as_str()));
     // One update per result, each the standings as of its own position.
     let last = writer.health().await;
-    let updates = updates_until(&mut socket, last).await;
+    let updates = updates_until(&mut socket, 0, last).await;
     let positions: Vec<u64> =
         updates.iter().map(|update| update["position"].as_u64().expect("position")).collect();
     assert_eq!(positions.len(), 3, "{positions:?}");

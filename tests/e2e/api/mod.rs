@@ -22,6 +22,6 @@ mod ratings;
 mod refusals;
 mod results;
 mod roles;
-mod subscriptions;
+pub(crate) mod subscriptions;
 pub(crate) mod tournament;
 mod whatif;

@@ -10,7 +10,9 @@ use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use super::tournament::{check_in, diplomacy_input, enter, report_round, seed};
+use super::tournament::{
+    check_in, diplomacy_input, diplomacy_result as result_for, enter, report_round, seed,
+};
 use crate::support::{ADMIN, TestApp, error_of, spawn_app};
 
 /// `(command, refused when) → code`, read from the docs' table.
@@ -83,17 +85,6 @@ async fn boards(server: &TestApp, id: &str, round: usize) -> Vec<(String, Vec<St
             (board["id"].as_str().unwrap().to_owned(), players.collect())
         })
         .collect()
-}
-
-/// A Diplomacy result for `seats`: 10, 8, 6, 4, 3, 2, 1 centres.
-fn result_for(seats: &[String]) -> Value {
-    let centres = [10, 8, 6, 4, 3, 2, 1];
-    let entries: Vec<Value> = seats
-        .iter()
-        .zip(centres)
-        .map(|(player, centres)| json!({ "playerId": player, "centres": centres }))
-        .collect();
-    json!({ "diplomacy": entries })
 }
 
 async fn every_tournament_refusal_has_its_documented_code(db: TestDatabase) {

@@ -137,7 +137,7 @@ async fn standings_subscription(server: &TestApp, league: &str) -> Socket {
 }
 
 /// The updates `socket` receives until one names `last` (every update after `after`).
-async fn updates_until(socket: &mut Socket, after: u64, last: u64) -> Vec<Value> {
+pub(crate) async fn updates_until(socket: &mut Socket, after: u64, last: u64) -> Vec<Value> {
     let mut updates = Vec::new();
     loop {
         let message = ws_next(socket).await.expect("the subscription stays open");

@@ -90,6 +90,17 @@ pub(crate) async fn seed(server: &TestApp, id: &str, round: u32) -> Value {
         .await
 }
 
+/// A Diplomacy result for `seats`: 10, 8, 6, 4, 3, 2, 1 centres.
+pub(crate) fn diplomacy_result(seats: &[impl AsRef<str>]) -> Value {
+    let centres = [10, 8, 6, 4, 3, 2, 1];
+    let entries: Vec<Value> = seats
+        .iter()
+        .zip(centres)
+        .map(|(player, centres)| json!({ "playerId": player.as_ref(), "centres": centres }))
+        .collect();
+    json!({ "diplomacy": entries })
+}
+
 /// Reports every board of `round`: seat i gets 10 − i-ish centres; board 1 by one of its
 /// seated players (their own token), the others by the admin.
 pub(crate) async fn report_round(server: &TestApp, players: &[Player], id: &str, round: u32) {
@@ -102,12 +113,6 @@ pub(crate) async fn report_round(server: &TestApp, players: &[Player], id: &str,
             .iter()
             .map(|s| s["player"]["id"].as_str().unwrap())
             .collect();
-        let centres = [10, 8, 6, 4, 3, 2, 1];
-        let entries: Vec<Value> = seats
-            .iter()
-            .zip(centres)
-            .map(|(player, centres)| json!({ "playerId": player, "centres": centres }))
-            .collect();
         let token = if index == 0 {
             players.iter().find(|p| p.id == seats[3]).map(|p| p.token.clone()).unwrap()
         } else {
@@ -119,7 +124,7 @@ pub(crate) async fn report_round(server: &TestApp, players: &[Player], id: &str,
                 "mutation($t: ID!, $b: ID!, $r: GameResultInput!) {
                    reportBoardResult(tournamentId: $t, boardId: $b, result: $r) { finished }
                  }",
-                json!({ "t": id, "b": board["id"], "r": { "diplomacy": entries } }),
+                json!({ "t": id, "b": board["id"], "r": diplomacy_result(&seats) }),
             )
             .await;
         assert_eq!(response["data"]["reportBoardResult"]["finished"], true, "{response}");
