@@ -509,7 +509,6 @@ impl Tournament {
     ) -> Result<Vec<TournamentEvent>, DomainError> {
         self.created(c.tournament_id)?;
         self.authorise(c.actor, c.tournament_id, "change registration")?;
-        self.refuse_after_last_round()?;
         let current = self.registration();
         let registration = c.change.applied_to(current);
         if registration == current {
