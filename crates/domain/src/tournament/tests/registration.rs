@@ -4,7 +4,10 @@
 
 use chrono::{DateTime, Duration, Utc};
 
-use super::{TOURNAMENT, all_present, created, given, seed, settings, then, when, with_entrants};
+use super::{
+    TOURNAMENT, a_played_tournament, all_present, created, given, seed, settings, then, when,
+    with_entrants,
+};
 use crate::fixtures::player;
 use crate::*;
 
@@ -266,6 +269,8 @@ fn an_organiser_undoes_a_withdrawal_until_the_next_round_is_seeded() {
     all_present(&mut events, 7, 1);
     then(&mut events, seed(1));
     refused(when(&events, undo(8, ORGANISER)), ErrorCode::Conflict, "round 1 was seeded after");
+    let completed = a_played_tournament();
+    refused(when(&completed, undo(8, ORGANISER)), ErrorCode::Conflict, "has completed");
 }
 
 #[test]
