@@ -67,6 +67,9 @@ test("a capped tournament with approval: requests, the waitlist, a confirmed wit
       await create.getByRole("button", { name: "Create tournament" }).click();
       await expect(admin).toHaveURL(/\/tournaments\/[0-9a-f-]{36}$/);
       url = new URL(admin.url()).pathname;
+      await admin.getByRole("link", { name: "Tournaments" }).click();
+      await expect(admin.locator("table.tournaments tr", { hasText: "Spring Open" })).toContainText("0 of 2");
+      await admin.goto(url);
       const registration = admin.locator("#registration");
       await expect(registration).toContainText("0 of 2");
       await expect(registration).toContainText("the organisers approve each entry");

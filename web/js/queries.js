@@ -189,6 +189,7 @@ query Tournaments {
   tournaments {
     id name game gameVersion scoringSystem status playersPerBoard roundCount nextRound
     entrants { withdrawnAfterRound }
+    registration { maxEntrants }
     organisers { id }
   }
 }`;

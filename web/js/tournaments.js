@@ -14,7 +14,7 @@ import { registrationFields } from "./tournament-registration.js";
 
 /** @typedef {import("./tournament-common.js").PlayerRef} PlayerRef */
 
-/** One tournament's row. @param {import("./catalogue.js").Catalogue} cat @param {any} t */
+/** One tournament's row; the entrants against the cap, if any. @param {import("./catalogue.js").Catalogue} cat @param {any} t */
 function tournamentRow(cat, t) {
   const seeded = t.nextRound === null ? t.roundCount : t.nextRound - 1;
   const active = t.entrants.filter((/** @type {any} */ e) => e.withdrawnAfterRound === null).length;
@@ -23,7 +23,7 @@ function tournamentRow(cat, t) {
     h("td", {}, badge(t.status)),
     h("td", {}, t.game, t.gameVersion ? ` (${t.gameVersion})` : ""),
     h("td", {}, systemName(cat, t.scoringSystem)),
-    h("td", { class: "num" }, active),
+    h("td", { class: "num" }, t.registration.maxEntrants === null ? active : `${active} of ${t.registration.maxEntrants}`),
     h("td", { class: "num" }, t.playersPerBoard),
     h("td", { class: "num" }, `${seeded}/${t.roundCount}`));
 }
