@@ -181,7 +181,7 @@ async fn a_key_with_a_control_character_is_bad_input(db: TestDatabase) {
 }
 
 /// The mutations that take no `idempotencyKey` (nothing to reuse).
-const WITHOUT_KEY: [&str; 10] = [
+const WITHOUT_KEY: [&str; 14] = [
     "registerPlayer",
     "answerRollCall",
     "swapRoundPlayers",
@@ -192,6 +192,10 @@ const WITHOUT_KEY: [&str; 10] = [
     "dismissOrganiser",
     "addCoOrganiser",
     "rotateCalendarFeed",
+    "changeTournamentRegistration",
+    "approveTournamentEntry",
+    "declineTournamentEntry",
+    "undoTournamentWithdrawal",
 ];
 
 /// Walks one keyed mutation. A player without the right, with their own key first used for
