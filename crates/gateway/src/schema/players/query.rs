@@ -44,18 +44,7 @@ impl PlayerQuery {
         let node = |id| Player::new(app.clone(), id);
         match search.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
             None => id_page(catalog.player_ids(), first, after, node),
-            Some(search) => {
-                let wanted = search.to_lowercase();
-                let found: Vec<_> = catalog
-                    .player_ids()
-                    .iter()
-                    .copied()
-                    .filter(|id| {
-                        catalog.player(*id).is_some_and(|p| p.name.to_lowercase().contains(&wanted))
-                    })
-                    .collect();
-                id_page(&found, first, after, node)
-            }
+            Some(search) => id_page(&catalog.players_named(search), first, after, node),
         }
     }
 
