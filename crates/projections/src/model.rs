@@ -131,7 +131,12 @@ fn shown_player(event: &PlayerEvent) -> Option<Uuid> {
         PlayerEvent::TokenRotated(_)
         | PlayerEvent::TokenRevoked(_)
         | PlayerEvent::OrganiserAppointed(_)
-        | PlayerEvent::OrganiserDismissed(_) => None,
+        | PlayerEvent::OrganiserDismissed(_)
+        | PlayerEvent::SessionStarted(_)
+        | PlayerEvent::SessionRenewed(_)
+        | PlayerEvent::SessionEnded(_)
+        | PlayerEvent::AllSessionsEnded(_)
+        | PlayerEvent::SignInLinkIssued(_) => None,
     }
 }
 

@@ -18,6 +18,7 @@ mod live;
 mod pagination;
 mod players;
 mod ratings;
+mod sessions;
 mod tournaments;
 mod webhooks;
 
@@ -45,6 +46,7 @@ pub struct QueryRoot(
     tournaments::query::TournamentQuery,
     players::query::AccessQuery,
     webhooks::WebhookQuery,
+    sessions::SessionQuery,
 );
 
 /// The mutation root: each change needs a bearer token; the domain decides whether the
@@ -58,6 +60,7 @@ pub struct MutationRoot(
     players::mutation::AccessMutation,
     feeds::FeedsMutation,
     webhooks::WebhookMutation,
+    sessions::SessionMutation,
 );
 
 /// Live updates over `/graphql/ws` (graphql-transport-ws or graphql-ws); authenticate in
@@ -84,9 +87,16 @@ pub(crate) fn builder_for(
     config: &GatewayConfig,
     shutdown: Shutdown,
 ) -> async_graphql::SchemaBuilder<QueryRoot, MutationRoot, SubscriptionRoot> {
-    builder().data(app).data(shutdown).data(config.webhooks.clone().unwrap_or_default()).extension(
-        ErrorCodes::new(config.max_depth, config.max_introspection_depth, config.max_complexity),
-    )
+    builder()
+        .data(app)
+        .data(shutdown)
+        .data(config.webhooks.clone().unwrap_or_default())
+        .data(config.sessions)
+        .extension(ErrorCodes::new(
+            config.max_depth,
+            config.max_introspection_depth,
+            config.max_complexity,
+        ))
 }
 
 /// The exported SDL (what `schema.graphql` holds).
