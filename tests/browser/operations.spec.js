@@ -10,14 +10,13 @@
 // no serious or critical violation on the new pages nor on GraphiQL, and no new page scrolls
 // sideways at 360 px.
 import { test, expect } from "@playwright/test";
-import { setUp } from "./harness.js";
+import { setUp, accessibilityProblems, sidewaysScroll, PHONE, DESKTOP } from "./harness.js";
 import { ADMIN } from "./server.js";
-import { seriousViolations } from "./axe.js";
 
 /** @typedef {import("@playwright/test").Page} Page */
 /** @typedef {import("@playwright/test").Locator} Locator */
 
-const VIEWPORTS = /** @type {const} */ ([["phone", { width: 390, height: 844 }], ["desktop", { width: 1280, height: 900 }]]);
+const DEVICES = /** @type {const} */ ([["phone", PHONE], ["desktop", DESKTOP]]);
 
 /** Counts the reader's actions (clicks, fields filled, boxes ticked) per operation. */
 function actionCounter() {
@@ -46,14 +45,14 @@ const nav = (page) => page.getByRole("navigation", { name: "Main" });
 
 /** No serious or critical axe violation, and (at 360 px) no sideways scroll. @param {Page} page */
 async function pageIsSound(page) {
-  expect(await seriousViolations(page), page.url()).toEqual([]);
+  expect(await accessibilityProblems(page), page.url()).toEqual([]);
   const size = page.viewportSize();
   await page.setViewportSize({ width: 360, height: 780 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), page.url()).toBeLessThanOrEqual(0);
+  expect(await sidewaysScroll(page), page.url()).toBeLessThanOrEqual(0);
   if (size) await page.setViewportSize(size);
 }
 
-for (const [label, viewport] of VIEWPORTS) {
+for (const [label, device] of DEVICES) {
   test(`every documented operation has a page (${label})`, async ({ browser }, info) => {
     const harness = await setUp(browser, info);
     if (!harness) return;
@@ -80,7 +79,7 @@ for (const [label, viewport] of VIEWPORTS) {
       const quinn = await register("Quinn Quill");
       const vera = await register("Vera Vanish");
       const sam = await register("Sam Self");
-      const admin = await signIn(await newContext({ viewport }), ADMIN);
+      const admin = await signIn(await newContext(device), ADMIN);
 
       await test.step("the admin appoints an organiser from the People page", async () => {
         await acts.click(nav(admin).getByRole("link", { name: "People" }));
@@ -103,7 +102,7 @@ for (const [label, viewport] of VIEWPORTS) {
         {}, olga.token);
 
       await test.step("the organiser adds co-organisers to their tournament and their league", async () => {
-        const page = await signIn(await newContext({ viewport }), olga.token);
+        const page = await signIn(await newContext(device), olga.token);
         await page.goto(`/tournaments/${cup}`);
         await acts.click(page.getByRole("link", { name: "Organisers: add a co-organiser" }));
         await expect(page.getByRole("heading", { level: 1 })).toHaveText("Organisers of Olga's Cup");
@@ -128,7 +127,7 @@ for (const [label, viewport] of VIEWPORTS) {
       });
 
       await test.step("the organiser registers a webhook for their tournament (secret shown once) and removes it", async () => {
-        const page = await signIn(await newContext({ viewport }), olga.token);
+        const page = await signIn(await newContext(device), olga.token);
         await page.goto(`/tournaments/${cup}/organisers`);
         await acts.click(page.getByRole("link", { name: "Webhooks" }));
         await expect(page.getByRole("heading", { level: 1 })).toHaveText("Webhooks of Olga's Cup");
@@ -151,12 +150,12 @@ for (const [label, viewport] of VIEWPORTS) {
       });
 
       await test.step("the co-organiser directs the tournament; a player and an anonymous reader see no management", async () => {
-        const patPage = await signIn(await newContext({ viewport }), pat.token);
+        const patPage = await signIn(await newContext(device), pat.token);
         await patPage.goto(`/tournaments/${cup}`);
         await expect(patPage.locator("table.roll-call")).toBeVisible();
         await expect(nav(patPage).getByRole("link", { name: "People" })).toHaveCount(0);
         await patPage.close();
-        const vera2 = await signIn(await newContext({ viewport }), vera.token);
+        const vera2 = await signIn(await newContext(device), vera.token);
         await vera2.goto(`/tournaments/${cup}/organisers`);
         await expect(vera2.locator("ul.organisers")).toContainText("Pat Partner");
         await expect(vera2.getByRole("heading", { name: "Add a co-organiser" })).toHaveCount(0);
@@ -166,7 +165,7 @@ for (const [label, viewport] of VIEWPORTS) {
         await vera2.goto(`/players/${pat.player.id}/account`);
         await expect(vera2.getByRole("button")).toHaveText(["Sign out"]);
         await vera2.close();
-        const anonymous = await (await newContext({ viewport })).newPage();
+        const anonymous = await (await newContext(device)).newPage();
         await anonymous.goto("/people");
         await expect(anonymous.locator("main")).toContainText("This page is for the site admin.");
         await expect(anonymous.locator("main table")).toHaveCount(0);
@@ -201,7 +200,7 @@ for (const [label, viewport] of VIEWPORTS) {
         await expect(admin.locator("#new-token")).toContainText("revoked");
         acts.record("revokeToken");
         expect(await refusal(`{ me { id } }`, {}, fresh)).toBe("UNAUTHENTICATED");
-        const page = await (await newContext({ viewport })).newPage();
+        const page = await (await newContext(device)).newPage();
         await page.goto("/signin");
         await page.getByLabel("Token").fill(fresh);
         await page.getByRole("button", { name: "Sign in" }).click();
@@ -242,7 +241,7 @@ for (const [label, viewport] of VIEWPORTS) {
       });
 
       await test.step("a player downloads their own data and erases themself", async () => {
-        const page = await signIn(await newContext({ viewport }), sam.token);
+        const page = await signIn(await newContext(device), sam.token);
         await acts.click(nav(page).getByRole("link", { name: "My page" }));
         await acts.click(page.getByRole("link", { name: "Your data and erasure" }));
         await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your account");
@@ -264,11 +263,11 @@ for (const [label, viewport] of VIEWPORTS) {
       });
 
       await test.step("GraphiQL has no serious or critical axe violation", async () => {
-        const page = await (await newContext({ viewport })).newPage();
+        const page = await (await newContext(device)).newPage();
         await page.goto("/graphiql");
         await expect(page.locator(".graphiql-container")).toBeVisible();
         await expect(page.locator(".graphiql-query-editor .CodeMirror")).toBeVisible();
-        expect(await seriousViolations(page)).toEqual([]);
+        expect(await accessibilityProblems(page)).toEqual([]);
       });
 
       acts.print(label);
