@@ -1,8 +1,8 @@
 // @ts-check
 // Every documented operation that had no page is done through the web app, in the roles
 // that may, on a 390 px phone and on a desktop: the site admin appoints and dismisses an
-// organiser (People page), replaces and revokes a player's token, downloads a player's data
-// (the access request) and erases a player (account page); an organiser adds co-organisers to
+// organiser and issues a sign-in link (People page), replaces and revokes a player's token,
+// downloads a player's data (the access request) and erases a player (account page); an organiser adds co-organisers to
 // their tournament and league (organisers page) and registers and removes a webhook for it
 // (webhooks page); a player downloads and erases their own data.
 // Each effect is checked through the API; each operation's action count is printed. Players,
@@ -79,12 +79,13 @@ for (const [label, device] of DEVICES) {
       const quinn = await register("Quinn Quill");
       const vera = await register("Vera Vanish");
       const sam = await register("Sam Self");
+      await register("Rae Reader");
       const admin = await signIn(await newContext(device), ADMIN);
 
       await test.step("the admin appoints an organiser from the People page", async () => {
         await acts.click(nav(admin).getByRole("link", { name: "People" }));
         await expect(admin.getByRole("heading", { level: 1 })).toHaveText("People");
-        await expect(admin.locator("table.people tbody tr")).toHaveCount(5);
+        await expect(admin.locator("table.people tbody tr")).toHaveCount(6);
         await acts.fill(admin.getByLabel("Find a player by name"), "olga");
         await acts.click(admin.getByRole("button", { name: "Search" }));
         await expect(admin.locator("table.people tbody tr")).toHaveCount(1);
@@ -205,6 +206,25 @@ for (const [label, device] of DEVICES) {
         await page.getByLabel("Token").fill(fresh);
         await page.getByRole("button", { name: "Sign in" }).click();
         await expect(page.locator(".form-error, .field-error").filter({ hasText: /not known|sign in again/ })).toBeVisible();
+      });
+
+      await test.step("the admin issues a sign-in link from the People page; it signs the player in once", async () => {
+        await acts.click(nav(admin).getByRole("link", { name: "People" }));
+        await acts.fill(admin.getByLabel("Find a player by name"), "rae");
+        await acts.click(admin.getByRole("button", { name: "Search" }));
+        await acts.click(admin.getByRole("button", { name: "Sign-in link for Rae Reader" }));
+        await expect(admin.locator("#sign-in-link img.qr")).toBeVisible();
+        acts.record("issueSignInLink (admin)");
+        await pageIsSound(admin);
+        const url = /** @type {string} */ (await admin.locator("#sign-in-link a").getAttribute("href"));
+        const phone = await (await newContext(device)).newPage();
+        await phone.goto(url);
+        await expect(nav(phone).getByText("Rae Reader")).toBeVisible();
+        // Used up: the secret (the link's fragment) is refused the second time.
+        const reused = await fetch(`${server.base}/auth/link`, {
+          method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ secret: new URL(url).hash.slice(1) }),
+        });
+        expect(reused.status).toBe(401);
       });
 
       await test.step("the admin downloads a player's data (the access request) and erases another player", async () => {

@@ -1,15 +1,17 @@
 // @ts-check
 /** @file A player's account page (`/players/ID/account`): for the player themself, download
  * their data (the access request) and erase it; for the site admin, the same for anyone plus
- * appointing or dismissing them as organiser, replacing their token (the new one shown once)
- * and revoking it (docs/api.md#roles, docs/personal-data.md). Anyone else is told whose page
+ * issuing them a sign-in link (with its QR code), appointing or dismissing them as organiser,
+ * replacing their token (the new one shown once) and revoking it (docs/api.md#roles,
+ * docs/personal-data.md, docs/sign-in.md). Anyone else is told whose page
  * it is. */
 
 import { gql, session } from "./api.js";
-import { h, replace, copy, announce, badge } from "./dom.js";
+import { h, replace, copy, announce, badge, when } from "./dom.js";
 import { command, field, formError, input, onSubmit } from "./forms.js";
 import * as Q from "./queries.js";
 import { navigate } from "./main.js";
+import { linkCard } from "./sign-in.js";
 
 /** @type {import("./main.js").View} */
 export async function accountView(main, [id]) {
@@ -29,6 +31,7 @@ export async function accountView(main, [id]) {
     replace(main,
       h("h1", {}, self ? "Your account" : `Account: ${player.name}`, player.erased ? [" ", badge("Erased")] : null),
       h("p", {}, h("a", { href: `/players/${id}` }, self ? "Your page" : `${player.name}'s page`)),
+      self || player.erased ? null : signInLinkSection(player),
       self ? null : organiserSection(player, render),
       self || player.erased ? null : tokenSection(player),
       dataSection(player, self),
@@ -36,6 +39,20 @@ export async function accountView(main, [id]) {
         : eraseForm(player, self, render));
   };
   await render();
+}
+
+/** The site admin issues a single-use sign-in link for the player (docs/sign-in.md), shown
+ * with its QR code to scan on their phone. @param {{ id: string, name: string }} player */
+export function signInLinkSection(player) {
+  const output = h("div", { id: "sign-in-link", "aria-live": "polite" });
+  const section = h("section", { "aria-labelledby": "link-h" }, h("h2", { id: "link-h" }, "Sign-in link"),
+    h("p", { class: "hint" }, `Signs ${player.name} in once, on the device that opens it or scans its QR code.`), formError());
+  const issue = () => command(section, async () => {
+    const { issueSignInLink } = await gql(Q.ISSUE_SIGN_IN_LINK, { playerId: player.id, returnTo: null });
+    replace(output, linkCard(issueSignInLink, `It works once, until ${when(issueSignInLink.expiresAt)}.`));
+  }, `A sign-in link for ${player.name} is shown.`, async () => {});
+  section.append(h("button", { type: "button", class: "primary", onclick: () => void issue() }, "Issue sign-in link"), output);
+  return section;
 }
 
 /** The admin's organiser switch. @param {any} player @param {() => Promise<void>} reload */
@@ -124,7 +141,7 @@ function eraseForm(player, self, reload) {
     }
     await gql(Q.ERASE_PLAYER, { playerId: player.id, reason: reason.value.trim() });
     if (self) {
-      session.signOut();
+      await session.signOut();
       announce("Your data is erased. You are signed out.");
       navigate("/");
       return;
