@@ -16,7 +16,10 @@ export async function adminView(main) {
     return;
   }
   const [cat, players] = await Promise.all([catalogue(), playersList()]);
-  replace(main, h("h1", {}, "Admin"), registerForm(), createLeagueForm(cat), players,
+  replace(main, h("h1", {}, "Admin"),
+    h("p", {}, h("a", { href: "/people" }, "People"), ": appoint and dismiss organisers, replace or revoke tokens, access requests, erasure."),
+    h("p", {}, h("a", { href: "/webhooks" }, "Webhooks"), ": every webhook, and those that cover every competition."),
+    registerForm(), createLeagueForm(cat), players,
     h("section", {}, h("h2", {}, "Correct a result"), h("p", {}, "Open a finished game from its league page and choose “Correct result”.")));
 }
 

@@ -78,8 +78,8 @@ function playersView(league) {
       : h("ol", { class: "players" }, league.players.map((/** @type {any} */ p) => h("li", {}, h("a", { href: `/players/${p.id}` }, p.name))))];
 }
 
-/** A player's join or leave button while the league is open, and the audit log's link; a
- * refusal is shown in `actions`. @param {HTMLElement} actions @param {any} league @param {() => Promise<void>} reload */
+/** A player's join or leave button while the league is open, the audit log's and the
+ * organisers' links; a refusal is shown in `actions`. @param {HTMLElement} actions @param {any} league @param {() => Promise<void>} reload */
 function actionsView(actions, league, reload) {
   const role = session.role;
   const joined = role?.kind === "player" && league.players.some((/** @type {any} */ p) => p.id === role.id);
@@ -99,7 +99,8 @@ function actionsView(actions, league, reload) {
         ? h("button", { type: "button", onclick: act(Q.UNSUBSCRIBE, "You left the league.") }, "Leave league")
         : h("button", { type: "button", class: "primary", onclick: act(Q.SUBSCRIBE, "You joined the league.") }, "Join league")
       : null,
-    h("a", { href: `/leagues/${league.id}/audit`, class: "button" }, "Audit log")];
+    h("a", { href: `/leagues/${league.id}/audit`, class: "button" }, "Audit log"),
+    h("a", { href: `/leagues/${league.id}/organisers`, class: "button" }, "Organisers")];
 }
 
 /** One game's row: seats, status, result, league scores and the report or correct link.

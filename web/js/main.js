@@ -1,8 +1,8 @@
 // @ts-check
 /** @file The app: a small router over the History API and one view per page (leagues,
  * league, game, player, audit, ratings, tournaments, tournament, board, board call, sign-in,
- * admin). Views render into `<main>` and return a clean-up function that ends their live
- * subscriptions. */
+ * admin, people, a player's account, a competition's organisers, webhooks). Views render
+ * into `<main>` and return a clean-up function that ends their live subscriptions. */
 
 import { session, gql, rememberReturn } from "./api.js";
 import { ME } from "./queries.js";
@@ -16,6 +16,10 @@ import { ratingsView } from "./ratings.js";
 import { tournamentsView } from "./tournaments.js";
 import { tournamentView } from "./tournament.js";
 import { boardView, boardCallView } from "./board.js";
+import { peopleView } from "./people.js";
+import { accountView } from "./account.js";
+import { leagueOrganisersView, tournamentOrganisersView } from "./organisers.js";
+import { webhooksView } from "./webhooks.js";
 
 /** @typedef {(main: HTMLElement, params: string[]) => (void | (() => void) | Promise<void | (() => void)>)} View */
 
@@ -24,17 +28,22 @@ const ROUTES = [
   [/^\/$/, leaguesView],
   [/^\/leagues\/([^/]+)$/, leagueView],
   [/^\/leagues\/([^/]+)\/audit$/, auditView],
+  [/^\/leagues\/([^/]+)\/organisers$/, leagueOrganisersView],
   [/^\/games\/([^/]+)$/, gameView],
   [/^\/players\/([^/]+)$/, playerView],
+  [/^\/players\/([^/]+)\/account$/, accountView],
   [/^\/ratings(?:\/([^/]+))?$/, ratingsView],
   [/^\/tournaments$/, tournamentsView],
   [/^\/tournaments\/([^/]+)$/, tournamentView],
+  [/^\/tournaments\/([^/]+)\/organisers$/, tournamentOrganisersView],
   [/^\/tournaments\/([^/]+)\/boards\/([^/]+)$/, boardView],
   [/^\/tournaments\/([^/]+)\/rounds\/(\d+)\/board-call$/, boardCallView],
   [/^\/tournaments\/([^/]+)\/sign-in-sheet$/, signInSheetView],
   [/^\/signin$/, signInView],
   [/^\/signin\/link$/, signInLinkView],
   [/^\/admin$/, adminView],
+  [/^\/people$/, peopleView],
+  [/^\/webhooks$/, webhooksView],
 ];
 
 /** @type {(() => void) | null} */
@@ -101,6 +110,7 @@ function renderNav() {
     link("/tournaments", "Tournaments", true),
     link("/ratings", "Ratings", true),
     role?.kind === "admin" ? link("/admin", "Admin") : null,
+    role?.kind === "admin" ? link("/people", "People") : null,
     role?.kind === "player" ? link(`/players/${role.id}`, "My page") : null,
     h("li", {}, h("a", { href: "/graphiql", "data-external": "" }, "GraphiQL")),
     role

@@ -41,12 +41,19 @@ export async function playerView(main, [id]) {
   replace(main,
     h("h1", {}, player.name),
     player.registeredAt ? h("p", {}, `Registered ${when(player.registeredAt)}`) : null,
+    role?.kind === "admin" || (role?.kind === "player" && role.id === id) ? accountLink(id, role.kind === "admin") : null,
     role?.kind === "player" && role.id === id ? devicesSection() : null,
     role?.kind === "player" && role.id === id ? tokenSection() : null,
     role?.kind === "player" && role.id === id ? calendarSection(player.calendarFeed) : null,
     h("h2", {}, "Leagues"),
     sections.length === 0 ? h("p", {}, "Not in any league yet. ", h("a", { href: "/" }, "Find an open one.")) : sections,
     await ratings);
+}
+
+/** The way to the player's account page (their data, erasure; the admin's tokens and roles).
+ * @param {string} id @param {boolean} admin */
+function accountLink(id, admin) {
+  return h("p", {}, h("a", { href: `/players/${id}/account`, class: "button" }, admin ? "Manage this player" : "Your data and erasure"));
 }
 
 /**

@@ -355,6 +355,77 @@ mutation RotateToken { rotateToken { player { id name } token } }`;
 export const ROTATE_CALENDAR_FEED = /* GraphQL */ `
 mutation RotateCalendarFeed { rotateCalendarFeed { url } }`;
 
+/** Players whose name holds `search` (every player when it is empty), with their roles. */
+export const FIND_PLAYERS = /* GraphQL */ `
+query FindPlayers($first: Int!, $after: String, $search: String) {
+  players(first: $first, after: $after, search: $search) {
+    totalCount
+    pageInfo { hasNextPage endCursor }
+    nodes { id name isOrganiser erased }
+  }
+}`;
+
+/** A player as their account page shows them. */
+export const ACCOUNT = /* GraphQL */ `
+query Account($id: ID!) { player(id: $id) { id name isOrganiser erased registeredAt } }`;
+
+export const APPOINT_ORGANISER = /* GraphQL */ `
+mutation AppointOrganiser($playerId: ID!) { appointOrganiser(playerId: $playerId) { id isOrganiser } }`;
+
+export const DISMISS_ORGANISER = /* GraphQL */ `
+mutation DismissOrganiser($playerId: ID!) { dismissOrganiser(playerId: $playerId) { id isOrganiser } }`;
+
+/** The site admin replaces a player's token (the new one is shown only once). */
+export const ROTATE_TOKEN_OF = /* GraphQL */ `
+mutation RotateTokenOf($playerId: ID!) { rotateToken(playerId: $playerId) { player { id name } token } }`;
+
+export const REVOKE_TOKEN = /* GraphQL */ `
+mutation RevokeToken($playerId: ID!) { revokeToken(playerId: $playerId) { id } }`;
+
+export const ERASE_PLAYER = /* GraphQL */ `
+mutation ErasePlayer($playerId: ID, $reason: String!) { erasePlayer(playerId: $playerId, reason: $reason) { id name erased } }`;
+
+/** The access request: everything the platform holds about a player, as JSON. */
+export const PERSONAL_DATA = /* GraphQL */ `
+query PersonalData($playerId: ID) { personalData(playerId: $playerId) }`;
+
+/** A league's or tournament's organisers (the creator and the co-organisers). */
+export const LEAGUE_ORGANISERS = /* GraphQL */ `
+query LeagueOrganisers($id: ID!) { league(id: $id) { id name organisers { id name } } }`;
+
+export const TOURNAMENT_ORGANISERS = /* GraphQL */ `
+query TournamentOrganisers($id: ID!) { tournament(id: $id) { id name organisers { id name } } }`;
+
+export const ADD_CO_ORGANISER = /* GraphQL */ `
+mutation AddCoOrganiser($competitionId: ID!, $playerId: ID!) { addCoOrganiser(competitionId: $competitionId, playerId: $playerId) }`;
+
+/** A league or a tournament by id (the other is null), with its organisers. */
+export const COMPETITION = /* GraphQL */ `
+query Competition($id: ID!) {
+  league(id: $id) { __typename id name organisers { id } }
+  tournament(id: $id) { __typename id name organisers { id } }
+}`;
+
+/** What a webhook can be told about, with the server's descriptions. */
+export const WEBHOOK_KINDS = /* GraphQL */ `
+query WebhookKinds { __type(name: "WebhookKind") { enumValues { name description } } }`;
+
+export const WEBHOOKS = /* GraphQL */ `
+query Webhooks {
+  webhooks { id url kinds competitionIds format status pausedReason lastError lastDeliveredAt }
+}`;
+
+export const REGISTER_WEBHOOK = /* GraphQL */ `
+mutation RegisterWebhook($input: RegisterWebhookInput!, $idempotencyKey: String) {
+  registerWebhook(input: $input, idempotencyKey: $idempotencyKey) { secret webhook { id } }
+}`;
+
+export const RESUME_WEBHOOK = /* GraphQL */ `
+mutation ResumeWebhook($id: ID!) { resumeWebhook(id: $id) { id status } }`;
+
+export const REMOVE_WEBHOOK = /* GraphQL */ `
+mutation RemoveWebhook($id: ID!) { removeWebhook(id: $id) }`;
+
 /** The embeddable standings widget of a league. */
 export const EMBED_LEAGUE = /* GraphQL */ `
 query EmbedLeague($id: ID!) { league(id: $id) { id name status standings { ${STANDING} } } }`;

@@ -90,7 +90,8 @@ export async function tournamentView(main, [id]) {
   const sheet = page.director
     ? h("p", {}, h("a", { href: `/tournaments/${id}/sign-in-sheet` }, "Sign-in QR codes for every entrant (print)"))
     : null;
-  replace(main, title, actions, sheet, downloads("tournaments", id), settings, registration, entrants, rollCall, mine, rounds,
+  const organisers = h("p", {}, h("a", { href: `/tournaments/${id}/organisers`, class: "button" }, page.director ? "Organisers: add a co-organiser" : "Organisers"));
+  replace(main, title, actions, sheet, downloads("tournaments", id), organisers, settings, registration, entrants, rollCall, mine, rounds,
     h("section", { "aria-labelledby": "standings-h" },
       h("h2", { id: "standings-h" }, "Standings ", live.element),
       h("div", { class: "field" }, h("label", { for: "standings-after" }, "Standings after"), roundSelect),

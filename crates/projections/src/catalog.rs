@@ -190,6 +190,15 @@ impl Catalog {
         self.players.ids()
     }
 
+    /// Ids of the players whose name holds `search`, ignoring case, in registration order
+    /// (an erased player's name is their pseudonym; docs/api.md#finding-players).
+    pub fn players_named(&self, search: &str) -> Vec<Uuid> {
+        let wanted = search.to_lowercase();
+        let named =
+            |id: &&Uuid| self.player(**id).is_some_and(|p| p.name.to_lowercase().contains(&wanted));
+        self.player_ids().iter().filter(named).copied().collect()
+    }
+
     /// The player whose bearer token hashes to `token_hash`.
     pub fn player_by_token_hash(&self, token_hash: &str) -> Option<&PlayerView> {
         self.players.by_token_hash(token_hash)

@@ -35,6 +35,28 @@ async fn players_page_by_cursor(db: TestDatabase) {
     assert_eq!(next["players"]["pageInfo"]["hasPreviousPage"], true);
 }
 
+/// `players(search:)` lists the players whose name holds the search, ignoring case, in
+/// registration order, paged by cursor like the whole list; a blank search lists everyone.
+async fn players_are_found_by_name(db: TestDatabase) {
+    let server = spawn_app(&db.url).await;
+    let olga = server.register("Olga Petrova").await;
+    server.register("Pat").await;
+    let olaf = server.register("olaf").await;
+    let query = "query($s: String, $a: String) { players(first: 1, after: $a, search: $s) {
+        totalCount pageInfo { hasNextPage endCursor } nodes { id name } } }";
+    let first = server.data(None, query, json!({ "s": " OL" })).await;
+    assert_eq!(first["players"]["totalCount"], 2);
+    assert_eq!(first["players"]["nodes"], json!([{ "id": olga.id, "name": "Olga Petrova" }]));
+    let after = &first["players"]["pageInfo"]["endCursor"];
+    let next = server.data(None, query, json!({ "s": "ol", "a": after })).await;
+    assert_eq!(next["players"]["nodes"], json!([{ "id": olaf.id, "name": "olaf" }]));
+    assert_eq!(next["players"]["pageInfo"]["hasNextPage"], false);
+    let blank = server.data(None, query, json!({ "s": "  " })).await;
+    assert_eq!(blank["players"]["totalCount"], 3);
+    let none = server.data(None, query, json!({ "s": "zz" })).await;
+    assert_eq!(none["players"]["totalCount"], 0);
+}
+
 /// Leagues are listed in creation order.
 async fn leagues_are_listed_in_creation_order(db: TestDatabase) {
     let server = spawn_app(&db.url).await;
@@ -79,6 +101,7 @@ async fn league_events_page_by_cursor(db: TestDatabase) {
 
 on_both_databases!(
     players_page_by_cursor,
+    players_are_found_by_name,
     leagues_are_listed_in_creation_order,
     league_events_page_by_cursor
 );

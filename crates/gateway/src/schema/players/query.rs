@@ -29,16 +29,23 @@ impl PlayerQuery {
     }
 
     /// Every registered player, in registration order (Relay connection; `first` ≤ 100).
+    /// With `search`, only those whose name (an erased player's: their pseudonym) holds it,
+    /// ignoring case (docs/api.md#finding-players).
     #[graphql(complexity = "page_complexity(first, child_complexity)")]
     async fn players(
         &self,
         ctx: &Context<'_>,
         first: Option<i32>,
         after: Option<String>,
+        search: Option<String>,
     ) -> GatewayResult<PlayerConnection> {
         let app = app(ctx);
         let catalog = app.catalog();
-        id_page(catalog.player_ids(), first, after, |id| Player::new(app.clone(), id))
+        let node = |id| Player::new(app.clone(), id);
+        match search.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+            None => id_page(catalog.player_ids(), first, after, node),
+            Some(search) => id_page(&catalog.players_named(search), first, after, node),
+        }
     }
 
     /// The calling player (null for the admin and anonymous callers).
