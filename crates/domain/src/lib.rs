@@ -74,6 +74,7 @@ pub use player::{
     PlayerCommand, PlayerErased, PlayerEvent, PlayerRegistered, RegisterPlayer, RevokeToken,
     RotateToken, TokenRevoked, TokenRotated, key_owner,
 };
+pub use player::{AddPasskey, MAX_PASSKEYS, PasskeyAdded, PasskeyRemoved, RemovePasskey};
 pub use rights::{Organisers, authorise_personal_data};
 pub use scores::{Effects, RecordedResult, ScoreError, ScoredGames, ScoredResult, StandingRow};
 pub use seats::{DIPLOMACY_POWERS, seat_label, seat_labels};

@@ -50,6 +50,26 @@ pub struct ErasePlayer {
     pub reason: String,
 }
 
+/// A player adds a passkey to their own record (`docs/sign-in.md#passkeys`): the gateway
+/// verified the WebAuthn registration and hands in the credential it encoded; the
+/// application seals it and the name under the player's key before it is stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AddPasskey {
+    pub actor: Actor,
+    pub player_id: PlayerId,
+    pub passkey_id: uuid::Uuid,
+    pub credential: String,
+    pub name: String,
+}
+
+/// A player removes one of their passkeys, or the site admin removes anyone's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RemovePasskey {
+    pub actor: Actor,
+    pub player_id: PlayerId,
+    pub passkey_id: uuid::Uuid,
+}
+
 /// Commands handled by the [`crate::Player`] aggregate.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PlayerCommand {
@@ -59,6 +79,8 @@ pub enum PlayerCommand {
     AppointOrganiser(AppointOrganiser),
     DismissOrganiser(DismissOrganiser),
     Erase(ErasePlayer),
+    AddPasskey(AddPasskey),
+    RemovePasskey(RemovePasskey),
 }
 
 macro_rules! player_commands {
@@ -93,7 +115,9 @@ player_commands!(
     RevokeToken => RevokeToken,
     AppointOrganiser => AppointOrganiser,
     DismissOrganiser => DismissOrganiser,
-    ErasePlayer => Erase
+    ErasePlayer => Erase,
+    AddPasskey => AddPasskey,
+    RemovePasskey => RemovePasskey
 );
 
 impl PlayerCommand {

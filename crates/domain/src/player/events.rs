@@ -1,4 +1,5 @@
-//! The events of a player's stream (`player-<uuid>`): registration, tokens, the organiser right, erasure.
+//! The events of a player's stream (`player-<uuid>`): registration, tokens, the organiser
+//! right, passkeys, erasure.
 
 use serde::{Deserialize, Serialize};
 
@@ -64,6 +65,30 @@ pub struct OrganiserDismissed {
     pub dismissed_by: Actor,
 }
 
+/// The player added a passkey (WebAuthn, `docs/sign-in.md#passkeys`): `credential` is the
+/// credential's id, public key and registration state as the gateway encodes them, and
+/// `name` what the player calls it ("My phone"); both are personal data, sealed under the
+/// player's key, so an erasure leaves neither readable and the passkey signs in no more.
+/// `passkey_id` names it to its owner (to list and remove it); the event's commit time is
+/// when it was added.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PasskeyAdded {
+    pub player_id: PlayerId,
+    pub passkey_id: uuid::Uuid,
+    pub credential: PersonalText,
+    pub name: PersonalText,
+}
+
+/// A passkey was removed (by its player or the site admin): it signs in no more.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PasskeyRemoved {
+    pub player_id: PlayerId,
+    pub passkey_id: uuid::Uuid,
+    pub removed_by: Actor,
+}
+
 /// The player's event types, one line each (stored name, the schema version this code writes,
 /// and the webhook kinds it is sent to, `notify [...]`, if any), passed on to the next aggregate's list and at last to `domain_events!` (`crate::events`).
 /// Registrations are at version 2 since names are sealed; a version 1 name reads as plain
@@ -78,6 +103,8 @@ macro_rules! player_events {
                 OrganiserAppointed = "OrganiserAppointed" version 1 in catalog,
                 OrganiserDismissed = "OrganiserDismissed" version 1 in catalog,
                 PlayerErased = "PlayerErased" version 1 in catalog,
+                PasskeyAdded = "PasskeyAdded" version 1 in catalog,
+                PasskeyRemoved = "PasskeyRemoved" version 1 in catalog,
             }
         }
     };
@@ -95,7 +122,9 @@ impl PlayerEvent {
             | PlayerEvent::TokenRevoked(_)
             | PlayerEvent::OrganiserAppointed(_)
             | PlayerEvent::OrganiserDismissed(_)
-            | PlayerEvent::PlayerErased(_) => {}
+            | PlayerEvent::PlayerErased(_)
+            | PlayerEvent::PasskeyAdded(_)
+            | PlayerEvent::PasskeyRemoved(_) => {}
         }
     }
 }

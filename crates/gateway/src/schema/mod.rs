@@ -16,6 +16,7 @@ mod inputs;
 mod leagues;
 mod live;
 mod pagination;
+mod passkeys;
 mod players;
 mod ratings;
 mod tournaments;
@@ -45,6 +46,7 @@ pub struct QueryRoot(
     tournaments::query::TournamentQuery,
     players::query::AccessQuery,
     webhooks::WebhookQuery,
+    passkeys::PasskeyQuery,
 );
 
 /// The mutation root: each change needs a bearer token; the domain decides whether the
@@ -58,6 +60,7 @@ pub struct MutationRoot(
     players::mutation::AccessMutation,
     feeds::FeedsMutation,
     webhooks::WebhookMutation,
+    passkeys::PasskeyMutation,
 );
 
 /// Live updates over `/graphql/ws` (graphql-transport-ws or graphql-ws); authenticate in
@@ -84,7 +87,12 @@ pub(crate) fn builder_for(
     config: &GatewayConfig,
     shutdown: Shutdown,
 ) -> async_graphql::SchemaBuilder<QueryRoot, MutationRoot, SubscriptionRoot> {
-    builder().data(app).data(shutdown).data(config.webhooks.clone().unwrap_or_default()).extension(
+    builder()
+        .data(app)
+        .data(shutdown)
+        .data(config.webhooks.clone().unwrap_or_default())
+        .data(crate::passkey::Registrations::new())
+        .extension(
         ErrorCodes::new(config.max_depth, config.max_introspection_depth, config.max_complexity),
     )
 }
