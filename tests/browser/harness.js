@@ -11,6 +11,8 @@ import { freshDatabase, startServer } from "./server.js";
 import { problems } from "./schema.js";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
+/** The loopback host names pages may reach (`localhost` where passkeys need a domain name). */
+const LOOPBACK = new Set(["127.0.0.1", "localhost"]);
 
 /** @typedef {import("@playwright/test").Page} Page */
 /** @typedef {import("@playwright/test").BrowserContext} BrowserContext */
@@ -48,7 +50,7 @@ export async function setUp(browser, info) {
     });
     page.on("pageerror", (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
     page.on("websocket", (ws) => {
-      if (new URL(ws.url()).hostname !== "127.0.0.1") offLoopback.push(ws.url());
+      if (!LOOPBACK.has(new URL(ws.url()).hostname)) offLoopback.push(ws.url());
       ws.on("framesent", (frame) => {
         try {
           const message = JSON.parse(String(frame.payload));
@@ -69,7 +71,7 @@ export async function setUp(browser, info) {
       contexts.push(context);
       await context.route("**/*", (route) => {
         const url = new URL(route.request().url());
-        if (url.hostname !== "127.0.0.1") {
+        if (!LOOPBACK.has(url.hostname)) {
           offLoopback.push(url.href);
           return route.abort();
         }

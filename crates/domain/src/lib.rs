@@ -69,12 +69,12 @@ pub use personal::{
     OpenError, PERSON_KEY_LEN, PersonKey, PersonalText, SEAL_NONCE_LEN, SealedText, pseudonym,
 };
 pub use player::Player;
+pub use player::{AddPasskey, MAX_PASSKEYS, PasskeyAdded, PasskeyRemoved, RemovePasskey};
 pub use player::{
     AppointOrganiser, DismissOrganiser, ErasePlayer, OrganiserAppointed, OrganiserDismissed,
     PlayerCommand, PlayerErased, PlayerEvent, PlayerRegistered, RegisterPlayer, RevokeToken,
     RotateToken, TokenRevoked, TokenRotated, key_owner,
 };
-pub use player::{AddPasskey, MAX_PASSKEYS, PasskeyAdded, PasskeyRemoved, RemovePasskey};
 pub use rights::{Organisers, authorise_personal_data};
 pub use scores::{Effects, RecordedResult, ScoreError, ScoredGames, ScoredResult, StandingRow};
 pub use seats::{DIPLOMACY_POWERS, seat_label, seat_labels};

@@ -1812,7 +1812,8 @@ mod passkeys {
 
     #[test]
     fn a_player_adds_a_passkey_to_their_own_record_with_a_name() {
-        let events = on_player(&registered(), add(Actor::Player(player(ANN)), "  My phone ")).unwrap();
+        let events =
+            on_player(&registered(), add(Actor::Player(player(ANN)), "  My phone ")).unwrap();
         assert_eq!(
             events,
             [DomainEvent::Player(PlayerEvent::PasskeyAdded(PasskeyAdded {

@@ -40,14 +40,15 @@ use webauthn_rp::request::register::{
     Username,
 };
 use webauthn_rp::request::{
-    AsciiDomain, FixedCapHashSet, InsertResult, PublicKeyCredentialDescriptor, RpId,
-    TimedCeremony,
+    AsciiDomain, FixedCapHashSet, InsertResult, PublicKeyCredentialDescriptor, RpId, TimedCeremony,
 };
-use webauthn_rp::response::{AuthTransports, CredentialId, SentChallenge};
+use webauthn_rp::response::auth::ser_relaxed::AuthenticationRelaxed;
+use webauthn_rp::response::register::ser_relaxed::RegistrationRelaxed;
 use webauthn_rp::response::register::{DynamicState, StaticState};
+use webauthn_rp::response::{AuthTransports, CredentialId, SentChallenge};
 use webauthn_rp::{
-    AuthenticatedCredential, DiscoverableAuthentication16, DiscoverableAuthenticationServerState,
-    DiscoverableCredentialRequestOptions, PublicKeyCredentialCreationOptions, Registration,
+    AuthenticatedCredential, DiscoverableAuthenticationServerState,
+    DiscoverableCredentialRequestOptions, PublicKeyCredentialCreationOptions,
     RegistrationServerState,
 };
 
@@ -86,9 +87,9 @@ where
         let mut set = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         match set.insert_or_replace_all_expired(ceremony) {
             InsertResult::Success => Ok(()),
-            InsertResult::CapacityFull | InsertResult::Duplicate => {
-                Err(GatewayError::App(league_app::AppError::internal("too many passkey ceremonies")))
-            }
+            InsertResult::CapacityFull | InsertResult::Duplicate => Err(GatewayError::App(
+                league_app::AppError::internal("too many passkey ceremonies"),
+            )),
         }
     }
 
@@ -203,8 +204,8 @@ pub(crate) fn finish_registration(
     player: Uuid,
     response: &str,
 ) -> Result<String, GatewayError> {
-    let registration = Registration::from_json_custom(response.as_bytes())
-        .map_err(|error| refused("registration", error))?;
+    let RegistrationRelaxed(registration) =
+        serde_json::from_str(response).map_err(|error| refused("registration", error))?;
     let challenge =
         registration.challenge_relaxed().map_err(|error| refused("registration", error))?;
     let ceremony = ceremonies.finish(&challenge)?;
@@ -298,8 +299,8 @@ fn verify_assertion(
 ) -> Result<Uuid, GatewayError> {
     json_only(headers)?;
     let party = RelyingParty::of(&RequestOrigin::of(headers))?;
-    let assertion = DiscoverableAuthentication16::from_json_custom(body.as_bytes())
-        .map_err(|error| refused("assertion", error))?;
+    let AuthenticationRelaxed::<USER_HANDLE_LEN, true>(assertion) =
+        serde_json::from_str(body).map_err(|error| refused("assertion", error))?;
     let challenge = assertion.challenge_relaxed().map_err(|error| refused("assertion", error))?;
     let ceremony = ceremonies.finish(&challenge)?;
     let handle = *assertion.response().user_handle();
@@ -431,7 +432,8 @@ mod tests {
         let ceremonies = SignInCeremonies::new();
         let mut assertion = passkey.assert(&request_options(&ceremonies, &headers()).unwrap());
         forge(&mut assertion);
-        let credentials = |p| if p == player { vec![(Uuid::nil(), credential.to_owned())] } else { vec![] };
+        let credentials =
+            |p| if p == player { vec![(Uuid::nil(), credential.to_owned())] } else { vec![] };
         verify_assertion(&ceremonies, &headers(), credentials, &assertion.to_string())
     }
 
@@ -506,12 +508,16 @@ mod tests {
         options["rpId"] = Value::from("evil.example");
         let body = passkey.assert(&options).to_string();
         let credentials = |_| vec![(Uuid::nil(), credential.clone())];
-        assert!(verify_assertion(&ceremonies, &headers(), credentials, &body).is_err());
+        let refusals =
+            [(verify_assertion(&ceremonies, &headers(), credentials, &body), "RpIdHashMismatch")];
         // Signed by another key under the same credential id.
         let mut impostor = SoftPasskey::new(9, ORIGIN);
         impostor.credential_id = passkey.credential_id.clone();
         impostor.user_handle = passkey.user_handle.clone();
-        assert!(sign_in_with(&mut impostor, player, &credential, |_| {}).is_err());
+        let refusals = refusals.into_iter().chain([(
+            sign_in_with(&mut impostor, player, &credential, |_| {}),
+            "AssertionSignature",
+        )]);
         // A changed client data breaks the signature.
         let tampered = sign_in_with(&mut passkey, player, &credential, |assertion| {
             let data = assertion["response"]["clientDataJSON"].as_str().unwrap();
@@ -519,10 +525,16 @@ mod tests {
             let text = text.replace("\"crossOrigin\":false", "\"crossOrigin\":false ");
             assertion["response"]["clientDataJSON"] = Value::from(BASE64URL.encode(text));
         });
-        assert!(tampered.is_err());
         // The screen lock was not used.
         passkey.user_verified = false;
-        assert!(sign_in_with(&mut passkey, player, &credential, |_| {}).is_err());
+        let unverified = sign_in_with(&mut passkey, player, &credential, |_| {});
+        for (refusal, why) in
+            refusals.chain([(tampered, "AssertionSignature"), (unverified, "UserNotVerified")])
+        {
+            let refusal = message(refusal);
+            assert!(refusal.contains("assertion did not verify"), "{refusal}");
+            assert!(refusal.contains(why), "{why}: {refusal}");
+        }
     }
 
     #[test]
@@ -534,7 +546,8 @@ mod tests {
 
         let (ceremonies, ann, bob) = (Registrations::new(), Uuid::now_v7(), Uuid::now_v7());
         let response = SoftPasskey::new(4, ORIGIN).register(&creation_options(&ceremonies, ann));
-        let refused = message(finish_registration(&ceremonies, &party(), bob, &response.to_string()));
+        let refused =
+            message(finish_registration(&ceremonies, &party(), bob, &response.to_string()));
         assert!(refused.contains("made for someone else"), "{refused}");
     }
 

@@ -15,8 +15,8 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use league_domain::{
-    DomainEvent, PasskeyAdded, PersonKey, PersonalText, PlayerEvent, PlayerRegistered,
-    SealedText, pseudonym,
+    DomainEvent, PasskeyAdded, PersonKey, PersonalText, PlayerEvent, PlayerRegistered, SealedText,
+    pseudonym,
 };
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use uuid::Uuid;

@@ -171,11 +171,16 @@ impl Player {
 
     fn add_passkey(&self, c: &AddPasskey) -> Result<Vec<PlayerEvent>, DomainError> {
         if c.actor.player_id() != Some(c.player_id) {
-            return Err(DomainError::forbidden("only a player may add a passkey, to their own record"));
+            return Err(DomainError::forbidden(
+                "only a player may add a passkey, to their own record",
+            ));
         }
         self.registered(c.player_id)?;
         if self.passkeys.contains(&c.passkey_id) {
-            return Err(DomainError::conflict(format!("passkey {} is already added", c.passkey_id)));
+            return Err(DomainError::conflict(format!(
+                "passkey {} is already added",
+                c.passkey_id
+            )));
         }
         if self.passkeys.len() >= MAX_PASSKEYS {
             return Err(DomainError::conflict(format!(

@@ -92,9 +92,11 @@ pub(crate) fn builder_for(
         .data(shutdown)
         .data(config.webhooks.clone().unwrap_or_default())
         .data(crate::passkey::Registrations::new())
-        .extension(
-        ErrorCodes::new(config.max_depth, config.max_introspection_depth, config.max_complexity),
-    )
+        .extension(ErrorCodes::new(
+            config.max_depth,
+            config.max_introspection_depth,
+            config.max_complexity,
+        ))
 }
 
 /// The exported SDL (what `schema.graphql` holds).
