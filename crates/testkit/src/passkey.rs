@@ -67,18 +67,11 @@ impl SoftPasskey {
         attestation.extend_from_slice(&cbor_map(0));
         cbor_text(&mut attestation, "authData");
         cbor_bytes(&mut attestation, &auth_data);
-        json!({
-            "id": encode(&self.credential_id),
-            "rawId": encode(&self.credential_id),
-            "type": "public-key",
-            "authenticatorAttachment": "platform",
-            "response": {
-                "clientDataJSON": encode(client_data.as_bytes()),
-                "attestationObject": encode(&attestation),
-                "transports": ["internal"],
-            },
-            "clientExtensionResults": {},
-        })
+        self.credential(json!({
+            "clientDataJSON": encode(client_data.as_bytes()),
+            "attestationObject": encode(&attestation),
+            "transports": ["internal"],
+        }))
     }
 
     /// The assertion (`AuthenticationResponseJSON`) answering request `options`.
@@ -90,17 +83,22 @@ impl SoftPasskey {
         let auth_data = self.auth_data(rp_id, 0);
         let signed = [auth_data.as_slice(), &Sha256::digest(client_data.as_bytes())].concat();
         let signature: DerSignature = self.key.sign(&signed);
+        self.credential(json!({
+            "clientDataJSON": encode(client_data.as_bytes()),
+            "authenticatorData": encode(&auth_data),
+            "signature": encode(signature.as_bytes()),
+            "userHandle": encode(&self.user_handle),
+        }))
+    }
+
+    /// The credential's `PublicKeyCredential.toJSON()` around an authenticator `response`.
+    fn credential(&self, response: Value) -> Value {
         json!({
             "id": encode(&self.credential_id),
             "rawId": encode(&self.credential_id),
             "type": "public-key",
             "authenticatorAttachment": "platform",
-            "response": {
-                "clientDataJSON": encode(client_data.as_bytes()),
-                "authenticatorData": encode(&auth_data),
-                "signature": encode(signature.as_bytes()),
-                "userHandle": encode(&self.user_handle),
-            },
+            "response": response,
             "clientExtensionResults": {},
         })
     }
