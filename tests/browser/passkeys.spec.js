@@ -6,7 +6,7 @@
 // there); the removed passkey signs in no more. Passkeys need a domain name, so the pages
 // are opened at `localhost`, not 127.0.0.1.
 import { test, expect } from "@playwright/test";
-import { setUp } from "./harness.js";
+import { setUp, accessibilityProblems, sidewaysScroll, PHONE, DESKTOP } from "./harness.js";
 
 /** @typedef {import("@playwright/test").Page} Page */
 
@@ -34,7 +34,7 @@ test("a passkey added on one device signs its player in on a fresh one", async (
     let credentials = [];
 
     await test.step("signed in on a desktop, Ann adds a passkey on her own page", async () => {
-      const page = await signIn(await newContext({ baseURL: base }), ann.token);
+      const page = await signIn(await newContext({ ...DESKTOP, baseURL: base }), ann.token);
       const { cdp, authenticatorId } = await authenticator(page);
       await page.goto(own);
       await expect(page.getByRole("heading", { name: "Your passkeys" })).toBeVisible();
@@ -42,6 +42,7 @@ test("a passkey added on one device signs its player in on a fresh one", async (
       await page.getByLabel("Passkey name").fill("My laptop");
       await page.getByRole("button", { name: "Add a passkey" }).click();
       await expect(page.locator("#passkey-list table")).toContainText("My laptop");
+      expect(await accessibilityProblems(page)).toEqual([]);
       ({ credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId }));
       expect(credentials).toHaveLength(1);
       expect(credentials[0].isResidentCredential).toBe(true);
@@ -49,19 +50,23 @@ test("a passkey added on one device signs its player in on a fresh one", async (
     });
 
     await test.step("on a fresh phone holding the passkey, one button signs her in", async () => {
-      const context = await newContext({ baseURL: base, viewport: { width: 390, height: 800 } });
-      const phone = await context.newPage();
+      const phone = await (await newContext({ ...PHONE, baseURL: base })).newPage();
       const { cdp, authenticatorId } = await authenticator(phone);
       for (const credential of credentials) await cdp.send("WebAuthn.addCredential", { authenticatorId, credential });
       await phone.goto("/signin");
+      expect(await accessibilityProblems(phone)).toEqual([]);
+      await phone.setViewportSize({ width: 360, height: 800 });
+      expect(await sidewaysScroll(phone)).toBeLessThanOrEqual(0);
+      await phone.setViewportSize(PHONE.viewport);
       await phone.getByRole("button", { name: "Sign in with a passkey" }).click();
       await expect(phone.getByRole("button", { name: "Sign out" })).toBeVisible();
       await phone.goto(own);
       await expect(phone.getByRole("heading", { level: 1 })).toHaveText("Ann");
+      await expect(phone.locator("#passkey-list table")).toBeVisible();
+      expect(await accessibilityProblems(phone)).toEqual([]);
       await phone.setViewportSize({ width: 360, height: 800 });
-      const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow).toBeLessThanOrEqual(0);
-      await phone.setViewportSize({ width: 390, height: 800 });
+      expect(await sidewaysScroll(phone)).toBeLessThanOrEqual(0);
+      await phone.setViewportSize(PHONE.viewport);
 
       // Acting as Ann: she removes the passkey from the phone.
       await expect(phone.locator("#passkey-list table")).toContainText("My laptop");
@@ -72,8 +77,7 @@ test("a passkey added on one device signs its player in on a fresh one", async (
     });
 
     await test.step("the removed passkey signs in no more", async () => {
-      const context = await newContext({ baseURL: base });
-      const page = await context.newPage();
+      const page = await (await newContext({ ...DESKTOP, baseURL: base })).newPage();
       const { cdp, authenticatorId } = await authenticator(page);
       for (const credential of credentials) await cdp.send("WebAuthn.addCredential", { authenticatorId, credential });
       await page.goto("/signin");

@@ -123,7 +123,52 @@ async fn an_erasure_drops_the_players_passkeys_from_every_gateway(db: TestDataba
     assert_eq!(passkeys(&first, ADMIN, &ann.id).await, json!([]));
 }
 
+/// POSTs `body` as JSON to `path` (`content_type` declared).
+async fn post(server: &TestApp, path: &str, content_type: &str, body: &Value) -> reqwest::Response {
+    let request = server.http.post(server.url(path)).header("content-type", content_type);
+    server.send(request.body(body.to_string())).await.expect("POST")
+}
+
+async fn a_passkey_signs_its_player_in_once_per_challenge(db: TestDatabase) {
+    let server = spawn_app_on_port(&db.url, |_| {}).await;
+    let ann = server.register("Ann").await;
+    let mut phone = SoftPasskey::new(5, &server.url(""));
+    let added = add(&server, &ann, &mut phone, "My phone").await;
+    assert!(added["errors"].is_null(), "{added}");
+
+    let json = "application/json";
+    let options: Value =
+        post(&server, "/auth/passkey/options", json, &json!({})).await.json().await.expect("JSON");
+    assert_eq!(options["userVerification"], "required", "{options}");
+    let assertion = phone.assert(&options);
+    // A cross-site form cannot declare JSON: refused before anything is checked.
+    let form = post(&server, "/auth/passkey/sign-in", "text/plain", &assertion).await;
+    assert_eq!(form.status(), 400);
+
+    let answer = post(&server, "/auth/passkey/sign-in", json, &assertion).await;
+    assert_eq!(answer.status(), 200);
+    let cookie = answer.headers()["set-cookie"].to_str().expect("ASCII").to_owned();
+    assert!(cookie.contains("HttpOnly"), "{cookie}");
+    let cookie = cookie.split(';').next().expect("name=value").to_owned();
+    let request = server.http.get(server.url("/auth/session")).header("cookie", &cookie);
+    let session: Value = server.send(request).await.expect("GET").json().await.expect("JSON");
+    assert_eq!(session["player"]["id"], ann.id, "{session}");
+    let events = server.events(None).await;
+    let started = events.iter().filter(|e| e["type"] == "SessionStarted").collect::<Vec<_>>();
+    assert_eq!(started.len(), 1);
+    assert_eq!(started[0]["payload"]["method"], "passkey");
+
+    // The same assertion again: its challenge is used; no second session.
+    let count = server.event_count().await;
+    let replayed = post(&server, "/auth/passkey/sign-in", json, &assertion).await;
+    assert_eq!(replayed.status(), 400);
+    let refusal: Value = replayed.json().await.expect("JSON");
+    assert_eq!(refusal["code"], "BAD_USER_INPUT", "{refusal}");
+    assert_eq!(server.event_count().await, count);
+}
+
 on_both_databases!(
+    a_passkey_signs_its_player_in_once_per_challenge,
     a_player_adds_lists_and_removes_a_passkey_every_gateway_knows,
     an_erasure_drops_the_players_passkeys_from_every_gateway,
 );

@@ -4,7 +4,8 @@
  * "Sign in with a passkey" button (the browser offers the passkeys it holds for this site:
  * nothing to type). */
 
-import { ApiError, gql, session, goBack } from "./api.js";
+import * as api from "./api.js";
+import { ApiError, gql } from "./api.js";
 import { h, replace, when, announce } from "./dom.js";
 import { field, formError, input, onSubmit, showError, command } from "./forms.js";
 import * as Q from "./queries.js";
@@ -97,9 +98,9 @@ export function passkeySignIn() {
   button.addEventListener("click", async () => {
     try {
       await signInWithPasskey();
-      await session.refresh();
+      await api.session.refresh();
       announce("Signed in.");
-      goBack();
+      api.goBack();
     } catch (error) {
       showError(section, error);
     }

@@ -36,11 +36,11 @@ use uuid::Uuid;
 use webauthn_rp::bin::{Decode, Encode};
 use webauthn_rp::request::auth::AuthenticationVerificationOptions;
 use webauthn_rp::request::register::{
-    Nickname, PublicKeyCredentialUserEntity, RegistrationVerificationOptions, UserHandle16,
+    CredProtect, Nickname, PublicKeyCredentialUserEntity, RegistrationVerificationOptions, UserHandle16,
     Username,
 };
 use webauthn_rp::request::{
-    AsciiDomain, FixedCapHashSet, InsertResult, PublicKeyCredentialDescriptor, RpId, TimedCeremony,
+    AsciiDomain, ExtensionInfo, FixedCapHashSet, InsertResult, PublicKeyCredentialDescriptor, RpId, TimedCeremony,
 };
 use webauthn_rp::response::auth::ser_relaxed::AuthenticationRelaxed;
 use webauthn_rp::response::register::ser_relaxed::RegistrationRelaxed;
@@ -187,7 +187,13 @@ pub(crate) fn begin_registration(
             Some(PublicKeyCredentialDescriptor { id, transports })
         })
         .collect();
-    let (server, client) = PublicKeyCredentialCreationOptions::passkey(&party.rp_id, user, exclude)
+    let mut options = PublicKeyCredentialCreationOptions::passkey(&party.rp_id, user, exclude);
+    // Ask for credProtect without enforcing it: an authenticator that lacks the extension
+    // (Chromium's virtual one, many security keys) would refuse to make the passkey at all.
+    // Every ceremony requires user verification anyway.
+    options.extensions.cred_protect =
+        CredProtect::UserVerificationRequired(ExtensionInfo::AllowDontEnforceValue);
+    let (server, client) = options
         .start_ceremony()
         .map_err(|error| refused("creation options", error))?;
     let options = serde_json::to_string(&client).map_err(league_app::AppError::internal)?;
