@@ -151,6 +151,11 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
             PlayerCommand::Erase(_) => &[EventType::PlayerErased],
             PlayerCommand::AddPasskey(_) => &[EventType::PasskeyAdded],
             PlayerCommand::RemovePasskey(_) => &[EventType::PasskeyRemoved],
+            PlayerCommand::StartSession(_) => &[EventType::SessionStarted],
+            PlayerCommand::RenewSession(_) => &[EventType::SessionRenewed],
+            PlayerCommand::EndSession(_) => &[EventType::SessionEnded],
+            PlayerCommand::EndAllSessions(_) => &[EventType::AllSessionsEnded],
+            PlayerCommand::IssueSignInLink(_) => &[EventType::SignInLinkIssued],
         },
         AppCommand::League(c) => match c {
             LeagueCommand::Create(_) => &[EventType::LeagueCreated],

@@ -92,7 +92,12 @@ pub(crate) fn seal_personal_data(
             | PlayerEvent::TokenRevoked(_)
             | PlayerEvent::OrganiserAppointed(_)
             | PlayerEvent::OrganiserDismissed(_)
-            | PlayerEvent::PasskeyRemoved(_) => continue,
+            | PlayerEvent::PasskeyRemoved(_)
+            | PlayerEvent::SessionStarted(_)
+            | PlayerEvent::SessionRenewed(_)
+            | PlayerEvent::SessionEnded(_)
+            | PlayerEvent::AllSessionsEnded(_)
+            | PlayerEvent::SignInLinkIssued(_) => continue,
         };
         if change.replace(next).is_some() {
             return Err(AppError::internal("one append would change two person keys"));
@@ -128,6 +133,8 @@ pub struct PersonalData {
     /// The person's passkeys: name and when added (the credentials themselves are in
     /// `events`, sealed as stored).
     pub passkeys: Vec<PasskeyData>,
+    /// The browsers signed in now (`docs/sign-in.md`): how, when, and a coarse device label.
+    pub sessions: Vec<league_projections::SessionView>,
     pub leagues: Vec<LeagueData>,
     pub tournaments: Vec<TournamentData>,
     /// Current ratings, one per kind of game played.
@@ -330,6 +337,7 @@ impl App {
             organiser,
             token: if view.token_hash.is_empty() { "revoked" } else { "valid" },
             passkeys,
+            sessions: self.catalog().sign_ins().sessions_of(player).into_iter().cloned().collect(),
             leagues: league_data,
             tournaments,
             ratings,

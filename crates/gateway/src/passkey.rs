@@ -24,23 +24,24 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::extract::{Extension, State};
+use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as BASE64URL;
-use league_app::App;
+use league_domain::SignInMethod;
 use uuid::Uuid;
 use webauthn_rp::bin::{Decode, Encode};
 use webauthn_rp::request::auth::AuthenticationVerificationOptions;
 use webauthn_rp::request::register::{
-    CredProtect, Nickname, PublicKeyCredentialUserEntity, RegistrationVerificationOptions, UserHandle16,
-    Username,
+    CredProtect, Nickname, PublicKeyCredentialUserEntity, RegistrationVerificationOptions,
+    UserHandle16, Username,
 };
 use webauthn_rp::request::{
-    AsciiDomain, ExtensionInfo, FixedCapHashSet, InsertResult, PublicKeyCredentialDescriptor, RpId, TimedCeremony,
+    AsciiDomain, ExtensionInfo, FixedCapHashSet, InsertResult, PublicKeyCredentialDescriptor, RpId,
+    TimedCeremony,
 };
 use webauthn_rp::response::auth::ser_relaxed::AuthenticationRelaxed;
 use webauthn_rp::response::register::ser_relaxed::RegistrationRelaxed;
@@ -54,7 +55,8 @@ use webauthn_rp::{
 
 use crate::error::GatewayError;
 use crate::feeds::RequestOrigin;
-use stand_in::{SessionConfig, SignInMethod, begin_session};
+use crate::http::GatewayState;
+use crate::session::{begin_session, refusal};
 
 /// Ceremonies one gateway holds at once, per kind; a full set first drops the expired ones,
 /// then refuses new ceremonies until some finish or expire.
@@ -160,7 +162,7 @@ fn decode_credential(text: &str) -> Option<(Vec<u8>, Vec<u8>, [u8; 7])> {
 
 /// Begins adding a passkey for `player` (named `name` on the authenticator): the creation
 /// options for the browser, as `PublicKeyCredentialCreationOptionsJSON` text. The player's
-/// passkeys (`existing`, as [`App::passkey_credentials`] answers them) are excluded, so
+/// passkeys (`existing`, as [`league_app::App::passkey_credentials`] answers them) are excluded, so
 /// one authenticator does not hold two of theirs.
 pub(crate) fn begin_registration(
     ceremonies: &Registrations,
@@ -193,9 +195,8 @@ pub(crate) fn begin_registration(
     // Every ceremony requires user verification anyway.
     options.extensions.cred_protect =
         CredProtect::UserVerificationRequired(ExtensionInfo::AllowDontEnforceValue);
-    let (server, client) = options
-        .start_ceremony()
-        .map_err(|error| refused("creation options", error))?;
+    let (server, client) =
+        options.start_ceremony().map_err(|error| refused("creation options", error))?;
     let options = serde_json::to_string(&client).map_err(league_app::AppError::internal)?;
     ceremonies.begin(server)?;
     Ok(options)
@@ -233,27 +234,22 @@ pub(crate) fn finish_registration(
     Ok(encode_credential(id, &key, &state))
 }
 
-/// The passkey ceremonies of signing in, and what a session needs.
-#[derive(Clone)]
-struct SignIns {
-    app: App,
-    sessions: SessionConfig,
-    ceremonies: SignInCeremonies,
-}
-
-/// `POST /auth/passkey/options` and `POST /auth/passkey/sign-in`.
-pub(crate) fn routes(app: App, sessions: SessionConfig) -> Router {
-    let state = SignIns { app, sessions, ceremonies: Ceremonies::new() };
+/// `POST /auth/passkey/options` and `POST /auth/passkey/sign-in`, with this gateway's
+/// sign-in ceremonies.
+pub(crate) fn routes() -> Router<GatewayState> {
     Router::new()
         .route("/auth/passkey/options", post(sign_in_options))
         .route("/auth/passkey/sign-in", post(sign_in))
-        .with_state(state)
+        .layer(Extension(SignInCeremonies::new()))
 }
 
 /// The request options of a passkey sign-in (`PublicKeyCredentialRequestOptionsJSON`): a
 /// fresh challenge, no allowed credentials, user verification required.
-async fn sign_in_options(State(state): State<SignIns>, headers: HeaderMap) -> Response {
-    match request_options(&state.ceremonies, &headers) {
+async fn sign_in_options(
+    Extension(ceremonies): Extension<SignInCeremonies>,
+    headers: HeaderMap,
+) -> Response {
+    match request_options(&ceremonies, &headers) {
         Ok(options) => Json(options).into_response(),
         Err(error) => refusal(error),
     }
@@ -276,14 +272,19 @@ fn request_options(
 
 /// Verifies a passkey assertion (`AuthenticationResponseJSON`) and starts a session for the
 /// player whose passkey it is: `{ "signedIn": true }` with the session cookie.
-async fn sign_in(State(state): State<SignIns>, headers: HeaderMap, body: String) -> Response {
+async fn sign_in(
+    State(state): State<GatewayState>,
+    Extension(ceremonies): Extension<SignInCeremonies>,
+    headers: HeaderMap,
+    body: String,
+) -> Response {
     let credentials = |player| state.app.passkey_credentials(player);
-    let player = match verify_assertion(&state.ceremonies, &headers, credentials, &body) {
+    let player = match verify_assertion(&ceremonies, &headers, credentials, &body) {
         Ok(player) => player,
         Err(error) => return refusal(error),
     };
-    match begin_session(&state.app, &state.sessions, player, SignInMethod::Passkey, &headers).await
-    {
+    let method = SignInMethod::Passkey;
+    match begin_session(&state.app, &state.sessions, player, method, &headers, None).await {
         Ok(cookie) => {
             ([(header::SET_COOKIE, cookie)], Json(serde_json::json!({ "signedIn": true })))
                 .into_response()
@@ -296,7 +297,7 @@ async fn sign_in(State(state): State<SignIns>, headers: HeaderMap, body: String)
 type SignInCeremonies = Ceremonies<DiscoverableAuthenticationServerState>;
 
 /// The player an assertion (`body`) signs in, once every check passed; `credentials` answers
-/// a player's passkeys as [`App::passkey_credentials`] does.
+/// a player's passkeys as [`league_app::App::passkey_credentials`] does.
 fn verify_assertion(
     ceremonies: &SignInCeremonies,
     headers: &HeaderMap,
@@ -349,47 +350,6 @@ fn json_only(headers: &HeaderMap) -> Result<(), GatewayError> {
         Ok(())
     } else {
         Err(GatewayError::bad_input("content-type", "must be application/json"))
-    }
-}
-
-/// A refusal as JSON: `{ "code", "message" }` with the matching HTTP status.
-fn refusal(error: GatewayError) -> Response {
-    let status = match error.code() {
-        "UNAUTHENTICATED" => StatusCode::UNAUTHORIZED,
-        "BAD_USER_INPUT" => StatusCode::BAD_REQUEST,
-        "FORBIDDEN" => StatusCode::FORBIDDEN,
-        "NOT_FOUND" => StatusCode::NOT_FOUND,
-        "CONFLICT" => StatusCode::CONFLICT,
-        _ => StatusCode::INTERNAL_SERVER_ERROR,
-    };
-    let body = serde_json::json!({ "code": error.code(), "message": error.message() });
-    (status, Json(body)).into_response()
-}
-
-/// TEMPORARY stand-in for the session foundation (`crate::session`), removed when it is merged.
-mod stand_in {
-    use axum::http::{HeaderMap, HeaderValue};
-    use league_app::App;
-    use uuid::Uuid;
-
-    use crate::error::GatewayError;
-
-    #[derive(Debug, Clone, Default)]
-    pub(crate) struct SessionConfig;
-
-    #[derive(Debug, Clone, Copy)]
-    pub(crate) enum SignInMethod {
-        Passkey,
-    }
-
-    pub(crate) async fn begin_session(
-        _app: &App,
-        _sessions: &SessionConfig,
-        _player: Uuid,
-        _method: SignInMethod,
-        _headers: &HeaderMap,
-    ) -> Result<HeaderValue, GatewayError> {
-        Err(GatewayError::Unauthenticated("sessions are not merged yet"))
     }
 }
 

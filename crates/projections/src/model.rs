@@ -133,7 +133,12 @@ fn shown_player(event: &PlayerEvent) -> Option<Uuid> {
         | PlayerEvent::OrganiserAppointed(_)
         | PlayerEvent::OrganiserDismissed(_)
         | PlayerEvent::PasskeyAdded(_)
-        | PlayerEvent::PasskeyRemoved(_) => None,
+        | PlayerEvent::PasskeyRemoved(_)
+        | PlayerEvent::SessionStarted(_)
+        | PlayerEvent::SessionRenewed(_)
+        | PlayerEvent::SessionEnded(_)
+        | PlayerEvent::AllSessionsEnded(_)
+        | PlayerEvent::SignInLinkIssued(_) => None,
     }
 }
 

@@ -1,6 +1,7 @@
 //! [`PlayerRegistry`]: the one fold of the player streams — every player, in registration
 //! order, with the token-hash lookup (following rotations and revocations), who is an
-//! appointed organiser, and each player's name: sealed names are opened with the person keys
+//! appointed organiser, the signed-in sessions and unused sign-in links ([`SignIns`]), and
+//! each player's name: sealed names are opened with the person keys
 //! the loader hands in ([`PlayerRegistry::open_names`]), and an erased player (or one whose
 //! key is not at hand) shows as their pseudonym (`docs/personal-data.md`); and each player's
 //! passkeys, their sealed credentials opened with the same keys, so every gateway signs a
@@ -28,6 +29,7 @@ use league_store::EventStore;
 use crate::decode::{EventMeta, decode_row};
 
 use crate::error::ProjectionError;
+use crate::sign_ins::{SignIns, SignInsImage};
 
 /// Registered players.
 #[derive(Debug, Clone, Default)]
@@ -50,6 +52,8 @@ pub struct PlayerRegistry {
     erased: HashSet<Uuid>,
     /// Each player's passkeys (added, not removed, player not erased), in the order added.
     passkeys: HashMap<Uuid, Vec<Passkey>>,
+    /// Signed-in sessions and unused sign-in links.
+    sign_ins: SignIns,
 }
 
 /// One passkey of a player as the log holds it, and opened once its key is at hand.
@@ -164,6 +168,7 @@ impl PlayerRegistry {
 
     /// Folds an event of a player's stream (registration, token, organiser right, erasure).
     pub fn apply(&mut self, meta: EventMeta, event: &PlayerEvent) -> Result<(), ProjectionError> {
+        self.sign_ins.apply(meta, event);
         match event {
             PlayerEvent::PlayerRegistered(e) => self.register(meta, e)?,
             PlayerEvent::TokenRotated(e) => {
@@ -197,6 +202,11 @@ impl PlayerRegistry {
                     passkeys.retain(|passkey| passkey.id != e.passkey_id);
                 }
             }
+            PlayerEvent::SessionStarted(_)
+            | PlayerEvent::SessionRenewed(_)
+            | PlayerEvent::SessionEnded(_)
+            | PlayerEvent::AllSessionsEnded(_)
+            | PlayerEvent::SignInLinkIssued(_) => {}
         }
         Ok(())
     }
@@ -312,6 +322,11 @@ impl PlayerRegistry {
     pub fn is_organiser(&self, id: Uuid) -> bool {
         self.organisers.contains(&id)
     }
+
+    /// Signed-in sessions and unused sign-in links.
+    pub fn sign_ins(&self) -> &SignIns {
+        &self.sign_ins
+    }
 }
 
 /// A player as a snapshot keeps them: the name only as the log holds it (sealed names stay
@@ -342,6 +357,7 @@ pub(crate) struct RegistryImage {
     players: Vec<PlayerImage>,
     organisers: Vec<Uuid>,
     erased: Vec<Uuid>,
+    sign_ins: SignInsImage,
 }
 
 impl PlayerRegistry {
@@ -364,6 +380,7 @@ impl PlayerRegistry {
             players,
             organisers: sorted(self.organisers.iter().copied()),
             erased: sorted(self.erased.iter().copied()),
+            sign_ins: self.sign_ins.image(),
         }
     }
 
@@ -373,6 +390,7 @@ impl PlayerRegistry {
         let mut registry = PlayerRegistry {
             organisers: image.organisers.into_iter().collect(),
             erased: image.erased.into_iter().collect(),
+            sign_ins: SignIns::from_image(image.sign_ins),
             ..PlayerRegistry::default()
         };
         registry.order.reserve(image.players.len());

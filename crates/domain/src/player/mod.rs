@@ -7,9 +7,11 @@
 
 pub(crate) mod commands;
 pub(crate) mod events;
+pub(crate) mod sessions;
 
 pub use self::commands::*;
 pub use self::events::*;
+pub use self::sessions::{MAX_DEVICE_LABEL_LEN, MAX_SIGN_IN_LINK_DAYS};
 
 use crate::aggregate::{Aggregate, Decision};
 use crate::context::Context;
@@ -36,6 +38,7 @@ pub struct Player {
     erased: bool,
     /// The ids of the player's passkeys (added and not removed).
     passkeys: Vec<uuid::Uuid>,
+    sign_ins: sessions::SignIns,
 }
 
 impl Player {
@@ -71,6 +74,11 @@ impl Player {
     /// The ids of the player's passkeys, in the order they were added.
     pub fn passkeys(&self) -> &[uuid::Uuid] {
         &self.passkeys
+    }
+
+    /// How many of the player's sessions are signed in.
+    pub fn live_sessions(&self) -> usize {
+        self.sign_ins.live_sessions()
     }
 
     /// `player-<uuid>`, once registered.
@@ -250,7 +258,7 @@ impl Aggregate for Player {
     type Command = PlayerCommand;
     type Event = PlayerEvent;
 
-    fn handle(&self, command: &Self::Command, _context: &Context) -> Decision<Self::Event> {
+    fn handle(&self, command: &Self::Command, context: &Context) -> Decision<Self::Event> {
         match command {
             PlayerCommand::Register(c) => self.register(c),
             PlayerCommand::RotateToken(c) => self.rotate_token(c),
@@ -260,11 +268,17 @@ impl Aggregate for Player {
             PlayerCommand::Erase(c) => self.erase(c),
             PlayerCommand::AddPasskey(c) => self.add_passkey(c),
             PlayerCommand::RemovePasskey(c) => self.remove_passkey(c),
+            PlayerCommand::StartSession(c) => self.start_session(c, context),
+            PlayerCommand::RenewSession(c) => self.renew_session(c),
+            PlayerCommand::EndSession(c) => self.end_session(c),
+            PlayerCommand::EndAllSessions(c) => self.end_all_sessions(c),
+            PlayerCommand::IssueSignInLink(c) => self.issue_sign_in_link(c, context),
         }
     }
 
     fn apply(&mut self, event: &PlayerEvent) {
         self.version += 1;
+        self.sign_ins.apply(event);
         match event {
             PlayerEvent::PlayerRegistered(e) => {
                 self.token_hash = Some(e.token_hash.clone());
@@ -287,6 +301,11 @@ impl Aggregate for Player {
             }
             PlayerEvent::PasskeyAdded(e) => self.passkeys.push(e.passkey_id),
             PlayerEvent::PasskeyRemoved(e) => self.passkeys.retain(|id| *id != e.passkey_id),
+            PlayerEvent::SessionStarted(_)
+            | PlayerEvent::SessionRenewed(_)
+            | PlayerEvent::SessionEnded(_)
+            | PlayerEvent::AllSessionsEnded(_)
+            | PlayerEvent::SignInLinkIssued(_) => {}
         }
     }
 
