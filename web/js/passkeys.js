@@ -4,11 +4,12 @@
  * "Sign in with a passkey" button (the browser offers the passkeys it holds for this site:
  * nothing to type). */
 
-import * as api from "./api.js";
-import { ApiError, gql } from "./api.js";
+import { ApiError, gql, session, returnPath } from "./api.js";
 import { h, replace, when, announce } from "./dom.js";
 import { field, formError, input, onSubmit, showError, command } from "./forms.js";
 import * as Q from "./queries.js";
+import { navigate } from "./main.js";
+import { signInMethods } from "./sign-in.js";
 
 /** Whether this browser can make and use passkeys. */
 const supported = () => typeof window.PublicKeyCredential === "function";
@@ -88,7 +89,7 @@ function addPasskeyForm(refresh) {
   return form;
 }
 
-/** The sign-in page's "Sign in with a passkey" (for the person's own page after). */
+/** The sign-in page's "Sign in with a passkey" (then the page the person came from). */
 export function passkeySignIn() {
   if (!supported()) return null;
   const section = h("section", { "aria-labelledby": "passkey-signin-h" },
@@ -98,9 +99,9 @@ export function passkeySignIn() {
   button.addEventListener("click", async () => {
     try {
       await signInWithPasskey();
-      await api.session.refresh();
+      await session.refresh();
       announce("Signed in.");
-      api.goBack();
+      navigate(returnPath());
     } catch (error) {
       showError(section, error);
     }
@@ -133,3 +134,5 @@ async function postJson(path, body) {
   if (!response.ok) throw refusal(answer.message ?? `the server answered ${response.status}`);
   return answer;
 }
+
+signInMethods.push(passkeySignIn);
