@@ -1,5 +1,5 @@
 // @ts-check
-// Passkeys (docs/passkeys.md) in Chromium's virtual authenticator (DevTools protocol
+// Passkeys (docs/sign-in.md#passkeys) in Chromium's virtual authenticator (DevTools protocol
 // `WebAuthn` domain): a player signed in on a desktop adds a passkey on their own page; in a
 // fresh phone context (390 px) holding the same credential, the sign-in page's one button
 // signs them in with nothing typed, and they act as themselves (remove the passkey from

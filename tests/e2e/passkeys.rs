@@ -1,4 +1,4 @@
-//! Passkeys (`docs/passkeys.md`) on SQLite and PostgreSQL, with the testkit's software
+//! Passkeys (`docs/sign-in.md#passkeys`) on SQLite and PostgreSQL, with the testkit's software
 //! authenticator in the browser's place: a player adds one (begin, then the verified
 //! registration), lists and removes it; the credential is sealed in storage; every gateway
 //! knows it; a replayed registration, the site admin adding one, or another player removing
