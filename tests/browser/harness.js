@@ -120,7 +120,7 @@ export async function setUp(browser, info) {
       const page = await context.newPage();
       await page.goto("/signin");
       await page.getByLabel("Token").fill(token);
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
       await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
       return page;
     },

@@ -163,7 +163,7 @@ async fn a_passkey_signs_its_player_in_once_per_challenge(db: TestDatabase) {
     let replayed = post(&server, "/auth/passkey/sign-in", json, &assertion).await;
     assert_eq!(replayed.status(), 400);
     let refusal: Value = replayed.json().await.expect("JSON");
-    assert_eq!(refusal["code"], "BAD_USER_INPUT", "{refusal}");
+    assert_eq!(refusal["error"]["code"], "BAD_USER_INPUT", "{refusal}");
     assert_eq!(server.event_count().await, count);
 }
 

@@ -122,7 +122,8 @@ async function signInWithPasskey() {
   await postJson("/auth/passkey/sign-in", credential.toJSON());
 }
 
-/** POSTs JSON; resolves to the answer's JSON, rejects with its refusal. @param {string} path @param {unknown} body */
+/** POSTs JSON; resolves to the answer's JSON, rejects with its refusal (`{ error: { code, message } }`).
+ * @param {string} path @param {unknown} body */
 async function postJson(path, body) {
   let response;
   try {
@@ -131,7 +132,7 @@ async function postJson(path, body) {
     throw new ApiError([{ message: "the server cannot be reached", extensions: { code: "NETWORK" } }]);
   }
   const answer = await response.json().catch(() => ({}));
-  if (!response.ok) throw refusal(answer.message ?? `the server answered ${response.status}`);
+  if (!response.ok) throw refusal(answer.error?.message ?? `the server answered ${response.status}`);
   return answer;
 }
 
