@@ -561,6 +561,8 @@ mod tests {
             SessionEnded,
             AllSessionsEnded,
             SignInLinkIssued,
+            PasskeyAdded,
+            PasskeyRemoved,
         ];
         expected.sort();
         assert_eq!(catalog, expected);
