@@ -11,6 +11,8 @@ import { freshDatabase, startServer } from "./server.js";
 import { problems } from "./schema.js";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
+/** The loopback host names pages may reach (`localhost` where passkeys need a domain name). */
+const LOOPBACK = new Set(["127.0.0.1", "localhost"]);
 const AXE = readFileSync(resolve(HERE, "node_modules/axe-core/axe.min.js"), "utf8");
 
 /**
@@ -79,7 +81,7 @@ export async function setUp(browser, info) {
     });
     page.on("pageerror", (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
     page.on("websocket", (ws) => {
-      if (new URL(ws.url()).hostname !== "127.0.0.1") offLoopback.push(ws.url());
+      if (!LOOPBACK.has(new URL(ws.url()).hostname)) offLoopback.push(ws.url());
       ws.on("framesent", (frame) => {
         try {
           const message = JSON.parse(String(frame.payload));
@@ -100,7 +102,7 @@ export async function setUp(browser, info) {
       contexts.push(context);
       await context.route("**/*", (route) => {
         const url = new URL(route.request().url());
-        if (url.hostname !== "127.0.0.1") {
+        if (!LOOPBACK.has(url.hostname)) {
           offLoopback.push(url.href);
           return route.abort();
         }
@@ -118,7 +120,7 @@ export async function setUp(browser, info) {
       const page = await context.newPage();
       await page.goto("/signin");
       await page.getByLabel("Token").fill(token);
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
       await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
       return page;
     },

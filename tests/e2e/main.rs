@@ -13,6 +13,7 @@ mod crash;
 mod erasure;
 mod feeds;
 mod immutability;
+mod passkeys;
 mod players_per_game;
 mod race;
 mod replay;

@@ -445,6 +445,21 @@ subscription TournamentStandingsChanged($tournamentId: ID!) {
   }
 }`;
 
+/** The signed-in player's passkeys (docs/sign-in.md#passkeys). */
+export const PASSKEYS = /* GraphQL */ `
+query Passkeys { passkeys { id name addedAt } }`;
+
+/** Begins adding a passkey: creation options (JSON text) for `navigator.credentials.create`. */
+export const BEGIN_ADDING_PASSKEY = /* GraphQL */ `
+mutation BeginAddingPasskey { beginAddingPasskey }`;
+
+/** Finishes adding a passkey: the new credential (JSON text) and its name. */
+export const ADD_PASSKEY = /* GraphQL */ `
+mutation AddPasskey($name: String!, $response: String!) { addPasskey(name: $name, response: $response) { id name addedAt } }`;
+
+/** Removes one of the signed-in player's passkeys. */
+export const REMOVE_PASSKEY = /* GraphQL */ `
+mutation RemovePasskey($passkeyId: ID!) { removePasskey(passkeyId: $passkeyId) }`;
 /** The signed-in player's browsers (docs/sign-in.md). */
 export const SESSIONS = /* GraphQL */ `
 query Sessions { sessions { id method device startedAt renewedAt expiresAt current } }`;

@@ -12,7 +12,8 @@ use league_domain::{
     Actor, Aggregate, Context, DomainEvent, PlayerCommand, PlayerId, league_stream_id,
 };
 use league_projections::{
-    AsOf, Catalog, CatalogSource, ReadModel, StandingRow, decode, load_catalog, load_league,
+    AsOf, Catalog, CatalogSource, PersonKeys, ReadModel, StandingRow, decode, load_catalog,
+    load_league, person_keys,
 };
 use league_store::{
     AppendOutcome, EventStore, ExpectedVersion, Metadata, NewEvent, RecordedEvent, StoreError,
@@ -28,7 +29,7 @@ use crate::command::AppCommand;
 use crate::error::AppError;
 use crate::follow::Follower;
 use crate::idempotency::{check_reuse, fingerprint, scoped_key};
-use crate::personal::seal_personal_data;
+use crate::personal::{seal_personal_data, sealed_under_held_key};
 use crate::shared::{Notification, Shared};
 use crate::snapshot::keep_snapshots;
 
@@ -481,7 +482,11 @@ impl App {
                 return Ok(Executed { events: Vec::new(), last_position, deduplicated: false });
             }
             // Personal data is sealed before it is stored; its key commits with it.
-            let key_change = seal_personal_data(&mut decided)?;
+            let held = match sealed_under_held_key(&decided) {
+                Some(person) => person_keys(self.store(), Some(&[person])).await?,
+                None => PersonKeys::default(),
+            };
+            let key_change = seal_personal_data(&mut decided, &held)?;
             let events = decided
                 .iter()
                 .map(|event| {

@@ -84,6 +84,8 @@ app_command_from!(
     AppointOrganiser => Player,
     DismissOrganiser => Player,
     ErasePlayer => Player,
+    AddPasskey => Player,
+    RemovePasskey => Player,
     StartSession => Player,
     RenewSession => Player,
     EndSession => Player,

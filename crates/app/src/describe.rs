@@ -113,6 +113,12 @@ impl Words<'_> {
             PlayerEvent::PlayerErased(e) => {
                 format!("{}'s personal data was erased", self.name(e.player_id.into()))
             }
+            PlayerEvent::PasskeyAdded(e) => {
+                format!("{} added a passkey", self.name(e.player_id.into()))
+            }
+            PlayerEvent::PasskeyRemoved(e) => {
+                format!("a passkey of {} was removed", self.name(e.player_id.into()))
+            }
             PlayerEvent::SessionStarted(e) => {
                 let how = match e.method {
                     SignInMethod::Token => "their token",

@@ -62,6 +62,15 @@ pub(crate) fn fingerprint(command: &AppCommand) -> String {
                 "{:?}",
                 league_domain::RotateToken { token_hash: String::new(), ..c.clone() }
             ),
+            PlayerCommand::AddPasskey(c) => format!(
+                "{:?}",
+                league_domain::AddPasskey {
+                    passkey_id: Uuid::nil(),
+                    credential: String::new(),
+                    name: String::new(),
+                    ..c.clone()
+                }
+            ),
             other => format!("{other:?}"),
         },
         AppCommand::League(c) => match c {
@@ -140,6 +149,8 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
             PlayerCommand::AppointOrganiser(_) => &[EventType::OrganiserAppointed],
             PlayerCommand::DismissOrganiser(_) => &[EventType::OrganiserDismissed],
             PlayerCommand::Erase(_) => &[EventType::PlayerErased],
+            PlayerCommand::AddPasskey(_) => &[EventType::PasskeyAdded],
+            PlayerCommand::RemovePasskey(_) => &[EventType::PasskeyRemoved],
             PlayerCommand::StartSession(_) => &[EventType::SessionStarted],
             PlayerCommand::RenewSession(_) => &[EventType::SessionRenewed],
             PlayerCommand::EndSession(_) => &[EventType::SessionEnded],

@@ -83,7 +83,9 @@ pub use league_projections::{
     AsOf, Catalog, CatalogSource, LeagueSummary, ReadModel, SnapshotRejected, StandingRow,
 };
 pub use live::StandingsWatch;
-pub use personal::{EventData, GameData, LeagueData, PersonalData, RatingData, TournamentData};
+pub use personal::{
+    EventData, GameData, LeagueData, PasskeyData, PersonalData, RatingData, TournamentData,
+};
 pub use ratings::RatingChangeView;
 pub use reads::{AuditPage, AuditScope};
 pub use rescore::{RescoreReport, RescoredStanding};

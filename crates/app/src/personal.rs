@@ -1,5 +1,6 @@
 //! Personal data (`docs/personal-data.md`): a registration's name is sealed under the
-//! person's new key before the event is stored, the key committing with it; an erasure
+//! person's new key before the event is stored, the key committing with it; a passkey
+//! (credential and name) is sealed under the key the person already has; an erasure
 //! deletes the key in the erasure event's transaction; and the access request gathers
 //! everything the platform holds about a person.
 
@@ -9,7 +10,9 @@ use league_domain::{
     Actor, DomainEvent, EventType, LeagueStatus, PERSON_KEY_LEN, PersonKey, PersonalText,
     authorise_personal_data, calendar_stream_id, player_stream_id,
 };
-use league_projections::{GameKind, NAME_FIELD, person_keys};
+use league_projections::{
+    GameKind, NAME_FIELD, PASSKEY_FIELD, PASSKEY_NAME_FIELD, PersonKeys, person_keys,
+};
 use league_store::{KeyChange, RecordedEvent, StreamId};
 use serde::Serialize;
 use serde_json::Value;
@@ -22,22 +25,39 @@ use crate::error::AppError;
 /// and have no key to read).
 const SEALED_SINCE: i32 = 2;
 
-/// The people whose sealed registrations are among `events`.
+/// The people whose sealed personal data is among `events` (sealed registrations, passkeys
+/// added): the read side opens it with their keys.
 pub(crate) fn sealed_registrations<'a>(
     events: impl Iterator<Item = &'a RecordedEvent>,
 ) -> Vec<Uuid> {
     let registered = EventType::PlayerRegistered.as_str();
+    let passkey = EventType::PasskeyAdded.as_str();
     events
-        .filter(|event| event.event_type == registered && event.schema_version >= SEALED_SINCE)
+        .filter(|event| {
+            (event.event_type == registered && event.schema_version >= SEALED_SINCE)
+                || event.event_type == passkey
+        })
         .filter_map(|event| event.payload.get("playerId")?.as_str()?.parse().ok())
         .collect()
 }
 
-/// Seals every plain personal field of `events` under a fresh key for its person, and
-/// answers the key change that must commit with them: the new key to store, or for an
-/// erasure the key to delete. An append changes at most one person's key.
+/// The person among `events` whose data is sealed under the key they already hold (a
+/// passkey added), if any.
+pub(crate) fn sealed_under_held_key(events: &[DomainEvent]) -> Option<Uuid> {
+    events.iter().find_map(|event| match event {
+        DomainEvent::Player(PlayerEvent::PasskeyAdded(e)) => Some(e.player_id.into()),
+        _ => None,
+    })
+}
+
+/// Seals every plain personal field of `events`: a registration's under a fresh key for its
+/// person, a passkey's under the key the person holds (`held`, from [`sealed_under_held_key`];
+/// a person registered before names were sealed holds none, and is refused), and answers
+/// the key change that must commit with them: the new key to store, or for an erasure the
+/// key to delete. An append changes at most one person's key.
 pub(crate) fn seal_personal_data(
     events: &mut [DomainEvent],
+    held: &PersonKeys,
 ) -> Result<Option<KeyChange>, AppError> {
     let mut change = None;
     for event in events.iter_mut() {
@@ -51,10 +71,28 @@ pub(crate) fn seal_personal_data(
                 KeyChange::Insert { person: e.player_id.into(), key: *key.as_bytes() }
             }
             PlayerEvent::PlayerErased(e) => KeyChange::Delete { person: e.player_id.into() },
+            PlayerEvent::PasskeyAdded(e) => {
+                let key = held.get(&e.player_id.uuid()).ok_or_else(|| {
+                    AppError::invalid(
+                        "playerId",
+                        "this player's record predates sealed personal data and holds no key; \
+                         a passkey cannot be added to it",
+                    )
+                })?;
+                for (text, field) in
+                    [(&mut e.credential, PASSKEY_FIELD), (&mut e.name, PASSKEY_NAME_FIELD)]
+                {
+                    if let PersonalText::Plain(plain) = text {
+                        *text = PersonalText::seal(key, random()?, e.player_id, field, plain);
+                    }
+                }
+                continue;
+            }
             PlayerEvent::TokenRotated(_)
             | PlayerEvent::TokenRevoked(_)
             | PlayerEvent::OrganiserAppointed(_)
             | PlayerEvent::OrganiserDismissed(_)
+            | PlayerEvent::PasskeyRemoved(_)
             | PlayerEvent::SessionStarted(_)
             | PlayerEvent::SessionRenewed(_)
             | PlayerEvent::SessionEnded(_)
@@ -92,6 +130,9 @@ pub struct PersonalData {
     pub organiser: bool,
     /// `valid` or `revoked`; the token itself is never stored, only its hash.
     pub token: &'static str,
+    /// The person's passkeys: name and when added (the credentials themselves are in
+    /// `events`, sealed as stored).
+    pub passkeys: Vec<PasskeyData>,
     /// The browsers signed in now (`docs/sign-in.md`): how, when, and a coarse device label.
     pub sessions: Vec<league_projections::SessionView>,
     pub leagues: Vec<LeagueData>,
@@ -102,6 +143,26 @@ pub struct PersonalData {
     /// competition they are in or organise that names them or was theirs: as stored (a sealed name stays sealed here; `name`
     /// above is it opened).
     pub events: Vec<EventData>,
+}
+
+/// One passkey of a person, as the access request and the player's own page list it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PasskeyData {
+    pub passkey_id: Uuid,
+    /// What the person called it (`None` while their key is not at hand).
+    pub name: Option<String>,
+    pub added_at: DateTime<Utc>,
+}
+
+impl From<&league_projections::Passkey> for PasskeyData {
+    fn from(passkey: &league_projections::Passkey) -> PasskeyData {
+        PasskeyData {
+            passkey_id: passkey.id,
+            name: passkey.name().map(str::to_owned),
+            added_at: passkey.added_at,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -178,7 +239,7 @@ impl App {
         player: Uuid,
     ) -> Result<PersonalData, AppError> {
         authorise_personal_data(actor, player.into())?;
-        let (view, organiser, leagues, tournaments) = {
+        let (view, organiser, leagues, tournaments, passkeys) = {
             let catalog = self.catalog();
             let view = catalog
                 .player(player)
@@ -204,7 +265,8 @@ impl App {
                     organiser: t.organisers.includes(player.into()),
                 })
                 .collect();
-            (view, catalog.is_organiser(player), leagues, tournaments)
+            let passkeys = catalog.passkeys(player).iter().map(PasskeyData::from).collect();
+            (view, catalog.is_organiser(player), leagues, tournaments, passkeys)
         };
         let needle = player.to_string();
         let as_actor = Actor::Player(player.into()).to_string();
@@ -274,11 +336,33 @@ impl App {
             registered_at: view.registered_at,
             organiser,
             token: if view.token_hash.is_empty() { "revoked" } else { "valid" },
+            passkeys,
             sessions: self.catalog().sign_ins().sessions_of(player).into_iter().cloned().collect(),
             leagues: league_data,
             tournaments,
             ratings,
             events: events.into_iter().map(EventData::from).collect(),
         })
+    }
+}
+
+impl App {
+    /// The passkeys of `player` (`docs/sign-in.md#passkeys`), for the player themself or
+    /// the site admin (else `FORBIDDEN`).
+    pub fn passkeys(&self, actor: Actor, player: Uuid) -> Result<Vec<PasskeyData>, AppError> {
+        authorise_personal_data(actor, player.into())?;
+        Ok(self.catalog().passkeys(player).iter().map(PasskeyData::from).collect())
+    }
+
+    /// The opened credentials of `player`'s passkeys, `(passkey id, credential as the gateway
+    /// encoded it)`: what a passkey sign-in is checked against. None for an unknown or erased
+    /// player.
+    pub fn passkey_credentials(&self, player: Uuid) -> Vec<(Uuid, String)> {
+        let catalog = self.catalog();
+        catalog
+            .passkeys(player)
+            .iter()
+            .filter_map(|passkey| Some((passkey.id, passkey.credential()?.to_owned())))
+            .collect()
     }
 }

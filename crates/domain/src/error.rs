@@ -78,6 +78,8 @@ pub enum DomainError {
     BoardNotFound(BoardId),
     #[error("webhook {0} not found")]
     WebhookNotFound(WebhookId),
+    #[error("passkey {0} not found")]
+    PasskeyNotFound(uuid::Uuid),
     /// The request does not fit the competition's current state (the message says why).
     #[error("{0}")]
     Conflict(String),
@@ -132,7 +134,8 @@ impl DomainError {
             | DomainError::GameNotFound(_)
             | DomainError::TournamentNotFound(_)
             | DomainError::BoardNotFound(_)
-            | DomainError::WebhookNotFound(_) => ErrorCode::NotFound,
+            | DomainError::WebhookNotFound(_)
+            | DomainError::PasskeyNotFound(_) => ErrorCode::NotFound,
             DomainError::PlayerAlreadyRegistered(_)
             | DomainError::LeagueAlreadyExists(_)
             | DomainError::AlreadySubscribed(_)

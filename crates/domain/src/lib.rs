@@ -69,6 +69,7 @@ pub use personal::{
     OpenError, PERSON_KEY_LEN, PersonKey, PersonalText, SEAL_NONCE_LEN, SealedText, pseudonym,
 };
 pub use player::Player;
+pub use player::{AddPasskey, MAX_PASSKEYS, PasskeyAdded, PasskeyRemoved, RemovePasskey};
 pub use player::{
     AllSessionsEnded, AppointOrganiser, DismissOrganiser, EndAllSessions, EndSession, ErasePlayer,
     IssueSignInLink, MAX_DEVICE_LABEL_LEN, MAX_SIGN_IN_LINK_DAYS, OrganiserAppointed,

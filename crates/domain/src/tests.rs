@@ -808,6 +808,21 @@ mod stored_events {
         events.extend(crate::player::sessions::tests::one_of_each_sign_in_event());
         events.extend(crate::calendar::tests::issued_and_rotated());
         events.extend(crate::webhook::tests::one_of_each_webhook_event());
+        let passkey = Uuid::from_u128(0x9a55);
+        let seal = |field: &str, text: &str| {
+            PersonalText::seal(&key, [4; SEAL_NONCE_LEN], player(50), field, text)
+        };
+        events.push(DomainEvent::Player(PlayerEvent::PasskeyAdded(PasskeyAdded {
+            player_id: player(50),
+            passkey_id: passkey,
+            credential: seal("passkey", "AQID.BAUG.BwgJ"),
+            name: seal("passkeyName", "My phone"),
+        })));
+        events.push(DomainEvent::Player(PlayerEvent::PasskeyRemoved(PasskeyRemoved {
+            player_id: player(50),
+            passkey_id: passkey,
+            removed_by: Actor::Player(player(50)),
+        })));
         events
     }
 
@@ -1752,5 +1767,115 @@ mod erasure {
         let error =
             assert_code(Calendar::default().decide(&command, &context), ErrorCode::Conflict);
         assert!(error.to_string().contains("was erased"), "{error}");
+    }
+}
+
+mod passkeys {
+    use super::*;
+
+    const ANN: u128 = 70;
+    const KEY: uuid::Uuid = uuid::Uuid::from_u128(0xabc);
+
+    fn registered() -> Vec<DomainEvent> {
+        vec![DomainEvent::Player(PlayerEvent::PlayerRegistered(PlayerRegistered {
+            player_id: player(ANN),
+            name: PersonalText::Plain("Ann".into()),
+            token_hash: "first".into(),
+        }))]
+    }
+
+    fn add(actor: Actor, name: &str) -> PlayerCommand {
+        AddPasskey {
+            actor,
+            player_id: player(ANN),
+            passkey_id: KEY,
+            credential: "credential".into(),
+            name: name.into(),
+        }
+        .into()
+    }
+
+    fn remove(actor: Actor) -> PlayerCommand {
+        RemovePasskey { actor, player_id: player(ANN), passkey_id: KEY }.into()
+    }
+
+    fn on_player(
+        events: &[DomainEvent],
+        command: PlayerCommand,
+    ) -> Result<Vec<DomainEvent>, DomainError> {
+        given::<Player>(events).decide(&command, &context())
+    }
+
+    fn with_passkey() -> Vec<DomainEvent> {
+        let mut events = registered();
+        events.extend(on_player(&events, add(Actor::Player(player(ANN)), "My phone")).unwrap());
+        events
+    }
+
+    #[test]
+    fn a_player_adds_a_passkey_to_their_own_record_with_a_name() {
+        let events =
+            on_player(&registered(), add(Actor::Player(player(ANN)), "  My phone ")).unwrap();
+        assert_eq!(
+            events,
+            [DomainEvent::Player(PlayerEvent::PasskeyAdded(PasskeyAdded {
+                player_id: player(ANN),
+                passkey_id: KEY,
+                credential: PersonalText::Plain("credential".into()),
+                name: PersonalText::Plain("My phone".into()),
+            }))]
+        );
+        assert_eq!(given::<Player>(&with_passkey()).passkeys(), [KEY]);
+    }
+
+    #[test]
+    fn nobody_adds_a_passkey_for_someone_else_not_even_the_site_admin() {
+        for actor in [Actor::Admin, Actor::Player(player(61))] {
+            let error = on_player(&registered(), add(actor, "theirs")).unwrap_err();
+            assert_eq!(error.code(), ErrorCode::Forbidden, "{actor}");
+        }
+    }
+
+    #[test]
+    fn a_passkey_needs_a_name_and_the_same_passkey_is_added_once() {
+        let error = on_player(&registered(), add(Actor::Player(player(ANN)), " ")).unwrap_err();
+        assert_eq!(error.code(), ErrorCode::BadUserInput { field: "name".into() });
+        let again = on_player(&with_passkey(), add(Actor::Player(player(ANN)), "again"));
+        assert_eq!(again.unwrap_err().code(), ErrorCode::Conflict);
+    }
+
+    #[test]
+    fn the_player_or_the_site_admin_removes_a_passkey_and_nobody_else() {
+        for actor in [Actor::Player(player(ANN)), Actor::Admin] {
+            let events = on_player(&with_passkey(), remove(actor)).unwrap();
+            assert_eq!(
+                events,
+                [DomainEvent::Player(PlayerEvent::PasskeyRemoved(PasskeyRemoved {
+                    player_id: player(ANN),
+                    passkey_id: KEY,
+                    removed_by: actor,
+                }))]
+            );
+            let mut after = with_passkey();
+            after.extend(events);
+            assert!(given::<Player>(&after).passkeys().is_empty());
+            let twice = on_player(&after, remove(actor)).unwrap_err();
+            assert_eq!(twice, DomainError::PasskeyNotFound(KEY));
+        }
+        let other = on_player(&with_passkey(), remove(Actor::Player(player(61)))).unwrap_err();
+        assert_eq!(other.code(), ErrorCode::Forbidden);
+    }
+
+    #[test]
+    fn an_erasure_ends_every_passkey_and_an_erased_player_adds_none() {
+        let mut events = with_passkey();
+        events.extend(on_player(&events, erase_command()).unwrap());
+        assert!(given::<Player>(&events).passkeys().is_empty());
+        let error = on_player(&events, add(Actor::Player(player(ANN)), "later")).unwrap_err();
+        assert!(error.to_string().contains("was erased"), "{error}");
+    }
+
+    fn erase_command() -> PlayerCommand {
+        ErasePlayer { actor: Actor::Admin, player_id: player(ANN), reason: "asked".into() }.into()
     }
 }

@@ -172,6 +172,7 @@ pub fn router(app: App, config: &GatewayConfig, shutdown: Shutdown) -> Router {
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics))
         .merge(crate::session::routes())
+        .merge(crate::passkey::routes())
         .with_state(state)
         .merge(feeds)
         .merge(crate::web::routes())

@@ -20,6 +20,7 @@ mod extension;
 mod feeds;
 mod http;
 pub mod metrics;
+mod passkey;
 pub mod rate_limit;
 pub mod schema;
 pub mod session;

@@ -204,6 +204,11 @@ impl Catalog {
         self.players.by_token_hash(token_hash)
     }
 
+    /// The player's passkeys (`docs/sign-in.md#passkeys`), in the order added.
+    pub fn passkeys(&self, player: Uuid) -> &[crate::Passkey] {
+        self.players.passkeys(player)
+    }
+
     /// Whether the player is an appointed organiser now (may create competitions).
     pub fn is_organiser(&self, player: Uuid) -> bool {
         self.players.is_organiser(player)
@@ -580,6 +585,8 @@ mod tests {
             SessionEnded,
             AllSessionsEnded,
             SignInLinkIssued,
+            PasskeyAdded,
+            PasskeyRemoved,
         ];
         expected.sort();
         assert_eq!(catalog, expected);

@@ -132,6 +132,8 @@ fn shown_player(event: &PlayerEvent) -> Option<Uuid> {
         | PlayerEvent::TokenRevoked(_)
         | PlayerEvent::OrganiserAppointed(_)
         | PlayerEvent::OrganiserDismissed(_)
+        | PlayerEvent::PasskeyAdded(_)
+        | PlayerEvent::PasskeyRemoved(_)
         | PlayerEvent::SessionStarted(_)
         | PlayerEvent::SessionRenewed(_)
         | PlayerEvent::SessionEnded(_)

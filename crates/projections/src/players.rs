@@ -3,7 +3,9 @@
 //! appointed organiser, the signed-in sessions and unused sign-in links ([`SignIns`]), and
 //! each player's name: sealed names are opened with the person keys
 //! the loader hands in ([`PlayerRegistry::open_names`]), and an erased player (or one whose
-//! key is not at hand) shows as their pseudonym (`docs/personal-data.md`). The catalog holds it for the running platform; the whole-log
+//! key is not at hand) shows as their pseudonym (`docs/personal-data.md`); and each player's
+//! passkeys, their sealed credentials opened with the same keys, so every gateway signs a
+//! passkey in and an erasure leaves none that does (`docs/sign-in.md#passkeys`). The catalog holds it for the running platform; the whole-log
 //! [`ReadModel`](crate::ReadModel) (replay, audit, as-of) holds its own, since it is folded
 //! without a catalog. A league's own model never sees a player event (player streams are not
 //! in league streams), so its registry stays empty.
@@ -14,7 +16,8 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use league_domain::{
-    DomainEvent, PersonKey, PersonalText, PlayerEvent, PlayerRegistered, SealedText, pseudonym,
+    DomainEvent, PasskeyAdded, PersonKey, PersonalText, PlayerEvent, PlayerRegistered, SealedText,
+    pseudonym,
 };
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use uuid::Uuid;
@@ -47,9 +50,56 @@ pub struct PlayerRegistry {
     /// Players erased, here or later in the log ([`Self::forget_names`]): their names are
     /// never opened again.
     erased: HashSet<Uuid>,
+    /// Each player's passkeys (added, not removed, player not erased), in the order added.
+    passkeys: HashMap<Uuid, Vec<Passkey>>,
     /// Signed-in sessions and unused sign-in links.
     sign_ins: SignIns,
 }
+
+/// One passkey of a player as the log holds it, and opened once its key is at hand.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Passkey {
+    pub id: Uuid,
+    pub added_at: DateTime<Utc>,
+    /// The credential as stored (sealed), and the name the player gave it.
+    stored_credential: PersonalText,
+    stored_name: PersonalText,
+    /// Opened: the credential as the gateway encoded it, and the name; `None` until the
+    /// player's key is at hand.
+    #[serde(skip)]
+    opened: Option<(String, String)>,
+}
+
+impl Passkey {
+    /// The credential as the gateway encoded it, once opened.
+    pub fn credential(&self) -> Option<&str> {
+        self.opened.as_ref().map(|(credential, _)| credential.as_str())
+    }
+
+    /// The name its player gave it, once opened.
+    pub fn name(&self) -> Option<&str> {
+        self.opened.as_ref().map(|(_, name)| name.as_str())
+    }
+
+    /// Opens the stored fields with `key` (a plain field reads as written).
+    fn open(&mut self, key: Option<&PersonKey>, player: Uuid) {
+        let open = |text: &PersonalText, field| text.open(key, player.into(), field);
+        match (
+            open(&self.stored_credential, PASSKEY_FIELD),
+            open(&self.stored_name, PASSKEY_NAME_FIELD),
+        ) {
+            (Ok(Some(credential)), Ok(Some(name))) => self.opened = Some((credential, name)),
+            (Ok(_), Ok(_)) => {}
+            (Err(error), _) | (_, Err(error)) => {
+                tracing::warn!(%player, passkey = %self.id, %error, "a sealed passkey does not open")
+            }
+        }
+    }
+}
+
+/// The fields a passkey's credential and name are sealed as.
+pub const PASSKEY_FIELD: &str = "passkey";
+pub const PASSKEY_NAME_FIELD: &str = "passkeyName";
 
 /// The field a player's name is sealed as.
 pub const NAME_FIELD: &str = "name";
@@ -146,6 +196,12 @@ impl PlayerRegistry {
                 self.organisers.remove(&e.player_id.uuid());
                 self.forget_names([e.player_id.uuid()]);
             }
+            PlayerEvent::PasskeyAdded(e) => self.add_passkey(meta, e)?,
+            PlayerEvent::PasskeyRemoved(e) => {
+                if let Some(passkeys) = self.passkeys.get_mut(&e.player_id.uuid()) {
+                    passkeys.retain(|passkey| passkey.id != e.passkey_id);
+                }
+            }
             PlayerEvent::SessionStarted(_)
             | PlayerEvent::SessionRenewed(_)
             | PlayerEvent::SessionEnded(_)
@@ -155,6 +211,32 @@ impl PlayerRegistry {
         Ok(())
     }
 
+    fn add_passkey(&mut self, meta: EventMeta, e: &PasskeyAdded) -> Result<(), ProjectionError> {
+        let player = e.player_id.uuid();
+        self.existing(meta, player)?;
+        if self.erased.contains(&player) {
+            return Ok(());
+        }
+        let mut passkey = Passkey {
+            id: e.passkey_id,
+            added_at: meta.recorded_at,
+            stored_credential: e.credential.clone(),
+            stored_name: e.name.clone(),
+            opened: None,
+        };
+        passkey.open(None, player);
+        if passkey.opened.is_none() {
+            self.unopened.insert(player);
+        }
+        self.passkeys.entry(player).or_default().push(passkey);
+        Ok(())
+    }
+
+    /// The passkeys of `player` (added, not removed, not erased), in the order added.
+    pub fn passkeys(&self, player: Uuid) -> &[Passkey] {
+        self.passkeys.get(&player).map_or(&[], Vec::as_slice)
+    }
+
     /// Opens every sealed name whose key is in `keys` (the loader reads them from the key
     /// table after folding, and the follower before folding new registrations). A name that
     /// does not open with its key stays the pseudonym.
@@ -162,18 +244,28 @@ impl PlayerRegistry {
         if self.unopened.is_empty() {
             return;
         }
-        let (sealed_names, players) = (&self.sealed, &mut self.players);
+        let (sealed_names, players, passkeys) =
+            (&self.sealed, &mut self.players, &mut self.passkeys);
         self.unopened.retain(|id| {
-            let (Some(key), Some(sealed)) = (keys.get(id), sealed_names.get(id)) else {
+            let Some(key) = keys.get(id) else {
                 return true;
             };
-            match sealed.open(key, (*id).into(), NAME_FIELD) {
-                Ok(name) => {
-                    if let Some(player) = players.get_mut(id) {
-                        player.name = name;
+            if let Some(sealed) = sealed_names.get(id) {
+                match sealed.open(key, (*id).into(), NAME_FIELD) {
+                    Ok(name) => {
+                        if let Some(player) = players.get_mut(id) {
+                            player.name = name;
+                        }
+                    }
+                    Err(error) => {
+                        tracing::warn!(player = %id, %error, "a sealed name does not open")
                     }
                 }
-                Err(error) => tracing::warn!(player = %id, %error, "a sealed name does not open"),
+            }
+            for passkey in passkeys.get_mut(id).into_iter().flatten() {
+                if passkey.opened.is_none() {
+                    passkey.open(Some(key), *id);
+                }
             }
             false
         });
@@ -191,6 +283,7 @@ impl PlayerRegistry {
         for id in ids {
             self.erased.insert(id);
             self.sealed.remove(&id);
+            self.passkeys.remove(&id);
             self.unopened.remove(&id);
             if let Some(player) = self.players.get_mut(&id) {
                 player.name = pseudonym(id.into());
@@ -244,6 +337,8 @@ pub(crate) struct PlayerImage {
     name: NameImage,
     token_hash: String,
     registered_at: DateTime<Utc>,
+    /// Sealed, as the log holds them.
+    passkeys: Vec<Passkey>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -278,6 +373,7 @@ impl PlayerRegistry {
                 },
                 token_hash: view.token_hash.clone(),
                 registered_at: view.registered_at,
+                passkeys: self.passkeys(view.id).to_vec(),
             })
             .collect();
         RegistryImage {
@@ -311,6 +407,10 @@ impl PlayerRegistry {
             };
             if !player.token_hash.is_empty() {
                 registry.by_token.insert(player.token_hash.clone(), player.id);
+            }
+            if !player.passkeys.is_empty() {
+                registry.unopened.insert(player.id);
+                registry.passkeys.insert(player.id, player.passkeys);
             }
             registry.order.push(player.id);
             let view = PlayerView {

@@ -82,7 +82,9 @@ impl SignIns {
             | PlayerEvent::TokenRotated(_)
             | PlayerEvent::TokenRevoked(_)
             | PlayerEvent::OrganiserAppointed(_)
-            | PlayerEvent::OrganiserDismissed(_) => {}
+            | PlayerEvent::OrganiserDismissed(_)
+            | PlayerEvent::PasskeyAdded(_)
+            | PlayerEvent::PasskeyRemoved(_) => {}
         }
     }
 

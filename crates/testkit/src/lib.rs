@@ -22,6 +22,8 @@ pub use league_domain::fixtures;
 pub mod app;
 #[cfg(feature = "app")]
 pub mod client;
+#[cfg(feature = "app")]
+pub mod passkey;
 pub mod replication;
 
 use sea_orm::{ConnectionTrait, Database};

@@ -51,6 +51,26 @@ pub struct ErasePlayer {
     pub reason: String,
 }
 
+/// A player adds a passkey to their own record (`docs/sign-in.md#passkeys`): the gateway
+/// verified the WebAuthn registration and hands in the credential it encoded; the
+/// application seals it and the name under the player's key before it is stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AddPasskey {
+    pub actor: Actor,
+    pub player_id: PlayerId,
+    pub passkey_id: uuid::Uuid,
+    pub credential: String,
+    pub name: String,
+}
+
+/// A player removes one of their passkeys, or the site admin removes anyone's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RemovePasskey {
+    pub actor: Actor,
+    pub player_id: PlayerId,
+    pub passkey_id: uuid::Uuid,
+}
+
 /// A person proved to be the player (token, passkey or identity checked by the gateway, or
 /// the sign-in link `link_hash` names, which the player's state checks): a session starts.
 #[derive(Debug, Clone, PartialEq)]
@@ -105,6 +125,8 @@ pub enum PlayerCommand {
     AppointOrganiser(AppointOrganiser),
     DismissOrganiser(DismissOrganiser),
     Erase(ErasePlayer),
+    AddPasskey(AddPasskey),
+    RemovePasskey(RemovePasskey),
     StartSession(StartSession),
     RenewSession(RenewSession),
     EndSession(EndSession),
@@ -145,6 +167,8 @@ player_commands!(
     AppointOrganiser => AppointOrganiser,
     DismissOrganiser => DismissOrganiser,
     ErasePlayer => Erase,
+    AddPasskey => AddPasskey,
+    RemovePasskey => RemovePasskey,
     StartSession => StartSession,
     RenewSession => RenewSession,
     EndSession => EndSession,

@@ -1,5 +1,5 @@
 //! The events of a player's stream (`player-<uuid>`): registration, tokens, the organiser
-//! right, sessions and sign-in links, erasure.
+//! right, sessions and sign-in links, passkeys, erasure.
 
 use serde::{Deserialize, Serialize};
 
@@ -63,6 +63,30 @@ pub struct OrganiserAppointed {
 pub struct OrganiserDismissed {
     pub player_id: PlayerId,
     pub dismissed_by: Actor,
+}
+
+/// The player added a passkey (WebAuthn, `docs/sign-in.md#passkeys`): `credential` is the
+/// credential's id, public key and registration state as the gateway encodes them, and
+/// `name` what the player calls it ("My phone"); both are personal data, sealed under the
+/// player's key, so an erasure leaves neither readable and the passkey signs in no more.
+/// `passkey_id` names it to its owner (to list and remove it); the event's commit time is
+/// when it was added.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PasskeyAdded {
+    pub player_id: PlayerId,
+    pub passkey_id: uuid::Uuid,
+    pub credential: PersonalText,
+    pub name: PersonalText,
+}
+
+/// A passkey was removed (by its player or the site admin): it signs in no more.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PasskeyRemoved {
+    pub player_id: PlayerId,
+    pub passkey_id: uuid::Uuid,
+    pub removed_by: Actor,
 }
 
 /// How a person proved who they are when a session started (`docs/sign-in.md`).
@@ -150,6 +174,8 @@ macro_rules! player_events {
                 OrganiserAppointed = "OrganiserAppointed" version 1 in catalog,
                 OrganiserDismissed = "OrganiserDismissed" version 1 in catalog,
                 PlayerErased = "PlayerErased" version 1 in catalog,
+                PasskeyAdded = "PasskeyAdded" version 1 in catalog,
+                PasskeyRemoved = "PasskeyRemoved" version 1 in catalog,
                 SessionStarted = "SessionStarted" version 1 in catalog,
                 SessionRenewed = "SessionRenewed" version 1 in catalog,
                 SessionEnded = "SessionEnded" version 1 in catalog,
@@ -173,6 +199,8 @@ impl PlayerEvent {
             | PlayerEvent::OrganiserAppointed(_)
             | PlayerEvent::OrganiserDismissed(_)
             | PlayerEvent::PlayerErased(_)
+            | PlayerEvent::PasskeyAdded(_)
+            | PlayerEvent::PasskeyRemoved(_)
             | PlayerEvent::SessionStarted(_)
             | PlayerEvent::SessionRenewed(_)
             | PlayerEvent::SessionEnded(_)

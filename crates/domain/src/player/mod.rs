@@ -1,5 +1,5 @@
 //! The `Player` aggregate (stream `player-<uuid>`): registration, the bearer token's
-//! rotations and revocations, the organiser right, and erasure.
+//! rotations and revocations, the organiser right, passkeys, and erasure.
 //!
 //! Registration emits the name as [`PersonalText::Plain`]; the application seals it under
 //! the player's new key before the event is stored (`docs/personal-data.md`), since keys and
@@ -24,6 +24,9 @@ use crate::rules::clean_name;
 /// The most characters an erasure's reason may have.
 pub const MAX_REASON_LEN: usize = 500;
 
+/// The most passkeys one player may hold at once.
+pub const MAX_PASSKEYS: usize = 20;
+
 /// A player's state, folded from its stream.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Player {
@@ -33,6 +36,8 @@ pub struct Player {
     token_hash: Option<String>,
     organiser: bool,
     erased: bool,
+    /// The ids of the player's passkeys (added and not removed).
+    passkeys: Vec<uuid::Uuid>,
     sign_ins: sessions::SignIns,
 }
 
@@ -64,6 +69,11 @@ impl Player {
     /// Whether the site admin has appointed the player organiser (and not dismissed them).
     pub fn is_organiser(&self) -> bool {
         self.organiser
+    }
+
+    /// The ids of the player's passkeys, in the order they were added.
+    pub fn passkeys(&self) -> &[uuid::Uuid] {
+        &self.passkeys
     }
 
     /// How many of the player's sessions are signed in.
@@ -167,6 +177,51 @@ impl Player {
         })])
     }
 
+    fn add_passkey(&self, c: &AddPasskey) -> Result<Vec<PlayerEvent>, DomainError> {
+        if c.actor.player_id() != Some(c.player_id) {
+            return Err(DomainError::forbidden(
+                "only a player may add a passkey, to their own record",
+            ));
+        }
+        self.registered(c.player_id)?;
+        if self.passkeys.contains(&c.passkey_id) {
+            return Err(DomainError::conflict(format!(
+                "passkey {} is already added",
+                c.passkey_id
+            )));
+        }
+        if self.passkeys.len() >= MAX_PASSKEYS {
+            return Err(DomainError::conflict(format!(
+                "a player may have at most {MAX_PASSKEYS} passkeys; remove one first"
+            )));
+        }
+        if c.credential.trim().is_empty() {
+            return Err(DomainError::invalid("credential", "must not be empty"));
+        }
+        let name = clean_name("name", &c.name)?;
+        Ok(vec![PlayerEvent::PasskeyAdded(PasskeyAdded {
+            player_id: c.player_id,
+            passkey_id: c.passkey_id,
+            credential: PersonalText::Plain(c.credential.clone()),
+            name: PersonalText::Plain(name),
+        })])
+    }
+
+    fn remove_passkey(&self, c: &RemovePasskey) -> Result<Vec<PlayerEvent>, DomainError> {
+        if c.actor.player_id() != Some(c.player_id) {
+            only_the_site_admin(c.actor, "remove another player's passkey")?;
+        }
+        self.registered(c.player_id)?;
+        if !self.passkeys.contains(&c.passkey_id) {
+            return Err(DomainError::PasskeyNotFound(c.passkey_id));
+        }
+        Ok(vec![PlayerEvent::PasskeyRemoved(PasskeyRemoved {
+            player_id: c.player_id,
+            passkey_id: c.passkey_id,
+            removed_by: c.actor,
+        })])
+    }
+
     fn dismiss(&self, c: &DismissOrganiser) -> Result<Vec<PlayerEvent>, DomainError> {
         only_the_site_admin(c.actor, "dismiss organisers")?;
         self.registered(c.player_id)?;
@@ -211,6 +266,8 @@ impl Aggregate for Player {
             PlayerCommand::AppointOrganiser(c) => self.appoint(c),
             PlayerCommand::DismissOrganiser(c) => self.dismiss(c),
             PlayerCommand::Erase(c) => self.erase(c),
+            PlayerCommand::AddPasskey(c) => self.add_passkey(c),
+            PlayerCommand::RemovePasskey(c) => self.remove_passkey(c),
             PlayerCommand::StartSession(c) => self.start_session(c, context),
             PlayerCommand::RenewSession(c) => self.renew_session(c),
             PlayerCommand::EndSession(c) => self.end_session(c),
@@ -240,7 +297,10 @@ impl Aggregate for Player {
                 self.erased = true;
                 self.token_hash = None;
                 self.organiser = false;
+                self.passkeys.clear();
             }
+            PlayerEvent::PasskeyAdded(e) => self.passkeys.push(e.passkey_id),
+            PlayerEvent::PasskeyRemoved(e) => self.passkeys.retain(|id| *id != e.passkey_id),
             PlayerEvent::SessionStarted(_)
             | PlayerEvent::SessionRenewed(_)
             | PlayerEvent::SessionEnded(_)

@@ -63,7 +63,9 @@ impl SignIns {
             | PlayerEvent::TokenRevoked(_)
             | PlayerEvent::OrganiserAppointed(_)
             | PlayerEvent::OrganiserDismissed(_)
-            | PlayerEvent::SessionRenewed(_) => {}
+            | PlayerEvent::SessionRenewed(_)
+            | PlayerEvent::PasskeyAdded(_)
+            | PlayerEvent::PasskeyRemoved(_) => {}
         }
     }
 

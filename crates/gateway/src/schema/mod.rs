@@ -16,6 +16,7 @@ mod inputs;
 mod leagues;
 mod live;
 mod pagination;
+mod passkeys;
 mod players;
 mod ratings;
 mod sessions;
@@ -46,6 +47,7 @@ pub struct QueryRoot(
     tournaments::query::TournamentQuery,
     players::query::AccessQuery,
     webhooks::WebhookQuery,
+    passkeys::PasskeyQuery,
     sessions::SessionQuery,
 );
 
@@ -60,6 +62,7 @@ pub struct MutationRoot(
     players::mutation::AccessMutation,
     feeds::FeedsMutation,
     webhooks::WebhookMutation,
+    passkeys::PasskeyMutation,
     sessions::SessionMutation,
 );
 
@@ -91,6 +94,7 @@ pub(crate) fn builder_for(
         .data(app)
         .data(shutdown)
         .data(config.webhooks.clone().unwrap_or_default())
+        .data(crate::passkey::Registrations::new())
         .data(config.sessions)
         .extension(ErrorCodes::new(
             config.max_depth,

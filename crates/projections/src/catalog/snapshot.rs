@@ -29,7 +29,8 @@ pub const CATALOG_SNAPSHOT: &str = "catalog";
 /// image was 253 MB in format 1, mostly game ids). Field names are kept (MessagePack maps):
 /// settings leave out fields at their defaults, which a positional encoding cannot.
 /// Format 3: the players' signed-in sessions and unused sign-in links.
-pub const CATALOG_SNAPSHOT_FORMAT: u32 = 3;
+/// Format 4: each player's passkeys (sealed).
+pub const CATALOG_SNAPSHOT_FORMAT: u32 = 4;
 
 /// The catalog's state, canonically ordered.
 #[derive(Serialize, Deserialize)]
