@@ -10,6 +10,7 @@ import { playerRatings } from "./ratings.js";
 import * as Q from "./queries.js";
 import { resultForm } from "./result-form.js";
 import { navigate } from "./main.js";
+import { identitySection } from "./identity.js";
 
 /** @type {import("./main.js").View} */
 export async function playerView(main, [id]) {
@@ -42,6 +43,7 @@ export async function playerView(main, [id]) {
     player.registeredAt ? h("p", {}, `Registered ${when(player.registeredAt)}`) : null,
     role?.kind === "player" && role.id === id ? tokenSection(role) : null,
     role?.kind === "player" && role.id === id ? calendarSection(player.calendarFeed) : null,
+    role?.kind === "player" && role.id === id ? await identitySection(id) : null,
     h("h2", {}, "Leagues"),
     sections.length === 0 ? h("p", {}, "Not in any league yet. ", h("a", { href: "/" }, "Find an open one.")) : sections,
     await ratings);

@@ -348,3 +348,12 @@ subscription TournamentStandingsChanged($tournamentId: ID!) {
     position tournament { id standings { ${EMBED_TOURNAMENT_STANDING} } }
   }
 }`;
+
+/** How one may sign in besides a token: the site's identity provider, and whether the
+ * calling player linked an identity of it. */
+export const SIGN_IN_METHODS = /* GraphQL */ `
+query SignInMethods { signInMethods { identityProvider { name linked } } }`;
+
+/** Unlinks the calling player's identity of the site's identity provider. */
+export const UNLINK_IDENTITY = /* GraphQL */ `
+mutation UnlinkIdentity { unlinkIdentity { id } }`;

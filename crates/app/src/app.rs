@@ -11,6 +11,7 @@ use league_domain::rules::ACTIVE_PLAYER_MIN_FINISHED_GAMES;
 use league_domain::{Actor, Aggregate, Context, DomainEvent, PlayerId, league_stream_id};
 use league_projections::{
     AsOf, Catalog, CatalogSource, ReadModel, StandingRow, decode, load_catalog, load_league,
+    person_keys,
 };
 use league_store::{
     AppendOutcome, EventStore, ExpectedVersion, Metadata, NewEvent, RecordedEvent, StoreError,
@@ -26,7 +27,7 @@ use crate::command::AppCommand;
 use crate::error::AppError;
 use crate::follow::Follower;
 use crate::idempotency::{check_reuse, fingerprint, scoped_key};
-use crate::personal::seal_personal_data;
+use crate::personal::{seal_personal_data, sealed_under_held_key};
 use crate::shared::{Notification, Shared};
 use crate::snapshot::keep_snapshots;
 
@@ -478,8 +479,12 @@ impl App {
                 let last_position = self.applied_position();
                 return Ok(Executed { events: Vec::new(), last_position, deduplicated: false });
             }
-            // Personal data is sealed before it is stored; its key commits with it.
-            let key_change = seal_personal_data(&mut decided)?;
+            // Personal data is sealed before it is stored; a new key commits with it.
+            let held = match sealed_under_held_key(&decided) {
+                None => None,
+                Some(person) => person_keys(self.store(), Some(&[person])).await?.remove(&person),
+            };
+            let key_change = seal_personal_data(&mut decided, held.as_ref())?;
             let events = decided
                 .iter()
                 .map(|event| {

@@ -84,6 +84,8 @@ app_command_from!(
     AppointOrganiser => Player,
     DismissOrganiser => Player,
     ErasePlayer => Player,
+    LinkIdentity => Player,
+    UnlinkIdentity => Player,
     CreateLeague => League,
     AddLeagueCoOrganiser => League,
     Subscribe => League,

@@ -91,6 +91,13 @@ impl Words<'_> {
             PlayerEvent::PlayerErased(e) => {
                 format!("{}'s personal data was erased", self.name(e.player_id.into()))
             }
+            // The issuer is the site's provider; the subject (personal data) is never shown.
+            PlayerEvent::IdentityLinked(e) => {
+                format!("{} linked an identity of {}", self.name(e.player_id.into()), e.issuer)
+            }
+            PlayerEvent::IdentityUnlinked(e) => {
+                format!("{} unlinked their identity of {}", self.name(e.player_id.into()), e.issuer)
+            }
         }
     }
 

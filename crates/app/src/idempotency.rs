@@ -140,6 +140,8 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
             PlayerCommand::AppointOrganiser(_) => &[EventType::OrganiserAppointed],
             PlayerCommand::DismissOrganiser(_) => &[EventType::OrganiserDismissed],
             PlayerCommand::Erase(_) => &[EventType::PlayerErased],
+            PlayerCommand::LinkIdentity(_) => &[EventType::IdentityLinked],
+            PlayerCommand::UnlinkIdentity(_) => &[EventType::IdentityUnlinked],
         },
         AppCommand::League(c) => match c {
             LeagueCommand::Create(_) => &[EventType::LeagueCreated],

@@ -1,5 +1,6 @@
 //! Personal data (`docs/personal-data.md`): a registration's name is sealed under the
-//! person's new key before the event is stored, the key committing with it; an erasure
+//! person's new key before the event is stored, the key committing with it; a linked
+//! identity's subject is sealed under the person's key held already; an erasure
 //! deletes the key in the erasure event's transaction; and the access request gathers
 //! everything the platform holds about a person.
 
@@ -9,7 +10,7 @@ use league_domain::{
     Actor, DomainEvent, EventType, LeagueStatus, PERSON_KEY_LEN, PersonKey, PersonalText,
     authorise_personal_data, calendar_stream_id, player_stream_id,
 };
-use league_projections::{GameKind, NAME_FIELD, person_keys};
+use league_projections::{GameKind, IDENTITY_SUBJECT_FIELD, NAME_FIELD, person_keys};
 use league_store::{KeyChange, RecordedEvent, StreamId};
 use serde::Serialize;
 use serde_json::Value;
@@ -22,22 +23,38 @@ use crate::error::AppError;
 /// and have no key to read).
 const SEALED_SINCE: i32 = 2;
 
-/// The people whose sealed registrations are among `events`.
-pub(crate) fn sealed_registrations<'a>(
-    events: impl Iterator<Item = &'a RecordedEvent>,
-) -> Vec<Uuid> {
+/// The people whose sealed data (a registration's name, a linked identity's subject) is
+/// among `events`: the catalog opens it with their keys.
+pub(crate) fn sealed_data_owners<'a>(events: impl Iterator<Item = &'a RecordedEvent>) -> Vec<Uuid> {
     let registered = EventType::PlayerRegistered.as_str();
+    let linked = EventType::IdentityLinked.as_str();
     events
-        .filter(|event| event.event_type == registered && event.schema_version >= SEALED_SINCE)
+        .filter(|event| {
+            (event.event_type == registered && event.schema_version >= SEALED_SINCE)
+                || event.event_type == linked
+        })
         .filter_map(|event| event.payload.get("playerId")?.as_str()?.parse().ok())
         .collect()
 }
 
-/// Seals every plain personal field of `events` under a fresh key for its person, and
-/// answers the key change that must commit with them: the new key to store, or for an
-/// erasure the key to delete. An append changes at most one person's key.
+/// The person whose key, held already, must seal a personal field of `events` (a linked
+/// identity's subject), if any.
+pub(crate) fn sealed_under_held_key(events: &[DomainEvent]) -> Option<Uuid> {
+    events.iter().find_map(|event| match event {
+        DomainEvent::Player(PlayerEvent::IdentityLinked(e)) => Some(e.player_id.into()),
+        _ => None,
+    })
+}
+
+/// Seals every plain personal field of `events`: a registration's name under a fresh key for
+/// its person, a linked identity's subject under `held`, the person's key held already
+/// ([`sealed_under_held_key`] names whose; a person registered before names were sealed has
+/// none, and cannot link an identity). Answers the key change that must commit with them:
+/// the new key to store, or for an erasure the key to delete. An append changes at most one
+/// person's key.
 pub(crate) fn seal_personal_data(
     events: &mut [DomainEvent],
+    held: Option<&PersonKey>,
 ) -> Result<Option<KeyChange>, AppError> {
     let mut change = None;
     for event in events.iter_mut() {
@@ -51,7 +68,21 @@ pub(crate) fn seal_personal_data(
                 KeyChange::Insert { person: e.player_id.into(), key: *key.as_bytes() }
             }
             PlayerEvent::PlayerErased(e) => KeyChange::Delete { person: e.player_id.into() },
-            PlayerEvent::TokenRotated(_)
+            PlayerEvent::IdentityLinked(e) => {
+                let PersonalText::Plain(subject) = &e.subject else { continue };
+                let key = held.ok_or_else(|| {
+                    AppError::Domain(league_domain::DomainError::Conflict(format!(
+                        "player {} was registered before personal data was sealed: their \
+                         identity cannot be linked (docs/personal-data.md)",
+                        e.player_id
+                    )))
+                })?;
+                let (player, field) = (e.player_id, IDENTITY_SUBJECT_FIELD);
+                e.subject = PersonalText::seal(key, random()?, player, field, subject);
+                continue;
+            }
+            PlayerEvent::IdentityUnlinked(_)
+            | PlayerEvent::TokenRotated(_)
             | PlayerEvent::TokenRevoked(_)
             | PlayerEvent::OrganiserAppointed(_)
             | PlayerEvent::OrganiserDismissed(_) => continue,
@@ -87,6 +118,8 @@ pub struct PersonalData {
     pub organiser: bool,
     /// `valid` or `revoked`; the token itself is never stored, only its hash.
     pub token: &'static str,
+    /// The identity-provider identities linked to sign in with (none once erased).
+    pub identities: Vec<IdentityData>,
     pub leagues: Vec<LeagueData>,
     pub tournaments: Vec<TournamentData>,
     /// Current ratings, one per kind of game played.
@@ -95,6 +128,15 @@ pub struct PersonalData {
     /// competition they are in or organise that names them or was theirs: as stored (a sealed name stays sealed here; `name`
     /// above is it opened).
     pub events: Vec<EventData>,
+}
+
+/// An identity of an identity provider linked to the person.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IdentityData {
+    pub issuer: String,
+    /// The provider's id of the person, opened with their key (`None` if it does not open).
+    pub subject: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -171,7 +213,7 @@ impl App {
         player: Uuid,
     ) -> Result<PersonalData, AppError> {
         authorise_personal_data(actor, player.into())?;
-        let (view, organiser, leagues, tournaments) = {
+        let (view, organiser, leagues, tournaments, identities) = {
             let catalog = self.catalog();
             let view = catalog
                 .player(player)
@@ -197,7 +239,15 @@ impl App {
                     organiser: t.organisers.includes(player.into()),
                 })
                 .collect();
-            (view, catalog.is_organiser(player), leagues, tournaments)
+            let identities = catalog
+                .identities(player)
+                .iter()
+                .map(|identity| IdentityData {
+                    issuer: identity.issuer.clone(),
+                    subject: identity.subject().map(str::to_owned),
+                })
+                .collect();
+            (view, catalog.is_organiser(player), leagues, tournaments, identities)
         };
         let needle = player.to_string();
         let as_actor = Actor::Player(player.into()).to_string();
@@ -267,6 +317,7 @@ impl App {
             registered_at: view.registered_at,
             organiser,
             token: if view.token_hash.is_empty() { "revoked" } else { "valid" },
+            identities,
             leagues: league_data,
             tournaments,
             ratings,

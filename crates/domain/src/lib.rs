@@ -70,9 +70,10 @@ pub use personal::{
 };
 pub use player::Player;
 pub use player::{
-    AppointOrganiser, DismissOrganiser, ErasePlayer, OrganiserAppointed, OrganiserDismissed,
-    PlayerCommand, PlayerErased, PlayerEvent, PlayerRegistered, RegisterPlayer, RevokeToken,
-    RotateToken, TokenRevoked, TokenRotated, key_owner,
+    AppointOrganiser, DismissOrganiser, ErasePlayer, IdentityLinked, IdentityUnlinked,
+    LinkIdentity, OrganiserAppointed, OrganiserDismissed, PlayerCommand, PlayerErased, PlayerEvent,
+    PlayerRegistered, RegisterPlayer, RevokeToken, RotateToken, TokenRevoked, TokenRotated,
+    UnlinkIdentity, key_owner,
 };
 pub use rights::{Organisers, authorise_personal_data};
 pub use scores::{Effects, RecordedResult, ScoreError, ScoredGames, ScoredResult, StandingRow};

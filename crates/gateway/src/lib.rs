@@ -10,7 +10,8 @@
 //! (graphql-transport-ws and graphql-ws, limits in [`ws`]), `GET /healthz`, `GET /metrics`
 //! (Prometheus, see [`metrics`]), and the embedded web app (`GET /`, deep links) and GraphiQL
 //! (`GET /graphiql`), see [`web`]; a player's calendar feed, competition exports and the
-//! embeddable standings pages (`/calendar/…`, `/export/…`, `/embed/…`), see [`feeds`].
+//! embeddable standings pages (`/calendar/…`, `/export/…`, `/embed/…`), see [`feeds`]; sign-in
+//! with the site's identity provider (`/auth/oidc/…`), see [`oidc`].
 
 pub mod auth;
 pub mod config;
@@ -19,6 +20,7 @@ mod extension;
 mod feeds;
 mod http;
 pub mod metrics;
+mod oidc;
 pub mod rate_limit;
 pub mod schema;
 mod shutdown;

@@ -22,7 +22,7 @@ use uuid::Uuid;
 use crate::decode::EventMeta;
 use crate::decode::{decode, decode_row, meta_of};
 use crate::error::ProjectionError;
-use crate::players::PlayerView;
+use crate::players::{LinkedIdentity, PlayerView};
 use crate::players::{PersonKeys, PlayerRegistry, person_keys};
 
 mod games;
@@ -195,6 +195,16 @@ impl Catalog {
         self.players.by_token_hash(token_hash)
     }
 
+    /// The player that the identity `subject` of the provider `issuer` signs in, if linked.
+    pub fn player_by_identity(&self, issuer: &str, subject: &str) -> Option<&PlayerView> {
+        self.players.by_identity(issuer, subject)
+    }
+
+    /// The identity-provider identities `player` linked, in link order.
+    pub fn identities(&self, player: Uuid) -> &[LinkedIdentity] {
+        self.players.identities(player)
+    }
+
     /// Whether the player is an appointed organiser now (may create competitions).
     pub fn is_organiser(&self, player: Uuid) -> bool {
         self.players.is_organiser(player)
@@ -205,7 +215,7 @@ impl Catalog {
         self.players.open_names(keys);
     }
 
-    /// Whether some sealed name is not opened yet.
+    /// Whether some sealed name or subject is not opened yet.
     pub fn has_unopened_names(&self) -> bool {
         self.players.has_unopened()
     }

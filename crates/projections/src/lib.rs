@@ -39,7 +39,10 @@ pub use error::ProjectionError;
 pub use league_domain::{GameStatus, LeagueStatus};
 pub use league_ratings::{GameKind, LeaderboardRow, Rating, RatingChange};
 pub use model::{Applied, GameView, LeagueView, ReadModel, ScoreChange, SeatView, StandingRow};
-pub use players::{NAME_FIELD, PersonKeys, PlayerView, erased_players, person_keys};
+pub use players::{
+    IDENTITY_SUBJECT_FIELD, LinkedIdentity, NAME_FIELD, PersonKeys, PlayerView, erased_players,
+    person_keys,
+};
 pub use ratings::{
     RATING_EVENT_TYPES, RATINGS_WINDOW, RatingsModel, RatingsQuestion, load_ratings,
 };

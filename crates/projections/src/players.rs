@@ -1,5 +1,7 @@
 //! [`PlayerRegistry`]: the one fold of the player streams — every player, in registration
-//! order, with the token-hash lookup (following rotations and revocations), who is an
+//! order, with the token-hash lookup (following rotations and revocations), the
+//! identity-provider lookup (issuer and subject to player, `docs/sign-in.md#identity-providers`;
+//! subjects are sealed like names and opened with the same keys), who is an
 //! appointed organiser, and each player's name: sealed names are opened with the person keys
 //! the loader hands in ([`PlayerRegistry::open_names`]), and an erased player (or one whose
 //! key is not at hand) shows as their pseudonym (`docs/personal-data.md`). The catalog holds it for the running platform; the whole-log
@@ -45,10 +47,38 @@ pub struct PlayerRegistry {
     /// Players erased, here or later in the log ([`Self::forget_names`]): their names are
     /// never opened again.
     erased: HashSet<Uuid>,
+    /// Each player's linked identities, in link order (erased players have none).
+    identities: HashMap<Uuid, Vec<LinkedIdentity>>,
+    /// The player each opened identity signs in (issuer, subject); the first link of an
+    /// identity wins, should two players have linked the same one.
+    by_identity: std::collections::HashMap<(String, String), Uuid>,
+    /// Players with a sealed subject not opened yet.
+    unopened_identities: HashSet<Uuid>,
+}
+
+/// An identity of an identity provider linked to a player.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LinkedIdentity {
+    /// The provider's issuer address.
+    pub issuer: String,
+    /// The provider's id of the person, as the log holds it (sealed).
+    subject: PersonalText,
+    /// The subject opened with the person's key (`None` until then).
+    #[serde(skip)]
+    opened: Option<String>,
+}
+
+impl LinkedIdentity {
+    /// The subject, once opened with the person's key.
+    pub fn subject(&self) -> Option<&str> {
+        self.opened.as_deref()
+    }
 }
 
 /// The field a player's name is sealed as.
 pub const NAME_FIELD: &str = "name";
+/// The field a linked identity's subject is sealed as.
+pub const IDENTITY_SUBJECT_FIELD: &str = "identitySubject";
 
 /// Person keys by person, as [`PlayerRegistry::open_names`] takes them.
 pub type PersonKeys = KeyMap<Uuid, PersonKey>;
@@ -141,14 +171,97 @@ impl PlayerRegistry {
                 self.organisers.remove(&e.player_id.uuid());
                 self.forget_names([e.player_id.uuid()]);
             }
+            PlayerEvent::IdentityLinked(e) => {
+                self.existing(meta, e.player_id.into())?;
+                let identity = LinkedIdentity {
+                    issuer: e.issuer.clone(),
+                    subject: e.subject.clone(),
+                    opened: None,
+                };
+                self.link(e.player_id.into(), identity);
+            }
+            PlayerEvent::IdentityUnlinked(e) => {
+                let player = e.player_id.uuid();
+                let linked = self.identities.entry(player).or_default();
+                let (gone, kept) =
+                    std::mem::take(linked).into_iter().partition(|i| i.issuer == e.issuer);
+                *linked = kept;
+                self.drop_lookups(player, gone);
+            }
         }
         Ok(())
+    }
+
+    /// Records `identity` of `player` (not erased), in the lookup at once when plain.
+    fn link(&mut self, player: Uuid, mut identity: LinkedIdentity) {
+        if self.erased.contains(&player) {
+            return;
+        }
+        match &identity.subject {
+            PersonalText::Plain(subject) => {
+                identity.opened = Some(subject.clone());
+                let key = (identity.issuer.clone(), subject.clone());
+                self.by_identity.entry(key).or_insert(player);
+            }
+            PersonalText::Sealed(_) => {
+                self.unopened_identities.insert(player);
+            }
+        }
+        self.identities.entry(player).or_default().push(identity);
+    }
+
+    /// Removes `gone`, identities of `player`, from the lookup.
+    fn drop_lookups(&mut self, player: Uuid, gone: Vec<LinkedIdentity>) {
+        for identity in gone {
+            if let Some(subject) = identity.opened {
+                let key = (identity.issuer, subject);
+                if self.by_identity.get(&key) == Some(&player) {
+                    self.by_identity.remove(&key);
+                }
+            }
+        }
+    }
+
+    /// Opens the sealed subjects of the players whose keys are in `keys`.
+    fn open_identities(&mut self, keys: &PersonKeys) {
+        let players: Vec<Uuid> =
+            self.unopened_identities.iter().filter(|id| keys.contains_key(id)).copied().collect();
+        for player in players {
+            self.unopened_identities.remove(&player);
+            let key = &keys[&player];
+            let Some(linked) = self.identities.get_mut(&player) else { continue };
+            for identity in linked.iter_mut().filter(|i| i.opened.is_none()) {
+                let PersonalText::Sealed(sealed) = &identity.subject else { continue };
+                match sealed.open(key, player.into(), IDENTITY_SUBJECT_FIELD) {
+                    Ok(subject) => {
+                        let lookup = (identity.issuer.clone(), subject.clone());
+                        self.by_identity.entry(lookup).or_insert(player);
+                        identity.opened = Some(subject);
+                    }
+                    Err(error) => {
+                        tracing::warn!(%player, %error, "a sealed identity does not open");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The player that the identity `subject` of the provider `issuer` signs in, if linked.
+    pub fn by_identity(&self, issuer: &str, subject: &str) -> Option<&PlayerView> {
+        let player = self.by_identity.get(&(issuer.to_owned(), subject.to_owned()))?;
+        self.players.get(player)
+    }
+
+    /// The identities `player` linked, in link order.
+    pub fn identities(&self, player: Uuid) -> &[LinkedIdentity] {
+        self.identities.get(&player).map_or(&[], Vec::as_slice)
     }
 
     /// Opens every sealed name whose key is in `keys` (the loader reads them from the key
     /// table after folding, and the follower before folding new registrations). A name that
     /// does not open with its key stays the pseudonym.
     pub fn open_names(&mut self, keys: &PersonKeys) {
+        self.open_identities(keys);
         if self.unopened.is_empty() {
             return;
         }
@@ -169,9 +282,9 @@ impl PlayerRegistry {
         });
     }
 
-    /// Whether some sealed name is not opened yet.
+    /// Whether some sealed name or subject is not opened yet.
     pub fn has_unopened(&self) -> bool {
-        !self.unopened.is_empty()
+        !self.unopened.is_empty() || !self.unopened_identities.is_empty()
     }
 
     /// Shows `ids` as their pseudonyms from now on, and never opens their names again: the
@@ -182,6 +295,9 @@ impl PlayerRegistry {
             self.erased.insert(id);
             self.sealed.remove(&id);
             self.unopened.remove(&id);
+            self.unopened_identities.remove(&id);
+            let gone = self.identities.remove(&id).unwrap_or_default();
+            self.drop_lookups(id, gone);
             if let Some(player) = self.players.get_mut(&id) {
                 player.name = pseudonym(id.into());
                 player.erased = true;
@@ -247,6 +363,8 @@ pub(crate) struct RegistryImage {
     players: Vec<PlayerImage>,
     organisers: Vec<Uuid>,
     erased: Vec<Uuid>,
+    /// Linked identities (subjects as the log holds them), by player id.
+    identities: Vec<(Uuid, Vec<LinkedIdentity>)>,
 }
 
 impl PlayerRegistry {
@@ -264,10 +382,15 @@ impl PlayerRegistry {
                 registered_at: view.registered_at,
             })
             .collect();
+        let identities = sorted(self.identities.keys().copied())
+            .into_iter()
+            .map(|id| (id, self.identities[&id].clone()))
+            .collect();
         RegistryImage {
             players,
             organisers: sorted(self.organisers.iter().copied()),
             erased: sorted(self.erased.iter().copied()),
+            identities,
         }
     }
 
@@ -303,6 +426,11 @@ impl PlayerRegistry {
                 registered_at: player.registered_at,
             };
             registry.players.insert(player.id, view);
+        }
+        for (player, linked) in image.identities {
+            for identity in linked {
+                registry.link(player, identity);
+            }
         }
         registry
     }

@@ -50,6 +50,24 @@ pub struct ErasePlayer {
     pub reason: String,
 }
 
+/// A player links an identity of the site's identity provider (`issuer`, `subject`: the
+/// provider's id of the person, from a verified ID token) to their own player record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkIdentity {
+    pub actor: Actor,
+    pub player_id: PlayerId,
+    pub issuer: String,
+    pub subject: String,
+}
+
+/// A player (or the site admin) unlinks the player's identity of the provider `issuer`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnlinkIdentity {
+    pub actor: Actor,
+    pub player_id: PlayerId,
+    pub issuer: String,
+}
+
 /// Commands handled by the [`crate::Player`] aggregate.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PlayerCommand {
@@ -59,6 +77,8 @@ pub enum PlayerCommand {
     AppointOrganiser(AppointOrganiser),
     DismissOrganiser(DismissOrganiser),
     Erase(ErasePlayer),
+    LinkIdentity(LinkIdentity),
+    UnlinkIdentity(UnlinkIdentity),
 }
 
 macro_rules! player_commands {
@@ -93,7 +113,9 @@ player_commands!(
     RevokeToken => RevokeToken,
     AppointOrganiser => AppointOrganiser,
     DismissOrganiser => DismissOrganiser,
-    ErasePlayer => Erase
+    ErasePlayer => Erase,
+    LinkIdentity => LinkIdentity,
+    UnlinkIdentity => UnlinkIdentity
 );
 
 impl PlayerCommand {

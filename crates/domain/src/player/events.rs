@@ -1,4 +1,5 @@
-//! The events of a player's stream (`player-<uuid>`): registration, tokens, the organiser right, erasure.
+//! The events of a player's stream (`player-<uuid>`): registration, tokens, the organiser right,
+//! identities linked from an identity provider, erasure.
 
 use serde::{Deserialize, Serialize};
 
@@ -64,6 +65,28 @@ pub struct OrganiserDismissed {
     pub dismissed_by: Actor,
 }
 
+/// A player linked an identity of the site's OpenID Connect provider to their player record
+/// (`docs/sign-in.md#identity-providers`): from then on, signing in there signs them in here.
+/// The subject (the provider's id of the person) is personal data, sealed under the player's
+/// key ([`PersonalText`]); the issuer is the provider's address, the site's configuration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IdentityLinked {
+    pub player_id: PlayerId,
+    pub issuer: String,
+    pub subject: PersonalText,
+}
+
+/// The player (or the site admin) unlinked the player's identity of the provider `issuer`:
+/// it no longer signs them in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IdentityUnlinked {
+    pub player_id: PlayerId,
+    pub issuer: String,
+    pub unlinked_by: Actor,
+}
+
 /// The player's event types, one line each (stored name, the schema version this code writes,
 /// and the webhook kinds it is sent to, `notify [...]`, if any), passed on to the next aggregate's list and at last to `domain_events!` (`crate::events`).
 /// Registrations are at version 2 since names are sealed; a version 1 name reads as plain
@@ -78,6 +101,8 @@ macro_rules! player_events {
                 OrganiserAppointed = "OrganiserAppointed" version 1 in catalog,
                 OrganiserDismissed = "OrganiserDismissed" version 1 in catalog,
                 PlayerErased = "PlayerErased" version 1 in catalog,
+                IdentityLinked = "IdentityLinked" version 1 in catalog,
+                IdentityUnlinked = "IdentityUnlinked" version 1 in catalog,
             }
         }
     };
@@ -95,7 +120,9 @@ impl PlayerEvent {
             | PlayerEvent::TokenRevoked(_)
             | PlayerEvent::OrganiserAppointed(_)
             | PlayerEvent::OrganiserDismissed(_)
-            | PlayerEvent::PlayerErased(_) => {}
+            | PlayerEvent::PlayerErased(_)
+            | PlayerEvent::IdentityLinked(_)
+            | PlayerEvent::IdentityUnlinked(_) => {}
         }
     }
 }

@@ -1,5 +1,6 @@
 //! The `Player` aggregate (stream `player-<uuid>`): registration, the bearer token's
-//! rotations and revocations, the organiser right, and erasure.
+//! rotations and revocations, the organiser right, identities linked from an identity
+//! provider, and erasure.
 //!
 //! Registration emits the name as [`PersonalText::Plain`]; the application seals it under
 //! the player's new key before the event is stored (`docs/personal-data.md`), since keys and
@@ -19,6 +20,10 @@ use crate::ids::{Actor, PlayerId, player_stream_id};
 use crate::personal::{PersonalText, pseudonym};
 use crate::rules::clean_name;
 
+/// The most characters an identity provider's issuer or subject may have (OpenID Connect
+/// Core 1.0 §2: a subject is at most 255 ASCII characters; an issuer is a short URL).
+pub const MAX_IDENTITY_LEN: usize = 255;
+
 /// The most characters an erasure's reason may have.
 pub const MAX_REASON_LEN: usize = 500;
 
@@ -31,6 +36,8 @@ pub struct Player {
     token_hash: Option<String>,
     organiser: bool,
     erased: bool,
+    /// The issuers of the identity providers whose identities are linked, in link order.
+    identity_issuers: Vec<String>,
 }
 
 impl Player {
@@ -61,6 +68,11 @@ impl Player {
     /// Whether the site admin has appointed the player organiser (and not dismissed them).
     pub fn is_organiser(&self) -> bool {
         self.organiser
+    }
+
+    /// The issuers of the identity providers whose identities the player linked.
+    pub fn identity_issuers(&self) -> &[String] {
+        &self.identity_issuers
     }
 
     /// `player-<uuid>`, once registered.
@@ -159,6 +171,45 @@ impl Player {
         })])
     }
 
+    /// One identity per provider: linking another from the same issuer needs an unlink first.
+    fn link_identity(&self, c: &LinkIdentity) -> Result<Vec<PlayerEvent>, DomainError> {
+        if c.actor.player_id() != Some(c.player_id) {
+            return Err(DomainError::forbidden("only the player themself may link an identity"));
+        }
+        self.registered(c.player_id)?;
+        let issuer = identity_part("issuer", &c.issuer)?;
+        let subject = identity_part("subject", &c.subject)?;
+        if self.identity_issuers.contains(&issuer) {
+            return Err(DomainError::conflict(format!(
+                "player {} already has an identity of this provider linked: unlink it first",
+                c.player_id
+            )));
+        }
+        Ok(vec![PlayerEvent::IdentityLinked(IdentityLinked {
+            player_id: c.player_id,
+            issuer,
+            subject: PersonalText::Plain(subject),
+        })])
+    }
+
+    fn unlink_identity(&self, c: &UnlinkIdentity) -> Result<Vec<PlayerEvent>, DomainError> {
+        if c.actor.player_id() != Some(c.player_id) {
+            only_the_site_admin(c.actor, "unlink another player's identity")?;
+        }
+        self.registered(c.player_id)?;
+        if !self.identity_issuers.contains(&c.issuer) {
+            return Err(DomainError::conflict(format!(
+                "player {} has no identity of this provider linked",
+                c.player_id
+            )));
+        }
+        Ok(vec![PlayerEvent::IdentityUnlinked(IdentityUnlinked {
+            player_id: c.player_id,
+            issuer: c.issuer.clone(),
+            unlinked_by: c.actor,
+        })])
+    }
+
     fn dismiss(&self, c: &DismissOrganiser) -> Result<Vec<PlayerEvent>, DomainError> {
         only_the_site_admin(c.actor, "dismiss organisers")?;
         self.registered(c.player_id)?;
@@ -184,6 +235,20 @@ fn only_the_site_admin(actor: Actor, right: &str) -> Result<(), DomainError> {
     }
 }
 
+/// An issuer or subject: not blank, at most [`MAX_IDENTITY_LEN`] characters, as given.
+fn identity_part(field: &str, value: &str) -> Result<String, DomainError> {
+    if value.trim().is_empty() {
+        return Err(DomainError::invalid(field, "must not be empty"));
+    }
+    if value.chars().count() > MAX_IDENTITY_LEN {
+        return Err(DomainError::invalid(
+            field,
+            format!("must have at most {MAX_IDENTITY_LEN} characters"),
+        ));
+    }
+    Ok(value.to_owned())
+}
+
 fn check_token_hash(token_hash: &str) -> Result<String, DomainError> {
     if token_hash.trim().is_empty() {
         return Err(DomainError::invalid("tokenHash", "must not be empty"));
@@ -203,6 +268,8 @@ impl Aggregate for Player {
             PlayerCommand::AppointOrganiser(c) => self.appoint(c),
             PlayerCommand::DismissOrganiser(c) => self.dismiss(c),
             PlayerCommand::Erase(c) => self.erase(c),
+            PlayerCommand::LinkIdentity(c) => self.link_identity(c),
+            PlayerCommand::UnlinkIdentity(c) => self.unlink_identity(c),
         }
     }
 
@@ -226,7 +293,10 @@ impl Aggregate for Player {
                 self.erased = true;
                 self.token_hash = None;
                 self.organiser = false;
+                self.identity_issuers.clear();
             }
+            PlayerEvent::IdentityLinked(e) => self.identity_issuers.push(e.issuer.clone()),
+            PlayerEvent::IdentityUnlinked(e) => self.identity_issuers.retain(|i| *i != e.issuer),
         }
     }
 

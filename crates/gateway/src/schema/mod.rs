@@ -2,7 +2,7 @@
 //! domain commands, subscriptions over the application's live feed.
 //!
 //! One module per feature (leagues, players, tournaments, ratings, the scoring catalogue,
-//! the audit log's events, feeds, webhooks), each with its queries, mutations,
+//! the audit log's events, feeds, webhooks, the identity provider), each with its queries, mutations,
 //! subscriptions and object types; the roots below merge them in the order the fields
 //! appear in `schema.graphql`. Below the features: the context every resolver reads
 //! ([`context`]), shared inputs, pages, results and the live feed.
@@ -12,6 +12,7 @@ mod catalogue;
 mod context;
 mod events;
 mod feeds;
+mod identity;
 mod inputs;
 mod leagues;
 mod live;
@@ -45,6 +46,7 @@ pub struct QueryRoot(
     tournaments::query::TournamentQuery,
     players::query::AccessQuery,
     webhooks::WebhookQuery,
+    identity::IdentityQuery,
 );
 
 /// The mutation root: each change needs a bearer token; the domain decides whether the
@@ -58,6 +60,7 @@ pub struct MutationRoot(
     players::mutation::AccessMutation,
     feeds::FeedsMutation,
     webhooks::WebhookMutation,
+    identity::IdentityMutation,
 );
 
 /// Live updates over `/graphql/ws` (graphql-transport-ws or graphql-ws); authenticate in
@@ -84,9 +87,16 @@ pub(crate) fn builder_for(
     config: &GatewayConfig,
     shutdown: Shutdown,
 ) -> async_graphql::SchemaBuilder<QueryRoot, MutationRoot, SubscriptionRoot> {
-    builder().data(app).data(shutdown).data(config.webhooks.clone().unwrap_or_default()).extension(
-        ErrorCodes::new(config.max_depth, config.max_introspection_depth, config.max_complexity),
-    )
+    builder()
+        .data(app)
+        .data(shutdown)
+        .data(config.webhooks.clone().unwrap_or_default())
+        .data(identity::SiteIdentityProvider(config.identity_provider.clone()))
+        .extension(ErrorCodes::new(
+            config.max_depth,
+            config.max_introspection_depth,
+            config.max_complexity,
+        ))
 }
 
 /// The exported SDL (what `schema.graphql` holds).
