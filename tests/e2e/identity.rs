@@ -162,8 +162,8 @@ async fn callback(
 async fn refusal(response: reqwest::Response, flow: &Started) -> (StatusCode, String) {
     let status = response.status();
     let page = response.text().await.unwrap();
-    for secret in [&flow.state, &flow.nonce, CLIENT_SECRET, SUBJECT, "the-code"] {
-        assert!(!page.contains(secret.as_str()), "the page names a secret: {page}");
+    for secret in [flow.state.as_str(), flow.nonce.as_str(), CLIENT_SECRET, SUBJECT, "the-code"] {
+        assert!(!page.contains(secret), "the page names a secret: {page}");
     }
     let code = page.split("data-refusal=\"").nth(1).and_then(|rest| rest.split('"').next());
     (status, code.expect("a refusal page").to_owned())
