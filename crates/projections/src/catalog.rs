@@ -521,7 +521,8 @@ mod tests {
 
     /// The lists derived from the rooms' lists of event types are the ones the catalog and the
     /// ratings folded when they were kept by hand: who and what exists (players, leagues,
-    /// tournaments, their organisers, entrants and status) and the results.
+    /// tournaments, their organisers, entrants and status), the identities linked to sign in
+    /// with, and the results.
     #[test]
     fn the_derived_lists_are_the_types_the_folds_read() {
         use EventType::*;
@@ -545,6 +546,8 @@ mod tests {
             OrganiserDismissed,
             LeagueCoOrganiserAdded,
             TournamentCoOrganiserAdded,
+            IdentityLinked,
+            IdentityUnlinked,
         ];
         expected.sort();
         assert_eq!(catalog, expected);

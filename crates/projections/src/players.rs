@@ -192,7 +192,8 @@ impl PlayerRegistry {
         Ok(())
     }
 
-    /// Records `identity` of `player` (not erased), in the lookup at once when plain.
+    /// Records `identity` of `player` (not erased): in the lookup at once when plain, else
+    /// once opened ([`Self::open_names`]).
     fn link(&mut self, player: Uuid, mut identity: LinkedIdentity) {
         if self.erased.contains(&player) {
             return;
@@ -204,6 +205,7 @@ impl PlayerRegistry {
                 self.by_identity.entry(key).or_insert(player);
             }
             PersonalText::Sealed(_) => {
+                identity.opened = None;
                 self.unopened_identities.insert(player);
             }
         }
@@ -456,4 +458,73 @@ pub struct PlayerView {
     /// while the token is revoked).
     pub token_hash: String,
     pub registered_at: DateTime<Utc>,
+}
+
+#[cfg(test)]
+mod tests {
+    use league_domain::{IdentityLinked, IdentityUnlinked, PlayerErased, PlayerId};
+
+    use super::*;
+
+    const ISSUER: &str = "https://id.club.example";
+
+    fn meta(position: u64) -> EventMeta {
+        EventMeta { position, stream_version: position, recorded_at: Utc::now() }
+    }
+
+    fn registered(registry: &mut PlayerRegistry, id: PlayerId) {
+        let e = PlayerRegistered {
+            player_id: id,
+            name: PersonalText::Plain("Ann".into()),
+            token_hash: format!("hash-{id}"),
+        };
+        registry.apply(meta(1), &PlayerEvent::PlayerRegistered(e)).unwrap();
+    }
+
+    fn linked(id: PlayerId, key: &PersonKey, subject: &str) -> PlayerEvent {
+        let sealed = PersonalText::seal(key, [7; 24], id, IDENTITY_SUBJECT_FIELD, subject);
+        PlayerEvent::IdentityLinked(IdentityLinked {
+            player_id: id,
+            issuer: ISSUER.into(),
+            subject: sealed,
+        })
+    }
+
+    #[test]
+    fn a_sealed_subject_signs_in_once_opened_also_from_a_snapshot_until_unlinked_or_erased() {
+        let (ann, bob) = (PlayerId::from(Uuid::now_v7()), PlayerId::from(Uuid::now_v7()));
+        let key = PersonKey::from_bytes([5; 32]);
+        let keys: PersonKeys = [(ann.uuid(), key.clone())].into_iter().collect();
+        let mut registry = PlayerRegistry::default();
+        registered(&mut registry, ann);
+        registered(&mut registry, bob);
+        registry.apply(meta(2), &linked(ann, &key, "sub-ann")).unwrap();
+        assert!(registry.by_identity(ISSUER, "sub-ann").is_none(), "sealed until opened");
+        assert!(registry.has_unopened());
+        registry.open_names(&keys);
+        assert_eq!(registry.by_identity(ISSUER, "sub-ann").map(|p| p.id), Some(ann.uuid()));
+        assert_eq!(registry.identities(ann.uuid())[0].subject(), Some("sub-ann"));
+
+        let mut restored = PlayerRegistry::from_image(registry.image());
+        assert!(restored.by_identity(ISSUER, "sub-ann").is_none());
+        restored.open_names(&keys);
+        assert_eq!(restored.by_identity(ISSUER, "sub-ann").map(|p| p.id), Some(ann.uuid()));
+
+        let unlinked = IdentityUnlinked {
+            player_id: ann,
+            issuer: ISSUER.into(),
+            unlinked_by: league_domain::Actor::Player(ann),
+        };
+        registry.apply(meta(3), &PlayerEvent::IdentityUnlinked(unlinked)).unwrap();
+        assert!(registry.by_identity(ISSUER, "sub-ann").is_none());
+
+        let erased = PlayerErased {
+            player_id: ann,
+            erased_by: league_domain::Actor::Admin,
+            reason: "asked".into(),
+        };
+        restored.apply(meta(3), &PlayerEvent::PlayerErased(erased)).unwrap();
+        assert!(restored.by_identity(ISSUER, "sub-ann").is_none());
+        assert!(restored.identities(ann.uuid()).is_empty());
+    }
 }
