@@ -34,6 +34,8 @@ export async function startProvider() {
       return { accountId: sub, async claims() { return { sub }; } };
     },
     pkce: { required: () => true },
+    // Lifetimes in seconds (set, so the package does not warn about its defaults).
+    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600 },
     cookies: { keys: ["browser-tests-provider-cookie-key"] },
   });
   // Keep the console quiet about the development keys and pages (they are the point here).
