@@ -1619,9 +1619,9 @@ mod rights {
 mod erasure {
     use super::*;
 
-    const ANN: u128 = 60;
+    pub(super) const ANN: u128 = 60;
 
-    fn registered() -> Vec<DomainEvent> {
+    pub(super) fn registered() -> Vec<DomainEvent> {
         vec![DomainEvent::Player(PlayerEvent::PlayerRegistered(PlayerRegistered {
             player_id: player(ANN),
             name: PersonalText::Plain("Ann".into()),
@@ -1633,7 +1633,7 @@ mod erasure {
         ErasePlayer { actor, player_id: player(ANN), reason: reason.into() }.into()
     }
 
-    fn on_player(
+    pub(super) fn on_player(
         events: &[DomainEvent],
         command: PlayerCommand,
     ) -> Result<Vec<DomainEvent>, DomainError> {
@@ -1771,18 +1771,10 @@ mod erasure {
 }
 
 mod identities {
+    use super::erasure::{ANN, on_player, registered};
     use super::*;
 
-    const ANN: u128 = 70;
     const ISSUER: &str = "https://id.club.example";
-
-    fn registered() -> Vec<DomainEvent> {
-        vec![DomainEvent::Player(PlayerEvent::PlayerRegistered(PlayerRegistered {
-            player_id: player(ANN),
-            name: PersonalText::Plain("Ann".into()),
-            token_hash: "first".into(),
-        }))]
-    }
 
     fn link(actor: Actor, subject: &str) -> PlayerCommand {
         LinkIdentity {
@@ -1796,13 +1788,6 @@ mod identities {
 
     fn unlink(actor: Actor) -> PlayerCommand {
         UnlinkIdentity { actor, player_id: player(ANN), issuer: ISSUER.into() }.into()
-    }
-
-    fn on_player(
-        events: &[DomainEvent],
-        command: PlayerCommand,
-    ) -> Result<Vec<DomainEvent>, DomainError> {
-        given::<Player>(events).decide(&command, &context())
     }
 
     #[test]
