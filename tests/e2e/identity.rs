@@ -169,6 +169,19 @@ async fn refusal(response: reqwest::Response, flow: &Started) -> (StatusCode, St
     (status, code.expect("a refusal page").to_owned())
 }
 
+/// `player` links the identity `subject` of the provider (as the callback does once the
+/// provider vouched for it).
+async fn link(server: &TestApp, fake: &Fake, player: &str, subject: &str) {
+    let id = player.parse::<uuid::Uuid>().unwrap();
+    let command = LinkIdentity {
+        actor: Actor::Player(id.into()),
+        player_id: id.into(),
+        issuer: fake.issuer.clone(),
+        subject: subject.into(),
+    };
+    server.app().execute(command, Default::default()).await.unwrap();
+}
+
 async fn head(server: &TestApp) -> u64 {
     server.app().store().head_position().await.unwrap()
 }
@@ -177,14 +190,7 @@ async fn forged_or_invalid_answers_are_refused_and_append_nothing(db: TestDataba
     let fake = fake_provider().await;
     let server = gateway(&db, &fake).await;
     let ann = server.register("Ann").await;
-    let ann_id = ann.id.parse::<uuid::Uuid>().unwrap();
-    let link = LinkIdentity {
-        actor: Actor::Player(ann_id.into()),
-        player_id: ann_id.into(),
-        issuer: fake.issuer.clone(),
-        subject: SUBJECT.into(),
-    };
-    server.app().execute(link, Default::default()).await.unwrap();
+    link(&server, &fake, &ann.id, SUBJECT).await;
     let before = head(&server).await;
     let cases = [
         ("forged state", false, Answer::Valid, "state-mismatch"),
@@ -226,6 +232,39 @@ async fn an_identity_linked_to_nobody_is_told_to_link_it_first(db: TestDatabase)
     assert_eq!(head(&server).await, before);
 }
 
+const METHODS: &str = "{ signInMethods { identityProvider { name linked } } }";
+const UNLINK: &str = "mutation($p: ID) { unlinkIdentity(playerId: $p) { id } }";
+
+async fn a_player_unlinks_their_identity_and_nobody_else_may_but_the_site_admin(db: TestDatabase) {
+    let fake = fake_provider().await;
+    let server = gateway(&db, &fake).await;
+    let (ann, bob) = (server.register("Ann").await, server.register("Bob").await);
+    link(&server, &fake, &ann.id, SUBJECT).await;
+    let methods = server.data(Some(&ann.token), METHODS, json!({})).await;
+    assert_eq!(
+        methods["signInMethods"]["identityProvider"],
+        json!({ "name": "Club ID", "linked": true })
+    );
+    let theirs = server.data(Some(&bob.token), METHODS, json!({})).await;
+    assert_eq!(theirs["signInMethods"]["identityProvider"]["linked"], false);
+
+    let before = head(&server).await;
+    let refused = server.gql(Some(&bob.token), UNLINK, json!({ "p": ann.id })).await;
+    assert_eq!(crate::support::error_code(&refused), "FORBIDDEN", "{refused}");
+    let none = server.gql(Some(&bob.token), UNLINK, json!({})).await;
+    assert_eq!(crate::support::error_code(&none), "CONFLICT", "{none}");
+    assert_eq!(head(&server).await, before, "a refused unlink appended");
+
+    server.data(Some(&ann.token), UNLINK, json!({})).await;
+    let methods = server.data(Some(&ann.token), METHODS, json!({})).await;
+    assert_eq!(methods["signInMethods"]["identityProvider"]["linked"], false);
+    assert!(server.app().catalog().player_by_identity(&fake.issuer, SUBJECT).is_none());
+
+    link(&server, &fake, &bob.id, "bob-at-the-club").await;
+    server.data(Some(crate::support::ADMIN), UNLINK, json!({ "p": bob.id })).await;
+    assert!(server.app().catalog().identities(bob.id.parse().unwrap()).is_empty());
+}
+
 async fn the_site_without_a_provider_offers_none(db: TestDatabase) {
     let server = crate::support::spawn_app(&db.url).await;
     let data =
@@ -238,5 +277,6 @@ async fn the_site_without_a_provider_offers_none(db: TestDatabase) {
 on_both_databases!(
     forged_or_invalid_answers_are_refused_and_append_nothing,
     an_identity_linked_to_nobody_is_told_to_link_it_first,
+    a_player_unlinks_their_identity_and_nobody_else_may_but_the_site_admin,
     the_site_without_a_provider_offers_none,
 );
