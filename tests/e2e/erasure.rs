@@ -16,6 +16,7 @@ use league_testkit::{Backend, TestDatabase, on_both_databases};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
+use crate::api::sessions::{ME, cookie_gql, sign_in};
 use crate::api::tournament::{check_in, create, diplomacy_input, enter, seed};
 use crate::replay::{league as run_league, stderr, stdout};
 use crate::support::{ADMIN, Player, TestApp, error_code, placement_result, spawn_app_on_port};
@@ -149,6 +150,7 @@ async fn erasure_keeps_results_and_the_chain_and_hides_the_name_everywhere(db: T
     let listed = &access["personalData"]["identities"];
     assert_eq!(*listed, json!([{ "issuer": ISSUER, "subject": SUBJECT }]), "access request");
 
+    let browser = sign_in(&first, "/auth/token", json!({ "token": zenobia.token })).await;
     let data =
         first.data(Some(ADMIN), ERASE, json!({ "p": zenobia.id, "r": "asked by email" })).await;
     let erased = &data["erasePlayer"];
@@ -169,6 +171,8 @@ async fn erasure_keeps_results_and_the_chain_and_hides_the_name_everywhere(db: T
         let refused = server.gql(Some(&zenobia.token), "{ __typename }", json!({})).await;
         assert_eq!(error_code(&refused), "UNAUTHENTICATED", "the erased player's token works");
         assert_eq!(signs_in(server), None, "the erased player's identity still signs in");
+        let me = cookie_gql(server, &browser, true, ME, json!({})).await;
+        assert_eq!(me["data"]["me"], Value::Null, "the erased player's session signs in: {me:#}");
     }
     // The erasure is in the log, with who and why.
     let events = first.events(None).await;
@@ -219,9 +223,11 @@ const PERSONAL_DATA: &str = "query($p: ID) { personalData(playerId: $p) }";
 async fn the_access_request_is_the_persons_own_or_the_site_admins(db: TestDatabase) {
     let server = spawn_app_on_port(&db.url, |_| {}).await;
     let (zenobia, players, league) = played_league(&server).await;
+    sign_in(&server, "/auth/token", json!({ "token": zenobia.token })).await;
     let own = server.data(Some(&zenobia.token), PERSONAL_DATA, json!({})).await;
     let data = &own["personalData"];
     assert_eq!(data["name"], NAME);
+    assert_eq!(data["sessions"][0]["method"], "token", "{data:#}");
     assert_eq!(data["playerId"], zenobia.id);
     assert_eq!((data["erased"].clone(), data["keyHeld"].clone()), (json!(false), json!(true)));
     assert_eq!(data["token"], "valid");

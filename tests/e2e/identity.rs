@@ -3,7 +3,8 @@
 //! endpoint answering the ID token each test asks for): a forged `state`, a wrong `nonce`,
 //! an expired ID token and one signed by another key are each refused with a page naming
 //! the reason and no secret, and nothing is appended; an identity linked to nobody is told
-//! to link it first; a linked one signs its player in. (The real provider, `oidc-provider`,
+//! to link it first; a browser signed in as a player links it; a linked one signs its player
+//! in and returns to the page the flow started from. (The real provider, `oidc-provider`,
 //! drives the browser test `tests/browser/oidc.spec.js`.)
 
 use std::sync::{Arc, Mutex};
@@ -232,6 +233,61 @@ async fn an_identity_linked_to_nobody_is_told_to_link_it_first(db: TestDatabase)
     assert_eq!(head(&server).await, before);
 }
 
+/// The `league_session=…` pair of a `Set-Cookie` value.
+fn session_pair(set_cookie: &str) -> String {
+    let pair = set_cookie.split(';').next().unwrap();
+    assert!(pair.starts_with("league_session=") && pair.len() > 20, "{set_cookie}");
+    pair.to_owned()
+}
+
+/// The player the session `cookie` signs in (`GET /auth/session`).
+async fn signed_in_as(server: &TestApp, cookie: &str) -> Value {
+    let request = server.http.get(server.url("/auth/session")).header("cookie", cookie);
+    let session: Value = server.send(request).await.unwrap().json().await.unwrap();
+    session["player"]["id"].clone()
+}
+
+async fn a_signed_in_player_links_their_identity_which_then_signs_them_in(db: TestDatabase) {
+    let fake = fake_provider().await;
+    let server = gateway(&db, &fake).await;
+    let ann = server.register("Ann").await;
+    let request = server.http.post(server.url("/auth/token")).json(&json!({ "token": ann.token }));
+    let response = server.send(request).await.unwrap();
+    let token_session = session_pair(response.headers()["set-cookie"].to_str().unwrap());
+
+    // Signed in with her token, Ann comes back from the provider: her identity is linked.
+    let before = head(&server).await;
+    let flow = start(&server, &fake).await;
+    *fake.answer.lock().unwrap() = (Answer::Valid, flow.nonce.clone());
+    let address = server.url(&format!("/auth/oidc/callback?code=c&state={}", flow.state));
+    let cookies = format!("{}; {token_session}", flow.cookie);
+    let response = server.send(server.http.get(address).header("cookie", cookies)).await.unwrap();
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    assert_eq!(response.headers()["location"], "/tournaments/x");
+    assert_eq!(head(&server).await, before + 1, "one IdentityLinked");
+    let events = server.events(None).await;
+    let linked = events.last().unwrap();
+    assert_eq!(linked["type"], "IdentityLinked");
+    assert!(!linked.to_string().contains(SUBJECT), "the subject is sealed: {linked}");
+
+    // A fresh browser signs in through the provider and lands where it started.
+    let flow = start(&server, &fake).await;
+    let response = callback(&server, &fake, &flow, &flow.state.clone(), Answer::Valid).await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    assert_eq!(response.headers()["location"], "/tournaments/x");
+    let cookies: Vec<&str> =
+        response.headers().get_all("set-cookie").iter().map(|v| v.to_str().unwrap()).collect();
+    let session = cookies.iter().find(|c| c.starts_with("league_session=")).expect("a session");
+    assert!(session.contains("HttpOnly") && session.contains("SameSite=Lax"), "{session}");
+    assert_eq!(signed_in_as(&server, &session_pair(session)).await, ann.id.as_str());
+    let events = server.events(None).await;
+    let started = events.last().unwrap();
+    assert_eq!(
+        (started["type"].as_str(), started["payload"]["method"].as_str()),
+        (Some("SessionStarted"), Some("identity"))
+    );
+}
+
 const METHODS: &str = "{ signInMethods { identityProvider { name linked } } }";
 const UNLINK: &str = "mutation($p: ID) { unlinkIdentity(playerId: $p) { id } }";
 
@@ -277,6 +333,7 @@ async fn the_site_without_a_provider_offers_none(db: TestDatabase) {
 on_both_databases!(
     forged_or_invalid_answers_are_refused_and_append_nothing,
     an_identity_linked_to_nobody_is_told_to_link_it_first,
+    a_signed_in_player_links_their_identity_which_then_signs_them_in,
     a_player_unlinks_their_identity_and_nobody_else_may_but_the_site_admin,
     the_site_without_a_provider_offers_none,
 );

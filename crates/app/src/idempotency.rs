@@ -142,6 +142,11 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
             PlayerCommand::Erase(_) => &[EventType::PlayerErased],
             PlayerCommand::LinkIdentity(_) => &[EventType::IdentityLinked],
             PlayerCommand::UnlinkIdentity(_) => &[EventType::IdentityUnlinked],
+            PlayerCommand::StartSession(_) => &[EventType::SessionStarted],
+            PlayerCommand::RenewSession(_) => &[EventType::SessionRenewed],
+            PlayerCommand::EndSession(_) => &[EventType::SessionEnded],
+            PlayerCommand::EndAllSessions(_) => &[EventType::AllSessionsEnded],
+            PlayerCommand::IssueSignInLink(_) => &[EventType::SignInLinkIssued],
         },
         AppCommand::League(c) => match c {
             LeagueCommand::Create(_) => &[EventType::LeagueCreated],

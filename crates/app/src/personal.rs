@@ -85,7 +85,12 @@ pub(crate) fn seal_personal_data(
             | PlayerEvent::TokenRotated(_)
             | PlayerEvent::TokenRevoked(_)
             | PlayerEvent::OrganiserAppointed(_)
-            | PlayerEvent::OrganiserDismissed(_) => continue,
+            | PlayerEvent::OrganiserDismissed(_)
+            | PlayerEvent::SessionStarted(_)
+            | PlayerEvent::SessionRenewed(_)
+            | PlayerEvent::SessionEnded(_)
+            | PlayerEvent::AllSessionsEnded(_)
+            | PlayerEvent::SignInLinkIssued(_) => continue,
         };
         if change.replace(next).is_some() {
             return Err(AppError::internal("one append would change two person keys"));
@@ -120,6 +125,8 @@ pub struct PersonalData {
     pub token: &'static str,
     /// The identity-provider identities linked to sign in with (none once erased).
     pub identities: Vec<IdentityData>,
+    /// The browsers signed in now (`docs/sign-in.md`): how, when, and a coarse device label.
+    pub sessions: Vec<league_projections::SessionView>,
     pub leagues: Vec<LeagueData>,
     pub tournaments: Vec<TournamentData>,
     /// Current ratings, one per kind of game played.
@@ -318,6 +325,7 @@ impl App {
             organiser,
             token: if view.token_hash.is_empty() { "revoked" } else { "valid" },
             identities,
+            sessions: self.catalog().sign_ins().sessions_of(player).into_iter().cloned().collect(),
             leagues: league_data,
             tournaments,
             ratings,

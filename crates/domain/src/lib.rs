@@ -70,12 +70,14 @@ pub use personal::{
 };
 pub use player::Player;
 pub use player::{
-    AppointOrganiser, DismissOrganiser, ErasePlayer, IdentityLinked, IdentityUnlinked,
-    LinkIdentity, OrganiserAppointed, OrganiserDismissed, PlayerCommand, PlayerErased, PlayerEvent,
-    PlayerRegistered, RegisterPlayer, RevokeToken, RotateToken, TokenRevoked, TokenRotated,
-    UnlinkIdentity, key_owner,
+    AllSessionsEnded, AppointOrganiser, DismissOrganiser, EndAllSessions, EndSession, ErasePlayer,
+    IdentityLinked, IdentityUnlinked, IssueSignInLink, LinkIdentity, MAX_DEVICE_LABEL_LEN,
+    MAX_SIGN_IN_LINK_DAYS, OrganiserAppointed, OrganiserDismissed, PlayerCommand, PlayerErased,
+    PlayerEvent, PlayerRegistered, RegisterPlayer, RenewSession, RevokeToken, RotateToken,
+    SessionEnded, SessionRenewed, SessionStarted, SignInLinkIssued, SignInMethod, StartSession,
+    TokenRevoked, TokenRotated, UnlinkIdentity, key_owner,
 };
-pub use rights::{Organisers, authorise_personal_data};
+pub use rights::{Organisers, authorise_organisers_only, authorise_personal_data};
 pub use scores::{Effects, RecordedResult, ScoreError, ScoredGames, ScoredResult, StandingRow};
 pub use seats::{DIPLOMACY_POWERS, seat_label, seat_labels};
 pub use settings::LeagueSettings;

@@ -44,6 +44,8 @@ pub struct GatewayConfig {
     /// settings; whoever serves the gateway runs the delivery worker with them when set
     /// (`league serve`, the test harness), [`crate::run`] serves HTTP only.
     pub webhooks: Option<league_webhooks::WebhookSettings>,
+    /// How long browser sessions and sign-in links last (`docs/sign-in.md`).
+    pub sessions: crate::session::SessionConfig,
     /// The OpenID Connect provider people may sign in with (`docs/sign-in.md#identity-providers`),
     /// if the operator configured one.
     pub identity_provider: Option<IdentityProviderConfig>,
@@ -161,6 +163,7 @@ impl std::fmt::Debug for GatewayConfig {
             .field("response_cache", &self.response_cache)
             .field("webhooks", &self.webhooks)
             .field("identity_provider", &self.identity_provider)
+            .field("sessions", &self.sessions)
             .finish()
     }
 }
@@ -232,6 +235,7 @@ impl GatewayConfig {
             response_cache: DEFAULT_RESPONSE_CACHE,
             webhooks: None,
             identity_provider: None,
+            sessions: crate::session::SessionConfig::default(),
         }
     }
 
@@ -291,6 +295,12 @@ impl GatewayConfig {
                 },
             }
         };
+        let positive = |variable: &'static str| -> Result<Option<u64>, ConfigError> {
+            match number(variable)? {
+                Some(0) => Err(ConfigError { variable, message: "must be at least 1".to_owned() }),
+                other => Ok(other),
+            }
+        };
         let as_u32 = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
         let as_usize = |v: u64| usize::try_from(v).unwrap_or(usize::MAX);
         if let Some(v) = seconds("LEAGUE_HEADER_READ_TIMEOUT_SECS")? {
@@ -331,6 +341,19 @@ impl GatewayConfig {
         }
         if let Some(v) = number("LEAGUE_RESPONSE_CACHE")? {
             self.response_cache = as_usize(v);
+        }
+        if let Some(days) = positive("LEAGUE_SESSION_DAYS")? {
+            self.sessions.lifetime = Duration::from_secs(days.saturating_mul(24 * 3600));
+        }
+        if let Some(hours) = positive("LEAGUE_SIGN_IN_LINK_HOURS")? {
+            let most = u64::try_from(league_domain::MAX_SIGN_IN_LINK_DAYS).unwrap_or(30) * 24;
+            if hours > most {
+                return Err(ConfigError {
+                    variable: "LEAGUE_SIGN_IN_LINK_HOURS",
+                    message: format!("{hours} is more than {most} hours"),
+                });
+            }
+            self.sessions.link_lifetime = Duration::from_secs(hours * 3600);
         }
         Ok(self)
     }

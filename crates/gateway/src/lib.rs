@@ -4,14 +4,15 @@
 //! Resolvers are thin: reads come from the application's in-memory read model, mutations
 //! become domain commands run by [`league_app::App`]; every rule (including who may do
 //! what) lives in the domain. The gateway authenticates callers (bearer tokens, see
-//! [`auth`]) and maps errors onto `extensions.code` (see [`error`]).
+//! [`auth`], or a browser's session cookie, see [`session`]) and maps errors onto `extensions.code` (see [`error`]).
 //!
 //! Routes: `POST /graphql`, `GET /graphql?query=…` (cacheable reads), `GET /graphql/ws`
 //! (graphql-transport-ws and graphql-ws, limits in [`ws`]), `GET /healthz`, `GET /metrics`
 //! (Prometheus, see [`metrics`]), and the embedded web app (`GET /`, deep links) and GraphiQL
 //! (`GET /graphiql`), see [`web`]; a player's calendar feed, competition exports and the
-//! embeddable standings pages (`/calendar/…`, `/export/…`, `/embed/…`), see [`feeds`]; sign-in
-//! with the site's identity provider (`/auth/oidc/…`), see [`oidc`].
+//! embeddable standings pages (`/calendar/…`, `/export/…`, `/embed/…`), see [`feeds`];
+//! signing in and out with a session cookie (`/auth/…`), see [`session`]; sign-in with the
+//! site's identity provider (`/auth/oidc/…`), see [`oidc`].
 
 pub mod auth;
 pub mod config;
@@ -23,6 +24,7 @@ pub mod metrics;
 mod oidc;
 pub mod rate_limit;
 pub mod schema;
+pub mod session;
 mod shutdown;
 mod web;
 pub mod ws;

@@ -1,8 +1,9 @@
 //! [`PlayerRegistry`]: the one fold of the player streams — every player, in registration
-//! order, with the token-hash lookup (following rotations and revocations), the
+//! order, with the token-hash lookup (following rotations and revocations), who is an
+//! appointed organiser, the signed-in sessions and unused sign-in links ([`SignIns`]), the
 //! identity-provider lookup (issuer and subject to player, `docs/sign-in.md#identity-providers`;
-//! subjects are sealed like names and opened with the same keys), who is an
-//! appointed organiser, and each player's name: sealed names are opened with the person keys
+//! subjects are sealed like names and opened with the same keys), and
+//! each player's name: sealed names are opened with the person keys
 //! the loader hands in ([`PlayerRegistry::open_names`]), and an erased player (or one whose
 //! key is not at hand) shows as their pseudonym (`docs/personal-data.md`). The catalog holds it for the running platform; the whole-log
 //! [`ReadModel`](crate::ReadModel) (replay, audit, as-of) holds its own, since it is folded
@@ -27,6 +28,7 @@ use league_store::EventStore;
 use crate::decode::{EventMeta, decode_row};
 
 use crate::error::ProjectionError;
+use crate::sign_ins::{SignIns, SignInsImage};
 
 /// Registered players.
 #[derive(Debug, Clone, Default)]
@@ -47,6 +49,8 @@ pub struct PlayerRegistry {
     /// Players erased, here or later in the log ([`Self::forget_names`]): their names are
     /// never opened again.
     erased: HashSet<Uuid>,
+    /// Signed-in sessions and unused sign-in links.
+    sign_ins: SignIns,
     /// Each player's linked identities, in link order (erased players have none).
     identities: HashMap<Uuid, Vec<LinkedIdentity>>,
     /// The player each opened identity signs in (issuer, subject); the first link of an
@@ -144,6 +148,7 @@ impl PlayerRegistry {
 
     /// Folds an event of a player's stream (registration, token, organiser right, erasure).
     pub fn apply(&mut self, meta: EventMeta, event: &PlayerEvent) -> Result<(), ProjectionError> {
+        self.sign_ins.apply(meta, event);
         match event {
             PlayerEvent::PlayerRegistered(e) => self.register(meta, e)?,
             PlayerEvent::TokenRotated(e) => {
@@ -188,6 +193,11 @@ impl PlayerRegistry {
                 *linked = kept;
                 self.drop_lookups(player, gone);
             }
+            PlayerEvent::SessionStarted(_)
+            | PlayerEvent::SessionRenewed(_)
+            | PlayerEvent::SessionEnded(_)
+            | PlayerEvent::AllSessionsEnded(_)
+            | PlayerEvent::SignInLinkIssued(_) => {}
         }
         Ok(())
     }
@@ -337,6 +347,11 @@ impl PlayerRegistry {
     pub fn is_organiser(&self, id: Uuid) -> bool {
         self.organisers.contains(&id)
     }
+
+    /// Signed-in sessions and unused sign-in links.
+    pub fn sign_ins(&self) -> &SignIns {
+        &self.sign_ins
+    }
 }
 
 /// A player as a snapshot keeps them: the name only as the log holds it (sealed names stay
@@ -367,6 +382,7 @@ pub(crate) struct RegistryImage {
     erased: Vec<Uuid>,
     /// Linked identities (subjects as the log holds them), by player id.
     identities: Vec<(Uuid, Vec<LinkedIdentity>)>,
+    sign_ins: SignInsImage,
 }
 
 impl PlayerRegistry {
@@ -393,6 +409,7 @@ impl PlayerRegistry {
             organisers: sorted(self.organisers.iter().copied()),
             erased: sorted(self.erased.iter().copied()),
             identities,
+            sign_ins: self.sign_ins.image(),
         }
     }
 
@@ -402,6 +419,7 @@ impl PlayerRegistry {
         let mut registry = PlayerRegistry {
             organisers: image.organisers.into_iter().collect(),
             erased: image.erased.into_iter().collect(),
+            sign_ins: SignIns::from_image(image.sign_ins),
             ..PlayerRegistry::default()
         };
         registry.order.reserve(image.players.len());

@@ -22,6 +22,7 @@ mod ratings;
 mod refusals;
 mod results;
 mod roles;
+pub(crate) mod sessions;
 pub(crate) mod subscriptions;
 pub(crate) mod tournament;
 mod whatif;

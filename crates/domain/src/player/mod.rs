@@ -8,9 +8,11 @@
 
 pub(crate) mod commands;
 pub(crate) mod events;
+pub(crate) mod sessions;
 
 pub use self::commands::*;
 pub use self::events::*;
+pub use self::sessions::{MAX_DEVICE_LABEL_LEN, MAX_SIGN_IN_LINK_DAYS};
 
 use crate::aggregate::{Aggregate, Decision};
 use crate::context::Context;
@@ -38,6 +40,7 @@ pub struct Player {
     erased: bool,
     /// The issuers of the identity providers whose identities are linked, in link order.
     identity_issuers: Vec<String>,
+    sign_ins: sessions::SignIns,
 }
 
 impl Player {
@@ -73,6 +76,11 @@ impl Player {
     /// The issuers of the identity providers whose identities the player linked.
     pub fn identity_issuers(&self) -> &[String] {
         &self.identity_issuers
+    }
+
+    /// How many of the player's sessions are signed in.
+    pub fn live_sessions(&self) -> usize {
+        self.sign_ins.live_sessions()
     }
 
     /// `player-<uuid>`, once registered.
@@ -260,7 +268,7 @@ impl Aggregate for Player {
     type Command = PlayerCommand;
     type Event = PlayerEvent;
 
-    fn handle(&self, command: &Self::Command, _context: &Context) -> Decision<Self::Event> {
+    fn handle(&self, command: &Self::Command, context: &Context) -> Decision<Self::Event> {
         match command {
             PlayerCommand::Register(c) => self.register(c),
             PlayerCommand::RotateToken(c) => self.rotate_token(c),
@@ -270,11 +278,17 @@ impl Aggregate for Player {
             PlayerCommand::Erase(c) => self.erase(c),
             PlayerCommand::LinkIdentity(c) => self.link_identity(c),
             PlayerCommand::UnlinkIdentity(c) => self.unlink_identity(c),
+            PlayerCommand::StartSession(c) => self.start_session(c, context),
+            PlayerCommand::RenewSession(c) => self.renew_session(c),
+            PlayerCommand::EndSession(c) => self.end_session(c),
+            PlayerCommand::EndAllSessions(c) => self.end_all_sessions(c),
+            PlayerCommand::IssueSignInLink(c) => self.issue_sign_in_link(c, context),
         }
     }
 
     fn apply(&mut self, event: &PlayerEvent) {
         self.version += 1;
+        self.sign_ins.apply(event);
         match event {
             PlayerEvent::PlayerRegistered(e) => {
                 self.token_hash = Some(e.token_hash.clone());
@@ -297,6 +311,11 @@ impl Aggregate for Player {
             }
             PlayerEvent::IdentityLinked(e) => self.identity_issuers.push(e.issuer.clone()),
             PlayerEvent::IdentityUnlinked(e) => self.identity_issuers.retain(|i| *i != e.issuer),
+            PlayerEvent::SessionStarted(_)
+            | PlayerEvent::SessionRenewed(_)
+            | PlayerEvent::SessionEnded(_)
+            | PlayerEvent::AllSessionsEnded(_)
+            | PlayerEvent::SignInLinkIssued(_) => {}
         }
     }
 

@@ -14,6 +14,8 @@ use chacha20poly1305::{XChaCha20Poly1305, XNonce};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::session::is_local_path;
+
 /// The flow cookie's name.
 pub(super) const FLOW_COOKIE: &str = "league_oidc";
 /// How long a person has at the provider before the flow expires.
@@ -107,20 +109,14 @@ pub(super) fn cookie_value<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a
         .find_map(|(key, value)| (key == name).then_some(value))
 }
 
-/// The page to return to: a path of this site (`/…`, not `//…`), else the start page.
+/// The page to return to: a path of this site ([`is_local_path`], at most 512 bytes, no
+/// control characters), else the start page.
 pub(super) fn return_path(requested: Option<&str>) -> String {
-    match requested {
-        Some(path)
-            if path.starts_with('/')
-                && !path.starts_with("//")
-                && !path.starts_with("/\\")
-                && path.len() <= 512
-                && !path.chars().any(char::is_control) =>
-        {
-            path.to_owned()
-        }
-        _ => "/".to_owned(),
-    }
+    requested
+        .filter(|path| is_local_path(path) && path.len() <= 512)
+        .filter(|path| !path.chars().any(char::is_control))
+        .unwrap_or("/")
+        .to_owned()
 }
 
 #[cfg(test)]

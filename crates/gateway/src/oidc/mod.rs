@@ -23,15 +23,15 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use league_app::{App, CommandOptions};
-use league_domain::{Actor, LinkIdentity};
+use league_domain::{Actor, LinkIdentity, SignInMethod};
 use serde::Deserialize;
-use uuid::Uuid;
 
 use self::flow::{FlowSealer, return_path};
 use self::provider::Provider;
 pub(crate) use self::refusal::Refusal;
 use crate::config::GatewayConfig;
 use crate::feeds::RequestOrigin;
+use crate::session::{SessionConfig, begin_session, current_session};
 
 /// The path the provider sends people back to.
 const CALLBACK_PATH: &str = "/auth/oidc/callback";
@@ -40,6 +40,7 @@ const CALLBACK_PATH: &str = "/auth/oidc/callback";
 #[derive(Clone)]
 struct OidcState {
     app: App,
+    sessions: SessionConfig,
     /// `None` when no provider is configured: every route answers [`Refusal::NotConfigured`].
     provider: Option<Arc<(Provider, FlowSealer)>>,
 }
@@ -53,7 +54,7 @@ pub(crate) fn routes(app: App, config: &GatewayConfig) -> Router {
     Router::new()
         .route("/auth/oidc/start", get(start))
         .route(CALLBACK_PATH, get(callback))
-        .with_state(OidcState { app, provider })
+        .with_state(OidcState { app, sessions: config.sessions, provider })
 }
 
 #[derive(Debug, Deserialize)]
@@ -73,7 +74,7 @@ async fn start(
     let expires_at = chrono::Utc::now().timestamp() + flow::FLOW_LIFETIME_SECS;
     let return_to = return_path(query.return_to.as_deref());
     let (address, flow) = provider.start(&origin.url(CALLBACK_PATH), return_to, expires_at).await?;
-    let cookie = sealer.cookie(&flow, is_https(&origin)).ok_or(Refusal::ProviderUnreachable)?;
+    let cookie = sealer.cookie(&flow, origin.is_https()).ok_or(Refusal::ProviderUnreachable)?;
     Ok(see_other(&address, [cookie]))
 }
 
@@ -91,7 +92,7 @@ async fn callback(
     Query(query): Query<CallbackQuery>,
     headers: HeaderMap,
 ) -> Response {
-    let secure = is_https(&RequestOrigin::of(&headers));
+    let secure = RequestOrigin::of(&headers).is_https();
     let mut response = match signed_in_or_linked(&state, query, &headers).await {
         Ok(response) => response,
         Err(refusal) => refusal.into_response(),
@@ -125,12 +126,14 @@ async fn signed_in_or_linked(
         .player_by_identity(&identity.issuer, &identity.subject)
         .map(|player| player.id);
     if let Some(player) = linked {
-        let cookie = session_hooks::begin_session(&state.app, player, headers)
+        let (app, sessions) = (&state.app, &state.sessions);
+        let cookie = begin_session(app, sessions, player, SignInMethod::Identity, headers, None)
             .await
-            .map_err(|_| Refusal::LinkRefused("the session could not begin; try again".into()))?;
+            .map_err(|error| Refusal::SessionRefused(error.message()))?;
         return Ok(see_other(&flow.return_to, [cookie]));
     }
-    let Some(player) = session_hooks::signed_in_player(&state.app, headers) else {
+    let signed_in = current_session(&state.app, &state.sessions, headers);
+    let Some(player) = signed_in.map(|(_, session)| session.player) else {
         return Err(Refusal::NotLinked { provider: provider.config.name.clone() });
     };
     let command = LinkIdentity {
@@ -147,11 +150,6 @@ async fn signed_in_or_linked(
     Ok(see_other(&flow.return_to, []))
 }
 
-/// Whether the site is served over https (cookies then need `Secure`).
-fn is_https(origin: &RequestOrigin) -> bool {
-    origin.url("").starts_with("https:")
-}
-
 /// `303 See Other` to `location`, setting `cookies`.
 fn see_other<const N: usize>(location: &str, cookies: [HeaderValue; N]) -> Response {
     let mut response = StatusCode::SEE_OTHER.into_response();
@@ -164,24 +162,4 @@ fn see_other<const N: usize>(location: &str, cookies: [HeaderValue; N]) -> Respo
         headers.append(header::SET_COOKIE, cookie);
     }
     response
-}
-
-/// The session foundation's two entry points this module needs: stand-ins until it lands.
-mod session_hooks {
-    use super::*;
-    use crate::error::GatewayError;
-
-    /// The player the browser is signed in as (session cookie), if any.
-    pub(super) fn signed_in_player(_app: &App, _headers: &HeaderMap) -> Option<Uuid> {
-        None
-    }
-
-    /// Begins a session for `player`: the `Set-Cookie` value.
-    pub(super) async fn begin_session(
-        _app: &App,
-        _player: Uuid,
-        _headers: &HeaderMap,
-    ) -> Result<HeaderValue, GatewayError> {
-        Err(GatewayError::Unauthenticated("sessions are not available yet"))
-    }
 }

@@ -36,6 +36,8 @@ pub(crate) enum Refusal {
     NotLinked { provider: String },
     /// Linking was refused (e.g. another identity of the provider is linked already).
     LinkRefused(String),
+    /// The session could not begin (e.g. the player was erased meanwhile).
+    SessionRefused(String),
 }
 
 impl Refusal {
@@ -56,6 +58,7 @@ impl Refusal {
             Refusal::InvalidToken => "invalid-token",
             Refusal::NotLinked { .. } => "not-linked",
             Refusal::LinkRefused(_) => "link-refused",
+            Refusal::SessionRefused(_) => "session-refused",
         }
     }
 
@@ -66,7 +69,7 @@ impl Refusal {
                 StatusCode::BAD_GATEWAY
             }
             Refusal::NotLinked { .. } => StatusCode::FORBIDDEN,
-            Refusal::LinkRefused(_) => StatusCode::CONFLICT,
+            Refusal::LinkRefused(_) | Refusal::SessionRefused(_) => StatusCode::CONFLICT,
             _ => StatusCode::BAD_REQUEST,
         }
     }
@@ -114,6 +117,7 @@ impl Refusal {
                  (your token or a sign-in link), then choose \"Link my {provider} account\" on your page."
             ),
             Refusal::LinkRefused(why) => format!("The account was not linked: {why}"),
+            Refusal::SessionRefused(why) => format!("You were not signed in: {why}"),
         }
     }
 }

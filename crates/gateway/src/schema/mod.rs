@@ -19,6 +19,7 @@ mod live;
 mod pagination;
 mod players;
 mod ratings;
+mod sessions;
 mod tournaments;
 mod webhooks;
 
@@ -47,6 +48,7 @@ pub struct QueryRoot(
     players::query::AccessQuery,
     webhooks::WebhookQuery,
     identity::IdentityQuery,
+    sessions::SessionQuery,
 );
 
 /// The mutation root: each change needs a bearer token; the domain decides whether the
@@ -61,6 +63,7 @@ pub struct MutationRoot(
     feeds::FeedsMutation,
     webhooks::WebhookMutation,
     identity::IdentityMutation,
+    sessions::SessionMutation,
 );
 
 /// Live updates over `/graphql/ws` (graphql-transport-ws or graphql-ws); authenticate in
@@ -92,6 +95,7 @@ pub(crate) fn builder_for(
         .data(shutdown)
         .data(config.webhooks.clone().unwrap_or_default())
         .data(identity::SiteIdentityProvider(config.identity_provider.clone()))
+        .data(config.sessions)
         .extension(ErrorCodes::new(
             config.max_depth,
             config.max_introspection_depth,
