@@ -6,7 +6,7 @@
 // context, they sign in through the provider from a page of the site and land back on that
 // page, signed in. On a 390 px phone and on a desktop.
 import { test, expect } from "@playwright/test";
-import { setUp } from "./harness.js";
+import { setUp, accessibilityProblems, sidewaysScroll, PHONE, DESKTOP } from "./harness.js";
 import { startProvider, CLIENT_ID, CLIENT_SECRET } from "./oidc-provider.js";
 
 const PROVIDER_NAME = "Club ID";
@@ -24,7 +24,7 @@ async function signInAtProvider(page, login) {
   if (await consent.isVisible().catch(() => false)) await consent.click();
 }
 
-for (const [device, viewport] of /** @type {const} */ ([["phone", { width: 390, height: 844 }], ["desktop", { width: 1280, height: 800 }]])) {
+for (const [device, options] of /** @type {const} */ ([["phone", PHONE], ["desktop", DESKTOP]])) {
   test(`a player links their identity once, then signs in through the provider (${device})`, async ({ browser }, info) => {
     const provider = await startProvider();
     const harness = await setUp(browser, info, {
@@ -43,7 +43,7 @@ for (const [device, viewport] of /** @type {const} */ ([["phone", { width: 390, 
       const login = `ann-${device}`;
 
       await test.step("signed in with her token, Ann links her identity on her own page", async () => {
-        const page = await signIn(await newContext({ viewport }), ann.token);
+        const page = await signIn(await newContext(options), ann.token);
         await page.goto(`/players/${ann.player.id}`);
         const before = await server.head();
         await page.getByRole("link", { name: `Link my ${PROVIDER_NAME} account` }).click();
@@ -52,15 +52,20 @@ for (const [device, viewport] of /** @type {const} */ ([["phone", { width: 390, 
         await expect(page.getByText(`Your ${PROVIDER_NAME} account is linked`)).toBeVisible();
         expect(await server.head()).toBe(before + 1);
         await page.screenshot({ path: `${shots}/identity-linked-${device}.png`, fullPage: true });
-        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+        expect(await accessibilityProblems(page)).toEqual([]);
+        expect(await sidewaysScroll(page)).toBe(0);
       });
 
       await test.step("in a fresh context she signs in through the provider and lands where she was", async () => {
-        const page = await (await newContext({ viewport })).newPage();
+        const page = await (await newContext(options)).newPage();
         await page.goto(`/leagues/${createLeague.id}`);
         await expect(page.getByRole("heading", { level: 1 })).toContainText("Club League");
-        await page.getByRole("link", { name: "Sign in" }).click();
-        await page.getByRole("link", { name: `Sign in with ${PROVIDER_NAME}` }).click();
+        await page.getByRole("link", { name: "Sign in", exact: true }).click();
+        const withProvider = page.getByRole("link", { name: `Sign in with ${PROVIDER_NAME}` });
+        await expect(withProvider).toBeVisible();
+        expect(await accessibilityProblems(page)).toEqual([]);
+        expect(await sidewaysScroll(page)).toBe(0);
+        await withProvider.click();
         await signInAtProvider(page, login);
         await expect(page).toHaveURL(new RegExp(`/leagues/${createLeague.id}$`));
         await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
@@ -68,13 +73,15 @@ for (const [device, viewport] of /** @type {const} */ ([["phone", { width: 390, 
       });
 
       await test.step("an identity linked to nobody is told to link it first, and nothing is appended", async () => {
-        const page = await (await newContext({ viewport })).newPage();
+        const page = await (await newContext(options)).newPage();
         const before = await server.head();
         await page.goto(`/auth/oidc/start?return=/`);
         await signInAtProvider(page, `stranger-${device}`);
         await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sign-in refused");
         await expect(page.getByRole("alert")).toContainText(`This ${PROVIDER_NAME} account is not linked to a player yet`);
         expect(await server.head()).toBe(before);
+        expect(await accessibilityProblems(page)).toEqual([]);
+        expect(await sidewaysScroll(page)).toBe(0);
       });
     } finally {
       await harness.tearDown();

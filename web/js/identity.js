@@ -8,6 +8,7 @@
 import { gql } from "./api.js";
 import { h, replace, announce } from "./dom.js";
 import * as Q from "./queries.js";
+import { signInMethods } from "./sign-in.js";
 
 /** Where the sign-in page keeps the page to return to (see api.js `goBack`). */
 const RETURN_KEY = "league.returnTo";
@@ -24,19 +25,26 @@ function startAddress(path) {
 }
 
 /**
- * The sign-in page's "Sign in with <provider>" link, or `null` when the site has no
- * identity provider. After signing in there, the person lands on the page they came from.
- * @returns {Promise<HTMLElement|null>}
+ * The sign-in page's "Sign in with <provider>" section: hidden until the server says the
+ * site has an identity provider. After signing in there, the person lands on the page they
+ * came from (kept by api.js `rememberReturn`; read here, not taken).
+ * @returns {HTMLElement}
  */
-export async function identitySignIn() {
-  const provider = await siteProvider();
-  if (!provider) return null;
-  const back = sessionStorage.getItem(RETURN_KEY) ?? "/";
-  return h("section", { class: "identity-sign-in", "aria-labelledby": "identity-h" },
-    h("h2", { id: "identity-h" }, `With your ${provider.name} account`),
-    h("p", {}, h("a", { class: "button", href: startAddress(back) }, `Sign in with ${provider.name}`)),
-    h("p", { class: "hint" }, `Works once you have linked your ${provider.name} account on your page.`));
+export function identitySignIn() {
+  const section = h("section", { class: "identity-sign-in", "aria-labelledby": "identity-h", hidden: true });
+  void siteProvider().then((provider) => {
+    if (!provider) return;
+    const back = sessionStorage.getItem(RETURN_KEY) ?? "/";
+    replace(section,
+      h("h2", { id: "identity-h" }, `With your ${provider.name} account`),
+      h("p", {}, h("a", { class: "button", href: startAddress(back) }, `Sign in with ${provider.name}`)),
+      h("p", { class: "hint" }, `Works once you have linked your ${provider.name} account on your page.`));
+    section.hidden = false;
+  });
+  return section;
 }
+
+signInMethods.push(identitySignIn);
 
 /**
  * A player's own page: link their identity at the site's provider once (they then sign in
