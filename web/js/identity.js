@@ -2,8 +2,8 @@
 /** @file Sign-in with the site's identity provider (docs/sign-in.md#identity-providers):
  * the sign-in page's "Sign in with <provider>" link, and the section of a player's own page
  * that links their identity there once (or unlinks it). The flow itself runs on the server
- * (`/auth/oidc/start` → the provider → `/auth/oidc/callback`), which lands the person back
- * on the page they came from. */
+ * (`/auth/oidc/start` → the provider → `/auth/oidc/callback`), so its links leave the app
+ * (`data-external`); the server lands the person back on the page they came from. */
 
 import { gql } from "./api.js";
 import { h, replace, announce } from "./dom.js";
@@ -37,7 +37,7 @@ export function identitySignIn() {
     const back = sessionStorage.getItem(RETURN_KEY) ?? "/";
     replace(section,
       h("h2", { id: "identity-h" }, `With your ${provider.name} account`),
-      h("p", {}, h("a", { class: "button", href: startAddress(back) }, `Sign in with ${provider.name}`)),
+      h("p", {}, h("a", { class: "button", href: startAddress(back), "data-external": true }, `Sign in with ${provider.name}`)),
       h("p", { class: "hint" }, `Works once you have linked your ${provider.name} account on your page.`));
     section.hidden = false;
   });
@@ -62,7 +62,7 @@ export async function identitySection(playerId) {
       ? [h("p", {}, `Your ${provider.name} account is linked: you can sign in with it on any device.`),
         h("button", { type: "button", onclick: () => void unlink() }, `Unlink my ${provider.name} account`)]
       : [h("p", { class: "hint" }, `Link your ${provider.name} account once, then sign in with it on any device.`),
-        h("p", {}, h("a", { class: "button", href: startAddress(`/players/${playerId}`) }, `Link my ${provider.name} account`))]);
+        h("p", {}, h("a", { class: "button", href: startAddress(`/players/${playerId}`), "data-external": true }, `Link my ${provider.name} account`))]);
   const unlink = async () => {
     await gql(Q.UNLINK_IDENTITY);
     show(false);
