@@ -6,7 +6,7 @@
 //! another gateway than the start did; nothing is stored server side, and the browser can
 //! neither read nor change what the cookie holds.
 
-use axum::http::{HeaderMap, HeaderValue, header};
+use axum::http::{HeaderMap, HeaderValue};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as BASE64;
 use chacha20poly1305::aead::{Aead, KeyInit};
@@ -14,7 +14,7 @@ use chacha20poly1305::{XChaCha20Poly1305, XNonce};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::session::is_local_path;
+use crate::session::{cookie_value, is_local_path};
 
 /// The flow cookie's name.
 pub(super) const FLOW_COOKIE: &str = "league_oidc";
@@ -98,17 +98,6 @@ impl FlowSealer {
     }
 }
 
-/// The value of the cookie `name` among the request's `Cookie` headers.
-pub(super) fn cookie_value<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(|value| value.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find_map(|(key, value)| (key == name).then_some(value))
-}
-
 /// The page to return to: a path of this site ([`is_local_path`], at most 512 bytes, no
 /// control characters), else the start page.
 pub(super) fn return_path(requested: Option<&str>) -> String {
@@ -136,7 +125,10 @@ mod tests {
     fn request_with(cookie: &HeaderValue) -> HeaderMap {
         let pair = cookie.to_str().unwrap().split(';').next().unwrap().to_owned();
         let mut headers = HeaderMap::new();
-        headers.insert(header::COOKIE, HeaderValue::from_str(&format!("a=b; {pair}")).unwrap());
+        headers.insert(
+            axum::http::header::COOKIE,
+            HeaderValue::from_str(&format!("a=b; {pair}")).unwrap(),
+        );
         headers
     }
 
