@@ -55,13 +55,14 @@ export const DESKTOP = { viewport: { width: 1280, height: 900 } };
  * not available.
  * @param {import("@playwright/test").Browser} browser
  * @param {import("@playwright/test").TestInfo} info
+ * @param {Record<string, string>} [env] more variables for the server
  */
-export async function setUp(browser, info) {
+export async function setUp(browser, info, env = {}) {
   const kind = /** @type {"sqlite"|"postgres"} */ (info.project.metadata.database);
   const db = freshDatabase(kind);
   test.skip(db === null, "no PostgreSQL (PGHOST unset): run scripts/test");
   if (!db) return null;
-  const server = await startServer(db.url);
+  const server = await startServer(db.url, env);
   const shots = resolve(HERE, "screenshots", kind);
   mkdirSync(shots, { recursive: true });
 

@@ -5,6 +5,8 @@
 //! neither the name nor the key is in the database files (SQLite) or a `pg_dump`
 //! (PostgreSQL). The access request (`personalData`, `league export-player`) is the
 //! person's own or the site admin's. A backup carries the keys unless `--without-keys`.
+//! An identity-provider subject is sealed like the name, listed in the access request, and
+//! erased with the person: the identity no longer signs anyone in.
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -21,6 +23,10 @@ use crate::support::{ADMIN, Player, TestApp, error_code, placement_result, spawn
 
 /// A name that occurs nowhere else, so finding its bytes anywhere means it leaked.
 const NAME: &str = "Zenobia Quillfeather";
+/// An identity-provider subject that occurs nowhere else.
+const SUBJECT: &str = "subject-of-zenobia-7f3a9c01";
+const ISSUER: &str = "https://id.club.example";
+
 /// How long another gateway may take to fold an event (it follows the live feed).
 const PROPAGATION: Duration = Duration::from_secs(10);
 
@@ -115,13 +121,34 @@ async fn erasure_keeps_results_and_the_chain_and_hides_the_name_everywhere(db: T
     let second = spawn_app_on_port(&db.url, |_| {}).await;
     let (zenobia, _, league) = played_league(&first).await;
     let before = first.standings(&league, Value::Null).await;
+    let zenobia_id: Uuid = zenobia.id.parse().expect("uuid");
+    let link = league_domain::LinkIdentity {
+        actor: league_domain::Actor::Player(zenobia_id.into()),
+        player_id: zenobia_id.into(),
+        issuer: ISSUER.into(),
+        subject: SUBJECT.into(),
+    };
+    first.app().execute(link, Default::default()).await.expect("linked");
 
-    // Sealed from the registration on: the name is not in storage, the key is.
+    // Sealed from the registration on: the name and the subject are not in storage, the key is.
     let key = stored_key(&db, &zenobia.id).await.expect("a key for every new registration");
-    assert!(!contains(&database_bytes(&db), NAME.as_bytes()), "the name is stored in plain");
+    let bytes = database_bytes(&db);
+    assert!(!contains(&bytes, NAME.as_bytes()), "the name is stored in plain");
+    assert!(!contains(&bytes, SUBJECT.as_bytes()), "the subject is stored in plain");
     caught_up(&second, &first, &league).await;
     let served = everything_served(&second, &league).await;
     assert!(served.contains(NAME), "not served while not erased: {served}");
+    let signs_in = |server: &TestApp| {
+        server.app().catalog().player_by_identity(ISSUER, SUBJECT).map(|player| player.id)
+    };
+    let start = Instant::now();
+    while signs_in(&second) != Some(zenobia_id) {
+        assert!(start.elapsed() < PROPAGATION, "the second gateway does not know the identity");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let access = first.data(Some(ADMIN), PERSONAL_DATA, json!({ "p": zenobia.id })).await;
+    let listed = &access["personalData"]["identities"];
+    assert_eq!(*listed, json!([{ "issuer": ISSUER, "subject": SUBJECT }]), "access request");
 
     let browser = sign_in(&first, "/auth/token", json!({ "token": zenobia.token })).await;
     let data =
@@ -143,6 +170,7 @@ async fn erasure_keeps_results_and_the_chain_and_hides_the_name_everywhere(db: T
         assert_eq!(server.standings(&league, Value::Null).await, before, "standings changed");
         let refused = server.gql(Some(&zenobia.token), "{ __typename }", json!({})).await;
         assert_eq!(error_code(&refused), "UNAUTHENTICATED", "the erased player's token works");
+        assert_eq!(signs_in(server), None, "the erased player's identity still signs in");
         let me = cookie_gql(server, &browser, true, ME, json!({})).await;
         assert_eq!(me["data"]["me"], Value::Null, "the erased player's session signs in: {me:#}");
     }
@@ -156,6 +184,7 @@ async fn erasure_keeps_results_and_the_chain_and_hides_the_name_everywhere(db: T
     assert_eq!(stored_key(&db, &zenobia.id).await, None);
     let bytes = database_bytes(&db);
     assert!(!contains(&bytes, NAME.as_bytes()), "the name is in the database");
+    assert!(!contains(&bytes, SUBJECT.as_bytes()), "the subject is in the database");
     for form in key_forms(&key) {
         assert!(!contains(&bytes, &form), "the deleted key's bytes are in the database");
     }

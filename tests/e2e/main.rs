@@ -12,6 +12,7 @@ mod concessions;
 mod crash;
 mod erasure;
 mod feeds;
+mod identity;
 mod immutability;
 mod passkeys;
 mod players_per_game;

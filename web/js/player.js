@@ -11,6 +11,7 @@ import * as Q from "./queries.js";
 import { resultForm } from "./result-form.js";
 import { navigate } from "./main.js";
 import { passkeysSection } from "./passkeys.js";
+import { identitySection } from "./identity.js";
 import { devicesSection } from "./sign-in.js";
 
 /** @type {import("./main.js").View} */
@@ -47,6 +48,7 @@ export async function playerView(main, [id]) {
     role?.kind === "player" && role.id === id ? tokenSection() : null,
     role?.kind === "player" && role.id === id ? calendarSection(player.calendarFeed) : null,
     role?.kind === "player" && role.id === id ? passkeysSection() : null,
+    role?.kind === "player" && role.id === id ? await identitySection(id) : null,
     h("h2", {}, "Leagues"),
     sections.length === 0 ? h("p", {}, "Not in any league yet. ", h("a", { href: "/" }, "Find an open one.")) : sections,
     await ratings);

@@ -482,3 +482,11 @@ export const ISSUE_SIGN_IN_SHEET = /* GraphQL */ `
 mutation IssueSignInSheet($tournamentId: ID!) {
   issueSignInSheet(tournamentId: $tournamentId) { links { ${SIGN_IN_LINK} } skipped { reason player { id name } } }
 }`;
+/** How one may sign in besides a token: the site's identity provider, and whether the
+ * calling player linked an identity of it. */
+export const SIGN_IN_METHODS = /* GraphQL */ `
+query SignInMethods { signInMethods { identityProvider { name linked } } }`;
+
+/** Unlinks the calling player's identity of the site's identity provider. */
+export const UNLINK_IDENTITY = /* GraphQL */ `
+mutation UnlinkIdentity { unlinkIdentity { id } }`;

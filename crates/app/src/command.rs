@@ -86,6 +86,8 @@ app_command_from!(
     ErasePlayer => Player,
     AddPasskey => Player,
     RemovePasskey => Player,
+    LinkIdentity => Player,
+    UnlinkIdentity => Player,
     StartSession => Player,
     RenewSession => Player,
     EndSession => Player,

@@ -119,6 +119,13 @@ impl Words<'_> {
             PlayerEvent::PasskeyRemoved(e) => {
                 format!("a passkey of {} was removed", self.name(e.player_id.into()))
             }
+            // The issuer is the site's provider; the subject (personal data) is never shown.
+            PlayerEvent::IdentityLinked(e) => {
+                format!("{} linked an identity of {}", self.name(e.player_id.into()), e.issuer)
+            }
+            PlayerEvent::IdentityUnlinked(e) => {
+                format!("{} unlinked their identity of {}", self.name(e.player_id.into()), e.issuer)
+            }
             PlayerEvent::SessionStarted(e) => {
                 let how = match e.method {
                     SignInMethod::Token => "their token",

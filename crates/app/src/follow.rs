@@ -12,7 +12,7 @@ use league_projections::{Applied, PersonKeys, ProjectionError, decode, person_ke
 use league_store::{EventStore, RecordedEvent, StoreError};
 use tokio::sync::{broadcast, watch};
 
-use crate::personal::sealed_registrations;
+use crate::personal::sealed_data_owners;
 use crate::shared::{Notification, Shared};
 
 /// Events folded under one lock, at most.
@@ -72,16 +72,16 @@ impl Follower {
         }
     }
 
-    /// The keys of the people whose sealed registrations are in `chunk`.
+    /// The keys of the people whose sealed data is in `chunk` ([`sealed_data_owners`]).
     async fn keys_for(
         &self,
         chunk: &[Result<RecordedEvent, StoreError>],
     ) -> Result<PersonKeys, ProjectionError> {
-        let registered = sealed_registrations(chunk.iter().filter_map(|item| item.as_ref().ok()));
-        if registered.is_empty() {
+        let owners = sealed_data_owners(chunk.iter().filter_map(|item| item.as_ref().ok()));
+        if owners.is_empty() {
             return Ok(PersonKeys::default());
         }
-        person_keys(&self.store, Some(&registered)).await
+        person_keys(&self.store, Some(&owners)).await
     }
 
     fn fold(&self, chunk: Vec<Result<RecordedEvent, StoreError>>, keys: &PersonKeys) -> Outcome {

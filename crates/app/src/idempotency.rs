@@ -151,6 +151,8 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
             PlayerCommand::Erase(_) => &[EventType::PlayerErased],
             PlayerCommand::AddPasskey(_) => &[EventType::PasskeyAdded],
             PlayerCommand::RemovePasskey(_) => &[EventType::PasskeyRemoved],
+            PlayerCommand::LinkIdentity(_) => &[EventType::IdentityLinked],
+            PlayerCommand::UnlinkIdentity(_) => &[EventType::IdentityUnlinked],
             PlayerCommand::StartSession(_) => &[EventType::SessionStarted],
             PlayerCommand::RenewSession(_) => &[EventType::SessionRenewed],
             PlayerCommand::EndSession(_) => &[EventType::SessionEnded],

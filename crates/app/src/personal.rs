@@ -1,6 +1,7 @@
 //! Personal data (`docs/personal-data.md`): a registration's name is sealed under the
 //! person's new key before the event is stored, the key committing with it; a passkey
-//! (credential and name) is sealed under the key the person already has; an erasure
+//! (credential and name) and a linked identity's subject are sealed under the key the
+//! person already has; an erasure
 //! deletes the key in the erasure event's transaction; and the access request gathers
 //! everything the platform holds about a person.
 
@@ -11,7 +12,8 @@ use league_domain::{
     authorise_personal_data, calendar_stream_id, player_stream_id,
 };
 use league_projections::{
-    GameKind, NAME_FIELD, PASSKEY_FIELD, PASSKEY_NAME_FIELD, PersonKeys, person_keys,
+    GameKind, IDENTITY_SUBJECT_FIELD, NAME_FIELD, PASSKEY_FIELD, PASSKEY_NAME_FIELD, PersonKeys,
+    person_keys,
 };
 use league_store::{KeyChange, RecordedEvent, StreamId};
 use serde::Serialize;
@@ -26,26 +28,27 @@ use crate::error::AppError;
 const SEALED_SINCE: i32 = 2;
 
 /// The people whose sealed personal data is among `events` (sealed registrations, passkeys
-/// added): the read side opens it with their keys.
-pub(crate) fn sealed_registrations<'a>(
-    events: impl Iterator<Item = &'a RecordedEvent>,
-) -> Vec<Uuid> {
+/// added, identities linked): the read side opens it with their keys.
+pub(crate) fn sealed_data_owners<'a>(events: impl Iterator<Item = &'a RecordedEvent>) -> Vec<Uuid> {
     let registered = EventType::PlayerRegistered.as_str();
     let passkey = EventType::PasskeyAdded.as_str();
+    let linked = EventType::IdentityLinked.as_str();
     events
         .filter(|event| {
             (event.event_type == registered && event.schema_version >= SEALED_SINCE)
                 || event.event_type == passkey
+                || event.event_type == linked
         })
         .filter_map(|event| event.payload.get("playerId")?.as_str()?.parse().ok())
         .collect()
 }
 
 /// The person among `events` whose data is sealed under the key they already hold (a
-/// passkey added), if any.
+/// passkey added, an identity linked), if any.
 pub(crate) fn sealed_under_held_key(events: &[DomainEvent]) -> Option<Uuid> {
     events.iter().find_map(|event| match event {
         DomainEvent::Player(PlayerEvent::PasskeyAdded(e)) => Some(e.player_id.into()),
+        DomainEvent::Player(PlayerEvent::IdentityLinked(e)) => Some(e.player_id.into()),
         _ => None,
     })
 }
@@ -88,7 +91,21 @@ pub(crate) fn seal_personal_data(
                 }
                 continue;
             }
-            PlayerEvent::TokenRotated(_)
+            PlayerEvent::IdentityLinked(e) => {
+                let PersonalText::Plain(subject) = &e.subject else { continue };
+                let key = held.get(&e.player_id.uuid()).ok_or_else(|| {
+                    AppError::Domain(league_domain::DomainError::Conflict(format!(
+                        "player {} was registered before personal data was sealed: their \
+                         identity cannot be linked (docs/personal-data.md)",
+                        e.player_id
+                    )))
+                })?;
+                let (player, field) = (e.player_id, IDENTITY_SUBJECT_FIELD);
+                e.subject = PersonalText::seal(key, random()?, player, field, subject);
+                continue;
+            }
+            PlayerEvent::IdentityUnlinked(_)
+            | PlayerEvent::TokenRotated(_)
             | PlayerEvent::TokenRevoked(_)
             | PlayerEvent::OrganiserAppointed(_)
             | PlayerEvent::OrganiserDismissed(_)
@@ -133,6 +150,8 @@ pub struct PersonalData {
     /// The person's passkeys: name and when added (the credentials themselves are in
     /// `events`, sealed as stored).
     pub passkeys: Vec<PasskeyData>,
+    /// The identity-provider identities linked to sign in with (none once erased).
+    pub identities: Vec<IdentityData>,
     /// The browsers signed in now (`docs/sign-in.md`): how, when, and a coarse device label.
     pub sessions: Vec<league_projections::SessionView>,
     pub leagues: Vec<LeagueData>,
@@ -163,6 +182,15 @@ impl From<&league_projections::Passkey> for PasskeyData {
             added_at: passkey.added_at,
         }
     }
+}
+
+/// An identity of an identity provider linked to the person.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IdentityData {
+    pub issuer: String,
+    /// The provider's id of the person, opened with their key (`None` if it does not open).
+    pub subject: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -239,7 +267,7 @@ impl App {
         player: Uuid,
     ) -> Result<PersonalData, AppError> {
         authorise_personal_data(actor, player.into())?;
-        let (view, organiser, leagues, tournaments, passkeys) = {
+        let (view, organiser, leagues, tournaments, passkeys, identities) = {
             let catalog = self.catalog();
             let view = catalog
                 .player(player)
@@ -266,7 +294,15 @@ impl App {
                 })
                 .collect();
             let passkeys = catalog.passkeys(player).iter().map(PasskeyData::from).collect();
-            (view, catalog.is_organiser(player), leagues, tournaments, passkeys)
+            let identities = catalog
+                .identities(player)
+                .iter()
+                .map(|identity| IdentityData {
+                    issuer: identity.issuer.clone(),
+                    subject: identity.subject().map(str::to_owned),
+                })
+                .collect();
+            (view, catalog.is_organiser(player), leagues, tournaments, passkeys, identities)
         };
         let needle = player.to_string();
         let as_actor = Actor::Player(player.into()).to_string();
@@ -337,6 +373,7 @@ impl App {
             organiser,
             token: if view.token_hash.is_empty() { "revoked" } else { "valid" },
             passkeys,
+            identities,
             sessions: self.catalog().sign_ins().sessions_of(player).into_iter().cloned().collect(),
             leagues: league_data,
             tournaments,

@@ -72,10 +72,11 @@ pub use player::Player;
 pub use player::{AddPasskey, MAX_PASSKEYS, PasskeyAdded, PasskeyRemoved, RemovePasskey};
 pub use player::{
     AllSessionsEnded, AppointOrganiser, DismissOrganiser, EndAllSessions, EndSession, ErasePlayer,
-    IssueSignInLink, MAX_DEVICE_LABEL_LEN, MAX_SIGN_IN_LINK_DAYS, OrganiserAppointed,
-    OrganiserDismissed, PlayerCommand, PlayerErased, PlayerEvent, PlayerRegistered, RegisterPlayer,
-    RenewSession, RevokeToken, RotateToken, SessionEnded, SessionRenewed, SessionStarted,
-    SignInLinkIssued, SignInMethod, StartSession, TokenRevoked, TokenRotated, key_owner,
+    IdentityLinked, IdentityUnlinked, IssueSignInLink, LinkIdentity, MAX_DEVICE_LABEL_LEN,
+    MAX_SIGN_IN_LINK_DAYS, OrganiserAppointed, OrganiserDismissed, PlayerCommand, PlayerErased,
+    PlayerEvent, PlayerRegistered, RegisterPlayer, RenewSession, RevokeToken, RotateToken,
+    SessionEnded, SessionRenewed, SessionStarted, SignInLinkIssued, SignInMethod, StartSession,
+    TokenRevoked, TokenRotated, UnlinkIdentity, key_owner,
 };
 pub use rights::{Organisers, authorise_organisers_only, authorise_personal_data};
 pub use scores::{Effects, RecordedResult, ScoreError, ScoredGames, ScoredResult, StandingRow};

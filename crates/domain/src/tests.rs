@@ -823,6 +823,23 @@ mod stored_events {
             passkey_id: passkey,
             removed_by: Actor::Player(player(50)),
         })));
+        let issuer = "https://id.club.example".to_owned();
+        events.push(DomainEvent::Player(PlayerEvent::IdentityLinked(IdentityLinked {
+            player_id: player(50),
+            issuer: issuer.clone(),
+            subject: PersonalText::seal(
+                &key,
+                [4; SEAL_NONCE_LEN],
+                player(50),
+                "identitySubject",
+                "ada",
+            ),
+        })));
+        events.push(DomainEvent::Player(PlayerEvent::IdentityUnlinked(IdentityUnlinked {
+            player_id: player(50),
+            issuer,
+            unlinked_by: Actor::Player(player(50)),
+        })));
         events
     }
 
@@ -1619,9 +1636,9 @@ mod rights {
 mod erasure {
     use super::*;
 
-    const ANN: u128 = 60;
+    pub(super) const ANN: u128 = 60;
 
-    fn registered() -> Vec<DomainEvent> {
+    pub(super) fn registered() -> Vec<DomainEvent> {
         vec![DomainEvent::Player(PlayerEvent::PlayerRegistered(PlayerRegistered {
             player_id: player(ANN),
             name: PersonalText::Plain("Ann".into()),
@@ -1633,7 +1650,7 @@ mod erasure {
         ErasePlayer { actor, player_id: player(ANN), reason: reason.into() }.into()
     }
 
-    fn on_player(
+    pub(super) fn on_player(
         events: &[DomainEvent],
         command: PlayerCommand,
     ) -> Result<Vec<DomainEvent>, DomainError> {
@@ -1877,5 +1894,92 @@ mod passkeys {
 
     fn erase_command() -> PlayerCommand {
         ErasePlayer { actor: Actor::Admin, player_id: player(ANN), reason: "asked".into() }.into()
+    }
+}
+
+mod identities {
+    use super::erasure::{ANN, on_player, registered};
+    use super::*;
+
+    const ISSUER: &str = "https://id.club.example";
+
+    fn link(actor: Actor, subject: &str) -> PlayerCommand {
+        LinkIdentity {
+            actor,
+            player_id: player(ANN),
+            issuer: ISSUER.into(),
+            subject: subject.into(),
+        }
+        .into()
+    }
+
+    fn unlink(actor: Actor) -> PlayerCommand {
+        UnlinkIdentity { actor, player_id: player(ANN), issuer: ISSUER.into() }.into()
+    }
+
+    #[test]
+    fn a_player_links_an_identity_of_the_provider_to_their_own_record_only() {
+        let ann = Actor::Player(player(ANN));
+        let events = on_player(&registered(), link(ann, "sub-123")).unwrap();
+        assert_eq!(
+            events,
+            [DomainEvent::Player(PlayerEvent::IdentityLinked(IdentityLinked {
+                player_id: player(ANN),
+                issuer: ISSUER.into(),
+                subject: PersonalText::Plain("sub-123".into()),
+            }))]
+        );
+        for actor in [Actor::Admin, Actor::Player(player(71))] {
+            let error = on_player(&registered(), link(actor, "sub-123")).unwrap_err();
+            assert_eq!(error.code(), ErrorCode::Forbidden);
+        }
+    }
+
+    #[test]
+    fn one_identity_per_provider_until_it_is_unlinked() {
+        let ann = Actor::Player(player(ANN));
+        let mut events = registered();
+        events.extend(on_player(&events, link(ann, "sub-123")).unwrap());
+        let error = on_player(&events, link(ann, "sub-456")).unwrap_err();
+        assert_eq!(error.code(), ErrorCode::Conflict);
+        assert!(error.to_string().contains("unlink it first"), "{error}");
+        events.extend(on_player(&events, unlink(ann)).unwrap());
+        assert!(given::<Player>(&events).identity_issuers().is_empty());
+        let error = on_player(&events, unlink(Actor::Admin)).unwrap_err();
+        assert_eq!(error.code(), ErrorCode::Conflict);
+        assert!(on_player(&events, link(ann, "sub-456")).is_ok());
+    }
+
+    #[test]
+    fn the_site_admin_may_unlink_anyone_and_another_player_nobody() {
+        let mut events = registered();
+        events.extend(on_player(&events, link(Actor::Player(player(ANN)), "s")).unwrap());
+        let error = on_player(&events, unlink(Actor::Player(player(71)))).unwrap_err();
+        assert_eq!(error.code(), ErrorCode::Forbidden);
+        assert!(on_player(&events, unlink(Actor::Admin)).is_ok());
+    }
+
+    #[test]
+    fn a_blank_or_overlong_subject_is_refused() {
+        let ann = Actor::Player(player(ANN));
+        for subject in ["", "  ", &"x".repeat(256)] {
+            let error = on_player(&registered(), link(ann, subject)).unwrap_err();
+            assert_eq!(error.code(), ErrorCode::BadUserInput { field: "subject".into() });
+        }
+    }
+
+    #[test]
+    fn an_erasure_unlinks_every_identity_and_an_erased_player_links_none() {
+        let ann = Actor::Player(player(ANN));
+        let mut events = registered();
+        events.extend(on_player(&events, link(ann, "sub-123")).unwrap());
+        events.push(DomainEvent::Player(PlayerEvent::PlayerErased(PlayerErased {
+            player_id: player(ANN),
+            erased_by: Actor::Admin,
+            reason: "asked".into(),
+        })));
+        assert!(given::<Player>(&events).identity_issuers().is_empty());
+        let error = on_player(&events, link(ann, "sub-123")).unwrap_err();
+        assert_eq!(error.code(), ErrorCode::Conflict);
     }
 }

@@ -1,5 +1,6 @@
-//! How a gateway is configured: the admin token, CORS origins and the limits that keep
-//! abusive requests out (sizes, timeouts, WebSocket caps, rate limits). `league serve`
+//! How a gateway is configured: the admin token, CORS origins, the identity provider people
+//! may sign in with, and the limits that keep abusive requests out (sizes, timeouts,
+//! WebSocket caps, rate limits). `league serve`
 //! fills it from flags and environment variables ([`GatewayConfig::with_env`]).
 
 use std::time::Duration;
@@ -45,6 +46,62 @@ pub struct GatewayConfig {
     pub webhooks: Option<league_webhooks::WebhookSettings>,
     /// How long browser sessions and sign-in links last (`docs/sign-in.md`).
     pub sessions: crate::session::SessionConfig,
+    /// The OpenID Connect provider people may sign in with (`docs/sign-in.md#identity-providers`),
+    /// if the operator configured one.
+    pub identity_provider: Option<IdentityProviderConfig>,
+}
+
+/// An OpenID Connect provider the site's players may sign in with, as registered there:
+/// the gateway is a confidential client (authorization code flow with PKCE), its callback
+/// address `<site>/auth/oidc/callback`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct IdentityProviderConfig {
+    /// The issuer address (discovery: `<issuer>/.well-known/openid-configuration`).
+    pub issuer: String,
+    pub client_id: String,
+    pub client_secret: String,
+    /// The name people know the provider by ("Sign in with <name>").
+    pub name: String,
+}
+
+impl IdentityProviderConfig {
+    /// The provider from its four settings, all or none: `Ok(None)` when none is set, an
+    /// error naming the first one missing (or an issuer that is not an http(s) address)
+    /// otherwise. `name` defaults to the issuer's host.
+    pub fn from_settings(
+        issuer: Option<&str>,
+        client_id: Option<&str>,
+        client_secret: Option<&str>,
+        name: Option<&str>,
+    ) -> Result<Option<IdentityProviderConfig>, String> {
+        let given = |v: Option<&str>| v.map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned);
+        let (issuer, client_id, client_secret, name) =
+            (given(issuer), given(client_id), given(client_secret), given(name));
+        if issuer.is_none() && client_id.is_none() && client_secret.is_none() {
+            return Ok(None);
+        }
+        let issuer = issuer.ok_or("--oidc-issuer is missing")?;
+        let url = url::Url::parse(&issuer)
+            .ok()
+            .filter(|url| matches!(url.scheme(), "https" | "http") && url.host_str().is_some())
+            .ok_or_else(|| format!("--oidc-issuer: {issuer:?} is not an http(s) address"))?;
+        let client_id = client_id.ok_or("--oidc-client-id is missing")?;
+        let client_secret = client_secret.ok_or("--oidc-client-secret is missing")?;
+        let name = name.unwrap_or_else(|| url.host_str().unwrap_or_default().to_owned());
+        Ok(Some(IdentityProviderConfig { issuer, client_id, client_secret, name }))
+    }
+}
+
+impl std::fmt::Debug for IdentityProviderConfig {
+    /// Never prints the client secret.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IdentityProviderConfig")
+            .field("issuer", &self.issuer)
+            .field("client_id", &self.client_id)
+            .field("client_secret", &"<redacted>")
+            .field("name", &self.name)
+            .finish()
+    }
 }
 
 /// Limits of `/graphql/ws`.
@@ -105,6 +162,7 @@ impl std::fmt::Debug for GatewayConfig {
             .field("persisted_queries", &self.persisted_queries)
             .field("response_cache", &self.response_cache)
             .field("webhooks", &self.webhooks)
+            .field("identity_provider", &self.identity_provider)
             .field("sessions", &self.sessions)
             .finish()
     }
@@ -176,6 +234,7 @@ impl GatewayConfig {
             persisted_queries: DEFAULT_PERSISTED_QUERIES,
             response_cache: DEFAULT_RESPONSE_CACHE,
             webhooks: None,
+            identity_provider: None,
             sessions: crate::session::SessionConfig::default(),
         }
     }
@@ -323,6 +382,20 @@ mod tests {
             .with_vars(|name| (name == "LEAGUE_REQUEST_TIMEOUT_SECS").then(|| "0".to_owned()))
             .unwrap_err();
         assert_eq!(error.variable, "LEAGUE_REQUEST_TIMEOUT_SECS");
+    }
+
+    #[test]
+    fn an_identity_provider_needs_its_issuer_client_and_secret_and_never_prints_the_secret() {
+        let from = IdentityProviderConfig::from_settings;
+        assert_eq!(from(None, None, None, Some("Club")), Ok(None));
+        let provider = from(Some("https://id.club.example"), Some("league"), Some("s3cret"), None)
+            .unwrap()
+            .unwrap();
+        assert_eq!(provider.name, "id.club.example");
+        assert!(!format!("{provider:?}").contains("s3cret"));
+        let missing = from(Some("https://id.club.example"), Some("league"), None, None);
+        assert_eq!(missing, Err("--oidc-client-secret is missing".to_owned()));
+        assert!(from(Some("id.club.example"), Some("a"), Some("b"), None).is_err());
     }
 
     #[test]

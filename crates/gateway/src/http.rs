@@ -126,6 +126,7 @@ impl ResponseCache {
 /// and WebSocket connections.
 pub fn router(app: App, config: &GatewayConfig, shutdown: Shutdown) -> Router {
     let feeds = crate::feeds::routes(app.clone(), config);
+    let identity_provider = crate::oidc::routes(app.clone(), config);
     let schema = crate::schema::builder_for(app.clone(), config, shutdown.clone())
         .extension(ApolloPersistedQueries::new(LruCacheStorage::new(config.persisted_queries)))
         .finish();
@@ -175,6 +176,7 @@ pub fn router(app: App, config: &GatewayConfig, shutdown: Shutdown) -> Router {
         .merge(crate::passkey::routes())
         .with_state(state)
         .merge(feeds)
+        .merge(identity_provider)
         .merge(crate::web::routes())
         .layer(axum::middleware::from_fn(crate::feeds::refuse_framing))
         .layer(middleware);

@@ -11,7 +11,8 @@
 //! (Prometheus, see [`metrics`]), and the embedded web app (`GET /`, deep links) and GraphiQL
 //! (`GET /graphiql`), see [`web`]; a player's calendar feed, competition exports and the
 //! embeddable standings pages (`/calendar/…`, `/export/…`, `/embed/…`), see [`feeds`];
-//! signing in and out with a session cookie (`/auth/…`), see [`session`].
+//! signing in and out with a session cookie (`/auth/…`), see [`session`]; sign-in with the
+//! site's identity provider (`/auth/oidc/…`), see [`oidc`].
 
 pub mod auth;
 pub mod config;
@@ -20,6 +21,7 @@ mod extension;
 mod feeds;
 mod http;
 pub mod metrics;
+mod oidc;
 mod passkey;
 pub mod rate_limit;
 pub mod schema;

@@ -77,15 +77,18 @@ fn chrono_duration(duration: Duration) -> chrono::Duration {
 
 /// The session cookie's secret in a request's `Cookie` headers.
 pub(crate) fn session_secret(headers: &HeaderMap) -> Option<&str> {
+    cookie_value(headers, SESSION_COOKIE).map(str::trim).filter(|value| !value.is_empty())
+}
+
+/// The value of the cookie `name` among a request's `Cookie` headers.
+pub(crate) fn cookie_value<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
     headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|value| value.to_str().ok())
         .flat_map(|value| value.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == SESSION_COOKIE)
-        .map(|(_, value)| value.trim())
-        .filter(|value| !value.is_empty())
+        .find_map(|(key, value)| (key == name).then_some(value))
 }
 
 /// The CSRF token of the session whose secret is `secret`: derived, so nothing more is

@@ -22,7 +22,7 @@ use uuid::Uuid;
 use crate::decode::EventMeta;
 use crate::decode::{decode, decode_row, meta_of};
 use crate::error::ProjectionError;
-use crate::players::PlayerView;
+use crate::players::{LinkedIdentity, PlayerView};
 use crate::players::{PersonKeys, PlayerRegistry, person_keys};
 
 mod games;
@@ -209,6 +209,16 @@ impl Catalog {
         self.players.passkeys(player)
     }
 
+    /// The player that the identity `subject` of the provider `issuer` signs in, if linked.
+    pub fn player_by_identity(&self, issuer: &str, subject: &str) -> Option<&PlayerView> {
+        self.players.by_identity(issuer, subject)
+    }
+
+    /// The identity-provider identities `player` linked, in link order.
+    pub fn identities(&self, player: Uuid) -> &[LinkedIdentity] {
+        self.players.identities(player)
+    }
+
     /// Whether the player is an appointed organiser now (may create competitions).
     pub fn is_organiser(&self, player: Uuid) -> bool {
         self.players.is_organiser(player)
@@ -235,7 +245,7 @@ impl Catalog {
         self.players.open_names(keys);
     }
 
-    /// Whether some sealed name is not opened yet.
+    /// Whether some sealed name or subject is not opened yet.
     pub fn has_unopened_names(&self) -> bool {
         self.players.has_unopened()
     }
@@ -554,7 +564,8 @@ mod tests {
 
     /// The lists derived from the rooms' lists of event types are the ones the catalog and the
     /// ratings folded when they were kept by hand: who and what exists (players, leagues,
-    /// tournaments, their organisers, entrants and status) and the results.
+    /// tournaments, their organisers, entrants and status), the identities linked to sign in
+    /// with, and the results.
     #[test]
     fn the_derived_lists_are_the_types_the_folds_read() {
         use EventType::*;
@@ -580,6 +591,8 @@ mod tests {
             OrganiserDismissed,
             LeagueCoOrganiserAdded,
             TournamentCoOrganiserAdded,
+            IdentityLinked,
+            IdentityUnlinked,
             SessionStarted,
             SessionRenewed,
             SessionEnded,

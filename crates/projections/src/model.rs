@@ -134,6 +134,8 @@ fn shown_player(event: &PlayerEvent) -> Option<Uuid> {
         | PlayerEvent::OrganiserDismissed(_)
         | PlayerEvent::PasskeyAdded(_)
         | PlayerEvent::PasskeyRemoved(_)
+        | PlayerEvent::IdentityLinked(_)
+        | PlayerEvent::IdentityUnlinked(_)
         | PlayerEvent::SessionStarted(_)
         | PlayerEvent::SessionRenewed(_)
         | PlayerEvent::SessionEnded(_)

@@ -1,6 +1,8 @@
 //! [`PlayerRegistry`]: the one fold of the player streams — every player, in registration
 //! order, with the token-hash lookup (following rotations and revocations), who is an
-//! appointed organiser, the signed-in sessions and unused sign-in links ([`SignIns`]), and
+//! appointed organiser, the signed-in sessions and unused sign-in links ([`SignIns`]), the
+//! identity-provider lookup (issuer and subject to player, `docs/sign-in.md#identity-providers`;
+//! subjects are sealed like names and opened with the same keys), and
 //! each player's name: sealed names are opened with the person keys
 //! the loader hands in ([`PlayerRegistry::open_names`]), and an erased player (or one whose
 //! key is not at hand) shows as their pseudonym (`docs/personal-data.md`); and each player's
@@ -54,6 +56,32 @@ pub struct PlayerRegistry {
     passkeys: HashMap<Uuid, Vec<Passkey>>,
     /// Signed-in sessions and unused sign-in links.
     sign_ins: SignIns,
+    /// Each player's linked identities, in link order (erased players have none).
+    identities: HashMap<Uuid, Vec<LinkedIdentity>>,
+    /// The player each opened identity signs in (issuer, subject); the first link of an
+    /// identity wins, should two players have linked the same one.
+    by_identity: std::collections::HashMap<(String, String), Uuid>,
+    /// Players with a sealed subject not opened yet.
+    unopened_identities: HashSet<Uuid>,
+}
+
+/// An identity of an identity provider linked to a player.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LinkedIdentity {
+    /// The provider's issuer address.
+    pub issuer: String,
+    /// The provider's id of the person, as the log holds it (sealed).
+    subject: PersonalText,
+    /// The subject opened with the person's key (`None` until then).
+    #[serde(skip)]
+    opened: Option<String>,
+}
+
+impl LinkedIdentity {
+    /// The subject, once opened with the person's key.
+    pub fn subject(&self) -> Option<&str> {
+        self.opened.as_deref()
+    }
 }
 
 /// One passkey of a player as the log holds it, and opened once its key is at hand.
@@ -103,6 +131,8 @@ pub const PASSKEY_NAME_FIELD: &str = "passkeyName";
 
 /// The field a player's name is sealed as.
 pub const NAME_FIELD: &str = "name";
+/// The field a linked identity's subject is sealed as.
+pub const IDENTITY_SUBJECT_FIELD: &str = "identitySubject";
 
 /// Person keys by person, as [`PlayerRegistry::open_names`] takes them.
 pub type PersonKeys = KeyMap<Uuid, PersonKey>;
@@ -202,6 +232,23 @@ impl PlayerRegistry {
                     passkeys.retain(|passkey| passkey.id != e.passkey_id);
                 }
             }
+            PlayerEvent::IdentityLinked(e) => {
+                self.existing(meta, e.player_id.into())?;
+                let identity = LinkedIdentity {
+                    issuer: e.issuer.clone(),
+                    subject: e.subject.clone(),
+                    opened: None,
+                };
+                self.link(e.player_id.into(), identity);
+            }
+            PlayerEvent::IdentityUnlinked(e) => {
+                let player = e.player_id.uuid();
+                let linked = self.identities.entry(player).or_default();
+                let (gone, kept) =
+                    std::mem::take(linked).into_iter().partition(|i| i.issuer == e.issuer);
+                *linked = kept;
+                self.drop_lookups(player, gone);
+            }
             PlayerEvent::SessionStarted(_)
             | PlayerEvent::SessionRenewed(_)
             | PlayerEvent::SessionEnded(_)
@@ -237,10 +284,78 @@ impl PlayerRegistry {
         self.passkeys.get(&player).map_or(&[], Vec::as_slice)
     }
 
+    /// Records `identity` of `player` (not erased): in the lookup at once when plain, else
+    /// once opened ([`Self::open_names`]).
+    fn link(&mut self, player: Uuid, mut identity: LinkedIdentity) {
+        if self.erased.contains(&player) {
+            return;
+        }
+        match &identity.subject {
+            PersonalText::Plain(subject) => {
+                identity.opened = Some(subject.clone());
+                let key = (identity.issuer.clone(), subject.clone());
+                self.by_identity.entry(key).or_insert(player);
+            }
+            PersonalText::Sealed(_) => {
+                identity.opened = None;
+                self.unopened_identities.insert(player);
+            }
+        }
+        self.identities.entry(player).or_default().push(identity);
+    }
+
+    /// Removes `gone`, identities of `player`, from the lookup.
+    fn drop_lookups(&mut self, player: Uuid, gone: Vec<LinkedIdentity>) {
+        for identity in gone {
+            if let Some(subject) = identity.opened {
+                let key = (identity.issuer, subject);
+                if self.by_identity.get(&key) == Some(&player) {
+                    self.by_identity.remove(&key);
+                }
+            }
+        }
+    }
+
+    /// Opens the sealed subjects of the players whose keys are in `keys`.
+    fn open_identities(&mut self, keys: &PersonKeys) {
+        let players: Vec<Uuid> =
+            self.unopened_identities.iter().filter(|id| keys.contains_key(id)).copied().collect();
+        for player in players {
+            self.unopened_identities.remove(&player);
+            let key = &keys[&player];
+            let Some(linked) = self.identities.get_mut(&player) else { continue };
+            for identity in linked.iter_mut().filter(|i| i.opened.is_none()) {
+                let PersonalText::Sealed(sealed) = &identity.subject else { continue };
+                match sealed.open(key, player.into(), IDENTITY_SUBJECT_FIELD) {
+                    Ok(subject) => {
+                        let lookup = (identity.issuer.clone(), subject.clone());
+                        self.by_identity.entry(lookup).or_insert(player);
+                        identity.opened = Some(subject);
+                    }
+                    Err(error) => {
+                        tracing::warn!(%player, %error, "a sealed identity does not open");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The player that the identity `subject` of the provider `issuer` signs in, if linked.
+    pub fn by_identity(&self, issuer: &str, subject: &str) -> Option<&PlayerView> {
+        let player = self.by_identity.get(&(issuer.to_owned(), subject.to_owned()))?;
+        self.players.get(player)
+    }
+
+    /// The identities `player` linked, in link order.
+    pub fn identities(&self, player: Uuid) -> &[LinkedIdentity] {
+        self.identities.get(&player).map_or(&[], Vec::as_slice)
+    }
+
     /// Opens every sealed name whose key is in `keys` (the loader reads them from the key
     /// table after folding, and the follower before folding new registrations). A name that
     /// does not open with its key stays the pseudonym.
     pub fn open_names(&mut self, keys: &PersonKeys) {
+        self.open_identities(keys);
         if self.unopened.is_empty() {
             return;
         }
@@ -271,9 +386,9 @@ impl PlayerRegistry {
         });
     }
 
-    /// Whether some sealed name is not opened yet.
+    /// Whether some sealed name or subject is not opened yet.
     pub fn has_unopened(&self) -> bool {
-        !self.unopened.is_empty()
+        !self.unopened.is_empty() || !self.unopened_identities.is_empty()
     }
 
     /// Shows `ids` as their pseudonyms from now on, and never opens their names again: the
@@ -285,6 +400,9 @@ impl PlayerRegistry {
             self.sealed.remove(&id);
             self.passkeys.remove(&id);
             self.unopened.remove(&id);
+            self.unopened_identities.remove(&id);
+            let gone = self.identities.remove(&id).unwrap_or_default();
+            self.drop_lookups(id, gone);
             if let Some(player) = self.players.get_mut(&id) {
                 player.name = pseudonym(id.into());
                 player.erased = true;
@@ -357,6 +475,8 @@ pub(crate) struct RegistryImage {
     players: Vec<PlayerImage>,
     organisers: Vec<Uuid>,
     erased: Vec<Uuid>,
+    /// Linked identities (subjects as the log holds them), by player id.
+    identities: Vec<(Uuid, Vec<LinkedIdentity>)>,
     sign_ins: SignInsImage,
 }
 
@@ -376,10 +496,15 @@ impl PlayerRegistry {
                 passkeys: self.passkeys(view.id).to_vec(),
             })
             .collect();
+        let identities = sorted(self.identities.keys().copied())
+            .into_iter()
+            .map(|id| (id, self.identities[&id].clone()))
+            .collect();
         RegistryImage {
             players,
             organisers: sorted(self.organisers.iter().copied()),
             erased: sorted(self.erased.iter().copied()),
+            identities,
             sign_ins: self.sign_ins.image(),
         }
     }
@@ -422,6 +547,11 @@ impl PlayerRegistry {
             };
             registry.players.insert(player.id, view);
         }
+        for (player, linked) in image.identities {
+            for identity in linked {
+                registry.link(player, identity);
+            }
+        }
         registry
     }
 }
@@ -446,4 +576,73 @@ pub struct PlayerView {
     /// while the token is revoked).
     pub token_hash: String,
     pub registered_at: DateTime<Utc>,
+}
+
+#[cfg(test)]
+mod tests {
+    use league_domain::{IdentityLinked, IdentityUnlinked, PlayerErased, PlayerId};
+
+    use super::*;
+
+    const ISSUER: &str = "https://id.club.example";
+
+    fn meta(position: u64) -> EventMeta {
+        EventMeta { position, stream_version: position, recorded_at: Utc::now() }
+    }
+
+    fn registered(registry: &mut PlayerRegistry, id: PlayerId) {
+        let e = PlayerRegistered {
+            player_id: id,
+            name: PersonalText::Plain("Ann".into()),
+            token_hash: format!("hash-{id}"),
+        };
+        registry.apply(meta(1), &PlayerEvent::PlayerRegistered(e)).unwrap();
+    }
+
+    fn linked(id: PlayerId, key: &PersonKey, subject: &str) -> PlayerEvent {
+        let sealed = PersonalText::seal(key, [7; 24], id, IDENTITY_SUBJECT_FIELD, subject);
+        PlayerEvent::IdentityLinked(IdentityLinked {
+            player_id: id,
+            issuer: ISSUER.into(),
+            subject: sealed,
+        })
+    }
+
+    #[test]
+    fn a_sealed_subject_signs_in_once_opened_also_from_a_snapshot_until_unlinked_or_erased() {
+        let (ann, bob) = (PlayerId::from(Uuid::now_v7()), PlayerId::from(Uuid::now_v7()));
+        let key = PersonKey::from_bytes([5; 32]);
+        let keys: PersonKeys = [(ann.uuid(), key.clone())].into_iter().collect();
+        let mut registry = PlayerRegistry::default();
+        registered(&mut registry, ann);
+        registered(&mut registry, bob);
+        registry.apply(meta(2), &linked(ann, &key, "sub-ann")).unwrap();
+        assert!(registry.by_identity(ISSUER, "sub-ann").is_none(), "sealed until opened");
+        assert!(registry.has_unopened());
+        registry.open_names(&keys);
+        assert_eq!(registry.by_identity(ISSUER, "sub-ann").map(|p| p.id), Some(ann.uuid()));
+        assert_eq!(registry.identities(ann.uuid())[0].subject(), Some("sub-ann"));
+
+        let mut restored = PlayerRegistry::from_image(registry.image());
+        assert!(restored.by_identity(ISSUER, "sub-ann").is_none());
+        restored.open_names(&keys);
+        assert_eq!(restored.by_identity(ISSUER, "sub-ann").map(|p| p.id), Some(ann.uuid()));
+
+        let unlinked = IdentityUnlinked {
+            player_id: ann,
+            issuer: ISSUER.into(),
+            unlinked_by: league_domain::Actor::Player(ann),
+        };
+        registry.apply(meta(3), &PlayerEvent::IdentityUnlinked(unlinked)).unwrap();
+        assert!(registry.by_identity(ISSUER, "sub-ann").is_none());
+
+        let erased = PlayerErased {
+            player_id: ann,
+            erased_by: league_domain::Actor::Admin,
+            reason: "asked".into(),
+        };
+        restored.apply(meta(3), &PlayerEvent::PlayerErased(erased)).unwrap();
+        assert!(restored.by_identity(ISSUER, "sub-ann").is_none());
+        assert!(restored.identities(ann.uuid()).is_empty());
+    }
 }

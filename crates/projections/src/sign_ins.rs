@@ -84,7 +84,9 @@ impl SignIns {
             | PlayerEvent::OrganiserAppointed(_)
             | PlayerEvent::OrganiserDismissed(_)
             | PlayerEvent::PasskeyAdded(_)
-            | PlayerEvent::PasskeyRemoved(_) => {}
+            | PlayerEvent::PasskeyRemoved(_)
+            | PlayerEvent::IdentityLinked(_)
+            | PlayerEvent::IdentityUnlinked(_) => {}
         }
     }
 

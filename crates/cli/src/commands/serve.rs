@@ -58,6 +58,19 @@ pub struct ServeArgs {
     /// Pause a webhook whose deliveries have failed this long (e.g. 90s, 15m, 24h, 7d).
     #[arg(long, env = "LEAGUE_WEBHOOK_PAUSE_AFTER", default_value = "24h", value_parser = league_webhooks::parse_duration)]
     pub webhook_pause_after: std::time::Duration,
+    /// The issuer address of an OpenID Connect provider players may sign in with
+    /// (docs/sign-in.md#identity-providers); with --oidc-client-id and --oidc-client-secret.
+    #[arg(long, env = "LEAGUE_OIDC_ISSUER")]
+    pub oidc_issuer: Option<String>,
+    /// This site's client id at the identity provider.
+    #[arg(long, env = "LEAGUE_OIDC_CLIENT_ID")]
+    pub oidc_client_id: Option<String>,
+    /// This site's client secret at the identity provider (prefer the variable).
+    #[arg(long, env = "LEAGUE_OIDC_CLIENT_SECRET", hide_env_values = true)]
+    pub oidc_client_secret: Option<String>,
+    /// The provider's name as people know it ("Sign in with NAME"; default: its host).
+    #[arg(long, env = "LEAGUE_OIDC_NAME")]
+    pub oidc_name: Option<String>,
 }
 
 pub async fn run(args: ServeArgs) -> Result<ExitCode, CliError> {
@@ -79,6 +92,13 @@ pub async fn run(args: ServeArgs) -> Result<ExitCode, CliError> {
         .map_err(|error| CliError::BadInput(format!("--frame-ancestors: {error}")))?;
     config.max_depth = args.max_query_depth;
     config.max_complexity = args.max_query_complexity;
+    config.identity_provider = league_gateway::config::IdentityProviderConfig::from_settings(
+        args.oidc_issuer.as_deref(),
+        args.oidc_client_id.as_deref(),
+        args.oidc_client_secret.as_deref(),
+        args.oidc_name.as_deref(),
+    )
+    .map_err(CliError::BadInput)?;
     let mut webhooks =
         league_webhooks::WebhookSettings::default().with_env().map_err(CliError::BadInput)?;
     webhooks.allow_private |= args.webhooks_allow_private;

@@ -71,6 +71,24 @@ pub struct RemovePasskey {
     pub passkey_id: uuid::Uuid,
 }
 
+/// A player links an identity of the site's identity provider (`issuer`, `subject`: the
+/// provider's id of the person, from a verified ID token) to their own player record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkIdentity {
+    pub actor: Actor,
+    pub player_id: PlayerId,
+    pub issuer: String,
+    pub subject: String,
+}
+
+/// A player (or the site admin) unlinks the player's identity of the provider `issuer`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnlinkIdentity {
+    pub actor: Actor,
+    pub player_id: PlayerId,
+    pub issuer: String,
+}
+
 /// A person proved to be the player (token, passkey or identity checked by the gateway, or
 /// the sign-in link `link_hash` names, which the player's state checks): a session starts.
 #[derive(Debug, Clone, PartialEq)]
@@ -127,6 +145,8 @@ pub enum PlayerCommand {
     Erase(ErasePlayer),
     AddPasskey(AddPasskey),
     RemovePasskey(RemovePasskey),
+    LinkIdentity(LinkIdentity),
+    UnlinkIdentity(UnlinkIdentity),
     StartSession(StartSession),
     RenewSession(RenewSession),
     EndSession(EndSession),
@@ -169,6 +189,8 @@ player_commands!(
     ErasePlayer => Erase,
     AddPasskey => AddPasskey,
     RemovePasskey => RemovePasskey,
+    LinkIdentity => LinkIdentity,
+    UnlinkIdentity => UnlinkIdentity,
     StartSession => StartSession,
     RenewSession => RenewSession,
     EndSession => EndSession,

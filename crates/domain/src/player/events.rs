@@ -1,5 +1,6 @@
 //! The events of a player's stream (`player-<uuid>`): registration, tokens, the organiser
-//! right, sessions and sign-in links, passkeys, erasure.
+//! right, sessions and sign-in links, passkeys, identities linked from an identity provider,
+//! erasure.
 
 use serde::{Deserialize, Serialize};
 
@@ -89,6 +90,28 @@ pub struct PasskeyRemoved {
     pub removed_by: Actor,
 }
 
+/// A player linked an identity of the site's OpenID Connect provider to their player record
+/// (`docs/sign-in.md#identity-providers`): from then on, signing in there signs them in here.
+/// The subject (the provider's id of the person) is personal data, sealed under the player's
+/// key ([`PersonalText`]); the issuer is the provider's address, the site's configuration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IdentityLinked {
+    pub player_id: PlayerId,
+    pub issuer: String,
+    pub subject: PersonalText,
+}
+
+/// The player (or the site admin) unlinked the player's identity of the provider `issuer`:
+/// it no longer signs them in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IdentityUnlinked {
+    pub player_id: PlayerId,
+    pub issuer: String,
+    pub unlinked_by: Actor,
+}
+
 /// How a person proved who they are when a session started (`docs/sign-in.md`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -176,6 +199,8 @@ macro_rules! player_events {
                 PlayerErased = "PlayerErased" version 1 in catalog,
                 PasskeyAdded = "PasskeyAdded" version 1 in catalog,
                 PasskeyRemoved = "PasskeyRemoved" version 1 in catalog,
+                IdentityLinked = "IdentityLinked" version 1 in catalog,
+                IdentityUnlinked = "IdentityUnlinked" version 1 in catalog,
                 SessionStarted = "SessionStarted" version 1 in catalog,
                 SessionRenewed = "SessionRenewed" version 1 in catalog,
                 SessionEnded = "SessionEnded" version 1 in catalog,
@@ -201,6 +226,8 @@ impl PlayerEvent {
             | PlayerEvent::PlayerErased(_)
             | PlayerEvent::PasskeyAdded(_)
             | PlayerEvent::PasskeyRemoved(_)
+            | PlayerEvent::IdentityLinked(_)
+            | PlayerEvent::IdentityUnlinked(_)
             | PlayerEvent::SessionStarted(_)
             | PlayerEvent::SessionRenewed(_)
             | PlayerEvent::SessionEnded(_)

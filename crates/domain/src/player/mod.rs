@@ -1,5 +1,6 @@
 //! The `Player` aggregate (stream `player-<uuid>`): registration, the bearer token's
-//! rotations and revocations, the organiser right, passkeys, and erasure.
+//! rotations and revocations, the organiser right, passkeys, identities linked from an
+//! identity provider, and erasure.
 //!
 //! Registration emits the name as [`PersonalText::Plain`]; the application seals it under
 //! the player's new key before the event is stored (`docs/personal-data.md`), since keys and
@@ -21,6 +22,10 @@ use crate::ids::{Actor, PlayerId, player_stream_id};
 use crate::personal::{PersonalText, pseudonym};
 use crate::rules::clean_name;
 
+/// The most characters an identity provider's issuer or subject may have (OpenID Connect
+/// Core 1.0 §2: a subject is at most 255 ASCII characters; an issuer is a short URL).
+pub const MAX_IDENTITY_LEN: usize = 255;
+
 /// The most characters an erasure's reason may have.
 pub const MAX_REASON_LEN: usize = 500;
 
@@ -38,6 +43,8 @@ pub struct Player {
     erased: bool,
     /// The ids of the player's passkeys (added and not removed).
     passkeys: Vec<uuid::Uuid>,
+    /// The issuers of the identity providers whose identities are linked, in link order.
+    identity_issuers: Vec<String>,
     sign_ins: sessions::SignIns,
 }
 
@@ -74,6 +81,11 @@ impl Player {
     /// The ids of the player's passkeys, in the order they were added.
     pub fn passkeys(&self) -> &[uuid::Uuid] {
         &self.passkeys
+    }
+
+    /// The issuers of the identity providers whose identities the player linked.
+    pub fn identity_issuers(&self) -> &[String] {
+        &self.identity_issuers
     }
 
     /// How many of the player's sessions are signed in.
@@ -222,6 +234,45 @@ impl Player {
         })])
     }
 
+    /// One identity per provider: linking another from the same issuer needs an unlink first.
+    fn link_identity(&self, c: &LinkIdentity) -> Result<Vec<PlayerEvent>, DomainError> {
+        if c.actor.player_id() != Some(c.player_id) {
+            return Err(DomainError::forbidden("only the player themself may link an identity"));
+        }
+        self.registered(c.player_id)?;
+        let issuer = identity_part("issuer", &c.issuer)?;
+        let subject = identity_part("subject", &c.subject)?;
+        if self.identity_issuers.contains(&issuer) {
+            return Err(DomainError::conflict(format!(
+                "player {} already has an identity of this provider linked: unlink it first",
+                c.player_id
+            )));
+        }
+        Ok(vec![PlayerEvent::IdentityLinked(IdentityLinked {
+            player_id: c.player_id,
+            issuer,
+            subject: PersonalText::Plain(subject),
+        })])
+    }
+
+    fn unlink_identity(&self, c: &UnlinkIdentity) -> Result<Vec<PlayerEvent>, DomainError> {
+        if c.actor.player_id() != Some(c.player_id) {
+            only_the_site_admin(c.actor, "unlink another player's identity")?;
+        }
+        self.registered(c.player_id)?;
+        if !self.identity_issuers.contains(&c.issuer) {
+            return Err(DomainError::conflict(format!(
+                "player {} has no identity of this provider linked",
+                c.player_id
+            )));
+        }
+        Ok(vec![PlayerEvent::IdentityUnlinked(IdentityUnlinked {
+            player_id: c.player_id,
+            issuer: c.issuer.clone(),
+            unlinked_by: c.actor,
+        })])
+    }
+
     fn dismiss(&self, c: &DismissOrganiser) -> Result<Vec<PlayerEvent>, DomainError> {
         only_the_site_admin(c.actor, "dismiss organisers")?;
         self.registered(c.player_id)?;
@@ -247,6 +298,20 @@ fn only_the_site_admin(actor: Actor, right: &str) -> Result<(), DomainError> {
     }
 }
 
+/// An issuer or subject: not blank, at most [`MAX_IDENTITY_LEN`] characters, as given.
+fn identity_part(field: &str, value: &str) -> Result<String, DomainError> {
+    if value.trim().is_empty() {
+        return Err(DomainError::invalid(field, "must not be empty"));
+    }
+    if value.chars().count() > MAX_IDENTITY_LEN {
+        return Err(DomainError::invalid(
+            field,
+            format!("must have at most {MAX_IDENTITY_LEN} characters"),
+        ));
+    }
+    Ok(value.to_owned())
+}
+
 fn check_token_hash(token_hash: &str) -> Result<String, DomainError> {
     if token_hash.trim().is_empty() {
         return Err(DomainError::invalid("tokenHash", "must not be empty"));
@@ -268,6 +333,8 @@ impl Aggregate for Player {
             PlayerCommand::Erase(c) => self.erase(c),
             PlayerCommand::AddPasskey(c) => self.add_passkey(c),
             PlayerCommand::RemovePasskey(c) => self.remove_passkey(c),
+            PlayerCommand::LinkIdentity(c) => self.link_identity(c),
+            PlayerCommand::UnlinkIdentity(c) => self.unlink_identity(c),
             PlayerCommand::StartSession(c) => self.start_session(c, context),
             PlayerCommand::RenewSession(c) => self.renew_session(c),
             PlayerCommand::EndSession(c) => self.end_session(c),
@@ -298,9 +365,12 @@ impl Aggregate for Player {
                 self.token_hash = None;
                 self.organiser = false;
                 self.passkeys.clear();
+                self.identity_issuers.clear();
             }
             PlayerEvent::PasskeyAdded(e) => self.passkeys.push(e.passkey_id),
             PlayerEvent::PasskeyRemoved(e) => self.passkeys.retain(|id| *id != e.passkey_id),
+            PlayerEvent::IdentityLinked(e) => self.identity_issuers.push(e.issuer.clone()),
+            PlayerEvent::IdentityUnlinked(e) => self.identity_issuers.retain(|i| *i != e.issuer),
             PlayerEvent::SessionStarted(_)
             | PlayerEvent::SessionRenewed(_)
             | PlayerEvent::SessionEnded(_)

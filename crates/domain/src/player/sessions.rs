@@ -65,7 +65,9 @@ impl SignIns {
             | PlayerEvent::OrganiserDismissed(_)
             | PlayerEvent::SessionRenewed(_)
             | PlayerEvent::PasskeyAdded(_)
-            | PlayerEvent::PasskeyRemoved(_) => {}
+            | PlayerEvent::PasskeyRemoved(_)
+            | PlayerEvent::IdentityLinked(_)
+            | PlayerEvent::IdentityUnlinked(_) => {}
         }
     }
 

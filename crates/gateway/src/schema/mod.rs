@@ -2,7 +2,7 @@
 //! domain commands, subscriptions over the application's live feed.
 //!
 //! One module per feature (leagues, players, tournaments, ratings, the scoring catalogue,
-//! the audit log's events, feeds, webhooks), each with its queries, mutations,
+//! the audit log's events, feeds, webhooks, the identity provider), each with its queries, mutations,
 //! subscriptions and object types; the roots below merge them in the order the fields
 //! appear in `schema.graphql`. Below the features: the context every resolver reads
 //! ([`context`]), shared inputs, pages, results and the live feed.
@@ -12,6 +12,7 @@ mod catalogue;
 mod context;
 mod events;
 mod feeds;
+mod identity;
 mod inputs;
 mod leagues;
 mod live;
@@ -48,6 +49,7 @@ pub struct QueryRoot(
     players::query::AccessQuery,
     webhooks::WebhookQuery,
     passkeys::PasskeyQuery,
+    identity::IdentityQuery,
     sessions::SessionQuery,
 );
 
@@ -63,6 +65,7 @@ pub struct MutationRoot(
     feeds::FeedsMutation,
     webhooks::WebhookMutation,
     passkeys::PasskeyMutation,
+    identity::IdentityMutation,
     sessions::SessionMutation,
 );
 
@@ -95,6 +98,7 @@ pub(crate) fn builder_for(
         .data(shutdown)
         .data(config.webhooks.clone().unwrap_or_default())
         .data(crate::passkey::Registrations::new())
+        .data(identity::SiteIdentityProvider(config.identity_provider.clone()))
         .data(config.sessions)
         .extension(ErrorCodes::new(
             config.max_depth,

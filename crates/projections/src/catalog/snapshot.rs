@@ -30,7 +30,8 @@ pub const CATALOG_SNAPSHOT: &str = "catalog";
 /// settings leave out fields at their defaults, which a positional encoding cannot.
 /// Format 3: the players' signed-in sessions and unused sign-in links.
 /// Format 4: each player's passkeys (sealed).
-pub const CATALOG_SNAPSHOT_FORMAT: u32 = 4;
+/// Format 5: the players' linked identities (sealed).
+pub const CATALOG_SNAPSHOT_FORMAT: u32 = 5;
 
 /// The catalog's state, canonically ordered.
 #[derive(Serialize, Deserialize)]
