@@ -149,10 +149,28 @@ mod players {
     }
 
     #[test]
-    fn only_an_admin_registers_players() {
+    fn a_player_who_is_no_organiser_may_not_register_players() {
         let result =
             given::<Player>(&[]).decide(&register(Actor::Player(player(2)), "Ada"), &context());
-        assert_eq!(result.unwrap_err().code(), ErrorCode::Forbidden);
+        let error = result.unwrap_err();
+        assert_eq!(error.code(), ErrorCode::Forbidden);
+        assert!(error.to_string().contains("appointed organiser"), "{error}");
+    }
+
+    #[test]
+    fn an_appointed_organiser_registers_a_player() {
+        // Given an organiser (the catalog says so), when they register Ada, then she is.
+        let organiser = context().with_actor_organiser(true);
+        let events =
+            given::<Player>(&[]).decide(&register(Actor::Player(player(2)), " Ada "), &organiser);
+        assert_eq!(
+            events.unwrap(),
+            [DomainEvent::Player(PlayerEvent::PlayerRegistered(PlayerRegistered {
+                player_id: player(1),
+                name: PersonalText::Plain("Ada".into()),
+                token_hash: "ab12".into(),
+            }))]
+        );
     }
 
     #[test]

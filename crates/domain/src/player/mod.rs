@@ -80,8 +80,17 @@ impl Player {
         Ok(())
     }
 
-    fn register(&self, command: &RegisterPlayer) -> Result<Vec<PlayerEvent>, DomainError> {
-        only_the_site_admin(command.actor, "register players")?;
+    /// The site admin and appointed organisers register players (`docs/api.md#roles`).
+    fn register(
+        &self,
+        command: &RegisterPlayer,
+        context: &Context,
+    ) -> Result<Vec<PlayerEvent>, DomainError> {
+        if !command.actor.is_admin() && !context.actor_is_organiser {
+            return Err(DomainError::forbidden(
+                "only the site admin or an appointed organiser may register players",
+            ));
+        }
         if self.exists() {
             return Err(DomainError::PlayerAlreadyRegistered(command.player_id));
         }
@@ -195,9 +204,9 @@ impl Aggregate for Player {
     type Command = PlayerCommand;
     type Event = PlayerEvent;
 
-    fn handle(&self, command: &Self::Command, _context: &Context) -> Decision<Self::Event> {
+    fn handle(&self, command: &Self::Command, context: &Context) -> Decision<Self::Event> {
         match command {
-            PlayerCommand::Register(c) => self.register(c),
+            PlayerCommand::Register(c) => self.register(c, context),
             PlayerCommand::RotateToken(c) => self.rotate_token(c),
             PlayerCommand::RevokeToken(c) => self.revoke_token(c),
             PlayerCommand::AppointOrganiser(c) => self.appoint(c),
