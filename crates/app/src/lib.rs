@@ -27,6 +27,8 @@
 //!                                         deletes the key (docs/personal-data.md)
 //! app.calendar_feed / calendar_entries     a player's secret feed and their games and
 //!                                         boards as iCalendar events (docs/feeds.md)
+//! app.walk_ins_preview / walk_ins        an organiser's list of people registered and
+//!                                         entered at once (docs/tournaments.md)
 //! app.league_export / tournament_export    a competition's standings and results as CSV
 //!                                         or JSON (docs/feeds.md)
 //! replay::rebuild / replay::fold_as_of    the log read once: chain walked, standings,
@@ -64,6 +66,7 @@ mod rescore;
 mod shared;
 mod snapshot;
 mod tournaments;
+mod walk_ins;
 
 pub use app::{
     App, AppSettings, CACHE_LEAGUES_ENV, CatalogGuard, CommandOptions, DEFAULT_CACHE_LEAGUES,
@@ -89,3 +92,7 @@ pub use reads::{AuditPage, AuditScope};
 pub use rescore::{RescoreReport, RescoredStanding};
 pub use shared::Notification;
 pub use snapshot::SNAPSHOT_GROWTH;
+pub use walk_ins::{
+    ExternalId, LineProblem, MAX_WALK_INS, NewToken, PlayerMatch, PreviewLine, UseExisting,
+    WalkInLine, WalkInList, WalkInPreview, WalkedIn, comparable_name, parse_walk_ins,
+};
