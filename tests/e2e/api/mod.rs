@@ -24,4 +24,5 @@ mod results;
 mod roles;
 pub(crate) mod subscriptions;
 pub(crate) mod tournament;
+mod walk_ins;
 mod whatif;

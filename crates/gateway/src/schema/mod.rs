@@ -1,7 +1,7 @@
 //! The GraphQL schema: queries over the in-memory read model, mutations mapped onto
 //! domain commands, subscriptions over the application's live feed.
 //!
-//! One module per feature (leagues, players, tournaments, ratings, the scoring catalogue,
+//! One module per feature (leagues, players, tournaments, walk-ins, ratings, the scoring catalogue,
 //! the audit log's events, feeds, webhooks), each with its queries, mutations,
 //! subscriptions and object types; the roots below merge them in the order the fields
 //! appear in `schema.graphql`. Below the features: the context every resolver reads
@@ -19,6 +19,7 @@ mod pagination;
 mod players;
 mod ratings;
 mod tournaments;
+mod walk_ins;
 mod webhooks;
 
 use async_graphql::{MergedObject, MergedSubscription, Schema};
@@ -43,6 +44,7 @@ pub struct QueryRoot(
     catalogue::CatalogueQuery,
     events::EventQuery,
     tournaments::query::TournamentQuery,
+    walk_ins::WalkInsQuery,
     players::query::AccessQuery,
     webhooks::WebhookQuery,
 );
@@ -55,6 +57,7 @@ pub struct MutationRoot(
     players::mutation::PlayerMutation,
     leagues::mutation::LeagueMutation,
     tournaments::mutation::TournamentMutation,
+    walk_ins::WalkInsMutation,
     players::mutation::AccessMutation,
     feeds::FeedsMutation,
     webhooks::WebhookMutation,
