@@ -200,3 +200,38 @@ async fn walk_ins_subscribe_to_an_open_league(db: TestDatabase) {
 }
 
 on_both_databases!(walk_ins_subscribe_to_an_open_league);
+
+async fn the_cli_previews_and_enters_a_list_from_a_file(db: TestDatabase) {
+    use crate::replay::{league, stderr, stdout};
+    let server = spawn_app(&db.url).await;
+    let data = server.data(Some(ADMIN), CREATE_TOURNAMENT, json!({})).await;
+    let tournament = data["createTournament"]["id"].as_str().expect("id").to_owned();
+    let ann = server.register("Ann Émile").await;
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let file = dir.path().join("walk-ins.csv");
+    std::fs::write(&file, "name,wdr\nann emile,7\nBob,8\n").expect("write the list");
+    let file = file.to_string_lossy().into_owned();
+    let args = ["tournament", "walk-ins", "--tournament", &tournament, "--file", &file];
+
+    let output = league(&[&args[..], &["--preview"]].concat(), &db);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let preview: Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    assert_eq!(preview["lines"][0]["matches"][0]["playerId"], ann.id);
+
+    let pick = format!("2={}", ann.id);
+    let output = league(&[&args[..], &["--use", &pick]].concat(), &db);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].starts_with(&format!("line 2\t{}\tAnn Émile\tentered", ann.id)), "{text}");
+    assert!(lines[1].contains("\tBob\tregistered and entered\ttoken "), "{text}");
+
+    // A bad line: exit 2, nothing appended.
+    std::fs::write(&file, "Cid,x\n").expect("write the list");
+    let output = league(&args, &db);
+    assert_eq!(output.status.code(), Some(2), "{}", stdout(&output));
+    assert!(stderr(&output).contains("line 1: wdr"), "{}", stderr(&output));
+}
+
+on_both_databases!(the_cli_previews_and_enters_a_list_from_a_file);
