@@ -15,6 +15,7 @@ import { ratingsView } from "./ratings.js";
 import { tournamentsView } from "./tournaments.js";
 import { tournamentView } from "./tournament.js";
 import { boardView, boardCallView } from "./board.js";
+import { walkInsView } from "./walk-ins.js";
 
 /** @typedef {(main: HTMLElement, params: string[]) => (void | (() => void) | Promise<void | (() => void)>)} View */
 
@@ -30,6 +31,7 @@ const ROUTES = [
   [/^\/tournaments\/([^/]+)$/, tournamentView],
   [/^\/tournaments\/([^/]+)\/boards\/([^/]+)$/, boardView],
   [/^\/tournaments\/([^/]+)\/rounds\/(\d+)\/board-call$/, boardCallView],
+  [/^\/tournaments\/([^/]+)\/walk-ins$/, walkInsView],
   [/^\/signin$/, signInView],
   [/^\/admin$/, adminView],
 ];

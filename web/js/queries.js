@@ -348,3 +348,21 @@ subscription TournamentStandingsChanged($tournamentId: ID!) {
     position tournament { id standings { ${EMBED_TOURNAMENT_STANDING} } }
   }
 }`;
+
+export const WALK_INS_TOURNAMENT = /* GraphQL */ `
+query WalkInsTournament($id: ID!) {
+  tournament(id: $id) { id name organisers { id } }
+}`;
+
+export const WALK_INS_PREVIEW = /* GraphQL */ `
+query WalkInsPreview($competitionId: ID!, $list: String!) {
+  walkInsPreview(competitionId: $competitionId, list: $list) {
+    lines { line name externalIds { system id } matches { player { id name } entered } sameNameAsLines }
+    problems { line field message }
+  }
+}`;
+
+export const WALK_INS = /* GraphQL */ `
+mutation WalkIns($input: WalkInsInput!) {
+  walkIns(input: $input) { line player { id name } registered entered token }
+}`;
