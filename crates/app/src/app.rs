@@ -645,7 +645,9 @@ impl App {
         let mut context = self.rights_context(command);
         Ok(match command {
             AppCommand::Player(c) => match state {
-                StreamState::Player(player) => player.decide(c, &context)?,
+                StreamState::Player(player) => {
+                    player.decide(c, &self.with_invite(context, c).await?)?
+                }
                 _ => return Err(mismatched(command)),
             },
             AppCommand::League(c) => {

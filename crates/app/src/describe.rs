@@ -91,6 +91,12 @@ impl Words<'_> {
             PlayerEvent::PlayerErased(e) => {
                 format!("{}'s personal data was erased", self.name(e.player_id.into()))
             }
+            PlayerEvent::InviteIssued(e) => {
+                format!("{} issued an invite to sign up", self.name(e.player_id.into()))
+            }
+            PlayerEvent::InviteRevoked(e) => {
+                format!("an invite of {} was revoked", self.name(e.player_id.into()))
+            }
         }
     }
 

@@ -140,6 +140,9 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
             PlayerCommand::AppointOrganiser(_) => &[EventType::OrganiserAppointed],
             PlayerCommand::DismissOrganiser(_) => &[EventType::OrganiserDismissed],
             PlayerCommand::Erase(_) => &[EventType::PlayerErased],
+            PlayerCommand::SignUp(_) => &[EventType::PlayerRegistered],
+            PlayerCommand::IssueInvite(_) => &[EventType::InviteIssued],
+            PlayerCommand::RevokeInvite(_) => &[EventType::InviteRevoked],
         },
         AppCommand::League(c) => match c {
             LeagueCommand::Create(_) => &[EventType::LeagueCreated],

@@ -29,6 +29,8 @@
 //!                                         boards as iCalendar events (docs/feeds.md)
 //! app.walk_ins_preview / walk_ins        an organiser's list of people registered and
 //!                                         entered at once (docs/tournaments.md)
+//! app.sign_up / issue_invite            a person registers themself where the site
+//!                                         allows it (docs/operations.md#sign-up)
 //! app.league_export / tournament_export    a competition's standings and results as CSV
 //!                                         or JSON (docs/feeds.md)
 //! replay::rebuild / replay::fold_as_of    the log read once: chain walked, standings,
@@ -64,6 +66,7 @@ mod reads;
 pub mod replay;
 mod rescore;
 mod shared;
+mod sign_up;
 mod snapshot;
 mod tournaments;
 mod walk_ins;
@@ -91,6 +94,7 @@ pub use ratings::RatingChangeView;
 pub use reads::{AuditPage, AuditScope};
 pub use rescore::{RescoreReport, RescoredStanding};
 pub use shared::Notification;
+pub use sign_up::{IssuedInvite, SignedUp};
 pub use snapshot::SNAPSHOT_GROWTH;
 pub use walk_ins::{
     ExternalId, LineProblem, MAX_WALK_INS, NewToken, PlayerMatch, PreviewLine, UseExisting,

@@ -52,6 +52,8 @@ pub(crate) fn seal_personal_data(
             }
             PlayerEvent::PlayerErased(e) => KeyChange::Delete { person: e.player_id.into() },
             PlayerEvent::TokenRotated(_)
+            | PlayerEvent::InviteIssued(_)
+            | PlayerEvent::InviteRevoked(_)
             | PlayerEvent::TokenRevoked(_)
             | PlayerEvent::OrganiserAppointed(_)
             | PlayerEvent::OrganiserDismissed(_) => continue,

@@ -44,7 +44,7 @@ pub use calendar::{
     Calendar, CalendarCommand, CalendarEvent, CalendarFeedIssued, CalendarFeedRotated,
     RotateCalendarFeed,
 };
-pub use context::{Context, SubscriberFacts};
+pub use context::{Context, InviteFacts, SubscriberFacts};
 pub use error::{DomainError, ErrorCode};
 pub use events::{
     AggregateEvent, DomainEvent, EventDecodeError, EventType, PayloadSource, StreamKind, StreamRef,
@@ -73,6 +73,10 @@ pub use player::{
     AppointOrganiser, DismissOrganiser, ErasePlayer, OrganiserAppointed, OrganiserDismissed,
     PlayerCommand, PlayerErased, PlayerEvent, PlayerRegistered, RegisterPlayer, RevokeToken,
     RotateToken, TokenRevoked, TokenRotated, key_owner,
+};
+pub use player::{
+    InviteIssued, InviteRevoked, IssueInvite, MAX_INVITE_DAYS, RevokeInvite, SignUpPlayer,
+    SignUpPolicy,
 };
 pub use rights::{Organisers, authorise_personal_data};
 pub use scores::{Effects, RecordedResult, ScoreError, ScoredGames, ScoredResult, StandingRow};

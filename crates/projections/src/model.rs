@@ -131,7 +131,9 @@ fn shown_player(event: &PlayerEvent) -> Option<Uuid> {
         PlayerEvent::TokenRotated(_)
         | PlayerEvent::TokenRevoked(_)
         | PlayerEvent::OrganiserAppointed(_)
-        | PlayerEvent::OrganiserDismissed(_) => None,
+        | PlayerEvent::OrganiserDismissed(_)
+        | PlayerEvent::InviteIssued(_)
+        | PlayerEvent::InviteRevoked(_) => None,
     }
 }
 

@@ -64,6 +64,27 @@ pub struct OrganiserDismissed {
     pub dismissed_by: Actor,
 }
 
+/// An organiser issued an invite code: on an invite-only site it lets people sign up until
+/// `expiresAt` (`docs/operations.md#sign-up`). Only the code's SHA-256 is stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InviteIssued {
+    /// The organiser who issued it.
+    pub player_id: PlayerId,
+    pub invite_id: uuid::Uuid,
+    pub code_hash: String,
+    pub expires_at: chrono::DateTime<chrono::Utc>,
+}
+
+/// An invite was revoked (by its organiser or the site admin): its code signs nobody up.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InviteRevoked {
+    pub player_id: PlayerId,
+    pub invite_id: uuid::Uuid,
+    pub revoked_by: Actor,
+}
+
 /// The player's event types, one line each (stored name, the schema version this code writes,
 /// and the webhook kinds it is sent to, `notify [...]`, if any), passed on to the next aggregate's list and at last to `domain_events!` (`crate::events`).
 /// Registrations are at version 2 since names are sealed; a version 1 name reads as plain
@@ -78,6 +99,8 @@ macro_rules! player_events {
                 OrganiserAppointed = "OrganiserAppointed" version 1 in catalog,
                 OrganiserDismissed = "OrganiserDismissed" version 1 in catalog,
                 PlayerErased = "PlayerErased" version 1 in catalog,
+                InviteIssued = "InviteIssued" version 1,
+                InviteRevoked = "InviteRevoked" version 1,
             }
         }
     };
@@ -95,7 +118,9 @@ impl PlayerEvent {
             | PlayerEvent::TokenRevoked(_)
             | PlayerEvent::OrganiserAppointed(_)
             | PlayerEvent::OrganiserDismissed(_)
-            | PlayerEvent::PlayerErased(_) => {}
+            | PlayerEvent::PlayerErased(_)
+            | PlayerEvent::InviteIssued(_)
+            | PlayerEvent::InviteRevoked(_) => {}
         }
     }
 }
