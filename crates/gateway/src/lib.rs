@@ -10,7 +10,8 @@
 //! (graphql-transport-ws and graphql-ws, limits in [`ws`]), `GET /healthz`, `GET /metrics`
 //! (Prometheus, see [`metrics`]), and the embedded web app (`GET /`, deep links) and GraphiQL
 //! (`GET /graphiql`), see [`web`]; a player's calendar feed, competition exports and the
-//! embeddable standings pages (`/calendar/…`, `/export/…`, `/embed/…`), see [`feeds`].
+//! embeddable standings pages (`/calendar/…`, `/export/…`, `/embed/…`), see [`feeds`]; a
+//! person signing up where the site allows it (`/auth/sign-up`), see [`sign_up`].
 
 pub mod auth;
 pub mod config;
@@ -22,6 +23,7 @@ pub mod metrics;
 pub mod rate_limit;
 pub mod schema;
 mod shutdown;
+pub mod sign_up;
 mod web;
 pub mod ws;
 

@@ -141,8 +141,8 @@ impl PlayerRegistry {
                 self.organisers.remove(&e.player_id.uuid());
                 self.forget_names([e.player_id.uuid()]);
             }
-            // Invites are read from the log when someone signs up with one
-            // (`docs/operations.md#sign-up`), not kept here.
+            // Not in the catalog: invites are read from the log when someone signs up with
+            // one (`docs/operations.md#sign-up`).
             PlayerEvent::InviteIssued(_) | PlayerEvent::InviteRevoked(_) => {}
         }
         Ok(())

@@ -1,7 +1,7 @@
 //! The GraphQL schema: queries over the in-memory read model, mutations mapped onto
 //! domain commands, subscriptions over the application's live feed.
 //!
-//! One module per feature (leagues, players, tournaments, walk-ins, ratings, the scoring catalogue,
+//! One module per feature (leagues, players, tournaments, walk-ins, sign-up and invites, ratings, the scoring catalogue,
 //! the audit log's events, feeds, webhooks), each with its queries, mutations,
 //! subscriptions and object types; the roots below merge them in the order the fields
 //! appear in `schema.graphql`. Below the features: the context every resolver reads
@@ -18,6 +18,7 @@ mod live;
 mod pagination;
 mod players;
 mod ratings;
+mod sign_up;
 mod tournaments;
 mod walk_ins;
 mod webhooks;
@@ -45,6 +46,7 @@ pub struct QueryRoot(
     events::EventQuery,
     tournaments::query::TournamentQuery,
     walk_ins::WalkInsQuery,
+    sign_up::SignUpQuery,
     players::query::AccessQuery,
     webhooks::WebhookQuery,
 );
@@ -58,6 +60,7 @@ pub struct MutationRoot(
     leagues::mutation::LeagueMutation,
     tournaments::mutation::TournamentMutation,
     walk_ins::WalkInsMutation,
+    sign_up::InviteMutation,
     players::mutation::AccessMutation,
     feeds::FeedsMutation,
     webhooks::WebhookMutation,
@@ -87,9 +90,16 @@ pub(crate) fn builder_for(
     config: &GatewayConfig,
     shutdown: Shutdown,
 ) -> async_graphql::SchemaBuilder<QueryRoot, MutationRoot, SubscriptionRoot> {
-    builder().data(app).data(shutdown).data(config.webhooks.clone().unwrap_or_default()).extension(
-        ErrorCodes::new(config.max_depth, config.max_introspection_depth, config.max_complexity),
-    )
+    builder()
+        .data(app)
+        .data(shutdown)
+        .data(config.webhooks.clone().unwrap_or_default())
+        .data(config.sign_up)
+        .extension(ErrorCodes::new(
+            config.max_depth,
+            config.max_introspection_depth,
+            config.max_complexity,
+        ))
 }
 
 /// The exported SDL (what `schema.graphql` holds).
