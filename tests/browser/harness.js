@@ -3,6 +3,7 @@
  * whose pages are watched (console errors, requests off loopback, every GraphQL document
  * sent over HTTP and WebSocket), signing in with a token, and the closing checks. */
 
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
@@ -22,13 +23,14 @@ const HERE = fileURLToPath(new URL(".", import.meta.url));
  * not available.
  * @param {import("@playwright/test").Browser} browser
  * @param {import("@playwright/test").TestInfo} info
+ * @param {Record<string, string>} [env] more settings of `league serve` (see `startServer`)
  */
-export async function setUp(browser, info) {
+export async function setUp(browser, info, env = {}) {
   const kind = /** @type {"sqlite"|"postgres"} */ (info.project.metadata.database);
   const db = freshDatabase(kind);
   test.skip(db === null, "no PostgreSQL (PGHOST unset): run scripts/test");
   if (!db) return null;
-  const server = await startServer(db.url);
+  const server = await startServer(db.url, env);
   const shots = resolve(HERE, "screenshots", kind);
   mkdirSync(shots, { recursive: true });
 
@@ -106,4 +108,22 @@ export async function setUp(browser, info) {
       db.drop();
     },
   };
+}
+
+/** axe-core's script, injected into a page to check it. */
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/** The serious and critical axe-core violations of the page's `<main>`, each as "rule:
+ * targets". @param {import("@playwright/test").Page} page */
+export async function seriousViolations(page) {
+  await page.addScriptTag({ path: AXE });
+  const found = await page.evaluate(() => /** @type {any} */ (window).axe.run("main", { resultTypes: ["violations"] }));
+  return found.violations
+    .filter((/** @type {any} */ v) => v.impact === "serious" || v.impact === "critical")
+    .map((/** @type {any} */ v) => `${v.id}: ${v.nodes.map((/** @type {any} */ n) => n.target.join(" ")).join(", ")}`);
+}
+
+/** Whether the page scrolls sideways. @param {import("@playwright/test").Page} page */
+export async function scrollsSideways(page) {
+  return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 }

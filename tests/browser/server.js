@@ -58,10 +58,11 @@ export function freshDatabase(kind) {
 /**
  * Starts `league serve` on `databaseUrl`; resolves once it prints its address.
  * @param {string} databaseUrl
+ * @param {Record<string, string>} [env] more `LEAGUE_*` settings, e.g. `{ LEAGUE_SIGN_UP: "invite" }`
  */
-export async function startServer(databaseUrl) {
+export async function startServer(databaseUrl, env = {}) {
   const child = spawn(binary(), ["serve", "--database", databaseUrl, "--listen", "127.0.0.1:0"], {
-    env: { ...process.env, LEAGUE_ADMIN_TOKEN: ADMIN, RUST_LOG: "error", LEAGUE_CORS_ORIGINS: "" },
+    env: { ...process.env, LEAGUE_ADMIN_TOKEN: ADMIN, RUST_LOG: "error", LEAGUE_CORS_ORIGINS: "", ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const lines = createInterface({ input: /** @type {import("node:stream").Readable} */ (child.stdout) });

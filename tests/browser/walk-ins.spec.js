@@ -6,28 +6,9 @@
 // and registers nobody; a name matching a registered player offers that player. No sideways
 // scroll at 360 px, no serious or critical axe-core violation; every GraphQL document sent
 // fits schema.graphql.
-import { createRequire } from "node:module";
 import { resolve } from "node:path";
 import { test, expect } from "@playwright/test";
-import { setUp } from "./harness.js";
-
-/** axe-core's script, injected into a page to check it. */
-const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-
-/** The serious and critical axe-core violations of the page's `<main>`, each as "rule:
- * targets". @param {import("@playwright/test").Page} page */
-async function seriousViolations(page) {
-  await page.addScriptTag({ path: AXE });
-  const found = await page.evaluate(() => /** @type {any} */ (window).axe.run("main", { resultTypes: ["violations"] }));
-  return found.violations
-    .filter((/** @type {any} */ v) => v.impact === "serious" || v.impact === "critical")
-    .map((/** @type {any} */ v) => `${v.id}: ${v.nodes.map((/** @type {any} */ n) => n.target.join(" ")).join(", ")}`);
-}
-
-/** Whether the page scrolls sideways. @param {import("@playwright/test").Page} page */
-async function scrollsSideways(page) {
-  return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
-}
+import { setUp, seriousViolations, scrollsSideways } from "./harness.js";
 
 /** 30 names, the first `first` (a registered player's name written otherwise, if given).
  * @param {string} prefix @param {string} [first] */

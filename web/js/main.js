@@ -1,7 +1,7 @@
 // @ts-check
 /** @file The app: a small router over the History API and one view per page (leagues,
  * league, game, player, audit, ratings, tournaments, tournament, board, board call, sign-in,
- * admin). Views render into `<main>` and return a clean-up function that ends their live
+ * sign-up, admin, walk-ins). Views render into `<main>` and return a clean-up function that ends their live
  * subscriptions. */
 
 import { session, gql } from "./api.js";
@@ -16,6 +16,7 @@ import { tournamentsView } from "./tournaments.js";
 import { tournamentView } from "./tournament.js";
 import { boardView, boardCallView } from "./board.js";
 import { walkInsView } from "./walk-ins.js";
+import { signUpView } from "./signup.js";
 
 /** @typedef {(main: HTMLElement, params: string[]) => (void | (() => void) | Promise<void | (() => void)>)} View */
 
@@ -33,6 +34,7 @@ const ROUTES = [
   [/^\/tournaments\/([^/]+)\/rounds\/(\d+)\/board-call$/, boardCallView],
   [/^\/tournaments\/([^/]+)\/walk-ins$/, walkInsView],
   [/^\/signin$/, signInView],
+  [/^\/signup$/, signUpView],
   [/^\/admin$/, adminView],
 ];
 
@@ -85,7 +87,7 @@ async function render(moveFocus = false) {
 }
 
 /** The navigation: what the signed-in role may reach, and sign in/out. */
-function renderNav() {
+export function renderNav() {
   const nav = /** @type {HTMLElement} */ (document.getElementById("nav"));
   const role = session.role;
   const here = location.pathname;

@@ -366,3 +366,14 @@ export const WALK_INS = /* GraphQL */ `
 mutation WalkIns($input: WalkInsInput!) {
   walkIns(input: $input) { line player { id name } registered entered token }
 }`;
+
+export const SIGN_UP_POLICY = /* GraphQL */ `
+query SignUpPolicy { signUpPolicy }`;
+
+export const ISSUE_INVITE = /* GraphQL */ `
+mutation IssueInvite($days: Int) {
+  issueInvite(days: $days) { id link expiresAt }
+}`;
+
+export const REVOKE_INVITE = /* GraphQL */ `
+mutation RevokeInvite($inviteId: ID!) { revokeInvite(inviteId: $inviteId) }`;

@@ -2,13 +2,15 @@
 /** @file Walk-ins (docs/tournaments.md#walk-ins-and-bulk-entry): a tournament's organiser
  * pastes or uploads a list of people, checks it (names that match registered players, bad
  * lines by number), and registers and enters everyone with one button; the page then lists
- * the players entered with the token each new player signs in with. */
+ * the players entered with the token each new player signs in with. On an invite-only site
+ * it also hands out invite links (signup.js). */
 
 import { gql, session } from "./api.js";
 import { h, replace, copy, announce } from "./dom.js";
 import * as Q from "./queries.js";
 import { field, formError, showError, clearErrors } from "./forms.js";
 import { wideTable } from "./table.js";
+import { invitePart } from "./signup.js";
 
 /** @typedef {{ line: number, name: string, externalIds: { system: string, id: string }[],
  *   matches: { player: { id: string, name: string }, entered: boolean }[], sameNameAsLines: number[] }} PreviewLine */
@@ -34,7 +36,7 @@ export async function walkInsView(main, [id]) {
   const preview = h("section", { "aria-labelledby": "preview-h", "aria-live": "polite", id: "walk-ins-preview" });
   const result = h("section", { "aria-labelledby": "entered-h", id: "walk-ins-entered" });
   replace(main, h("h1", {}, `Walk-ins: ${tournament.name}`), back,
-    listForm(id, (text, answer) => renderPreview(preview, result, id, text, answer)), preview, result);
+    listForm(id, (text, answer) => renderPreview(preview, result, id, text, answer)), preview, result, await invitePart());
 }
 
 /** The paste box and file upload; "Check the list" (or choosing a file) previews it.

@@ -25,10 +25,12 @@ async fn server_with(db: &TestDatabase, policy: SignUpPolicy, per_hour: u32) -> 
     .await
 }
 
-async fn refused_appending_nothing(server: &TestApp, body: Value, status: u16, says: &str) {
+/// A refusal (`200` with `error`, as in GraphQL) of `code` whose message `says`, appending
+/// nothing.
+async fn refused_appending_nothing(server: &TestApp, body: Value, code: &str, says: &str) {
     let before = server.event_count().await;
-    let (got, answer) = sign_up(server, body).await;
-    assert_eq!(got, status, "{answer:#}");
+    let (status, answer) = sign_up(server, body).await;
+    assert_eq!((status, answer["error"]["code"].as_str()), (200, Some(code)), "{answer:#}");
     let message = answer["error"]["message"].as_str().unwrap_or_default();
     assert!(message.contains(says), "{message}");
     assert_eq!(server.event_count().await, before);
@@ -39,7 +41,7 @@ async fn a_closed_site_signs_nobody_up(db: TestDatabase) {
     let policy = server.data(None, "{ signUpPolicy }", json!({})).await;
     assert_eq!(policy["signUpPolicy"], "CLOSED");
     let body = json!({ "name": "Newt" });
-    refused_appending_nothing(&server, body, 403, "an organiser registers you").await;
+    refused_appending_nothing(&server, body, "FORBIDDEN", "an organiser registers you").await;
 }
 
 on_both_databases!(a_closed_site_signs_nobody_up);
@@ -47,7 +49,7 @@ on_both_databases!(a_closed_site_signs_nobody_up);
 async fn an_open_site_signs_anyone_up_and_limits_each_address(db: TestDatabase) {
     let server = server_with(&db, SignUpPolicy::Open, 2).await;
     let (status, answer) = sign_up(&server, json!({ "name": " Newt " })).await;
-    assert_eq!(status, 201, "{answer:#}");
+    assert_eq!(status, 200, "{answer:#}");
     assert_eq!(answer["player"]["name"], "Newt");
     // The token signs the new player in; they acted for themself.
     let token = answer["token"].as_str().expect("a token");
@@ -59,7 +61,7 @@ async fn an_open_site_signs_anyone_up_and_limits_each_address(db: TestDatabase) 
     assert_eq!(registered["actor"], format!("player:{}", answer["player"]["id"].as_str().unwrap()));
     assert!(!registered.to_string().contains(token), "only the token's hash is stored");
     // A bad name is bad input.
-    refused_appending_nothing(&server, json!({ "name": "  " }), 400, "name").await;
+    refused_appending_nothing(&server, json!({ "name": "  " }), "BAD_USER_INPUT", "name").await;
     // The third sign-up from the same address within the hour waits.
     let before = server.event_count().await;
     let request = server.http.post(server.url("/auth/sign-up")).json(&json!({ "name": "Third" }));
@@ -94,11 +96,12 @@ async fn an_invite_signs_people_up_until_revoked(db: TestDatabase) {
     assert!(events.iter().any(|e| e["type"] == "InviteIssued"));
     assert!(!serde_json::to_string(&events).unwrap().contains(&code));
 
-    refused_appending_nothing(&server, json!({ "name": "Newt" }), 403, "invite code only").await;
+    refused_appending_nothing(&server, json!({ "name": "Newt" }), "FORBIDDEN", "invite code only")
+        .await;
     let wrong = json!({ "name": "Newt", "invite": "not-the-code" });
-    refused_appending_nothing(&server, wrong, 403, "not known").await;
+    refused_appending_nothing(&server, wrong, "FORBIDDEN", "not known").await;
     let (status, answer) = sign_up(&server, json!({ "name": "Newt", "invite": code })).await;
-    assert_eq!(status, 201, "{answer:#}");
+    assert_eq!(status, 200, "{answer:#}");
 
     // Another player may not revoke it; its organiser does, and the code stops working.
     let revoke = "mutation($i: ID!, $o: ID) { revokeInvite(inviteId: $i, organiserId: $o) }";
@@ -107,7 +110,7 @@ async fn an_invite_signs_people_up_until_revoked(db: TestDatabase) {
     assert_eq!(response["errors"][0]["extensions"]["code"], "FORBIDDEN", "{response:#}");
     server.data(Some(&organiser.token), revoke, vars).await;
     let body = json!({ "name": "Late", "invite": code });
-    refused_appending_nothing(&server, body, 403, "revoked").await;
+    refused_appending_nothing(&server, body, "FORBIDDEN", "revoked").await;
 }
 
 on_both_databases!(an_invite_signs_people_up_until_revoked);
