@@ -180,9 +180,13 @@ async fn a_key_with_a_control_character_is_bad_input(db: TestDatabase) {
     assert!(fine.get("errors").is_none(), "{fine:#}");
 }
 
-/// The mutations that take no `idempotencyKey` (nothing to reuse).
-const WITHOUT_KEY: [&str; 10] = [
+/// The mutations that take no `idempotencyKey` (nothing to reuse; `walkIns` is idempotent
+/// by its list: docs/tournaments.md#walk-ins-and-bulk-entry).
+const WITHOUT_KEY: [&str; 13] = [
     "registerPlayer",
+    "walkIns",
+    "issueInvite",
+    "revokeInvite",
     "answerRollCall",
     "swapRoundPlayers",
     "rotateToken",
