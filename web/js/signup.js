@@ -85,6 +85,8 @@ async function postSignUp(body) {
 /** The organiser's invite link for the walk-ins page, where the site is invite-only: a button
  * that issues one (valid 14 days) and shows it with a copy button and a revoke button. */
 export async function invitePart() {
+  // Organisers issue invites; the site admin registers people directly.
+  if (session.role?.kind !== "player") return null;
   const { signUpPolicy } = await gql(Q.SIGN_UP_POLICY);
   if (signUpPolicy !== "INVITE") return null;
   const shown = h("div", { "aria-live": "polite" });
