@@ -3,15 +3,45 @@
  * whose pages are watched (console errors, requests off loopback, every GraphQL document
  * sent over HTTP and WebSocket), signing in with a token, and the closing checks. */
 
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { expect, test } from "@playwright/test";
 import { freshDatabase, startServer } from "./server.js";
 import { problems } from "./schema.js";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
+const AXE = readFileSync(resolve(HERE, "node_modules/axe-core/axe.min.js"), "utf8");
+
+/**
+ * The serious and critical accessibility violations axe-core finds on the page as it is now
+ * (rule id, impact and the first offending element of each), empty when there is none.
+ * @param {import("@playwright/test").Page} page
+ * @returns {Promise<string[]>}
+ */
+export async function accessibilityProblems(page) {
+  await page.addScriptTag({ content: AXE });
+  return page.evaluate(async () => {
+    // @ts-ignore: axe is the script just added to the page
+    const result = await window.axe.run(document, { resultTypes: ["violations"] });
+    return result.violations
+      .filter((/** @type {any} */ v) => v.impact === "serious" || v.impact === "critical")
+      .map((/** @type {any} */ v) => `${v.impact} ${v.id}: ${v.nodes[0]?.target?.join(" ")} (${v.help})`);
+  });
+}
+
+/**
+ * How many pixels the page scrolls sideways at its current width (0 when it does not).
+ * @param {import("@playwright/test").Page} page
+ */
+export async function sidewaysScroll(page) {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
+/** A phone as the issue's figures were measured on (390 px wide, touch). */
+export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+/** A desktop browser. */
+export const DESKTOP = { viewport: { width: 1280, height: 900 } };
 
 /** @typedef {import("@playwright/test").Page} Page */
 /** @typedef {import("@playwright/test").BrowserContext} BrowserContext */
@@ -108,22 +138,4 @@ export async function setUp(browser, info, env = {}) {
       db.drop();
     },
   };
-}
-
-/** axe-core's script, injected into a page to check it. */
-const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-
-/** The serious and critical axe-core violations of the page's `<main>`, each as "rule:
- * targets". @param {import("@playwright/test").Page} page */
-export async function seriousViolations(page) {
-  await page.addScriptTag({ path: AXE });
-  const found = await page.evaluate(() => /** @type {any} */ (window).axe.run("main", { resultTypes: ["violations"] }));
-  return found.violations
-    .filter((/** @type {any} */ v) => v.impact === "serious" || v.impact === "critical")
-    .map((/** @type {any} */ v) => `${v.id}: ${v.nodes.map((/** @type {any} */ n) => n.target.join(" ")).join(", ")}`);
-}
-
-/** Whether the page scrolls sideways. @param {import("@playwright/test").Page} page */
-export async function scrollsSideways(page) {
-  return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 }

@@ -226,7 +226,7 @@ test("admin, players and auditors use a league end to end", async ({ browser }, 
 
     await test.step("a player replaces their token: the old one is refused, the page keeps working", async () => {
       const dee = players.Dee;
-      const deeId = await dee.evaluate(() => JSON.parse(sessionStorage.getItem("league.role") ?? "null")?.id);
+      const deeId = (await server.gql("{ me { id } }", {}, tokens.Dee)).me.id;
       await dee.goto(`/players/${deeId}`);
       await dee.getByRole("button", { name: "Replace my token" }).click();
       const fresh = (await dee.locator("#new-token code.token").textContent())?.trim() ?? "";
@@ -234,8 +234,9 @@ test("admin, players and auditors use a league end to end", async ({ browser }, 
       expect(fresh).not.toBe(tokens.Dee);
       await expect(server.gql("{ me { id } }", {}, tokens.Dee)).rejects.toThrow(/UNAUTHENTICATED/);
       expect((await server.gql("{ me { id } }", {}, fresh)).me.id).toBe(deeId);
-      // The page's session carries the new token: an authenticated read still works.
-      expect(await dee.evaluate(() => sessionStorage.getItem("league.token"))).toBe(fresh);
+      // The browser's session is its own credential: it stays signed in after a reload.
+      await dee.reload();
+      await expect(dee.locator("#nav .who")).toContainText("Dee");
     });
 
     await test.step("6. no console error on any page, no request off loopback, every document fits the schema", async () => {

@@ -14,6 +14,7 @@ use league_testkit::{Backend, TestDatabase, on_both_databases};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
+use crate::api::sessions::{ME, cookie_gql, sign_in};
 use crate::api::tournament::{check_in, create, diplomacy_input, enter, seed};
 use crate::replay::{league as run_league, stderr, stdout};
 use crate::support::{ADMIN, Player, TestApp, error_code, placement_result, spawn_app_on_port};
@@ -122,6 +123,7 @@ async fn erasure_keeps_results_and_the_chain_and_hides_the_name_everywhere(db: T
     let served = everything_served(&second, &league).await;
     assert!(served.contains(NAME), "not served while not erased: {served}");
 
+    let browser = sign_in(&first, "/auth/token", json!({ "token": zenobia.token })).await;
     let data =
         first.data(Some(ADMIN), ERASE, json!({ "p": zenobia.id, "r": "asked by email" })).await;
     let erased = &data["erasePlayer"];
@@ -141,6 +143,8 @@ async fn erasure_keeps_results_and_the_chain_and_hides_the_name_everywhere(db: T
         assert_eq!(server.standings(&league, Value::Null).await, before, "standings changed");
         let refused = server.gql(Some(&zenobia.token), "{ __typename }", json!({})).await;
         assert_eq!(error_code(&refused), "UNAUTHENTICATED", "the erased player's token works");
+        let me = cookie_gql(server, &browser, true, ME, json!({})).await;
+        assert_eq!(me["data"]["me"], Value::Null, "the erased player's session signs in: {me:#}");
     }
     // The erasure is in the log, with who and why.
     let events = first.events(None).await;
@@ -190,9 +194,11 @@ const PERSONAL_DATA: &str = "query($p: ID) { personalData(playerId: $p) }";
 async fn the_access_request_is_the_persons_own_or_the_site_admins(db: TestDatabase) {
     let server = spawn_app_on_port(&db.url, |_| {}).await;
     let (zenobia, players, league) = played_league(&server).await;
+    sign_in(&server, "/auth/token", json!({ "token": zenobia.token })).await;
     let own = server.data(Some(&zenobia.token), PERSONAL_DATA, json!({})).await;
     let data = &own["personalData"];
     assert_eq!(data["name"], NAME);
+    assert_eq!(data["sessions"][0]["method"], "token", "{data:#}");
     assert_eq!(data["playerId"], zenobia.id);
     assert_eq!((data["erased"].clone(), data["keyHeld"].clone()), (json!(false), json!(true)));
     assert_eq!(data["token"], "valid");

@@ -1,41 +1,13 @@
 // @ts-check
-/** @file Signing in with a pasted token, and the admin's page: register players (each
- * token shown once, with a copy button) and create leagues (every setting, defaults shown). */
+/** @file The admin's page: register players (each token shown once, with a copy button) and
+ * create leagues (every setting, defaults shown). */
 
-import { ApiError, gql, session } from "./api.js";
+import { gql, session } from "./api.js";
 import { h, replace, copy, announce } from "./dom.js";
 import { catalogue, playersPerGame } from "./catalogue.js";
 import * as Q from "./queries.js";
 import { field, formError, showError, clearErrors, requireFilled, input, numberOf, onSubmit, competitionFields } from "./forms.js";
 import { navigate } from "./main.js";
-
-/** @type {import("./main.js").View} */
-export function signInView(main) {
-  const token = /** @type {HTMLTextAreaElement} */ (h("textarea", { required: true, rows: 3, autocomplete: "off", spellcheck: "false" }));
-  const form = h("form", { novalidate: true, "aria-labelledby": "signin-h" },
-    formError(),
-    field("Token", token, { field: "token", hint: "The admin token, or the token you got when you were registered. It is kept for this browser session only." }),
-    h("button", { type: "submit", class: "primary" }, "Sign in"));
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    clearErrors(form);
-    if (!requireFilled(form)) return;
-    const value = token.value.trim();
-    try {
-      // `me` is the calling player, or null for the admin; an unknown token is refused.
-      const { me } = await gql(Q.ME, {}, value);
-      session.signIn(value, me ? { kind: "player", id: me.id, name: me.name } : { kind: "admin" });
-      announce(me ? `Signed in as ${me.name}.` : "Signed in as the admin.");
-      navigate(me ? `/players/${me.id}` : "/admin");
-    } catch (error) {
-      if (error instanceof ApiError && error.code === "UNAUTHENTICATED") {
-        error.errors = [{ message: "This token is not known to the server.", extensions: { field: "token" } }];
-      }
-      showError(form, error);
-    }
-  });
-  replace(main, h("h1", { id: "signin-h" }, "Sign in"), form);
-}
 
 /** @type {import("./main.js").View} */
 export async function adminView(main) {

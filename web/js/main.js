@@ -4,13 +4,14 @@
  * sign-up, admin, walk-ins). Views render into `<main>` and return a clean-up function that ends their live
  * subscriptions. */
 
-import { session, gql } from "./api.js";
+import { session, gql, rememberReturn } from "./api.js";
 import { ME } from "./queries.js";
 import { h, replace } from "./dom.js";
 import { leaguesView, leagueView } from "./league.js";
 import { auditView } from "./audit.js";
 import { playerView, gameView } from "./player.js";
-import { signInView, adminView } from "./admin.js";
+import { adminView } from "./admin.js";
+import { signInView, signInLinkView, signInSheetView } from "./sign-in.js";
 import { ratingsView } from "./ratings.js";
 import { tournamentsView } from "./tournaments.js";
 import { tournamentView } from "./tournament.js";
@@ -33,8 +34,10 @@ const ROUTES = [
   [/^\/tournaments\/([^/]+)\/boards\/([^/]+)$/, boardView],
   [/^\/tournaments\/([^/]+)\/rounds\/(\d+)\/board-call$/, boardCallView],
   [/^\/tournaments\/([^/]+)\/walk-ins$/, walkInsView],
-  [/^\/signin$/, signInView],
   [/^\/signup$/, signUpView],
+  [/^\/tournaments\/([^/]+)\/sign-in-sheet$/, signInSheetView],
+  [/^\/signin$/, signInView],
+  [/^\/signin\/link$/, signInLinkView],
   [/^\/admin$/, adminView],
 ];
 
@@ -42,8 +45,10 @@ const ROUTES = [
 let cleanup = null;
 let generation = 0;
 
-/** Goes to an app path without a reload. @param {string} path */
+/** Goes to an app path without a reload. Going to the sign-in page remembers where from, to
+ * come back there once signed in. @param {string} path */
 export function navigate(path) {
+  if (path === "/signin") rememberReturn(location.pathname);
   history.pushState(null, "", path);
   void render(true);
 }
@@ -105,13 +110,13 @@ export function renderNav() {
     role
       ? h("li", { class: "who" },
           h("span", {}, role.kind === "admin" ? "Admin" : role.name),
-          h("button", { type: "button", class: "link", onclick: signOut }, "Sign out"))
+          h("button", { type: "button", class: "link", onclick: () => void signOut() }, "Sign out"))
       : link("/signin", "Sign in"),
   );
 }
 
-function signOut() {
-  session.signOut();
+async function signOut() {
+  await session.signOut();
   navigate("/");
 }
 
@@ -130,8 +135,9 @@ window.addEventListener("popstate", () => void render(true));
 // fresh database no longer knows it.
 if (session.token) {
   gql(ME).catch(() => {
-    session.signOut();
+    void session.signOut();
     renderNav();
   });
 }
-void render();
+// Who the session cookie signs in is known before the first page renders.
+session.refresh().catch(() => session.forget()).finally(() => void render());

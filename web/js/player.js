@@ -10,6 +10,7 @@ import { playerRatings } from "./ratings.js";
 import * as Q from "./queries.js";
 import { resultForm } from "./result-form.js";
 import { navigate } from "./main.js";
+import { devicesSection } from "./sign-in.js";
 
 /** @type {import("./main.js").View} */
 export async function playerView(main, [id]) {
@@ -40,7 +41,8 @@ export async function playerView(main, [id]) {
   replace(main,
     h("h1", {}, player.name),
     player.registeredAt ? h("p", {}, `Registered ${when(player.registeredAt)}`) : null,
-    role?.kind === "player" && role.id === id ? tokenSection(role) : null,
+    role?.kind === "player" && role.id === id ? devicesSection() : null,
+    role?.kind === "player" && role.id === id ? tokenSection() : null,
     role?.kind === "player" && role.id === id ? calendarSection(player.calendarFeed) : null,
     h("h2", {}, "Leagues"),
     sections.length === 0 ? h("p", {}, "Not in any league yet. ", h("a", { href: "/" }, "Find an open one.")) : sections,
@@ -49,20 +51,18 @@ export async function playerView(main, [id]) {
 
 /**
  * The signed-in player's own token: replace it with a new one (shown once); the old one stops
- * working at once on every gateway.
- * @param {{ kind: "player", id: string, name: string }} role
+ * working at once on every gateway (this browser's session stays signed in).
  */
-function tokenSection(role) {
+function tokenSection() {
   const output = h("div", { id: "new-token", "aria-live": "polite" });
   const rotate = async () => {
     const { rotateToken } = await gql(Q.ROTATE_TOKEN);
-    session.signIn(rotateToken.token, role);
     replace(output, h("p", {}, "Your new token (shown only now; the old one no longer works): ",
       h("code", { class: "token" }, rotateToken.token)));
   };
   return h("section", { "aria-labelledby": "token-h" },
     h("h2", { id: "token-h" }, "Your token"),
-    h("p", { class: "hint" }, "If your token may have leaked, replace it: every device signed in with the old one is signed out."),
+    h("p", { class: "hint" }, "If your token may have leaked, replace it: the old one stops working (browsers signed in with a session stay signed in; sign them out above)."),
     h("button", { type: "button", onclick: () => void rotate() }, "Replace my token"),
     output);
 }

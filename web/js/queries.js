@@ -377,3 +377,25 @@ mutation IssueInvite($days: Int) {
 
 export const REVOKE_INVITE = /* GraphQL */ `
 mutation RevokeInvite($inviteId: ID!) { revokeInvite(inviteId: $inviteId) }`;
+/** The signed-in player's browsers (docs/sign-in.md). */
+export const SESSIONS = /* GraphQL */ `
+query Sessions { sessions { id method device startedAt renewedAt expiresAt current } }`;
+
+export const END_SESSION = /* GraphQL */ `
+mutation EndSession($sessionId: ID!) { endSession(sessionId: $sessionId) }`;
+
+export const END_ALL_SESSIONS = /* GraphQL */ `mutation EndAllSessions { endAllSessions }`;
+
+const SIGN_IN_LINK = "player { id name } url qrSvg expiresAt";
+
+/** A single-use sign-in link (the caller's own, or a player's for an organiser). */
+export const ISSUE_SIGN_IN_LINK = /* GraphQL */ `
+mutation IssueSignInLink($playerId: ID, $returnTo: String) {
+  issueSignInLink(playerId: $playerId, returnTo: $returnTo) { ${SIGN_IN_LINK} }
+}`;
+
+/** A sign-in link for every entrant of a tournament (the printed sheet). */
+export const ISSUE_SIGN_IN_SHEET = /* GraphQL */ `
+mutation IssueSignInSheet($tournamentId: ID!) {
+  issueSignInSheet(tournamentId: $tournamentId) { links { ${SIGN_IN_LINK} } skipped { reason player { id name } } }
+}`;

@@ -34,7 +34,8 @@ export async function signUpView(main) {
     if (!requireFilled(form)) return;
     try {
       const answer = await postSignUp({ name: name.value.trim(), invite: invite ? code.value.trim() : null });
-      session.signIn(answer.token, { kind: "player", id: answer.player.id, name: answer.player.name });
+      // The answer set the session cookie: read who it signs in.
+      await session.refresh();
       renderNav();
       announce(`Signed up and signed in as ${answer.player.name}.`);
       replace(main, h("h1", { id: "signup-h" }, `Welcome, ${answer.player.name}`), tokenNote(answer.token),

@@ -85,7 +85,10 @@ export async function tournamentView(main, [id]) {
   const roundSelect = /** @type {HTMLSelectElement} */ (h("select", { id: "standings-after" }));
   const checks = h("section", { "aria-labelledby": "checks-h", id: "seeding-checks" });
   const walkIns = page.director ? h("p", {}, h("a", { href: `/tournaments/${id}/walk-ins` }, "Register and enter walk-ins")) : null;
-  replace(main, title, actions, walkIns, downloads("tournaments", id), settings, entrants, rollCall, mine, rounds,
+  const sheet = page.director
+    ? h("p", {}, h("a", { href: `/tournaments/${id}/sign-in-sheet` }, "Sign-in QR codes for every entrant (print)"))
+    : null;
+  replace(main, title, actions, walkIns, sheet, downloads("tournaments", id), settings, entrants, rollCall, mine, rounds,
     h("section", { "aria-labelledby": "standings-h" },
       h("h2", { id: "standings-h" }, "Standings ", live.element),
       h("div", { class: "field" }, h("label", { for: "standings-after" }, "Standings after"), roundSelect),

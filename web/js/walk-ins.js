@@ -1,8 +1,9 @@
 // @ts-check
 /** @file Walk-ins (docs/tournaments.md#walk-ins-and-bulk-entry): a tournament's organiser
  * pastes or uploads a list of people, checks it (names that match registered players, bad
- * lines by number), and registers and enters everyone with one button; the page then lists
- * the players entered with the token each new player signs in with. On an invite-only site
+ * lines by number; a pasted list is checked as soon as the typing stops), and registers and
+ * enters everyone with one button; the page then lists the players entered with the token
+ * each new player signs in with, and links the tournament's sheet of sign-in QR codes. On an invite-only site
  * it also hands out invite links (signup.js). */
 
 import { gql, session } from "./api.js";
@@ -62,6 +63,13 @@ function listForm(id, previewed) {
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     void check();
+  });
+  // A pasted list is checked as soon as the typing stops (the button checks at once).
+  /** @type {ReturnType<typeof setTimeout>|undefined} */
+  let pause;
+  list.addEventListener("input", () => {
+    clearTimeout(pause);
+    pause = setTimeout(() => void check(), 500);
   });
   file.addEventListener("change", async () => {
     const chosen = file.files?.[0];
@@ -156,6 +164,7 @@ function renderEntered(result, id, walkIns) {
         status.textContent = (await copy(all)) ? "Copied." : "Copy failed: select the tokens and copy them.";
       } }, "Copy every name and token"), " ", status),
     wideTable(["Line", "Player", "Done", "Token"], rows, { class: "walked-in" }),
+    h("p", {}, h("a", { href: `/tournaments/${id}/sign-in-sheet` }, "Print sign-in QR codes for every entrant")),
     h("p", {}, h("a", { href: `/tournaments/${id}` }, "Back to the tournament")));
   announce(`${walkIns.length} players entered.`);
   const heading = result.querySelector("h2");

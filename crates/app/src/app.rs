@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use chrono::Utc;
 use league_domain::rules::ACTIVE_PLAYER_MIN_FINISHED_GAMES;
-use league_domain::{Actor, Aggregate, Context, DomainEvent, PlayerId, league_stream_id};
+use league_domain::{
+    Actor, Aggregate, Context, DomainEvent, PlayerCommand, PlayerId, league_stream_id,
+};
 use league_projections::{
     AsOf, Catalog, CatalogSource, ReadModel, StandingRow, decode, load_catalog, load_league,
 };
@@ -646,6 +648,13 @@ impl App {
         Ok(match command {
             AppCommand::Player(c) => match state {
                 StreamState::Player(player) => {
+                    if let (PlayerCommand::IssueSignInLink(link), Actor::Player(actor)) =
+                        (c, c.actor())
+                    {
+                        let organises =
+                            self.catalog().organises_player(actor.into(), link.player_id.into());
+                        context = context.with_actor_organising_player(organises);
+                    }
                     player.decide(c, &self.with_invite(context, c).await?)?
                 }
                 _ => return Err(mismatched(command)),

@@ -4,8 +4,8 @@
 //! a new event is put into words here before any surface shows it.
 
 use league_domain::{
-    CalendarEvent, DomainEvent, LeagueEvent, PlayerEvent, PlayerId, TournamentEvent, WebhookEvent,
-    redact_urls, seat_label,
+    CalendarEvent, DomainEvent, LeagueEvent, PlayerEvent, PlayerId, SignInMethod, TournamentEvent,
+    WebhookEvent, redact_urls, seat_label,
 };
 use league_scoring::{GameResult, score_game_unexplained};
 use uuid::Uuid;
@@ -96,6 +96,27 @@ impl Words<'_> {
             }
             PlayerEvent::InviteRevoked(e) => {
                 format!("an invite of {} was revoked", self.name(e.player_id.into()))
+            }
+            PlayerEvent::SessionStarted(e) => {
+                let how = match e.method {
+                    SignInMethod::Token => "their token",
+                    SignInMethod::Link => "a sign-in link",
+                    SignInMethod::Passkey => "a passkey",
+                    SignInMethod::Identity => "an identity provider",
+                };
+                format!("{} signed in with {how}", self.name(e.player_id.into()))
+            }
+            PlayerEvent::SessionRenewed(e) => {
+                format!("{}'s session was renewed", self.name(e.player_id.into()))
+            }
+            PlayerEvent::SessionEnded(e) => {
+                format!("{} was signed out on one device", self.name(e.player_id.into()))
+            }
+            PlayerEvent::AllSessionsEnded(e) => {
+                format!("{} was signed out everywhere", self.name(e.player_id.into()))
+            }
+            PlayerEvent::SignInLinkIssued(e) => {
+                format!("A sign-in link was issued for {}", self.name(e.player_id.into()))
             }
         }
     }

@@ -143,6 +143,11 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
             PlayerCommand::SignUp(_) => &[EventType::PlayerRegistered],
             PlayerCommand::IssueInvite(_) => &[EventType::InviteIssued],
             PlayerCommand::RevokeInvite(_) => &[EventType::InviteRevoked],
+            PlayerCommand::StartSession(_) => &[EventType::SessionStarted],
+            PlayerCommand::RenewSession(_) => &[EventType::SessionRenewed],
+            PlayerCommand::EndSession(_) => &[EventType::SessionEnded],
+            PlayerCommand::EndAllSessions(_) => &[EventType::AllSessionsEnded],
+            PlayerCommand::IssueSignInLink(_) => &[EventType::SignInLinkIssued],
         },
         AppCommand::League(c) => match c {
             LeagueCommand::Create(_) => &[EventType::LeagueCreated],

@@ -56,7 +56,12 @@ pub(crate) fn seal_personal_data(
             | PlayerEvent::InviteRevoked(_)
             | PlayerEvent::TokenRevoked(_)
             | PlayerEvent::OrganiserAppointed(_)
-            | PlayerEvent::OrganiserDismissed(_) => continue,
+            | PlayerEvent::OrganiserDismissed(_)
+            | PlayerEvent::SessionStarted(_)
+            | PlayerEvent::SessionRenewed(_)
+            | PlayerEvent::SessionEnded(_)
+            | PlayerEvent::AllSessionsEnded(_)
+            | PlayerEvent::SignInLinkIssued(_) => continue,
         };
         if change.replace(next).is_some() {
             return Err(AppError::internal("one append would change two person keys"));
@@ -89,6 +94,8 @@ pub struct PersonalData {
     pub organiser: bool,
     /// `valid` or `revoked`; the token itself is never stored, only its hash.
     pub token: &'static str,
+    /// The browsers signed in now (`docs/sign-in.md`): how, when, and a coarse device label.
+    pub sessions: Vec<league_projections::SessionView>,
     pub leagues: Vec<LeagueData>,
     pub tournaments: Vec<TournamentData>,
     /// Current ratings, one per kind of game played.
@@ -269,6 +276,7 @@ impl App {
             registered_at: view.registered_at,
             organiser,
             token: if view.token_hash.is_empty() { "revoked" } else { "valid" },
+            sessions: self.catalog().sign_ins().sessions_of(player).into_iter().cloned().collect(),
             leagues: league_data,
             tournaments,
             ratings,

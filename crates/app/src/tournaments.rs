@@ -7,7 +7,9 @@
 
 use std::sync::Arc;
 
-use league_domain::{SeedingCheck, Tournament, tournament_stream_id};
+use league_domain::{
+    Actor, SeedingCheck, Tournament, authorise_organisers_only, tournament_stream_id,
+};
 use league_projections::{AsOf, decode};
 use league_store::{RecordedEvent, StreamId};
 use uuid::Uuid;
@@ -30,6 +32,23 @@ impl App {
     }
 
     /// A tournament, or `NOT_FOUND`.
+    /// The players of a tournament who have not withdrawn, in entry order, for one of its
+    /// organisers or the site admin (its sign-in sheet, `docs/sign-in.md`).
+    pub async fn active_entrants(&self, id: Uuid, actor: Actor) -> Result<Vec<Uuid>, AppError> {
+        let tournament = self.existing_tournament(id).await?;
+        authorise_organisers_only(
+            tournament.organisers(),
+            actor,
+            "issue sign-in links for every entrant",
+        )?;
+        Ok(tournament
+            .entrants()
+            .iter()
+            .filter(|entrant| entrant.is_active())
+            .map(|entrant| entrant.player.into())
+            .collect())
+    }
+
     pub async fn existing_tournament(&self, id: Uuid) -> Result<Arc<Tournament>, AppError> {
         self.tournament(id).await?.ok_or_else(|| not_found(id))
     }

@@ -24,6 +24,9 @@ pub struct Context {
     /// Whether the acting player is appointed organiser now (may create leagues and
     /// tournaments). Managing a competition depends on the competition's own organisers.
     pub actor_is_organiser: bool,
+    /// For a sign-in link: whether the acting player organises a competition the link's
+    /// player takes part in (`docs/sign-in.md#sign-in-links`).
+    pub actor_organises_player: bool,
     /// Of the competitions a webhook command is about
     /// ([`crate::WebhookCommand::competitions_to_check`]), those that are no league or
     /// tournament.
@@ -60,6 +63,7 @@ impl Context {
             unknown_players: Vec::new(),
             erased_players: Vec::new(),
             actor_is_organiser: false,
+            actor_organises_player: false,
             unknown_competitions: Vec::new(),
             unmanaged_competitions: Vec::new(),
             invite: None,
@@ -96,6 +100,13 @@ impl Context {
     /// The acting player is (or is not) an appointed organiser.
     pub fn with_actor_organiser(mut self, is_organiser: bool) -> Self {
         self.actor_is_organiser = is_organiser;
+        self
+    }
+
+    /// The acting player does (or does not) organise a competition the command's player
+    /// takes part in.
+    pub fn with_actor_organising_player(mut self, organises: bool) -> Self {
+        self.actor_organises_player = organises;
         self
     }
 

@@ -70,15 +70,17 @@ pub use personal::{
 };
 pub use player::Player;
 pub use player::{
-    AppointOrganiser, DismissOrganiser, ErasePlayer, OrganiserAppointed, OrganiserDismissed,
-    PlayerCommand, PlayerErased, PlayerEvent, PlayerRegistered, RegisterPlayer, RevokeToken,
-    RotateToken, TokenRevoked, TokenRotated, key_owner,
+    AllSessionsEnded, AppointOrganiser, DismissOrganiser, EndAllSessions, EndSession, ErasePlayer,
+    IssueSignInLink, MAX_DEVICE_LABEL_LEN, MAX_SIGN_IN_LINK_DAYS, OrganiserAppointed,
+    OrganiserDismissed, PlayerCommand, PlayerErased, PlayerEvent, PlayerRegistered, RegisterPlayer,
+    RenewSession, RevokeToken, RotateToken, SessionEnded, SessionRenewed, SessionStarted,
+    SignInLinkIssued, SignInMethod, StartSession, TokenRevoked, TokenRotated, key_owner,
 };
 pub use player::{
     InviteIssued, InviteRevoked, IssueInvite, MAX_INVITE_DAYS, RevokeInvite, SignUpPlayer,
     SignUpPolicy,
 };
-pub use rights::{Organisers, authorise_personal_data};
+pub use rights::{Organisers, authorise_organisers_only, authorise_personal_data};
 pub use scores::{Effects, RecordedResult, ScoreError, ScoredGames, ScoredResult, StandingRow};
 pub use seats::{DIPLOMACY_POWERS, seat_label, seat_labels};
 pub use settings::LeagueSettings;

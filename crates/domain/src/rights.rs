@@ -146,6 +146,20 @@ pub(crate) fn authorise_creation(
     }
 }
 
+/// Who may do what only a competition's organisers do outside its stream (print its
+/// sign-in sheet, `docs/sign-in.md`): its organisers and the site admin.
+pub fn authorise_organisers_only(
+    organisers: &Organisers,
+    actor: Actor,
+    what: &str,
+) -> Result<(), DomainError> {
+    if organisers.may_manage(actor) {
+        Ok(())
+    } else {
+        Err(DomainError::forbidden(format!("only its organisers or the site admin may {what}")))
+    }
+}
+
 /// Who may read everything the platform holds about a person (the access request): the
 /// person themself and the site admin.
 pub fn authorise_personal_data(actor: Actor, person: PlayerId) -> Result<(), DomainError> {

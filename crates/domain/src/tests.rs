@@ -909,6 +909,7 @@ mod stored_events {
             erased_by: Actor::Admin,
             reason: "asked by email".into(),
         })));
+        events.extend(crate::player::sessions::tests::one_of_each_sign_in_event());
         events.extend(crate::calendar::tests::issued_and_rotated());
         events.extend(crate::webhook::tests::one_of_each_webhook_event());
         events.extend(one_of_each_invite_event());

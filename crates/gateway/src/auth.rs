@@ -6,7 +6,8 @@
 //! `PlayerRegistered` event), so a leaked log does not leak tokens. A player's token can be
 //! rotated (`TokenRotated`) or revoked (`TokenRevoked`): the catalog, which every gateway
 //! folds from the live feed, then no longer knows the old hash, so the old token stops
-//! working on every gateway without a restart.
+//! working on every gateway without a restart. Browsers sign in once and then carry a
+//! session cookie instead ([`crate::session`]).
 
 use league_app::App;
 use league_domain::Actor;
@@ -79,42 +80,51 @@ impl Authenticator {
     /// later that the token is still valid ([`Credential::is_current`]).
     pub fn credential(&self, app: &App, header: Option<&str>) -> Result<Credential, GatewayError> {
         let Some(header) = header else {
-            return Ok(Credential { caller: Caller::Anonymous, token_hash: None });
+            return Ok(Credential {
+                caller: Caller::Anonymous,
+                token_hash: None,
+                session_hash: None,
+            });
         };
         let token = bearer_token(header).ok_or(GatewayError::Unauthenticated(
             "the Authorization header must be `Bearer <token>`",
         ))?;
         let hash = hash_token(token);
         if hash == self.admin_token_hash {
-            return Ok(Credential { caller: Caller::Admin, token_hash: None });
+            return Ok(Credential { caller: Caller::Admin, token_hash: None, session_hash: None });
         }
         let caller = app
             .catalog()
             .player_by_token_hash(&hash)
             .map(|player| Caller::Player(player.id))
             .ok_or(GatewayError::Unauthenticated("unknown or revoked token"))?;
-        Ok(Credential { caller, token_hash: Some(hash) })
+        Ok(Credential { caller, token_hash: Some(hash), session_hash: None })
     }
 }
 
-/// Who authenticated, with the hash of the player token they used (none for the admin's
-/// configured token and for anonymous callers).
+/// Who authenticated, with the hash of the player token or session cookie they used (none
+/// for the admin's configured token and for anonymous callers).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Credential {
     pub caller: Caller,
     pub token_hash: Option<String>,
+    /// The hash of the session cookie's secret (`crate::session`).
+    pub session_hash: Option<String>,
 }
 
 impl Credential {
     /// Whether the credential still authenticates its caller: a player's token that was
-    /// rotated or revoked since does not.
+    /// rotated or revoked since does not, nor a session that was ended.
     pub fn is_current(&self, app: &App) -> bool {
-        match (&self.caller, &self.token_hash) {
-            (Caller::Player(id), Some(hash)) => {
-                app.catalog().player_by_token_hash(hash).is_some_and(|player| player.id == *id)
-            }
-            _ => true,
-        }
+        let Caller::Player(id) = self.caller else { return true };
+        let catalog = app.catalog();
+        let token = self.token_hash.as_ref().is_none_or(|hash| {
+            catalog.player_by_token_hash(hash).is_some_and(|player| player.id == id)
+        });
+        let session = self.session_hash.as_ref().is_none_or(|hash| {
+            catalog.sign_ins().session(hash).is_some_and(|session| session.player == id)
+        });
+        token && session
     }
 }
 

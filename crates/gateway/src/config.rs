@@ -50,6 +50,8 @@ pub struct GatewayConfig {
     /// hour switches the limit off).
     pub sign_ups_per_hour: u32,
     pub sign_ups_burst: u32,
+    /// How long browser sessions and sign-in links last (`docs/sign-in.md`).
+    pub sessions: crate::session::SessionConfig,
 }
 
 pub use league_domain::SignUpPolicy;
@@ -129,6 +131,7 @@ impl std::fmt::Debug for GatewayConfig {
             .field("sign_up", &self.sign_up)
             .field("sign_ups_per_hour", &self.sign_ups_per_hour)
             .field("sign_ups_burst", &self.sign_ups_burst)
+            .field("sessions", &self.sessions)
             .finish()
     }
 }
@@ -202,6 +205,7 @@ impl GatewayConfig {
             sign_up: SignUpPolicy::Closed,
             sign_ups_per_hour: DEFAULT_SIGN_UPS_PER_HOUR,
             sign_ups_burst: DEFAULT_SIGN_UPS_BURST,
+            sessions: crate::session::SessionConfig::default(),
         }
     }
 
@@ -261,6 +265,12 @@ impl GatewayConfig {
                 },
             }
         };
+        let positive = |variable: &'static str| -> Result<Option<u64>, ConfigError> {
+            match number(variable)? {
+                Some(0) => Err(ConfigError { variable, message: "must be at least 1".to_owned() }),
+                other => Ok(other),
+            }
+        };
         let as_u32 = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
         let as_usize = |v: u64| usize::try_from(v).unwrap_or(usize::MAX);
         if let Some(v) = seconds("LEAGUE_HEADER_READ_TIMEOUT_SECS")? {
@@ -307,6 +317,19 @@ impl GatewayConfig {
         }
         if let Some(v) = number("LEAGUE_SIGN_UPS_BURST")? {
             self.sign_ups_burst = as_u32(v);
+        }
+        if let Some(days) = positive("LEAGUE_SESSION_DAYS")? {
+            self.sessions.lifetime = Duration::from_secs(days.saturating_mul(24 * 3600));
+        }
+        if let Some(hours) = positive("LEAGUE_SIGN_IN_LINK_HOURS")? {
+            let most = u64::try_from(league_domain::MAX_SIGN_IN_LINK_DAYS).unwrap_or(30) * 24;
+            if hours > most {
+                return Err(ConfigError {
+                    variable: "LEAGUE_SIGN_IN_LINK_HOURS",
+                    message: format!("{hours} is more than {most} hours"),
+                });
+            }
+            self.sessions.link_lifetime = Duration::from_secs(hours * 3600);
         }
         Ok(self)
     }

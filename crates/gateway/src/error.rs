@@ -22,6 +22,9 @@ pub enum GatewayError {
     BadUserInput { field: String, message: String },
     /// A looked-up object does not exist.
     NotFound(String),
+    /// A request the gateway refuses before any rule is asked (a cookie-authenticated
+    /// request without its same-origin proof, `docs/sign-in.md#cross-site-requests`).
+    Forbidden(&'static str),
     /// The application refused (domain rules) or failed the command.
     App(AppError),
 }
@@ -74,6 +77,7 @@ impl GatewayError {
                 Some(ErrorCode::BadUserInput { field: field.clone() })
             }
             GatewayError::NotFound(_) => Some(ErrorCode::NotFound),
+            GatewayError::Forbidden(_) => Some(ErrorCode::Forbidden),
             GatewayError::App(error) => Some(error.code()),
         }
     }
@@ -84,6 +88,7 @@ impl GatewayError {
             GatewayError::Unauthenticated(why) => format!("unauthenticated: {why}"),
             GatewayError::BadUserInput { field, message } => format!("{field}: {message}"),
             GatewayError::NotFound(what) => format!("{what} not found"),
+            GatewayError::Forbidden(why) => format!("forbidden: {why}"),
             // The app's own internal error shows only a reference to its log entry.
             GatewayError::App(error @ AppError::Internal { .. }) => error.to_string(),
             // Any other internal failure (e.g. the scheduler refusing a shape the domain

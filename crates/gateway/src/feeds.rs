@@ -95,6 +95,11 @@ impl RequestOrigin {
         RequestOrigin(format!("{scheme}://{host}"))
     }
 
+    /// Whether the origin is served over https (a session cookie is then `Secure`).
+    pub(crate) fn is_https(&self) -> bool {
+        self.0.starts_with("https://")
+    }
+
     /// `path` (starting with `/`) at this origin.
     pub(crate) fn url(&self, path: &str) -> String {
         format!("{}{path}", self.0)

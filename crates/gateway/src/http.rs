@@ -44,6 +44,7 @@ use crate::extension::{OperationSlot, Transport, Uncacheable};
 use crate::metrics::{Metrics, OperationKind};
 use crate::rate_limit::{Limited, RateKey, RateLimiter};
 use crate::schema::GatewaySchema;
+use crate::session::{CurrentSession, Renewals, SessionConfig, current_session};
 use crate::ws::{self, ConnectionCaps};
 use crate::{RequestId, Shutdown};
 
@@ -68,11 +69,15 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
 
 /// What every handler shares.
 #[derive(Clone)]
-struct GatewayState {
-    app: App,
+pub(crate) struct GatewayState {
+    pub(crate) app: App,
     schema: GatewaySchema,
-    auth: Authenticator,
-    limiter: RateLimiter,
+    pub(crate) auth: Authenticator,
+    pub(crate) limiter: RateLimiter,
+    /// How long sessions and sign-in links last.
+    pub(crate) sessions: SessionConfig,
+    /// Sessions this gateway is renewing now.
+    pub(crate) renewals: Renewals,
     caps: ConnectionCaps,
     ws_limits: WsLimits,
     /// Largest WebSocket message or frame: the HTTP body limit, so a message holds no more
@@ -130,6 +135,8 @@ pub fn router(app: App, config: &GatewayConfig, shutdown: Shutdown) -> Router {
         schema,
         auth: Authenticator::new(&config.admin_token),
         limiter: RateLimiter::new(&config.rate),
+        sessions: config.sessions,
+        renewals: Renewals::default(),
         caps: ConnectionCaps::new(config.ws),
         ws_limits: config.ws,
         max_message_bytes: config.max_body_bytes,
@@ -165,6 +172,7 @@ pub fn router(app: App, config: &GatewayConfig, shutdown: Shutdown) -> Router {
         .route("/graphql/ws", get(graphql_ws))
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics))
+        .merge(crate::session::routes())
         .with_state(state)
         .merge(feeds)
         .merge(crate::sign_up::routes(app_for_sign_up, config))
@@ -299,14 +307,41 @@ fn cors_layer(origins: &[String]) -> Option<CorsLayer> {
     )
 }
 
-/// `POST /graphql`: queries and mutations.
+/// `POST /graphql`: queries and mutations. A body a plain HTML form (or a "simple" cross-site
+/// request) can send, `text/plain`, `application/x-www-form-urlencoded` or
+/// `multipart/form-data`, is refused with 415 before it is read: only JSON is GraphQL here
+/// (`docs/sign-in.md#cross-site-requests`).
 async fn graphql_post(
     State(state): State<GatewayState>,
     addr: ClientAddr,
     headers: HeaderMap,
-    request: GraphQLRequest,
+    request: Request<axum::body::Body>,
 ) -> Response {
-    execute(&state, addr, &headers, Transport::Post, request.into_inner()).await
+    if is_form_content(&headers) {
+        let error = GatewayError::bad_input(
+            "content-type",
+            "a GraphQL request is JSON: send it as application/json",
+        );
+        let mut http = GraphQLResponse::from(refused(error)).into_response();
+        *http.status_mut() = StatusCode::UNSUPPORTED_MEDIA_TYPE;
+        return http;
+    }
+    match <GraphQLRequest as axum::extract::FromRequest<_>>::from_request(request, &state).await {
+        Ok(request) => execute(&state, addr, &headers, Transport::Post, request.into_inner()).await,
+        Err(rejection) => rejection.into_response(),
+    }
+}
+
+/// Whether a request's body is of a type an HTML form can send across sites.
+fn is_form_content(headers: &HeaderMap) -> bool {
+    let Some(value) = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()) else {
+        return false;
+    };
+    let media = value.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    matches!(
+        media.as_str(),
+        "text/plain" | "application/x-www-form-urlencoded" | "multipart/form-data"
+    )
 }
 
 /// `GET /graphql`: without a query string, a redirect to the built-in GraphiQL at `/graphiql`
@@ -367,7 +402,12 @@ fn get_request(query_string: &str) -> Result<async_graphql::Request, &'static st
 /// everything else the answer depends on (the document, variables, operation,
 /// extensions and the caller's credentials). Every append moves the position, so a tag
 /// never matches an answer that would differ.
-fn entity_tag(position: u64, request: &async_graphql::Request, headers: &HeaderMap) -> String {
+fn entity_tag(
+    position: u64,
+    request: &async_graphql::Request,
+    headers: &HeaderMap,
+    caller: Caller,
+) -> String {
     let mut digest = Sha256::new();
     digest.update(request.query.as_bytes());
     digest.update([0]);
@@ -380,6 +420,9 @@ fn entity_tag(position: u64, request: &async_graphql::Request, headers: &HeaderM
     if let Some(authorization) = headers.get(header::AUTHORIZATION) {
         digest.update(authorization.as_bytes());
     }
+    // A session cookie authenticates too, and answers depend on who asks.
+    digest.update([0]);
+    digest.update(format!("{caller:?}").as_bytes());
     let digest = digest.finalize();
     format!("\"{position}-{}\"", hex::encode(&digest[..12]))
 }
@@ -405,7 +448,27 @@ async fn execute(
         Some(Ok(value)) => Ok(Some(value)),
         Some(Err(_)) => Err(GatewayError::Unauthenticated("the Authorization header is not text")),
     };
-    let caller = authorization.and_then(|a| state.auth.authenticate(&state.app, a));
+    let mut session = None;
+    let caller = authorization.and_then(|a| match a {
+        Some(_) => state.auth.authenticate(&state.app, a),
+        None => Ok(match current_session(&state.app, &state.sessions, headers) {
+            Some((secret, view)) => {
+                state.renewals.renew_if_due(&state.app, &state.sessions, &view);
+                let caller = Caller::Player(view.player);
+                session = Some((secret, view.id));
+                caller
+            }
+            None => Caller::Anonymous,
+        }),
+    });
+    // A request the cookie signs in must come from the platform's own pages (GET
+    // answers only queries, which change nothing).
+    let caller = match (&session, transport) {
+        (Some((secret, _)), Transport::Post) => {
+            caller.and_then(|c| crate::session::check_csrf(headers, secret).map(|()| c))
+        }
+        _ => caller,
+    };
     // Bad credentials are counted against the address, so guessing tokens is limited too.
     let key = RateKey::of(*caller.as_ref().unwrap_or(&Caller::Anonymous), addr);
     if let Err(limited) = state.limiter.check_request(&key) {
@@ -421,7 +484,7 @@ async fn execute(
     };
     let get = transport == Transport::Get;
     let tag = (get || state.cache.is_some())
-        .then(|| entity_tag(state.app.applied_position(), &request, headers));
+        .then(|| entity_tag(state.app.applied_position(), &request, headers, caller));
     if get
         && let Some(tag) = &tag
         && not_modified(headers, tag)
@@ -445,6 +508,9 @@ async fn execute(
         .data(transport)
         .data(crate::feeds::RequestOrigin::of(headers))
         .data(slot.clone());
+    if let Some((_, id)) = session {
+        request = request.data(CurrentSession(id));
+    }
     let request_id = headers
         .get(REQUEST_ID)
         .and_then(|v| v.to_str().ok())
@@ -501,7 +567,7 @@ fn json_answer(answer: Bytes, tag: Option<&str>) -> Response {
         headers.insert(header::ETAG, value);
         // Caches may keep the answer but must ask again (a 304 is cheap).
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-        headers.insert(header::VARY, HeaderValue::from_static("Authorization"));
+        headers.insert(header::VARY, HeaderValue::from_static("Authorization, Cookie"));
     }
     http
 }
@@ -542,6 +608,12 @@ async fn graphql_ws(
         return (StatusCode::BAD_REQUEST, "unsupported Sec-WebSocket-Protocol").into_response();
     };
     let permit = state.caps.acquire(addr);
+    // The session cookie signs a connection in only from the gateway's own pages: a page of
+    // another site can open a WebSocket carrying the cookie (`docs/sign-in.md`).
+    let cookie = same_origin(&headers)
+        .then(|| crate::session::session_credential(&state.app, &state.sessions, &headers))
+        .flatten()
+        .map(|(credential, _)| credential);
     upgrade
         .protocols(ALL_WEBSOCKET_PROTOCOLS)
         .max_message_size(state.max_message_bytes)
@@ -556,7 +628,10 @@ async fn graphql_ws(
             let credential = ws::ConnectionCredential::new(app.clone());
             let authenticated = credential.clone();
             let on_init = move |payload: serde_json::Value| async move {
-                let credential = connection_credential(&auth, &app, &payload)?;
+                let credential = match (connection_credential(&auth, &app, &payload)?, cookie) {
+                    (Credential { caller: Caller::Anonymous, .. }, Some(cookie)) => cookie,
+                    (credential, _) => credential,
+                };
                 let caller = credential.caller;
                 authenticated.set(credential);
                 let mut data = Data::default();
@@ -572,6 +647,17 @@ async fn graphql_ws(
             .await;
         })
         .into_response()
+}
+
+/// Whether a request comes from a page of the gateway's own origin (its `Origin` header
+/// names the host it was sent to).
+fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
+        return false;
+    };
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    let origin_host = origin.split_once("://").map_or("", |(_, rest)| rest);
+    !host.is_empty() && origin_host.eq_ignore_ascii_case(host)
 }
 
 /// The credential named by a `connection_init` payload's `authorization` (any case) entry.

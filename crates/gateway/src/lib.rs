@@ -4,7 +4,7 @@
 //! Resolvers are thin: reads come from the application's in-memory read model, mutations
 //! become domain commands run by [`league_app::App`]; every rule (including who may do
 //! what) lives in the domain. The gateway authenticates callers (bearer tokens, see
-//! [`auth`]) and maps errors onto `extensions.code` (see [`error`]).
+//! [`auth`], or a browser's session cookie, see [`session`]) and maps errors onto `extensions.code` (see [`error`]).
 //!
 //! Routes: `POST /graphql`, `GET /graphql?query=…` (cacheable reads), `GET /graphql/ws`
 //! (graphql-transport-ws and graphql-ws, limits in [`ws`]), `GET /healthz`, `GET /metrics`
@@ -12,6 +12,8 @@
 //! (`GET /graphiql`), see [`web`]; a player's calendar feed, competition exports and the
 //! embeddable standings pages (`/calendar/…`, `/export/…`, `/embed/…`), see [`feeds`]; a
 //! person signing up where the site allows it (`/auth/sign-up`), see [`sign_up`].
+//! embeddable standings pages (`/calendar/…`, `/export/…`, `/embed/…`), see [`feeds`];
+//! signing in and out with a session cookie (`/auth/…`), see [`session`].
 
 pub mod auth;
 pub mod config;
@@ -22,6 +24,7 @@ mod http;
 pub mod metrics;
 pub mod rate_limit;
 pub mod schema;
+pub mod session;
 mod shutdown;
 pub mod sign_up;
 mod web;

@@ -1,7 +1,8 @@
 //! Sign-up over HTTP (`docs/operations.md#sign-up`): `GET /auth/sign-up` says the site's
 //! policy (`{"policy": "closed" | "invite" | "open"}`), `POST /auth/sign-up` with
 //! `{"name": …, "invite": …}` registers the person as a new player acting for themself
-//! ([`App::sign_up`]), rate-limited per client address, and answers `200` with their id,
+//! ([`App::sign_up`]), rate-limited per client address, signs them in (a session cookie, as
+//! if they had typed their new token: `docs/sign-in.md`) and answers `200` with their id,
 //! name and bearer token (shown only this once). A JSON body is required, so a cross-site
 //! form cannot post one. A refusal is, as in GraphQL, `200` with `{"error": {"code",
 //! "message", "field"?}}` (`FORBIDDEN`, `BAD_USER_INPUT`…): a browser logs no failed request
@@ -9,7 +10,7 @@
 //! `Retry-After`.
 
 use axum::extract::State;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -21,12 +22,15 @@ use crate::auth::{generate_token, hash_token};
 use crate::config::{GatewayConfig, SignUpPolicy};
 use crate::http::ClientAddr;
 use crate::rate_limit::SignUpLimiter;
+use crate::session::{SessionConfig, begin_session};
+use league_domain::SignInMethod;
 
 #[derive(Clone)]
 struct SignUpState {
     app: App,
     policy: SignUpPolicy,
     limiter: SignUpLimiter,
+    sessions: SessionConfig,
 }
 
 /// `POST /auth/sign-up`'s body.
@@ -44,6 +48,7 @@ pub(crate) fn routes(app: App, config: &GatewayConfig) -> Router {
         app,
         policy: config.sign_up,
         limiter,
+        sessions: config.sessions,
     })
 }
 
@@ -63,6 +68,7 @@ async fn policy(State(state): State<SignUpState>) -> Json<serde_json::Value> {
 async fn sign_up(
     State(state): State<SignUpState>,
     ClientAddr(addr): ClientAddr,
+    headers: HeaderMap,
     Json(body): Json<SignUpBody>,
 ) -> Response {
     if let Err(limited) = state.limiter.check(addr) {
@@ -81,17 +87,26 @@ async fn sign_up(
         .app
         .sign_up(state.policy, &body.name, body.invite.as_deref(), new_token, hash_token)
         .await;
-    match signed_up {
-        Ok(signed_up) => {
-            let name = state.app.catalog().player(signed_up.player_id).map(|p| p.name.clone());
-            let body = json!({
-                "player": { "id": signed_up.player_id, "name": name },
-                "token": signed_up.token,
-            });
-            Json(body).into_response()
+    let signed_up = match signed_up {
+        Ok(signed_up) => signed_up,
+        Err(error) => return refused(&error),
+    };
+    // Signed in at once: a session as if the new token had been typed (docs/sign-in.md).
+    let player = signed_up.player_id;
+    let cookie =
+        begin_session(&state.app, &state.sessions, player, SignInMethod::Token, &headers, None)
+            .await;
+    let name = state.app.catalog().player(player).map(|p| p.name.clone());
+    let body = json!({ "player": { "id": player, "name": name }, "token": signed_up.token });
+    let mut response = Json(body).into_response();
+    match cookie {
+        Ok(cookie) => {
+            response.headers_mut().insert(header::SET_COOKIE, cookie);
         }
-        Err(error) => refused(&error),
+        // Registered all the same: the token in the answer signs them in.
+        Err(error) => tracing::warn!(?error, "a session for a new player could not start"),
     }
+    response
 }
 
 /// A refusal as JSON (an internal error is `500`).

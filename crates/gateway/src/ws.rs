@@ -234,13 +234,15 @@ impl ConnectionCredential {
     }
 }
 
-/// Whether events of this stored type change which token authenticates a player (an
-/// erasure revokes the player's token too).
+/// Whether events of this stored type change which token or session authenticates a player
+/// (an erasure revokes the player's token and sessions too).
 fn is_token_change(event_type: &str) -> bool {
     [
         league_domain::EventType::TokenRotated,
         league_domain::EventType::TokenRevoked,
         league_domain::EventType::PlayerErased,
+        league_domain::EventType::SessionEnded,
+        league_domain::EventType::AllSessionsEnded,
     ]
     .iter()
     .any(|kind| kind.as_str() == event_type)

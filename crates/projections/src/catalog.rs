@@ -200,6 +200,22 @@ impl Catalog {
         self.players.is_organiser(player)
     }
 
+    /// Signed-in sessions and unused sign-in links (`docs/sign-in.md`).
+    pub fn sign_ins(&self) -> &crate::SignIns {
+        self.players.sign_ins()
+    }
+
+    /// Whether `organiser` organises a league or tournament `player` takes part in (a
+    /// subscriber or an entrant): who may issue a sign-in link for the player.
+    pub fn organises_player(&self, organiser: Uuid, player: Uuid) -> bool {
+        let organises = |organisers: &Organisers| organisers.includes(organiser.into());
+        self.tournaments.iter().any(|t| organises(&t.organisers) && t.entrants.contains(&player))
+            || self.joined.get(&player).into_iter().flatten().any(|index| {
+                let league = &self.leagues[*index as usize];
+                organises(&league.organisers) && league.players.contains(&player)
+            })
+    }
+
     /// Opens the sealed names whose keys are in `keys` ([`PlayerRegistry::open_names`]).
     pub fn open_names(&mut self, keys: &PersonKeys) {
         self.players.open_names(keys);
@@ -539,6 +555,11 @@ mod tests {
             OrganiserDismissed,
             LeagueCoOrganiserAdded,
             TournamentCoOrganiserAdded,
+            SessionStarted,
+            SessionRenewed,
+            SessionEnded,
+            AllSessionsEnded,
+            SignInLinkIssued,
         ];
         expected.sort();
         assert_eq!(catalog, expected);

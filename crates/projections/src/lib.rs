@@ -27,6 +27,7 @@ mod players;
 mod ratings;
 mod ratings_snapshot;
 mod rebuild;
+mod sign_ins;
 
 pub use asof::{AsOf, fold_until, load_league, load_model};
 pub use catalog::{
@@ -50,3 +51,4 @@ pub use ratings_snapshot::{
 pub use rebuild::{
     Keep, RETIRE_AFTER, RatingsFold, RebuildError, RebuildFold, Rebuilt, RebuiltLeague, rebuild,
 };
+pub use sign_ins::{LinkView, SessionView, SignIns};

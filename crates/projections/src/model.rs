@@ -134,6 +134,11 @@ fn shown_player(event: &PlayerEvent) -> Option<Uuid> {
         | PlayerEvent::OrganiserDismissed(_)
         | PlayerEvent::InviteIssued(_)
         | PlayerEvent::InviteRevoked(_) => None,
+        PlayerEvent::SessionStarted(_)
+        | PlayerEvent::SessionRenewed(_)
+        | PlayerEvent::SessionEnded(_)
+        | PlayerEvent::AllSessionsEnded(_)
+        | PlayerEvent::SignInLinkIssued(_) => None,
     }
 }
 

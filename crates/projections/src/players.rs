@@ -1,6 +1,7 @@
 //! [`PlayerRegistry`]: the one fold of the player streams — every player, in registration
 //! order, with the token-hash lookup (following rotations and revocations), who is an
-//! appointed organiser, and each player's name: sealed names are opened with the person keys
+//! appointed organiser, the signed-in sessions and unused sign-in links ([`SignIns`]), and
+//! each player's name: sealed names are opened with the person keys
 //! the loader hands in ([`PlayerRegistry::open_names`]), and an erased player (or one whose
 //! key is not at hand) shows as their pseudonym (`docs/personal-data.md`). The catalog holds it for the running platform; the whole-log
 //! [`ReadModel`](crate::ReadModel) (replay, audit, as-of) holds its own, since it is folded
@@ -25,6 +26,7 @@ use league_store::EventStore;
 use crate::decode::{EventMeta, decode_row};
 
 use crate::error::ProjectionError;
+use crate::sign_ins::{SignIns, SignInsImage};
 
 /// Registered players.
 #[derive(Debug, Clone, Default)]
@@ -45,6 +47,8 @@ pub struct PlayerRegistry {
     /// Players erased, here or later in the log ([`Self::forget_names`]): their names are
     /// never opened again.
     erased: HashSet<Uuid>,
+    /// Signed-in sessions and unused sign-in links.
+    sign_ins: SignIns,
 }
 
 /// The field a player's name is sealed as.
@@ -114,6 +118,7 @@ impl PlayerRegistry {
 
     /// Folds an event of a player's stream (registration, token, organiser right, erasure).
     pub fn apply(&mut self, meta: EventMeta, event: &PlayerEvent) -> Result<(), ProjectionError> {
+        self.sign_ins.apply(meta, event);
         match event {
             PlayerEvent::PlayerRegistered(e) => self.register(meta, e)?,
             PlayerEvent::TokenRotated(e) => {
@@ -144,6 +149,11 @@ impl PlayerRegistry {
             // Not in the catalog: invites are read from the log when someone signs up with
             // one (`docs/operations.md#sign-up`).
             PlayerEvent::InviteIssued(_) | PlayerEvent::InviteRevoked(_) => {}
+            PlayerEvent::SessionStarted(_)
+            | PlayerEvent::SessionRenewed(_)
+            | PlayerEvent::SessionEnded(_)
+            | PlayerEvent::AllSessionsEnded(_)
+            | PlayerEvent::SignInLinkIssued(_) => {}
         }
         Ok(())
     }
@@ -222,6 +232,11 @@ impl PlayerRegistry {
     pub fn is_organiser(&self, id: Uuid) -> bool {
         self.organisers.contains(&id)
     }
+
+    /// Signed-in sessions and unused sign-in links.
+    pub fn sign_ins(&self) -> &SignIns {
+        &self.sign_ins
+    }
 }
 
 /// A player as a snapshot keeps them: the name only as the log holds it (sealed names stay
@@ -250,6 +265,7 @@ pub(crate) struct RegistryImage {
     players: Vec<PlayerImage>,
     organisers: Vec<Uuid>,
     erased: Vec<Uuid>,
+    sign_ins: SignInsImage,
 }
 
 impl PlayerRegistry {
@@ -271,6 +287,7 @@ impl PlayerRegistry {
             players,
             organisers: sorted(self.organisers.iter().copied()),
             erased: sorted(self.erased.iter().copied()),
+            sign_ins: self.sign_ins.image(),
         }
     }
 
@@ -280,6 +297,7 @@ impl PlayerRegistry {
         let mut registry = PlayerRegistry {
             organisers: image.organisers.into_iter().collect(),
             erased: image.erased.into_iter().collect(),
+            sign_ins: SignIns::from_image(image.sign_ins),
             ..PlayerRegistry::default()
         };
         registry.order.reserve(image.players.len());

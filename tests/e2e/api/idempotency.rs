@@ -182,8 +182,12 @@ async fn a_key_with_a_control_character_is_bad_input(db: TestDatabase) {
 
 /// The mutations that take no `idempotencyKey` (nothing to reuse; `walkIns` is idempotent
 /// by its list: docs/tournaments.md#walk-ins-and-bulk-entry).
-const WITHOUT_KEY: [&str; 13] = [
+const WITHOUT_KEY: [&str; 17] = [
     "registerPlayer",
+    "endSession",
+    "endAllSessions",
+    "issueSignInLink",
+    "issueSignInSheet",
     "walkIns",
     "issueInvite",
     "revokeInvite",

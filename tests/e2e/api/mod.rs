@@ -22,6 +22,7 @@ mod ratings;
 mod refusals;
 mod results;
 mod roles;
+pub(crate) mod sessions;
 mod sign_up;
 pub(crate) mod subscriptions;
 pub(crate) mod tournament;

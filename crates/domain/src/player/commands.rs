@@ -1,6 +1,7 @@
 //! The commands of the [`crate::Player`] aggregate: what a caller asks of a player's stream.
 
 use crate::ids::{Actor, PlayerId, player_stream_id};
+use crate::player::events::SignInMethod;
 
 /// Admin registers a player. The token itself never reaches the domain, only its hash.
 #[derive(Debug, Clone, PartialEq)]
@@ -94,6 +95,51 @@ pub struct RevokeInvite {
     pub invite_id: uuid::Uuid,
 }
 
+/// A person proved to be the player (token, passkey or identity checked by the gateway, or
+/// the sign-in link `link_hash` names, which the player's state checks): a session starts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StartSession {
+    pub actor: Actor,
+    pub player_id: PlayerId,
+    pub session_id: uuid::Uuid,
+    pub session_hash: String,
+    pub method: SignInMethod,
+    pub device: String,
+    pub link_hash: Option<String>,
+}
+
+/// A session in use is renewed (sliding expiry).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenewSession {
+    pub actor: Actor,
+    pub player_id: PlayerId,
+    pub session_id: uuid::Uuid,
+}
+
+/// The player signs one of their sessions out (or the site admin does).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EndSession {
+    pub actor: Actor,
+    pub player_id: PlayerId,
+    pub session_id: uuid::Uuid,
+}
+
+/// The player signs out everywhere (or the site admin signs them out).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EndAllSessions {
+    pub actor: Actor,
+    pub player_id: PlayerId,
+}
+
+/// A single-use sign-in link for the player; only the link's hash reaches the domain.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IssueSignInLink {
+    pub actor: Actor,
+    pub player_id: PlayerId,
+    pub link_hash: String,
+    pub expires_at: chrono::DateTime<chrono::Utc>,
+}
+
 /// Commands handled by the [`crate::Player`] aggregate.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PlayerCommand {
@@ -106,6 +152,11 @@ pub enum PlayerCommand {
     SignUp(SignUpPlayer),
     IssueInvite(IssueInvite),
     RevokeInvite(RevokeInvite),
+    StartSession(StartSession),
+    RenewSession(RenewSession),
+    EndSession(EndSession),
+    EndAllSessions(EndAllSessions),
+    IssueSignInLink(IssueSignInLink),
 }
 
 macro_rules! player_commands {
@@ -143,7 +194,12 @@ player_commands!(
     ErasePlayer => Erase,
     SignUpPlayer => SignUp,
     IssueInvite => IssueInvite,
-    RevokeInvite => RevokeInvite
+    RevokeInvite => RevokeInvite,
+    StartSession => StartSession,
+    RenewSession => RenewSession,
+    EndSession => EndSession,
+    EndAllSessions => EndAllSessions,
+    IssueSignInLink => IssueSignInLink
 );
 
 impl PlayerCommand {

@@ -1,4 +1,5 @@
-//! The events of a player's stream (`player-<uuid>`): registration, tokens, the organiser right, erasure.
+//! The events of a player's stream (`player-<uuid>`): registration, tokens, the organiser
+//! right, sessions and sign-in links, erasure.
 
 use serde::{Deserialize, Serialize};
 
@@ -85,6 +86,77 @@ pub struct InviteRevoked {
     pub revoked_by: Actor,
 }
 
+/// How a person proved who they are when a session started (`docs/sign-in.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SignInMethod {
+    /// The player's bearer token, typed or pasted once.
+    Token,
+    /// A single-use sign-in link (or its QR code).
+    Link,
+    /// A passkey (WebAuthn).
+    Passkey,
+    /// An OpenID Connect identity provider the site configured.
+    Identity,
+}
+
+/// A browser signed in as the player: the session's secret lives only in the browser's
+/// cookie; the log keeps its SHA-256. The session lasts the configured lifetime from this
+/// event's commit time or its last renewal. `session_id` names it to its owner (the list of
+/// signed-in devices); `device` is a coarse label ("Chrome on Android"), never the full
+/// user agent. `link_hash` is the sign-in link this session used up, if any.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionStarted {
+    pub player_id: PlayerId,
+    pub session_id: uuid::Uuid,
+    pub session_hash: String,
+    pub method: SignInMethod,
+    pub device: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link_hash: Option<String>,
+}
+
+/// A session was used after a good part of its lifetime had passed: it lasts the configured
+/// lifetime again from this event's commit time (a sliding expiry, renewed at most once in a
+/// third of the lifetime so the log does not grow with every request).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionRenewed {
+    pub player_id: PlayerId,
+    pub session_id: uuid::Uuid,
+}
+
+/// A session was ended: signed out on its device, or from another of the player's devices,
+/// or by the site admin. Its cookie no longer signs in on any gateway.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionEnded {
+    pub player_id: PlayerId,
+    pub session_id: uuid::Uuid,
+    pub ended_by: Actor,
+}
+
+/// Every session of the player was ended at once ("sign out everywhere").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AllSessionsEnded {
+    pub player_id: PlayerId,
+    pub ended_by: Actor,
+}
+
+/// A single-use sign-in link was issued for the player (by an organiser, the site admin,
+/// or the player for another of their own devices). Only the link secret's SHA-256 is kept;
+/// the link works once, until `expires_at`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SignInLinkIssued {
+    pub player_id: PlayerId,
+    pub link_hash: String,
+    pub expires_at: chrono::DateTime<chrono::Utc>,
+    pub issued_by: Actor,
+}
+
 /// The player's event types, one line each (stored name, the schema version this code writes,
 /// and the webhook kinds it is sent to, `notify [...]`, if any), passed on to the next aggregate's list and at last to `domain_events!` (`crate::events`).
 /// Registrations are at version 2 since names are sealed; a version 1 name reads as plain
@@ -101,6 +173,11 @@ macro_rules! player_events {
                 PlayerErased = "PlayerErased" version 1 in catalog,
                 InviteIssued = "InviteIssued" version 1,
                 InviteRevoked = "InviteRevoked" version 1,
+                SessionStarted = "SessionStarted" version 1 in catalog,
+                SessionRenewed = "SessionRenewed" version 1 in catalog,
+                SessionEnded = "SessionEnded" version 1 in catalog,
+                AllSessionsEnded = "AllSessionsEnded" version 1 in catalog,
+                SignInLinkIssued = "SignInLinkIssued" version 1 in catalog,
             }
         }
     };
@@ -120,7 +197,12 @@ impl PlayerEvent {
             | PlayerEvent::OrganiserDismissed(_)
             | PlayerEvent::PlayerErased(_)
             | PlayerEvent::InviteIssued(_)
-            | PlayerEvent::InviteRevoked(_) => {}
+            | PlayerEvent::InviteRevoked(_)
+            | PlayerEvent::SessionStarted(_)
+            | PlayerEvent::SessionRenewed(_)
+            | PlayerEvent::SessionEnded(_)
+            | PlayerEvent::AllSessionsEnded(_)
+            | PlayerEvent::SignInLinkIssued(_) => {}
         }
     }
 }

@@ -7,9 +7,11 @@
 
 pub(crate) mod commands;
 pub(crate) mod events;
+pub(crate) mod sessions;
 
 pub use self::commands::*;
 pub use self::events::*;
+pub use self::sessions::{MAX_DEVICE_LABEL_LEN, MAX_SIGN_IN_LINK_DAYS};
 
 use crate::aggregate::{Aggregate, Decision};
 use crate::context::{Context, InviteFacts};
@@ -33,6 +35,7 @@ pub struct Player {
     erased: bool,
     /// Invites this organiser issued, by id: expiry and whether revoked.
     invites: std::collections::BTreeMap<uuid::Uuid, InviteFacts>,
+    sign_ins: sessions::SignIns,
 }
 
 impl Player {
@@ -63,6 +66,11 @@ impl Player {
     /// Whether the site admin has appointed the player organiser (and not dismissed them).
     pub fn is_organiser(&self) -> bool {
         self.organiser
+    }
+
+    /// How many of the player's sessions are signed in.
+    pub fn live_sessions(&self) -> usize {
+        self.sign_ins.live_sessions()
     }
 
     /// `player-<uuid>`, once registered.
@@ -322,11 +330,17 @@ impl Aggregate for Player {
             PlayerCommand::SignUp(c) => self.sign_up(c, context),
             PlayerCommand::IssueInvite(c) => self.issue_invite(c, context),
             PlayerCommand::RevokeInvite(c) => self.revoke_invite(c),
+            PlayerCommand::StartSession(c) => self.start_session(c, context),
+            PlayerCommand::RenewSession(c) => self.renew_session(c),
+            PlayerCommand::EndSession(c) => self.end_session(c),
+            PlayerCommand::EndAllSessions(c) => self.end_all_sessions(c),
+            PlayerCommand::IssueSignInLink(c) => self.issue_sign_in_link(c, context),
         }
     }
 
     fn apply(&mut self, event: &PlayerEvent) {
         self.version += 1;
+        self.sign_ins.apply(event);
         match event {
             PlayerEvent::PlayerRegistered(e) => {
                 self.token_hash = Some(e.token_hash.clone());
@@ -355,6 +369,11 @@ impl Aggregate for Player {
                 self.token_hash = None;
                 self.organiser = false;
             }
+            PlayerEvent::SessionStarted(_)
+            | PlayerEvent::SessionRenewed(_)
+            | PlayerEvent::SessionEnded(_)
+            | PlayerEvent::AllSessionsEnded(_)
+            | PlayerEvent::SignInLinkIssued(_) => {}
         }
     }
 

@@ -18,6 +18,7 @@ mod live;
 mod pagination;
 mod players;
 mod ratings;
+mod sessions;
 mod sign_up;
 mod tournaments;
 mod walk_ins;
@@ -49,6 +50,7 @@ pub struct QueryRoot(
     sign_up::SignUpQuery,
     players::query::AccessQuery,
     webhooks::WebhookQuery,
+    sessions::SessionQuery,
 );
 
 /// The mutation root: each change needs a bearer token; the domain decides whether the
@@ -64,6 +66,7 @@ pub struct MutationRoot(
     players::mutation::AccessMutation,
     feeds::FeedsMutation,
     webhooks::WebhookMutation,
+    sessions::SessionMutation,
 );
 
 /// Live updates over `/graphql/ws` (graphql-transport-ws or graphql-ws); authenticate in
@@ -95,6 +98,7 @@ pub(crate) fn builder_for(
         .data(shutdown)
         .data(config.webhooks.clone().unwrap_or_default())
         .data(config.sign_up)
+        .data(config.sessions)
         .extension(ErrorCodes::new(
             config.max_depth,
             config.max_introspection_depth,

@@ -28,7 +28,8 @@ pub const CATALOG_SNAPSHOT: &str = "catalog";
 /// Format 2: game tags instead of game ids, joined leagues by index (a 10M-event log's
 /// image was 253 MB in format 1, mostly game ids). Field names are kept (MessagePack maps):
 /// settings leave out fields at their defaults, which a positional encoding cannot.
-pub const CATALOG_SNAPSHOT_FORMAT: u32 = 2;
+/// Format 3: the players' signed-in sessions and unused sign-in links.
+pub const CATALOG_SNAPSHOT_FORMAT: u32 = 3;
 
 /// The catalog's state, canonically ordered.
 #[derive(Serialize, Deserialize)]
