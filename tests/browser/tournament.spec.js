@@ -199,6 +199,9 @@ test("a director runs a three-round Diplomacy tournament in the web app", async 
 
     await test.step("6. a withdrawal after round 2; round 3 with the other 21 and a swap before it starts", async () => {
       await admin.getByRole("button", { name: `Withdraw ${withdrawing}` }).click();
+      // A withdrawal asks to confirm: the first press changes nothing.
+      await expect(admin.getByText(`Withdraw ${withdrawing}? They will not be seated again.`)).toBeVisible();
+      await admin.getByRole("button", { name: `Yes, withdraw ${withdrawing}` }).click();
       await expect(admin.locator(`table.entrants tr[data-player="${withdrawing}"]`)).toContainText("withdrew after round 2");
       await expect(admin.locator(`#roll-call tr[data-player="${withdrawing}"]`)).toHaveCount(0);
       await markPresent(names.filter((n) => n !== withdrawing));

@@ -189,6 +189,7 @@ query Tournaments {
   tournaments {
     id name game gameVersion scoringSystem status playersPerBoard roundCount nextRound
     entrants { withdrawnAfterRound }
+    registration { maxEntrants }
     organisers { id }
   }
 }`;
@@ -213,6 +214,9 @@ query Tournament($id: ID!) {
     status createdAt version nextRound
     organisers { id name }
     entrants { enteredAfterRound withdrawnAfterRound player { id name } }
+    registration { closed opensAt closesAt maxEntrants approval entrants openNow refusal }
+    waitlist { id name }
+    entryRequests { id name }
     rollCall { answered present standby twoBoards player { id name } }
     proposal { round present problem sittingOut { id name } playingTwice { id name } }
     rounds {
@@ -291,6 +295,27 @@ ${RESULT_FIELDS}`;
 export const ENTER_TOURNAMENT = /* GraphQL */ `
 mutation EnterTournament($tournamentId: ID!, $playerId: ID, $idempotencyKey: String) {
   enterTournament(tournamentId: $tournamentId, playerId: $playerId, idempotencyKey: $idempotencyKey) { id version }
+}`;
+
+/** The registration controls a tournament's directors change (docs/tournaments.md#registration). */
+export const CHANGE_TOURNAMENT_REGISTRATION = /* GraphQL */ `
+mutation ChangeTournamentRegistration($tournamentId: ID!, $registration: TournamentRegistrationInput!) {
+  changeTournamentRegistration(tournamentId: $tournamentId, registration: $registration) { id version }
+}`;
+
+export const APPROVE_TOURNAMENT_ENTRY = /* GraphQL */ `
+mutation ApproveTournamentEntry($tournamentId: ID!, $playerId: ID!) {
+  approveTournamentEntry(tournamentId: $tournamentId, playerId: $playerId) { id version }
+}`;
+
+export const DECLINE_TOURNAMENT_ENTRY = /* GraphQL */ `
+mutation DeclineTournamentEntry($tournamentId: ID!, $playerId: ID!) {
+  declineTournamentEntry(tournamentId: $tournamentId, playerId: $playerId) { id version }
+}`;
+
+export const UNDO_TOURNAMENT_WITHDRAWAL = /* GraphQL */ `
+mutation UndoTournamentWithdrawal($tournamentId: ID!, $playerId: ID!) {
+  undoTournamentWithdrawal(tournamentId: $tournamentId, playerId: $playerId) { id version }
 }`;
 
 export const WITHDRAW_FROM_TOURNAMENT = /* GraphQL */ `

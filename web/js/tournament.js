@@ -1,9 +1,10 @@
 // @ts-check
-/** @file A tournament's page: settings, entrants, the open round's roll call with its live
- * proposal, a player's own boards and powers, every seeded round with its boards, seeding
- * record and swap form, standings per round updated live, and the seeding checks. This module
- * holds the page's state and its refresh; one view per section renders it
- * (tournament-entrants.js, tournament-roll-call.js, tournament-rounds.js). */
+/** @file A tournament's page: settings, registration with its waitlist and requests, entrants,
+ * the open round's roll call with its live proposal, a player's own boards and powers, every
+ * seeded round with its boards, seeding record and swap form, standings per round updated
+ * live, and the seeding checks. This module holds the page's state and its refresh; one view
+ * per section renders it (tournament-registration.js, tournament-entrants.js,
+ * tournament-roll-call.js, tournament-rounds.js). */
 
 import { gql, session } from "./api.js";
 import { h, replace, announce } from "./dom.js";
@@ -14,6 +15,7 @@ import { follow, liveBadge, serial } from "./live.js";
 import { downloads, tournamentStandingsTable } from "./standings.js";
 import { allPlayers, tournamentCatalogue } from "./tournament-common.js";
 import { renderActions, renderEntrants, renderSettings, renderTitle } from "./tournament-entrants.js";
+import { renderRegistration } from "./tournament-registration.js";
 import { renderRollCall } from "./tournament-roll-call.js";
 import { renderChecks, renderMyBoards, renderRounds } from "./tournament-rounds.js";
 
@@ -76,6 +78,7 @@ export async function tournamentView(main, [id]) {
   const title = h("h1", {});
   const actions = h("div", { class: "actions" });
   const settings = h("section", { "aria-labelledby": "settings-h" });
+  const registration = h("section", { "aria-labelledby": "registration-h", id: "registration" });
   const entrants = h("section", { "aria-labelledby": "entrants-h" });
   const rollCall = h("section", { "aria-labelledby": "roll-call-h", id: "roll-call" });
   const mine = h("section", { "aria-labelledby": "my-boards-h", id: "my-boards" });
@@ -88,7 +91,7 @@ export async function tournamentView(main, [id]) {
   const sheet = page.director
     ? h("p", {}, h("a", { href: `/tournaments/${id}/sign-in-sheet` }, "Sign-in QR codes for every entrant (print)"))
     : null;
-  replace(main, title, actions, walkIns, sheet, downloads("tournaments", id), settings, entrants, rollCall, mine, rounds,
+  replace(main, title, actions, walkIns, sheet, downloads("tournaments", id), settings, registration, entrants, rollCall, mine, rounds,
     h("section", { "aria-labelledby": "standings-h" },
       h("h2", { id: "standings-h" }, "Standings ", live.element),
       h("div", { class: "field" }, h("label", { for: "standings-after" }, "Standings after"), roundSelect),
@@ -99,6 +102,7 @@ export async function tournamentView(main, [id]) {
     renderTitle(title, page);
     renderSettings(settings, page);
     renderActions(actions, page);
+    renderRegistration(registration, page);
     renderEntrants(entrants, page);
     renderRollCall(rollCall, page);
     renderMyBoards(mine, page);

@@ -10,10 +10,11 @@ import { field, formError, input, numberOf, onSubmit, competitionFields, selectO
 import { wideTable } from "./table.js";
 import { navigate } from "./main.js";
 import { allPlayers, playerSelect, tournamentCatalogue, words } from "./tournament-common.js";
+import { registrationFields } from "./tournament-registration.js";
 
 /** @typedef {import("./tournament-common.js").PlayerRef} PlayerRef */
 
-/** One tournament's row. @param {import("./catalogue.js").Catalogue} cat @param {any} t */
+/** One tournament's row; the entrants against the cap, if any. @param {import("./catalogue.js").Catalogue} cat @param {any} t */
 function tournamentRow(cat, t) {
   const seeded = t.nextRound === null ? t.roundCount : t.nextRound - 1;
   const active = t.entrants.filter((/** @type {any} */ e) => e.withdrawnAfterRound === null).length;
@@ -22,7 +23,7 @@ function tournamentRow(cat, t) {
     h("td", {}, badge(t.status)),
     h("td", {}, t.game, t.gameVersion ? ` (${t.gameVersion})` : ""),
     h("td", {}, systemName(cat, t.scoringSystem)),
-    h("td", { class: "num" }, active),
+    h("td", { class: "num" }, t.registration.maxEntrants === null ? active : `${active} of ${t.registration.maxEntrants}`),
     h("td", { class: "num" }, t.playersPerBoard),
     h("td", { class: "num" }, `${seeded}/${t.roundCount}`));
 }
@@ -99,6 +100,7 @@ function createTournamentForm(cat, tcat, players) {
   const topBoard = check();
   const replacementScores = selectOf(tcat.replacementScores, (value) => ({ value, text: words(value) }));
   const keepApart = keepApartField(players);
+  const registration = registrationFields();
   const showSystem = () => {
     const info = cat.bySystem.get(system.value);
     if (info) systemRule.textContent = `${info.rule} ${playersPerGame(info)} players per board.`;
@@ -121,6 +123,7 @@ function createTournamentForm(cat, tcat, players) {
     field("Top board in the last round", topBoard, { field: "topBoardLastRound", hint: "Board 1 of the last round seats the leaders." }),
     keepApart.element,
     field("Replacement scores", replacementScores, { field: "replacementScores", hint: "Who is credited with a seat a replacement player finished." }),
+    registration.element,
     h("button", { type: "submit", class: "primary" }, "Create tournament"));
   onSubmit(form, async (idempotencyKey) => {
     const settings = {
@@ -134,6 +137,7 @@ function createTournamentForm(cat, tcat, players) {
       sitOutPointsOnce: sitOutOnce.checked,
       topBoardLastRound: topBoard.checked,
       replacementScores: replacementScores.value || null,
+      registration: registration.read(),
     };
     const { createTournament } = await gql(Q.CREATE_TOURNAMENT, { input: settings, idempotencyKey });
     announce(`Tournament ${createTournament.name} created.`);

@@ -4,8 +4,8 @@
 //! a new event is put into words here before any surface shows it.
 
 use league_domain::{
-    CalendarEvent, DomainEvent, LeagueEvent, PlayerEvent, PlayerId, SignInMethod, TournamentEvent,
-    WebhookEvent, redact_urls, seat_label,
+    CalendarEvent, DomainEvent, LeagueEvent, PlayerEvent, PlayerId, Registration, SignInMethod,
+    TournamentEvent, WebhookEvent, redact_urls, seat_label,
 };
 use league_scoring::{GameResult, score_game_unexplained};
 use uuid::Uuid;
@@ -49,6 +49,28 @@ impl App {
     pub fn shown_name(&self, player: Uuid) -> String {
         self.catalog().player(player).map_or_else(|| player.to_string(), |p| p.name.clone())
     }
+}
+
+/// A tournament's registration controls in words: "open, 2026-12-01T09:00:00+00:00 to …,
+/// at most 21 entrants, entries approved by the organisers".
+fn registration_words(registration: &Registration) -> String {
+    let mut words = vec![if registration.closed { "closed" } else { "open" }.to_owned()];
+    match (registration.opens_at, registration.closes_at) {
+        (Some(opens), Some(closes)) => {
+            words.push(format!("from {} to {}", opens.to_rfc3339(), closes.to_rfc3339()));
+        }
+        (Some(opens), None) => words.push(format!("from {}", opens.to_rfc3339())),
+        (None, Some(closes)) => words.push(format!("until {}", closes.to_rfc3339())),
+        (None, None) => {}
+    }
+    words.push(match registration.max_entrants {
+        Some(cap) => format!("at most {cap} entrants, then a waitlist"),
+        None => "no cap".to_owned(),
+    });
+    if registration.approval {
+        words.push("entries approved by the organisers".to_owned());
+    }
+    words.join(", ")
 }
 
 struct Words<'a> {
@@ -251,6 +273,33 @@ impl Words<'_> {
             }
             TournamentEvent::TournamentCoOrganiserAdded(e) => {
                 format!("{} co-organises the tournament", self.name(e.player_id.into()))
+            }
+            TournamentEvent::TournamentRegistrationChanged(e) => {
+                format!("Registration: {}", registration_words(&e.registration))
+            }
+            TournamentEvent::TournamentEntryRequested(e) => {
+                format!("{} asked to enter", self.name(e.player_id.into()))
+            }
+            TournamentEvent::TournamentEntryApproved(e) => {
+                format!("{}'s entry was approved", self.name(e.player_id.into()))
+            }
+            TournamentEvent::TournamentEntryDeclined(e) => {
+                format!("{}'s entry was declined", self.name(e.player_id.into()))
+            }
+            TournamentEvent::TournamentPlayerWaitlisted(e) => {
+                format!(
+                    "{} joined the waitlist: the tournament is full",
+                    self.name(e.player_id.into())
+                )
+            }
+            TournamentEvent::TournamentPlayerPromoted(e) => {
+                format!("{} entered from the waitlist", self.name(e.player_id.into()))
+            }
+            TournamentEvent::TournamentEntryCancelled(e) => {
+                format!("{} gave up their place in the queue", self.name(e.player_id.into()))
+            }
+            TournamentEvent::TournamentWithdrawalUndone(e) => {
+                format!("{}'s withdrawal was undone", self.name(e.player_id.into()))
             }
         }
     }

@@ -159,14 +159,24 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
         },
         AppCommand::Tournament(c) => match c {
             TournamentCommand::Create(_) => &[EventType::TournamentCreated],
-            TournamentCommand::Enter(_) => &[EventType::TournamentPlayerEntered],
-            TournamentCommand::Withdraw(_) => &[EventType::TournamentPlayerWithdrawn],
+            TournamentCommand::Enter(_) => &[
+                EventType::TournamentPlayerEntered,
+                EventType::TournamentPlayerWaitlisted,
+                EventType::TournamentEntryRequested,
+            ],
+            TournamentCommand::Withdraw(_) => {
+                &[EventType::TournamentPlayerWithdrawn, EventType::TournamentEntryCancelled]
+            }
             TournamentCommand::AnswerRollCall(_) => &[EventType::RollCallAnswered],
             TournamentCommand::SeedRound(_) => &[EventType::RoundSeeded],
             TournamentCommand::Swap(_) => &[EventType::RoundPlayersSwapped],
             TournamentCommand::ReportResult(_) => &[EventType::BoardFinished],
             TournamentCommand::CorrectResult(_) => &[EventType::BoardResultCorrected],
             TournamentCommand::AddCoOrganiser(_) => &[EventType::TournamentCoOrganiserAdded],
+            TournamentCommand::ChangeRegistration(_) => &[EventType::TournamentRegistrationChanged],
+            TournamentCommand::ApproveEntry(_) => &[EventType::TournamentEntryApproved],
+            TournamentCommand::DeclineEntry(_) => &[EventType::TournamentEntryDeclined],
+            TournamentCommand::UndoWithdrawal(_) => &[EventType::TournamentWithdrawalUndone],
         },
         AppCommand::Calendar(CalendarCommand::Rotate(_)) => {
             &[EventType::CalendarFeedIssued, EventType::CalendarFeedRotated]

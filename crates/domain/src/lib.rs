@@ -85,13 +85,17 @@ pub use scores::{Effects, RecordedResult, ScoreError, ScoredGames, ScoredResult,
 pub use seats::{DIPLOMACY_POWERS, seat_label, seat_labels};
 pub use settings::LeagueSettings;
 pub use tournament::{
-    AddTournamentCoOrganiser, AnswerRollCall, Attendance, Board, BoardFinished,
-    BoardResultCorrected, CorrectBoardResult, CreateTournament, EnterTournament, Entrant,
-    MAX_ROUNDS, Replacement, ReplacementScores, ReportBoardResult, RollCallAnswered, Round,
+    AddTournamentCoOrganiser, AnswerRollCall, ApproveTournamentEntry, Attendance, Board,
+    BoardFinished, BoardResultCorrected, ChangeTournamentRegistration, CorrectBoardResult,
+    CreateTournament, DeclineTournamentEntry, EnterTournament, Entrant, MAX_ROUNDS, Registration,
+    RegistrationChange, Replacement, ReplacementScores, ReportBoardResult, RollCallAnswered, Round,
     RoundCompleted, RoundPlayersSwapped, RoundSeeded, SeedRound, SeededBoard, SeedingCheck,
     SwapRoundPlayers, Tournament, TournamentCoOrganiserAdded, TournamentCommand,
-    TournamentCompleted, TournamentCreated, TournamentEvent, TournamentPlayerEntered,
-    TournamentPlayerWithdrawn, TournamentSettings, TournamentStatus, WithdrawFromTournament,
+    TournamentCompleted, TournamentCreated, TournamentEntryApproved, TournamentEntryCancelled,
+    TournamentEntryDeclined, TournamentEntryRequested, TournamentEvent, TournamentPlayerEntered,
+    TournamentPlayerPromoted, TournamentPlayerWaitlisted, TournamentPlayerWithdrawn,
+    TournamentRegistrationChanged, TournamentSettings, TournamentStatus,
+    TournamentWithdrawalUndone, UndoTournamentWithdrawal, WithdrawFromTournament,
 };
 pub use webhook::{
     MAX_WEBHOOK_COMPETITIONS, MAX_WEBHOOK_URL_CHARS, PauseWebhook, RegisterWebhook, RemoveWebhook,

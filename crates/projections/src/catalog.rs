@@ -12,7 +12,8 @@ use std::sync::LazyLock;
 
 use league_domain::{
     DomainEvent, EventType, LeagueEvent, LeagueSettings, LeagueStatus, Organisers, PlayerEvent,
-    TournamentEvent, TournamentSettings, TournamentStatus,
+    TournamentEvent, TournamentPlayerEntered, TournamentPlayerPromoted, TournamentSettings,
+    TournamentStatus,
 };
 use league_store::{EventStore, RecordedEvent};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -424,10 +425,22 @@ impl Catalog {
                     organisers: Organisers::created_by(e.created_by),
                 });
             }
-            TournamentEvent::TournamentPlayerEntered(e) => {
-                self.tournament_mut(e.tournament_id.into(), position)?
+            TournamentEvent::TournamentPlayerEntered(TournamentPlayerEntered {
+                tournament_id,
+                player_id,
+                ..
+            })
+            | TournamentEvent::TournamentPlayerPromoted(TournamentPlayerPromoted {
+                tournament_id,
+                player_id,
+            }) => {
+                self.tournament_mut((*tournament_id).into(), position)?
                     .entrants
-                    .push(e.player_id.into());
+                    .push((*player_id).into());
+            }
+            TournamentEvent::TournamentRegistrationChanged(e) => {
+                self.tournament_mut(e.tournament_id.into(), position)?.settings.registration =
+                    e.registration;
             }
             TournamentEvent::RoundSeeded(e) => {
                 let tournament = self.tournament_mut(e.tournament_id.into(), position)?;
@@ -438,8 +451,9 @@ impl Catalog {
                 self.tournament_mut(e.tournament_id.into(), position)?.status =
                     TournamentStatus::Completed;
             }
-            // Withdrawn entrants stay listed (their scores stay in the standings); roll calls,
-            // boards and results are the tournament's own fold's business.
+            // Withdrawn entrants stay listed (their scores stay in the standings); requests,
+            // the waitlist, roll calls, boards and results are the tournament's own fold's
+            // business.
             _ => return Ok(false),
         }
         Ok(true)
@@ -549,6 +563,8 @@ mod tests {
             TournamentPlayerEntered,
             RoundSeeded,
             TournamentCompleted,
+            TournamentRegistrationChanged,
+            TournamentPlayerPromoted,
             TokenRotated,
             TokenRevoked,
             OrganiserAppointed,

@@ -20,6 +20,7 @@ mod oracle;
 mod pagination;
 mod ratings;
 mod refusals;
+mod registration;
 mod results;
 mod roles;
 pub(crate) mod sessions;

@@ -69,6 +69,13 @@ const CO_ORGANISER: &str =
     "mutation($c: ID!, $p: ID!) { addCoOrganiser(competitionId: $c, playerId: $p) }";
 const CREATE: &str =
     "mutation($input: CreateTournamentInput!) { createTournament(input: $input) { id } }";
+const REGISTRATION: &str = "mutation($t: ID!, $r: TournamentRegistrationInput!) {
+  changeTournamentRegistration(tournamentId: $t, registration: $r) { id } }";
+
+/// An organiser's decision `command` (`approveTournamentEntry`, …) about player `p`.
+fn decision(command: &str) -> String {
+    format!("mutation($t: ID!, $p: ID!) {{ {command}(tournamentId: $t, playerId: $p) {{ id }} }}")
+}
 
 /// The boards of `round`: (id, seated player ids).
 async fn boards(server: &TestApp, id: &str, round: usize) -> Vec<(String, Vec<String>)> {
@@ -143,6 +150,15 @@ async fn every_tournament_refusal_has_its_documented_code(db: TestDatabase) {
     );
     let when = "the player has already entered, or has withdrawn";
     table.check("enterTournament", when, &enter(server, &leaver.token, &id, None).await);
+    let undo = decision("undoTournamentWithdrawal");
+    let response = server.gql(Some(&p1.token), &undo, json!({ "t": id, "p": leaver.id })).await;
+    table.check(
+        "undoTournamentWithdrawal",
+        "the caller does not organise the tournament",
+        &response,
+    );
+    let response = server.gql(Some(ADMIN), &undo, json!({ "t": id, "p": p1.id })).await;
+    table.check("undoTournamentWithdrawal", "the player has not withdrawn", &response);
 
     // Roll call for round 1.
     let response =
@@ -173,6 +189,13 @@ async fn every_tournament_refusal_has_its_documented_code(db: TestDatabase) {
     table.check("seedRound", "the players present cannot fill whole boards", &response);
     assert!(seed(server, &id, 1).await["errors"].is_null());
     let round_1 = boards(server, &id, 1).await;
+    let response = server.gql(Some(ADMIN), &undo, json!({ "t": id, "p": leaver.id })).await;
+    let when = "a round was seeded since the withdrawal, or the tournament has completed";
+    table.check("undoTournamentWithdrawal", when, &response);
+    let cap = json!({ "t": id, "r": { "maxEntrants": 9 } });
+    let response = server.gql(Some(ADMIN), REGISTRATION, cap).await;
+    let when = "round 1 is seeded and a control other than `closed` would change";
+    table.check("changeTournamentRegistration", when, &response);
     let (board, seats) = round_1[0].clone();
 
     // Round 1 is being played.
@@ -274,8 +297,61 @@ async fn every_tournament_refusal_has_its_documented_code(db: TestDatabase) {
     table.check("addCoOrganiser", "the player already organises it", &response);
     assert_eq!(head().await, before, "a refusal appends nothing");
 
+    registration_refusals(server, &mut table, &players).await;
+
     let untested: Vec<_> = table.rows.keys().filter(|key| !table.seen.contains(*key)).collect();
     assert!(untested.is_empty(), "rows no refusal triggered: {untested:?}");
+}
+
+/// The registration controls' refusals, on a tournament of their own: closed, capped at 1,
+/// with approval (`docs/tournaments.md#registration`).
+async fn registration_refusals(
+    server: &TestApp,
+    table: &mut Table,
+    players: &[crate::support::Player],
+) {
+    let (p1, p2, p3) = (&players[0], &players[1], &players[2]);
+    let mut input = diplomacy_input(2);
+    input["registration"] = json!({ "closed": true, "maxEntrants": 1, "approval": true });
+    let created = server.data(Some(ADMIN), CREATE, json!({ "input": input })).await;
+    let id = created["createTournament"]["id"].as_str().unwrap().to_owned();
+    let when = "a player enters themself while registration is closed or outside its window";
+    table.check("enterTournament", when, &enter(server, &p1.token, &id, None).await);
+    let change = |token: &str, registration: Value| {
+        let variables = json!({ "t": id, "r": registration });
+        let token = token.to_owned();
+        async move { server.gql(Some(&token), REGISTRATION, variables).await }
+    };
+    let response = change(&p1.token, json!({ "closed": false })).await;
+    table.check(
+        "changeTournamentRegistration",
+        "the caller does not organise the tournament",
+        &response,
+    );
+    let response = change(ADMIN, json!({ "closed": true })).await;
+    table.check("changeTournamentRegistration", "the controls would stay as they are", &response);
+    let when = "the window closes before it opens, or the cap is below 1";
+    table.check(
+        "changeTournamentRegistration",
+        when,
+        &change(ADMIN, json!({ "maxEntrants": 0 })).await,
+    );
+    let backwards =
+        json!({ "opensAt": "2030-01-02T00:00:00Z", "closesAt": "2030-01-01T00:00:00Z" });
+    table.check("changeTournamentRegistration", when, &change(ADMIN, backwards).await);
+    assert!(change(ADMIN, json!({ "closed": false })).await["errors"].is_null());
+
+    // p1 asks to enter; p3 never asked.
+    assert!(enter(server, &p1.token, &id, None).await["errors"].is_null());
+    let when = "the player is on the waitlist, has asked to enter, or was declined";
+    table.check("enterTournament", when, &enter(server, &p1.token, &id, None).await);
+    for command in ["approveTournamentEntry", "declineTournamentEntry"] {
+        let mutation = decision(command);
+        let response = server.gql(Some(&p2.token), &mutation, json!({ "t": id, "p": p1.id })).await;
+        table.check(command, "the caller does not organise the tournament", &response);
+        let response = server.gql(Some(ADMIN), &mutation, json!({ "t": id, "p": p3.id })).await;
+        table.check(command, "the player has no entry request waiting", &response);
+    }
 }
 
 on_both_databases!(every_tournament_refusal_has_its_documented_code);

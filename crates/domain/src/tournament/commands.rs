@@ -3,7 +3,7 @@
 use league_scoring::GameResult;
 
 use super::Tournament;
-use super::settings::{Attendance, Replacement, TournamentSettings};
+use super::settings::{Attendance, RegistrationChange, Replacement, TournamentSettings};
 use crate::ids::{Actor, BoardId, PlayerId, TournamentId, tournament_stream_id};
 
 /// An organiser of a tournament, or the site admin, makes another player co-organiser of it.
@@ -24,7 +24,9 @@ pub struct CreateTournament {
 }
 
 /// A player enters the tournament (themself; the tournament's organisers and the site admin
-/// anyone), before its last round is seeded.
+/// anyone), before its last round is seeded. A player entering themself needs registration
+/// open and within its window, and makes a request when entries need approval; an entry
+/// beyond the cap joins the waitlist (`docs/tournaments.md#registration`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct EnterTournament {
     pub actor: Actor,
@@ -33,9 +35,43 @@ pub struct EnterTournament {
 }
 
 /// A player withdraws (themself; the tournament's organisers and the site admin anyone) when not
-/// seated in a round still being played.
+/// seated in a round still being played; a player on the waitlist or with an entry request
+/// gives up their place.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WithdrawFromTournament {
+    pub actor: Actor,
+    pub tournament_id: TournamentId,
+    pub player_id: PlayerId,
+}
+
+/// One of the tournament's organisers (or the site admin) changes its registration controls.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChangeTournamentRegistration {
+    pub actor: Actor,
+    pub tournament_id: TournamentId,
+    pub change: RegistrationChange,
+}
+
+/// One of the tournament's organisers (or the site admin) approves a player's entry request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApproveTournamentEntry {
+    pub actor: Actor,
+    pub tournament_id: TournamentId,
+    pub player_id: PlayerId,
+}
+
+/// One of the tournament's organisers (or the site admin) declines a player's entry request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeclineTournamentEntry {
+    pub actor: Actor,
+    pub tournament_id: TournamentId,
+    pub player_id: PlayerId,
+}
+
+/// One of the tournament's organisers (or the site admin) undoes a player's withdrawal
+/// before another round is seeded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UndoTournamentWithdrawal {
     pub actor: Actor,
     pub tournament_id: TournamentId,
     pub player_id: PlayerId,
@@ -112,6 +148,10 @@ pub enum TournamentCommand {
     ReportResult(ReportBoardResult),
     CorrectResult(CorrectBoardResult),
     AddCoOrganiser(AddTournamentCoOrganiser),
+    ChangeRegistration(ChangeTournamentRegistration),
+    ApproveEntry(ApproveTournamentEntry),
+    DeclineEntry(DeclineTournamentEntry),
+    UndoWithdrawal(UndoTournamentWithdrawal),
 }
 
 macro_rules! tournament_commands {
@@ -149,7 +189,11 @@ tournament_commands!(
     SwapRoundPlayers => Swap,
     ReportBoardResult => ReportResult,
     CorrectBoardResult => CorrectResult,
-    AddTournamentCoOrganiser => AddCoOrganiser
+    AddTournamentCoOrganiser => AddCoOrganiser,
+    ChangeTournamentRegistration => ChangeRegistration,
+    ApproveTournamentEntry => ApproveEntry,
+    DeclineTournamentEntry => DeclineEntry,
+    UndoTournamentWithdrawal => UndoWithdrawal
 );
 
 impl TournamentCommand {
@@ -162,11 +206,17 @@ impl TournamentCommand {
     /// state before the command): the one entering, a new co-organiser, a roll-call
     /// answer's player, both players of a swap, replacement players, and everyone a seeding
     /// would seat or sit out. The application tells the handler which of them are not
-    /// registered or were erased ([`crate::Context`]). A withdrawal, and the seated players
-    /// of a board's result, name nobody new.
+    /// registered or were erased ([`crate::Context`]). A withdrawal and a change of the
+    /// registration controls may free places: the waitlist, whose erased players are not
+    /// promoted. A decline, and the seated players of a board's result, name nobody new.
     pub fn players_to_check(&self, tournament: &Tournament) -> Vec<PlayerId> {
         match self {
             TournamentCommand::Enter(c) => vec![c.player_id],
+            TournamentCommand::ApproveEntry(c) => vec![c.player_id],
+            TournamentCommand::UndoWithdrawal(c) => vec![c.player_id],
+            TournamentCommand::Withdraw(_) | TournamentCommand::ChangeRegistration(_) => {
+                tournament.waitlist().to_vec()
+            }
             TournamentCommand::AddCoOrganiser(c) => vec![c.player_id],
             TournamentCommand::AnswerRollCall(c) => vec![c.player_id],
             TournamentCommand::Swap(c) => vec![c.first, c.second],
@@ -175,7 +225,7 @@ impl TournamentCommand {
             | TournamentCommand::CorrectResult(CorrectBoardResult { replacements, .. }) => {
                 replacements.iter().map(|r| r.replacement).collect()
             }
-            TournamentCommand::Create(_) | TournamentCommand::Withdraw(_) => Vec::new(),
+            TournamentCommand::Create(_) | TournamentCommand::DeclineEntry(_) => Vec::new(),
         }
     }
 }

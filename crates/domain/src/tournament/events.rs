@@ -1,9 +1,11 @@
-//! The events of a tournament's stream (`tournament-<uuid>`): entries, roll calls, seeded rounds, board results and corrections, completion, co-organisers.
+//! The events of a tournament's stream (`tournament-<uuid>`): registration controls, entries,
+//! requests and the waitlist, withdrawals, roll calls, seeded rounds, board results and
+//! corrections, completion, co-organisers.
 
 use league_scoring::{ConcessionRule, GameResult};
 use serde::{Deserialize, Serialize};
 
-use super::settings::{Attendance, Replacement, SeededBoard, TournamentSettings};
+use super::settings::{Attendance, Registration, Replacement, SeededBoard, TournamentSettings};
 use crate::event_enum::aggregate_enum;
 use crate::ids::{Actor, BoardId, PlayerId, TournamentId};
 use crate::scores::Effects;
@@ -140,6 +142,81 @@ pub struct TournamentCompleted {
     pub tournament_id: TournamentId,
 }
 
+/// An organiser changed the registration controls (`docs/tournaments.md#registration`):
+/// `registration` is the whole set as it now stands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TournamentRegistrationChanged {
+    pub tournament_id: TournamentId,
+    pub registration: Registration,
+    pub changed_by: Actor,
+}
+
+/// A player asked to enter a tournament whose entries the organisers approve.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TournamentEntryRequested {
+    pub tournament_id: TournamentId,
+    pub player_id: PlayerId,
+    pub requested_by: Actor,
+}
+
+/// An organiser approved a player's request to enter (the entry or the waitlist place
+/// follows it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TournamentEntryApproved {
+    pub tournament_id: TournamentId,
+    pub player_id: PlayerId,
+    pub approved_by: Actor,
+}
+
+/// An organiser declined a player's request to enter.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TournamentEntryDeclined {
+    pub tournament_id: TournamentId,
+    pub player_id: PlayerId,
+    pub declined_by: Actor,
+}
+
+/// The tournament was full: the player joined the end of its waitlist.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TournamentPlayerWaitlisted {
+    pub tournament_id: TournamentId,
+    pub player_id: PlayerId,
+    pub waitlisted_by: Actor,
+}
+
+/// A place came free (a withdrawal, a higher cap): the first player on the waitlist entered,
+/// appended with what freed the place.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TournamentPlayerPromoted {
+    pub tournament_id: TournamentId,
+    pub player_id: PlayerId,
+}
+
+/// A player on the waitlist, or waiting for the organisers' answer, gave up their place.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TournamentEntryCancelled {
+    pub tournament_id: TournamentId,
+    pub player_id: PlayerId,
+    pub cancelled_by: Actor,
+}
+
+/// An organiser undid a player's withdrawal before another round was seeded: the player is
+/// an active entrant again.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TournamentWithdrawalUndone {
+    pub tournament_id: TournamentId,
+    pub player_id: PlayerId,
+    pub undone_by: Actor,
+}
+
 /// The tournament's event types, one line each, like `player_events!`. Board results are at
 /// version 2 since each system scores a concession as its own rule says ([`crate::upcast`]).
 macro_rules! tournament_events {
@@ -158,6 +235,14 @@ macro_rules! tournament_events {
                 RoundCompleted = "RoundCompleted" version 1,
                 TournamentCompleted = "TournamentCompleted" version 1 in catalog notify [LeagueCompleted],
                 TournamentCoOrganiserAdded = "TournamentCoOrganiserAdded" version 1 in catalog,
+                TournamentRegistrationChanged = "TournamentRegistrationChanged" version 1 in catalog,
+                TournamentEntryRequested = "TournamentEntryRequested" version 1,
+                TournamentEntryApproved = "TournamentEntryApproved" version 1,
+                TournamentEntryDeclined = "TournamentEntryDeclined" version 1,
+                TournamentPlayerWaitlisted = "TournamentPlayerWaitlisted" version 1,
+                TournamentPlayerPromoted = "TournamentPlayerPromoted" version 1 in catalog,
+                TournamentEntryCancelled = "TournamentEntryCancelled" version 1,
+                TournamentWithdrawalUndone = "TournamentWithdrawalUndone" version 1,
             }
         }
     };
@@ -186,7 +271,15 @@ impl TournamentEvent {
             | TournamentEvent::RoundPlayersSwapped(_)
             | TournamentEvent::RoundCompleted(_)
             | TournamentEvent::TournamentCompleted(_)
-            | TournamentEvent::TournamentCoOrganiserAdded(_) => {}
+            | TournamentEvent::TournamentCoOrganiserAdded(_)
+            | TournamentEvent::TournamentRegistrationChanged(_)
+            | TournamentEvent::TournamentEntryRequested(_)
+            | TournamentEvent::TournamentEntryApproved(_)
+            | TournamentEvent::TournamentEntryDeclined(_)
+            | TournamentEvent::TournamentPlayerWaitlisted(_)
+            | TournamentEvent::TournamentPlayerPromoted(_)
+            | TournamentEvent::TournamentEntryCancelled(_)
+            | TournamentEvent::TournamentWithdrawalUndone(_) => {}
         }
     }
 }
@@ -204,6 +297,7 @@ impl TournamentEvent {
                 Effects::result(e.tournament_id.uuid(), e.board_id.uuid(), &e.result, true)
             }
             TournamentEvent::TournamentPlayerEntered(_)
+            | TournamentEvent::TournamentPlayerPromoted(_)
             | TournamentEvent::RoundSeeded(_)
             | TournamentEvent::RoundPlayersSwapped(_) => Effects::MOVES_STANDINGS,
             TournamentEvent::TournamentCreated(_)
@@ -211,7 +305,14 @@ impl TournamentEvent {
             | TournamentEvent::RollCallAnswered(_)
             | TournamentEvent::RoundCompleted(_)
             | TournamentEvent::TournamentCompleted(_)
-            | TournamentEvent::TournamentCoOrganiserAdded(_) => Effects::NONE,
+            | TournamentEvent::TournamentCoOrganiserAdded(_)
+            | TournamentEvent::TournamentRegistrationChanged(_)
+            | TournamentEvent::TournamentEntryRequested(_)
+            | TournamentEvent::TournamentEntryApproved(_)
+            | TournamentEvent::TournamentEntryDeclined(_)
+            | TournamentEvent::TournamentPlayerWaitlisted(_)
+            | TournamentEvent::TournamentEntryCancelled(_)
+            | TournamentEvent::TournamentWithdrawalUndone(_) => Effects::NONE,
         }
     }
 }

@@ -2,6 +2,8 @@
 //! (`docs/tournaments.md`). Entrants come and go, each round has a roll call, is seeded into
 //! boards from it, and its boards' results are reported and corrected like league games.
 //! Standings combine the boards' scores with the tournament's round and tournament scoring.
+//! Registration controls (closed or open, a window, a cap with a waitlist, approval) decide
+//! how an entry is taken (`docs/tournaments.md#registration`).
 
 pub(crate) mod commands;
 pub(crate) mod events;
@@ -20,7 +22,8 @@ pub use self::commands::*;
 pub use self::events::*;
 pub use self::seeding::SeedingCheck;
 pub use self::settings::{
-    Attendance, Replacement, ReplacementScores, SeededBoard, TournamentSettings,
+    Attendance, Registration, RegistrationChange, Replacement, ReplacementScores, SeededBoard,
+    TournamentSettings,
 };
 use crate::aggregate::{Aggregate, Decision};
 use crate::context::Context;
@@ -129,6 +132,12 @@ pub struct Tournament {
     rounds: Vec<Round>,
     completed: bool,
     organisers: Organisers,
+    /// Players waiting for a place, first in line first.
+    waitlist: Vec<PlayerId>,
+    /// Entry requests the organisers have not answered, in the order asked.
+    requests: Vec<PlayerId>,
+    /// Players whose request the organisers declined (they may not ask again).
+    declined: Vec<PlayerId>,
 }
 
 impl Tournament {
@@ -168,6 +177,26 @@ impl Tournament {
 
     pub fn entrant(&self, player: PlayerId) -> Option<&Entrant> {
         self.entrants.iter().find(|e| e.player == player)
+    }
+
+    /// The registration controls as they now stand (`docs/tournaments.md#registration`).
+    pub fn registration(&self) -> Registration {
+        self.settings().map(|s| s.registration).unwrap_or_default()
+    }
+
+    /// Players waiting for a place, first in line first.
+    pub fn waitlist(&self) -> &[PlayerId] {
+        &self.waitlist
+    }
+
+    /// Entry requests awaiting the organisers' answer, in the order asked.
+    pub fn requests(&self) -> &[PlayerId] {
+        &self.requests
+    }
+
+    /// Entrants who have not withdrawn (the ones the cap counts).
+    pub fn active_entrants(&self) -> usize {
+        self.entrants.iter().filter(|e| e.is_active()).count()
     }
 
     /// The seeded rounds, in order.
@@ -286,32 +315,121 @@ impl Tournament {
         c: &EnterTournament,
         context: &Context,
     ) -> Result<Vec<TournamentEvent>, DomainError> {
-        let settings = self.created(c.tournament_id)?;
+        self.created(c.tournament_id)?;
         self.authorise_for_player(c.actor, c.player_id, c.tournament_id, "enter")?;
         if context.unknown_players.contains(&c.player_id) {
             return Err(DomainError::PlayerNotFound(c.player_id));
         }
         context.refuse_erased(c.player_id)?;
-        if let Some(entrant) = self.entrant(c.player_id) {
-            return Err(DomainError::conflict(if entrant.is_active() {
-                format!("player {} has already entered", c.player_id)
-            } else {
-                format!("player {} has withdrawn and cannot enter again", c.player_id)
-            }));
+        let organiser = self.organisers.may_manage(c.actor);
+        self.refuse_second_entry(c.player_id, organiser)?;
+        self.refuse_after_last_round()?;
+        let registration = self.registration();
+        if !organiser {
+            // Organisers enter anyone at any time, a walk-in at the venue included
+            // (`docs/tournaments.md#registration`).
+            if let Some(refusal) = registration.refusal(context.now) {
+                return Err(DomainError::conflict(refusal));
+            }
+            if registration.approval {
+                return Ok(vec![TournamentEvent::TournamentEntryRequested(
+                    TournamentEntryRequested {
+                        tournament_id: c.tournament_id,
+                        player_id: c.player_id,
+                        requested_by: c.actor,
+                    },
+                )]);
+            }
         }
-        if self.rounds.len() as u32 >= settings.rounds {
+        Ok(vec![self.place(c.tournament_id, c.player_id, c.actor)])
+    }
+
+    /// `CONFLICT` when `player` already entered, withdrew, waits on the waitlist or for an
+    /// answer, or (unless an organiser enters them) was declined.
+    fn refuse_second_entry(&self, player: PlayerId, organiser: bool) -> Result<(), DomainError> {
+        let refusal = if let Some(entrant) = self.entrant(player) {
+            if entrant.is_active() {
+                format!("player {player} has already entered")
+            } else {
+                format!(
+                    "player {player} has withdrawn and cannot enter again (an organiser may \
+                     undo the withdrawal until the next round is seeded)"
+                )
+            }
+        } else if let Some(place) = self.waitlist.iter().position(|p| *p == player) {
+            format!("player {player} is already on the waitlist (place {})", place + 1)
+        } else if self.requests.contains(&player) {
+            format!("player {player} has already asked to enter: the organisers will answer")
+        } else if self.declined.contains(&player) && !organiser {
+            format!("the organisers declined player {player}'s entry")
+        } else {
+            return Ok(());
+        };
+        Err(DomainError::conflict(refusal))
+    }
+
+    fn refuse_after_last_round(&self) -> Result<(), DomainError> {
+        if self.next_round().is_none() {
             return Err(DomainError::conflict(
                 "the last round is already seeded: entries are closed",
             ));
         }
-        Ok(vec![TournamentEvent::TournamentPlayerEntered(TournamentPlayerEntered {
-            tournament_id: c.tournament_id,
-            player_id: c.player_id,
-            entered_by: c.actor,
-        })])
+        Ok(())
     }
 
-    fn withdraw(&self, c: &WithdrawFromTournament) -> Result<Vec<TournamentEvent>, DomainError> {
+    /// The entry of `player`: into the tournament, or onto the waitlist when the cap is
+    /// reached.
+    fn place(
+        &self,
+        tournament_id: TournamentId,
+        player_id: PlayerId,
+        by: Actor,
+    ) -> TournamentEvent {
+        if self.registration().is_full(self.active_entrants()) {
+            TournamentEvent::TournamentPlayerWaitlisted(TournamentPlayerWaitlisted {
+                tournament_id,
+                player_id,
+                waitlisted_by: by,
+            })
+        } else {
+            TournamentEvent::TournamentPlayerEntered(TournamentPlayerEntered {
+                tournament_id,
+                player_id,
+                entered_by: by,
+            })
+        }
+    }
+
+    /// The waitlist's first players promoted into the places free under `registration` with
+    /// `active` entrants, while entries are still taken; erased players wait unpromoted.
+    fn promotions(
+        &self,
+        tournament_id: TournamentId,
+        registration: Registration,
+        active: usize,
+        context: &Context,
+    ) -> Vec<TournamentEvent> {
+        if self.next_round().is_none() {
+            return Vec::new();
+        }
+        self.waitlist
+            .iter()
+            .filter(|p| !context.erased_players.contains(p))
+            .take(registration.places_left(active))
+            .map(|&player_id| {
+                TournamentEvent::TournamentPlayerPromoted(TournamentPlayerPromoted {
+                    tournament_id,
+                    player_id,
+                })
+            })
+            .collect()
+    }
+
+    fn withdraw(
+        &self,
+        c: &WithdrawFromTournament,
+        context: &Context,
+    ) -> Result<Vec<TournamentEvent>, DomainError> {
         self.created(c.tournament_id)?;
         self.authorise_for_player(c.actor, c.player_id, c.tournament_id, "withdraw")?;
         if self.completed {
@@ -319,6 +437,13 @@ impl Tournament {
                 "tournament {} has completed: its entrants can no longer withdraw",
                 c.tournament_id
             )));
+        }
+        if self.waitlist.contains(&c.player_id) || self.requests.contains(&c.player_id) {
+            return Ok(vec![TournamentEvent::TournamentEntryCancelled(TournamentEntryCancelled {
+                tournament_id: c.tournament_id,
+                player_id: c.player_id,
+                cancelled_by: c.actor,
+            })]);
         }
         self.active_entrant(c.player_id)?;
         if let Some(round) = self.rounds.last()
@@ -330,12 +455,126 @@ impl Tournament {
                 c.player_id, round.number
             )));
         }
-        Ok(vec![TournamentEvent::TournamentPlayerWithdrawn(TournamentPlayerWithdrawn {
+        let mut events =
+            vec![TournamentEvent::TournamentPlayerWithdrawn(TournamentPlayerWithdrawn {
+                tournament_id: c.tournament_id,
+                player_id: c.player_id,
+                after_round: self.rounds.len() as u32,
+                withdrawn_by: c.actor,
+            })];
+        let active = self.active_entrants() - 1;
+        events.extend(self.promotions(c.tournament_id, self.registration(), active, context));
+        Ok(events)
+    }
+
+    fn undo_withdrawal(
+        &self,
+        c: &UndoTournamentWithdrawal,
+        context: &Context,
+    ) -> Result<Vec<TournamentEvent>, DomainError> {
+        self.created(c.tournament_id)?;
+        self.authorise(c.actor, c.tournament_id, "undo a withdrawal")?;
+        let Some(withdrawn_after) = self.entrant(c.player_id).and_then(|e| e.withdrawn_after_round)
+        else {
+            return Err(DomainError::conflict(format!(
+                "player {} has not withdrawn: nothing to undo",
+                c.player_id
+            )));
+        };
+        if self.completed {
+            return Err(DomainError::conflict(format!(
+                "tournament {} has completed: its withdrawals stand",
+                c.tournament_id
+            )));
+        }
+        let seeded = self.rounds.len() as u32;
+        if seeded > withdrawn_after {
+            return Err(DomainError::conflict(format!(
+                "round {seeded} was seeded after player {} withdrew: the withdrawal stands",
+                c.player_id
+            )));
+        }
+        context.refuse_erased(c.player_id)?;
+        Ok(vec![TournamentEvent::TournamentWithdrawalUndone(TournamentWithdrawalUndone {
             tournament_id: c.tournament_id,
             player_id: c.player_id,
-            after_round: self.rounds.len() as u32,
-            withdrawn_by: c.actor,
+            undone_by: c.actor,
         })])
+    }
+
+    fn change_registration(
+        &self,
+        c: &ChangeTournamentRegistration,
+        context: &Context,
+    ) -> Result<Vec<TournamentEvent>, DomainError> {
+        self.created(c.tournament_id)?;
+        self.authorise(c.actor, c.tournament_id, "change registration")?;
+        let current = self.registration();
+        let registration = c.change.applied_to(current);
+        if registration == current {
+            return Err(DomainError::conflict("the registration controls are already so"));
+        }
+        let beyond_opening = Registration { closed: current.closed, ..registration } != current;
+        if !self.rounds.is_empty() && beyond_opening {
+            return Err(DomainError::conflict(
+                "round 1 is seeded: only opening or closing registration may change now",
+            ));
+        }
+        validate_registration(&registration)?;
+        let mut events =
+            vec![TournamentEvent::TournamentRegistrationChanged(TournamentRegistrationChanged {
+                tournament_id: c.tournament_id,
+                registration,
+                changed_by: c.actor,
+            })];
+        events.extend(self.promotions(
+            c.tournament_id,
+            registration,
+            self.active_entrants(),
+            context,
+        ));
+        Ok(events)
+    }
+
+    fn approve(
+        &self,
+        c: &ApproveTournamentEntry,
+        context: &Context,
+    ) -> Result<Vec<TournamentEvent>, DomainError> {
+        self.created(c.tournament_id)?;
+        self.authorise(c.actor, c.tournament_id, "approve entries")?;
+        self.pending_request(c.player_id)?;
+        context.refuse_erased(c.player_id)?;
+        self.refuse_after_last_round()?;
+        Ok(vec![
+            TournamentEvent::TournamentEntryApproved(TournamentEntryApproved {
+                tournament_id: c.tournament_id,
+                player_id: c.player_id,
+                approved_by: c.actor,
+            }),
+            self.place(c.tournament_id, c.player_id, c.actor),
+        ])
+    }
+
+    fn decline(&self, c: &DeclineTournamentEntry) -> Result<Vec<TournamentEvent>, DomainError> {
+        self.created(c.tournament_id)?;
+        self.authorise(c.actor, c.tournament_id, "decline entries")?;
+        self.pending_request(c.player_id)?;
+        Ok(vec![TournamentEvent::TournamentEntryDeclined(TournamentEntryDeclined {
+            tournament_id: c.tournament_id,
+            player_id: c.player_id,
+            declined_by: c.actor,
+        })])
+    }
+
+    fn pending_request(&self, player: PlayerId) -> Result<(), DomainError> {
+        if self.requests.contains(&player) {
+            Ok(())
+        } else {
+            Err(DomainError::conflict(format!(
+                "player {player} has no entry request waiting for an answer"
+            )))
+        }
     }
 
     fn answer_roll_call(
@@ -577,6 +816,7 @@ fn validate_settings(requested: &TournamentSettings) -> Result<TournamentSetting
         .tournament_scoring
         .check(requested.rounds)
         .map_err(|error| DomainError::invalid("tournamentScoring", scoring_message(error)))?;
+    validate_registration(&requested.registration)?;
     if !requested.sit_out_points.is_finite() || requested.sit_out_points < 0.0 {
         return Err(DomainError::invalid(
             "sitOutPoints",
@@ -592,6 +832,26 @@ fn validate_settings(requested: &TournamentSettings) -> Result<TournamentSetting
         }
     }
     Ok(TournamentSettings { name, game, game_version, ..requested.clone() })
+}
+
+/// The window opens before it closes; a cap is at least one entrant.
+fn validate_registration(registration: &Registration) -> Result<(), DomainError> {
+    if let (Some(opens_at), Some(closes_at)) = (registration.opens_at, registration.closes_at)
+        && opens_at >= closes_at
+    {
+        return Err(DomainError::invalid(
+            "registration.closesAt",
+            format!(
+                "the window must close after it opens ({} is not after {})",
+                closes_at.to_rfc3339(),
+                opens_at.to_rfc3339()
+            ),
+        ));
+    }
+    if registration.max_entrants == Some(0) {
+        return Err(DomainError::invalid("registration.maxEntrants", "must be at least 1"));
+    }
+    Ok(())
 }
 
 fn scoring_message(error: ScoringError) -> String {
@@ -669,13 +929,17 @@ impl Aggregate for Tournament {
         match command {
             TournamentCommand::Create(c) => self.create(c, context),
             TournamentCommand::Enter(c) => self.enter(c, context),
-            TournamentCommand::Withdraw(c) => self.withdraw(c),
+            TournamentCommand::Withdraw(c) => self.withdraw(c, context),
             TournamentCommand::AnswerRollCall(c) => self.answer_roll_call(c, context),
             TournamentCommand::SeedRound(c) => self.seed_round(c, context),
             TournamentCommand::Swap(c) => self.swap(c, context),
             TournamentCommand::ReportResult(c) => self.report(c, context),
             TournamentCommand::CorrectResult(c) => self.correct(c, context),
             TournamentCommand::AddCoOrganiser(c) => self.add_co_organiser(c, context),
+            TournamentCommand::ChangeRegistration(c) => self.change_registration(c, context),
+            TournamentCommand::ApproveEntry(c) => self.approve(c, context),
+            TournamentCommand::DeclineEntry(c) => self.decline(c),
+            TournamentCommand::UndoWithdrawal(c) => self.undo_withdrawal(c, context),
         }
     }
 
@@ -687,15 +951,51 @@ impl Aggregate for Tournament {
                 self.created = Some(e.clone());
             }
             TournamentEvent::TournamentCoOrganiserAdded(e) => self.organisers.add(e.player_id),
-            TournamentEvent::TournamentPlayerEntered(e) => self.entrants.push(Entrant {
-                player: e.player_id,
-                entered_after_round: self.rounds.len() as u32,
-                withdrawn_after_round: None,
-            }),
+            TournamentEvent::TournamentPlayerEntered(TournamentPlayerEntered {
+                player_id, ..
+            })
+            | TournamentEvent::TournamentPlayerPromoted(TournamentPlayerPromoted {
+                player_id,
+                ..
+            }) => {
+                self.waitlist.retain(|p| p != player_id);
+                self.declined.retain(|p| p != player_id);
+                self.entrants.push(Entrant {
+                    player: *player_id,
+                    entered_after_round: self.rounds.len() as u32,
+                    withdrawn_after_round: None,
+                });
+            }
             TournamentEvent::TournamentPlayerWithdrawn(e) => {
                 if let Some(entrant) = self.entrants.iter_mut().find(|x| x.player == e.player_id) {
                     entrant.withdrawn_after_round = Some(e.after_round);
                 }
+            }
+            TournamentEvent::TournamentWithdrawalUndone(e) => {
+                if let Some(entrant) = self.entrants.iter_mut().find(|x| x.player == e.player_id) {
+                    entrant.withdrawn_after_round = None;
+                }
+            }
+            TournamentEvent::TournamentRegistrationChanged(e) => {
+                if let Some(created) = &mut self.created {
+                    created.settings.registration = e.registration;
+                }
+            }
+            TournamentEvent::TournamentEntryRequested(e) => self.requests.push(e.player_id),
+            TournamentEvent::TournamentEntryApproved(e) => {
+                self.requests.retain(|p| *p != e.player_id);
+            }
+            TournamentEvent::TournamentEntryDeclined(e) => {
+                self.requests.retain(|p| *p != e.player_id);
+                self.declined.push(e.player_id);
+            }
+            TournamentEvent::TournamentPlayerWaitlisted(e) => {
+                self.declined.retain(|p| *p != e.player_id);
+                self.waitlist.push(e.player_id);
+            }
+            TournamentEvent::TournamentEntryCancelled(e) => {
+                self.waitlist.retain(|p| *p != e.player_id);
+                self.requests.retain(|p| *p != e.player_id);
             }
             TournamentEvent::RollCallAnswered(e) => {
                 let answers = self.roll_calls.entry(e.round).or_default();

@@ -1,6 +1,7 @@
 //! [`TournamentSettings`] and the small values tournament events carry: a roll-call answer,
 //! a seeded board, a replacement player (`docs/tournaments.md`).
 
+use chrono::{DateTime, Utc};
 use league_scoring::{RoundScoring, ScoringSystem, TournamentScoring};
 use serde::{Deserialize, Serialize};
 
@@ -41,6 +42,10 @@ pub struct TournamentSettings {
     /// Who scores a seat a replacement player finished.
     #[serde(default)]
     pub replacement_scores: ReplacementScores,
+    /// Who may enter and when (`docs/tournaments.md#registration`); absent from a stored
+    /// creation when every control is at its default (open, no window, no cap, no approval).
+    #[serde(default, skip_serializing_if = "Registration::is_unrestricted")]
+    pub registration: Registration,
 }
 
 impl TournamentSettings {
@@ -68,6 +73,91 @@ impl TournamentSettings {
             sit_out_points_once: false,
             top_board_last_round: false,
             replacement_scores: ReplacementScores::default(),
+            registration: Registration::default(),
+        }
+    }
+}
+
+/// A tournament's registration controls (`docs/tournaments.md#registration`): whether it is
+/// closed, the window players enter themselves in, the cap beyond which entries join the
+/// waitlist, and whether a player's entry is a request the organisers answer. The default is
+/// today's tournament: open, no window, no cap, no approval.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Registration {
+    /// Players cannot enter themselves until an organiser opens registration.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub closed: bool,
+    /// Players enter themselves from this instant on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opens_at: Option<DateTime<Utc>>,
+    /// Players enter themselves until this instant (excluded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closes_at: Option<DateTime<Utc>>,
+    /// Most active entrants; later entries join the waitlist in order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_entrants: Option<u32>,
+    /// A player's own entry is a request the organisers approve or decline.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub approval: bool,
+}
+
+impl Registration {
+    /// Every control at its default: anyone may enter at any time, without limit.
+    pub fn is_unrestricted(&self) -> bool {
+        *self == Registration::default()
+    }
+
+    /// Why a player entering themself at `now` is refused, if they are: registration is
+    /// closed, or `now` is outside the window.
+    pub fn refusal(&self, now: DateTime<Utc>) -> Option<String> {
+        if self.closed {
+            return Some("registration is closed".into());
+        }
+        if let Some(opens_at) = self.opens_at
+            && now < opens_at
+        {
+            return Some(format!("registration opens at {}", opens_at.to_rfc3339()));
+        }
+        if let Some(closes_at) = self.closes_at
+            && now >= closes_at
+        {
+            return Some(format!("registration closed at {}", closes_at.to_rfc3339()));
+        }
+        None
+    }
+
+    /// Whether `active` entrants fill the cap.
+    pub fn is_full(&self, active: usize) -> bool {
+        self.max_entrants.is_some_and(|cap| active >= cap as usize)
+    }
+
+    /// Places left under the cap with `active` entrants (`usize::MAX` without a cap).
+    pub fn places_left(&self, active: usize) -> usize {
+        self.max_entrants.map_or(usize::MAX, |cap| (cap as usize).saturating_sub(active))
+    }
+}
+
+/// An organiser's change to the registration controls: each `Some` replaces its control
+/// (`Some(None)` removes a window end or the cap), each `None` keeps it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RegistrationChange {
+    pub closed: Option<bool>,
+    pub opens_at: Option<Option<DateTime<Utc>>>,
+    pub closes_at: Option<Option<DateTime<Utc>>>,
+    pub max_entrants: Option<Option<u32>>,
+    pub approval: Option<bool>,
+}
+
+impl RegistrationChange {
+    /// `current` with this change's controls replaced.
+    pub fn applied_to(&self, current: Registration) -> Registration {
+        Registration {
+            closed: self.closed.unwrap_or(current.closed),
+            opens_at: self.opens_at.unwrap_or(current.opens_at),
+            closes_at: self.closes_at.unwrap_or(current.closes_at),
+            max_entrants: self.max_entrants.unwrap_or(current.max_entrants),
+            approval: self.approval.unwrap_or(current.approval),
         }
     }
 }

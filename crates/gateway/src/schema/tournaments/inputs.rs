@@ -1,9 +1,10 @@
 //! Tournament inputs and enums: `createTournament`'s input and its mapping onto the
-//! domain's settings, replacements, and the tournament and round scorings the catalogue
-//! offers.
+//! domain's settings, the registration controls, replacements, and the tournament and round
+//! scorings the catalogue offers.
 
-use async_graphql::{Enum, ID, InputObject, SimpleObject};
-use league_domain::TournamentSettings;
+use async_graphql::{Enum, ID, InputObject, MaybeUndefined, SimpleObject};
+use chrono::{DateTime, Utc};
+use league_domain::{Registration, RegistrationChange, TournamentSettings};
 use league_scoring::TournamentScoring;
 
 use crate::error::{GatewayError, GatewayResult};
@@ -63,6 +64,49 @@ pub struct CreateTournamentInput {
     pub sit_out_points_once: Option<bool>,
     pub top_board_last_round: Option<bool>,
     pub replacement_scores: Option<ReplacementScores>,
+    /// Registration controls (`docs/tournaments.md#registration`); omitted: open to anyone
+    /// at any time, no cap, no approval.
+    pub registration: Option<TournamentRegistrationInput>,
+}
+
+/// Registration controls (`docs/tournaments.md#registration`). At creation an omitted control
+/// takes its default; in `changeTournamentRegistration` it keeps its value, and `null`
+/// removes a window end or the cap.
+#[derive(Debug, Default, InputObject)]
+pub struct TournamentRegistrationInput {
+    /// Players cannot enter themselves while closed (organisers still enter anyone).
+    pub closed: Option<bool>,
+    /// Players enter themselves from this instant (UTC) on.
+    pub opens_at: MaybeUndefined<DateTime<Utc>>,
+    /// Players enter themselves until this instant (UTC).
+    pub closes_at: MaybeUndefined<DateTime<Utc>>,
+    /// Most entrants; later entries join the waitlist in order.
+    pub max_entrants: MaybeUndefined<i32>,
+    /// A player's own entry is a request the organisers approve or decline.
+    pub approval: Option<bool>,
+}
+
+impl TournamentRegistrationInput {
+    /// The domain's change, `field` naming the input in errors.
+    pub(super) fn into_change(self, field: &str) -> GatewayResult<RegistrationChange> {
+        let kept = |value: MaybeUndefined<DateTime<Utc>>| match value {
+            MaybeUndefined::Undefined => None,
+            MaybeUndefined::Null => Some(None),
+            MaybeUndefined::Value(at) => Some(Some(at)),
+        };
+        let max_entrants = match self.max_entrants {
+            MaybeUndefined::Undefined => None,
+            MaybeUndefined::Null => Some(None),
+            MaybeUndefined::Value(cap) => Some(Some(count(cap, &format!("{field}.maxEntrants"))?)),
+        };
+        Ok(RegistrationChange {
+            closed: self.closed,
+            opens_at: kept(self.opens_at),
+            closes_at: kept(self.closes_at),
+            max_entrants,
+            approval: self.approval,
+        })
+    }
 }
 
 impl CreateTournamentInput {
@@ -101,6 +145,10 @@ impl CreateTournamentInput {
         }
         if let Some(rule) = self.replacement_scores {
             settings.replacement_scores = rule.into();
+        }
+        if let Some(registration) = self.registration {
+            settings.registration =
+                registration.into_change("input.registration")?.applied_to(Registration::default());
         }
         Ok(settings)
     }

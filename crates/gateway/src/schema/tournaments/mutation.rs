@@ -4,14 +4,17 @@
 
 use async_graphql::{Context, ID, Object};
 use league_domain::{
-    Actor, AnswerRollCall, Attendance, CorrectBoardResult, CreateTournament, EnterTournament,
-    PlayerId, ReportBoardResult, SeedRound, SwapRoundPlayers, WithdrawFromTournament,
-    tournament_id_of_stream,
+    Actor, AnswerRollCall, ApproveTournamentEntry, Attendance, ChangeTournamentRegistration,
+    CorrectBoardResult, CreateTournament, DeclineTournamentEntry, EnterTournament, PlayerId,
+    ReportBoardResult, SeedRound, SwapRoundPlayers, TournamentId, UndoTournamentWithdrawal,
+    WithdrawFromTournament, tournament_id_of_stream,
 };
 use league_scoring::GameResult;
 use uuid::Uuid;
 
-use super::inputs::{CreateTournamentInput, ReplacementInput, replacements_of};
+use super::inputs::{
+    CreateTournamentInput, ReplacementInput, TournamentRegistrationInput, replacements_of,
+};
 use super::rounds::{Board, Round};
 use super::types::Tournament;
 use crate::error::{GatewayError, GatewayResult};
@@ -52,6 +55,9 @@ impl TournamentMutation {
 
     /// Enters a player: the player themself (`playerId` omitted or their own), its organisers
     /// or the site admin anyone; open until the last round is seeded (a late entry plays from the next round).
+    /// A player entering themself needs registration open and within its window (else
+    /// `CONFLICT`) and, when entries need approval, makes a request; beyond the cap an entry
+    /// joins the waitlist (`docs/tournaments.md#registration`).
     async fn enter_tournament(
         &self,
         ctx: &Context<'_>,
@@ -74,7 +80,9 @@ impl TournamentMutation {
     }
 
     /// Withdraws a player (same rights as entering) when not seated in a round being played:
-    /// their scores stay; they are never seated again.
+    /// their scores stay; they are never seated again (unless an organiser undoes it before
+    /// the next round is seeded). The first on the waitlist takes the place freed. A player
+    /// on the waitlist or with an entry request gives it up.
     async fn withdraw_from_tournament(
         &self,
         ctx: &Context<'_>,
@@ -90,6 +98,68 @@ impl TournamentMutation {
         };
         execute(ctx, command, idempotency_key).await?;
         tournament(ctx, tournament_id).await
+    }
+
+    /// Its organisers or the site admin: changes the registration controls (omitted ones
+    /// stay; `null` removes a window end or the cap). Once round 1 is seeded only `closed`
+    /// may change (`CONFLICT`). A higher cap promotes the waitlist in order.
+    async fn change_tournament_registration(
+        &self,
+        ctx: &Context<'_>,
+        tournament_id: ID,
+        registration: TournamentRegistrationInput,
+    ) -> GatewayResult<Tournament> {
+        let actor = caller(ctx).actor()?;
+        let tournament_id = parse_id(&tournament_id, "tournamentId")?;
+        let command = ChangeTournamentRegistration {
+            actor,
+            tournament_id: tournament_id.into(),
+            change: registration.into_change("registration")?,
+        };
+        execute(ctx, command, None).await?;
+        tournament(ctx, tournament_id).await
+    }
+
+    /// Its organisers or the site admin: approves a player's entry request (the player
+    /// enters, or joins the waitlist when the tournament is full).
+    async fn approve_tournament_entry(
+        &self,
+        ctx: &Context<'_>,
+        tournament_id: ID,
+        player_id: ID,
+    ) -> GatewayResult<Tournament> {
+        about_player(ctx, &tournament_id, player_id, |actor, tournament_id, player_id| {
+            ApproveTournamentEntry { actor, tournament_id, player_id }
+        })
+        .await
+    }
+
+    /// Its organisers or the site admin: declines a player's entry request (the player may
+    /// not ask again; an organiser may still enter them).
+    async fn decline_tournament_entry(
+        &self,
+        ctx: &Context<'_>,
+        tournament_id: ID,
+        player_id: ID,
+    ) -> GatewayResult<Tournament> {
+        about_player(ctx, &tournament_id, player_id, |actor, tournament_id, player_id| {
+            DeclineTournamentEntry { actor, tournament_id, player_id }
+        })
+        .await
+    }
+
+    /// Its organisers or the site admin: undoes a player's withdrawal until the next round
+    /// is seeded (then `CONFLICT`); the player is an entrant again, even beyond the cap.
+    async fn undo_tournament_withdrawal(
+        &self,
+        ctx: &Context<'_>,
+        tournament_id: ID,
+        player_id: ID,
+    ) -> GatewayResult<Tournament> {
+        about_player(ctx, &tournament_id, player_id, |actor, tournament_id, player_id| {
+            UndoTournamentWithdrawal { actor, tournament_id, player_id }
+        })
+        .await
     }
 
     /// Answers the roll call of the next round: a player checks themself in (or out), its
@@ -275,6 +345,19 @@ fn who(
     let caller = caller(ctx);
     let actor = caller.actor()?;
     Ok((actor, parse_id(tournament_id, "tournamentId")?, subject(caller, player_id)?))
+}
+
+/// Runs an organiser's decision about one player that `command` builds (from the caller,
+/// the tournament and the player) and answers with the tournament.
+async fn about_player<C: Into<league_app::AppCommand>>(
+    ctx: &Context<'_>,
+    tournament_id: &ID,
+    player_id: ID,
+    command: impl FnOnce(Actor, TournamentId, PlayerId) -> C,
+) -> GatewayResult<Tournament> {
+    let (actor, tournament_id, player_id) = who(ctx, tournament_id, Some(player_id))?;
+    execute(ctx, command(actor, tournament_id.into(), player_id.into()), None).await?;
+    tournament(ctx, tournament_id).await
 }
 
 /// The tournament after a command (read-your-writes: its stream is read to the end).

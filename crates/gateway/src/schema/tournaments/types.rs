@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use async_graphql::{ID, Object};
+use async_graphql::{ID, Object, SimpleObject};
 use chrono::{DateTime, Utc};
 use league_app::App;
 use league_domain::TournamentSettings;
@@ -19,6 +19,25 @@ use crate::error::{GatewayError, GatewayResult};
 use crate::schema::feeds::fields::{ExportFormat, ExportTableValue, export};
 use crate::schema::inputs::{AsOf, ScoringSystemValue, count, parse_id};
 use crate::schema::players::types::Player;
+
+/// A tournament's registration controls (`docs/tournaments.md#registration`).
+#[derive(SimpleObject)]
+pub struct TournamentRegistration {
+    /// Players cannot enter themselves (organisers still enter anyone).
+    pub closed: bool,
+    pub opens_at: Option<DateTime<Utc>>,
+    pub closes_at: Option<DateTime<Utc>>,
+    /// Most entrants (null: no cap); later entries join the waitlist.
+    pub max_entrants: Option<u32>,
+    /// A player's own entry is a request the organisers approve or decline.
+    pub approval: bool,
+    /// Entrants who have not withdrawn (what the cap counts).
+    pub entrants: u32,
+    /// Whether a player may enter themself now.
+    pub open_now: bool,
+    /// Why a player may not enter themself now (null when they may).
+    pub refusal: Option<String>,
+}
 
 /// A tournament: settings, entrants, roll calls, rounds and standings.
 #[derive(Clone)]
@@ -179,6 +198,35 @@ impl Tournament {
                 withdrawn_after_round: e.withdrawn_after_round,
             })
             .collect()
+    }
+
+    /// The registration controls and what they mean now (`docs/tournaments.md#registration`).
+    async fn registration(&self) -> TournamentRegistration {
+        let registration = self.state.registration();
+        let now = Utc::now();
+        TournamentRegistration {
+            closed: registration.closed,
+            opens_at: registration.opens_at,
+            closes_at: registration.closes_at,
+            max_entrants: registration.max_entrants,
+            approval: registration.approval,
+            entrants: self.state.active_entrants() as u32,
+            open_now: self.state.next_round().is_some() && registration.refusal(now).is_none(),
+            refusal: match self.state.next_round() {
+                None => Some("the last round is already seeded: entries are closed".to_owned()),
+                Some(_) => registration.refusal(now),
+            },
+        }
+    }
+
+    /// Players waiting for a place, first in line first (`docs/tournaments.md#registration`).
+    async fn waitlist(&self) -> Vec<Player> {
+        self.state.waitlist().iter().map(|p| self.player((*p).into())).collect()
+    }
+
+    /// Entry requests awaiting the organisers' answer, in the order asked.
+    async fn entry_requests(&self) -> Vec<Player> {
+        self.state.requests().iter().map(|p| self.player((*p).into())).collect()
     }
 
     /// The round whose roll call is open (null once every round is seeded).
