@@ -1,7 +1,8 @@
 //! No secret leaves where it belongs (`docs/webhooks.md#older-logs`, `docs/operations.md`),
 //! on SQLite and PostgreSQL:
 //! - a real `league serve`, logging JSON at debug level, is given every kind of secret the
-//!   platform knows (player tokens from `registerPlayer` and `rotateToken`, a calendar feed
+//!   platform knows (player tokens from `registerPlayer`, `rotateToken` and a sign-up, an
+//!   invite code and its link's page, a calendar feed
 //!   address, fetched once, a webhook's URL and signing secret, a delivery that fails so its
 //!   error is logged); none of them is in the anonymous `events` payloads, in the server's
 //!   log or in a league's or tournament's CSV and JSON exports;
@@ -77,6 +78,7 @@ async fn no_secret_in_public_events_the_server_log_or_exports(db: TestDatabase) 
             ("LEAGUE_WEBHOOK_RETRY_BASE_MS", "20"),
             ("LEAGUE_LOG_FORMAT", "json"),
             ("RUST_LOG", "debug"),
+            ("LEAGUE_SIGN_UP", "invite"),
         ],
     )
     .await;
@@ -97,6 +99,20 @@ async fn no_secret_in_public_events_the_server_log_or_exports(db: TestDatabase) 
     let token = rotated["rotateToken"]["token"].as_str().unwrap().to_owned();
     secrets.push(("a rotated token".into(), token.clone()));
     players[7].token = token;
+
+    // An invite: its code, its link's page loaded once, and the token of a person who
+    // signed up with it (docs/operations.md#sign-up).
+    let appoint = "mutation($p: ID!) { appointOrganiser(playerId: $p) { id } }";
+    server.data(Some(ADMIN), appoint, json!({ "p": players[1].id })).await;
+    let issue = "mutation { issueInvite { code link } }";
+    let invite = server.data(Some(&players[1].token), issue, json!({})).await;
+    let code = invite["issueInvite"]["code"].as_str().unwrap().to_owned();
+    text(&server, invite["issueInvite"]["link"].as_str().unwrap()).await;
+    let body = json!({ "name": "Newt", "invite": code });
+    let request = server.http.post(server.url("/auth/sign-up")).json(&body);
+    let signed_up: Value = server.send(request).await.unwrap().json().await.unwrap();
+    secrets.push(("an invite code".into(), code));
+    secrets.push(("a signed-up token".into(), signed_up["token"].as_str().unwrap().to_owned()));
 
     // A calendar feed, fetched once (its path is the secret).
     let feed = server

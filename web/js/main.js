@@ -1,8 +1,9 @@
 // @ts-check
 /** @file The app: a small router over the History API and one view per page (leagues,
  * league, game, player, audit, ratings, tournaments, tournament, board, board call, sign-in,
- * admin, people, a player's account, a competition's organisers, webhooks). Views render
- * into `<main>` and return a clean-up function that ends their live subscriptions. */
+ * sign-up, admin, people, a player's account, a competition's organisers, webhooks, walk-ins).
+ * Views render into `<main>` and return a clean-up function that ends their live
+ * subscriptions. */
 
 import { session, gql, rememberReturn } from "./api.js";
 import { ME } from "./queries.js";
@@ -20,6 +21,8 @@ import { peopleView } from "./people.js";
 import { accountView } from "./account.js";
 import { leagueOrganisersView, tournamentOrganisersView } from "./organisers.js";
 import { webhooksView } from "./webhooks.js";
+import { walkInsView } from "./walk-ins.js";
+import { signUpView } from "./signup.js";
 
 /** @typedef {(main: HTMLElement, params: string[]) => (void | (() => void) | Promise<void | (() => void)>)} View */
 
@@ -38,6 +41,8 @@ const ROUTES = [
   [/^\/tournaments\/([^/]+)\/organisers$/, tournamentOrganisersView],
   [/^\/tournaments\/([^/]+)\/boards\/([^/]+)$/, boardView],
   [/^\/tournaments\/([^/]+)\/rounds\/(\d+)\/board-call$/, boardCallView],
+  [/^\/tournaments\/([^/]+)\/walk-ins$/, walkInsView],
+  [/^\/signup$/, signUpView],
   [/^\/tournaments\/([^/]+)\/sign-in-sheet$/, signInSheetView],
   [/^\/signin$/, signInView],
   [/^\/signin\/link$/, signInLinkView],
@@ -97,7 +102,7 @@ async function render(moveFocus = false) {
 }
 
 /** The navigation: what the signed-in role may reach, and sign in/out. */
-function renderNav() {
+export function renderNav() {
   const nav = /** @type {HTMLElement} */ (document.getElementById("nav"));
   const role = session.role;
   const here = location.pathname;

@@ -460,6 +460,34 @@ mutation AddPasskey($name: String!, $response: String!) { addPasskey(name: $name
 /** Removes one of the signed-in player's passkeys. */
 export const REMOVE_PASSKEY = /* GraphQL */ `
 mutation RemovePasskey($passkeyId: ID!) { removePasskey(passkeyId: $passkeyId) }`;
+export const WALK_INS_TOURNAMENT = /* GraphQL */ `
+query WalkInsTournament($id: ID!) {
+  tournament(id: $id) { id name organisers { id } }
+}`;
+
+export const WALK_INS_PREVIEW = /* GraphQL */ `
+query WalkInsPreview($competitionId: ID!, $list: String!) {
+  walkInsPreview(competitionId: $competitionId, list: $list) {
+    lines { line name externalIds { system id } matches { player { id name } entered } sameNameAsLines }
+    problems { line field message }
+  }
+}`;
+
+export const WALK_INS = /* GraphQL */ `
+mutation WalkIns($input: WalkInsInput!) {
+  walkIns(input: $input) { line player { id name } registered entered token }
+}`;
+
+export const SIGN_UP_POLICY = /* GraphQL */ `
+query SignUpPolicy { signUpPolicy }`;
+
+export const ISSUE_INVITE = /* GraphQL */ `
+mutation IssueInvite($days: Int) {
+  issueInvite(days: $days) { id link expiresAt }
+}`;
+
+export const REVOKE_INVITE = /* GraphQL */ `
+mutation RevokeInvite($inviteId: ID!) { revokeInvite(inviteId: $inviteId) }`;
 /** The signed-in player's browsers (docs/sign-in.md). */
 export const SESSIONS = /* GraphQL */ `
 query Sessions { sessions { id method device startedAt renewedAt expiresAt current } }`;

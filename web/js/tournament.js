@@ -87,11 +87,12 @@ export async function tournamentView(main, [id]) {
   const standingsBody = h("div", { id: "standings", "aria-live": "polite" });
   const roundSelect = /** @type {HTMLSelectElement} */ (h("select", { id: "standings-after" }));
   const checks = h("section", { "aria-labelledby": "checks-h", id: "seeding-checks" });
+  const walkIns = page.director ? h("p", {}, h("a", { href: `/tournaments/${id}/walk-ins` }, "Register and enter walk-ins")) : null;
   const sheet = page.director
     ? h("p", {}, h("a", { href: `/tournaments/${id}/sign-in-sheet` }, "Sign-in QR codes for every entrant (print)"))
     : null;
   const organisers = h("p", {}, h("a", { href: `/tournaments/${id}/organisers`, class: "button" }, page.director ? "Organisers: add a co-organiser" : "Organisers"));
-  replace(main, title, actions, sheet, downloads("tournaments", id), organisers, settings, registration, entrants, rollCall, mine, rounds,
+  replace(main, title, actions, walkIns, sheet, downloads("tournaments", id), organisers, settings, registration, entrants, rollCall, mine, rounds,
     h("section", { "aria-labelledby": "standings-h" },
       h("h2", { id: "standings-h" }, "Standings ", live.element),
       h("div", { class: "field" }, h("label", { for: "standings-after" }, "Standings after"), roundSelect),

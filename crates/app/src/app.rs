@@ -660,7 +660,7 @@ impl App {
                             self.catalog().organises_player(actor.into(), link.player_id.into());
                         context = context.with_actor_organising_player(organises);
                     }
-                    player.decide(c, &context)?
+                    player.decide(c, &self.with_invite(context, c).await?)?
                 }
                 _ => return Err(mismatched(command)),
             },

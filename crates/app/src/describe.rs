@@ -126,6 +126,12 @@ impl Words<'_> {
             PlayerEvent::IdentityUnlinked(e) => {
                 format!("{} unlinked their identity of {}", self.name(e.player_id.into()), e.issuer)
             }
+            PlayerEvent::InviteIssued(e) => {
+                format!("{} issued an invite to sign up", self.name(e.player_id.into()))
+            }
+            PlayerEvent::InviteRevoked(e) => {
+                format!("an invite of {} was revoked", self.name(e.player_id.into()))
+            }
             PlayerEvent::SessionStarted(e) => {
                 let how = match e.method {
                     SignInMethod::Token => "their token",

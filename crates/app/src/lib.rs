@@ -27,6 +27,10 @@
 //!                                         deletes the key (docs/personal-data.md)
 //! app.calendar_feed / calendar_entries     a player's secret feed and their games and
 //!                                         boards as iCalendar events (docs/feeds.md)
+//! app.walk_ins_preview / walk_ins        an organiser's list of people registered and
+//!                                         entered at once (docs/tournaments.md)
+//! app.sign_up / issue_invite            a person registers themself where the site
+//!                                         allows it (docs/operations.md#sign-up)
 //! app.league_export / tournament_export    a competition's standings and results as CSV
 //!                                         or JSON (docs/feeds.md)
 //! replay::rebuild / replay::fold_as_of    the log read once: chain walked, standings,
@@ -62,8 +66,10 @@ mod reads;
 pub mod replay;
 mod rescore;
 mod shared;
+mod sign_up;
 mod snapshot;
 mod tournaments;
+mod walk_ins;
 
 pub use app::{
     App, AppSettings, CACHE_LEAGUES_ENV, CatalogGuard, CommandOptions, DEFAULT_CACHE_LEAGUES,
@@ -90,4 +96,9 @@ pub use ratings::RatingChangeView;
 pub use reads::{AuditPage, AuditScope};
 pub use rescore::{RescoreReport, RescoredStanding};
 pub use shared::Notification;
+pub use sign_up::{IssuedInvite, SignedUp};
 pub use snapshot::SNAPSHOT_GROWTH;
+pub use walk_ins::{
+    ExternalId, LineProblem, MAX_WALK_INS, NewToken, PlayerMatch, PreviewLine, UseExisting,
+    WalkInLine, WalkInList, WalkInPreview, WalkedIn, comparable_name, parse_walk_ins,
+};

@@ -106,6 +106,8 @@ pub(crate) fn seal_personal_data(
             }
             PlayerEvent::IdentityUnlinked(_)
             | PlayerEvent::TokenRotated(_)
+            | PlayerEvent::InviteIssued(_)
+            | PlayerEvent::InviteRevoked(_)
             | PlayerEvent::TokenRevoked(_)
             | PlayerEvent::OrganiserAppointed(_)
             | PlayerEvent::OrganiserDismissed(_)

@@ -33,6 +33,16 @@ pub struct Context {
     pub unknown_competitions: Vec<uuid::Uuid>,
     /// Of the same competitions, those the acting player does not organise.
     pub unmanaged_competitions: Vec<uuid::Uuid>,
+    /// For a sign-up with an invite code: the invite whose code hash it names (`None` when
+    /// no invite has that hash).
+    pub invite: Option<InviteFacts>,
+}
+
+/// What the log says of an invite (`docs/operations.md#sign-up`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InviteFacts {
+    pub expires_at: DateTime<Utc>,
+    pub revoked: bool,
 }
 
 /// What the platform knows about a registered player who wants to subscribe.
@@ -56,6 +66,7 @@ impl Context {
             actor_organises_player: false,
             unknown_competitions: Vec::new(),
             unmanaged_competitions: Vec::new(),
+            invite: None,
         }
     }
 

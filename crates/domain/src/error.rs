@@ -105,7 +105,7 @@ impl DomainError {
 
     /// A command naming a player whose personal data was erased
     /// (`docs/personal-data.md#erasure`): the same text wherever it is refused.
-    pub(crate) fn erased(player: PlayerId) -> Self {
+    pub fn erased(player: PlayerId) -> Self {
         DomainError::Conflict(format!("player {player} was erased"))
     }
 

@@ -44,7 +44,7 @@ pub use calendar::{
     Calendar, CalendarCommand, CalendarEvent, CalendarFeedIssued, CalendarFeedRotated,
     RotateCalendarFeed,
 };
-pub use context::{Context, SubscriberFacts};
+pub use context::{Context, InviteFacts, SubscriberFacts};
 pub use error::{DomainError, ErrorCode};
 pub use events::{
     AggregateEvent, DomainEvent, EventDecodeError, EventType, PayloadSource, StreamKind, StreamRef,
@@ -77,6 +77,10 @@ pub use player::{
     PlayerEvent, PlayerRegistered, RegisterPlayer, RenewSession, RevokeToken, RotateToken,
     SessionEnded, SessionRenewed, SessionStarted, SignInLinkIssued, SignInMethod, StartSession,
     TokenRevoked, TokenRotated, UnlinkIdentity, key_owner,
+};
+pub use player::{
+    InviteIssued, InviteRevoked, IssueInvite, MAX_INVITE_DAYS, RevokeInvite, SignUpPlayer,
+    SignUpPolicy,
 };
 pub use rights::{Organisers, authorise_organisers_only, authorise_personal_data};
 pub use scores::{Effects, RecordedResult, ScoreError, ScoredGames, ScoredResult, StandingRow};

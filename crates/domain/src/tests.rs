@@ -136,23 +136,128 @@ mod players {
     }
 
     #[test]
-    fn admin_registers_a_player_with_a_trimmed_name() {
-        let events = given::<Player>(&[]).decide(&register(Actor::Admin, " Ada "), &context());
-        assert_eq!(
-            events.unwrap(),
-            [DomainEvent::Player(PlayerEvent::PlayerRegistered(PlayerRegistered {
-                player_id: player(1),
-                name: PersonalText::Plain("Ada".into()),
-                token_hash: "ab12".into(),
-            }))]
-        );
+    fn the_admin_and_an_appointed_organiser_register_a_player_with_a_trimmed_name() {
+        // The catalog tells the domain who is an appointed organiser.
+        let organiser = context().with_actor_organiser(true);
+        for (actor, context) in [(Actor::Admin, context()), (Actor::Player(player(2)), organiser)] {
+            let events = given::<Player>(&[]).decide(&register(actor, " Ada "), &context);
+            assert_eq!(
+                events.unwrap(),
+                [DomainEvent::Player(PlayerEvent::PlayerRegistered(PlayerRegistered {
+                    player_id: player(1),
+                    name: PersonalText::Plain("Ada".into()),
+                    token_hash: "ab12".into(),
+                }))]
+            );
+        }
     }
 
     #[test]
-    fn only_an_admin_registers_players() {
+    fn a_player_who_is_no_organiser_may_not_register_players() {
         let result =
             given::<Player>(&[]).decide(&register(Actor::Player(player(2)), "Ada"), &context());
+        let error = result.unwrap_err();
+        assert_eq!(error.code(), ErrorCode::Forbidden);
+        assert!(error.to_string().contains("appointed organiser"), "{error}");
+    }
+
+    fn sign_up(policy: SignUpPolicy, invite_hash: Option<&str>) -> PlayerCommand {
+        SignUpPlayer {
+            actor: Actor::Player(player(1)),
+            player_id: player(1),
+            name: " Newt ".into(),
+            token_hash: "ab12".into(),
+            policy,
+            invite_hash: invite_hash.map(str::to_owned),
+        }
+        .into()
+    }
+
+    #[test]
+    fn a_person_signs_up_on_an_open_site_and_nowhere_else_without_an_invite() {
+        // Given an open site, when Newt signs up, then Newt is registered.
+        let events = given::<Player>(&[]).decide(&sign_up(SignUpPolicy::Open, None), &context());
+        let [DomainEvent::Player(PlayerEvent::PlayerRegistered(registered))] = &events.unwrap()[..]
+        else {
+            panic!("one registration")
+        };
+        assert_eq!(registered.name, PersonalText::Plain("Newt".into()));
+        // Given a closed site, or an invite-only one without a code: refused.
+        for command in [sign_up(SignUpPolicy::Closed, None), sign_up(SignUpPolicy::Invite, None)] {
+            let result = given::<Player>(&[]).decide(&command, &context());
+            assert_eq!(result.unwrap_err().code(), ErrorCode::Forbidden);
+        }
+        // Someone else cannot sign Newt up.
+        let PlayerCommand::SignUp(mut other) = sign_up(SignUpPolicy::Open, None) else { panic!() };
+        other.actor = Actor::Player(player(2));
+        let result = given::<Player>(&[]).decide(&other.into(), &context());
         assert_eq!(result.unwrap_err().code(), ErrorCode::Forbidden);
+    }
+
+    #[test]
+    fn an_invite_signs_people_up_until_it_expires_or_is_revoked() {
+        let now = context().now;
+        let valid = InviteFacts { expires_at: now + chrono::Duration::hours(1), revoked: false };
+        let command = sign_up(SignUpPolicy::Invite, Some("c0de"));
+        let with = |invite: Option<InviteFacts>| Context { invite, ..context() };
+        assert!(given::<Player>(&[]).decide(&command, &with(Some(valid))).is_ok());
+        for (invite, says) in [
+            (None, "not known"),
+            (Some(InviteFacts { revoked: true, ..valid }), "revoked"),
+            (Some(InviteFacts { expires_at: now, ..valid }), "expired"),
+        ] {
+            let error = given::<Player>(&[]).decide(&command, &with(invite)).unwrap_err();
+            assert_eq!(error.code(), ErrorCode::Forbidden);
+            assert!(error.to_string().contains(says), "{error}");
+        }
+    }
+
+    #[test]
+    fn an_organiser_issues_and_revokes_invites() {
+        let registered =
+            given::<Player>(&[]).decide(&register(Actor::Admin, "Olive"), &context()).unwrap();
+        let organiser = context().with_actor_organiser(true);
+        let invite = Uuid::from_u128(9);
+        let issue = |actor, expires_at| -> PlayerCommand {
+            IssueInvite {
+                actor,
+                player_id: player(1),
+                invite_id: invite,
+                code_hash: "c0de".into(),
+                expires_at,
+            }
+            .into()
+        };
+        let tomorrow = context().now + chrono::Duration::days(1);
+        // A plain player (not appointed) and the site admin issue none; too long an expiry is bad input.
+        let me = Actor::Player(player(1));
+        let state = given::<Player>(&registered);
+        assert_eq!(
+            state.decide(&issue(me, tomorrow), &context()).unwrap_err().code(),
+            ErrorCode::Forbidden
+        );
+        assert_eq!(
+            state.decide(&issue(Actor::Admin, tomorrow), &organiser).unwrap_err().code(),
+            ErrorCode::Forbidden
+        );
+        let too_long = context().now + chrono::Duration::days(MAX_INVITE_DAYS + 1);
+        assert_bad_input(state.decide(&issue(me, too_long), &organiser), "expiresAt");
+        let issued = state.decide(&issue(me, tomorrow), &organiser).unwrap();
+        let history = [registered.clone(), issued].concat();
+        let state = given::<Player>(&history);
+        assert_eq!(state.invites()[&invite], InviteFacts { expires_at: tomorrow, revoked: false });
+        // Another player may not revoke it; the site admin may, once.
+        let revoke = |actor| -> PlayerCommand {
+            RevokeInvite { actor, player_id: player(1), invite_id: invite }.into()
+        };
+        assert_eq!(
+            state.decide(&revoke(Actor::Player(player(2))), &context()).unwrap_err().code(),
+            ErrorCode::Forbidden
+        );
+        let revoked = state.decide(&revoke(Actor::Admin), &context()).unwrap();
+        let state = given::<Player>(&[history, revoked].concat());
+        assert!(state.invites()[&invite].revoked);
+        assert_code(state.decide(&revoke(me), &context()), ErrorCode::Conflict);
     }
 
     #[test]
@@ -840,7 +945,25 @@ mod stored_events {
             issuer,
             unlinked_by: Actor::Player(player(50)),
         })));
+        events.extend(one_of_each_invite_event());
         events
+    }
+
+    fn one_of_each_invite_event() -> [DomainEvent; 2] {
+        let invite_id = Uuid::from_u128(0x01934f00_0000_7000_8000_0000000000e1);
+        [
+            DomainEvent::Player(PlayerEvent::InviteIssued(InviteIssued {
+                player_id: player(50),
+                invite_id,
+                code_hash: "c0de".into(),
+                expires_at: Utc.with_ymd_and_hms(2026, 12, 5, 12, 0, 0).unwrap(),
+            })),
+            DomainEvent::Player(PlayerEvent::InviteRevoked(InviteRevoked {
+                player_id: player(50),
+                invite_id,
+                revoked_by: Actor::Player(player(50)),
+            })),
+        ]
     }
 
     #[test]

@@ -44,6 +44,13 @@ pub struct GatewayConfig {
     /// settings; whoever serves the gateway runs the delivery worker with them when set
     /// (`league serve`, the test harness), [`crate::run`] serves HTTP only.
     pub webhooks: Option<league_webhooks::WebhookSettings>,
+    /// Who may register themself (`docs/operations.md#sign-up`): nobody (the default), a
+    /// person with an organiser's invite code, or anyone.
+    pub sign_up: SignUpPolicy,
+    /// Self-registrations per hour from one client address, and how many at once (`0` per
+    /// hour switches the limit off).
+    pub sign_ups_per_hour: u32,
+    pub sign_ups_burst: u32,
     /// How long browser sessions and sign-in links last (`docs/sign-in.md`).
     pub sessions: crate::session::SessionConfig,
     /// The OpenID Connect provider people may sign in with (`docs/sign-in.md#identity-providers`),
@@ -104,6 +111,22 @@ impl std::fmt::Debug for IdentityProviderConfig {
     }
 }
 
+pub use league_domain::SignUpPolicy;
+
+/// Parses a sign-up policy (`--sign-up`, `LEAGUE_SIGN_UP`): `closed`, `invite` or `open`.
+pub fn parse_sign_up(value: &str) -> Result<SignUpPolicy, String> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "closed" | "" => Ok(SignUpPolicy::Closed),
+        "invite" => Ok(SignUpPolicy::Invite),
+        "open" => Ok(SignUpPolicy::Open),
+        other => Err(format!("{other:?} is not closed, invite or open")),
+    }
+}
+
+/// Default self-registrations per hour and per burst from one client address.
+pub const DEFAULT_SIGN_UPS_PER_HOUR: u32 = 20;
+pub const DEFAULT_SIGN_UPS_BURST: u32 = 5;
+
 /// Limits of `/graphql/ws`.
 #[derive(Debug, Clone, Copy)]
 pub struct WsLimits {
@@ -163,6 +186,9 @@ impl std::fmt::Debug for GatewayConfig {
             .field("response_cache", &self.response_cache)
             .field("webhooks", &self.webhooks)
             .field("identity_provider", &self.identity_provider)
+            .field("sign_up", &self.sign_up)
+            .field("sign_ups_per_hour", &self.sign_ups_per_hour)
+            .field("sign_ups_burst", &self.sign_ups_burst)
             .field("sessions", &self.sessions)
             .finish()
     }
@@ -235,6 +261,9 @@ impl GatewayConfig {
             response_cache: DEFAULT_RESPONSE_CACHE,
             webhooks: None,
             identity_provider: None,
+            sign_up: SignUpPolicy::Closed,
+            sign_ups_per_hour: DEFAULT_SIGN_UPS_PER_HOUR,
+            sign_ups_burst: DEFAULT_SIGN_UPS_BURST,
             sessions: crate::session::SessionConfig::default(),
         }
     }
@@ -341,6 +370,12 @@ impl GatewayConfig {
         }
         if let Some(v) = number("LEAGUE_RESPONSE_CACHE")? {
             self.response_cache = as_usize(v);
+        }
+        if let Some(v) = number("LEAGUE_SIGN_UPS_PER_HOUR")? {
+            self.sign_ups_per_hour = as_u32(v);
+        }
+        if let Some(v) = number("LEAGUE_SIGN_UPS_BURST")? {
+            self.sign_ups_burst = as_u32(v);
         }
         if let Some(days) = positive("LEAGUE_SESSION_DAYS")? {
             self.sessions.lifetime = Duration::from_secs(days.saturating_mul(24 * 3600));

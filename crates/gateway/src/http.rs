@@ -127,6 +127,7 @@ impl ResponseCache {
 pub fn router(app: App, config: &GatewayConfig, shutdown: Shutdown) -> Router {
     let feeds = crate::feeds::routes(app.clone(), config);
     let identity_provider = crate::oidc::routes(app.clone(), config);
+    let app_for_sign_up = app.clone();
     let schema = crate::schema::builder_for(app.clone(), config, shutdown.clone())
         .extension(ApolloPersistedQueries::new(LruCacheStorage::new(config.persisted_queries)))
         .finish();
@@ -177,6 +178,7 @@ pub fn router(app: App, config: &GatewayConfig, shutdown: Shutdown) -> Router {
         .with_state(state)
         .merge(feeds)
         .merge(identity_provider)
+        .merge(crate::sign_up::routes(app_for_sign_up, config))
         .merge(crate::web::routes())
         .layer(axum::middleware::from_fn(crate::feeds::refuse_framing))
         .layer(middleware);

@@ -10,6 +10,8 @@
 //! (graphql-transport-ws and graphql-ws, limits in [`ws`]), `GET /healthz`, `GET /metrics`
 //! (Prometheus, see [`metrics`]), and the embedded web app (`GET /`, deep links) and GraphiQL
 //! (`GET /graphiql`), see [`web`]; a player's calendar feed, competition exports and the
+//! embeddable standings pages (`/calendar/…`, `/export/…`, `/embed/…`), see [`feeds`]; a
+//! person signing up where the site allows it (`/auth/sign-up`), see [`sign_up`].
 //! embeddable standings pages (`/calendar/…`, `/export/…`, `/embed/…`), see [`feeds`];
 //! signing in and out with a session cookie (`/auth/…`), see [`session`]; sign-in with the
 //! site's identity provider (`/auth/oidc/…`), see [`oidc`].
@@ -27,6 +29,7 @@ pub mod rate_limit;
 pub mod schema;
 pub mod session;
 mod shutdown;
+pub mod sign_up;
 mod web;
 pub mod ws;
 

@@ -1,7 +1,8 @@
 //! Rate limits: a token bucket per caller (the admin, each player's token) or, for
 //! anonymous callers and bad credentials, per client address. Every GraphQL request draws
 //! from the request bucket; a mutation also draws from the stricter mutation bucket once
-//! its document shows it is one. A refusal carries the seconds to wait (`Retry-After`).
+//! its document shows it is one; a self-registration draws from its own bucket per address
+//! ([`SignUpLimiter`]). A refusal carries the seconds to wait (`Retry-After`).
 
 use std::net::IpAddr;
 use std::num::NonZeroU32;
@@ -132,6 +133,23 @@ impl RateLimiter {
     /// Draws one mutation of `key`.
     pub fn check_mutation(&self, key: &RateKey) -> Result<(), Limited> {
         self.mutations.check(key)
+    }
+}
+
+/// Self-registrations per client address (`docs/operations.md#sign-up`), apart from the
+/// request and mutation buckets.
+#[derive(Debug, Clone)]
+pub struct SignUpLimiter(Bucket);
+
+impl SignUpLimiter {
+    /// `per_hour` sign-ups an hour per address, `burst` at once (`0` per hour: no limit).
+    pub fn new(per_hour: u32, burst: u32) -> Self {
+        SignUpLimiter(Bucket::new(quota(per_hour, Duration::from_secs(3600), burst)))
+    }
+
+    /// Draws one sign-up of `addr`.
+    pub fn check(&self, addr: IpAddr) -> Result<(), Limited> {
+        self.0.check(&RateKey::Addr(addr))
     }
 }
 

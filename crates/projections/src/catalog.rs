@@ -11,8 +11,9 @@ use futures::TryStreamExt;
 use std::sync::LazyLock;
 
 use league_domain::{
-    DomainEvent, EventType, LeagueEvent, LeagueSettings, LeagueStatus, Organisers, TournamentEvent,
-    TournamentPlayerEntered, TournamentPlayerPromoted, TournamentSettings, TournamentStatus,
+    DomainEvent, EventType, LeagueEvent, LeagueSettings, LeagueStatus, Organisers, PlayerEvent,
+    TournamentEvent, TournamentPlayerEntered, TournamentPlayerPromoted, TournamentSettings,
+    TournamentStatus,
 };
 use league_store::{EventStore, RecordedEvent};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -316,6 +317,10 @@ impl Catalog {
     ) -> Result<(), ProjectionError> {
         self.skip(meta)?;
         let folded = match event {
+            // Invites are read from the log when someone signs up (`docs/operations.md#sign-up`).
+            DomainEvent::Player(PlayerEvent::InviteIssued(_) | PlayerEvent::InviteRevoked(_)) => {
+                false
+            }
             DomainEvent::Player(event) => {
                 self.players.apply(meta, event)?;
                 true

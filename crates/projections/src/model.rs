@@ -136,6 +136,8 @@ fn shown_player(event: &PlayerEvent) -> Option<Uuid> {
         | PlayerEvent::PasskeyRemoved(_)
         | PlayerEvent::IdentityLinked(_)
         | PlayerEvent::IdentityUnlinked(_)
+        | PlayerEvent::InviteIssued(_)
+        | PlayerEvent::InviteRevoked(_)
         | PlayerEvent::SessionStarted(_)
         | PlayerEvent::SessionRenewed(_)
         | PlayerEvent::SessionEnded(_)

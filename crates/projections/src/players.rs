@@ -249,6 +249,9 @@ impl PlayerRegistry {
                 *linked = kept;
                 self.drop_lookups(player, gone);
             }
+            // Not in the catalog: invites are read from the log when someone signs up with
+            // one (`docs/operations.md#sign-up`).
+            PlayerEvent::InviteIssued(_) | PlayerEvent::InviteRevoked(_) => {}
             PlayerEvent::SessionStarted(_)
             | PlayerEvent::SessionRenewed(_)
             | PlayerEvent::SessionEnded(_)

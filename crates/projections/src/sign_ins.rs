@@ -86,7 +86,9 @@ impl SignIns {
             | PlayerEvent::PasskeyAdded(_)
             | PlayerEvent::PasskeyRemoved(_)
             | PlayerEvent::IdentityLinked(_)
-            | PlayerEvent::IdentityUnlinked(_) => {}
+            | PlayerEvent::IdentityUnlinked(_)
+            | PlayerEvent::InviteIssued(_)
+            | PlayerEvent::InviteRevoked(_) => {}
         }
     }
 

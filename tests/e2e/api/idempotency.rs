@@ -180,9 +180,17 @@ async fn a_key_with_a_control_character_is_bad_input(db: TestDatabase) {
     assert!(fine.get("errors").is_none(), "{fine:#}");
 }
 
-/// The mutations that take no `idempotencyKey` (nothing to reuse).
-const WITHOUT_KEY: [&str; 14] = [
+/// The mutations that take no `idempotencyKey` (nothing to reuse; `walkIns` is idempotent
+/// by its list: docs/tournaments.md#walk-ins-and-bulk-entry).
+const WITHOUT_KEY: [&str; 21] = [
     "registerPlayer",
+    "endSession",
+    "endAllSessions",
+    "issueSignInLink",
+    "issueSignInSheet",
+    "walkIns",
+    "issueInvite",
+    "revokeInvite",
     "answerRollCall",
     "swapRoundPlayers",
     "rotateToken",

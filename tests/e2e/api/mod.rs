@@ -24,6 +24,8 @@ mod registration;
 mod results;
 mod roles;
 pub(crate) mod sessions;
+mod sign_up;
 pub(crate) mod subscriptions;
 pub(crate) mod tournament;
+mod walk_ins;
 mod whatif;

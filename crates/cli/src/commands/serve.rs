@@ -45,6 +45,10 @@ pub struct ServeArgs {
     /// other page refuses to be framed.
     #[arg(long, env = "LEAGUE_FRAME_ANCESTORS", default_value = "*")]
     pub frame_ancestors: String,
+    /// Who may register themself at /signup: `closed` (organisers and the site admin
+    /// register people), `invite` (with an organiser's invite code) or `open` (anyone).
+    #[arg(long, env = "LEAGUE_SIGN_UP", default_value = "closed", value_parser = league_gateway::config::parse_sign_up)]
+    pub sign_up: league_gateway::config::SignUpPolicy,
     /// Deepest accepted query nesting (deeper queries get QUERY_TOO_COMPLEX).
     #[arg(long, env = "LEAGUE_MAX_QUERY_DEPTH", default_value_t = league_gateway::config::DEFAULT_MAX_DEPTH)]
     pub max_query_depth: usize,
@@ -90,6 +94,7 @@ pub async fn run(args: ServeArgs) -> Result<ExitCode, CliError> {
     config.cors_origins = GatewayConfig::parse_origins(&args.cors_origins);
     config.frame_ancestors = GatewayConfig::parse_frame_ancestors(&args.frame_ancestors)
         .map_err(|error| CliError::BadInput(format!("--frame-ancestors: {error}")))?;
+    config.sign_up = args.sign_up;
     config.max_depth = args.max_query_depth;
     config.max_complexity = args.max_query_complexity;
     config.identity_provider = league_gateway::config::IdentityProviderConfig::from_settings(

@@ -1,17 +1,19 @@
 //! `league tournament …`: a tournament read from the log (`docs/tournaments.md`): re-run every
 //! recorded seeding and say whether it gives the same boards, print the standings (after a
-//! round, at a point in history) or a round's board call.
+//! round, at a point in history) or a round's board call; register and enter a list of
+//! walk-ins.
 
 use league_domain::TournamentEvent;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use league_app::{App, AppError, AsOf};
-use league_domain::{Aggregate, DomainEvent, Tournament};
+use league_app::{App, AppError, AsOf, NewToken, UseExisting};
+use league_domain::{Actor, Aggregate, DomainEvent, Tournament};
 use league_projections::decode;
 use league_scoring::{GameResult, score_game};
 
+use super::personal::refused;
 use super::replay::{name, open_app, parse_uuid, print_json};
 use crate::CliError;
 
@@ -33,6 +35,27 @@ pub enum TournamentCommand {
     /// Explain, event by event, how the tournament came to be: entries, roll calls, seedings,
     /// swaps, each board's scores with the system's explanation, and the standings now.
     Audit(TournamentRef),
+    /// Register and enter a list of people in one step, as the site admin
+    /// (docs/tournaments.md#walk-ins-and-bulk-entry): CSV, a name per line, optionally a
+    /// header `name,wdr,…`. Prints each person's line, id, name and, for a new player, their
+    /// token (shown only this once); `--preview` prints the matches and bad lines instead.
+    WalkIns(WalkInsArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct WalkInsArgs {
+    #[command(flatten)]
+    pub of: TournamentRef,
+    /// The list (`-` for stdin).
+    #[arg(long, value_name = "FILE")]
+    pub file: String,
+    /// Print what would happen as JSON (matches with registered players, bad lines) and
+    /// append nothing.
+    #[arg(long)]
+    pub preview: bool,
+    /// Enter the registered player PLAYER_ID for the person on line LINE (repeatable).
+    #[arg(long = "use", value_name = "LINE=PLAYER_ID")]
+    pub use_existing: Vec<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -71,6 +94,7 @@ pub async fn run(args: TournamentArgs) -> Result<ExitCode, CliError> {
         TournamentCommand::Standings(args) => standings(args).await,
         TournamentCommand::Boards(args) => boards(args).await,
         TournamentCommand::Audit(of) => audit(of).await,
+        TournamentCommand::WalkIns(args) => walk_ins(args).await,
     }
 }
 
@@ -86,6 +110,54 @@ async fn open(of: &TournamentRef) -> Result<(App, uuid::Uuid), CliError> {
 
 fn failed(error: AppError) -> CliError {
     CliError::Failed(error.into())
+}
+
+/// `league tournament walk-ins`: the list previewed, or registered and entered.
+async fn walk_ins(args: WalkInsArgs) -> Result<ExitCode, CliError> {
+    let text = if args.file == "-" {
+        std::io::read_to_string(std::io::stdin())
+    } else {
+        std::fs::read_to_string(&args.file)
+    }
+    .map_err(|error| CliError::BadInput(format!("--file: {error}")))?;
+    let existing = args
+        .use_existing
+        .iter()
+        .map(|pick| {
+            let (line, player) = pick.split_once('=').unwrap_or((pick, ""));
+            let line = line.trim().parse::<usize>().map_err(|_| {
+                CliError::BadInput(format!("--use {pick:?}: expected LINE=PLAYER_ID"))
+            })?;
+            Ok(UseExisting { line, player_id: parse_uuid("--use", player.trim())? })
+        })
+        .collect::<Result<Vec<_>, CliError>>()?;
+    let (app, id) = open(&args.of).await?;
+    if args.preview {
+        let preview = app.walk_ins_preview(Actor::Admin, id, &text).await.map_err(refused)?;
+        print_json(&preview)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let new_token = || {
+        let token = league_gateway::auth::generate_token();
+        NewToken { hash: league_gateway::auth::hash_token(&token), token }
+    };
+    let walked_in =
+        app.walk_ins(Actor::Admin, id, &text, &existing, new_token).await.map_err(refused)?;
+    let mut out = String::new();
+    for w in &walked_in {
+        let what = match (w.registered, w.entered) {
+            (true, _) => "registered and entered",
+            (false, true) => "entered",
+            (false, false) => "entered already",
+        };
+        let _ = write!(out, "line {}\t{}\t{}\t{what}", w.line, w.player_id, w.name);
+        if let Some(token) = &w.token {
+            let _ = write!(out, "\ttoken {token}");
+        }
+        out.push('\n');
+    }
+    super::write_stdout(&out)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 async fn verify_seeding(of: TournamentRef) -> Result<ExitCode, CliError> {

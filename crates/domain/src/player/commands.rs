@@ -89,6 +89,50 @@ pub struct UnlinkIdentity {
     pub issuer: String,
 }
 
+/// Who may register themself on this site (`docs/operations.md#sign-up`): nobody (organisers
+/// and the site admin register people), a person holding an organiser's invite code, or
+/// anyone. The gateway's configuration says which; the command carries it as the actor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SignUpPolicy {
+    #[default]
+    Closed,
+    Invite,
+    Open,
+}
+
+/// A person registers themself (the actor is the new player), as the site's `policy`
+/// allows: on an invite-only site with the hash of an organiser's invite code.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SignUpPlayer {
+    pub actor: Actor,
+    pub player_id: PlayerId,
+    pub name: String,
+    pub token_hash: String,
+    pub policy: SignUpPolicy,
+    pub invite_hash: Option<String>,
+}
+
+/// An appointed organiser issues an invite code (only its hash reaches the domain) that
+/// lets people sign up on an invite-only site until `expires_at`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IssueInvite {
+    pub actor: Actor,
+    /// The organiser, whose stream keeps the invite.
+    pub player_id: PlayerId,
+    pub invite_id: uuid::Uuid,
+    pub code_hash: String,
+    pub expires_at: chrono::DateTime<chrono::Utc>,
+}
+
+/// The invite's organiser or the site admin revokes it: its code signs nobody up any more.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RevokeInvite {
+    pub actor: Actor,
+    /// The organiser who issued it.
+    pub player_id: PlayerId,
+    pub invite_id: uuid::Uuid,
+}
+
 /// A person proved to be the player (token, passkey or identity checked by the gateway, or
 /// the sign-in link `link_hash` names, which the player's state checks): a session starts.
 #[derive(Debug, Clone, PartialEq)]
@@ -147,6 +191,9 @@ pub enum PlayerCommand {
     RemovePasskey(RemovePasskey),
     LinkIdentity(LinkIdentity),
     UnlinkIdentity(UnlinkIdentity),
+    SignUp(SignUpPlayer),
+    IssueInvite(IssueInvite),
+    RevokeInvite(RevokeInvite),
     StartSession(StartSession),
     RenewSession(RenewSession),
     EndSession(EndSession),
@@ -191,6 +238,9 @@ player_commands!(
     RemovePasskey => RemovePasskey,
     LinkIdentity => LinkIdentity,
     UnlinkIdentity => UnlinkIdentity,
+    SignUpPlayer => SignUp,
+    IssueInvite => IssueInvite,
+    RevokeInvite => RevokeInvite,
     StartSession => StartSession,
     RenewSession => RenewSession,
     EndSession => EndSession,

@@ -112,6 +112,27 @@ pub struct IdentityUnlinked {
     pub unlinked_by: Actor,
 }
 
+/// An organiser issued an invite code: on an invite-only site it lets people sign up until
+/// `expiresAt` (`docs/operations.md#sign-up`). Only the code's SHA-256 is stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InviteIssued {
+    /// The organiser who issued it.
+    pub player_id: PlayerId,
+    pub invite_id: uuid::Uuid,
+    pub code_hash: String,
+    pub expires_at: chrono::DateTime<chrono::Utc>,
+}
+
+/// An invite was revoked (by its organiser or the site admin): its code signs nobody up.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InviteRevoked {
+    pub player_id: PlayerId,
+    pub invite_id: uuid::Uuid,
+    pub revoked_by: Actor,
+}
+
 /// How a person proved who they are when a session started (`docs/sign-in.md`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -201,6 +222,8 @@ macro_rules! player_events {
                 PasskeyRemoved = "PasskeyRemoved" version 1 in catalog,
                 IdentityLinked = "IdentityLinked" version 1 in catalog,
                 IdentityUnlinked = "IdentityUnlinked" version 1 in catalog,
+                InviteIssued = "InviteIssued" version 1,
+                InviteRevoked = "InviteRevoked" version 1,
                 SessionStarted = "SessionStarted" version 1 in catalog,
                 SessionRenewed = "SessionRenewed" version 1 in catalog,
                 SessionEnded = "SessionEnded" version 1 in catalog,
@@ -228,6 +251,8 @@ impl PlayerEvent {
             | PlayerEvent::PasskeyRemoved(_)
             | PlayerEvent::IdentityLinked(_)
             | PlayerEvent::IdentityUnlinked(_)
+            | PlayerEvent::InviteIssued(_)
+            | PlayerEvent::InviteRevoked(_)
             | PlayerEvent::SessionStarted(_)
             | PlayerEvent::SessionRenewed(_)
             | PlayerEvent::SessionEnded(_)

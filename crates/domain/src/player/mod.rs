@@ -15,7 +15,7 @@ pub use self::events::*;
 pub use self::sessions::{MAX_DEVICE_LABEL_LEN, MAX_SIGN_IN_LINK_DAYS};
 
 use crate::aggregate::{Aggregate, Decision};
-use crate::context::Context;
+use crate::context::{Context, InviteFacts};
 use crate::error::DomainError;
 use crate::events::EventType;
 use crate::ids::{Actor, PlayerId, player_stream_id};
@@ -45,6 +45,8 @@ pub struct Player {
     passkeys: Vec<uuid::Uuid>,
     /// The issuers of the identity providers whose identities are linked, in link order.
     identity_issuers: Vec<String>,
+    /// Invites this organiser issued, by id: expiry and whether revoked.
+    invites: std::collections::BTreeMap<uuid::Uuid, InviteFacts>,
     sign_ins: sessions::SignIns,
 }
 
@@ -110,8 +112,17 @@ impl Player {
         Ok(())
     }
 
-    fn register(&self, command: &RegisterPlayer) -> Result<Vec<PlayerEvent>, DomainError> {
-        only_the_site_admin(command.actor, "register players")?;
+    /// The site admin and appointed organisers register players (`docs/api.md#roles`).
+    fn register(
+        &self,
+        command: &RegisterPlayer,
+        context: &Context,
+    ) -> Result<Vec<PlayerEvent>, DomainError> {
+        if !command.actor.is_admin() && !context.actor_is_organiser {
+            return Err(DomainError::forbidden(
+                "only the site admin or an appointed organiser may register players",
+            ));
+        }
         if self.exists() {
             return Err(DomainError::PlayerAlreadyRegistered(command.player_id));
         }
@@ -289,6 +300,111 @@ impl Player {
     }
 }
 
+/// The longest an invite may stay valid.
+pub const MAX_INVITE_DAYS: i64 = 90;
+
+/// Sign-up and invites (`docs/operations.md#sign-up`).
+impl Player {
+    /// Invites this organiser issued, by id.
+    pub fn invites(&self) -> &std::collections::BTreeMap<uuid::Uuid, InviteFacts> {
+        &self.invites
+    }
+
+    /// A person registers themself, as the site allows: rights first (the site's policy,
+    /// the invite), then the same checks as a registration.
+    fn sign_up(
+        &self,
+        c: &SignUpPlayer,
+        context: &Context,
+    ) -> Result<Vec<PlayerEvent>, DomainError> {
+        if c.actor != Actor::Player(c.player_id) {
+            return Err(DomainError::forbidden("a person signs up only themself"));
+        }
+        match (c.policy, &c.invite_hash, context.invite) {
+            (SignUpPolicy::Open, _, _) => {}
+            (SignUpPolicy::Closed, _, _) => {
+                return Err(DomainError::forbidden(
+                    "this site does not let people sign up: an organiser registers you",
+                ));
+            }
+            (SignUpPolicy::Invite, None, _) => {
+                return Err(DomainError::forbidden(
+                    "this site lets people sign up with an invite code only",
+                ));
+            }
+            (SignUpPolicy::Invite, Some(_), None) => {
+                return Err(DomainError::forbidden("this invite code is not known"));
+            }
+            (SignUpPolicy::Invite, Some(_), Some(invite)) if invite.revoked => {
+                return Err(DomainError::forbidden("this invite was revoked"));
+            }
+            (SignUpPolicy::Invite, Some(_), Some(invite)) if invite.expires_at <= context.now => {
+                return Err(DomainError::forbidden("this invite has expired"));
+            }
+            (SignUpPolicy::Invite, Some(_), Some(_)) => {}
+        }
+        let register = RegisterPlayer {
+            actor: Actor::Admin,
+            player_id: c.player_id,
+            name: c.name.clone(),
+            token_hash: c.token_hash.clone(),
+        };
+        self.register(&register, context)
+    }
+
+    fn issue_invite(
+        &self,
+        c: &IssueInvite,
+        context: &Context,
+    ) -> Result<Vec<PlayerEvent>, DomainError> {
+        if c.actor != Actor::Player(c.player_id) || !context.actor_is_organiser {
+            return Err(DomainError::forbidden(
+                "only an appointed organiser issues invites, their own",
+            ));
+        }
+        self.registered(c.player_id)?;
+        let code_hash = check_token_hash(&c.code_hash)?;
+        if c.expires_at <= context.now
+            || c.expires_at > context.now + chrono::Duration::days(MAX_INVITE_DAYS)
+        {
+            return Err(DomainError::invalid(
+                "expiresAt",
+                format!("must be in the next {MAX_INVITE_DAYS} days"),
+            ));
+        }
+        if self.invites.contains_key(&c.invite_id) {
+            return Err(DomainError::conflict(format!("invite {} exists already", c.invite_id)));
+        }
+        Ok(vec![PlayerEvent::InviteIssued(InviteIssued {
+            player_id: c.player_id,
+            invite_id: c.invite_id,
+            code_hash,
+            expires_at: c.expires_at,
+        })])
+    }
+
+    fn revoke_invite(&self, c: &RevokeInvite) -> Result<Vec<PlayerEvent>, DomainError> {
+        if c.actor != Actor::Player(c.player_id) {
+            only_the_site_admin(c.actor, "revoke another organiser's invite")?;
+        }
+        self.registered(c.player_id)?;
+        match self.invites.get(&c.invite_id) {
+            None => Err(DomainError::invalid(
+                "inviteId",
+                format!("player {} issued no invite {}", c.player_id, c.invite_id),
+            )),
+            Some(invite) if invite.revoked => {
+                Err(DomainError::conflict(format!("invite {} is already revoked", c.invite_id)))
+            }
+            Some(_) => Ok(vec![PlayerEvent::InviteRevoked(InviteRevoked {
+                player_id: c.player_id,
+                invite_id: c.invite_id,
+                revoked_by: c.actor,
+            })]),
+        }
+    }
+}
+
 /// Refuses anyone but the site admin, naming the right.
 fn only_the_site_admin(actor: Actor, right: &str) -> Result<(), DomainError> {
     if actor.is_admin() {
@@ -325,7 +441,7 @@ impl Aggregate for Player {
 
     fn handle(&self, command: &Self::Command, context: &Context) -> Decision<Self::Event> {
         match command {
-            PlayerCommand::Register(c) => self.register(c),
+            PlayerCommand::Register(c) => self.register(c, context),
             PlayerCommand::RotateToken(c) => self.rotate_token(c),
             PlayerCommand::RevokeToken(c) => self.revoke_token(c),
             PlayerCommand::AppointOrganiser(c) => self.appoint(c),
@@ -335,6 +451,9 @@ impl Aggregate for Player {
             PlayerCommand::RemovePasskey(c) => self.remove_passkey(c),
             PlayerCommand::LinkIdentity(c) => self.link_identity(c),
             PlayerCommand::UnlinkIdentity(c) => self.unlink_identity(c),
+            PlayerCommand::SignUp(c) => self.sign_up(c, context),
+            PlayerCommand::IssueInvite(c) => self.issue_invite(c, context),
+            PlayerCommand::RevokeInvite(c) => self.revoke_invite(c),
             PlayerCommand::StartSession(c) => self.start_session(c, context),
             PlayerCommand::RenewSession(c) => self.renew_session(c),
             PlayerCommand::EndSession(c) => self.end_session(c),
@@ -355,6 +474,15 @@ impl Aggregate for Player {
             PlayerEvent::TokenRevoked(_) => self.token_hash = None,
             PlayerEvent::OrganiserAppointed(_) => self.organiser = true,
             PlayerEvent::OrganiserDismissed(_) => self.organiser = false,
+            PlayerEvent::InviteIssued(e) => {
+                let facts = InviteFacts { expires_at: e.expires_at, revoked: false };
+                self.invites.insert(e.invite_id, facts);
+            }
+            PlayerEvent::InviteRevoked(e) => {
+                if let Some(invite) = self.invites.get_mut(&e.invite_id) {
+                    invite.revoked = true;
+                }
+            }
             PlayerEvent::PlayerErased(e) => {
                 // The stored event keeps its (sealed) bytes; the state keeps no name at all,
                 // not even a plain one from before sealing.

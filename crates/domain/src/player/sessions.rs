@@ -67,7 +67,9 @@ impl SignIns {
             | PlayerEvent::PasskeyAdded(_)
             | PlayerEvent::PasskeyRemoved(_)
             | PlayerEvent::IdentityLinked(_)
-            | PlayerEvent::IdentityUnlinked(_) => {}
+            | PlayerEvent::IdentityUnlinked(_)
+            | PlayerEvent::InviteIssued(_)
+            | PlayerEvent::InviteRevoked(_) => {}
         }
     }
 

@@ -1,8 +1,9 @@
 //! The GraphQL schema: queries over the in-memory read model, mutations mapped onto
 //! domain commands, subscriptions over the application's live feed.
 //!
-//! One module per feature (leagues, players, tournaments, ratings, the scoring catalogue,
-//! the audit log's events, feeds, webhooks, the identity provider), each with its queries, mutations,
+//! One module per feature (leagues, players, tournaments, walk-ins, sign-up and invites,
+//! ratings, the scoring catalogue, the audit log's events, feeds, webhooks, sessions,
+//! passkeys, the identity provider), each with its queries, mutations,
 //! subscriptions and object types; the roots below merge them in the order the fields
 //! appear in `schema.graphql`. Below the features: the context every resolver reads
 //! ([`context`]), shared inputs, pages, results and the live feed.
@@ -21,7 +22,9 @@ mod passkeys;
 mod players;
 mod ratings;
 mod sessions;
+mod sign_up;
 mod tournaments;
+mod walk_ins;
 mod webhooks;
 
 use async_graphql::{MergedObject, MergedSubscription, Schema};
@@ -46,6 +49,8 @@ pub struct QueryRoot(
     catalogue::CatalogueQuery,
     events::EventQuery,
     tournaments::query::TournamentQuery,
+    walk_ins::WalkInsQuery,
+    sign_up::SignUpQuery,
     players::query::AccessQuery,
     webhooks::WebhookQuery,
     passkeys::PasskeyQuery,
@@ -61,6 +66,8 @@ pub struct MutationRoot(
     players::mutation::PlayerMutation,
     leagues::mutation::LeagueMutation,
     tournaments::mutation::TournamentMutation,
+    walk_ins::WalkInsMutation,
+    sign_up::InviteMutation,
     players::mutation::AccessMutation,
     feeds::FeedsMutation,
     webhooks::WebhookMutation,
@@ -99,6 +106,7 @@ pub(crate) fn builder_for(
         .data(config.webhooks.clone().unwrap_or_default())
         .data(crate::passkey::Registrations::new())
         .data(identity::SiteIdentityProvider(config.identity_provider.clone()))
+        .data(config.sign_up)
         .data(config.sessions)
         .extension(ErrorCodes::new(
             config.max_depth,
