@@ -204,7 +204,7 @@ for (const [label, device] of DEVICES) {
         const page = await (await newContext(device)).newPage();
         await page.goto("/signin");
         await page.getByLabel("Token").fill(fresh);
-        await page.getByRole("button", { name: "Sign in" }).click();
+        await page.getByRole("button", { name: "Sign in", exact: true }).click();
         await expect(page.locator(".form-error, .field-error").filter({ hasText: /not known|sign in again/ })).toBeVisible();
       });
 
@@ -276,7 +276,7 @@ for (const [label, device] of DEVICES) {
         await acts.fill(page.getByLabel("Reason"), "I am leaving the club");
         await acts.check(page.getByLabel("I understand this cannot be undone"));
         await acts.click(page.getByRole("button", { name: "Erase my data" }));
-        await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+        await expect(page.getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
         acts.record("erasePlayer (own)");
         const { player } = await server.gql(`query($id: ID!) { player(id: $id) { erased } }`, { id: sam.player.id });
         expect(player.erased).toBe(true);
