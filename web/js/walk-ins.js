@@ -104,12 +104,18 @@ function renderPreview(preview, result, id, text, answer) {
     event.preventDefault();
     clearErrors(commit);
     const useExisting = [...pickers].filter(([, p]) => p.value !== "").map(([line, p]) => ({ line, playerId: p.value }));
+    // One submission at a time: a second press while the list is being registered would
+    // find everyone registered already and show no tokens.
+    const button = /** @type {HTMLButtonElement} */ (commit.querySelector("button[type=submit]"));
+    if (button.disabled) return;
+    button.disabled = true;
     try {
       const { walkIns } = await gql(Q.WALK_INS, { input: { competitionId: id, list: text, useExisting } });
       replace(preview);
       renderEntered(result, id, walkIns);
     } catch (error) {
       showError(commit, error);
+      button.disabled = false;
     }
   });
   replace(preview, h("h2", { id: "preview-h" }, "Check"),
