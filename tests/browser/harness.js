@@ -122,7 +122,7 @@ export async function setUp(browser, info, env = {}) {
       await page.goto("/signin");
       await page.getByLabel("Token").fill(token);
       await page.getByRole("button", { name: "Sign in", exact: true }).click();
-      await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+      await expect(page.getByRole("button", { name: "Sign out", exact: true })).toBeVisible();
       return page;
     },
     /** No console error on any page, no request off loopback, more than `fewest`

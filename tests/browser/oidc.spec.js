@@ -68,7 +68,7 @@ for (const [device, options] of /** @type {const} */ ([["phone", PHONE], ["deskt
         await withProvider.click();
         await signInAtProvider(page, login);
         await expect(page).toHaveURL(new RegExp(`/leagues/${createLeague.id}$`));
-        await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+        await expect(page.getByRole("button", { name: "Sign out", exact: true })).toBeVisible();
         await page.screenshot({ path: `${shots}/identity-signed-in-${device}.png`, fullPage: true });
       });
 

@@ -59,7 +59,7 @@ test("a passkey added on one device signs its player in on a fresh one", async (
       expect(await sidewaysScroll(phone)).toBeLessThanOrEqual(0);
       await phone.setViewportSize(PHONE.viewport);
       await phone.getByRole("button", { name: "Sign in with a passkey" }).click();
-      await expect(phone.getByRole("button", { name: "Sign out" })).toBeVisible();
+      await expect(phone.getByRole("button", { name: "Sign out", exact: true })).toBeVisible();
       await phone.goto(own);
       await expect(phone.getByRole("heading", { level: 1 })).toHaveText("Ann");
       await expect(phone.locator("#passkey-list table")).toBeVisible();
@@ -86,7 +86,7 @@ test("a passkey added on one device signs its player in on a fresh one", async (
         await page.goto("/signin");
         await page.getByRole("button", { name: "Sign in with a passkey" }).click();
         await expect(page.getByRole("alert")).toContainText("not known here");
-        await expect(page.getByRole("button", { name: "Sign out" })).toHaveCount(0);
+        await expect(page.getByRole("button", { name: "Sign out", exact: true })).toHaveCount(0);
       } finally {
         await context.close();
       }

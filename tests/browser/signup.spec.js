@@ -46,7 +46,7 @@ test("an invite link signs a person up on their phone until it is revoked", asyn
       await page.getByLabel("Your name").fill("Mallory");
       await page.getByRole("button", { name: "Sign up" }).click();
       await expect(page.locator("main")).toContainText("not known");
-      await expect(page.getByRole("button", { name: "Sign out" })).toHaveCount(0);
+      await expect(page.getByRole("button", { name: "Sign out", exact: true })).toHaveCount(0);
     });
 
     await test.step("the link signs Newt up and in on the phone", async () => {
@@ -57,7 +57,7 @@ test("an invite link signs a person up on their phone until it is revoked", asyn
       await page.getByLabel("Your name").fill("Newt");
       await page.getByRole("button", { name: "Sign up" }).click();
       await expect(page.getByRole("heading", { level: 1 })).toHaveText("Welcome, Newt");
-      await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+      await expect(page.getByRole("button", { name: "Sign out", exact: true })).toBeVisible();
       await page.setViewportSize({ width: 360, height: 800 });
       expect(await sidewaysScroll(page)).toBe(0);
       expect(await accessibilityProblems(page)).toEqual([]);
