@@ -328,9 +328,11 @@ impl App {
         existing: &[UseExisting],
         mut new_token: impl FnMut() -> NewToken,
     ) -> Result<Vec<WalkedIn>, AppError> {
-        let registers = existing.len() < parse_walk_ins(text).lines.len();
-        let kind = self.check_walk_in_rights(actor, competition, registers).await?;
+        // Parsing is pure: what it finds wrong is only told after the rights check, which
+        // needs to know whether anyone new would be registered.
         let list = parse_walk_ins(text);
+        let registers = existing.len() < list.lines.len();
+        let kind = self.check_walk_in_rights(actor, competition, registers).await?;
         if !list.problems.is_empty() {
             let lines: Vec<String> = list
                 .problems

@@ -285,8 +285,8 @@ async fn sign_in(
     };
     let method = SignInMethod::Passkey;
     match begin_session(&state.app, &state.sessions, player, method, &headers, None).await {
-        Ok(cookie) => {
-            ([(header::SET_COOKIE, cookie)], Json(serde_json::json!({ "signedIn": true })))
+        Ok(started) => {
+            ([(header::SET_COOKIE, started.cookie)], Json(serde_json::json!({ "signedIn": true })))
                 .into_response()
         }
         Err(error) => refusal(error),

@@ -100,8 +100,8 @@ async fn sign_up(
     let body = json!({ "player": { "id": player, "name": name }, "token": signed_up.token });
     let mut response = Json(body).into_response();
     match cookie {
-        Ok(cookie) => {
-            response.headers_mut().insert(header::SET_COOKIE, cookie);
+        Ok(started) => {
+            response.headers_mut().insert(header::SET_COOKIE, started.cookie);
         }
         // Registered all the same: the token in the answer signs them in.
         Err(error) => tracing::warn!(?error, "a session for a new player could not start"),

@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use league_domain::{PlayerEvent, SignInMethod};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 use uuid::Uuid;
 
 use crate::decode::EventMeta;
@@ -42,11 +43,17 @@ pub struct SignIns {
     /// Player → their sessions' hashes.
     by_player: HashMap<Uuid, HashSet<String>>,
     links: std::collections::HashMap<String, LinkView>,
+    /// The links by expiry, soonest first, so those that expired unused are forgotten as the
+    /// log's clock passes them (entries of links used or voided since are skipped then).
+    links_by_expiry: BTreeSet<(DateTime<Utc>, String)>,
 }
 
 impl SignIns {
     /// Folds a player event; events about anything else leave it unchanged.
     pub(crate) fn apply(&mut self, meta: EventMeta, event: &PlayerEvent) {
+        // The event's recording time, not the wall clock, so every gateway and every replay
+        // forgets the same links at the same position.
+        self.forget_expired_links(meta.recorded_at);
         match event {
             PlayerEvent::SessionStarted(e) => {
                 if let Some(link) = &e.link_hash {
@@ -76,7 +83,7 @@ impl SignIns {
             PlayerEvent::PlayerErased(e) => self.forget(e.player_id.into()),
             PlayerEvent::SignInLinkIssued(e) => {
                 let link = LinkView { player: e.player_id.into(), expires_at: e.expires_at };
-                self.links.insert(e.link_hash.clone(), link);
+                self.insert_link(e.link_hash.clone(), link);
             }
             PlayerEvent::PlayerRegistered(_)
             | PlayerEvent::TokenRotated(_)
@@ -89,6 +96,23 @@ impl SignIns {
             | PlayerEvent::IdentityUnlinked(_)
             | PlayerEvent::InviteIssued(_)
             | PlayerEvent::InviteRevoked(_) => {}
+        }
+    }
+
+    fn insert_link(&mut self, hash: String, link: LinkView) {
+        self.links_by_expiry.insert((link.expires_at, hash.clone()));
+        self.links.insert(hash, link);
+    }
+
+    /// Forgets the links that expired before `now`.
+    fn forget_expired_links(&mut self, now: DateTime<Utc>) {
+        while let Some((expires_at, _)) = self.links_by_expiry.first()
+            && *expires_at < now
+        {
+            let Some((expires_at, hash)) = self.links_by_expiry.pop_first() else { break };
+            if self.links.get(&hash).is_some_and(|link| link.expires_at == expires_at) {
+                self.links.remove(&hash);
+            }
         }
     }
 
@@ -137,8 +161,8 @@ impl SignIns {
         sessions
     }
 
-    /// The unused sign-in link whose secret hashes to `hash` (expired ones included: the
-    /// domain says why it is refused).
+    /// The unused sign-in link whose secret hashes to `hash` (one expired since the latest
+    /// player event included: the domain says why it is refused).
     pub fn link(&self, hash: &str) -> Option<LinkView> {
         self.links.get(hash).copied()
     }
@@ -158,7 +182,9 @@ impl SignIns {
         for (hash, session) in image.sessions {
             sign_ins.insert(hash, session);
         }
-        sign_ins.links = image.links.into_iter().collect();
+        for (hash, link) in image.links {
+            sign_ins.insert_link(hash, link);
+        }
         sign_ins
     }
 }
@@ -168,4 +194,51 @@ impl SignIns {
 pub(crate) struct SignInsImage {
     sessions: Vec<(String, SessionView)>,
     links: Vec<(String, LinkView)>,
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeZone;
+    use league_domain::{Actor, PlayerId, SessionEnded, SignInLinkIssued};
+
+    use super::*;
+
+    fn at(hour: u32) -> EventMeta {
+        let recorded_at = Utc.with_ymd_and_hms(2026, 11, 27, hour, 0, 0).single().unwrap();
+        EventMeta { position: u64::from(hour), stream_version: 0, recorded_at }
+    }
+
+    fn issued(player: PlayerId, hash: &str, expires_hour: u32) -> PlayerEvent {
+        PlayerEvent::SignInLinkIssued(SignInLinkIssued {
+            player_id: player,
+            link_hash: hash.to_owned(),
+            expires_at: at(expires_hour).recorded_at,
+            issued_by: Actor::Admin,
+        })
+    }
+
+    #[test]
+    fn links_that_expired_unused_are_forgotten_when_the_log_passes_their_expiry() {
+        let player = PlayerId::from(Uuid::now_v7());
+        let mut sign_ins = SignIns::default();
+        sign_ins.apply(at(1), &issued(player, "soon", 3));
+        sign_ins.apply(at(2), &issued(player, "later", 9));
+        assert!(sign_ins.link("soon").is_some(), "not expired yet");
+
+        // Any later player event moves the log's clock past the first expiry.
+        let other = PlayerEvent::SessionEnded(SessionEnded {
+            player_id: player,
+            session_id: Uuid::now_v7(),
+            ended_by: Actor::Admin,
+        });
+        sign_ins.apply(at(4), &other);
+        assert_eq!(sign_ins.link("soon"), None);
+        assert!(sign_ins.link("later").is_some());
+
+        // A snapshot keeps only the live link and goes on forgetting after it is read back.
+        let mut restored = SignIns::from_image(sign_ins.image());
+        assert_eq!(restored.image(), sign_ins.image());
+        restored.apply(at(10), &other);
+        assert_eq!(restored.link("later"), None);
+    }
 }

@@ -188,6 +188,13 @@ async fn only_the_player_the_site_admin_or_their_competitions_organisers_issue_l
         |answer: &Value| answer["errors"][0]["extensions"]["code"].as_str().map(str::to_owned);
     assert_eq!(code(&issue(&server, &olga.token, &ada.id).await).as_deref(), Some("FORBIDDEN"));
     assert_eq!(code(&issue(&server, &bob.token, &ada.id).await).as_deref(), Some("FORBIDDEN"));
+    // Rights come first: a validity out of range does not tell a stranger anything else.
+    let bad_validity =
+        "mutation($player: ID) { issueSignInLink(playerId: $player, validForHours: 0) { url } }";
+    let answer = server.gql(Some(&bob.token), bad_validity, json!({ "player": ada.id })).await;
+    assert_eq!(code(&answer).as_deref(), Some("FORBIDDEN"));
+    let answer = server.gql(Some(&ada.token), bad_validity, json!({ "player": ada.id })).await;
+    assert_eq!(code(&answer).as_deref(), Some("BAD_USER_INPUT"), "her own, out of range");
     assert_eq!(server.event_count().await, before, "refusals append nothing");
     let created = server
         .data(
@@ -202,6 +209,30 @@ async fn only_the_player_the_site_admin_or_their_competitions_organisers_issue_l
     assert_eq!(code(&issue(&server, &ada.token, &ada.id).await), None, "her own devices");
     let anonymous = server.gql(None, ISSUE, json!({ "player": ada.id })).await;
     assert_eq!(code(&anonymous).as_deref(), Some("UNAUTHENTICATED"));
+}
+
+on_both_databases!(one_link_used_at_once_on_two_gateways_signs_in_once);
+
+async fn one_link_used_at_once_on_two_gateways_signs_in_once(db: TestDatabase) {
+    let (first, second) = (spawn_app(&db.url).await, spawn_app(&db.url).await);
+    let ada = first.register("Ada").await;
+    let link = issue(&first, ADMIN, &ada.id).await;
+    let url = link["data"]["issueSignInLink"]["url"].as_str().expect("url").to_owned();
+    let secret = link_secret(&url).to_owned();
+    // A session started after the link: once the second gateway knows it, it knows the link.
+    let phone = sign_in(&first, "/auth/token", json!({ "token": ada.token })).await;
+    loop_until(&second, &phone, true).await;
+    let before = first.event_count().await;
+    let body = json!({ "secret": secret });
+    let (a, b) = tokio::join!(
+        auth(&first, "/auth/link", body.clone(), None),
+        auth(&second, "/auth/link", body, None)
+    );
+    let mut statuses = [a.0, b.0];
+    statuses.sort_unstable();
+    assert_eq!(statuses[0], 200, "one of them signs in: {a:?} {b:?}");
+    assert!((400..500).contains(&statuses[1]), "the other is refused: {a:?} {b:?}");
+    assert_eq!(first.event_count().await, before + 1, "one session started, nothing else");
 }
 
 on_both_databases!(signing_out_everywhere_signs_out_every_browser_on_every_gateway);

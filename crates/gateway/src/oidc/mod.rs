@@ -127,10 +127,10 @@ async fn signed_in_or_linked(
         .map(|player| player.id);
     if let Some(player) = linked {
         let (app, sessions) = (&state.app, &state.sessions);
-        let cookie = begin_session(app, sessions, player, SignInMethod::Identity, headers, None)
+        let started = begin_session(app, sessions, player, SignInMethod::Identity, headers, None)
             .await
             .map_err(|error| Refusal::SessionRefused(error.message()))?;
-        return Ok(see_other(&flow.return_to, [cookie]));
+        return Ok(see_other(&flow.return_to, [started.cookie]));
     }
     let signed_in = current_session(&state.app, &state.sessions, headers);
     let Some(player) = signed_in.map(|(_, session)| session.player) else {

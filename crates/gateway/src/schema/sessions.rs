@@ -174,8 +174,7 @@ impl SessionMutation {
         let caller = caller(ctx);
         let actor = caller.actor()?;
         let player = subject(caller, player_id)?;
-        let valid_for = validity(ctx, valid_for_hours)?;
-        issue(ctx, actor, player, valid_for, return_to.as_deref()).await
+        issue(ctx, actor, player, validity(ctx, valid_for_hours), return_to.as_deref()).await
     }
 
     /// Issues a sign-in link for every entrant of a tournament who has not withdrawn (its
@@ -196,7 +195,7 @@ impl SessionMutation {
         let return_to = format!("/tournaments/{tournament}");
         let mut sheet = SignInSheet { links: Vec::new(), skipped: Vec::new() };
         for entrant in entrants {
-            match issue(ctx, actor, entrant, valid_for, Some(&return_to)).await {
+            match issue(ctx, actor, entrant, Ok(valid_for), Some(&return_to)).await {
                 Ok(link) => sheet.links.push(link),
                 Err(error @ GatewayError::App(_)) if error.code() != "INTERNAL" => {
                     sheet.skipped.push(SkippedEntrant {
@@ -229,7 +228,7 @@ async fn issue(
     ctx: &Context<'_>,
     actor: league_domain::Actor,
     player: Uuid,
-    valid_for: Duration,
+    valid_for: GatewayResult<Duration>,
     return_to: Option<&str>,
 ) -> GatewayResult<SignInLink> {
     let app = app(ctx);
