@@ -29,6 +29,8 @@ use crate::{WebhookError, WebhookSettings};
 const PAGE: u64 = 200;
 /// Most bytes of an answer read (and thrown away, so the connection can be reused).
 const MAX_ANSWER_BYTES: usize = 64 * 1024;
+/// Longest wait a receiver's `429` is taken at its word for (a longer one is waited this long).
+const MAX_THROTTLE: Duration = Duration::from_secs(3600);
 /// Longest pause reason (the domain's limit on reasons).
 const MAX_REASON_CHARS: usize = 1000;
 
@@ -38,6 +40,33 @@ struct Worker {
     settings: WebhookSettings,
     client: reqwest::Client,
     locks: WebhookLocks,
+    /// Receivers that answered `429`: no webhook POSTs to them before the time they gave.
+    throttled: Throttled,
+}
+
+/// When each throttled receiver (host and port) takes requests again (`docs/webhooks.md`).
+#[derive(Default)]
+struct Throttled(std::sync::Mutex<HashMap<String, DateTime<Utc>>>);
+
+impl Throttled {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, DateTime<Utc>>> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// When `receiver` takes requests again, if that is later than now.
+    fn until(&self, receiver: &str) -> Option<DateTime<Utc>> {
+        let now = Utc::now();
+        let mut map = self.lock();
+        map.retain(|_, until| *until > now);
+        map.get(receiver).copied()
+    }
+
+    /// `receiver` asked for no requests before `until`.
+    fn hold(&self, receiver: &str, until: DateTime<Utc>) {
+        let mut map = self.lock();
+        let at = map.entry(receiver.to_owned()).or_insert(until);
+        *at = (*at).max(until);
+    }
 }
 
 /// Delivers webhooks until `shutdown` completes (the gateway runs it beside the API). A
@@ -51,7 +80,7 @@ pub async fn run(app: App, settings: WebhookSettings, shutdown: impl Future<Outp
         }
     };
     let locks = app.store().webhook_locks();
-    let worker = Arc::new(Worker { app, settings, client, locks });
+    let worker = Arc::new(Worker { app, settings, client, locks, throttled: Throttled::default() });
     let mut notifications = worker.app.subscribe();
     let mut running: HashMap<Uuid, (WebhookEntry, JoinHandle<()>)> = HashMap::new();
     tokio::pin!(shutdown);
@@ -241,6 +270,13 @@ impl Delivery<'_> {
             self.advance(position, last_read, false).await?;
             return Ok(Step::Again);
         };
+        // A receiver that asked to wait (`429`) gets nothing from any webhook until then; other
+        // receivers' webhooks go on.
+        if let Some(until) =
+            self.receiver().and_then(|receiver| self.worker.throttled.until(&receiver))
+        {
+            return Ok(Step::RetryAt(until));
+        }
         let event = self.buffer[index].clone();
         let kinds = self.kinds_of(&event);
         let decoded =
@@ -253,8 +289,24 @@ impl Delivery<'_> {
                 self.advance(position, event.position, true).await?;
                 Ok(Step::Again)
             }
-            Err(error) => self.failed(checkpoint, error).await,
+            // Not a failure: the receiver is well and says when to come back.
+            Err(Refused::Throttled(wait)) => {
+                let until = Utc::now() + chrono_wait(wait.min(MAX_THROTTLE));
+                if let Some(receiver) = self.receiver() {
+                    self.worker.throttled.hold(&receiver, until);
+                }
+                let host = &self.webhook.host;
+                tracing::info!(webhook = %self.webhook.webhook_id, %host, wait_ms = wait.as_millis(), "webhooks: the receiver asked to wait (429)");
+                Ok(Step::RetryAt(until))
+            }
+            Err(Refused::Failed(error)) => self.failed(checkpoint, error).await,
         }
+    }
+
+    /// The receiver a throttle applies to: the host and port of the webhook's URL, once known.
+    fn receiver(&self) -> Option<String> {
+        let url = url::Url::parse(self.url.as_deref()?).ok()?;
+        Some(format!("{}:{}", url.host_str()?, url.port_or_known_default()?))
     }
 
     /// The kinds `event` is wanted as (none: not for this webhook).
@@ -298,7 +350,7 @@ impl Delivery<'_> {
     }
 
     /// Signs and POSTs one body; `Err` says why it did not get a 2xx.
-    async fn post(&mut self, position: u64, body: Vec<u8>) -> Result<(), String> {
+    async fn post(&mut self, position: u64, body: Vec<u8>) -> Result<(), Refused> {
         let id = self.webhook.webhook_id;
         let secret = match &self.secret {
             Some(secret) => secret.clone(),
@@ -325,6 +377,11 @@ impl Delivery<'_> {
         };
         check_literal(&url, self.worker.settings.allow_private)
             .map_err(|error| error.to_string())?;
+        if let Some(until) =
+            self.receiver().and_then(|receiver| self.worker.throttled.until(&receiver))
+        {
+            return Err(Refused::Throttled((until - Utc::now()).to_std().unwrap_or_default()));
+        }
         let timestamp = Utc::now().timestamp();
         let signature = sign(&secret, timestamp, &body);
         let response = self
@@ -340,8 +397,15 @@ impl Delivery<'_> {
             .await
             .map_err(|error| self.send_error(error))?;
         let status = response.status();
+        if status == reqwest::StatusCode::TOO_MANY_REQUESTS {
+            let header = retry_after(response.headers());
+            let body = drain(response).await;
+            // Discord's body gives the wait to the millisecond; the header in whole seconds.
+            let wait = discord_retry_after(&body).or(header);
+            return Err(Refused::Throttled(wait.unwrap_or(self.worker.settings.retry_base)));
+        }
         drain(response).await;
-        if status.is_success() { Ok(()) } else { Err(format!("HTTP {status}")) }
+        if status.is_success() { Ok(()) } else { Err(format!("HTTP {status}").into()) }
     }
 
     /// Why a POST got no answer, naming the webhook's host but never its URL (reqwest puts
@@ -409,6 +473,46 @@ impl Delivery<'_> {
     }
 }
 
+/// Why a POST did not get a 2xx.
+enum Refused {
+    /// `429`: the receiver asks for no requests for this long.
+    Throttled(Duration),
+    /// Anything else: a failed attempt, retried with backoff.
+    Failed(String),
+}
+
+impl From<String> for Refused {
+    fn from(error: String) -> Self {
+        Refused::Failed(error)
+    }
+}
+
+impl From<&str> for Refused {
+    fn from(error: &str) -> Self {
+        Refused::Failed(error.to_owned())
+    }
+}
+
+fn chrono_wait(wait: Duration) -> chrono::Duration {
+    chrono::Duration::from_std(wait).unwrap_or(chrono::Duration::MAX)
+}
+
+/// A `Retry-After` header: seconds, or an HTTP date (RFC 9110), as a wait from now.
+fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
+    let value = headers.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?.trim();
+    if let Ok(seconds) = value.parse::<f64>() {
+        return Duration::try_from_secs_f64(seconds.max(0.0)).ok();
+    }
+    let at = DateTime::parse_from_rfc2822(value).ok()?.with_timezone(&Utc);
+    Some((at - Utc::now()).to_std().unwrap_or_default())
+}
+
+/// Discord's wait in a `429` body: `{"retry_after": seconds, …}`.
+fn discord_retry_after(body: &[u8]) -> Option<Duration> {
+    let json: serde_json::Value = serde_json::from_slice(body).ok()?;
+    Duration::try_from_secs_f64(json.get("retry_after")?.as_f64()?.max(0.0)).ok()
+}
+
 /// The wait before retry `attempts` (1-based): the base doubled per earlier attempt, capped,
 /// and drawn uniformly from its upper half so failing webhooks do not retry in step.
 fn backoff(settings: &WebhookSettings, attempts: u32) -> chrono::Duration {
@@ -431,20 +535,39 @@ fn error_chain(error: &dyn std::error::Error) -> String {
     text
 }
 
-/// Reads and drops at most [`MAX_ANSWER_BYTES`] of an answer: nothing in it is used.
-async fn drain(mut response: reqwest::Response) {
-    let mut read = 0;
+/// Reads at most [`MAX_ANSWER_BYTES`] of an answer (so the connection can be reused); the
+/// bytes read, for a `429`'s wait.
+async fn drain(mut response: reqwest::Response) -> Vec<u8> {
+    let mut read = Vec::new();
     while let Ok(Some(chunk)) = response.chunk().await {
-        read += chunk.len();
-        if read > MAX_ANSWER_BYTES {
+        if read.len() + chunk.len() > MAX_ANSWER_BYTES {
             break;
         }
+        read.extend_from_slice(&chunk);
     }
+    read
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_429_says_how_long_to_wait_in_seconds_a_date_or_discords_body() {
+        let mut headers = reqwest::header::HeaderMap::new();
+        headers.insert(reqwest::header::RETRY_AFTER, "2".parse().unwrap());
+        assert_eq!(retry_after(&headers), Some(Duration::from_secs(2)));
+        let later = (Utc::now() + chrono::Duration::seconds(30)).to_rfc2822();
+        headers.insert(reqwest::header::RETRY_AFTER, later.parse().unwrap());
+        let wait = retry_after(&headers).unwrap();
+        assert!((Duration::from_secs(28)..=Duration::from_secs(30)).contains(&wait), "{wait:?}");
+        headers.insert(reqwest::header::RETRY_AFTER, "soon".parse().unwrap());
+        assert_eq!(retry_after(&headers), None);
+        let body =
+            br#"{"message": "You are being rate limited.", "retry_after": 0.25, "global": false}"#;
+        assert_eq!(discord_retry_after(body), Some(Duration::from_millis(250)));
+        assert_eq!(discord_retry_after(b"<html>"), None);
+    }
 
     #[test]
     fn backoff_doubles_with_jitter_up_to_the_cap() {

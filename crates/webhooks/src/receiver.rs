@@ -1,15 +1,19 @@
 //! A webhook receiver on loopback for tests and `league-bench webhooks`: it records every
 //! request (de-duplication id, signature headers, body, arrival time), answers a chosen share
-//! of them with `500`, and can hold its answers back to keep a delivery in flight.
+//! of them with `500`, can hold its answers back to keep a delivery in flight, and can limit
+//! its rate as Discord does (`429` with `Retry-After` and `retry_after` in the body).
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use axum::Json;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
+use axum::http::header::RETRY_AFTER;
 use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 
 use crate::signature::{DELIVERY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, verify};
@@ -24,6 +28,8 @@ pub struct Received {
     pub at: Instant,
     /// Whether it was answered with a 2xx.
     pub accepted: bool,
+    /// Whether it was answered `429` (over the rate limit).
+    pub throttled: bool,
 }
 
 impl Received {
@@ -46,6 +52,27 @@ struct Shared {
     /// a whole failure is owed, so the rate holds exactly and evenly over any run.
     owed: f64,
     hold: Duration,
+    /// At most this many requests per window; the window starts at its first request.
+    rate_limit: Option<(usize, Duration)>,
+    window: Option<(Instant, usize)>,
+}
+
+impl Shared {
+    /// Counts a request against the rate limit: how long to wait if it is over.
+    fn over_limit(&mut self, now: Instant) -> Option<Duration> {
+        let (most, length) = self.rate_limit?;
+        let (start, count) = match self.window {
+            Some((start, count)) if now < start + length => (start, count),
+            _ => (now, 0),
+        };
+        if count < most {
+            self.window = Some((start, count + 1));
+            None
+        } else {
+            self.window = Some((start, count));
+            Some(start + length - now)
+        }
+    }
 }
 
 /// A running receiver; it stops when dropped.
@@ -90,6 +117,12 @@ impl Receiver {
         self.lock().failure_rate = rate;
     }
 
+    /// At most `most` requests per `window` from now on; the others are answered `429` with
+    /// the wait in `Retry-After` (whole seconds, rounded up) and in the body as Discord does.
+    pub fn set_rate_limit(&self, most: usize, window: Duration) {
+        self.lock().rate_limit = Some((most, window));
+    }
+
     /// How long each answer is held back from now on.
     pub fn set_hold(&self, hold: Duration) {
         self.lock().hold = hold;
@@ -120,25 +153,41 @@ async fn receive(
     State(shared): State<Arc<Mutex<Shared>>>,
     headers: HeaderMap,
     body: Bytes,
-) -> StatusCode {
+) -> Response {
     let header =
         |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
     let (accepted, hold, index) = {
         let mut shared = shared.lock().unwrap_or_else(PoisonError::into_inner);
-        shared.owed += shared.failure_rate;
-        let accepted = shared.owed < 1.0;
-        if !accepted {
-            shared.owed -= 1.0;
-        }
+        let now = Instant::now();
+        let wait = shared.over_limit(now);
         shared.received.push(Received {
             delivery_id: header(DELIVERY_HEADER),
             signature: header(SIGNATURE_HEADER),
             timestamp: header(TIMESTAMP_HEADER),
             body,
-            at: Instant::now(),
+            at: now,
             accepted: false,
+            throttled: wait.is_some(),
         });
-        (accepted, shared.hold, shared.received.len() - 1)
+        let index = shared.received.len() - 1;
+        if let Some(wait) = wait {
+            drop(shared);
+            let seconds = wait.as_secs_f64();
+            let answer = serde_json::json!({
+                "message": "You are being rate limited.",
+                "retry_after": seconds,
+                "global": false,
+            });
+            let retry_after = seconds.ceil().max(1.0).to_string();
+            return (StatusCode::TOO_MANY_REQUESTS, [(RETRY_AFTER, retry_after)], Json(answer))
+                .into_response();
+        }
+        shared.owed += shared.failure_rate;
+        let accepted = shared.owed < 1.0;
+        if !accepted {
+            shared.owed -= 1.0;
+        }
+        (accepted, shared.hold, index)
     };
     if !hold.is_zero() {
         tokio::time::sleep(hold).await;
@@ -146,4 +195,5 @@ async fn receive(
     // Recorded as accepted only once the answer is about to leave.
     shared.lock().unwrap_or_else(PoisonError::into_inner).received[index].accepted = accepted;
     if accepted { StatusCode::NO_CONTENT } else { StatusCode::INTERNAL_SERVER_ERROR }
+        .into_response()
 }

@@ -2,7 +2,8 @@
 //! every wanted event once, in log order, signed; a receiver failing 30 % of requests still
 //! gets every event; a webhook failing too long is paused with the reason and delivers again
 //! once resumed; a failing webhook never holds up another; refused addresses are never
-//! reached; on PostgreSQL two gateways never both make a delivery.
+//! reached; on PostgreSQL two gateways never both make a delivery; a receiver answering `429`
+//! is waited for as long as it asks, by every webhook to it, and no other is held.
 
 use std::time::Duration;
 
@@ -250,6 +251,40 @@ async fn a_failing_webhook_never_holds_up_another_and_refused_addresses_are_neve
     assert!(receiver.received().is_empty(), "a refused address is never reached");
 }
 
+async fn a_receiver_over_its_rate_limit_is_waited_for_as_it_asks_and_others_are_not_held(
+    db: TestDatabase,
+) {
+    let app = open(&db).await;
+    let games = league(&app).await as usize;
+    let limited = Receiver::start(0.0).await.unwrap();
+    limited.set_rate_limit(2, Duration::from_millis(400));
+    let healthy = Receiver::start(0.0).await.unwrap();
+    let (first, _) = register(&app, &limited.url, WebhookFormat::Json).await;
+    let (second, _) = register(&app, &limited.url, WebhookFormat::Discord).await;
+    register(&app, &healthy.url, WebhookFormat::Json).await;
+    let _worker = start_worker(&app, fast());
+    report(&app, 1..=games as u32).await;
+    let to_healthy = healthy.wait_for_accepted(games, WAIT).await;
+    let to_limited = limited.wait_for_accepted(2 * games, WAIT).await;
+    assert_eq!(distinct_accepted(&to_limited), 2 * games, "every delivery of both webhooks");
+    // Two webhooks, two requests a window: a deliverer retrying on its own backoff (10 to
+    // 100 ms here) would be refused several times a window; one that waits as told is
+    // refused at most once per webhook per window.
+    let windows = games;
+    let throttled = to_limited.iter().filter(|r| r.throttled).count();
+    assert!(throttled <= 2 * windows, "{throttled} refusals over {windows} windows");
+    let last = |received: &[league_webhooks::receiver::Received]| {
+        received.iter().filter(|r| r.accepted).map(|r| r.at).max().unwrap()
+    };
+    assert!(last(&to_healthy) < last(&to_limited), "the healthy receiver is not held");
+    // Waiting as asked is not failing: no error recorded, nothing paused.
+    let views = list_webhooks(app.store(), app.applied_position()).await.unwrap();
+    for view in views.iter().filter(|v| v.entry.id == first || v.entry.id == second) {
+        assert_eq!(view.entry.status(), WebhookStatus::Active);
+        assert_eq!(view.checkpoint.as_ref().and_then(|c| c.last_error.clone()), None);
+    }
+}
+
 async fn two_gateways_on_one_postgres_never_both_deliver(db: TestDatabase) {
     if db.backend == league_testkit::Backend::Sqlite {
         return; // one process serves a SQLite file
@@ -274,4 +309,5 @@ on_both_databases!(
     a_webhook_failing_too_long_is_paused_and_delivers_again_once_resumed,
     a_failing_webhook_never_holds_up_another_and_refused_addresses_are_never_reached,
     two_gateways_on_one_postgres_never_both_deliver,
+    a_receiver_over_its_rate_limit_is_waited_for_as_it_asks_and_others_are_not_held,
 );
