@@ -7,6 +7,7 @@
 
 pub(crate) mod commands;
 pub(crate) mod events;
+mod progress;
 mod seeding;
 mod settings;
 mod standings;
@@ -20,6 +21,7 @@ use league_scoring::{GameResult, ScoringError, ScoringSystem, score_game_unexpla
 
 pub use self::commands::*;
 pub use self::events::*;
+pub use self::progress::{BoardProgress, BoardProgressRecorded, ProgressYear, RecordBoardProgress};
 pub use self::seeding::SeedingCheck;
 pub use self::settings::{
     Attendance, Registration, RegistrationChange, Replacement, ReplacementScores, SeededBoard,
@@ -138,6 +140,8 @@ pub struct Tournament {
     requests: Vec<PlayerId>,
     /// Players whose request the organisers declined (they may not ask again).
     declined: Vec<PlayerId>,
+    /// Each board's recorded progress (`docs/tournaments.md#live-progress`).
+    progress: BTreeMap<BoardId, progress::BoardProgress>,
 }
 
 impl Tournament {
@@ -940,6 +944,7 @@ impl Aggregate for Tournament {
             TournamentCommand::ApproveEntry(c) => self.approve(c, context),
             TournamentCommand::DeclineEntry(c) => self.decline(c),
             TournamentCommand::UndoWithdrawal(c) => self.undo_withdrawal(c, context),
+            TournamentCommand::RecordProgress(c) => self.record_progress(c),
         }
     }
 
@@ -1061,6 +1066,7 @@ impl Aggregate for Tournament {
                 }
             }
             TournamentEvent::TournamentCompleted(_) => self.completed = true,
+            TournamentEvent::BoardProgressRecorded(e) => self.apply_progress(e),
         }
     }
 
