@@ -48,7 +48,9 @@ pub fn check_year_counts(year: i32, centres: &[u32], powers: usize) -> Result<u3
     if total > SUPPLY_CENTRES {
         return Err(ScoringError::invalid(
             "centres",
-            format!("the counts total {total}, more than the {SUPPLY_CENTRES} centres on the board"),
+            format!(
+                "the counts total {total}, more than the {SUPPLY_CENTRES} centres on the board"
+            ),
         ));
     }
     if total == 0 {
@@ -145,8 +147,7 @@ mod tests {
         assert_eq!(provisional_result(&players(), &[]), None);
         let counts = [18, 6, 4, 3, 3, 0, 0];
         let result =
-            provisional_result(&players(), &[YearCounts { year: 1907, centres: &counts }])
-                .unwrap();
+            provisional_result(&players(), &[YearCounts { year: 1907, centres: &counts }]).unwrap();
         let scored = score_game_unexplained(ScoringSystem::Squares, &result).unwrap();
         assert_eq!(scored.players.iter().find(|row| row.player == "A").unwrap().score, 100.0);
     }

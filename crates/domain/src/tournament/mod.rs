@@ -724,16 +724,12 @@ impl Tournament {
         c: &ReportBoardResult,
         context: &Context,
     ) -> Result<Vec<TournamentEvent>, DomainError> {
-        let settings = self.created(c.tournament_id)?;
-        let board = self.board(c.board_id).ok_or(DomainError::BoardNotFound(c.board_id))?;
-        let seated = c.actor.player_id().is_some_and(|p| board.is_seated(p));
-        if !seated {
-            self.authorise(
-                c.actor,
-                c.tournament_id,
-                "report the result of a board they are not seated on",
-            )?;
-        }
+        let (settings, board) = self.board_for(
+            c.actor,
+            c.tournament_id,
+            c.board_id,
+            "report the result of a board they are not seated on",
+        )?;
         if board.result.is_some() {
             return Err(DomainError::conflict(format!(
                 "board {} already has a result; use a correction",
@@ -789,6 +785,24 @@ impl Tournament {
             reason,
             corrected_by: c.actor,
         })])
+    }
+
+    /// The tournament's settings and board `board`, which `actor` may act on as a player
+    /// seated on it or as a director (its organisers, the site admin); else `right` is
+    /// refused.
+    fn board_for(
+        &self,
+        actor: Actor,
+        tournament: TournamentId,
+        board: BoardId,
+        right: &str,
+    ) -> Result<(&TournamentSettings, &Board), DomainError> {
+        let settings = self.created(tournament)?;
+        let board = self.board(board).ok_or(DomainError::BoardNotFound(board))?;
+        if !actor.player_id().is_some_and(|p| board.is_seated(p)) {
+            self.authorise(actor, tournament, right)?;
+        }
+        Ok((settings, board))
     }
 
     fn board_mut(&mut self, id: BoardId) -> Option<&mut Board> {

@@ -35,15 +35,16 @@ pub struct BoardProgressRecorded {
 }
 
 /// A director (the tournament's organisers or the site admin) or a player seated on the board
-/// records its centre counts after game year `year`, one per seat in seat order; recording a
-/// year again corrects it (`reason` optional).
+/// records its centre counts after game year `year`, one per seat in seat order, as typed (a
+/// negative count is refused after the rights); recording a year again corrects it (`reason`
+/// optional).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecordBoardProgress {
     pub actor: Actor,
     pub tournament_id: TournamentId,
     pub board_id: BoardId,
     pub year: i32,
-    pub centres: Vec<u32>,
+    pub centres: Vec<i32>,
     pub reason: Option<String>,
 }
 
@@ -153,16 +154,12 @@ impl Tournament {
         &self,
         c: &RecordBoardProgress,
     ) -> Result<Vec<TournamentEvent>, DomainError> {
-        let settings = self.created(c.tournament_id)?;
-        let board = self.board(c.board_id).ok_or(DomainError::BoardNotFound(c.board_id))?;
-        let seated = c.actor.player_id().is_some_and(|p| board.is_seated(p));
-        if !seated {
-            self.authorise(
-                c.actor,
-                c.tournament_id,
-                "record the progress of a board they are not seated on",
-            )?;
-        }
+        let (settings, board) = self.board_for(
+            c.actor,
+            c.tournament_id,
+            c.board_id,
+            "record the progress of a board they are not seated on",
+        )?;
         if !scores_unfinished(settings.scoring_system) {
             return Err(DomainError::conflict(format!(
                 "{} games are not counted in supply centres: progress is recorded for \
@@ -176,9 +173,19 @@ impl Tournament {
                 c.board_id
             )));
         }
-        check_year_counts(c.year, &c.centres, board.seats.len()).map_err(progress_error)?;
+        let centres = c
+            .centres
+            .iter()
+            .enumerate()
+            .map(|(seat, &count)| {
+                u32::try_from(count).map_err(|_| {
+                    DomainError::invalid(format!("centres[{seat}]"), "must be 0 or more")
+                })
+            })
+            .collect::<Result<Vec<u32>, _>>()?;
+        check_year_counts(c.year, &centres, board.seats.len()).map_err(progress_error)?;
         let progress = self.progress(c.board_id);
-        refuse_revival(progress, c)?;
+        refuse_revival(progress, c.year, &centres)?;
         let recorded = progress.years().iter().any(|y| y.year == c.year);
         let reason = match c.reason.as_deref() {
             Some(reason) if recorded => Some(clean_reason(reason)?),
@@ -195,7 +202,7 @@ impl Tournament {
             board_id: c.board_id,
             round: board.round,
             year: c.year,
-            centres: c.centres.clone(),
+            centres,
             reason,
             recorded_by: c.actor,
         })])
@@ -207,12 +214,12 @@ impl Tournament {
 }
 
 /// A power counted at 0 in an earlier year was eliminated: it cannot hold centres later.
-fn refuse_revival(progress: &BoardProgress, c: &RecordBoardProgress) -> Result<(), DomainError> {
-    for (seat, &centres) in c.centres.iter().enumerate() {
-        if centres == 0 {
+fn refuse_revival(progress: &BoardProgress, year: i32, centres: &[u32]) -> Result<(), DomainError> {
+    for (seat, &count) in centres.iter().enumerate() {
+        if count == 0 {
             continue;
         }
-        if let Some(fallen) = progress.eliminated_year(seat).filter(|&year| year < c.year) {
+        if let Some(fallen) = progress.eliminated_year(seat).filter(|&fallen| fallen < year) {
             return Err(DomainError::invalid(
                 format!("centres[{seat}]"),
                 format!("seat {} was eliminated in {fallen}: it has no centres after", seat + 1),

@@ -25,7 +25,7 @@ fn record(actor: Actor, board: &Board, year: i32, centres: [u32; 7]) -> RecordBo
         tournament_id: TOURNAMENT,
         board_id: board.id,
         year,
-        centres: centres.to_vec(),
+        centres: centres.map(|count| count as i32).to_vec(),
         reason: None,
     }
 }
@@ -90,8 +90,13 @@ fn refusals_name_the_problem_and_rights_come_first() {
     let (mut events, board) = seeded();
     let stranger = Actor::Player(player(99));
     // Rights first: a stranger is refused for who they are even with a bad count.
-    let error = when(&events, record(stranger, &board, 1800, [40; 7])).unwrap_err();
+    let mut negative = record(stranger, &board, 1800, [40; 7]);
+    negative.centres[0] = -1;
+    let error = when(&events, negative.clone()).unwrap_err();
     assert_eq!(error.code(), ErrorCode::Forbidden);
+    let by_admin = RecordBoardProgress { actor: Actor::Admin, year: 1901, ..negative };
+    let error = when(&events, by_admin).unwrap_err();
+    assert_eq!(error.code(), ErrorCode::BadUserInput { field: "centres[0]".into() });
     let over = when(&events, record(Actor::Admin, &board, 1902, [10, 10, 10, 5, 0, 0, 0]));
     let error = over.unwrap_err();
     assert_eq!(error.code(), ErrorCode::BadUserInput { field: "centres".into() });
