@@ -38,8 +38,16 @@ export async function boardView(main, [id, boardId]) {
   const counted = progress && progress.powers.some((/** @type {any} */ p) => p.counts.length > 0);
   const progressArea = h("div", { class: "progress-area" });
   const badgeLive = liveBadge();
-  const showProgress = (/** @type {any} */ data) => replace(progressArea, ...progressParts(board, data.board, data.tournament.provisionalStandings));
-  if (live.tournament?.board) showProgress(live.tournament);
+  let latest = progress;
+  const showProgress = (/** @type {any} */ data) => {
+    latest = data.board.progress;
+    replace(progressArea, ...progressParts(board, data.board, data.tournament.provisionalStandings));
+  };
+  /** The progress query's answer as an update. @param {any} t */
+  const asUpdate = (t) => ({ board: t.board, tournament: t });
+  if (progress) showProgress(asUpdate(live.tournament));
+  // The recorder sees their counts at once, whatever the subscription's delay.
+  const reload = async () => showProgress(asUpdate((await gql(Q.BOARD_PROGRESS, { id, boardId })).tournament));
   const form = mode ? resultForm(board, mode, cat.bySystem.get(tournament.scoringSystem) ?? tournament.scoringSystem, async (variables) => {
     if (mode === "report") await gql(Q.REPORT_BOARD_RESULT, { tournamentId: id, boardId, ...variables });
     else await gql(Q.CORRECT_BOARD_RESULT, { tournamentId: id, boardId, ...variables });
@@ -63,9 +71,9 @@ export async function boardView(main, [id, boardId]) {
       ? h("section", { class: "live-progress", "aria-labelledby": "progress-h" },
           h("h2", { id: "progress-h" }, "Live progress ", badgeLive.element),
           progressArea,
-          !board.finished && (seated || manager) ? progressForm(id, board, progress) : null)
+          !board.finished && (seated || manager) ? progressForm(id, board, progress, reload) : null)
       : null,
-    form && mode === "report" && counted && form instanceof HTMLFormElement ? fillButton(form, progress) : null,
+    form && mode === "report" && counted && form instanceof HTMLFormElement ? fillButton(form, () => latest) : null,
     form);
   if (!progress) return;
   return follow(badgeLive, [{
@@ -116,8 +124,9 @@ function progressParts(board, live, standings) {
  * The form for a game year's centre counts, one per power, with the total against the
  * board's supply centres; recording a year again corrects it (docs/tournaments.md#live-progress).
  * @param {string} id the tournament @param {any} board @param {any} progress
+ * @param {() => Promise<void>} recorded shows the board's progress after a record
  */
-function progressForm(id, board, progress) {
+function progressForm(id, board, progress, recorded) {
   const years = progress.years.map((/** @type {any} */ y) => y.year);
   const next = years.length > 0 ? Math.max(...years) + 1 : 1901;
   const year = input("number", { min: 1901, step: 1, required: true, value: next });
@@ -149,15 +158,16 @@ function progressForm(id, board, progress) {
   onSubmit(form, async () => {
     submit.setAttribute("disabled", "");
     try {
-      const recorded = Number(year.value);
+      const counted = Number(year.value);
       await gql(Q.RECORD_BOARD_PROGRESS, {
-        tournamentId: id, boardId: board.id, year: recorded,
+        tournamentId: id, boardId: board.id, year: counted,
         centres: counts.map((/** @type {HTMLInputElement} */ c) => Number(c.value)),
         reason: reason.value.trim() === "" ? null : reason.value,
       });
-      announce(`Centres recorded for ${recorded}.`);
-      year.value = String(recorded + 1);
+      year.value = String(counted + 1);
       reason.value = "";
+      await recorded();
+      announce(`Centres recorded for ${counted}.`);
     } finally {
       submit.removeAttribute("disabled");
     }
@@ -165,9 +175,11 @@ function progressForm(id, board, progress) {
   return form;
 }
 
-/** The button that starts the result form from the last counts. @param {HTMLFormElement} form @param {any} progress */
-function fillButton(form, progress) {
+/** The button that starts the result form from the last counts.
+ * @param {HTMLFormElement} form @param {() => any} current the board's progress as it now stands */
+function fillButton(form, current) {
   return h("p", {}, h("button", { type: "button", onclick: () => {
+    const progress = current();
     fillFromCounts(form, progress.powers.map((/** @type {any} */ p) => p.counts.at(-1)?.centres ?? 0),
       progress.powers.map((/** @type {any} */ p) => p.eliminatedYear ?? null));
     announce("The result form holds the last counts.");
