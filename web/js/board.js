@@ -1,20 +1,25 @@
 // @ts-check
 /** @file A tournament board's page (seats with powers, board scores, replacements, and the
- * result form of the tournament's scoring system: report, or the director's correction), and a
- * round's printable board call (every board with its powers and players, who sits out and
- * who plays two boards). */
+ * result form of the tournament's scoring system: report, or the director's correction; during
+ * play the live progress: the centre chart, provisional scores and standings, and the form for
+ * a game year's centre counts), and a round's printable board call (every board with its
+ * powers and players, who sits out and who plays two boards). */
 
 import { gql, session } from "./api.js";
-import { h, replace, score, badge } from "./dom.js";
+import { h, replace, score, badge, announce } from "./dom.js";
 import { catalogue, systemName } from "./catalogue.js";
 import * as Q from "./queries.js";
-import { resultForm } from "./result-form.js";
+import { resultForm, fillFromCounts } from "./result-form.js";
 import { navigate } from "./main.js";
 import { names } from "./tournament-common.js";
+import { centreChart } from "./centre-chart.js";
+import { field, formError, input, onSubmit, cellControl } from "./forms.js";
+import { table, wideTable } from "./table.js";
+import { follow, liveBadge } from "./live.js";
 
 /** @type {import("./main.js").View} */
 export async function boardView(main, [id, boardId]) {
-  const [{ tournament }, cat] = await Promise.all([gql(Q.TOURNAMENT_BOARD, { id, boardId }), catalogue()]);
+  const [{ tournament }, cat, live] = await Promise.all([gql(Q.TOURNAMENT_BOARD, { id, boardId }), catalogue(), gql(Q.BOARD_PROGRESS, { id, boardId })]);
   const board = tournament?.board;
   if (!board) {
     replace(main, h("h1", {}, "Board not found"), h("p", {}, h("a", { href: `/tournaments/${id}` }, "Back to the tournament.")));
@@ -27,6 +32,27 @@ export async function boardView(main, [id, boardId]) {
   const mode = !board.finished && (seated || manager) ? "report" : board.finished && manager ? "correct" : null;
   const scores = new Map(board.scores.map((/** @type {any} */ s) => [s.player.id, s.score]));
   const back = `/tournaments/${id}`;
+  // Progress is counted in supply centres: Diplomacy boards only (docs/tournaments.md#live-progress).
+  const diplomacy = cat.bySystem.get(tournament.scoringSystem)?.resultShape === "DIPLOMACY";
+  const progress = diplomacy ? live.tournament?.board?.progress : null;
+  const counted = progress && progress.powers.some((/** @type {any} */ p) => p.counts.length > 0);
+  const progressArea = h("div", { class: "progress-area" });
+  const badgeLive = liveBadge();
+  let latest = progress;
+  const showProgress = (/** @type {any} */ data) => {
+    latest = data.board.progress;
+    replace(progressArea, ...progressParts(board, data.board, data.tournament.provisionalStandings));
+  };
+  /** The progress query's answer as an update. @param {any} t */
+  const asUpdate = (t) => ({ board: t.board, tournament: t });
+  if (progress) showProgress(asUpdate(live.tournament));
+  // The recorder sees their counts at once, whatever the subscription's delay.
+  const reload = async () => showProgress(asUpdate((await gql(Q.BOARD_PROGRESS, { id, boardId })).tournament));
+  const form = mode ? resultForm(board, mode, cat.bySystem.get(tournament.scoringSystem) ?? tournament.scoringSystem, async (variables) => {
+    if (mode === "report") await gql(Q.REPORT_BOARD_RESULT, { tournamentId: id, boardId, ...variables });
+    else await gql(Q.CORRECT_BOARD_RESULT, { tournamentId: id, boardId, ...variables });
+    navigate(back);
+  }) : null;
   replace(main,
     h("h1", {}, `Round ${board.round}, board ${board.number} `, badge(board.finished ? "FINISHED" : "SCHEDULED")),
     h("p", {}, h("a", { href: back }, tournament.name), ` · ${systemName(cat, tournament.scoringSystem)}`,
@@ -41,11 +67,123 @@ export async function boardView(main, [id, boardId]) {
     board.replacements.length > 0
       ? h("p", {}, "Replacements: ", board.replacements.map((/** @type {any} */ r) => `${r.replacement.name} finished ${r.seated.name}'s seat`).join("; "), ".")
       : null,
-    mode ? resultForm(board, mode, cat.bySystem.get(tournament.scoringSystem) ?? tournament.scoringSystem, async (variables) => {
-      if (mode === "report") await gql(Q.REPORT_BOARD_RESULT, { tournamentId: id, boardId, ...variables });
-      else await gql(Q.CORRECT_BOARD_RESULT, { tournamentId: id, boardId, ...variables });
-      navigate(back);
-    }) : null);
+    progress && (!board.finished || counted)
+      ? h("section", { class: "live-progress", "aria-labelledby": "progress-h" },
+          h("h2", { id: "progress-h" }, "Live progress ", badgeLive.element),
+          progressArea,
+          !board.finished && (seated || manager) ? progressForm(id, board, progress, reload) : null)
+      : null,
+    form && mode === "report" && counted && form instanceof HTMLFormElement ? fillButton(form, () => latest) : null,
+    form);
+  if (!progress) return;
+  return follow(badgeLive, [{
+    query: Q.BOARD_PROGRESS_RECORDED,
+    variables: { tournamentId: id, boardId },
+    onData: (/** @type {any} */ data) => showProgress(data.boardProgressRecorded),
+  }]);
+}
+
+/**
+ * The live progress of a board: its centre chart, each seat's latest centres and provisional
+ * score, and the provisional standings (docs/tournaments.md#live-progress).
+ * @param {any} board the board with its seats @param {any} live its progress and provisional scores
+ * @param {any[]} standings the provisional standings
+ */
+function progressParts(board, live, standings) {
+  const powers = live.progress.powers;
+  const provisional = new Map(live.provisionalScores.map((/** @type {any} */ s) => [s.player.id, s.score]));
+  const last = live.progress.years.at(-1);
+  const latest = (/** @type {any} */ p) => p.counts.at(-1)?.centres;
+  return [
+    centreChart(powers, `centre-chart-${board.id}`, `Board ${board.number} centres per year`),
+    last
+      ? h("p", { class: "progress-last" }, `Last counted: ${last.year}, ${last.total} of ${live.progress.supplyCentres} centres`,
+          last.corrections > 0 ? ` (corrected${last.reason ? `: ${last.reason}` : ""})` : "", ".")
+      : null,
+    last
+      ? wideTable(["Power", "Player", "Centres", "Provisional score"], board.seats.map((/** @type {any} */ s, /** @type {number} */ i) => h("tr", {},
+          h("th", { scope: "row" }, s.label),
+          h("td", {}, s.player.name),
+          h("td", { class: "num" }, latest(powers[i]) ?? "—", powers[i]?.eliminatedYear ? ` (out ${powers[i].eliminatedYear})` : ""),
+          h("td", { class: "num provisional-score" }, provisional.has(s.player.id) ? score(/** @type {number} */ (provisional.get(s.player.id))) : "—"))),
+        { class: "provisional-scores", caption: "Provisional scores if the board ended now" })
+      : null,
+    standings.length > 0 && last
+      ? h("section", { class: "provisional-standings", "aria-labelledby": "provisional-h" },
+          h("h3", { id: "provisional-h" }, "Provisional standings ", badge("PROVISIONAL")),
+          wideTable(["Rank", "Player", "Total"], standings.map((/** @type {any} */ s) => h("tr", {},
+            h("td", { class: "num" }, s.rank),
+            h("th", { scope: "row" }, s.player.name),
+            h("td", { class: "num total" }, score(s.total)))),
+          { class: "standings", caption: "If every board ended now (provisional; the official standings are on the tournament page)" }))
+      : null,
+  ];
+}
+
+/**
+ * The form for a game year's centre counts, one per power, with the total against the
+ * board's supply centres; recording a year again corrects it (docs/tournaments.md#live-progress).
+ * @param {string} id the tournament @param {any} board @param {any} progress
+ * @param {() => Promise<void>} recorded shows the board's progress after a record
+ */
+function progressForm(id, board, progress, recorded) {
+  const years = progress.years.map((/** @type {any} */ y) => y.year);
+  const next = years.length > 0 ? Math.max(...years) + 1 : 1901;
+  const year = input("number", { min: 1901, step: 1, required: true, value: next });
+  const counts = board.seats.map((/** @type {any} */ s, /** @type {number} */ i) =>
+    input("number", { min: 0, max: progress.supplyCentres, step: 1, required: true, inputmode: "numeric", value: progress.powers[i]?.counts.at(-1)?.centres ?? "" }));
+  const total = h("p", { class: "centre-total", "aria-live": "polite" });
+  const showTotal = () => {
+    const sum = counts.reduce((/** @type {number} */ a, /** @type {HTMLInputElement} */ c) => a + (Number(c.value) || 0), 0);
+    total.textContent = `Total: ${sum} of ${progress.supplyCentres}${sum > progress.supplyCentres ? " — too many" : ""}`;
+    total.classList.toggle("over", sum > progress.supplyCentres);
+  };
+  for (const c of counts) c.addEventListener("input", showTotal);
+  showTotal();
+  const reason = input("text", { maxlength: 500 });
+  const submit = h("button", { type: "submit", class: "primary" }, "Record centres");
+  const rows = board.seats.map((/** @type {any} */ s, /** @type {number} */ i) => h("tr", {},
+    h("th", { scope: "row" }, s.label, h("span", { class: "seat-player" }, ` ${s.player.name}`)),
+    h("td", {}, cellControl(counts[i], `centres[${i}]`, `Centres of ${s.label}`))));
+  const form = h("form", { class: "progress-form", novalidate: true, "aria-labelledby": "progress-form-h" },
+    h("h3", { id: "progress-form-h" }, "Centres after a game year"),
+    formError(),
+    field("Game year", year, { field: "year", hint: "Recording a year again corrects it." }),
+    h("span", { "data-field": "centres", id: "centres", hidden: true }),
+    h("div", { class: "table-wrap" }, table(["Power", "Centres"], rows)),
+    total,
+    h("p", { class: "field-error", id: "centres-error", hidden: true }),
+    field("Reason (only for a correction)", reason, { field: "reason" }),
+    submit);
+  onSubmit(form, async () => {
+    submit.setAttribute("disabled", "");
+    try {
+      const counted = Number(year.value);
+      await gql(Q.RECORD_BOARD_PROGRESS, {
+        tournamentId: id, boardId: board.id, year: counted,
+        centres: counts.map((/** @type {HTMLInputElement} */ c) => Number(c.value)),
+        reason: reason.value.trim() === "" ? null : reason.value,
+      });
+      year.value = String(counted + 1);
+      reason.value = "";
+      await recorded();
+      announce(`Centres recorded for ${counted}.`);
+    } finally {
+      submit.removeAttribute("disabled");
+    }
+  });
+  return form;
+}
+
+/** The button that starts the result form from the last counts.
+ * @param {HTMLFormElement} form @param {() => any} current the board's progress as it now stands */
+function fillButton(form, current) {
+  return h("p", {}, h("button", { type: "button", onclick: () => {
+    const progress = current();
+    fillFromCounts(form, progress.powers.map((/** @type {any} */ p) => p.counts.at(-1)?.centres ?? 0),
+      progress.powers.map((/** @type {any} */ p) => p.eliminatedYear ?? null));
+    announce("The result form holds the last counts.");
+  } }, "Fill from the last counts"));
 }
 
 /** @type {import("./main.js").View} */

@@ -1,7 +1,8 @@
 // @ts-check
 /** @file The app: a small router over the History API and one view per page (leagues,
  * league, game, player, audit, ratings, tournaments, tournament, board, board call, sign-in,
- * sign-up, admin, people, a player's account, a competition's organisers, webhooks, walk-ins).
+ * sign-up, admin, people, a player's account, a competition's organisers, webhooks, walk-ins,
+ * the projector page).
  * Views render into `<main>` and return a clean-up function that ends their live
  * subscriptions. */
 
@@ -23,6 +24,7 @@ import { leagueOrganisersView, tournamentOrganisersView } from "./organisers.js"
 import { webhooksView } from "./webhooks.js";
 import { walkInsView } from "./walk-ins.js";
 import { signUpView } from "./signup.js";
+import { kioskView } from "./kiosk.js";
 
 /** @typedef {(main: HTMLElement, params: string[]) => (void | (() => void) | Promise<void | (() => void)>)} View */
 
@@ -49,6 +51,7 @@ const ROUTES = [
   [/^\/admin$/, adminView],
   [/^\/people$/, peopleView],
   [/^\/webhooks$/, webhooksView],
+  [/^\/tournaments\/([^/]+)\/kiosk$/, kioskView],
 ];
 
 /** @type {(() => void) | null} */

@@ -518,3 +518,52 @@ query SignInMethods { signInMethods { identityProvider { name linked } } }`;
 /** Unlinks the calling player's identity of the site's identity provider. */
 export const UNLINK_IDENTITY = /* GraphQL */ `
 mutation UnlinkIdentity { unlinkIdentity { id } }`;
+
+/** A board's live progress: the centre chart's lines, each year's counts and the provisional
+ * scores (docs/tournaments.md#live-progress). */
+const BOARD_PROGRESS_FIELDS = `
+  id finished
+  progress {
+    supplyCentres
+    years { year total corrections reason recordedBy { id name } }
+    powers { seat power player { id name } counts { year centres } eliminatedYear }
+  }
+  provisionalScores { score player { id } }`;
+
+const PROVISIONAL_STANDING = `rank total games player { id name }`;
+
+/** The board page's progress section and the tournament's provisional standings. */
+export const BOARD_PROGRESS = /* GraphQL */ `
+query BoardProgress($id: ID!, $boardId: ID!) {
+  tournament(id: $id) { id provisionalStandings { ${PROVISIONAL_STANDING} } board(id: $boardId) { ${BOARD_PROGRESS_FIELDS} } }
+}`;
+
+/** Each progress record, carrying what the board page shows: no refetch. */
+export const BOARD_PROGRESS_RECORDED = /* GraphQL */ `
+subscription BoardProgressRecorded($tournamentId: ID!, $boardId: ID) {
+  boardProgressRecorded(tournamentId: $tournamentId, boardId: $boardId) {
+    position
+    tournament { id provisionalStandings { ${PROVISIONAL_STANDING} } }
+    board { ${BOARD_PROGRESS_FIELDS} }
+  }
+}`;
+
+export const RECORD_BOARD_PROGRESS = /* GraphQL */ `
+mutation RecordBoardProgress($tournamentId: ID!, $boardId: ID!, $year: Int!, $centres: [Int!]!, $reason: String) {
+  recordBoardProgress(tournamentId: $tournamentId, boardId: $boardId, year: $year, centres: $centres, reason: $reason) { id }
+}`;
+
+/** The projector page: standings (official and provisional), the current round's board call
+ * and each of its boards' centre charts. */
+export const KIOSK = /* GraphQL */ `
+query Kiosk($id: ID!) {
+  tournament(id: $id) {
+    id name status
+    standings { ${PROVISIONAL_STANDING} }
+    provisionalStandings { ${PROVISIONAL_STANDING} }
+    rounds {
+      number completed
+      boards { id number finished seats { label player { id name } } progress { powers { seat power counts { year centres } eliminatedYear } } }
+    }
+  }
+}`;

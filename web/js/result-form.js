@@ -252,3 +252,28 @@ export function resultForm(game, mode, info, send) {
   });
   return form;
 }
+
+// Live progress hook (docs/tournaments.md#live-progress): the board page starts a Diplomacy
+// result form from the board's last centre counts. Kept apart from the form's own code.
+
+/**
+ * Fills a Diplomacy result form from the last counts: seat i's centres, eliminated when 0,
+ * and the year it fell where the system asks for it.
+ * @param {HTMLElement} form @param {number[]} counts @param {(number|null)[]} eliminatedYears
+ */
+export function fillFromCounts(form, counts, eliminatedYears) {
+  counts.forEach((centres, i) => {
+    const control = (/** @type {string} */ key) => form.querySelector(`[data-field="result.diplomacy[${i}].${key}"]`);
+    const set = (/** @type {string} */ key, /** @type {(el: HTMLInputElement) => void} */ apply) => {
+      const el = control(key);
+      if (el instanceof HTMLInputElement) {
+        apply(el);
+        el.dispatchEvent(new Event("input", { bubbles: true }));
+        el.dispatchEvent(new Event("change", { bubbles: true }));
+      }
+    };
+    set("centres", (el) => { el.value = String(centres); });
+    set("eliminated", (el) => { el.checked = centres === 0; });
+    set("eliminatedYear", (el) => { el.value = centres === 0 && eliminatedYears[i] !== null ? String(eliminatedYears[i]) : ""; });
+  });
+}

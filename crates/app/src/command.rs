@@ -115,6 +115,7 @@ app_command_from!(
     ApproveTournamentEntry => Tournament,
     DeclineTournamentEntry => Tournament,
     UndoTournamentWithdrawal => Tournament,
+    RecordBoardProgress => Tournament,
     RotateCalendarFeed => Calendar,
     RegisterWebhook => Webhook,
     PauseWebhook => Webhook,

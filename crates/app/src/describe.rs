@@ -314,6 +314,7 @@ impl Words<'_> {
             TournamentEvent::TournamentWithdrawalUndone(e) => {
                 format!("{}'s withdrawal was undone", self.name(e.player_id.into()))
             }
+            TournamentEvent::BoardProgressRecorded(e) => self.progress(e).await,
         }
     }
 
@@ -362,6 +363,28 @@ impl Words<'_> {
                 t.board(board.into()).map(|b| format!("round {}, board {}", b.round, b.number))
             })
             .unwrap_or_else(|| "a board".to_owned())
+    }
+
+    /// A board's centre counts after a game year, power by power
+    /// (`docs/tournaments.md#live-progress`).
+    async fn progress(&self, e: &league_domain::BoardProgressRecorded) -> String {
+        let tournament = self.app.tournament(e.tournament_id.into()).await.ok().flatten();
+        let labels = tournament.map(|t| t.seat_labels()).unwrap_or_default();
+        let counts: Vec<String> = e
+            .centres
+            .iter()
+            .enumerate()
+            .map(|(seat, centres)| match labels.get(seat) {
+                Some(label) => format!("{label} {centres}"),
+                None => format!("seat {} {centres}", seat + 1),
+            })
+            .collect();
+        let board = self.board_label(e.tournament_id.into(), e.board_id.into()).await;
+        let mut text = format!("Centres of {board} after {}: {}", e.year, counts.join(", "));
+        if let Some(reason) = &e.reason {
+            text.push_str(&format!(" (corrected: {reason})"));
+        }
+        text
     }
 
     /// `game N` for a league's game, or `a game` if it is unknown.

@@ -190,6 +190,7 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
             TournamentCommand::ApproveEntry(_) => &[EventType::TournamentEntryApproved],
             TournamentCommand::DeclineEntry(_) => &[EventType::TournamentEntryDeclined],
             TournamentCommand::UndoWithdrawal(_) => &[EventType::TournamentWithdrawalUndone],
+            TournamentCommand::RecordProgress(_) => &[EventType::BoardProgressRecorded],
         },
         AppCommand::Calendar(CalendarCommand::Rotate(_)) => {
             &[EventType::CalendarFeedIssued, EventType::CalendarFeedRotated]

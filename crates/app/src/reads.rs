@@ -209,6 +209,30 @@ impl App {
         }
     }
 
+    /// The tournament and board a live progress update sends for `notification`: `None`
+    /// unless its event recorded a board's progress, else the tournament as of that event
+    /// (`docs/tournaments.md#live-progress`).
+    pub async fn tournament_progress_update(
+        &self,
+        id: Uuid,
+        notification: &Notification,
+    ) -> Result<Option<(Arc<Tournament>, Uuid)>, AppError> {
+        let event = &notification.event;
+        let decoded = league_domain::DomainEvent::decode(
+            &event.event_type,
+            i64::from(event.schema_version),
+            &event.payload,
+        );
+        let Ok(league_domain::DomainEvent::Tournament(
+            league_domain::TournamentEvent::BoardProgressRecorded(recorded),
+        )) = decoded
+        else {
+            return Ok(None);
+        };
+        let state = self.tournament_at(id, event.position, event.stream_version).await?;
+        Ok(Some((state, recorded.board_id.into())))
+    }
+
     /// The tournament a live standings update sends for `notification`: `None` when its
     /// event did not change the standings, else the tournament as of that event
     /// ([`App::tournament_at`]).

@@ -88,8 +88,9 @@ pub use seats::{DIPLOMACY_POWERS, seat_label, seat_labels};
 pub use settings::LeagueSettings;
 pub use tournament::{
     AddTournamentCoOrganiser, AnswerRollCall, ApproveTournamentEntry, Attendance, Board,
-    BoardFinished, BoardResultCorrected, ChangeTournamentRegistration, CorrectBoardResult,
-    CreateTournament, DeclineTournamentEntry, EnterTournament, Entrant, MAX_ROUNDS, Registration,
+    BoardFinished, BoardProgress, BoardProgressRecorded, BoardResultCorrected,
+    ChangeTournamentRegistration, CorrectBoardResult, CreateTournament, DeclineTournamentEntry,
+    EnterTournament, Entrant, MAX_ROUNDS, ProgressYear, RecordBoardProgress, Registration,
     RegistrationChange, Replacement, ReplacementScores, ReportBoardResult, RollCallAnswered, Round,
     RoundCompleted, RoundPlayersSwapped, RoundSeeded, SeedRound, SeededBoard, SeedingCheck,
     SwapRoundPlayers, Tournament, TournamentCoOrganiserAdded, TournamentCommand,

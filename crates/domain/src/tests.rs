@@ -946,6 +946,7 @@ mod stored_events {
             unlinked_by: Actor::Player(player(50)),
         })));
         events.extend(one_of_each_invite_event());
+        events.push(crate::tournament::tests::one_of_each_progress_event());
         events
     }
 

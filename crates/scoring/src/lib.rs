@@ -33,6 +33,7 @@ mod catalogue;
 mod detour;
 mod finish;
 mod placement;
+mod provisional;
 mod scorer;
 mod squares;
 mod standings;
@@ -48,6 +49,10 @@ pub use catalogue::{
     ScoringSystem, SystemInfo, catalogue,
 };
 pub use detour::round_half_away_2dp;
+pub use provisional::{
+    FIRST_COUNTED_YEAR, SUPPLY_CENTRES, YearCounts, check_year_counts, provisional_result,
+    scores_unfinished,
+};
 pub use standings::{compare_games, rank_keyed as rank_standings_keyed};
 pub use tournament::{
     BoardScoreLine, RoundScoreLine, RoundScoring, RoundScoringInfo, SitOut, TournamentBoard,

@@ -8,6 +8,8 @@ use crate::{DiplomacyEntry, PlacementEntry, ScoringError, ScoringSystem, TeamRes
 pub(crate) const DIPLOMACY_PLAYERS: usize = 7;
 /// Supply centres on the standard map.
 pub(crate) const TOTAL_CENTRES: u32 = 34;
+/// The year a Diplomacy game starts (spring 1901).
+pub(crate) const FIRST_GAME_YEAR: i32 = 1901;
 /// Players an all-vs-all placement game may have (the placement table's columns 2..8,
 /// `docs/scoring.md#placement`).
 pub(crate) const PLACEMENT_PLAYERS: std::ops::RangeInclusive<usize> = 2..=8;
@@ -89,10 +91,10 @@ pub(crate) fn diplomacy(entries: &[DiplomacyEntry]) -> Result<(), ScoringError> 
             soloist = Some(index);
         }
         if let Some(year) = entry.eliminated_year {
-            if year < 1901 {
+            if year < FIRST_GAME_YEAR {
                 return Err(ScoringError::invalid(
                     format!("players[{index}].eliminatedYear"),
-                    format!("{year} is before the game starts (1901)"),
+                    format!("{year} is before the game starts ({FIRST_GAME_YEAR})"),
                 ));
             }
             if entry.centres > 0 && !entry.eliminated {
@@ -141,10 +143,10 @@ pub(crate) fn diplomacy(entries: &[DiplomacyEntry]) -> Result<(), ScoringError> 
                 ),
             ));
         }
-        if year < 1901 {
+        if year < FIRST_GAME_YEAR {
             return Err(ScoringError::invalid(
                 field,
-                format!("{year} is before the game starts (1901)"),
+                format!("{year} is before the game starts ({FIRST_GAME_YEAR})"),
             ));
         }
         if let Some((fallen, later)) = entries

@@ -182,7 +182,7 @@ async fn a_key_with_a_control_character_is_bad_input(db: TestDatabase) {
 
 /// The mutations that take no `idempotencyKey` (nothing to reuse; `walkIns` is idempotent
 /// by its list: docs/tournaments.md#walk-ins-and-bulk-entry).
-const WITHOUT_KEY: [&str; 25] = [
+const WITHOUT_KEY: [&str; 26] = [
     "registerPlayer",
     "endSession",
     "endAllSessions",
@@ -208,6 +208,7 @@ const WITHOUT_KEY: [&str; 25] = [
     "addPasskey",
     "removePasskey",
     "unlinkIdentity",
+    "recordBoardProgress",
 ];
 
 /// Walks one keyed mutation. A player without the right, with their own key first used for

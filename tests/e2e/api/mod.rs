@@ -18,6 +18,7 @@ mod life_cycle;
 mod limits;
 mod oracle;
 mod pagination;
+mod progress;
 mod ratings;
 mod refusals;
 mod registration;

@@ -3,6 +3,7 @@
 use league_scoring::GameResult;
 
 use super::Tournament;
+use super::progress::RecordBoardProgress;
 use super::settings::{Attendance, RegistrationChange, Replacement, TournamentSettings};
 use crate::ids::{Actor, BoardId, PlayerId, TournamentId, tournament_stream_id};
 
@@ -152,6 +153,7 @@ pub enum TournamentCommand {
     ApproveEntry(ApproveTournamentEntry),
     DeclineEntry(DeclineTournamentEntry),
     UndoWithdrawal(UndoTournamentWithdrawal),
+    RecordProgress(RecordBoardProgress),
 }
 
 macro_rules! tournament_commands {
@@ -193,7 +195,8 @@ tournament_commands!(
     ChangeTournamentRegistration => ChangeRegistration,
     ApproveTournamentEntry => ApproveEntry,
     DeclineTournamentEntry => DeclineEntry,
-    UndoTournamentWithdrawal => UndoWithdrawal
+    UndoTournamentWithdrawal => UndoWithdrawal,
+    RecordBoardProgress => RecordProgress
 );
 
 impl TournamentCommand {
@@ -225,7 +228,9 @@ impl TournamentCommand {
             | TournamentCommand::CorrectResult(CorrectBoardResult { replacements, .. }) => {
                 replacements.iter().map(|r| r.replacement).collect()
             }
-            TournamentCommand::Create(_) | TournamentCommand::DeclineEntry(_) => Vec::new(),
+            TournamentCommand::Create(_)
+            | TournamentCommand::DeclineEntry(_)
+            | TournamentCommand::RecordProgress(_) => Vec::new(),
         }
     }
 }

@@ -5,6 +5,7 @@
 use league_scoring::{ConcessionRule, GameResult};
 use serde::{Deserialize, Serialize};
 
+pub use super::progress::BoardProgressRecorded;
 use super::settings::{Attendance, Registration, Replacement, SeededBoard, TournamentSettings};
 use crate::event_enum::aggregate_enum;
 use crate::ids::{Actor, BoardId, PlayerId, TournamentId};
@@ -243,6 +244,7 @@ macro_rules! tournament_events {
                 TournamentPlayerPromoted = "TournamentPlayerPromoted" version 1 in catalog,
                 TournamentEntryCancelled = "TournamentEntryCancelled" version 1,
                 TournamentWithdrawalUndone = "TournamentWithdrawalUndone" version 1,
+                BoardProgressRecorded = "BoardProgressRecorded" version 1 notify [BoardProgress],
             }
         }
     };
@@ -279,7 +281,8 @@ impl TournamentEvent {
             | TournamentEvent::TournamentPlayerWaitlisted(_)
             | TournamentEvent::TournamentPlayerPromoted(_)
             | TournamentEvent::TournamentEntryCancelled(_)
-            | TournamentEvent::TournamentWithdrawalUndone(_) => {}
+            | TournamentEvent::TournamentWithdrawalUndone(_)
+            | TournamentEvent::BoardProgressRecorded(_) => {}
         }
     }
 }
@@ -312,7 +315,8 @@ impl TournamentEvent {
             | TournamentEvent::TournamentEntryDeclined(_)
             | TournamentEvent::TournamentPlayerWaitlisted(_)
             | TournamentEvent::TournamentEntryCancelled(_)
-            | TournamentEvent::TournamentWithdrawalUndone(_) => Effects::NONE,
+            | TournamentEvent::TournamentWithdrawalUndone(_)
+            | TournamentEvent::BoardProgressRecorded(_) => Effects::NONE,
         }
     }
 }

@@ -7,6 +7,7 @@
 
 pub(crate) mod commands;
 pub(crate) mod events;
+mod progress;
 mod seeding;
 mod settings;
 mod standings;
@@ -20,6 +21,7 @@ use league_scoring::{GameResult, ScoringError, ScoringSystem, score_game_unexpla
 
 pub use self::commands::*;
 pub use self::events::*;
+pub use self::progress::{BoardProgress, BoardProgressRecorded, ProgressYear, RecordBoardProgress};
 pub use self::seeding::SeedingCheck;
 pub use self::settings::{
     Attendance, Registration, RegistrationChange, Replacement, ReplacementScores, SeededBoard,
@@ -138,6 +140,8 @@ pub struct Tournament {
     requests: Vec<PlayerId>,
     /// Players whose request the organisers declined (they may not ask again).
     declined: Vec<PlayerId>,
+    /// Each board's recorded progress (`docs/tournaments.md#live-progress`).
+    progress: BTreeMap<BoardId, progress::BoardProgress>,
 }
 
 impl Tournament {
@@ -720,16 +724,12 @@ impl Tournament {
         c: &ReportBoardResult,
         context: &Context,
     ) -> Result<Vec<TournamentEvent>, DomainError> {
-        let settings = self.created(c.tournament_id)?;
-        let board = self.board(c.board_id).ok_or(DomainError::BoardNotFound(c.board_id))?;
-        let seated = c.actor.player_id().is_some_and(|p| board.is_seated(p));
-        if !seated {
-            self.authorise(
-                c.actor,
-                c.tournament_id,
-                "report the result of a board they are not seated on",
-            )?;
-        }
+        let (settings, board) = self.board_for(
+            c.actor,
+            c.tournament_id,
+            c.board_id,
+            "report the result of a board they are not seated on",
+        )?;
         if board.result.is_some() {
             return Err(DomainError::conflict(format!(
                 "board {} already has a result; use a correction",
@@ -785,6 +785,24 @@ impl Tournament {
             reason,
             corrected_by: c.actor,
         })])
+    }
+
+    /// The tournament's settings and board `board`, which `actor` may act on as a player
+    /// seated on it or as a director (its organisers, the site admin); else `right` is
+    /// refused.
+    fn board_for(
+        &self,
+        actor: Actor,
+        tournament: TournamentId,
+        board: BoardId,
+        right: &str,
+    ) -> Result<(&TournamentSettings, &Board), DomainError> {
+        let settings = self.created(tournament)?;
+        let board = self.board(board).ok_or(DomainError::BoardNotFound(board))?;
+        if !actor.player_id().is_some_and(|p| board.is_seated(p)) {
+            self.authorise(actor, tournament, right)?;
+        }
+        Ok((settings, board))
     }
 
     fn board_mut(&mut self, id: BoardId) -> Option<&mut Board> {
@@ -940,6 +958,7 @@ impl Aggregate for Tournament {
             TournamentCommand::ApproveEntry(c) => self.approve(c, context),
             TournamentCommand::DeclineEntry(c) => self.decline(c),
             TournamentCommand::UndoWithdrawal(c) => self.undo_withdrawal(c, context),
+            TournamentCommand::RecordProgress(c) => self.record_progress(c),
         }
     }
 
@@ -1061,6 +1080,7 @@ impl Aggregate for Tournament {
                 }
             }
             TournamentEvent::TournamentCompleted(_) => self.completed = true,
+            TournamentEvent::BoardProgressRecorded(e) => self.apply_progress(e),
         }
     }
 

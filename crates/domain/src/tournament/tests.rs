@@ -7,7 +7,9 @@ use uuid::Uuid;
 use crate::fixtures::player;
 use crate::*;
 
+mod progress;
 mod registration;
+pub(crate) use progress::one_of_each_progress_event;
 pub(crate) use registration::one_of_each_registration_event;
 
 const TOURNAMENT: TournamentId =

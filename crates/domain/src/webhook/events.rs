@@ -128,6 +128,9 @@ pub enum WebhookKind {
     /// A result (reported or corrected) changed the competition's standings; the delivery
     /// carries the standings after it.
     StandingsChanged,
+    /// A tournament board's centre counts after a game year were recorded or corrected
+    /// (`docs/tournaments.md#live-progress`); a webhook gets it only when it names it.
+    BoardProgress,
 }
 
 /// How a delivery's body is written.

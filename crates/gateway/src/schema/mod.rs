@@ -66,6 +66,7 @@ pub struct MutationRoot(
     players::mutation::PlayerMutation,
     leagues::mutation::LeagueMutation,
     tournaments::mutation::TournamentMutation,
+    tournaments::progress::ProgressMutation,
     walk_ins::WalkInsMutation,
     sign_up::InviteMutation,
     players::mutation::AccessMutation,
@@ -83,6 +84,7 @@ pub struct MutationRoot(
 pub struct SubscriptionRoot(
     leagues::subscription::LeagueSubscription,
     tournaments::subscription::TournamentSubscription,
+    tournaments::progress::ProgressSubscription,
 );
 
 /// The gateway's schema type.

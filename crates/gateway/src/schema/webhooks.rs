@@ -31,6 +31,8 @@ pub enum WebhookKind {
     RoundSeeded,
     /// A result changed the standings (the body carries them).
     StandingsChanged,
+    /// A tournament board's centre counts after a game year were recorded (off unless named).
+    BoardProgress,
 }
 
 /// How a delivery's body is written.

@@ -5,6 +5,7 @@
 
 mod inputs;
 pub(super) mod mutation;
+pub(super) mod progress;
 pub(super) mod query;
 mod rounds;
 pub(super) mod subscription;

@@ -262,6 +262,18 @@ impl Board {
     async fn corrections(&self) -> u32 {
         self.with(|b| b.corrections)
     }
+
+    /// The centre counts recorded after each game year during play, per year and per power
+    /// (`docs/tournaments.md#live-progress`).
+    async fn progress(&self) -> super::progress::BoardProgress {
+        self.progress_view()
+    }
+
+    /// Each seat's provisional score if the board ended now, from the latest counts; empty
+    /// once finished, before any count, or when the system cannot score an unfinished game.
+    async fn provisional_scores(&self) -> GatewayResult<Vec<GameScore>> {
+        self.provisional_score_rows()
+    }
 }
 
 /// A replacement player who finished a seat.

@@ -73,6 +73,43 @@ impl Tournament {
     pub(super) fn player(&self, id: Uuid) -> Player {
         Player::new(self.app.clone(), id)
     }
+
+    /// Standings rows as the API shows them.
+    fn standing_lines(
+        &self,
+        rows: Vec<league_scoring::TournamentStanding<league_domain::PlayerId>>,
+    ) -> Vec<TournamentStanding> {
+        rows.into_iter()
+            .map(|row| TournamentStanding {
+                rank: row.rank,
+                player: self.player(row.player.into()),
+                total: row.total,
+                games: row.games,
+                wins: row.wins,
+                draws: row.draws,
+                notes: row.notes,
+                rounds: row
+                    .rounds
+                    .into_iter()
+                    .map(|r| RoundScore {
+                        round: r.round,
+                        score: r.score,
+                        sat_out: r.sat_out,
+                        dropped: r.dropped,
+                        boards: r
+                            .boards
+                            .into_iter()
+                            .map(|b| BoardScore {
+                                board: b.board,
+                                score: b.score,
+                                dropped: b.dropped,
+                            })
+                            .collect(),
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
 }
 
 #[Object]
@@ -328,37 +365,15 @@ impl Tournament {
         let after_round = after_round.map(|r| count(r, "afterRound")).transpose()?;
         let as_of = as_of.map(|as_of| as_of.to_bound()).transpose()?;
         let rows = self.app.tournament_standings(self.id, &self.state, after_round, as_of).await?;
-        Ok(rows
-            .into_iter()
-            .map(|row| TournamentStanding {
-                rank: row.rank,
-                player: self.player(row.player.into()),
-                total: row.total,
-                games: row.games,
-                wins: row.wins,
-                draws: row.draws,
-                notes: row.notes,
-                rounds: row
-                    .rounds
-                    .into_iter()
-                    .map(|r| RoundScore {
-                        round: r.round,
-                        score: r.score,
-                        sat_out: r.sat_out,
-                        dropped: r.dropped,
-                        boards: r
-                            .boards
-                            .into_iter()
-                            .map(|b| BoardScore {
-                                board: b.board,
-                                score: b.score,
-                                dropped: b.dropped,
-                            })
-                            .collect(),
-                    })
-                    .collect(),
-            })
-            .collect())
+        Ok(self.standing_lines(rows))
+    }
+
+    /// Provisional standings "if every board ended now": every unfinished board scored from
+    /// its latest centre counts (`docs/tournaments.md#live-progress`), beside the official
+    /// `standings`; the same as them while no unfinished board has counts.
+    async fn provisional_standings(&self) -> GatewayResult<Vec<TournamentStanding>> {
+        let rows = self.state.as_if_every_board_ended_now().standings(None);
+        Ok(self.standing_lines(rows.map_err(league_app::AppError::from)?))
     }
 
     /// Re-runs every recorded seeding from the log and says whether it gives the same boards
