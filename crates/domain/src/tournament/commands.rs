@@ -3,6 +3,7 @@
 use league_scoring::GameResult;
 
 use super::Tournament;
+use super::schedule::{RoundTimes, Schedule};
 use super::settings::{Attendance, RegistrationChange, Replacement, TournamentSettings};
 use crate::ids::{Actor, BoardId, PlayerId, TournamentId, tournament_stream_id};
 
@@ -136,6 +137,25 @@ pub struct CorrectBoardResult {
     pub reason: String,
 }
 
+/// One of the tournament's organisers (or the site admin) replaces its dates, venue, time
+/// zone and check-in window with `schedule` (`docs/tournaments.md#times`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChangeTournamentSchedule {
+    pub actor: Actor,
+    pub tournament_id: TournamentId,
+    pub schedule: Schedule,
+}
+
+/// One of the tournament's organisers (or the site admin) sets when round `round` is played,
+/// before or after it is seeded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SetRoundTimes {
+    pub actor: Actor,
+    pub tournament_id: TournamentId,
+    pub round: u32,
+    pub times: RoundTimes,
+}
+
 /// Commands handled by the [`crate::Tournament`] aggregate.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TournamentCommand {
@@ -152,6 +172,8 @@ pub enum TournamentCommand {
     ApproveEntry(ApproveTournamentEntry),
     DeclineEntry(DeclineTournamentEntry),
     UndoWithdrawal(UndoTournamentWithdrawal),
+    ChangeSchedule(ChangeTournamentSchedule),
+    SetRoundTimes(SetRoundTimes),
 }
 
 macro_rules! tournament_commands {
@@ -193,7 +215,9 @@ tournament_commands!(
     ChangeTournamentRegistration => ChangeRegistration,
     ApproveTournamentEntry => ApproveEntry,
     DeclineTournamentEntry => DeclineEntry,
-    UndoTournamentWithdrawal => UndoWithdrawal
+    UndoTournamentWithdrawal => UndoWithdrawal,
+    ChangeTournamentSchedule => ChangeSchedule,
+    SetRoundTimes => SetRoundTimes
 );
 
 impl TournamentCommand {
@@ -225,7 +249,10 @@ impl TournamentCommand {
             | TournamentCommand::CorrectResult(CorrectBoardResult { replacements, .. }) => {
                 replacements.iter().map(|r| r.replacement).collect()
             }
-            TournamentCommand::Create(_) | TournamentCommand::DeclineEntry(_) => Vec::new(),
+            TournamentCommand::Create(_)
+            | TournamentCommand::DeclineEntry(_)
+            | TournamentCommand::ChangeSchedule(_)
+            | TournamentCommand::SetRoundTimes(_) => Vec::new(),
         }
     }
 }

@@ -5,6 +5,7 @@
 use league_scoring::{ConcessionRule, GameResult};
 use serde::{Deserialize, Serialize};
 
+use super::schedule::{RoundTimes, Schedule};
 use super::settings::{Attendance, Registration, Replacement, SeededBoard, TournamentSettings};
 use crate::event_enum::aggregate_enum;
 use crate::ids::{Actor, BoardId, PlayerId, TournamentId};
@@ -217,6 +218,28 @@ pub struct TournamentWithdrawalUndone {
     pub undone_by: Actor,
 }
 
+/// An organiser changed the tournament's dates, venue, time zone or check-in window
+/// (`docs/tournaments.md#times`): `schedule` is the whole of it as it now stands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TournamentScheduleChanged {
+    pub tournament_id: TournamentId,
+    pub schedule: Schedule,
+    pub changed_by: Actor,
+}
+
+/// An organiser set when round `round` is played (before or after its seeding); the latest
+/// times of a round count.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RoundTimesSet {
+    pub tournament_id: TournamentId,
+    pub round: u32,
+    #[serde(flatten)]
+    pub times: RoundTimes,
+    pub set_by: Actor,
+}
+
 /// The tournament's event types, one line each, like `player_events!`. Board results are at
 /// version 2 since each system scores a concession as its own rule says ([`crate::upcast`]).
 macro_rules! tournament_events {
@@ -243,6 +266,8 @@ macro_rules! tournament_events {
                 TournamentPlayerPromoted = "TournamentPlayerPromoted" version 1 in catalog,
                 TournamentEntryCancelled = "TournamentEntryCancelled" version 1,
                 TournamentWithdrawalUndone = "TournamentWithdrawalUndone" version 1,
+                TournamentScheduleChanged = "TournamentScheduleChanged" version 1 in catalog,
+                RoundTimesSet = "RoundTimesSet" version 1,
             }
         }
     };
@@ -279,7 +304,9 @@ impl TournamentEvent {
             | TournamentEvent::TournamentPlayerWaitlisted(_)
             | TournamentEvent::TournamentPlayerPromoted(_)
             | TournamentEvent::TournamentEntryCancelled(_)
-            | TournamentEvent::TournamentWithdrawalUndone(_) => {}
+            | TournamentEvent::TournamentWithdrawalUndone(_)
+            | TournamentEvent::TournamentScheduleChanged(_)
+            | TournamentEvent::RoundTimesSet(_) => {}
         }
     }
 }
@@ -312,7 +339,9 @@ impl TournamentEvent {
             | TournamentEvent::TournamentEntryDeclined(_)
             | TournamentEvent::TournamentPlayerWaitlisted(_)
             | TournamentEvent::TournamentEntryCancelled(_)
-            | TournamentEvent::TournamentWithdrawalUndone(_) => Effects::NONE,
+            | TournamentEvent::TournamentWithdrawalUndone(_)
+            | TournamentEvent::TournamentScheduleChanged(_)
+            | TournamentEvent::RoundTimesSet(_) => Effects::NONE,
         }
     }
 }
