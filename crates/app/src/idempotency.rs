@@ -190,6 +190,8 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
             TournamentCommand::ApproveEntry(_) => &[EventType::TournamentEntryApproved],
             TournamentCommand::DeclineEntry(_) => &[EventType::TournamentEntryDeclined],
             TournamentCommand::UndoWithdrawal(_) => &[EventType::TournamentWithdrawalUndone],
+            TournamentCommand::ChangeSchedule(_) => &[EventType::TournamentScheduleChanged],
+            TournamentCommand::SetRoundTimes(_) => &[EventType::RoundTimesSet],
         },
         AppCommand::Calendar(CalendarCommand::Rotate(_)) => {
             &[EventType::CalendarFeedIssued, EventType::CalendarFeedRotated]

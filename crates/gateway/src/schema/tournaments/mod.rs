@@ -4,8 +4,10 @@
 //! answer with.
 
 mod inputs;
+pub(crate) mod mine;
 pub(super) mod mutation;
 pub(super) mod query;
 mod rounds;
 pub(super) mod subscription;
+pub(super) mod times;
 pub(super) mod types;
