@@ -55,7 +55,9 @@ impl App {
             .collect();
         for id in entered {
             let Some(tournament) = self.tournament(id).await? else { continue };
-            if let (Some(found), Some(settings)) = (tournament.board(board.into()), tournament.settings()) {
+            if let (Some(found), Some(settings)) =
+                (tournament.board(board.into()), tournament.settings())
+            {
                 return Ok(Some(BoardOfPlayer {
                     tournament: id,
                     tournament_name: settings.name.clone(),

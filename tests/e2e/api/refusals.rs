@@ -149,20 +149,29 @@ async fn every_tournament_refusal_has_its_documented_code(db: TestDatabase) {
         async move { server.gql(Some(token), ROUND_TIMES, variables).await }
     };
     let soon = (chrono::Utc::now() + chrono::Duration::hours(3)).to_rfc3339();
-    let response = server.gql(Some(&p1.token), ROUND_TIMES, json!({ "t": id, "r": 1, "s": soon })).await;
+    let response =
+        server.gql(Some(&p1.token), ROUND_TIMES, json!({ "t": id, "r": 1, "s": soon })).await;
     table.check("setRoundTimes", "the caller does not organise the tournament", &response);
     let when = "the round is not a planned one, or the end is not after the start";
     table.check("setRoundTimes", when, &times(ADMIN, 3, soon.clone(), None).await);
     let response = times(ADMIN, 1, soon.clone(), Some("2020-01-01T00:00:00Z".into())).await;
     table.check("setRoundTimes", when, &response);
     assert!(times(ADMIN, 1, soon.clone(), None).await["errors"].is_null());
-    table.check("setRoundTimes", "the times would stay as they are", &times(ADMIN, 1, soon, None).await);
+    table.check(
+        "setRoundTimes",
+        "the times would stay as they are",
+        &times(ADMIN, 1, soon, None).await,
+    );
     let schedule = |token: &'static str, schedule: Value| {
         let variables = json!({ "t": id, "s": schedule });
         async move { server.gql(Some(token), SCHEDULE, variables).await }
     };
     let response = server.gql(Some(&p1.token), SCHEDULE, json!({ "t": id, "s": {} })).await;
-    table.check("changeTournamentSchedule", "the caller does not organise the tournament", &response);
+    table.check(
+        "changeTournamentSchedule",
+        "the caller does not organise the tournament",
+        &response,
+    );
     let when = "an unknown time zone, a last day before the first, or an address without a venue";
     let response = schedule(ADMIN, json!({ "timeZone": "Mars/Olympus" })).await;
     table.check("changeTournamentSchedule", when, &response);

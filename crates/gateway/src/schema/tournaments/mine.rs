@@ -56,7 +56,8 @@ pub async fn competitions_of(app: &App, player: Uuid) -> GatewayResult<Vec<Playe
             of: standings.len() as u32,
         });
     }
-    for league in app.catalog().leagues_of(player) {
+    let leagues = app.catalog().leagues_of(player);
+    for league in leagues {
         let Some(model) = app.league(league).await? else { continue };
         let standings = model.standings(league);
         let rank = standings.iter().find(|row| row.player.uuid() == player).map(|row| row.rank);
