@@ -33,7 +33,7 @@ fn header<'a>(response: &'a reqwest::Response, name: &str) -> &'a str {
 }
 
 /// Rotates `player`'s feed as `token`; returns the feed's path.
-async fn rotate(server: &TestApp, token: &str, player: Option<&str>) -> String {
+pub(crate) async fn rotate(server: &TestApp, token: &str, player: Option<&str>) -> String {
     let data = server.data(Some(token), ROTATE, json!({ "p": player })).await;
     let feed = &data["rotateCalendarFeed"];
     let path = feed["path"].as_str().unwrap().to_owned();
@@ -44,7 +44,7 @@ async fn rotate(server: &TestApp, token: &str, player: Option<&str>) -> String {
 
 /// The events of a feed, read back by the `icalendar` crate's parser after checking the
 /// text's framing (CRLF lines of at most 75 octets, RFC 5545 §3.1).
-async fn calendar_events(server: &TestApp, path: &str) -> Vec<icalendar::Event> {
+pub(crate) async fn calendar_events(server: &TestApp, path: &str) -> Vec<icalendar::Event> {
     let response = get(server, path, None).await;
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(header(&response, "content-type"), "text/calendar; charset=utf-8");

@@ -17,7 +17,7 @@ import { CATALOGUE } from "./queries.js";
  *   description: string, ratingKind: string,
  * }} SystemInfo
  * @typedef {{ kind: string, displayName: string, rule: string, takesN: boolean }} AggregationInfo
- * @typedef {{ systems: SystemInfo[], aggregations: AggregationInfo[], bySystem: Map<string, SystemInfo> }} Catalogue
+ * @typedef {{ systems: SystemInfo[], aggregations: AggregationInfo[], bySystem: Map<string, SystemInfo>, usual: Map<string, string> }} Catalogue
  */
 
 /** @type {Promise<Catalogue> | null} */
@@ -27,9 +27,10 @@ let loading = null;
  * request is forgotten, so the next page tries again. @returns {Promise<Catalogue>} */
 export function catalogue() {
   loading ??= gql(CATALOGUE).then(
-    ({ scoringSystems, aggregations }) => ({
+    ({ scoringSystems, aggregations, usualScoringSystems }) => ({
       systems: scoringSystems,
       aggregations,
+      usual: new Map(usualScoringSystems.map((/** @type {{ game: string, system: string }} */ u) => [u.game.toLowerCase(), u.system])),
       bySystem: new Map(scoringSystems.map((/** @type {SystemInfo} */ info) => [info.system, info])),
     }),
     (error) => {
@@ -38,6 +39,13 @@ export function catalogue() {
     },
   );
   return loading;
+}
+
+/** The system a new competition of `game` starts with (docs/scoring.md#the-usual-system-of-a-game):
+ * the server's usual one for the game, else the catalogue's first.
+ * @param {Catalogue} cat @param {string} game */
+export function usualSystem(cat, game) {
+  return cat.usual.get(game.trim().toLowerCase()) ?? cat.systems[0]?.system ?? "";
 }
 
 /** A system's display name (its enum value if the server does not know it).

@@ -13,6 +13,7 @@ import { navigate } from "./main.js";
 import { passkeysSection } from "./passkeys.js";
 import { identitySection } from "./identity.js";
 import { devicesSection } from "./sign-in.js";
+import { localTime } from "./times.js";
 
 /** @type {import("./main.js").View} */
 export async function playerView(main, [id]) {
@@ -49,9 +50,35 @@ export async function playerView(main, [id]) {
     role?.kind === "player" && role.id === id ? calendarSection(player.calendarFeed) : null,
     role?.kind === "player" && role.id === id ? passkeysSection() : null,
     role?.kind === "player" && role.id === id ? await identitySection(id) : null,
+    competitionsSection(player),
     h("h2", {}, "Leagues"),
     sections.length === 0 ? h("p", {}, "Not in any league yet. ", h("a", { href: "/" }, "Find an open one.")) : sections,
     await ratings);
+}
+
+/** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th, 21st. @param {number} n */
+function ordinal(n) {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  const suffix = teen ? "th" : ["th", "st", "nd", "rd"][n % 10] ?? "th";
+  return `${n}${suffix}`;
+}
+
+/** The player's tournaments and leagues with their rank ("3rd of 30") and, in a tournament,
+ * their next board (docs/tournaments.md#times). @param {any} player */
+function competitionsSection(player) {
+  const rows = player.competitions.map((/** @type {any} */ c) => {
+    const comp = c.tournament ?? c.league;
+    const href = c.tournament ? `/tournaments/${comp.id}` : `/leagues/${comp.id}`;
+    const rank = c.rank === null ? "not ranked yet" : `${ordinal(c.rank)} of ${c.of}`;
+    const board = c.nextBoard;
+    const seat = board?.seats.find((/** @type {any} */ s) => s.player.id === player.id);
+    const next = board ? [" · next: ", h("a", { href: `/tournaments/${comp.id}/boards/${board.id}` }, `round ${board.round}, board ${board.number}${seat ? ` (${seat.label})` : ""}`),
+      c.nextBoardStartsAt ? `, starts ${localTime(c.nextBoardStartsAt, comp.schedule.timeZone)}` : ""] : [];
+    return h("li", {}, h("a", { href }, comp.name), " ", badge(comp.status), ` ${c.tournament ? "Tournament" : "League"}: ${rank}`, ...next);
+  });
+  return h("section", { class: "player-competitions", "aria-labelledby": "competitions-h" },
+    h("h2", { id: "competitions-h" }, "Tournaments and leagues"),
+    rows.length === 0 ? h("p", {}, "Not in any tournament or league yet.") : h("ul", { class: "competitions" }, ...rows));
 }
 
 /** The way to the player's account page (their data, erasure; the admin's tokens and roles).

@@ -10,6 +10,7 @@ query Catalogue {
     requires { field description } concessionScoring rule source description ratingKind
   }
   aggregations { kind displayName rule takesN }
+  usualScoringSystems { game system }
 }`;
 
 export const ME = /* GraphQL */ `query Me { me { id name isOrganiser } }`;
@@ -89,6 +90,12 @@ query Player($id: ID!) {
   player(id: $id) {
     id name registeredAt calendarFeed
     leagues { id name game scoringSystem status players { id name } }
+    competitions {
+      rank of nextBoardStartsAt
+      tournament { id name status schedule { timeZone } }
+      league { id name status }
+      nextBoard { id round number seats { label player { id } } }
+    }
   }
 }`;
 
@@ -172,6 +179,7 @@ query PlayerRatingHistory($id: ID!, $game: GameKind!) {
       position recordedAt correction delta
       rating { ${RATING} }
       game { id number league { id name } }
+      board { id tournamentId tournamentName round number }
     }
   }
 }`;
@@ -199,6 +207,12 @@ mutation CreateTournament($input: CreateTournamentInput!, $idempotencyKey: Strin
   createTournament(input: $input, idempotencyKey: $idempotencyKey) { id name }
 }`;
 
+/** Sets when a round is played (docs/tournaments.md#times). */
+export const SET_ROUND_TIMES = /* GraphQL */ `
+mutation SetRoundTimes($tournamentId: ID!, $round: Int!, $startsAt: DateTime!) {
+  setRoundTimes(tournamentId: $tournamentId, round: $round, startsAt: $startsAt) { id }
+}`;
+
 const TOURNAMENT_STANDING = `
   rank total games wins draws notes player { id name }
   rounds { round score satOut dropped boards { board score dropped } }`;
@@ -212,6 +226,8 @@ query Tournament($id: ID!) {
     keepApart { id name }
     sitOutPoints sitOutPointsOnce topBoardLastRound replacementScores seatLabels
     status createdAt version nextRound
+    schedule { timeZone startsOn endsOn venueName venueAddress checkInOpensMinutesBefore }
+    roundTimes { round startsAt endsAt finalYear checkInOpensAt }
     organisers { id name }
     entrants { enteredAfterRound withdrawnAfterRound player { id name } }
     registration { closed opensAt closesAt maxEntrants approval entrants openNow refusal }

@@ -100,13 +100,21 @@ function historyOnDemand(playerId, kind) {
   return holder;
 }
 
+/** What a rating change rated: a league game, or a tournament's board by round and number.
+ * @param {any} c */
+function ratedWhat(c) {
+  if (c.game) return [h("a", { href: `/games/${c.game.id}` }, `Game ${c.game.number}`), ` · ${c.game.league.name}`];
+  if (c.board) return [h("a", { href: `/tournaments/${c.board.tournamentId}/boards/${c.board.id}` }, `Round ${c.board.round}, board ${c.board.number}`), ` · ${c.board.tournamentName}`];
+  return "—";
+}
+
 /** @param {string} kind @param {any[]} changes */
 function historyTable(kind, changes) {
   return h("table", { class: "rating-history" },
     h("caption", {}, `${kindName(kind)} rating history`),
-    h("thead", {}, h("tr", {}, ...["Game", "Position", "Time", "Change of μ", "Rating", "Note"].map((x) => h("th", { scope: "col" }, x)))),
+    h("thead", {}, h("tr", {}, ...["Game or board", "Position", "Time", "Change of μ", "Rating", "Note"].map((x) => h("th", { scope: "col" }, x)))),
     h("tbody", {}, changes.map((c) => h("tr", { class: c.correction ? "rerated" : null },
-      h("th", { scope: "row" }, c.game ? [h("a", { href: `/games/${c.game.id}` }, `Game ${c.game.number}`), ` · ${c.game.league.name}`] : "—"),
+      h("th", { scope: "row" }, ratedWhat(c)),
       h("td", { class: "num" }, c.position),
       h("td", {}, c.recordedAt ? when(c.recordedAt) : "—"),
       h("td", { class: "num" }, delta(Math.round(c.delta * 10) / 10)),

@@ -9,6 +9,7 @@ import * as Q from "./queries.js";
 import { field, formError, onSubmit } from "./forms.js";
 import { settingsList, wideTable } from "./table.js";
 import { names, playerSelect } from "./tournament-common.js";
+import { roundTimesText } from "./times.js";
 
 /** @typedef {import("./tournament-common.js").TournamentPage} TournamentPage */
 /** @typedef {import("./tournament-common.js").PlayerRef} PlayerRef */
@@ -100,10 +101,24 @@ function swapForm(page, round, players) {
   return form;
 }
 
+/** When and where the tournament is played, and each round's start (docs/tournaments.md#times).
+ * @param {any} t */
+function scheduleView(t) {
+  const { schedule, roundTimes } = t;
+  const days = [schedule.startsOn, schedule.endsOn].filter(Boolean).filter((d, i, all) => all.indexOf(d) === i).join(" to ");
+  const venue = schedule.venueName ? `${schedule.venueName}${schedule.venueAddress ? `, ${schedule.venueAddress}` : ""}` : "";
+  const where = [days, venue].filter(Boolean).join(" at ");
+  if (!where && roundTimes.length === 0) return null;
+  return h("div", { class: "schedule" }, where ? h("p", {}, `${where}.`) : null,
+    roundTimes.length === 0 ? null : h("ul", { class: "round-times", "aria-label": "Round times" },
+      ...roundTimes.map((/** @type {any} */ r) => h("li", {}, roundTimesText(r, schedule.timeZone)))));
+}
+
 /** Every seeded round, newest first. @param {HTMLElement} rounds @param {TournamentPage} page */
 export function renderRounds(rounds, page) {
   const { t } = page;
   replace(rounds, h("h2", { id: "rounds-h" }, `Rounds (${t.rounds.length}/${t.roundCount} seeded)`),
+    scheduleView(t),
     t.rounds.length === 0 ? h("p", {}, "No round seeded yet.") : [...t.rounds].reverse().map((round) => roundSection(page, round)));
 }
 

@@ -4,13 +4,14 @@
 
 import { gql, session } from "./api.js";
 import { h, replace, badge, announce } from "./dom.js";
-import { catalogue, playersPerGame, systemName } from "./catalogue.js";
+import { catalogue, playersPerGame, systemName, usualSystem } from "./catalogue.js";
 import * as Q from "./queries.js";
 import { field, formError, input, numberOf, onSubmit, competitionFields, selectOf, explainedField } from "./forms.js";
 import { wideTable } from "./table.js";
 import { navigate } from "./main.js";
 import { allPlayers, playerSelect, tournamentCatalogue, words } from "./tournament-common.js";
 import { registrationFields } from "./tournament-registration.js";
+import { scheduleFields } from "./times.js";
 
 /** @typedef {import("./tournament-common.js").PlayerRef} PlayerRef */
 
@@ -101,12 +102,17 @@ function createTournamentForm(cat, tcat, players) {
   const replacementScores = selectOf(tcat.replacementScores, (value) => ({ value, text: words(value) }));
   const keepApart = keepApartField(players);
   const registration = registrationFields();
+  const schedule = scheduleFields(() => numberOf(rounds) ?? 0);
+  rounds.addEventListener("input", schedule.renderStarts);
+  // A new tournament starts with its game's usual system (Diplomacy: Squares), from the server.
+  const useUsualSystem = () => { system.value = usualSystem(cat, competition.read().game); showSystem(); };
+  competition.fields[1].addEventListener("input", useUsualSystem);
   const showSystem = () => {
     const info = cat.bySystem.get(system.value);
     if (info) systemRule.textContent = `${info.rule} ${playersPerGame(info)} players per board.`;
   };
   system.addEventListener("change", showSystem);
-  showSystem();
+  useUsualSystem();
 
   const form = h("form", { novalidate: true, "aria-labelledby": "create-tournament-h" },
     h("h2", { id: "create-tournament-h" }, "Create a tournament"),
@@ -124,6 +130,7 @@ function createTournamentForm(cat, tcat, players) {
     keepApart.element,
     field("Replacement scores", replacementScores, { field: "replacementScores", hint: "Who is credited with a seat a replacement player finished." }),
     registration.element,
+    schedule.element,
     h("button", { type: "submit", class: "primary" }, "Create tournament"));
   onSubmit(form, async (idempotencyKey) => {
     const settings = {
@@ -138,8 +145,12 @@ function createTournamentForm(cat, tcat, players) {
       topBoardLastRound: topBoard.checked,
       replacementScores: replacementScores.value || null,
       registration: registration.read(),
+      schedule: schedule.read(),
     };
     const { createTournament } = await gql(Q.CREATE_TOURNAMENT, { input: settings, idempotencyKey });
+    for (const { round, startsAt } of schedule.roundStarts()) {
+      await gql(Q.SET_ROUND_TIMES, { tournamentId: createTournament.id, round, startsAt });
+    }
     announce(`Tournament ${createTournament.name} created.`);
     navigate(`/tournaments/${createTournament.id}`);
   });

@@ -2,11 +2,12 @@
 //! iCalendar (RFC 5545) events, and the player's secret feed (the `Calendar` aggregate,
 //! stream `calendar-<player>`) that lets a calendar application fetch them.
 //!
-//! Leagues and tournaments have no schedule of their own, so each game or board is an
-//! all-day event on the day it became known: a league game on the day its league started
-//! (the schedule's commit time) until it is played, then on the day its result was first
-//! reported; a tournament board on the day its round was seeded. Each event's `DTSTAMP` is
-//! that same commit time, so a feed only changes when the competition does.
+//! Leagues have no schedule of hours, so each league game is an all-day event on the day it
+//! became known: the day its league started (the schedule's commit time) until it is
+//! played, then the day its result was first reported. A tournament board is a timed event
+//! when its round has a start time (`docs/tournaments.md#times`), else an all-day event on
+//! the day its round was seeded. Each event's `DTSTAMP` is the commit time its day or times
+//! come from, so a feed only changes when the competition does.
 
 use league_domain::TournamentEvent;
 use std::collections::HashMap;
@@ -27,6 +28,12 @@ use crate::error::AppError;
 /// Stream events read per page while looking for a league's schedule.
 const SCHEDULE_SEARCH_PAGE: u64 = 200;
 
+/// How long a timed board lasts when its round has no end time.
+const UNTIMED_END_HOURS: i64 = 3;
+
+/// Round → commit time, of the seedings and of the latest round times.
+type RoundCommits = (HashMap<u32, DateTime<Utc>>, HashMap<u32, DateTime<Utc>>);
+
 /// How often a calendar application should fetch the feed again.
 const REFRESH_HOURS: i64 = 1;
 
@@ -35,8 +42,10 @@ const REFRESH_HOURS: i64 = 1;
 pub struct CalendarEntry {
     /// Stable across fetches: `game-<uuid>@league` or `board-<uuid>@league`.
     pub uid: String,
-    /// The day the event is on (an all-day event).
+    /// The day the event is on (an all-day event unless it has `times`).
     pub day: NaiveDate,
+    /// Its start and end, for a board of a round with a start time.
+    pub times: Option<(DateTime<Utc>, DateTime<Utc>)>,
     /// When the information last changed (the commit time the day comes from).
     pub stamp: DateTime<Utc>,
     /// The competition, the game and the opponents.
@@ -67,7 +76,7 @@ impl App {
         let names = self.player_names();
         let mut entries = self.league_entries(player, &names).await?;
         entries.extend(self.tournament_entries(player, &names).await?);
-        entries.sort_by(|a, b| (a.day, &a.uid).cmp(&(b.day, &b.uid)));
+        entries.sort_by(|a, b| (a.day, a.times, &a.uid).cmp(&(b.day, b.times, &b.uid)));
         Ok(entries)
     }
 
@@ -107,6 +116,7 @@ impl App {
                 entries.push(CalendarEntry {
                     uid: format!("game-{}@league", game.id),
                     day: stamp.date_naive(),
+                    times: None,
                     stamp,
                     summary: summary(
                         &view.settings.name,
@@ -138,10 +148,17 @@ impl App {
         for id in entered {
             let Some(tournament) = self.tournament(id).await? else { continue };
             let Some(settings) = tournament.settings() else { continue };
-            let seeded_at = self.rounds_seeded_at(id).await?;
+            let (seeded_at, timed_at) = self.rounds_seeded_and_timed_at(id).await?;
             let labels = tournament.seat_labels();
             for board in tournament.boards().filter(|b| b.is_seated(player)) {
-                let Some(stamp) = seeded_at.get(&board.round).copied() else { continue };
+                let Some(seeded) = seeded_at.get(&board.round).copied() else { continue };
+                let stamp = timed_at.get(&board.round).map_or(seeded, |timed| seeded.max(*timed));
+                let times = tournament.round_times(board.round).map(|times| {
+                    let ends_at = times
+                        .ends_at
+                        .unwrap_or(times.starts_at + chrono::Duration::hours(UNTIMED_END_HOURS));
+                    (times.starts_at, ends_at)
+                });
                 let seats: Vec<(String, Uuid)> = board
                     .seats
                     .iter()
@@ -152,7 +169,8 @@ impl App {
                 let score = scored.map(|s| s.of(player).map(|row| row.score));
                 entries.push(CalendarEntry {
                     uid: format!("board-{}@league", board.id),
-                    day: stamp.date_naive(),
+                    day: times.map_or(stamp, |(starts_at, _)| starts_at).date_naive(),
+                    times,
                     stamp,
                     summary: summary(
                         &settings.name,
@@ -187,20 +205,26 @@ impl App {
         }
     }
 
-    /// Each seeded round of a tournament with the commit time of its seeding.
-    async fn rounds_seeded_at(&self, id: Uuid) -> Result<HashMap<u32, DateTime<Utc>>, AppError> {
-        let mut seeded = HashMap::new();
+    /// Each seeded round of a tournament with the commit time of its seeding, and each
+    /// round with times with the commit time they were last set.
+    async fn rounds_seeded_and_timed_at(&self, id: Uuid) -> Result<RoundCommits, AppError> {
+        let (mut seeded, mut timed) = (HashMap::new(), HashMap::new());
         for event in self.tournament_events(id).await? {
-            if event.event_type != EventType::RoundSeeded.as_str() {
+            let wanted = [EventType::RoundSeeded.as_str(), EventType::RoundTimesSet.as_str()];
+            if !wanted.contains(&event.event_type.as_str()) {
                 continue;
             }
-            if let (_, DomainEvent::Tournament(TournamentEvent::RoundSeeded(e))) =
-                decode(&event).map_err(AppError::internal)?
-            {
-                seeded.insert(e.round, event.recorded_at);
+            match decode(&event).map_err(AppError::internal)?.1 {
+                DomainEvent::Tournament(TournamentEvent::RoundSeeded(e)) => {
+                    seeded.insert(e.round, event.recorded_at);
+                }
+                DomainEvent::Tournament(TournamentEvent::RoundTimesSet(e)) => {
+                    timed.insert(e.round, event.recorded_at);
+                }
+                _ => {}
             }
         }
-        Ok(seeded)
+        Ok((seeded, timed))
     }
 }
 
@@ -247,7 +271,7 @@ fn shown_score(score: f64) -> f64 {
     league_scoring::from_thousandths(league_scoring::thousandths(score))
 }
 
-/// The iCalendar text of a player's feed: one all-day `VEVENT` per entry, each linking to
+/// The iCalendar text of a player's feed: one `VEVENT` per entry (timed in UTC, or all-day), each linking to
 /// its page under `base_url` (`https://league.example`, no trailing slash).
 pub fn calendar_ics(player_name: &str, entries: &[CalendarEntry], base_url: &str) -> String {
     let mut ics = Ics::default();
@@ -266,9 +290,17 @@ pub fn calendar_ics(player_name: &str, entries: &[CalendarEntry], base_url: &str
         let next_day = entry.day.succ_opt().unwrap_or(entry.day);
         ics.line("BEGIN:VEVENT");
         ics.text("UID", &entry.uid);
-        ics.line(&format!("DTSTAMP:{}", entry.stamp.format("%Y%m%dT%H%M%SZ")));
-        ics.line(&format!("DTSTART;VALUE=DATE:{}", entry.day.format("%Y%m%d")));
-        ics.line(&format!("DTEND;VALUE=DATE:{}", next_day.format("%Y%m%d")));
+        ics.line(&format!("DTSTAMP:{}", entry.stamp.format(UTC_DATE_TIME)));
+        match entry.times {
+            Some((starts_at, ends_at)) => {
+                ics.line(&format!("DTSTART:{}", starts_at.format(UTC_DATE_TIME)));
+                ics.line(&format!("DTEND:{}", ends_at.format(UTC_DATE_TIME)));
+            }
+            None => {
+                ics.line(&format!("DTSTART;VALUE=DATE:{}", entry.day.format("%Y%m%d")));
+                ics.line(&format!("DTEND;VALUE=DATE:{}", next_day.format("%Y%m%d")));
+            }
+        }
         ics.text("SUMMARY", &entry.summary);
         ics.text("DESCRIPTION", &entry.description);
         ics.line(&format!("URL:{base_url}{}", entry.path));
@@ -278,6 +310,9 @@ pub fn calendar_ics(player_name: &str, entries: &[CalendarEntry], base_url: &str
     ics.line("END:VCALENDAR");
     ics.0
 }
+
+/// A DATE-TIME in UTC (RFC 5545 §3.3.5, form #2).
+const UTC_DATE_TIME: &str = "%Y%m%dT%H%M%SZ";
 
 /// iCalendar text as RFC 5545 §3.1 writes it: content lines folded at 75 octets and ended
 /// by CRLF, TEXT values escaped (§3.3.11). Written here rather than by a library: the
@@ -347,6 +382,7 @@ mod tests {
         CalendarEntry {
             uid: format!("game-{}@league", Uuid::from_u128(7)),
             day,
+            times: None,
             stamp: day.and_hms_opt(18, 30, 0).unwrap().and_utc(),
             summary: "Autumn League, Ünïcode; with a comma: game 3 (France) vs Ada, Bo".into(),
             description: format!("France: Ada\n{}\nNot played yet.", "long line ".repeat(20)),
@@ -381,6 +417,24 @@ mod tests {
             event.get_url(),
             Some(format!("https://league.example/games/{}", Uuid::from_u128(7)).as_str())
         );
+    }
+
+    /// A board of a round with a start time is a timed event in UTC.
+    #[test]
+    fn a_timed_entry_starts_and_ends_at_its_times() {
+        let day = NaiveDate::from_ymd_opt(2026, 11, 28).unwrap();
+        let starts_at = day.and_hms_opt(13, 0, 0).unwrap().and_utc();
+        let ends_at = day.and_hms_opt(17, 0, 0).unwrap().and_utc();
+        let timed = CalendarEntry { times: Some((starts_at, ends_at)), ..entry(day) };
+        let text = calendar_ics("Ada", &[timed], "https://league.example");
+        let lines = unfolded_lines(&text);
+        assert!(lines.contains(&"DTSTART:20261128T130000Z".to_owned()), "{lines:?}");
+        assert!(lines.contains(&"DTEND:20261128T170000Z".to_owned()), "{lines:?}");
+        let parsed: icalendar::Calendar =
+            icalendar::parser::read_calendar(&icalendar::parser::unfold(&text)).unwrap().into();
+        let event = parsed.events().next().expect("one event");
+        assert_eq!(event.get_start(), Some(starts_at.into()));
+        assert_eq!(event.get_end(), Some(ends_at.into()));
     }
 
     /// The feed's content lines, unfolded (RFC 5545 §3.1), after checking every physical

@@ -116,6 +116,8 @@ app_command_from!(
     DeclineTournamentEntry => Tournament,
     UndoTournamentWithdrawal => Tournament,
     RecordBoardProgress => Tournament,
+    ChangeTournamentSchedule => Tournament,
+    SetRoundTimes => Tournament,
     RotateCalendarFeed => Calendar,
     RegisterWebhook => Webhook,
     PauseWebhook => Webhook,

@@ -4,8 +4,8 @@
 //! a new event is put into words here before any surface shows it.
 
 use league_domain::{
-    CalendarEvent, DomainEvent, LeagueEvent, PlayerEvent, PlayerId, Registration, SignInMethod,
-    TournamentEvent, WebhookEvent, redact_urls, seat_label,
+    CalendarEvent, DomainEvent, LeagueEvent, PlayerEvent, PlayerId, Registration, Schedule,
+    SignInMethod, TournamentEvent, WebhookEvent, redact_urls, seat_label,
 };
 use league_scoring::{GameResult, score_game_unexplained};
 use uuid::Uuid;
@@ -69,6 +69,28 @@ fn registration_words(registration: &Registration) -> String {
     });
     if registration.approval {
         words.push("entries approved by the organisers".to_owned());
+    }
+    words.join(", ")
+}
+
+/// A tournament's schedule in words: "28 to 29 November 2026 at Club Diplo (1 rue de
+/// Rivoli), times in Europe/Paris, check-in opens 60 minutes before a round".
+fn schedule_words(schedule: &Schedule) -> String {
+    let mut words = Vec::new();
+    match (schedule.starts_on, schedule.ends_on) {
+        (Some(first), Some(last)) if first != last => words.push(format!("{first} to {last}")),
+        (Some(day), _) | (None, Some(day)) => words.push(day.to_string()),
+        (None, None) => words.push("no dates".to_owned()),
+    }
+    if let Some(venue) = &schedule.venue {
+        match &venue.address {
+            Some(address) => words.push(format!("at {} ({address})", venue.name)),
+            None => words.push(format!("at {}", venue.name)),
+        }
+    }
+    words.push(format!("times in {}", schedule.time_zone_name()));
+    if let Some(minutes) = schedule.check_in_opens_minutes_before {
+        words.push(format!("check-in opens {minutes} minutes before a round"));
     }
     words.join(", ")
 }
@@ -315,6 +337,29 @@ impl Words<'_> {
                 format!("{}'s withdrawal was undone", self.name(e.player_id.into()))
             }
             TournamentEvent::BoardProgressRecorded(e) => self.progress(e).await,
+            TournamentEvent::TournamentScheduleChanged(e) => {
+                format!("Schedule: {}", schedule_words(&e.schedule))
+            }
+            TournamentEvent::RoundTimesSet(e) => {
+                let schedule = self
+                    .app
+                    .catalog()
+                    .tournament(e.tournament_id.into())
+                    .map(|t| t.settings.schedule.clone())
+                    .unwrap_or_default();
+                let mut text = format!(
+                    "round {} starts at {}",
+                    e.round,
+                    schedule.local_time(e.times.starts_at)
+                );
+                if let Some(ends_at) = e.times.ends_at {
+                    text.push_str(&format!(", ends at {}", schedule.local_time(ends_at)));
+                }
+                if let Some(year) = e.times.final_year {
+                    text.push_str(&format!(", last game year {year}"));
+                }
+                text
+            }
         }
     }
 

@@ -191,6 +191,8 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
             TournamentCommand::DeclineEntry(_) => &[EventType::TournamentEntryDeclined],
             TournamentCommand::UndoWithdrawal(_) => &[EventType::TournamentWithdrawalUndone],
             TournamentCommand::RecordProgress(_) => &[EventType::BoardProgressRecorded],
+            TournamentCommand::ChangeSchedule(_) => &[EventType::TournamentScheduleChanged],
+            TournamentCommand::SetRoundTimes(_) => &[EventType::RoundTimesSet],
         },
         AppCommand::Calendar(CalendarCommand::Rotate(_)) => {
             &[EventType::CalendarFeedIssued, EventType::CalendarFeedRotated]

@@ -98,6 +98,7 @@ pub use rescore::{RescoreReport, RescoredStanding};
 pub use shared::Notification;
 pub use sign_up::{IssuedInvite, SignedUp};
 pub use snapshot::SNAPSHOT_GROWTH;
+pub use tournaments::BoardOfPlayer;
 pub use walk_ins::{
     ExternalId, LineProblem, MAX_WALK_INS, NewToken, PlayerMatch, PreviewLine, UseExisting,
     WalkInLine, WalkInList, WalkInPreview, WalkedIn, comparable_name, parse_walk_ins,

@@ -18,6 +18,15 @@ use crate::aggregates::StreamState;
 use crate::app::App;
 use crate::error::AppError;
 
+/// Where a tournament board is: its tournament (id and name), round and number.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardOfPlayer {
+    pub tournament: Uuid,
+    pub tournament_name: String,
+    pub round: u32,
+    pub number: u32,
+}
+
 impl App {
     /// A tournament as of its last committed event (`None` if there is no such tournament).
     pub async fn tournament(&self, id: Uuid) -> Result<Option<Arc<Tournament>>, AppError> {
@@ -29,6 +38,35 @@ impl App {
             StreamState::Tournament(tournament) => Ok(Some(tournament)),
             _ => Err(AppError::internal(format!("stream {stream} holds another aggregate"))),
         }
+    }
+
+    /// The tournament, round and number of board `board` that `player` entered, if the id is
+    /// a tournament board's (a rating change names a league game or a board: `docs/ratings.md`).
+    pub async fn board_of_player(
+        &self,
+        player: Uuid,
+        board: Uuid,
+    ) -> Result<Option<BoardOfPlayer>, AppError> {
+        let entered: Vec<Uuid> = self
+            .catalog()
+            .tournaments()
+            .filter(|t| t.rounds_seeded > 0 && t.entrants.contains(&player))
+            .map(|t| t.id)
+            .collect();
+        for id in entered {
+            let Some(tournament) = self.tournament(id).await? else { continue };
+            if let (Some(found), Some(settings)) =
+                (tournament.board(board.into()), tournament.settings())
+            {
+                return Ok(Some(BoardOfPlayer {
+                    tournament: id,
+                    tournament_name: settings.name.clone(),
+                    round: found.round,
+                    number: found.number,
+                }));
+            }
+        }
+        Ok(None)
     }
 
     /// A tournament, or `NOT_FOUND`.

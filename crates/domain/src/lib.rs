@@ -100,6 +100,10 @@ pub use tournament::{
     TournamentRegistrationChanged, TournamentSettings, TournamentStatus,
     TournamentWithdrawalUndone, UndoTournamentWithdrawal, WithdrawFromTournament,
 };
+pub use tournament::{
+    ChangeTournamentSchedule, RoundTimes, RoundTimesSet, Schedule, SetRoundTimes,
+    TournamentScheduleChanged, Venue,
+};
 pub use webhook::{
     MAX_WEBHOOK_COMPETITIONS, MAX_WEBHOOK_URL_CHARS, PauseWebhook, RegisterWebhook, RemoveWebhook,
     ResumeWebhook, Webhook, WebhookCommand, WebhookEvent, WebhookFormat, WebhookKind,

@@ -466,6 +466,10 @@ impl Catalog {
                 self.tournament_mut(e.tournament_id.into(), position)?.settings.registration =
                     e.registration;
             }
+            TournamentEvent::TournamentScheduleChanged(e) => {
+                self.tournament_mut(e.tournament_id.into(), position)?.settings.schedule =
+                    e.schedule.clone();
+            }
             TournamentEvent::RoundSeeded(e) => {
                 let tournament = self.tournament_mut(e.tournament_id.into(), position)?;
                 tournament.status = TournamentStatus::Running;
@@ -590,6 +594,7 @@ mod tests {
             TournamentCompleted,
             TournamentRegistrationChanged,
             TournamentPlayerPromoted,
+            TournamentScheduleChanged,
             TokenRotated,
             TokenRevoked,
             OrganiserAppointed,

@@ -590,6 +590,12 @@ macro_rules! define_scoring_system {
 
 crate::scoring_catalogue!(define_scoring_system);
 
+/// The games whose new competitions start with a system other than the catalogue's first
+/// (Placement) in a client's forms (`docs/scoring.md#the-usual-system-of-a-game`): Diplomacy
+/// starts with Squares, the sum-of-squares system most Diplomacy tournaments score their
+/// boards with. Game names compare without case.
+pub const USUAL_SYSTEMS: &[(&str, ScoringSystem)] = &[("Diplomacy", ScoringSystem::Squares)];
+
 /// Every system's facts, in catalogue order.
 pub fn catalogue() -> Vec<SystemInfo> {
     ScoringSystem::ALL.iter().map(|system| system.info()).collect()

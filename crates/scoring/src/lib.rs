@@ -46,7 +46,7 @@ pub use aggregation::{Aggregation, AggregationInfo};
 pub use baf::{BAF_TABLE, baf_score, baf_shared_top};
 pub use catalogue::{
     CONCESSION_SOLO_ONLY_UNDER_EARLIER_RULE, ConcessionScoring, PlayersPerGame, ResultField,
-    ScoringSystem, SystemInfo, catalogue,
+    ScoringSystem, SystemInfo, USUAL_SYSTEMS, catalogue,
 };
 pub use detour::round_half_away_2dp;
 pub use provisional::{

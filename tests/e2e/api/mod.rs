@@ -27,6 +27,7 @@ mod roles;
 pub(crate) mod sessions;
 mod sign_up;
 pub(crate) mod subscriptions;
+mod times;
 pub(crate) mod tournament;
 mod walk_ins;
 mod whatif;

@@ -72,6 +72,11 @@ const CREATE: &str =
 const REGISTRATION: &str = "mutation($t: ID!, $r: TournamentRegistrationInput!) {
   changeTournamentRegistration(tournamentId: $t, registration: $r) { id } }";
 
+const ROUND_TIMES: &str = "mutation($t: ID!, $r: Int!, $s: DateTime!, $e: DateTime) {
+  setRoundTimes(tournamentId: $t, round: $r, startsAt: $s, endsAt: $e) { id } }";
+const SCHEDULE: &str = "mutation($t: ID!, $s: TournamentScheduleInput!) {
+  changeTournamentSchedule(tournamentId: $t, schedule: $s) { id } }";
+
 /// An organiser's decision `command` (`approveTournamentEntry`, …) about player `p`.
 fn decision(command: &str) -> String {
     format!("mutation($t: ID!, $p: ID!) {{ {command}(tournamentId: $t, playerId: $p) {{ id }} }}")
@@ -136,6 +141,47 @@ async fn every_tournament_refusal_has_its_documented_code(db: TestDatabase) {
     }
     let when = "the player has already entered, or has withdrawn";
     table.check("enterTournament", when, &enter(server, &p1.token, &id, None).await);
+
+    // Times (`docs/tournaments.md#times`): round 1 starts in three hours with check-in an
+    // hour before, so a player's own check-in is refused; then it starts in the past.
+    let times = |token: &'static str, round: u32, starts: String, ends: Option<String>| {
+        let variables = json!({ "t": id, "r": round, "s": starts, "e": ends });
+        async move { server.gql(Some(token), ROUND_TIMES, variables).await }
+    };
+    let soon = (chrono::Utc::now() + chrono::Duration::hours(3)).to_rfc3339();
+    let response =
+        server.gql(Some(&p1.token), ROUND_TIMES, json!({ "t": id, "r": 1, "s": soon })).await;
+    table.check("setRoundTimes", "the caller does not organise the tournament", &response);
+    let when = "the round is not a planned one, or the end is not after the start";
+    table.check("setRoundTimes", when, &times(ADMIN, 3, soon.clone(), None).await);
+    let response = times(ADMIN, 1, soon.clone(), Some("2020-01-01T00:00:00Z".into())).await;
+    table.check("setRoundTimes", when, &response);
+    assert!(times(ADMIN, 1, soon.clone(), None).await["errors"].is_null());
+    table.check(
+        "setRoundTimes",
+        "the times would stay as they are",
+        &times(ADMIN, 1, soon, None).await,
+    );
+    let schedule = |token: &'static str, schedule: Value| {
+        let variables = json!({ "t": id, "s": schedule });
+        async move { server.gql(Some(token), SCHEDULE, variables).await }
+    };
+    let response = server.gql(Some(&p1.token), SCHEDULE, json!({ "t": id, "s": {} })).await;
+    table.check(
+        "changeTournamentSchedule",
+        "the caller does not organise the tournament",
+        &response,
+    );
+    let when = "an unknown time zone, a last day before the first, or an address without a venue";
+    let response = schedule(ADMIN, json!({ "timeZone": "Mars/Olympus" })).await;
+    table.check("changeTournamentSchedule", when, &response);
+    let schedule_now = schedule(ADMIN, json!({})).await;
+    table.check("changeTournamentSchedule", "the schedule would stay as it is", &schedule_now);
+    assert!(schedule(ADMIN, json!({ "checkInOpensMinutesBefore": 60 })).await["errors"].is_null());
+    let response = server.gql(Some(&p1.token), ROLL_CALL, json!({ "t": id, "r": 1 })).await;
+    let when = "a player checks themself in before the round's check-in opens";
+    table.check("answerRollCall", when, &response);
+    assert!(times(ADMIN, 1, "2020-01-01T09:00:00Z".into(), None).await["errors"].is_null());
 
     // Withdrawals.
     let response = server.gql(Some(&p1.token), WITHDRAW, json!({ "t": id, "p": p2.id })).await;

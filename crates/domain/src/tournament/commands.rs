@@ -4,6 +4,7 @@ use league_scoring::GameResult;
 
 use super::Tournament;
 use super::progress::RecordBoardProgress;
+use super::schedule::{RoundTimes, Schedule};
 use super::settings::{Attendance, RegistrationChange, Replacement, TournamentSettings};
 use crate::ids::{Actor, BoardId, PlayerId, TournamentId, tournament_stream_id};
 
@@ -137,6 +138,25 @@ pub struct CorrectBoardResult {
     pub reason: String,
 }
 
+/// One of the tournament's organisers (or the site admin) replaces its dates, venue, time
+/// zone and check-in window with `schedule` (`docs/tournaments.md#times`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChangeTournamentSchedule {
+    pub actor: Actor,
+    pub tournament_id: TournamentId,
+    pub schedule: Schedule,
+}
+
+/// One of the tournament's organisers (or the site admin) sets when round `round` is played,
+/// before or after it is seeded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SetRoundTimes {
+    pub actor: Actor,
+    pub tournament_id: TournamentId,
+    pub round: u32,
+    pub times: RoundTimes,
+}
+
 /// Commands handled by the [`crate::Tournament`] aggregate.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TournamentCommand {
@@ -154,6 +174,8 @@ pub enum TournamentCommand {
     DeclineEntry(DeclineTournamentEntry),
     UndoWithdrawal(UndoTournamentWithdrawal),
     RecordProgress(RecordBoardProgress),
+    ChangeSchedule(ChangeTournamentSchedule),
+    SetRoundTimes(SetRoundTimes),
 }
 
 macro_rules! tournament_commands {
@@ -196,7 +218,9 @@ tournament_commands!(
     ApproveTournamentEntry => ApproveEntry,
     DeclineTournamentEntry => DeclineEntry,
     UndoTournamentWithdrawal => UndoWithdrawal,
-    RecordBoardProgress => RecordProgress
+    RecordBoardProgress => RecordProgress,
+    ChangeTournamentSchedule => ChangeSchedule,
+    SetRoundTimes => SetRoundTimes
 );
 
 impl TournamentCommand {
@@ -230,7 +254,9 @@ impl TournamentCommand {
             }
             TournamentCommand::Create(_)
             | TournamentCommand::DeclineEntry(_)
-            | TournamentCommand::RecordProgress(_) => Vec::new(),
+            | TournamentCommand::RecordProgress(_)
+            | TournamentCommand::ChangeSchedule(_)
+            | TournamentCommand::SetRoundTimes(_) => Vec::new(),
         }
     }
 }

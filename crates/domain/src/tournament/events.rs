@@ -6,6 +6,7 @@ use league_scoring::{ConcessionRule, GameResult};
 use serde::{Deserialize, Serialize};
 
 pub use super::progress::BoardProgressRecorded;
+use super::schedule::{RoundTimes, Schedule};
 use super::settings::{Attendance, Registration, Replacement, SeededBoard, TournamentSettings};
 use crate::event_enum::aggregate_enum;
 use crate::ids::{Actor, BoardId, PlayerId, TournamentId};
@@ -218,6 +219,28 @@ pub struct TournamentWithdrawalUndone {
     pub undone_by: Actor,
 }
 
+/// An organiser changed the tournament's dates, venue, time zone or check-in window
+/// (`docs/tournaments.md#times`): `schedule` is the whole of it as it now stands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TournamentScheduleChanged {
+    pub tournament_id: TournamentId,
+    pub schedule: Schedule,
+    pub changed_by: Actor,
+}
+
+/// An organiser set when round `round` is played (before or after its seeding); the latest
+/// times of a round count.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RoundTimesSet {
+    pub tournament_id: TournamentId,
+    pub round: u32,
+    #[serde(flatten)]
+    pub times: RoundTimes,
+    pub set_by: Actor,
+}
+
 /// The tournament's event types, one line each, like `player_events!`. Board results are at
 /// version 2 since each system scores a concession as its own rule says ([`crate::upcast`]).
 macro_rules! tournament_events {
@@ -245,6 +268,8 @@ macro_rules! tournament_events {
                 TournamentEntryCancelled = "TournamentEntryCancelled" version 1,
                 TournamentWithdrawalUndone = "TournamentWithdrawalUndone" version 1,
                 BoardProgressRecorded = "BoardProgressRecorded" version 1 notify [BoardProgress],
+                TournamentScheduleChanged = "TournamentScheduleChanged" version 1 in catalog,
+                RoundTimesSet = "RoundTimesSet" version 1,
             }
         }
     };
@@ -282,7 +307,9 @@ impl TournamentEvent {
             | TournamentEvent::TournamentPlayerPromoted(_)
             | TournamentEvent::TournamentEntryCancelled(_)
             | TournamentEvent::TournamentWithdrawalUndone(_)
-            | TournamentEvent::BoardProgressRecorded(_) => {}
+            | TournamentEvent::BoardProgressRecorded(_)
+            | TournamentEvent::TournamentScheduleChanged(_)
+            | TournamentEvent::RoundTimesSet(_) => {}
         }
     }
 }
@@ -316,7 +343,9 @@ impl TournamentEvent {
             | TournamentEvent::TournamentPlayerWaitlisted(_)
             | TournamentEvent::TournamentEntryCancelled(_)
             | TournamentEvent::TournamentWithdrawalUndone(_)
-            | TournamentEvent::BoardProgressRecorded(_) => Effects::NONE,
+            | TournamentEvent::BoardProgressRecorded(_)
+            | TournamentEvent::TournamentScheduleChanged(_)
+            | TournamentEvent::RoundTimesSet(_) => Effects::NONE,
         }
     }
 }

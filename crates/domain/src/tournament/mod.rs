@@ -8,6 +8,7 @@
 pub(crate) mod commands;
 pub(crate) mod events;
 mod progress;
+mod schedule;
 mod seeding;
 mod settings;
 mod standings;
@@ -22,6 +23,7 @@ use league_scoring::{GameResult, ScoringError, ScoringSystem, score_game_unexpla
 pub use self::commands::*;
 pub use self::events::*;
 pub use self::progress::{BoardProgress, BoardProgressRecorded, ProgressYear, RecordBoardProgress};
+pub use self::schedule::{RoundTimes, Schedule, Venue};
 pub use self::seeding::SeedingCheck;
 pub use self::settings::{
     Attendance, Registration, RegistrationChange, Replacement, ReplacementScores, SeededBoard,
@@ -142,6 +144,8 @@ pub struct Tournament {
     declined: Vec<PlayerId>,
     /// Each board's recorded progress (`docs/tournaments.md#live-progress`).
     progress: BTreeMap<BoardId, progress::BoardProgress>,
+    /// Round → when it is played, as last set (`docs/tournaments.md#times`).
+    round_times: BTreeMap<u32, RoundTimes>,
 }
 
 impl Tournament {
@@ -186,6 +190,22 @@ impl Tournament {
     /// The registration controls as they now stand (`docs/tournaments.md#registration`).
     pub fn registration(&self) -> Registration {
         self.settings().map(|s| s.registration).unwrap_or_default()
+    }
+
+    /// Dates, venue, time zone and check-in window as they now stand.
+    pub fn schedule(&self) -> Schedule {
+        self.settings().map(|s| s.schedule.clone()).unwrap_or_default()
+    }
+
+    /// When round `round` is played, if an organiser set it.
+    pub fn round_times(&self, round: u32) -> Option<RoundTimes> {
+        self.round_times.get(&round).copied()
+    }
+
+    /// When a player's own check-in for round `round` opens, if it waits for a set time
+    /// (the round has a start time and the tournament a check-in window).
+    pub fn check_in_opens_at(&self, round: u32) -> Option<chrono::DateTime<chrono::Utc>> {
+        self.schedule().check_in_opens_at(self.round_times(round)?.starts_at)
     }
 
     /// Players waiting for a place, first in line first.
@@ -600,6 +620,17 @@ impl Tournament {
             }
             None => return Err(DomainError::conflict("every round is already seeded")),
         }
+        if !self.organisers.may_manage(c.actor)
+            && let Some(opens_at) = self.check_in_opens_at(c.round)
+            && context.now < opens_at
+        {
+            // Organisers record anyone's answer at any time (`docs/tournaments.md#times`).
+            return Err(DomainError::conflict(format!(
+                "check-in for round {} opens at {}",
+                c.round,
+                self.schedule().local_time(opens_at)
+            )));
+        }
         let attendance = if c.attendance.present {
             c.attendance
         } else {
@@ -805,6 +836,44 @@ impl Tournament {
         Ok((settings, board))
     }
 
+    fn change_schedule(
+        &self,
+        c: &ChangeTournamentSchedule,
+    ) -> Result<Vec<TournamentEvent>, DomainError> {
+        self.created(c.tournament_id)?;
+        self.authorise(c.actor, c.tournament_id, "change the schedule")?;
+        let schedule = c.schedule.validated()?;
+        if schedule == self.schedule() {
+            return Err(DomainError::conflict("the schedule is already so"));
+        }
+        Ok(vec![TournamentEvent::TournamentScheduleChanged(TournamentScheduleChanged {
+            tournament_id: c.tournament_id,
+            schedule,
+            changed_by: c.actor,
+        })])
+    }
+
+    fn set_round_times(&self, c: &SetRoundTimes) -> Result<Vec<TournamentEvent>, DomainError> {
+        let settings = self.created(c.tournament_id)?;
+        self.authorise(c.actor, c.tournament_id, "set a round's times")?;
+        if !(1..=settings.rounds).contains(&c.round) {
+            return Err(DomainError::invalid(
+                "round",
+                format!("the tournament plans rounds 1 to {}, not {}", settings.rounds, c.round),
+            ));
+        }
+        c.times.validate()?;
+        if self.round_times(c.round) == Some(c.times) {
+            return Err(DomainError::conflict(format!("round {}'s times are already so", c.round)));
+        }
+        Ok(vec![TournamentEvent::RoundTimesSet(RoundTimesSet {
+            tournament_id: c.tournament_id,
+            round: c.round,
+            times: c.times,
+            set_by: c.actor,
+        })])
+    }
+
     fn board_mut(&mut self, id: BoardId) -> Option<&mut Board> {
         self.rounds.iter_mut().flat_map(|r| &mut r.boards).find(|b| b.id == id)
     }
@@ -835,6 +904,7 @@ fn validate_settings(requested: &TournamentSettings) -> Result<TournamentSetting
         .check(requested.rounds)
         .map_err(|error| DomainError::invalid("tournamentScoring", scoring_message(error)))?;
     validate_registration(&requested.registration)?;
+    let schedule = requested.schedule.validated()?;
     if !requested.sit_out_points.is_finite() || requested.sit_out_points < 0.0 {
         return Err(DomainError::invalid(
             "sitOutPoints",
@@ -849,7 +919,7 @@ fn validate_settings(requested: &TournamentSettings) -> Result<TournamentSetting
             ));
         }
     }
-    Ok(TournamentSettings { name, game, game_version, ..requested.clone() })
+    Ok(TournamentSettings { name, game, game_version, schedule, ..requested.clone() })
 }
 
 /// The window opens before it closes; a cap is at least one entrant.
@@ -959,6 +1029,8 @@ impl Aggregate for Tournament {
             TournamentCommand::DeclineEntry(c) => self.decline(c),
             TournamentCommand::UndoWithdrawal(c) => self.undo_withdrawal(c, context),
             TournamentCommand::RecordProgress(c) => self.record_progress(c),
+            TournamentCommand::ChangeSchedule(c) => self.change_schedule(c),
+            TournamentCommand::SetRoundTimes(c) => self.set_round_times(c),
         }
     }
 
@@ -1081,6 +1153,14 @@ impl Aggregate for Tournament {
             }
             TournamentEvent::TournamentCompleted(_) => self.completed = true,
             TournamentEvent::BoardProgressRecorded(e) => self.apply_progress(e),
+            TournamentEvent::TournamentScheduleChanged(e) => {
+                if let Some(created) = &mut self.created {
+                    created.settings.schedule = e.schedule.clone();
+                }
+            }
+            TournamentEvent::RoundTimesSet(e) => {
+                self.round_times.insert(e.round, e.times);
+            }
         }
     }
 

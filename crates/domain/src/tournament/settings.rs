@@ -5,6 +5,7 @@ use chrono::{DateTime, Utc};
 use league_scoring::{RoundScoring, ScoringSystem, TournamentScoring};
 use serde::{Deserialize, Serialize};
 
+use super::schedule::Schedule;
 use crate::ids::{BoardId, PlayerId};
 
 /// A tournament's fixed settings. The field order is the stored JSON's key order: keep it.
@@ -46,6 +47,10 @@ pub struct TournamentSettings {
     /// creation when every control is at its default (open, no window, no cap, no approval).
     #[serde(default, skip_serializing_if = "Registration::is_unrestricted")]
     pub registration: Registration,
+    /// Dates, venue, time zone and check-in window (`docs/tournaments.md#times`); absent
+    /// from a stored creation when nothing is set.
+    #[serde(default, skip_serializing_if = "Schedule::is_unset")]
+    pub schedule: Schedule,
 }
 
 impl TournamentSettings {
@@ -74,6 +79,7 @@ impl TournamentSettings {
             top_board_last_round: false,
             replacement_scores: ReplacementScores::default(),
             registration: Registration::default(),
+            schedule: Schedule::default(),
         }
     }
 }

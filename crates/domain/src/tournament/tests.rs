@@ -10,7 +10,9 @@ use crate::*;
 mod progress;
 mod registration;
 pub(crate) use progress::one_of_each_progress_event;
+mod times;
 pub(crate) use registration::one_of_each_registration_event;
+pub(crate) use times::one_of_each_times_event;
 
 const TOURNAMENT: TournamentId =
     TournamentId::new(Uuid::from_u128(0x0193_4f00_0000_7000_8000_0000_0000_00bb));

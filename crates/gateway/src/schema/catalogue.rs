@@ -25,6 +25,15 @@ impl CatalogueQuery {
         scoring_systems()
     }
 
+    /// The games whose new competitions start with another system than the first in a
+    /// form, with that system (docs/scoring.md#the-usual-system-of-a-game).
+    async fn usual_scoring_systems(&self) -> Vec<UsualScoringSystem> {
+        league_scoring::USUAL_SYSTEMS
+            .iter()
+            .map(|(game, system)| UsualScoringSystem { game, system: (*system).into() })
+            .collect()
+    }
+
     /// Every kind of league aggregation, the default first
     /// (docs/scoring.md#league-aggregation).
     async fn aggregations(&self) -> Vec<AggregationInfo> {
@@ -80,6 +89,14 @@ pub struct RequiredResultField {
     pub field: ResultRequirement,
     /// The field's path in a result and when it is needed, one line.
     pub description: &'static str,
+}
+
+/// A game and the system its new competitions start with.
+#[derive(SimpleObject)]
+pub struct UsualScoringSystem {
+    /// The game's name (compared without case).
+    pub game: &'static str,
+    pub system: ScoringSystemValue,
 }
 
 /// Everything the platform knows about one scoring system (docs/scoring.md).

@@ -75,6 +75,7 @@ pub struct MutationRoot(
     passkeys::PasskeyMutation,
     identity::IdentityMutation,
     sessions::SessionMutation,
+    tournaments::times::TournamentTimesMutation,
 );
 
 /// Live updates over `/graphql/ws` (graphql-transport-ws or graphql-ws); authenticate in

@@ -80,6 +80,14 @@ impl Player {
         ids.into_iter().map(|id| League::new(self.app.clone(), id)).collect()
     }
 
+    /// The player's tournaments, then leagues, each with their current rank and, in a
+    /// tournament, their next board ("My page": `docs/tournaments.md#times`).
+    async fn competitions(
+        &self,
+    ) -> GatewayResult<Vec<crate::schema::tournaments::mine::PlayerCompetition>> {
+        crate::schema::tournaments::mine::competitions_of(&self.app, self.id).await
+    }
+
     /// Rating at a kind of game across every league, now or as of a point in history
     /// (`docs/ratings.md`); the prior (μ 25, σ 25/3, 0 games) before any game of the kind.
     async fn rating(&self, game: GameKindValue, as_of: Option<AsOf>) -> GatewayResult<Rating> {
@@ -98,7 +106,7 @@ impl Player {
         let changes = self.app.rating_history(game.into(), self.id, as_of).await?;
         Ok(changes
             .into_iter()
-            .map(|change| RatingChange { app: self.app.clone(), change })
+            .map(|change| RatingChange { app: self.app.clone(), player: self.id, change })
             .collect())
     }
 
@@ -121,7 +129,18 @@ pub struct PlayerRegistration {
 /// correction of it or of an earlier game.
 pub struct RatingChange {
     app: App,
+    player: Uuid,
     change: RatingChangeView,
+}
+
+/// A tournament board a rating change rated.
+#[derive(SimpleObject)]
+pub struct RatedBoard {
+    pub id: ID,
+    pub tournament_id: ID,
+    pub tournament_name: String,
+    pub round: u32,
+    pub number: u32,
 }
 
 /// One change of a player's rating: a game rated on its first report, or re-rated after a
@@ -136,6 +155,19 @@ impl RatingChange {
     /// Commit time of that event.
     async fn recorded_at(&self) -> Option<DateTime<Utc>> {
         self.change.recorded_at
+    }
+
+    /// The tournament board reported or corrected, when the change is a board's (`game`
+    /// is then null): its tournament, round and number (`docs/ratings.md`).
+    async fn board(&self) -> GatewayResult<Option<RatedBoard>> {
+        let found = self.app.board_of_player(self.player, self.change.change.game).await?;
+        Ok(found.map(|b| RatedBoard {
+            id: ID(self.change.change.game.to_string()),
+            tournament_id: ID(b.tournament.to_string()),
+            tournament_name: b.tournament_name,
+            round: b.round,
+            number: b.number,
+        }))
     }
 
     /// The game reported or corrected.

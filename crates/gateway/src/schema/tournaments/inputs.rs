@@ -67,6 +67,9 @@ pub struct CreateTournamentInput {
     /// Registration controls (`docs/tournaments.md#registration`); omitted: open to anyone
     /// at any time, no cap, no approval.
     pub registration: Option<TournamentRegistrationInput>,
+    /// Dates, venue, time zone and check-in window (`docs/tournaments.md#times`); omitted:
+    /// none, times shown in UTC.
+    pub schedule: Option<super::times::TournamentScheduleInput>,
 }
 
 /// Registration controls (`docs/tournaments.md#registration`). At creation an omitted control
@@ -149,6 +152,9 @@ impl CreateTournamentInput {
         if let Some(registration) = self.registration {
             settings.registration =
                 registration.into_change("input.registration")?.applied_to(Registration::default());
+        }
+        if let Some(schedule) = self.schedule {
+            settings.schedule = schedule.into_schedule("schedule")?;
         }
         Ok(settings)
     }

@@ -4,9 +4,11 @@
 //! answer with.
 
 mod inputs;
+pub(crate) mod mine;
 pub(super) mod mutation;
 pub(super) mod progress;
 pub(super) mod query;
 mod rounds;
 pub(super) mod subscription;
+pub(super) mod times;
 pub(super) mod types;

@@ -256,6 +256,16 @@ impl Tournament {
         }
     }
 
+    /// Dates, venue, time zone and check-in window (`docs/tournaments.md#times`).
+    async fn schedule(&self) -> super::times::TournamentSchedule {
+        (&self.state.schedule()).into()
+    }
+
+    /// The rounds with a start time, in order (`docs/tournaments.md#times`).
+    async fn round_times(&self) -> Vec<super::times::RoundTimesInfo> {
+        super::times::round_times(&self.state)
+    }
+
     /// Players waiting for a place, first in line first (`docs/tournaments.md#registration`).
     async fn waitlist(&self) -> Vec<Player> {
         self.state.waitlist().iter().map(|p| self.player((*p).into())).collect()
