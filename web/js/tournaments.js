@@ -98,6 +98,7 @@ function createTournamentForm(cat, tcat, players) {
   const sitOutPoints = number({ step: "any", min: 0, value: 0 });
   const sitOutOnce = check();
   const topBoard = check();
+  const confirmResults = check();
   const replacementScores = selectOf(tcat.replacementScores, (value) => ({ value, text: words(value) }));
   const keepApart = keepApartField(players);
   const registration = registrationFields();
@@ -124,6 +125,7 @@ function createTournamentForm(cat, tcat, players) {
     keepApart.element,
     field("Replacement scores", replacementScores, { field: "replacementScores", hint: "Who is credited with a seat a replacement player finished." }),
     registration.element,
+    field("Players' results need confirming", confirmResults, { field: "confirmPlayerResults", hint: "A result a player reports counts once another player of the board or a director confirms it." }),
     h("button", { type: "submit", class: "primary" }, "Create tournament"));
   onSubmit(form, async (idempotencyKey) => {
     const settings = {
@@ -138,6 +140,7 @@ function createTournamentForm(cat, tcat, players) {
       topBoardLastRound: topBoard.checked,
       replacementScores: replacementScores.value || null,
       registration: registration.read(),
+      confirmPlayerResults: confirmResults.checked,
     };
     const { createTournament } = await gql(Q.CREATE_TOURNAMENT, { input: settings, idempotencyKey });
     announce(`Tournament ${createTournament.name} created.`);

@@ -115,6 +115,8 @@ app_command_from!(
     ApproveTournamentEntry => Tournament,
     DeclineTournamentEntry => Tournament,
     UndoTournamentWithdrawal => Tournament,
+    ConfirmBoardResult => Tournament,
+    DisputeBoardResult => Tournament,
     RotateCalendarFeed => Calendar,
     RegisterWebhook => Webhook,
     PauseWebhook => Webhook,

@@ -183,13 +183,17 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
             TournamentCommand::AnswerRollCall(_) => &[EventType::RollCallAnswered],
             TournamentCommand::SeedRound(_) => &[EventType::RoundSeeded],
             TournamentCommand::Swap(_) => &[EventType::RoundPlayersSwapped],
-            TournamentCommand::ReportResult(_) => &[EventType::BoardFinished],
+            TournamentCommand::ReportResult(_) => {
+                &[EventType::BoardFinished, EventType::BoardResultAwaitingConfirmation]
+            }
             TournamentCommand::CorrectResult(_) => &[EventType::BoardResultCorrected],
             TournamentCommand::AddCoOrganiser(_) => &[EventType::TournamentCoOrganiserAdded],
             TournamentCommand::ChangeRegistration(_) => &[EventType::TournamentRegistrationChanged],
             TournamentCommand::ApproveEntry(_) => &[EventType::TournamentEntryApproved],
             TournamentCommand::DeclineEntry(_) => &[EventType::TournamentEntryDeclined],
             TournamentCommand::UndoWithdrawal(_) => &[EventType::TournamentWithdrawalUndone],
+            TournamentCommand::ConfirmResult(_) => &[EventType::BoardFinished],
+            TournamentCommand::DisputeResult(_) => &[EventType::BoardResultDisputed],
         },
         AppCommand::Calendar(CalendarCommand::Rotate(_)) => {
             &[EventType::CalendarFeedIssued, EventType::CalendarFeedRotated]

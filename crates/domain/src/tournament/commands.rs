@@ -3,6 +3,7 @@
 use league_scoring::GameResult;
 
 use super::Tournament;
+use super::confirmation::{ConfirmBoardResult, DisputeBoardResult};
 use super::settings::{Attendance, RegistrationChange, Replacement, TournamentSettings};
 use crate::ids::{Actor, BoardId, PlayerId, TournamentId, tournament_stream_id};
 
@@ -152,6 +153,8 @@ pub enum TournamentCommand {
     ApproveEntry(ApproveTournamentEntry),
     DeclineEntry(DeclineTournamentEntry),
     UndoWithdrawal(UndoTournamentWithdrawal),
+    ConfirmResult(ConfirmBoardResult),
+    DisputeResult(DisputeBoardResult),
 }
 
 macro_rules! tournament_commands {
@@ -193,7 +196,9 @@ tournament_commands!(
     ChangeTournamentRegistration => ChangeRegistration,
     ApproveTournamentEntry => ApproveEntry,
     DeclineTournamentEntry => DeclineEntry,
-    UndoTournamentWithdrawal => UndoWithdrawal
+    UndoTournamentWithdrawal => UndoWithdrawal,
+    ConfirmBoardResult => ConfirmResult,
+    DisputeBoardResult => DisputeResult
 );
 
 impl TournamentCommand {
@@ -225,7 +230,10 @@ impl TournamentCommand {
             | TournamentCommand::CorrectResult(CorrectBoardResult { replacements, .. }) => {
                 replacements.iter().map(|r| r.replacement).collect()
             }
-            TournamentCommand::Create(_) | TournamentCommand::DeclineEntry(_) => Vec::new(),
+            TournamentCommand::Create(_)
+            | TournamentCommand::DeclineEntry(_)
+            | TournamentCommand::ConfirmResult(_)
+            | TournamentCommand::DisputeResult(_) => Vec::new(),
         }
     }
 }

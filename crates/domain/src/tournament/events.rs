@@ -5,6 +5,7 @@
 use league_scoring::{ConcessionRule, GameResult};
 use serde::{Deserialize, Serialize};
 
+pub use super::confirmation::{BoardResultAwaitingConfirmation, BoardResultDisputed};
 use super::settings::{Attendance, Registration, Replacement, SeededBoard, TournamentSettings};
 use crate::event_enum::aggregate_enum;
 use crate::ids::{Actor, BoardId, PlayerId, TournamentId};
@@ -112,6 +113,10 @@ pub struct BoardFinished {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replacements: Vec<Replacement>,
     pub reported_by: Actor,
+    /// Who confirmed a player's report, in a tournament that asks for confirmation
+    /// (`docs/tournaments.md#result-confirmation`); absent otherwise, as in earlier logs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirmed_by: Option<Actor>,
 }
 
 /// A finished board's result was replaced, with the reason.
@@ -243,6 +248,8 @@ macro_rules! tournament_events {
                 TournamentPlayerPromoted = "TournamentPlayerPromoted" version 1 in catalog,
                 TournamentEntryCancelled = "TournamentEntryCancelled" version 1,
                 TournamentWithdrawalUndone = "TournamentWithdrawalUndone" version 1,
+                BoardResultAwaitingConfirmation = "BoardResultAwaitingConfirmation" version 1,
+                BoardResultDisputed = "BoardResultDisputed" version 1,
             }
         }
     };
@@ -279,7 +286,9 @@ impl TournamentEvent {
             | TournamentEvent::TournamentPlayerWaitlisted(_)
             | TournamentEvent::TournamentPlayerPromoted(_)
             | TournamentEvent::TournamentEntryCancelled(_)
-            | TournamentEvent::TournamentWithdrawalUndone(_) => {}
+            | TournamentEvent::TournamentWithdrawalUndone(_)
+            | TournamentEvent::BoardResultAwaitingConfirmation(_)
+            | TournamentEvent::BoardResultDisputed(_) => {}
         }
     }
 }
@@ -312,7 +321,9 @@ impl TournamentEvent {
             | TournamentEvent::TournamentEntryDeclined(_)
             | TournamentEvent::TournamentPlayerWaitlisted(_)
             | TournamentEvent::TournamentEntryCancelled(_)
-            | TournamentEvent::TournamentWithdrawalUndone(_) => Effects::NONE,
+            | TournamentEvent::TournamentWithdrawalUndone(_)
+            | TournamentEvent::BoardResultAwaitingConfirmation(_)
+            | TournamentEvent::BoardResultDisputed(_) => Effects::NONE,
         }
     }
 }

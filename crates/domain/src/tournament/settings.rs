@@ -46,6 +46,11 @@ pub struct TournamentSettings {
     /// creation when every control is at its default (open, no window, no cap, no approval).
     #[serde(default, skip_serializing_if = "Registration::is_unrestricted")]
     pub registration: Registration,
+    /// A result a seated player reports waits for another player of the board or a
+    /// director to confirm it (`docs/tournaments.md#result-confirmation`); absent (off) in
+    /// earlier logs.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub confirm_player_results: bool,
 }
 
 impl TournamentSettings {
@@ -74,6 +79,7 @@ impl TournamentSettings {
             top_board_last_round: false,
             replacement_scores: ReplacementScores::default(),
             registration: Registration::default(),
+            confirm_player_results: false,
         }
     }
 }

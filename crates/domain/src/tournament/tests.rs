@@ -7,7 +7,9 @@ use uuid::Uuid;
 use crate::fixtures::player;
 use crate::*;
 
+mod confirmation;
 mod registration;
+pub(crate) use confirmation::one_of_each_confirmation_event;
 pub(crate) use registration::one_of_each_registration_event;
 
 const TOURNAMENT: TournamentId =

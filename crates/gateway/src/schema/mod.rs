@@ -66,6 +66,7 @@ pub struct MutationRoot(
     players::mutation::PlayerMutation,
     leagues::mutation::LeagueMutation,
     tournaments::mutation::TournamentMutation,
+    tournaments::confirmation::ConfirmationMutation,
     walk_ins::WalkInsMutation,
     sign_up::InviteMutation,
     players::mutation::AccessMutation,

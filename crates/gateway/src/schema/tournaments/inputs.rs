@@ -67,6 +67,9 @@ pub struct CreateTournamentInput {
     /// Registration controls (`docs/tournaments.md#registration`); omitted: open to anyone
     /// at any time, no cap, no approval.
     pub registration: Option<TournamentRegistrationInput>,
+    /// A result a seated player reports waits for another player of the board or a director
+    /// to confirm it (`docs/tournaments.md#result-confirmation`); omitted: off.
+    pub confirm_player_results: Option<bool>,
 }
 
 /// Registration controls (`docs/tournaments.md#registration`). At creation an omitted control
@@ -145,6 +148,9 @@ impl CreateTournamentInput {
         }
         if let Some(rule) = self.replacement_scores {
             settings.replacement_scores = rule.into();
+        }
+        if let Some(confirm) = self.confirm_player_results {
+            settings.confirm_player_results = confirm;
         }
         if let Some(registration) = self.registration {
             settings.registration =

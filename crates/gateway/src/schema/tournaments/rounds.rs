@@ -6,6 +6,7 @@ use async_graphql::{ID, Object, SimpleObject};
 use league_projections::SeatView;
 use uuid::Uuid;
 
+use super::confirmation::PendingResult;
 use super::types::Tournament;
 use crate::error::GatewayResult;
 use crate::schema::leagues::types::{GameResultValue, GameScore, Seat};
@@ -168,11 +169,11 @@ pub struct Board {
 }
 
 impl Board {
-    fn with<T>(&self, f: impl FnOnce(&league_domain::Board) -> T) -> T {
+    pub(super) fn with<T>(&self, f: impl FnOnce(&league_domain::Board) -> T) -> T {
         f(self.tournament.state.board(self.id.into()).expect("a listed board exists"))
     }
 
-    fn seat_views(&self) -> Vec<SeatView> {
+    pub(super) fn seat_views(&self) -> Vec<SeatView> {
         let labels = self.tournament.state.seat_labels();
         self.with(|b| {
             b.seats
@@ -261,6 +262,17 @@ impl Board {
     /// How many times the result was corrected.
     async fn corrections(&self) -> u32 {
         self.with(|b| b.corrections)
+    }
+
+    /// Each correction's reason, oldest first (`docs/tournaments.md#the-audit-page`).
+    async fn correction_reasons(&self) -> Vec<String> {
+        self.with(|b| b.correction_reasons.clone())
+    }
+
+    /// A player's report waiting for confirmation (`docs/tournaments.md#result-confirmation`):
+    /// not the board's result yet, and not in the standings.
+    async fn awaiting_confirmation(&self) -> GatewayResult<Option<PendingResult>> {
+        PendingResult::of(self)
     }
 }
 
