@@ -114,7 +114,7 @@ export async function tournamentAuditView(main, [id]) {
     title: `Audit log: ${tournament.name}`,
     back: h("a", { href: `/tournaments/${id}` }, "Back to the tournament"),
     names: new Map(people.map((p) => [p.id, p.name])),
-    page: async (first, after) => (await gql(Q.TOURNAMENT_EVENTS_PAGE, { tournamentId: id, first, after })).events,
+    page: async (first, after) => (await gql(Q.EVENTS, { tournamentId: id, first, after })).events,
     explain: () => null,
   });
 }

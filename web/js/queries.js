@@ -69,8 +69,8 @@ subscription LeagueEvents($leagueId: ID!) {
 }`;
 
 export const EVENTS = /* GraphQL */ `
-query Events($leagueId: ID, $first: Int!, $after: String) {
-  events(leagueId: $leagueId, first: $first, after: $after) {
+query Events($leagueId: ID, $tournamentId: ID, $first: Int!, $after: String) {
+  events(leagueId: $leagueId, tournamentId: $tournamentId, first: $first, after: $after) {
     totalCount
     pageInfo { hasNextPage endCursor }
     nodes { position type description actor recordedAt hash prevHash streamId version payload }
@@ -538,14 +538,5 @@ query TournamentAudit($id: ID!) {
     id name
     organisers { id name }
     entrants { player { id name } }
-  }
-}`;
-
-export const TOURNAMENT_EVENTS_PAGE = /* GraphQL */ `
-query TournamentEventsPage($tournamentId: ID!, $first: Int!, $after: String) {
-  events(tournamentId: $tournamentId, first: $first, after: $after) {
-    totalCount
-    pageInfo { hasNextPage endCursor }
-    nodes { position type description actor recordedAt hash prevHash streamId version payload }
   }
 }`;
