@@ -99,7 +99,8 @@ test("admin, players and auditors use a league end to end", async ({ browser }, 
       for (const [name, value] of Object.entries(points)) {
         await ann.getByLabel(new RegExp(`^Points of .*, ${name}$`)).fill(value);
       }
-      await ann.getByRole("button", { name: "Report result" }).click();
+      await ann.getByRole("button", { name: "Check the result" }).click();
+      await ann.getByRole("button", { name: "Submit", exact: true }).click();
       await expect(ann).toHaveURL(leagueUrl);
       beforeCorrection = await standingsNow(leagueId);
       expect(beforeCorrection[0]).toMatch(/^1 Ann [1-9]/);
@@ -116,7 +117,8 @@ test("admin, players and auditors use a league end to end", async ({ browser }, 
       await admin.getByLabel(/^Points of .*, Ann$/).fill("52");
       await admin.getByLabel(/^Points of .*, Bob$/).fill("61");
       await admin.getByLabel("Reason for the correction").fill(reason);
-      await admin.getByRole("button", { name: "Correct result" }).click();
+      await admin.getByRole("button", { name: "Check the result" }).click();
+      await admin.getByRole("button", { name: "Submit", exact: true }).click();
       await expect(admin).toHaveURL(leagueUrl);
       const after = await standingsNow(leagueId);
       expect(after).not.toEqual(beforeCorrection);
@@ -178,7 +180,7 @@ test("admin, players and auditors use a league end to end", async ({ browser }, 
       await expect(centres).toHaveCount(7);
       for (const [i, value] of ["5", "4", "35", "3", "2", "1", "0"].entries()) await centres.nth(i).fill(value);
       const before = await server.head();
-      await ann.getByRole("button", { name: "Report result" }).click();
+      await ann.getByRole("button", { name: "Check the result" }).click();
       const third = centres.nth(2);
       await expect(third).toHaveAttribute("aria-invalid", "true");
       const errorId = (await third.getAttribute("aria-describedby")) ?? "";

@@ -100,7 +100,8 @@ test("every result shape is created and reported through the web app's forms", a
       const page = await reporter(game);
       const points = [61, 52, 45, 38];
       for (const [i, seat] of game.seats.entries()) await control(page, "Points of", seat.player.name).fill(String(points[i]));
-      await page.getByRole("button", { name: "Report result" }).click();
+      await page.getByRole("button", { name: "Check the result" }).click();
+      await page.getByRole("button", { name: "Submit", exact: true }).click();
       await expect(page).toHaveURL(/\/leagues\//);
       await expectServerScores(page, game.id);
     });
@@ -119,7 +120,8 @@ test("every result shape is created and reported through the web app's forms", a
       await page.getByLabel(new RegExp(`, ${seat(6)} eliminated$`)).check();
       await page.getByLabel(new RegExp(`^Year .*, ${seat(6)} was eliminated$`)).fill("1905");
       await page.screenshot({ path: resolve(shots, "result-diplomacy.png"), fullPage: true });
-      await page.getByRole("button", { name: "Report result" }).click();
+      await page.getByRole("button", { name: "Check the result" }).click();
+      await page.getByRole("button", { name: "Submit", exact: true }).click();
       await expect(page).toHaveURL(/\/leagues\//);
       const { game: reported } = await server.gql(
         `query($id: ID!) { game(id: $id) { result { ... on DiplomacyResult { entries { inDraw soloYear eliminatedYear player { name } } } } } }`, { id: game.id });
@@ -150,7 +152,8 @@ test("every result shape is created and reported through the web app's forms", a
       }
       await page.getByLabel(new RegExp(`, ${seat(3)} surrendered$`)).check();
       await page.screenshot({ path: resolve(shots, "result-teams.png"), fullPage: true });
-      await page.getByRole("button", { name: "Report result" }).click();
+      await page.getByRole("button", { name: "Check the result" }).click();
+      await page.getByRole("button", { name: "Submit", exact: true }).click();
       await expect(page).toHaveURL(/\/leagues\//);
       await expectServerScores(page, game.id);
     });

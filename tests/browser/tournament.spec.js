@@ -119,7 +119,8 @@ test("a director runs a three-round Diplomacy tournament in the web app", async 
         await expect(centres).toHaveCount(7);
         const counts = [10, 8, 6, 4, 3, 2, 1];
         for (let seat = 0; seat < 7; seat += 1) await centres.nth(seat).fill(String(counts[(seat + i + round) % 7]));
-        await admin.getByRole("button", { name: "Report result" }).click();
+        await admin.getByRole("button", { name: "Check the result" }).click();
+        await admin.getByRole("button", { name: "Submit", exact: true }).click();
         await expect(admin).toHaveURL(tournamentUrl);
         await expect(admin.locator(`section.round[data-round="${round}"] tr[data-board="${i + 1}"]`)).toContainText("FINISHED");
       }

@@ -1,19 +1,20 @@
 // @ts-check
-/** @file A tournament board's page (seats with powers, board scores, replacements, and the
- * result form of the tournament's scoring system: report, or the director's correction; during
- * play the live progress: the centre chart, provisional scores and standings, and the form for
- * a game year's centre counts), and a round's printable board call (every board with its
- * powers and players, who sits out and who plays two boards). */
+/** @file A tournament board's page (seats with powers, board scores, correction reasons,
+ * replacements, a report awaiting confirmation, and the result form of the tournament's
+ * scoring system: report, or the director's correction; during play the live progress: the
+ * centre chart, provisional scores and standings, and the form for a game year's centre
+ * counts), and a round's printable board call (every board with its powers and players, who
+ * sits out and who plays two boards). */
 
 import { gql, session } from "./api.js";
 import { h, replace, score, badge, announce } from "./dom.js";
 import { catalogue, systemName } from "./catalogue.js";
 import * as Q from "./queries.js";
-import { resultForm, fillFromCounts } from "./result-form.js";
+import { resultForm, fillFromCounts, resultWords } from "./result-form.js";
 import { navigate } from "./main.js";
 import { names } from "./tournament-common.js";
 import { centreChart } from "./centre-chart.js";
-import { field, formError, input, onSubmit, cellControl } from "./forms.js";
+import { command, field, formError, input, onSubmit, cellControl } from "./forms.js";
 import { table, wideTable } from "./table.js";
 import { follow, liveBadge } from "./live.js";
 
@@ -29,7 +30,10 @@ export async function boardView(main, [id, boardId]) {
   const seated = role?.kind === "player" && board.seats.some((/** @type {any} */ s) => s.player.id === role.id);
   // The site admin and the tournament's organisers manage every board.
   const manager = role?.kind === "admin" || (role?.kind === "player" && tournament.organisers.some((/** @type {any} */ o) => o.id === role.id));
-  const mode = !board.finished && (seated || manager) ? "report" : board.finished && manager ? "correct" : null;
+  const pending = board.awaitingConfirmation;
+  // A report awaiting confirmation: its reporter waits, another player of the board confirms
+  // or disputes it, a director confirms it or reports the result (docs/tournaments.md#result-confirmation).
+  const mode = !board.finished && (manager || (seated && !pending)) ? "report" : board.finished && manager ? "correct" : null;
   const scores = new Map(board.scores.map((/** @type {any} */ s) => [s.player.id, s.score]));
   const back = `/tournaments/${id}`;
   // Progress is counted in supply centres: Diplomacy boards only (docs/tournaments.md#live-progress).
@@ -54,7 +58,7 @@ export async function boardView(main, [id, boardId]) {
     navigate(back);
   }) : null;
   replace(main,
-    h("h1", {}, `Round ${board.round}, board ${board.number} `, badge(board.finished ? "FINISHED" : "SCHEDULED")),
+    h("h1", {}, `Round ${board.round}, board ${board.number} `, badge(board.finished ? "FINISHED" : pending ? "AWAITING" : "SCHEDULED")),
     h("p", {}, h("a", { href: back }, tournament.name), ` · ${systemName(cat, tournament.scoringSystem)}`,
       board.corrections > 0 ? ` · corrected ${board.corrections}×` : ""),
     h("div", { class: "table-wrap" }, h("table", {},
@@ -64,6 +68,11 @@ export async function boardView(main, [id, boardId]) {
         h("th", { scope: "row" }, s.label),
         h("td", {}, h("a", { href: `/players/${s.player.id}` }, s.player.name)),
         h("td", { class: "num" }, scores.has(s.player.id) ? score(/** @type {number} */ (scores.get(s.player.id))) : "—")))))),
+    board.correctionReasons.length > 0
+      ? h("section", { "aria-labelledby": "corrections-h" }, h("h2", { id: "corrections-h" }, "Corrections"),
+          h("ol", { class: "corrections" }, board.correctionReasons.map((/** @type {string} */ r) => h("li", { class: "reason" }, r))))
+      : null,
+    pending ? awaiting(id, boardId, board, pending, { seated, manager, me: role?.kind === "player" ? role.id : null }) : null,
     board.replacements.length > 0
       ? h("p", {}, "Replacements: ", board.replacements.map((/** @type {any} */ r) => `${r.replacement.name} finished ${r.seated.name}'s seat`).join("; "), ".")
       : null,
@@ -184,6 +193,32 @@ function fillButton(form, current) {
       progress.powers.map((/** @type {any} */ p) => p.eliminatedYear ?? null));
     announce("The result form holds the last counts.");
   } }, "Fill from the last counts"));
+}
+
+/**
+ * A report awaiting confirmation: what it says and who reported it, with Confirm and Dispute
+ * for those who may (another player of the board; a director confirms).
+ * @param {string} id @param {string} boardId @param {any} board @param {any} pending
+ * @param {{ seated: boolean, manager: boolean, me: string | null }} who
+ */
+function awaiting(id, boardId, board, pending, { seated, manager, me }) {
+  const reporter = pending.reportedBy?.id === me;
+  const mayConfirm = manager || (seated && !reporter && !pending.disputedBy);
+  const mayDispute = seated && !reporter && !pending.disputedBy;
+  const where = h("div", {}, formError());
+  const reason = /** @type {HTMLTextAreaElement} */ (h("textarea", { required: true, rows: 2 }));
+  const after = async () => void navigate(`/tournaments/${id}/boards/${boardId}`);
+  return h("section", { class: "awaiting", "aria-labelledby": "awaiting-h" },
+    h("h2", { id: "awaiting-h" }, pending.disputedBy ? "Disputed result" : "Result awaiting confirmation"),
+    h("p", {}, `Reported by ${pending.reportedBy?.name ?? "—"}; not in the standings until confirmed.`),
+    h("ul", {}, resultWords(board.seats, pending.result).map((line) => h("li", {}, line))),
+    pending.disputedBy ? h("p", { class: "reason" }, `Disputed by ${pending.disputedBy.name}: ${pending.disputeReason}`) : null,
+    where,
+    mayConfirm ? h("button", { type: "button", class: "primary", onclick: () => void command(where,
+      () => gql(Q.CONFIRM_BOARD_RESULT, { tournamentId: id, boardId, idempotencyKey: crypto.randomUUID() }), "Result confirmed.", after) }, "Confirm result") : null,
+    mayDispute ? h("div", {}, field("Why the result is wrong", reason, { field: "reason" }),
+      h("button", { type: "button", onclick: () => void command(where,
+        () => gql(Q.DISPUTE_BOARD_RESULT, { tournamentId: id, boardId, reason: reason.value, idempotencyKey: crypto.randomUUID() }), "Result disputed.", after) }, "Dispute result")) : null);
 }
 
 /** @type {import("./main.js").View} */

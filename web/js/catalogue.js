@@ -14,7 +14,7 @@ import { CATALOGUE } from "./queries.js";
  *   resultShape: "PLACEMENT" | "DIPLOMACY" | "TEAMS",
  *   minPlayersPerGame: number, maxPlayersPerGame: number | null,
  *   requires: Requirement[], concessionScoring: string, rule: string, source: string,
- *   description: string, ratingKind: string,
+ *   description: string, ratingKind: string, totalCentres: number | null,
  * }} SystemInfo
  * @typedef {{ kind: string, displayName: string, rule: string, takesN: boolean }} AggregationInfo
  * @typedef {{ systems: SystemInfo[], aggregations: AggregationInfo[], bySystem: Map<string, SystemInfo>, usual: Map<string, string> }} Catalogue

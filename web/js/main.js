@@ -10,7 +10,7 @@ import { session, gql, rememberReturn } from "./api.js";
 import { ME } from "./queries.js";
 import { h, replace } from "./dom.js";
 import { leaguesView, leagueView } from "./league.js";
-import { auditView } from "./audit.js";
+import { auditView, tournamentAuditView } from "./audit.js";
 import { playerView, gameView } from "./player.js";
 import { adminView } from "./admin.js";
 import { signInView, signInLinkView, signInSheetView } from "./sign-in.js";
@@ -41,6 +41,7 @@ const ROUTES = [
   [/^\/tournaments$/, tournamentsView],
   [/^\/tournaments\/([^/]+)$/, tournamentView],
   [/^\/tournaments\/([^/]+)\/organisers$/, tournamentOrganisersView],
+  [/^\/tournaments\/([^/]+)\/audit$/, tournamentAuditView],
   [/^\/tournaments\/([^/]+)\/boards\/([^/]+)$/, boardView],
   [/^\/tournaments\/([^/]+)\/rounds\/(\d+)\/board-call$/, boardCallView],
   [/^\/tournaments\/([^/]+)\/walk-ins$/, walkInsView],

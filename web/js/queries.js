@@ -7,7 +7,7 @@ export const CATALOGUE = /* GraphQL */ `
 query Catalogue {
   scoringSystems {
     system cliName displayName aliases resultShape minPlayersPerGame maxPlayersPerGame
-    requires { field description } concessionScoring rule source description ratingKind
+    requires { field description } concessionScoring rule source description ratingKind totalCentres
   }
   aggregations { kind displayName rule takesN }
   usualScoringSystems { game system }
@@ -70,8 +70,8 @@ subscription LeagueEvents($leagueId: ID!) {
 }`;
 
 export const EVENTS = /* GraphQL */ `
-query Events($leagueId: ID, $first: Int!, $after: String) {
-  events(leagueId: $leagueId, first: $first, after: $after) {
+query Events($leagueId: ID, $tournamentId: ID, $first: Int!, $after: String) {
+  events(leagueId: $leagueId, tournamentId: $tournamentId, first: $first, after: $after) {
     totalCount
     pageInfo { hasNextPage endCursor }
     nodes { position type description actor recordedAt hash prevHash streamId version payload }
@@ -295,14 +295,15 @@ query BoardCall($id: ID!, $round: Int!) {
 export const TOURNAMENT_BOARD = /* GraphQL */ `
 query TournamentBoard($id: ID!, $boardId: ID!) {
   tournament(id: $id) {
-    id name scoringSystem
+    id name scoringSystem confirmPlayerResults
     organisers { id }
     board(id: $boardId) {
-      id round number finished corrections
+      id round number finished corrections correctionReasons
       seats { seat label player { id name } }
       scores { score player { id } }
       replacements { seated { id name } replacement { id name } }
       result { ...ResultFields }
+      awaitingConfirmation { result { ...ResultFields } reportedBy { id name } disputedBy { id name } disputeReason }
     }
   }
 }
@@ -581,5 +582,23 @@ query Kiosk($id: ID!) {
       number completed
       boards { id number finished seats { label player { id name } } progress { powers { seat power counts { year centres } eliminatedYear } } }
     }
+/** Confirming or disputing a player's report that awaits confirmation (docs/tournaments.md#result-confirmation). */
+export const CONFIRM_BOARD_RESULT = /* GraphQL */ `
+mutation ConfirmBoardResult($tournamentId: ID!, $boardId: ID!, $idempotencyKey: String) {
+  confirmBoardResult(tournamentId: $tournamentId, boardId: $boardId, idempotencyKey: $idempotencyKey) { id finished }
+}`;
+
+export const DISPUTE_BOARD_RESULT = /* GraphQL */ `
+mutation DisputeBoardResult($tournamentId: ID!, $boardId: ID!, $reason: String!, $idempotencyKey: String) {
+  disputeBoardResult(tournamentId: $tournamentId, boardId: $boardId, reason: $reason, idempotencyKey: $idempotencyKey) { id finished }
+}`;
+
+/** A tournament's audit page: its name and the people its events name, and its events paged. */
+export const TOURNAMENT_AUDIT = /* GraphQL */ `
+query TournamentAudit($id: ID!) {
+  tournament(id: $id) {
+    id name
+    organisers { id name }
+    entrants { player { id name } }
   }
 }`;

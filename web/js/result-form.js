@@ -1,13 +1,13 @@
 // @ts-check
 /** @file The result form of a league game or a tournament board, built for its scoring
- * system: the columns follow the system's `resultShape` and `requires` (the catalogue), each
+ * system: a card per seat whose fields follow the system's `resultShape` and `requires` (the
+ * catalogue), the centre total against the board's, a review step before sending; each
  * control carries the GraphQL path of its value so a refusal lands next to it, and `read()`
- * gives the `GameResultInput`. */
+ * gives the `GameResultInput` (docs/tournaments.md#result-entry). */
 
-import { h, announce } from "./dom.js";
+import { h, announce, replace } from "./dom.js";
 import { requires } from "./catalogue.js";
 import { cellControl, field, formError, input, onSubmit } from "./forms.js";
-import { table } from "./table.js";
 
 /**
  * @typedef {{ seat: number, label: string, player: { id: string, name: string } }} Seat
@@ -32,6 +32,8 @@ function resultLayout(info, k) {
   const eliminatedYear = needs("ELIMINATED_YEAR");
   const soloYear = needs("SOLO_YEAR");
   const earlierCentres = needs("EARLIER_CENTRES");
+  // The most centres a result may hold in all, as the catalogue states it.
+  const totalCentres = info.totalCentres ?? undefined;
   // Exactly two sides, or as many as there are players.
   const sideCount = needs("TWO_SIDES") ? 2 : k;
   /** @type {{ key: string, head: string, label: string }[]} the team columns the system needs */
@@ -46,7 +48,7 @@ function resultLayout(info, k) {
     heads = ["Centres", "Eliminated", ...(eliminatedYear ? ["Year eliminated"] : []), "In draw",
       ...(soloYear ? ["Solo year"] : []), ...(earlierCentres ? ["Earlier centres"] : [])];
   } else heads = ["Side", ...teamColumns.map((column) => column.head), ...(shipsLeft ? ["Surrendered"] : [])];
-  return { shape, shipsLeft, unitsLost, kills, eliminatedYear, soloYear, earlierCentres, sideCount, teamColumns, heads, k };
+  return { shape, totalCentres, shipsLeft, unitsLost, kills, eliminatedYear, soloYear, earlierCentres, sideCount, teamColumns, heads, k };
 }
 
 /** @typedef {ReturnType<typeof resultLayout>} Layout */
@@ -70,7 +72,7 @@ function priorEntry(existing, id) {
  */
 function diplomacyCells(layout, i, p, who, c, cells) {
   const path = `result.diplomacy[${i}]`;
-  c.centres = input("number", { min: 0, max: 34, step: 1, required: true, value: p?.centres ?? "" });
+  c.centres = input("number", { min: 0, max: layout.totalCentres, step: 1, required: true, inputmode: "numeric", value: p?.centres ?? "" });
   c.eliminated = input("checkbox", { checked: Boolean(p?.eliminated) });
   cells.push(cellControl(c.centres, `${path}.centres`, `Supply centres of ${who}`));
   cells.push(cellControl(c.eliminated, `${path}.eliminated`, `${who} eliminated`));
@@ -130,7 +132,11 @@ function seatRow(layout, game, seat, i) {
   } else {
     teamCells(layout, i, p, who, c, cells);
   }
-  return { row: { seat, controls: c }, element: h("tr", {}, h("th", { scope: "row" }, seat.label), h("td", {}, seat.player.name), ...cells.map((x) => h("td", {}, x))) };
+  // A card per seat, each control under its visible name: the form fits a phone (docs/tournaments.md#result-entry).
+  const card = h("fieldset", { class: "seat-card", "data-seat": i + 1 },
+    h("legend", {}, h("span", { class: "seat-label" }, seat.label), " ", seat.player.name),
+    ...cells.map((cell, j) => h("div", { class: `seat-field${cell.querySelector("input[type=checkbox]") ? " seat-check" : ""}` }, h("span", {}, layout.heads[j]), cell)));
+  return { row: { seat, controls: c }, element: card };
 }
 
 /** @param {HTMLInputElement|HTMLSelectElement|undefined} el */
@@ -189,9 +195,84 @@ function readResult(layout, rows, draw) {
 }
 
 /**
- * The result table for a game in the league's system, its columns chosen by the system's
- * `resultShape` and `requires` (the catalogue). `read()` returns the `GameResultInput`;
- * each control carries the GraphQL path of its value.
+ * Keeps a Diplomacy form honest while it is typed: the centre total shown against the
+ * board's, and a power typed to 0 centres marked eliminated (its year then asked).
+ * @param {Layout} layout @param {SeatRow[]} rows @param {HTMLElement} total
+ */
+function watchCentres(layout, rows, total) {
+  const update = () => {
+    const sum = rows.reduce((acc, r) => acc + (num(r.controls.centres) ?? 0), 0);
+    total.textContent = `Centres: ${sum} of ${layout.totalCentres}`;
+    total.classList.toggle("over", layout.totalCentres !== undefined && sum > layout.totalCentres);
+  };
+  for (const { controls: c } of rows) {
+    const eliminated = /** @type {HTMLInputElement} */ (c.eliminated);
+    const askYear = () => c.eliminatedYear?.toggleAttribute("required", eliminated.checked);
+    c.centres.addEventListener("input", () => {
+      if (c.centres.value === "0") eliminated.checked = true;
+      else if (c.centres.value !== "" && eliminated.dataset.implied) eliminated.checked = false;
+      eliminated.dataset.implied = c.centres.value === "0" ? "yes" : "";
+      askYear();
+      update();
+    });
+    eliminated.addEventListener("change", askYear);
+    askYear();
+  }
+  update();
+}
+
+/** What a form's result refuses before it is sent: a power's centres over the board's
+ * total (next to its field), else centres adding up to more (under the seats).
+ * @param {Layout} layout @param {SeatRow[]} rows @returns {{ control: HTMLElement | null, message: string } | null} */
+function refusal(layout, rows) {
+  const most = layout.totalCentres;
+  if (layout.shape !== "DIPLOMACY" || most === undefined) return null;
+  const over = rows.find((r) => (num(r.controls.centres) ?? 0) > most);
+  if (over) return { control: over.controls.centres, message: `${over.controls.centres.value} is more than the ${most} centres on the board.` };
+  const sum = rows.reduce((acc, r) => acc + (num(r.controls.centres) ?? 0), 0);
+  return sum > most ? { control: null, message: `The centres add up to ${sum}, more than the ${most} on the board.` } : null;
+}
+
+/** A `GameResultInput` in the shape a recorded result has (`player: { id }`), to word it
+ * as one. @param {any} input */
+function asRecorded(input) {
+  /** @param {any} e */
+  const entry = (e) => ({ ...e, player: { id: e.playerId } });
+  if (input.placement) return { entries: input.placement.map(entry) };
+  if (input.diplomacy) return { entries: input.diplomacy.map(entry) };
+  return { ...input.teams, sides: input.teams.sides.map((/** @type {any} */ side) => ({ ...side, players: side.players.map(entry) })) };
+}
+
+/**
+ * A recorded result (the `ResultFields` fragment) in words, a line per seat in seat order, as
+ * the review step words the form's entries.
+ * @param {Seat[]} seats @param {any} result
+ */
+export function resultWords(seats, result) {
+  return seats.map((seat) => {
+    const e = priorEntry(result, seat.player.id);
+    /** @type {string[]} */
+    const parts = [];
+    if (!e) parts.push("—");
+    else if ("centres" in e) {
+      parts.push(`${e.centres} centres`);
+      if (e.eliminated) parts.push(`eliminated${e.eliminatedYear ? ` ${e.eliminatedYear}` : ""}`);
+      if (e.inDraw) parts.push("in the draw");
+      if (e.soloYear) parts.push(`solo ${e.soloYear}`);
+    } else {
+      if ("side" in e) parts.push(`Side ${e.side + 1}`);
+      parts.push(`${e.points} points`);
+      if (e.surrendered) parts.push("surrendered");
+    }
+    return `${seat.label}, ${seat.player.name}: ${parts.join(", ")}`;
+  });
+}
+
+/**
+ * The result fields for a game in the league's system, a card per seat, its fields chosen
+ * by the system's `resultShape` and `requires` (the catalogue). `read()` returns the
+ * `GameResultInput`; `refusal()` what is wrong before sending; `summary()` each seat's
+ * entry in words; each control carries the GraphQL path of its value.
  * @param {GameForResult} game
  * @param {import("./catalogue.js").SystemInfo} info
  */
@@ -200,6 +281,8 @@ export function resultFields(game, info) {
   const seats = game.seats.map((seat, i) => seatRow(layout, game, seat, i));
   const rows = seats.map((s) => s.row);
   const draw = layout.shipsLeft ? input("checkbox", { checked: Boolean(game.result?.draw) }) : null;
+  const total = layout.shape === "DIPLOMACY" && layout.totalCentres !== undefined ? h("p", { class: "centre-total", role: "status" }) : null;
+  if (total) watchCentres(layout, rows, total);
   // A requirement's description starts with its path in the API ("players[i].centres: …"): the form shows the words.
   const requirements = h("ul", { class: "hint requirements" }, info.requires.map((r) => h("li", {}, r.description.replace(/^[^:]*: /, ""))));
   const element = h(
@@ -209,16 +292,22 @@ export function resultFields(game, info) {
     h("p", { class: "hint" }, info.rule),
     requirements,
     layout.shape === "DIPLOMACY"
-      ? h("p", { class: "hint" }, "In draw: leave every box empty for a draw of all survivors, tick the powers of a narrower draw, or tick one power alone for a concession to it.")
+      ? h("p", { class: "hint" }, "0 centres marks a power eliminated. In draw: leave every box empty for a draw of all survivors, tick the powers of a narrower draw, or tick one power alone for a concession to it.")
       : null,
-    h("div", { class: "table-wrap" }, table(["Seat", "Player", ...layout.heads], seats.map((s) => s.element))),
+    h("div", { class: "seat-cards" }, seats.map((s) => s.element)),
+    total,
     draw ? field("Draw by mutual consent", draw, { field: "result.teams.draw" }) : null,
-    h("p", { class: "field-error", id: "result-error", hidden: true }),
+    h("p", { class: "field-error", id: "result-error", hidden: true, tabindex: "-1" }),
   );
-  // Errors about the result as a whole land under the table.
+  // Errors about the result as a whole land under the seats.
   const anchor = h("span", { id: "result", "data-field": "result", hidden: true });
   element.prepend(anchor);
-  return { element, read: () => readResult(layout, rows, draw) };
+  return {
+    element,
+    read: () => readResult(layout, rows, draw),
+    refusal: () => refusal(layout, rows),
+    summary: () => resultWords(game.seats, asRecorded(readResult(layout, rows, draw))),
+  };
 }
 
 /**
@@ -234,18 +323,57 @@ export function resultForm(game, mode, info, send) {
   if (typeof info === "string") return h("p", { role: "alert" }, `This app does not know the scoring system ${info}.`);
   const result = resultFields(game, info);
   const reason = /** @type {HTMLTextAreaElement} */ (h("textarea", { required: true, rows: 2 }));
-  const submit = h("button", { type: "submit", class: "primary" }, mode === "report" ? "Report result" : "Correct result");
+  const reasonField = mode === "correct" ? field("Reason for the correction", reason, { field: "reason", hint: "Kept in the log and shown wherever the score appears." }) : null;
+  const check = h("button", { type: "submit", class: "primary" }, "Check the result");
+  const submit = h("button", { type: "submit", class: "primary" }, "Submit");
+  const entries = h("ul", { class: "review-entries" });
+  const change = h("button", { type: "button", onclick: () => editing(true) }, "Change");
+  // The review step: every seat's entry in words, then Submit or Change (docs/tournaments.md#result-entry).
+  const review = h("section", { class: "review", hidden: true, "aria-labelledby": "review-h" },
+    h("h3", { id: "review-h", tabindex: "-1" }, "Check the result"),
+    entries,
+    reasonField ? h("p", { class: "reason" }, "") : null,
+    h("div", { class: "actions" }, submit, change));
+  /** Shows the fields (true) or the review (false). @param {boolean} on */
+  const editing = (on) => {
+    for (const el of [result.element, reasonField, check]) el?.toggleAttribute("hidden", !on);
+    review.toggleAttribute("hidden", on);
+    if (on) /** @type {HTMLElement | null} */ (result.element.querySelector("input, select"))?.focus();
+  };
   const form = h("form", { class: "result-form", novalidate: true, "aria-labelledby": "result-form-h" },
     h("h2", { id: "result-form-h" }, mode === "report" ? "Report the result" : "Correct the result"),
     formError(),
     result.element,
-    mode === "correct" ? field("Reason for the correction", reason, { field: "reason", hint: "Kept in the log and shown in score histories." }) : null,
-    submit);
+    reasonField,
+    check,
+    review);
   onSubmit(form, async (idempotencyKey) => {
+    if (review.hidden) {
+      const wrong = result.refusal();
+      if (wrong) {
+        const at = wrong.control ?? /** @type {HTMLElement} */ (form.querySelector("#result"));
+        const slot = /** @type {HTMLElement} */ (document.getElementById(`${at.id}-error`));
+        slot.textContent = wrong.message;
+        slot.removeAttribute("hidden");
+        at.setAttribute("aria-invalid", "true");
+        (wrong.control ?? slot).focus();
+        return;
+      }
+      replace(entries, ...result.summary().map((line) => h("li", {}, line)));
+      const said = review.querySelector(".reason");
+      if (said) said.textContent = `Reason: ${reason.value.trim()}`;
+      editing(false);
+      /** @type {HTMLElement} */ (review.querySelector("h3")).focus();
+      return;
+    }
     submit.setAttribute("disabled", "");
     try {
       await send({ result: result.read(), idempotencyKey, ...(mode === "correct" ? { reason: reason.value } : {}) });
       announce(mode === "report" ? "Result reported." : "Result corrected.");
+    } catch (error) {
+      // A refusal names a field: show the fields again for it to land next to.
+      editing(true);
+      throw error;
     } finally {
       submit.removeAttribute("disabled");
     }

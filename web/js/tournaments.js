@@ -99,6 +99,7 @@ function createTournamentForm(cat, tcat, players) {
   const sitOutPoints = number({ step: "any", min: 0, value: 0 });
   const sitOutOnce = check();
   const topBoard = check();
+  const confirmResults = check();
   const replacementScores = selectOf(tcat.replacementScores, (value) => ({ value, text: words(value) }));
   const keepApart = keepApartField(players);
   const registration = registrationFields();
@@ -131,6 +132,7 @@ function createTournamentForm(cat, tcat, players) {
     field("Replacement scores", replacementScores, { field: "replacementScores", hint: "Who is credited with a seat a replacement player finished." }),
     registration.element,
     schedule.element,
+    field("Players' results need confirming", confirmResults, { field: "confirmPlayerResults", hint: "A result a player reports counts once another player of the board or a director confirms it." }),
     h("button", { type: "submit", class: "primary" }, "Create tournament"));
   onSubmit(form, async (idempotencyKey) => {
     const settings = {
@@ -146,6 +148,7 @@ function createTournamentForm(cat, tcat, players) {
       replacementScores: replacementScores.value || null,
       registration: registration.read(),
       schedule: schedule.read(),
+      confirmPlayerResults: confirmResults.checked,
     };
     const { createTournament } = await gql(Q.CREATE_TOURNAMENT, { input: settings, idempotencyKey });
     for (const { round, startsAt } of schedule.roundStarts()) {

@@ -118,6 +118,8 @@ app_command_from!(
     RecordBoardProgress => Tournament,
     ChangeTournamentSchedule => Tournament,
     SetRoundTimes => Tournament,
+    ConfirmBoardResult => Tournament,
+    DisputeBoardResult => Tournament,
     RotateCalendarFeed => Calendar,
     RegisterWebhook => Webhook,
     PauseWebhook => Webhook,

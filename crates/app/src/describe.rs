@@ -105,6 +105,11 @@ impl Words<'_> {
         (self.name)(player)
     }
 
+    /// Who acted: a player by name, or the site admin.
+    fn actor(&self, actor: league_domain::Actor) -> String {
+        actor.player_id().map_or_else(|| "the site admin".to_owned(), |p| self.name(p.uuid()))
+    }
+
     fn names(&self, players: &[PlayerId]) -> String {
         if players.is_empty() {
             return "nobody".to_owned();
@@ -289,10 +294,26 @@ impl Words<'_> {
                 self.name(e.second.into()),
                 e.reason
             ),
-            TournamentEvent::BoardFinished(e) => format!(
-                "Result of {} reported: {}",
+            TournamentEvent::BoardFinished(e) => {
+                let board = self.board_label(e.tournament_id.into(), e.board_id.into()).await;
+                let scored = self.scored(e.tournament_id.into(), &e.result);
+                match e.confirmed_by {
+                    Some(by) => {
+                        format!("Result of {board} confirmed by {}: {scored}", self.actor(by))
+                    }
+                    None => format!("Result of {board} reported: {scored}"),
+                }
+            }
+            TournamentEvent::BoardResultAwaitingConfirmation(e) => format!(
+                "Result of {} reported, awaiting confirmation: {}",
                 self.board_label(e.tournament_id.into(), e.board_id.into()).await,
                 self.scored(e.tournament_id.into(), &e.result)
+            ),
+            TournamentEvent::BoardResultDisputed(e) => format!(
+                "Result of {} disputed by {}: {}",
+                self.board_label(e.tournament_id.into(), e.board_id.into()).await,
+                self.actor(e.disputed_by),
+                e.reason
             ),
             TournamentEvent::BoardResultCorrected(e) => format!(
                 "Result of {} corrected: {}; {}",

@@ -183,7 +183,9 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
             TournamentCommand::AnswerRollCall(_) => &[EventType::RollCallAnswered],
             TournamentCommand::SeedRound(_) => &[EventType::RoundSeeded],
             TournamentCommand::Swap(_) => &[EventType::RoundPlayersSwapped],
-            TournamentCommand::ReportResult(_) => &[EventType::BoardFinished],
+            TournamentCommand::ReportResult(_) => {
+                &[EventType::BoardFinished, EventType::BoardResultAwaitingConfirmation]
+            }
             TournamentCommand::CorrectResult(_) => &[EventType::BoardResultCorrected],
             TournamentCommand::AddCoOrganiser(_) => &[EventType::TournamentCoOrganiserAdded],
             TournamentCommand::ChangeRegistration(_) => &[EventType::TournamentRegistrationChanged],
@@ -193,6 +195,8 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
             TournamentCommand::RecordProgress(_) => &[EventType::BoardProgressRecorded],
             TournamentCommand::ChangeSchedule(_) => &[EventType::TournamentScheduleChanged],
             TournamentCommand::SetRoundTimes(_) => &[EventType::RoundTimesSet],
+            TournamentCommand::ConfirmResult(_) => &[EventType::BoardFinished],
+            TournamentCommand::DisputeResult(_) => &[EventType::BoardResultDisputed],
         },
         AppCommand::Calendar(CalendarCommand::Rotate(_)) => {
             &[EventType::CalendarFeedIssued, EventType::CalendarFeedRotated]

@@ -88,18 +88,19 @@ pub use seats::{DIPLOMACY_POWERS, seat_label, seat_labels};
 pub use settings::LeagueSettings;
 pub use tournament::{
     AddTournamentCoOrganiser, AnswerRollCall, ApproveTournamentEntry, Attendance, Board,
-    BoardFinished, BoardProgress, BoardProgressRecorded, BoardResultCorrected,
-    ChangeTournamentRegistration, CorrectBoardResult, CreateTournament, DeclineTournamentEntry,
-    EnterTournament, Entrant, MAX_ROUNDS, ProgressYear, RecordBoardProgress, Registration,
-    RegistrationChange, Replacement, ReplacementScores, ReportBoardResult, RollCallAnswered, Round,
-    RoundCompleted, RoundPlayersSwapped, RoundSeeded, SeedRound, SeededBoard, SeedingCheck,
-    SwapRoundPlayers, Tournament, TournamentCoOrganiserAdded, TournamentCommand,
-    TournamentCompleted, TournamentCreated, TournamentEntryApproved, TournamentEntryCancelled,
-    TournamentEntryDeclined, TournamentEntryRequested, TournamentEvent, TournamentPlayerEntered,
-    TournamentPlayerPromoted, TournamentPlayerWaitlisted, TournamentPlayerWithdrawn,
-    TournamentRegistrationChanged, TournamentSettings, TournamentStatus,
+    BoardFinished, BoardResultAwaitingConfirmation, BoardResultCorrected, BoardResultDisputed,
+    ChangeTournamentRegistration, ConfirmBoardResult, CorrectBoardResult, CreateTournament,
+    DeclineTournamentEntry, DisputeBoardResult, EnterTournament, Entrant, MAX_ROUNDS,
+    PendingResult, Registration, RegistrationChange, Replacement, ReplacementScores,
+    ReportBoardResult, RollCallAnswered, Round, RoundCompleted, RoundPlayersSwapped, RoundSeeded,
+    SeedRound, SeededBoard, SeedingCheck, SwapRoundPlayers, Tournament, TournamentCoOrganiserAdded,
+    TournamentCommand, TournamentCompleted, TournamentCreated, TournamentEntryApproved,
+    TournamentEntryCancelled, TournamentEntryDeclined, TournamentEntryRequested, TournamentEvent,
+    TournamentPlayerEntered, TournamentPlayerPromoted, TournamentPlayerWaitlisted,
+    TournamentPlayerWithdrawn, TournamentRegistrationChanged, TournamentSettings, TournamentStatus,
     TournamentWithdrawalUndone, UndoTournamentWithdrawal, WithdrawFromTournament,
 };
+pub use tournament::{BoardProgress, BoardProgressRecorded, ProgressYear, RecordBoardProgress};
 pub use tournament::{
     ChangeTournamentSchedule, RoundTimes, RoundTimesSet, Schedule, SetRoundTimes,
     TournamentScheduleChanged, Venue,

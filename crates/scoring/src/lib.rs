@@ -59,11 +59,18 @@ pub use tournament::{
     TournamentRules, TournamentScoring, TournamentScoringInfo, TournamentStanding, rank_tournament,
     round_scorings, tournament_scorings,
 };
+pub use validate::TOTAL_CENTRES;
 
 impl ScoringSystem {
     /// True for the seven-power Diplomacy systems.
     pub fn is_diplomacy(self) -> bool {
         self.result_kind() == ResultKind::Diplomacy
+    }
+
+    /// The supply centres a result's centres add up to at most ([`TOTAL_CENTRES`]), for the
+    /// Diplomacy systems; `None` for the others.
+    pub fn total_centres(self) -> Option<u32> {
+        self.is_diplomacy().then_some(TOTAL_CENTRES)
     }
 
     /// True for the side-against-side systems (bluemax, woodenships, woodenships-legacy).

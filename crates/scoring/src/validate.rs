@@ -6,8 +6,8 @@ use crate::{DiplomacyEntry, PlacementEntry, ScoringError, ScoringSystem, TeamRes
 
 /// Powers in a Diplomacy game.
 pub(crate) const DIPLOMACY_PLAYERS: usize = 7;
-/// Supply centres on the standard map.
-pub(crate) const TOTAL_CENTRES: u32 = 34;
+/// Supply centres on the standard map: a Diplomacy result's centres add up to at most this.
+pub const TOTAL_CENTRES: u32 = 34;
 /// The year a Diplomacy game starts (spring 1901).
 pub(crate) const FIRST_GAME_YEAR: i32 = 1901;
 /// Players an all-vs-all placement game may have (the placement table's columns 2..8,

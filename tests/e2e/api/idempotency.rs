@@ -284,11 +284,14 @@ async fn every_mutation_refuses_a_key_reused_by_another_caller_or_command(db: Te
             "name": name, "game": "Go", "scoringSystem": "PLACEMENT", "playersPerBoard": 2, "rounds": 1,
         })
     };
+    // The Cup asks for confirmation of players' reports: board 2's waits for it.
+    let mut cup = tournament_input("Cup");
+    cup["confirmPlayerResults"] = json!(true);
     let created = server
         .data(
             Some(ADMIN),
             "mutation($input: CreateTournamentInput!) { createTournament(input: $input) { id } }",
-            json!({ "input": tournament_input("Cup") }),
+            json!({ "input": cup }),
         )
         .await;
     let tournament = created["createTournament"]["id"].clone();
@@ -372,6 +375,27 @@ async fn every_mutation_refuses_a_key_reused_by_another_caller_or_command(db: Te
         correctBoardResult(tournamentId: $t, boardId: $b, result: $r, reason: \"fix\", idempotencyKey: $key) { id finished }
     }";
     walk.mutation("correctBoardResult", correct_board, vars.clone(), vars).await;
+    // Board 2's result reported by one of its players, disputed and confirmed by the admin.
+    let other_board = &round["boards"][1];
+    let seats: Vec<String> = other_board["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|seat| seat["player"]["id"].as_str().unwrap().to_owned())
+        .collect();
+    let reporter = entrants.iter().find(|p| p.id == seats[0]).unwrap();
+    let (result, _) = result_for("PLACEMENT", 1, &seats);
+    let vars = json!({ "t": tournament, "b": other_board["id"], "r": result });
+    server.data(Some(&reporter.token), report_board, vars).await;
+    let vars = json!({ "t": tournament, "b": other_board["id"] });
+    let dispute = "mutation($t: ID!, $b: ID!, $key: String) {
+        disputeBoardResult(tournamentId: $t, boardId: $b, reason: \"recount\", idempotencyKey: $key) { id }
+    }";
+    walk.mutation("disputeBoardResult", dispute, vars.clone(), vars.clone()).await;
+    let confirm = "mutation($t: ID!, $b: ID!, $key: String) {
+        confirmBoardResult(tournamentId: $t, boardId: $b, idempotencyKey: $key) { id finished }
+    }";
+    walk.mutation("confirmBoardResult", confirm, vars.clone(), vars).await;
     // Another webhook for a league the player does not organise.
     let input =
         json!({ "url": HOOK_URL, "kinds": ["LEAGUE_COMPLETED"], "competitionIds": [league] });

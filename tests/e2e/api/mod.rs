@@ -11,6 +11,7 @@
 mod aggregation;
 mod authorization;
 mod catalogue;
+mod confirmation;
 mod errors;
 mod history;
 mod idempotency;

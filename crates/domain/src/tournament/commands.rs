@@ -3,6 +3,7 @@
 use league_scoring::GameResult;
 
 use super::Tournament;
+use super::confirmation::{ConfirmBoardResult, DisputeBoardResult};
 use super::progress::RecordBoardProgress;
 use super::schedule::{RoundTimes, Schedule};
 use super::settings::{Attendance, RegistrationChange, Replacement, TournamentSettings};
@@ -176,6 +177,8 @@ pub enum TournamentCommand {
     RecordProgress(RecordBoardProgress),
     ChangeSchedule(ChangeTournamentSchedule),
     SetRoundTimes(SetRoundTimes),
+    ConfirmResult(ConfirmBoardResult),
+    DisputeResult(DisputeBoardResult),
 }
 
 macro_rules! tournament_commands {
@@ -220,7 +223,9 @@ tournament_commands!(
     UndoTournamentWithdrawal => UndoWithdrawal,
     RecordBoardProgress => RecordProgress,
     ChangeTournamentSchedule => ChangeSchedule,
-    SetRoundTimes => SetRoundTimes
+    SetRoundTimes => SetRoundTimes,
+    ConfirmBoardResult => ConfirmResult,
+    DisputeBoardResult => DisputeResult
 );
 
 impl TournamentCommand {
@@ -256,7 +261,9 @@ impl TournamentCommand {
             | TournamentCommand::DeclineEntry(_)
             | TournamentCommand::RecordProgress(_)
             | TournamentCommand::ChangeSchedule(_)
-            | TournamentCommand::SetRoundTimes(_) => Vec::new(),
+            | TournamentCommand::SetRoundTimes(_)
+            | TournamentCommand::ConfirmResult(_)
+            | TournamentCommand::DisputeResult(_) => Vec::new(),
         }
     }
 }

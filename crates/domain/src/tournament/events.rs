@@ -5,6 +5,7 @@
 use league_scoring::{ConcessionRule, GameResult};
 use serde::{Deserialize, Serialize};
 
+pub use super::confirmation::{BoardResultAwaitingConfirmation, BoardResultDisputed};
 pub use super::progress::BoardProgressRecorded;
 use super::schedule::{RoundTimes, Schedule};
 use super::settings::{Attendance, Registration, Replacement, SeededBoard, TournamentSettings};
@@ -114,6 +115,10 @@ pub struct BoardFinished {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replacements: Vec<Replacement>,
     pub reported_by: Actor,
+    /// Who confirmed a player's report, in a tournament that asks for confirmation
+    /// (`docs/tournaments.md#result-confirmation`); absent otherwise, as in earlier logs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirmed_by: Option<Actor>,
 }
 
 /// A finished board's result was replaced, with the reason.
@@ -270,6 +275,8 @@ macro_rules! tournament_events {
                 BoardProgressRecorded = "BoardProgressRecorded" version 1 notify [BoardProgress],
                 TournamentScheduleChanged = "TournamentScheduleChanged" version 1 in catalog,
                 RoundTimesSet = "RoundTimesSet" version 1,
+                BoardResultAwaitingConfirmation = "BoardResultAwaitingConfirmation" version 1,
+                BoardResultDisputed = "BoardResultDisputed" version 1,
             }
         }
     };
@@ -309,7 +316,9 @@ impl TournamentEvent {
             | TournamentEvent::TournamentWithdrawalUndone(_)
             | TournamentEvent::BoardProgressRecorded(_)
             | TournamentEvent::TournamentScheduleChanged(_)
-            | TournamentEvent::RoundTimesSet(_) => {}
+            | TournamentEvent::RoundTimesSet(_)
+            | TournamentEvent::BoardResultAwaitingConfirmation(_)
+            | TournamentEvent::BoardResultDisputed(_) => {}
         }
     }
 }
@@ -345,7 +354,9 @@ impl TournamentEvent {
             | TournamentEvent::TournamentWithdrawalUndone(_)
             | TournamentEvent::BoardProgressRecorded(_)
             | TournamentEvent::TournamentScheduleChanged(_)
-            | TournamentEvent::RoundTimesSet(_) => Effects::NONE,
+            | TournamentEvent::RoundTimesSet(_)
+            | TournamentEvent::BoardResultAwaitingConfirmation(_)
+            | TournamentEvent::BoardResultDisputed(_) => Effects::NONE,
         }
     }
 }

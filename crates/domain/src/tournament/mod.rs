@@ -6,6 +6,7 @@
 //! how an entry is taken (`docs/tournaments.md#registration`).
 
 pub(crate) mod commands;
+mod confirmation;
 pub(crate) mod events;
 mod progress;
 mod schedule;
@@ -21,6 +22,10 @@ use league_scheduling::{SeatedPlayer, Seeding};
 use league_scoring::{GameResult, ScoringError, ScoringSystem, score_game_unexplained};
 
 pub use self::commands::*;
+pub use self::confirmation::{
+    BoardResultAwaitingConfirmation, BoardResultDisputed, ConfirmBoardResult, DisputeBoardResult,
+    PendingResult,
+};
 pub use self::events::*;
 pub use self::progress::{BoardProgress, BoardProgressRecorded, ProgressYear, RecordBoardProgress};
 pub use self::schedule::{RoundTimes, Schedule, Venue};
@@ -81,6 +86,10 @@ pub struct Board {
     pub replacements: Vec<Replacement>,
     pub reported_by: Option<Actor>,
     pub corrections: u32,
+    /// Each correction's reason, oldest first.
+    pub correction_reasons: Vec<String>,
+    /// A player's report waiting for confirmation (`docs/tournaments.md#result-confirmation`).
+    pub pending: Option<PendingResult>,
 }
 
 impl Board {
@@ -767,28 +776,55 @@ impl Tournament {
                 c.board_id
             )));
         }
+        let awaits = self.report_awaits_confirmation(c.actor, c.tournament_id);
+        if awaits && board.pending.is_some() {
+            return Err(DomainError::conflict(format!(
+                "board {} has a result awaiting confirmation: confirm or dispute it",
+                c.board_id
+            )));
+        }
         let result = validate_result(settings.scoring_system, &board.seats, &c.result)?;
         check_replacements(board, &c.replacements, context)?;
-        let mut events = vec![TournamentEvent::BoardFinished(BoardFinished {
+        if awaits {
+            return Ok(vec![TournamentEvent::BoardResultAwaitingConfirmation(
+                BoardResultAwaitingConfirmation {
+                    tournament_id: c.tournament_id,
+                    board_id: c.board_id,
+                    result,
+                    replacements: c.replacements.clone(),
+                    reported_by: c.actor,
+                },
+            )]);
+        }
+        let finished = BoardFinished {
             tournament_id: c.tournament_id,
             board_id: c.board_id,
             result,
             replacements: c.replacements.clone(),
             reported_by: c.actor,
-        })];
+            confirmed_by: None,
+        };
+        Ok(self.finishing(board, finished))
+    }
+
+    /// `finished`, with the round's and the tournament's completion when it is the last
+    /// board without a result.
+    fn finishing(&self, board: &Board, finished: BoardFinished) -> Vec<TournamentEvent> {
+        let tournament_id = finished.tournament_id;
+        let mut events = vec![TournamentEvent::BoardFinished(finished)];
         let round = self.round(board.round).expect("a board belongs to a seeded round");
-        if round.boards.iter().filter(|b| b.id != c.board_id).all(|b| b.result.is_some()) {
+        if round.boards.iter().filter(|b| b.id != board.id).all(|b| b.result.is_some()) {
             events.push(TournamentEvent::RoundCompleted(RoundCompleted {
-                tournament_id: c.tournament_id,
+                tournament_id,
                 round: board.round,
             }));
-            if board.round == settings.rounds {
+            if self.settings().is_some_and(|s| board.round == s.rounds) {
                 events.push(TournamentEvent::TournamentCompleted(TournamentCompleted {
-                    tournament_id: c.tournament_id,
+                    tournament_id,
                 }));
             }
         }
-        Ok(events)
+        events
     }
 
     fn correct(
@@ -1031,6 +1067,8 @@ impl Aggregate for Tournament {
             TournamentCommand::RecordProgress(c) => self.record_progress(c),
             TournamentCommand::ChangeSchedule(c) => self.change_schedule(c),
             TournamentCommand::SetRoundTimes(c) => self.set_round_times(c),
+            TournamentCommand::ConfirmResult(c) => self.confirm(c),
+            TournamentCommand::DisputeResult(c) => self.dispute(c),
         }
     }
 
@@ -1109,6 +1147,8 @@ impl Aggregate for Tournament {
                         replacements: Vec::new(),
                         reported_by: None,
                         corrections: 0,
+                        correction_reasons: Vec::new(),
+                        pending: None,
                     })
                     .collect(),
                 sitting_out: e.sitting_out.clone(),
@@ -1137,6 +1177,22 @@ impl Aggregate for Tournament {
                     board.result = Some(e.result.clone());
                     board.replacements = e.replacements.clone();
                     board.reported_by = Some(e.reported_by);
+                    board.pending = None;
+                }
+            }
+            TournamentEvent::BoardResultAwaitingConfirmation(e) => {
+                if let Some(board) = self.board_mut(e.board_id) {
+                    board.pending = Some(PendingResult {
+                        result: e.result.clone(),
+                        replacements: e.replacements.clone(),
+                        reported_by: e.reported_by,
+                        dispute: None,
+                    });
+                }
+            }
+            TournamentEvent::BoardResultDisputed(e) => {
+                if let Some(pending) = self.board_mut(e.board_id).and_then(|b| b.pending.as_mut()) {
+                    pending.dispute = Some((e.disputed_by, e.reason.clone()));
                 }
             }
             TournamentEvent::BoardResultCorrected(e) => {
@@ -1144,6 +1200,7 @@ impl Aggregate for Tournament {
                     board.result = Some(e.result.clone());
                     board.replacements = e.replacements.clone();
                     board.corrections += 1;
+                    board.correction_reasons.push(e.reason.clone());
                 }
             }
             TournamentEvent::RoundCompleted(e) => {

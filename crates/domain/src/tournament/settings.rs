@@ -51,6 +51,11 @@ pub struct TournamentSettings {
     /// from a stored creation when nothing is set.
     #[serde(default, skip_serializing_if = "Schedule::is_unset")]
     pub schedule: Schedule,
+    /// A result a seated player reports waits for another player of the board or a
+    /// director to confirm it (`docs/tournaments.md#result-confirmation`); absent (off) in
+    /// earlier logs.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub confirm_player_results: bool,
 }
 
 impl TournamentSettings {
@@ -80,6 +85,7 @@ impl TournamentSettings {
             replacement_scores: ReplacementScores::default(),
             registration: Registration::default(),
             schedule: Schedule::default(),
+            confirm_player_results: false,
         }
     }
 }

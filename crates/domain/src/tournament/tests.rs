@@ -7,10 +7,12 @@ use uuid::Uuid;
 use crate::fixtures::player;
 use crate::*;
 
+mod confirmation;
 mod progress;
 mod registration;
-pub(crate) use progress::one_of_each_progress_event;
 mod times;
+pub(crate) use confirmation::one_of_each_confirmation_event;
+pub(crate) use progress::one_of_each_progress_event;
 pub(crate) use registration::one_of_each_registration_event;
 pub(crate) use times::one_of_each_times_event;
 

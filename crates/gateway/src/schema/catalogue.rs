@@ -140,6 +140,12 @@ impl ScoringSystemInfo {
         self.0.players_per_game.max
     }
 
+    /// The supply centres a result's centres add up to at most (Diplomacy systems; null for
+    /// the others), so a form can show the total against it.
+    async fn total_centres(&self) -> Option<u32> {
+        self.0.system.total_centres()
+    }
+
     /// What a result must carry, besides the players themselves.
     async fn requires(&self) -> Vec<RequiredResultField> {
         self.0

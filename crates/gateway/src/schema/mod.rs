@@ -67,6 +67,7 @@ pub struct MutationRoot(
     leagues::mutation::LeagueMutation,
     tournaments::mutation::TournamentMutation,
     tournaments::progress::ProgressMutation,
+    tournaments::confirmation::ConfirmationMutation,
     walk_ins::WalkInsMutation,
     sign_up::InviteMutation,
     players::mutation::AccessMutation,

@@ -70,6 +70,9 @@ pub struct CreateTournamentInput {
     /// Dates, venue, time zone and check-in window (`docs/tournaments.md#times`); omitted:
     /// none, times shown in UTC.
     pub schedule: Option<super::times::TournamentScheduleInput>,
+    /// A result a seated player reports waits for another player of the board or a director
+    /// to confirm it (`docs/tournaments.md#result-confirmation`); omitted: off.
+    pub confirm_player_results: Option<bool>,
 }
 
 /// Registration controls (`docs/tournaments.md#registration`). At creation an omitted control
@@ -148,6 +151,9 @@ impl CreateTournamentInput {
         }
         if let Some(rule) = self.replacement_scores {
             settings.replacement_scores = rule.into();
+        }
+        if let Some(confirm) = self.confirm_player_results {
+            settings.confirm_player_results = confirm;
         }
         if let Some(registration) = self.registration {
             settings.registration =

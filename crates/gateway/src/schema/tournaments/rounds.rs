@@ -6,6 +6,7 @@ use async_graphql::{ID, Object, SimpleObject};
 use league_projections::SeatView;
 use uuid::Uuid;
 
+use super::confirmation::PendingResult;
 use super::types::Tournament;
 use crate::error::GatewayResult;
 use crate::schema::leagues::types::{GameResultValue, GameScore, Seat};
@@ -168,11 +169,11 @@ pub struct Board {
 }
 
 impl Board {
-    fn with<T>(&self, f: impl FnOnce(&league_domain::Board) -> T) -> T {
+    pub(super) fn with<T>(&self, f: impl FnOnce(&league_domain::Board) -> T) -> T {
         f(self.tournament.state.board(self.id.into()).expect("a listed board exists"))
     }
 
-    fn seat_views(&self) -> Vec<SeatView> {
+    pub(super) fn seat_views(&self) -> Vec<SeatView> {
         let labels = self.tournament.state.seat_labels();
         self.with(|b| {
             b.seats
@@ -273,6 +274,17 @@ impl Board {
     /// once finished, before any count, or when the system cannot score an unfinished game.
     async fn provisional_scores(&self) -> GatewayResult<Vec<GameScore>> {
         self.provisional_score_rows()
+    }
+
+    /// Each correction's reason, oldest first (`docs/tournaments.md#the-audit-page`).
+    async fn correction_reasons(&self) -> Vec<String> {
+        self.with(|b| b.correction_reasons.clone())
+    }
+
+    /// A player's report waiting for confirmation (`docs/tournaments.md#result-confirmation`):
+    /// not the board's result yet, and not in the standings.
+    async fn awaiting_confirmation(&self) -> GatewayResult<Option<PendingResult>> {
+        PendingResult::of(self)
     }
 }
 

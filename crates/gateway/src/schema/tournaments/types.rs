@@ -192,6 +192,12 @@ impl Tournament {
         self.settings().replacement_scores.into()
     }
 
+    /// Whether a result a seated player reports waits for confirmation
+    /// (`docs/tournaments.md#result-confirmation`).
+    async fn confirm_player_results(&self) -> bool {
+        self.settings().confirm_player_results
+    }
+
     /// Seat labels of a board, seat 1 first (the seven powers for Diplomacy).
     async fn seat_labels(&self) -> Vec<String> {
         self.state.seat_labels()
