@@ -20,7 +20,7 @@ use league_scoring::{GameResult, ScoringError, ScoringSystem, score_game_unexpla
 
 pub use self::commands::*;
 pub use self::events::*;
-pub use self::seeding::SeedingCheck;
+pub use self::seeding::{RollCallProposal, SeedingCheck};
 pub use self::settings::{
     Attendance, Registration, RegistrationChange, Replacement, ReplacementScores, SeededBoard,
     TournamentSettings,
