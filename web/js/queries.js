@@ -218,7 +218,7 @@ query Tournament($id: ID!) {
     waitlist { id name }
     entryRequests { id name }
     rollCall { answered present standby twoBoards player { id name } }
-    proposal { round present problem sittingOut { id name } playingTwice { id name } }
+    proposal { round present problem sittingOut { id name } playingTwice { id name } reasons { player { id } reason } }
     rounds {
       number started completed topBoard
       sittingOut { id name }
