@@ -118,10 +118,9 @@ export async function tournamentView(main, [id]) {
       standingsBody),
     page.director ? laterRollCall : null,
     oneStepAway("earlier-rounds", h("span", {}, "Earlier rounds"), false, earlier),
-    oneStepAway("entrants-more", entrantsSummary, beforeFirstRound && page.director, entrants),
-    oneStepAway("settings-more", h("span", {}, "Settings and registration"), beforeFirstRound, settings, registration),
-    oneStepAway("links-more", h("span", {}, "Downloads, organisers and seeding checks"), false,
-      walkIns, sheet, downloads("tournaments", id), organisers, checks));
+    oneStepAway("entrants-more", entrantsSummary, beforeFirstRound && page.director, entrants, walkIns, sheet),
+    oneStepAway("settings-more", h("span", {}, "Settings, registration and organisers"), beforeFirstRound, settings, registration, organisers),
+    oneStepAway("links-more", h("span", {}, "Downloads and seeding checks"), false, downloads("tournaments", id), checks));
 
   const render = () => {
     const action = nextAction(page.t);
