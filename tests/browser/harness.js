@@ -40,6 +40,31 @@ export async function sidewaysScroll(page) {
   return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 }
 
+/**
+ * No serious or critical axe violation on the page, and (at 360 px) no sideways scroll; the
+ * viewport is put back after.
+ * @param {import("@playwright/test").Page} page
+ */
+export async function pageIsSound(page) {
+  expect(await accessibilityProblems(page), page.url()).toEqual([]);
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 360, height: 780 });
+  expect(await sidewaysScroll(page), page.url()).toBeLessThanOrEqual(0);
+  if (size) await page.setViewportSize(size);
+}
+
+/**
+ * Opens the closed section `details#id` of a page (one step away from its top) if it is not
+ * open already; true when it took a press.
+ * @param {import("@playwright/test").Page} page @param {string} id
+ */
+export async function openSection(page, id) {
+  const section = page.locator(`details#${id}`);
+  if (await section.evaluate((/** @type {HTMLDetailsElement} */ d) => d.open)) return false;
+  await section.locator("summary").click();
+  return true;
+}
+
 /** A phone as the issue's figures were measured on (390 px wide, touch). */
 export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 /** A desktop browser. */

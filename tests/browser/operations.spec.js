@@ -10,7 +10,7 @@
 // no serious or critical violation on the new pages nor on GraphiQL, and no new page scrolls
 // sideways at 360 px.
 import { test, expect } from "@playwright/test";
-import { setUp, accessibilityProblems, sidewaysScroll, PHONE, DESKTOP } from "./harness.js";
+import { setUp, accessibilityProblems, pageIsSound, PHONE, DESKTOP } from "./harness.js";
 import { ADMIN } from "./server.js";
 
 /** @typedef {import("@playwright/test").Page} Page */
@@ -42,15 +42,6 @@ function actionCounter() {
 
 /** The page's main navigation. @param {Page} page */
 const nav = (page) => page.getByRole("navigation", { name: "Main" });
-
-/** No serious or critical axe violation, and (at 360 px) no sideways scroll. @param {Page} page */
-async function pageIsSound(page) {
-  expect(await accessibilityProblems(page), page.url()).toEqual([]);
-  const size = page.viewportSize();
-  await page.setViewportSize({ width: 360, height: 780 });
-  expect(await sidewaysScroll(page), page.url()).toBeLessThanOrEqual(0);
-  if (size) await page.setViewportSize(size);
-}
 
 for (const [label, device] of DEVICES) {
   test(`every documented operation has a page (${label})`, async ({ browser }, info) => {

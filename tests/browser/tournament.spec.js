@@ -9,7 +9,7 @@
 import { resolve } from "node:path";
 import { test, expect } from "@playwright/test";
 import { ADMIN } from "./server.js";
-import { setUp } from "./harness.js";
+import { openSection, setUp } from "./harness.js";
 
 /** @typedef {import("@playwright/test").Page} Page */
 /** @typedef {import("@playwright/test").Locator} Locator */
@@ -85,8 +85,10 @@ test("a director runs a three-round Diplomacy tournament in the web app", async 
     });
     const tournamentId = tournamentUrl.split("/").pop() ?? "";
 
-    /** Enters a player through the director's form. @param {string} name */
+    /** Enters a player through the director's form (the entrants are one step away once a
+     * round is seeded). @param {string} name */
     const enter = async (name) => {
+      await openSection(admin, "entrants-more");
       const form = admin.getByRole("form", { name: "Enter a player" });
       await form.getByLabel("Player").selectOption({ label: name });
       await form.getByRole("button", { name: "Enter player" }).click();
@@ -199,6 +201,7 @@ test("a director runs a three-round Diplomacy tournament in the web app", async 
     });
 
     await test.step("6. a withdrawal after round 2; round 3 with the other 21 and a swap before it starts", async () => {
+      await openSection(admin, "entrants-more");
       await admin.getByRole("button", { name: `Withdraw ${withdrawing}` }).click();
       // A withdrawal asks to confirm: the first press changes nothing.
       await expect(admin.getByText(`Withdraw ${withdrawing}? They will not be seated again.`)).toBeVisible();
@@ -252,6 +255,7 @@ test("a director runs a three-round Diplomacy tournament in the web app", async 
     });
 
     await test.step("8. every seeding re-runs to the same boards; the board call prints seven powers per board", async () => {
+      await openSection(admin, "links-more");
       await admin.getByRole("button", { name: "Verify seeding" }).click();
       const checks = admin.locator("#seeding-check-results tbody tr");
       await expect(checks).toHaveCount(3);

@@ -221,6 +221,23 @@ function awaiting(id, boardId, board, pending, { seated, manager, me }) {
         () => gql(Q.DISPUTE_BOARD_RESULT, { tournamentId: id, boardId, reason: reason.value, idempotencyKey: crypto.randomUUID() }), "Result disputed.", after) }, "Dispute result")) : null);
 }
 
+/** A board's table label, as the board call and the wall sheet name it. @param {any} board */
+const tableLabel = (board) => `Table ${board.number}`;
+
+/** The board call by player name, alphabetical, for posting on a wall: each seat's player,
+ * table and power (a player on two boards has two lines), then who sits out. @param {any} round */
+function byPlayerName(round) {
+  const lines = round.boards.flatMap((/** @type {any} */ b) => b.seats.map((/** @type {any} */ s) => ({ name: s.player.name, table: tableLabel(b), power: s.label })));
+  for (const p of round.sittingOut) lines.push({ name: p.name, table: "Sits out", power: "—" });
+  lines.sort((a, b) => a.name.localeCompare(b.name) || a.table.localeCompare(b.table, undefined, { numeric: true }));
+  return h("section", { class: "call-by-name", "aria-labelledby": "call-by-name-h" },
+    h("h2", { id: "call-by-name-h" }, "By player name"),
+    h("table", {},
+      h("thead", {}, h("tr", {}, ...["Player", "Table", "Power"].map((x) => h("th", { scope: "col" }, x)))),
+      h("tbody", {}, lines.map((line) => h("tr", { "data-player": line.name },
+        h("th", { scope: "row" }, line.name), h("td", {}, line.table), h("td", {}, line.power))))));
+}
+
 /** @type {import("./main.js").View} */
 export async function boardCallView(main, [id, number]) {
   const { tournament } = await gql(Q.BOARD_CALL, { id, round: Number(number) });
@@ -233,12 +250,14 @@ export async function boardCallView(main, [id, number]) {
     h("h1", {}, `${tournament.name}: round ${round.number} board call`),
     h("div", { class: "actions no-print" },
       h("button", { type: "button", class: "primary", onclick: () => window.print() }, "Print"),
+      h("a", { href: "#call-by-name-h", class: "button" }, "By player name"),
       h("a", { href: `/tournaments/${id}`, class: "button" }, "Back to the tournament")),
     h("div", { class: "board-call" }, round.boards.map((/** @type {any} */ b) => h("section", { class: "call-board", "data-board": b.number, "aria-labelledby": `call-board-${b.number}` },
-      h("h2", { id: `call-board-${b.number}` }, `Board ${b.number}`),
+      h("h2", { id: `call-board-${b.number}` }, `${tableLabel(b)}: board ${b.number}`),
       h("table", {},
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Power"), h("th", { scope: "col" }, "Player"))),
         h("tbody", {}, b.seats.map((/** @type {any} */ s) => h("tr", {}, h("th", { scope: "row" }, s.label), h("td", {}, s.player.name)))))))),
     h("p", { class: "sitting-out" }, `Sitting out: ${names(round.sittingOut)}.`),
-    h("p", { class: "playing-twice" }, `Playing two boards: ${names(round.playingTwice)}.`));
+    h("p", { class: "playing-twice" }, `Playing two boards: ${names(round.playingTwice)}.`),
+    byPlayerName(round));
 }

@@ -234,7 +234,7 @@ query Tournament($id: ID!) {
     waitlist { id name }
     entryRequests { id name }
     rollCall { answered present standby twoBoards player { id name } }
-    proposal { round present problem sittingOut { id name } playingTwice { id name } }
+    proposal { round present problem sittingOut { id name } playingTwice { id name } reasons { player { id } reason } }
     rounds {
       number started completed topBoard
       sittingOut { id name }
@@ -582,6 +582,9 @@ query Kiosk($id: ID!) {
       number completed
       boards { id number finished seats { label player { id name } } progress { powers { seat power counts { year centres } eliminatedYear } } }
     }
+  }
+}`;
+
 /** Confirming or disputing a player's report that awaits confirmation (docs/tournaments.md#result-confirmation). */
 export const CONFIRM_BOARD_RESULT = /* GraphQL */ `
 mutation ConfirmBoardResult($tournamentId: ID!, $boardId: ID!, $idempotencyKey: String) {

@@ -1,7 +1,7 @@
 // @ts-check
 /** @file What the tournament pages share: the server's tournament catalogue (asked once per
- * page load), every registered player, a player picker, names in a sentence, and the state a
- * tournament page's section views read. */
+ * page load), every registered player, a player picker, names in a sentence, keyboard focus
+ * kept across a refresh, and the state a tournament page's section views read. */
 
 import { gql } from "./api.js";
 import { h } from "./dom.js";
@@ -73,4 +73,19 @@ export function playerSelect(players, empty) {
 /** Names joined for a sentence, or "nobody". @param {PlayerRef[]} players */
 export function names(players) {
   return players.length === 0 ? "nobody" : players.map((p) => p.name).join(", ");
+}
+
+/**
+ * Runs `render` (which may rebuild the controls under `root`) and gives keyboard focus back to
+ * the control that had it: the same element if it survived, else the new one with the same
+ * `data-focus-key`, so pressing a control never drops focus to the page.
+ * @param {HTMLElement} root @param {() => void} render
+ */
+export function keepFocus(root, render) {
+  const active = document.activeElement;
+  const key = active instanceof HTMLElement && root.contains(active) ? active.dataset.focusKey : undefined;
+  render();
+  if (!key || (document.activeElement instanceof HTMLElement && document.activeElement !== document.body)) return;
+  const again = root.querySelector(`[data-focus-key="${CSS.escape(key)}"]`);
+  if (again instanceof HTMLElement) again.focus({ preventScroll: true });
 }

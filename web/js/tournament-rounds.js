@@ -1,7 +1,8 @@
 // @ts-check
-/** @file A tournament page's rounds: a player's own boards and powers, every seeded round
- * (its boards with seats and scores, who sits out and plays two boards, its swaps, seeding
- * record and the director's swap form), and the seeding checks. */
+/** @file A tournament page's rounds: a player's own board and power (earlier ones one step
+ * away), the current round and the earlier ones (each with its boards, seats and scores, who
+ * sits out and plays two boards, its swaps, seeding record and the director's swap form), and
+ * the seeding checks. */
 
 import { gql } from "./api.js";
 import { h, replace, score, badge, announce } from "./dom.js";
@@ -14,22 +15,29 @@ import { roundTimesText } from "./times.js";
 /** @typedef {import("./tournament-common.js").TournamentPage} TournamentPage */
 /** @typedef {import("./tournament-common.js").PlayerRef} PlayerRef */
 
-/** A signed-in player's boards, round by round, with their power on each.
- * @param {HTMLElement} mine @param {TournamentPage} page */
+/** One of a player's boards: a link to it and their power. @param {TournamentPage} page @param {any} b */
+function myBoard(page, b) {
+  const seat = b.seats.find((/** @type {any} */ s) => s.player.id === page.me);
+  return h("li", { "data-round": b.round },
+    h("a", { href: `/tournaments/${page.id}/boards/${b.id}` }, `Round ${b.round}, board ${b.number}`), `: ${seat?.label ?? "?"}`,
+    b.finished ? " (finished)" : "");
+}
+
+/** A signed-in player's board and power in the latest round they are seated in, first; their
+ * earlier boards one step away. @param {HTMLElement} mine @param {TournamentPage} page */
 export function renderMyBoards(mine, page) {
-  const { me, myBoards, id } = page;
+  const { me, myBoards } = page;
   if (!me) {
     replace(mine);
     return;
   }
+  const latest = Math.max(0, ...myBoards.map((b) => b.round));
+  const earlier = myBoards.filter((b) => b.round !== latest).reverse();
   replace(mine, h("h2", { id: "my-boards-h" }, "My board and power"),
     myBoards.length === 0 ? h("p", {}, "You are not seated in any round yet.")
-      : h("ul", { class: "my-boards" }, myBoards.map((b) => {
-          const seat = b.seats.find((/** @type {any} */ s) => s.player.id === me);
-          return h("li", { "data-round": b.round },
-            h("a", { href: `/tournaments/${id}/boards/${b.id}` }, `Round ${b.round}, board ${b.number}`), `: ${seat?.label ?? "?"}`,
-            b.finished ? " (finished)" : "");
-        })));
+      : h("ul", { class: "my-boards" }, myBoards.filter((b) => b.round === latest).map((b) => myBoard(page, b))),
+    earlier.length === 0 ? null
+      : h("details", {}, h("summary", {}, "My earlier boards"), h("ul", { class: "my-boards" }, earlier.map((b) => myBoard(page, b)))));
 }
 
 /** The round's status: seeded, running (a board has a result) or completed. @param {any} round */
@@ -114,12 +122,17 @@ function scheduleView(t) {
       ...roundTimes.map((/** @type {any} */ r) => h("li", {}, roundTimesText(r, schedule.timeZone)))));
 }
 
-/** Every seeded round, newest first. @param {HTMLElement} rounds @param {TournamentPage} page */
-export function renderRounds(rounds, page) {
+/** The current round (the latest seeded) in `current`, with when and where the tournament is
+ * played, the earlier ones, newest first, in `earlier`. @param {HTMLElement} current
+ * @param {HTMLElement} earlier @param {TournamentPage} page */
+export function renderRounds(current, earlier, page) {
   const { t } = page;
-  replace(rounds, h("h2", { id: "rounds-h" }, `Rounds (${t.rounds.length}/${t.roundCount} seeded)`),
+  const latest = t.rounds.at(-1);
+  replace(current, h("h2", { id: "rounds-h" }, latest ? `Round ${latest.number} of ${t.roundCount}` : `Rounds (0/${t.roundCount} seeded)`),
     scheduleView(t),
-    t.rounds.length === 0 ? h("p", {}, "No round seeded yet.") : [...t.rounds].reverse().map((round) => roundSection(page, round)));
+    latest ? roundSection(page, latest) : h("p", {}, "No round seeded yet."));
+  const older = t.rounds.slice(0, -1).reverse();
+  replace(earlier, older.length === 0 ? h("p", {}, "No earlier round.") : older.map((/** @type {any} */ round) => roundSection(page, round)));
 }
 
 /** One round's check: the recorded seeding against the one re-run from the log. @param {any} c */

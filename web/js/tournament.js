@@ -1,10 +1,13 @@
 // @ts-check
-/** @file A tournament's page: settings, registration with its waitlist and requests, entrants,
- * the open round's roll call with its live proposal, a player's own boards and powers, every
- * seeded round with its boards, seeding record and swap form, standings per round updated
- * live, and the seeding checks. This module holds the page's state and its refresh; one view
- * per section renders it (tournament-registration.js, tournament-entrants.js,
- * tournament-roll-call.js, tournament-rounds.js). */
+/** @file A tournament's page in the order people use it on the day (docs/tournaments.md#the-web-app):
+ * for its directors what to do next (the open roll call, the round in play and the boards
+ * still missing a result, or the standings once it is complete); for a player their next
+ * board and power, then their check-in; then the current round's boards and the standings,
+ * updated live. Earlier rounds, entrants, settings, registration, links and the seeding checks
+ * are one step away in closed sections. This module holds the page's state, its refresh and
+ * where each part goes; one view per part renders it (tournament-next.js,
+ * tournament-registration.js, tournament-entrants.js, tournament-roll-call.js,
+ * tournament-rounds.js). */
 
 import { gql, session } from "./api.js";
 import { h, replace, announce } from "./dom.js";
@@ -13,11 +16,12 @@ import * as Q from "./queries.js";
 import { command, keeper } from "./forms.js";
 import { follow, liveBadge, serial } from "./live.js";
 import { downloads, tournamentStandingsTable } from "./standings.js";
-import { allPlayers, tournamentCatalogue } from "./tournament-common.js";
+import { allPlayers, keepFocus, tournamentCatalogue } from "./tournament-common.js";
 import { renderActions, renderEntrants, renderSettings, renderTitle } from "./tournament-entrants.js";
 import { renderRegistration } from "./tournament-registration.js";
 import { renderRollCall } from "./tournament-roll-call.js";
 import { renderChecks, renderMyBoards, renderRounds } from "./tournament-rounds.js";
+import { nextAction, renderNext } from "./tournament-next.js";
 
 /** @typedef {import("./tournament-common.js").TournamentPage} TournamentPage */
 
@@ -67,6 +71,12 @@ async function pageState(id, first, { cat, tcat }) {
   return page;
 }
 
+/** A closed section one step away from the page's top, open when `open`.
+ * @param {string} id @param {HTMLElement} summary @param {boolean} open @param {...any} children */
+function oneStepAway(id, summary, open, ...children) {
+  return h("details", { id, class: "one-step", ...(open ? { open: true } : {}) }, h("summary", {}, summary), ...children);
+}
+
 /** @type {import("./main.js").View} */
 export async function tournamentView(main, [id]) {
   const [{ tournament: first }, cat, tcat] = await Promise.all([gql(Q.TOURNAMENT, { id }), catalogue(), tournamentCatalogue()]);
@@ -75,14 +85,20 @@ export async function tournamentView(main, [id]) {
     return;
   }
   const page = await pageState(id, first, { cat, tcat });
+  // Before the first round the director's work is entrants, settings and registration.
+  const beforeFirstRound = first.rounds.length === 0;
   const title = h("h1", {});
   const actions = h("div", { class: "actions" });
+  const next = h("section", { "aria-labelledby": "next-h", id: "next" });
   const settings = h("section", { "aria-labelledby": "settings-h" });
   const registration = h("section", { "aria-labelledby": "registration-h", id: "registration" });
   const entrants = h("section", { "aria-labelledby": "entrants-h" });
   const rollCall = h("section", { "aria-labelledby": "roll-call-h", id: "roll-call" });
   const mine = h("section", { "aria-labelledby": "my-boards-h", id: "my-boards" });
-  const rounds = h("section", { "aria-labelledby": "rounds-h", id: "rounds" });
+  const current = h("section", { "aria-labelledby": "rounds-h", id: "rounds" });
+  const earlier = h("div", {});
+  // Where the current round sits when it is not the director's next action.
+  const currentSlot = h("div", {}, current);
   const live = liveBadge();
   const standingsBody = h("div", { id: "standings", "aria-live": "polite" });
   const roundSelect = /** @type {HTMLSelectElement} */ (h("select", { id: "standings-after" }));
@@ -92,35 +108,59 @@ export async function tournamentView(main, [id]) {
     ? h("p", {}, h("a", { href: `/tournaments/${id}/sign-in-sheet` }, "Sign-in QR codes for every entrant (print)"))
     : null;
   const organisers = h("p", {}, h("a", { href: `/tournaments/${id}/organisers`, class: "button" }, page.director ? "Organisers: add a co-organiser" : "Organisers"));
-  replace(main, title, actions, walkIns, sheet, downloads("tournaments", id), organisers, settings, registration, entrants, rollCall, mine, rounds,
+  // The director's roll call while a round is in play: early check-ins for the next one.
+  const laterRollCall = oneStepAway("later-roll-call", h("span", {}, "Roll call for the next round"), false);
+  const entrantsSummary = h("span", {});
+  replace(main, title, actions, page.director ? next : null, mine, page.director ? null : rollCall, currentSlot,
     h("section", { "aria-labelledby": "standings-h" },
       h("h2", { id: "standings-h" }, "Standings ", live.element),
       h("div", { class: "field" }, h("label", { for: "standings-after" }, "Standings after"), roundSelect),
       standingsBody),
-    checks);
+    page.director ? laterRollCall : null,
+    oneStepAway("earlier-rounds", h("span", {}, "Earlier rounds"), false, earlier),
+    oneStepAway("entrants-more", entrantsSummary, beforeFirstRound && page.director, entrants, walkIns, sheet),
+    oneStepAway("settings-more", h("span", {}, "Settings, registration and organisers"), beforeFirstRound, settings, registration, organisers),
+    oneStepAway("links-more", h("span", {}, "Downloads and seeding checks"), false, downloads("tournaments", id), checks));
 
   const render = () => {
+    const action = nextAction(page.t);
     renderTitle(title, page);
     renderSettings(settings, page);
     renderActions(actions, page);
     renderRegistration(registration, page);
     renderEntrants(entrants, page);
+    replace(entrantsSummary, `Entrants (${page.t.entrants.length})`);
     renderRollCall(rollCall, page);
     renderMyBoards(mine, page);
-    renderRounds(rounds, page);
+    renderRounds(current, earlier, page);
+    if (page.director) {
+      // The round in play is the director's next action (its boards go to the top);
+      // otherwise the open roll call is, and the round stays in its place.
+      const inPlay = action.kind === "in-play";
+      const part = inPlay ? current : page.t.nextRound === null ? null : rollCall;
+      renderNext(next, page, action, part);
+      if (!inPlay && current.parentElement !== currentSlot) currentSlot.append(current);
+      if (part !== rollCall && rollCall.parentElement !== laterRollCall) laterRollCall.append(rollCall);
+      laterRollCall.hidden = !inPlay || page.t.nextRound === null;
+    }
     renderStandings(roundSelect, standingsBody, page);
   };
-  page.reload = serial(async () => {
+  // Live events come in bursts (a whole roll call marked at once): one refresh waits at most.
+  const refresh = serial(async () => {
+    queued = null;
     await load(page);
-    render();
+    keepFocus(main, render);
   });
+  /** @type {Promise<void> | null} */
+  let queued = null;
+  page.reload = () => (queued ??= refresh());
   roundSelect.addEventListener("change", () => {
     page.afterRound = roundSelect.value === "" ? null : Number(roundSelect.value);
     void page.reload();
   });
 
   await load(page);
-  render();
+  keepFocus(main, render);
   renderChecks(checks, id);
 
   // Every event of the tournament's stream (roll-call answers included) refreshes the page;

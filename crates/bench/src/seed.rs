@@ -124,6 +124,7 @@ fn tournament(players: usize, rounds: usize, seed: u64) -> Result<Vec<RoundFigur
                 standby: false,
                 two_boards: false,
                 times_sat_out,
+                rank: None,
             })
             .collect();
         let plan = plan_round(POWERS.len(), &present).map_err(failed)?;

@@ -100,7 +100,9 @@ pub use tournament::{
     TournamentPlayerWithdrawn, TournamentRegistrationChanged, TournamentSettings, TournamentStatus,
     TournamentWithdrawalUndone, UndoTournamentWithdrawal, WithdrawFromTournament,
 };
-pub use tournament::{BoardProgress, BoardProgressRecorded, ProgressYear, RecordBoardProgress};
+pub use tournament::{
+    BoardProgress, BoardProgressRecorded, ProgressYear, RecordBoardProgress, RollCallProposal,
+};
 pub use tournament::{
     ChangeTournamentSchedule, RoundTimes, RoundTimesSet, Schedule, SetRoundTimes,
     TournamentScheduleChanged, Venue,

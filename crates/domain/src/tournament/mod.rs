@@ -29,7 +29,7 @@ pub use self::confirmation::{
 pub use self::events::*;
 pub use self::progress::{BoardProgress, BoardProgressRecorded, ProgressYear, RecordBoardProgress};
 pub use self::schedule::{RoundTimes, Schedule, Venue};
-pub use self::seeding::SeedingCheck;
+pub use self::seeding::{RollCallProposal, SeedingCheck};
 pub use self::settings::{
     Attendance, Registration, RegistrationChange, Replacement, ReplacementScores, SeededBoard,
     TournamentSettings,

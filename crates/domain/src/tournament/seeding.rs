@@ -36,6 +36,15 @@ impl SeedingCheck {
     }
 }
 
+/// The roll call's proposal for a round: who sits out, who plays twice, and why each of them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RollCallProposal {
+    pub sitting_out: Vec<PlayerId>,
+    pub playing_twice: Vec<PlayerId>,
+    /// Each chosen player's reason, e.g. "lowest ranked of those who sat out least (rank 22)".
+    pub reasons: Vec<(PlayerId, String)>,
+}
+
 impl Tournament {
     /// Round `round`'s present players, in entry order: active entrants whose latest roll-call
     /// answer is present.
@@ -49,11 +58,12 @@ impl Tournament {
             .collect()
     }
 
-    /// Who sits out and who plays twice in round `round`: the command's choice, checked, or the
-    /// roll-call proposal (`docs/tournaments.md#rounds-and-roll-call`).
-    pub fn proposal(&self, round: u32) -> Result<(Vec<PlayerId>, Vec<PlayerId>), DomainError> {
+    /// Who sits out and who plays twice in round `round` if nobody chooses otherwise, and why
+    /// (`docs/tournaments.md#rounds-and-roll-call`).
+    pub fn proposal(&self, round: u32) -> Result<RollCallProposal, DomainError> {
         let k = self.settings().map_or(0, |s| s.players_per_board) as usize;
         let answers = self.roll_call(round);
+        let standings = self.standings(None).unwrap_or_default();
         let attendees: Vec<Attendee> = self
             .present(round)
             .into_iter()
@@ -65,12 +75,22 @@ impl Tournament {
                     standby: attendance.standby,
                     two_boards: attendance.two_boards,
                     times_sat_out: self.times_sat_out(player),
+                    rank: standings.iter().find(|s| s.player == player).map(|s| s.rank),
                 }
             })
             .collect();
         let plan = plan_round(k, &attendees)
             .map_err(|error| DomainError::CannotSeed(error.to_string()))?;
-        Ok((parse_players(&plan.sitting_out)?, parse_players(&plan.playing_twice)?))
+        let reasons = plan
+            .reasons
+            .iter()
+            .map(|(player, reason)| Ok((parse_player(player)?, reason.clone())))
+            .collect::<Result<_, DomainError>>()?;
+        Ok(RollCallProposal {
+            sitting_out: parse_players(&plan.sitting_out)?,
+            playing_twice: parse_players(&plan.playing_twice)?,
+            reasons,
+        })
     }
 
     pub(super) fn plan(
@@ -78,7 +98,8 @@ impl Tournament {
         c: &SeedRound,
     ) -> Result<(Vec<PlayerId>, Vec<PlayerId>), DomainError> {
         if c.sitting_out.is_none() && c.playing_twice.is_none() {
-            return self.proposal(c.round);
+            let proposal = self.proposal(c.round)?;
+            return Ok((proposal.sitting_out, proposal.playing_twice));
         }
         let present = self.present(c.round);
         let sitting_out = c.sitting_out.clone().unwrap_or_default();
@@ -216,10 +237,11 @@ impl Tournament {
 }
 
 fn parse_players(players: &[String]) -> Result<Vec<PlayerId>, DomainError> {
-    players
-        .iter()
-        .map(|p| {
-            p.parse().map_err(|_| DomainError::Inconsistent(format!("the planner returned {p:?}")))
-        })
-        .collect()
+    players.iter().map(|p| parse_player(p)).collect()
+}
+
+fn parse_player(player: &str) -> Result<PlayerId, DomainError> {
+    player
+        .parse()
+        .map_err(|_| DomainError::Inconsistent(format!("the planner returned {player:?}")))
 }

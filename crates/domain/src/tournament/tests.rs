@@ -188,6 +188,43 @@ fn a_standby_sits_out_and_a_volunteer_plays_two_boards() {
 }
 
 #[test]
+fn the_proposal_benches_the_lowest_ranked_never_the_first_entrant_for_entry_order_alone() {
+    // Given 15 entrants, round 1 played by players 1–14 (player 15 absent), so everyone but
+    // player 15 has a score; round 2 with all 15 present: one must sit out (15 = 2 × 7 + 1).
+    let mut events = with_entrants(settings(3), 15);
+    all_present(&mut events, 14, 1);
+    then(&mut events, seed(1));
+    report_round(&mut events, 1);
+    all_present(&mut events, 15, 2);
+    let tournament = given(&events);
+    let standings = tournament.standings(None).unwrap();
+    let last = standings.iter().find(|s| s.player == player(15)).unwrap().rank;
+    assert_eq!(last, 15, "player 15 did not play: last");
+    // When the roll call's proposal is read and the round seeded
+    let proposal = tournament.proposal(2).unwrap();
+    then(&mut events, seed(2));
+    // Then the lowest ranked of those who sat out least sits out, saying why; the first
+    // entrant (whom entry order alone would bench) plays.
+    assert_eq!(proposal.sitting_out, vec![player(15)]);
+    assert_eq!(
+        proposal.reasons,
+        vec![(player(15), "lowest ranked of those who sat out least (rank 15)".to_owned())]
+    );
+    assert_eq!(given(&events).round(2).unwrap().sitting_out, vec![player(15)]);
+    // And in round 3, the one who sat out plays: the lowest ranked of the others sits out.
+    report_round(&mut events, 2);
+    all_present(&mut events, 15, 3);
+    let tournament = given(&events);
+    let proposal = tournament.proposal(3).unwrap();
+    let ranks: Vec<(PlayerId, u32)> =
+        tournament.standings(None).unwrap().into_iter().map(|s| (s.player, s.rank)).collect();
+    let lowest = ranks.iter().filter(|(p, _)| *p != player(15)).map(|(_, r)| *r).max().unwrap();
+    assert_eq!(proposal.sitting_out.len(), 1);
+    assert_ne!(proposal.sitting_out[0], player(15));
+    assert!(ranks.contains(&(proposal.sitting_out[0], lowest)), "{proposal:?} {ranks:?}");
+}
+
+#[test]
 fn too_few_present_is_refused_naming_the_shortfall_and_changes_nothing() {
     let mut events = with_entrants(settings(3), 10);
     all_present(&mut events, 5, 1);

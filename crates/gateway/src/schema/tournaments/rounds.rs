@@ -41,8 +41,19 @@ pub struct RoundProposal {
     pub present: u32,
     pub sitting_out: Vec<Player>,
     pub playing_twice: Vec<Player>,
+    /// Why each player sitting out or playing twice was chosen
+    /// (`docs/tournaments.md#rounds-and-roll-call`).
+    pub reasons: Vec<ProposalReason>,
     /// Why the round cannot be seeded now (the shortfall), if it cannot.
     pub problem: Option<String>,
+}
+
+/// Why the proposal has a player sit out or play twice, e.g. "volunteered (standby)" or
+/// "lowest ranked of those who sat out least (rank 22)".
+#[derive(SimpleObject)]
+pub struct ProposalReason {
+    pub player: Player,
+    pub reason: String,
 }
 
 /// A seeded round.

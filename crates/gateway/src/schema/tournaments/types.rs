@@ -12,8 +12,8 @@ use uuid::Uuid;
 
 use super::inputs::{ReplacementScores, RoundScoring, TournamentScoringInfo, TournamentStatus};
 use super::rounds::{
-    Board, BoardScore, Entrant, RollCallEntry, Round, RoundProposal, RoundScore, SeedingCheck,
-    TournamentStanding,
+    Board, BoardScore, Entrant, ProposalReason, RollCallEntry, Round, RoundProposal, RoundScore,
+    SeedingCheck, TournamentStanding,
 };
 use crate::error::{GatewayError, GatewayResult};
 use crate::schema::feeds::fields::{ExportFormat, ExportTableValue, export};
@@ -323,11 +323,24 @@ impl Tournament {
         let round = self.state.next_round()?;
         let present = self.state.present(round).len() as u32;
         Some(match self.state.proposal(round) {
-            Ok((sitting_out, playing_twice)) => RoundProposal {
+            Ok(proposal) => RoundProposal {
                 round,
                 present,
-                sitting_out: sitting_out.into_iter().map(|p| self.player(p.into())).collect(),
-                playing_twice: playing_twice.into_iter().map(|p| self.player(p.into())).collect(),
+                sitting_out: proposal
+                    .sitting_out
+                    .iter()
+                    .map(|p| self.player((*p).into()))
+                    .collect(),
+                playing_twice: proposal
+                    .playing_twice
+                    .iter()
+                    .map(|p| self.player((*p).into()))
+                    .collect(),
+                reasons: proposal
+                    .reasons
+                    .into_iter()
+                    .map(|(p, reason)| ProposalReason { player: self.player(p.into()), reason })
+                    .collect(),
                 problem: None,
             },
             Err(error) => RoundProposal {
@@ -335,6 +348,7 @@ impl Tournament {
                 present,
                 sitting_out: Vec::new(),
                 playing_twice: Vec::new(),
+                reasons: Vec::new(),
                 problem: Some(error.to_string()),
             },
         })
