@@ -1,8 +1,10 @@
 //! The live feed a subscription streams from: the application's notifications that concern
-//! it, each turned into an item, until the server shuts down.
+//! it, each turned into an item, until the server shuts down; and the standings rows a
+//! subscription sent last, so that its next update carries only the rows that changed
+//! (`docs/api.md#live-updates`).
 
 use std::future::Future;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use async_graphql::Context;
 use futures::Stream;
@@ -49,4 +51,30 @@ where
             }
         }
     })
+}
+
+/// A subscription's standings as it last stood (its stream's version and rows): the next
+/// update names that version and carries only the rows that differ from these.
+pub(crate) struct SentRows<R>(Mutex<(u64, Arc<[R]>)>);
+
+impl<R: PartialEq + Clone> SentRows<R> {
+    /// The standings a subscription starts from: `rows` at stream version `version`.
+    pub(crate) fn new(version: u64, rows: Arc<[R]>) -> Self {
+        SentRows(Mutex::new((version, rows)))
+    }
+
+    /// The version the rows stood at and the rows of `now` (at `version`) that differ from
+    /// them; `now` becomes what was sent. `None` when `version` is not newer (the rows the
+    /// subscription started from include it already).
+    pub(crate) fn advance(&self, version: u64, now: Arc<[R]>) -> Option<(u64, Vec<R>)> {
+        let mut sent = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let (previous, rows) = &*sent;
+        if version <= *previous {
+            return None;
+        }
+        let changed = now.iter().filter(|row| !rows.contains(row)).cloned().collect();
+        let previous = *previous;
+        *sent = (version, now);
+        Some((previous, changed))
+    }
 }

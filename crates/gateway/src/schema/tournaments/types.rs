@@ -73,6 +73,37 @@ impl Tournament {
     pub(super) fn player(&self, id: Uuid) -> Player {
         Player::new(self.app.clone(), id)
     }
+
+    /// A line of the standings as the API shows it.
+    pub(super) fn standing(
+        &self,
+        row: league_scoring::TournamentStanding<league_domain::PlayerId>,
+    ) -> TournamentStanding {
+        TournamentStanding {
+            rank: row.rank,
+            player: self.player(row.player.into()),
+            total: row.total,
+            games: row.games,
+            wins: row.wins,
+            draws: row.draws,
+            notes: row.notes,
+            rounds: row
+                .rounds
+                .into_iter()
+                .map(|r| RoundScore {
+                    round: r.round,
+                    score: r.score,
+                    sat_out: r.sat_out,
+                    dropped: r.dropped,
+                    boards: r
+                        .boards
+                        .into_iter()
+                        .map(|b| BoardScore { board: b.board, score: b.score, dropped: b.dropped })
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
 }
 
 #[Object]
@@ -328,37 +359,7 @@ impl Tournament {
         let after_round = after_round.map(|r| count(r, "afterRound")).transpose()?;
         let as_of = as_of.map(|as_of| as_of.to_bound()).transpose()?;
         let rows = self.app.tournament_standings(self.id, &self.state, after_round, as_of).await?;
-        Ok(rows
-            .into_iter()
-            .map(|row| TournamentStanding {
-                rank: row.rank,
-                player: self.player(row.player.into()),
-                total: row.total,
-                games: row.games,
-                wins: row.wins,
-                draws: row.draws,
-                notes: row.notes,
-                rounds: row
-                    .rounds
-                    .into_iter()
-                    .map(|r| RoundScore {
-                        round: r.round,
-                        score: r.score,
-                        sat_out: r.sat_out,
-                        dropped: r.dropped,
-                        boards: r
-                            .boards
-                            .into_iter()
-                            .map(|b| BoardScore {
-                                board: b.board,
-                                score: b.score,
-                                dropped: b.dropped,
-                            })
-                            .collect(),
-                    })
-                    .collect(),
-            })
-            .collect())
+        Ok(rows.into_iter().map(|row| self.standing(row)).collect())
     }
 
     /// Re-runs every recorded seeding from the log and says whether it gives the same boards
