@@ -9,7 +9,7 @@ import { aggregationText, catalogue, systemName } from "./catalogue.js";
 import * as Q from "./queries.js";
 import { formError, showError } from "./forms.js";
 import { firstRow, pager, settingsList, wideTable } from "./table.js";
-import { follow, liveBadge, serial, versioned } from "./live.js";
+import { follow, liveBadge, serial, versioned, withChangedRows } from "./live.js";
 import { downloads, standingsTable } from "./standings.js";
 import { timeTravel } from "./time-travel.js";
 import { totalsChart } from "./chart.js";
@@ -153,17 +153,6 @@ function withChange(league, change) {
       return { ...s, changes: [...s.changes, ...more] };
     }),
   };
-}
-
-/** Standings with a push's changed rows in place of the old ones, in the server's order (rank,
- * then player id: docs/api.md#live-updates); `null` when the push names a player the page
- * does not have or drops one (the page then reads the league again).
- * @param {any[]} rows @param {any} update */
-function withChangedRows(rows, update) {
-  const changed = new Map(update.changed.map((/** @type {any} */ r) => [r.player.id, r]));
-  const merged = rows.map((r) => changed.get(r.player.id) ?? r);
-  if (merged.length !== update.rowCount || changed.size > 0 && [...changed.keys()].some((id) => !rows.some((r) => r.player.id === id))) return null;
-  return merged.sort((a, b) => a.rank - b.rank || (a.player.id < b.player.id ? -1 : a.player.id > b.player.id ? 1 : 0));
 }
 
 /** Event types whose whole change a `LEAGUE_CHANGE` read brings (a result, a correction). */

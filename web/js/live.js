@@ -86,3 +86,20 @@ export function versioned(version, missed) {
     },
   };
 }
+
+/**
+ * Standings (a league's or a tournament's) as a push says they are now: every row's new rank
+ * (`ranks`, in the order of the rows the page holds), the `changed` rows in place of the old
+ * ones (keeping the page's player names), in the server's order (rank, then player id:
+ * docs/api.md#live-updates); `null` when the push counts other rows or names a player the
+ * page does not have (the page then reads the standings again).
+ * @param {any[]} rows @param {{ changed: any[], ranks: number[], rowCount: number }} update
+ */
+export function withChangedRows(rows, update) {
+  const changed = new Map(update.changed.map((r) => [r.player.id, r]));
+  const known = new Set(rows.map((r) => r.player.id));
+  if (rows.length !== update.rowCount || rows.length !== update.ranks.length
+    || [...changed.keys()].some((id) => !known.has(id))) return null;
+  const order = (/** @type {any} */ a, /** @type {any} */ b) => a.rank - b.rank || (a.player.id < b.player.id ? -1 : a.player.id > b.player.id ? 1 : 0);
+  return rows.map((r, i) => ({ ...r, ...changed.get(r.player.id), rank: update.ranks[i], player: r.player })).sort(order);
+}

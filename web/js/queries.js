@@ -81,7 +81,9 @@ subscription LeagueEvents($leagueId: ID!) {
  * rows are the ones they apply to (docs/api.md#live-updates). */
 export const STANDINGS_PUSHED = /* GraphQL */ `
 subscription StandingsPushed($leagueId: ID!) {
-  standingsChanged(leagueId: $leagueId) { position version previousVersion rowCount changed { ${STANDING} } }
+  standingsChanged(leagueId: $leagueId) {
+    position version previousVersion rowCount ranks changed { rank total played wins draws player { id } }
+  }
 }`;
 
 /** What a result or a correction changed on a league's page: the games it touched (through
@@ -274,6 +276,15 @@ subscription TournamentEvents($tournamentId: ID!) {
 export const TOURNAMENT_STANDINGS_MOVED = /* GraphQL */ `
 subscription TournamentStandingsMoved($tournamentId: ID!) {
   tournamentStandingsChanged(tournamentId: $tournamentId) { position }
+}`;
+
+/** Only the standings lines a change moved, with the versions that say whether the page's
+ * lines are the ones they apply to (docs/api.md#live-updates). */
+export const TOURNAMENT_STANDINGS_PUSHED = /* GraphQL */ `
+subscription TournamentStandingsPushed($tournamentId: ID!) {
+  tournamentStandingsChanged(tournamentId: $tournamentId) {
+    position version previousVersion rowCount ranks changed { ${TOURNAMENT_STANDING} }
+  }
 }`;
 
 export const TOURNAMENT_STANDINGS = /* GraphQL */ `

@@ -6,9 +6,9 @@
 //!    seeded (20 boards), and serves it in-process with [`league_gateway::run`] on a loopback
 //!    port (rate limits and connection caps off: the bench measures the pages, not the
 //!    limiter).
-//! 2. For each page (the league's, the tournament's), twice: `--spectators` clients (default
-//!    1,000) that each do what the page does, over their own WebSocket subscriptions and
-//!    HTTP requests:
+//! 2. For each page (the league's, the tournament's), twice: clients that each do what the
+//!    page does, over their own WebSocket subscriptions and HTTP requests (`--spectators`,
+//!    default 1,000; `--baseline-spectators`, default 100, see [`Args`]):
 //!    - *baseline* (the pages before live updates): every pushed event reads the whole page
 //!      again, uncompressed (the league: the league, its log, its standings as of the newest
 //!      position and one score history per player; the tournament: the tournament and its
@@ -16,7 +16,8 @@
 //!    - *live* (the pages now): the league page applies the pushed standings rows and reads
 //!      only what a result changed (`LeagueChange`), the tournament page applies the pushed
 //!      standings lines and reads only the reported board, both asking for gzip or brotli.
-//! 3. Reports `--results` results (default 3) one after the other; for each: the bytes the
+//! 3. Reports `--results` results (default 3; `--baseline-results`, default 1) one after the
+//!    other; for each: the bytes the
 //!    server sent per spectator (WebSocket messages and answer bodies as sent, headers and
 //!    framing not counted), requests per spectator, and the time from the report to the
 //!    last spectator's page being up to date (p50, p99, max over spectators and results).
@@ -51,9 +52,17 @@ pub struct Args {
     /// Spectators of each page.
     #[arg(long, default_value_t = 1_000)]
     pub spectators: usize,
-    /// Results reported while they watch (each behaviour, each page).
+    /// Results reported while they watch (each page, live).
     #[arg(long, default_value_t = 3)]
     pub results: usize,
+    /// Spectators of each page in the baseline: each reads a whole page per result (a
+    /// 64-player league with 1,000 results is over a megabyte), so a thousand would take
+    /// many minutes per result; bytes and requests per spectator do not depend on how many.
+    #[arg(long, default_value_t = 100)]
+    pub baseline_spectators: usize,
+    /// Results reported in the baseline (each page).
+    #[arg(long, default_value_t = 1)]
+    pub baseline_results: usize,
 }
 
 /// Entrants of the tournament (20 boards of 7).
@@ -102,7 +111,7 @@ mod baseline {
 /// What the pages do now (the documents of `web/js/queries.js`).
 mod live {
     pub const LEAGUE_PUSHES: [&str; 2] = [
-        "subscription($id: ID!) { standingsChanged(leagueId: $id) { position version previousVersion rowCount changed { rank total played wins draws player { id name } } } }",
+        "subscription($id: ID!) { standingsChanged(leagueId: $id) { position version previousVersion rowCount ranks changed { rank total played wins draws player { id } } } }",
         "subscription($id: ID!) { leagueEvents(leagueId: $id) { position version type description actor recordedAt } }",
     ];
     pub const LEAGUE_CHANGE: &str = "query LeagueChange($id: ID!, $after: Int!) { league(id: $id) { id status
@@ -111,7 +120,7 @@ mod live {
           result { __typename ... on PlacementResult { entries { points player { id } } } } } } } } }";
     pub const TOURNAMENT_PUSHES: [&str; 2] = [
         "subscription($id: ID!) { tournamentEvents(tournamentId: $id) { position version type payload } }",
-        "subscription($id: ID!) { tournamentStandingsChanged(tournamentId: $id) { position version previousVersion rowCount
+        "subscription($id: ID!) { tournamentStandingsChanged(tournamentId: $id) { position version previousVersion rowCount ranks
           changed { rank total games wins draws notes player { id name } rounds { round score satOut dropped boards { board score dropped } } } } }",
     ];
     pub const BOARD: &str = "query Board($id: ID!, $board: ID!) { tournament(id: $id) { id
@@ -158,9 +167,10 @@ struct Figures {
 }
 
 pub async fn run(args: Args) -> Result<ExitCode, BenchError> {
-    if args.spectators == 0 || args.results == 0 || args.results > 20 {
+    let counts = [args.spectators, args.results, args.baseline_spectators, args.baseline_results];
+    if counts.contains(&0) || args.results + args.baseline_results > 10 {
         return Err(BenchError::BadInput(
-            "--spectators must be at least 1 and --results between 1 and 20".to_owned(),
+            "spectators and results must be at least 1, and at most 10 results in all".to_owned(),
         ));
     }
     let beside = args.scratch.beside();
@@ -233,7 +243,7 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
         .filter(|game| game.finished_at.is_none())
         .map(|game| (game.id, game.seats.iter().map(|s| s.player).collect()))
         .collect();
-    if unreported.len() < 2 * args.results {
+    if unreported.len() < args.results + args.baseline_results {
         return Err(anyhow::anyhow!("the seeded league has too few games left to report").into());
     }
 
@@ -259,6 +269,10 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
         let mut boards = boards.into_iter();
         for page in [Page::League, Page::Tournament] {
             for behaviour in [Behaviour::Baseline, Behaviour::Live] {
+                let (spectators, results) = match behaviour {
+                    Behaviour::Baseline => (args.baseline_spectators, args.baseline_results),
+                    Behaviour::Live => (args.spectators, args.results),
+                };
                 let shared = Arc::new(Shared {
                     endpoint: endpoint.clone(),
                     ws_url: format!("ws://{address}/graphql/ws"),
@@ -268,13 +282,13 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
                     bytes: AtomicU64::new(0),
                     requests: AtomicU64::new(0),
                     ready: AtomicUsize::new(0),
-                    caught_up: (0..args.results).map(|_| AtomicUsize::new(0)).collect(),
+                    caught_up: (0..results).map(|_| AtomicUsize::new(0)).collect(),
                     started: Instant::now(),
-                    times: std::sync::Mutex::new(vec![Vec::new(); args.results]),
+                    times: std::sync::Mutex::new(vec![Vec::new(); results]),
                     changed: Notify::new(),
                 });
                 let mut reports = Vec::new();
-                for _ in 0..args.results {
+                for _ in 0..results {
                     let report = match page {
                         Page::League => {
                             let (game, seats) = games.next().context("no game left")?;
@@ -287,7 +301,7 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
                     };
                     reports.push(report);
                 }
-                runs.push(watch(&http, &admin, &shared, args, reports).await?);
+                runs.push(watch(&http, &admin, &shared, spectators, reports).await?);
             }
         }
         Ok::<_, BenchError>(runs)
@@ -407,16 +421,16 @@ async fn watch(
     http: &reqwest::Client,
     admin: &str,
     shared: &Arc<Shared>,
-    args: &Args,
+    spectators: usize,
     reports: Vec<Value>,
 ) -> Result<Run, BenchError> {
     let before = resident_bytes(Process::This)?;
-    let mut tasks = Vec::with_capacity(args.spectators);
-    for _ in 0..args.spectators {
+    let mut tasks = Vec::with_capacity(spectators);
+    for _ in 0..spectators {
         let (http, shared) = (http.clone(), shared.clone());
         tasks.push(tokio::spawn(async move { spectator(&http, &shared).await }));
     }
-    let all = args.spectators;
+    let all = spectators;
     wait_until(shared, || shared.ready.load(Ordering::SeqCst) >= all, &mut tasks).await?;
     let subscribed = resident_bytes(Process::This)?;
     let subscriptions = 2 * all;
@@ -596,12 +610,12 @@ async fn spectator(http: &reqwest::Client, shared: &Shared) -> anyhow::Result<()
     for (feed, mut ws, sender) in sockets {
         readers.push(async move {
             while let Some(message) = ws.next().await {
-                if let Message::Text(text) = message? {
-                    if text.starts_with("{\"type\":\"next\"") {
-                        let value: Value = serde_json::from_str(&text)?;
-                        if sender.send((feed, text.len(), value)).is_err() {
-                            break;
-                        }
+                if let Message::Text(text) = message?
+                    && text.starts_with("{\"type\":\"next\"")
+                {
+                    let value: Value = serde_json::from_str(&text)?;
+                    if sender.send((feed, text.len(), value)).is_err() {
+                        break;
                     }
                 }
             }

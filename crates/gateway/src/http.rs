@@ -213,7 +213,7 @@ pub const COMPRESS_ABOVE_BYTES: u16 = 512;
 /// the web app's files (`docs/performance.md#compression`): not for bodies under
 /// [`COMPRESS_ABOVE_BYTES`], images (already compressed; SVG is text and is compressed),
 /// event streams or WebSocket upgrades (which have no body).
-fn compression() -> CompressionLayer<impl Predicate + Clone> {
+fn compression() -> CompressionLayer<impl Predicate> {
     let predicate = DefaultPredicate::new().and(SizeAbove::new(COMPRESS_ABOVE_BYTES));
     CompressionLayer::new().gzip(true).br(true).compress_when(predicate)
 }

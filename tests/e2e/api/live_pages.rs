@@ -40,9 +40,26 @@ async fn next_update(socket: &mut Socket, field: &str) -> Value {
     message["payload"]["data"][field].clone()
 }
 
-/// The rows of `after` that are not in `before`.
-fn changed_rows(before: &[Value], after: &[Value]) -> Vec<Value> {
-    after.iter().filter(|row| !before.contains(row)).cloned().collect()
+/// The rows of `after` that differ from the same player's row in `before` other than by
+/// their rank, and the rank in `after` of each row of `before`.
+fn changes(before: &[Value], after: &[Value]) -> (Vec<Value>, Vec<Value>) {
+    let row_of =
+        |rows: &[Value], id: &Value| rows.iter().find(|r| r["player"]["id"] == *id).cloned();
+    let changed = after
+        .iter()
+        .filter(|row| {
+            row_of(before, &row["player"]["id"]).is_none_or(|mut old| {
+                old["rank"] = row["rank"].clone();
+                old != **row
+            })
+        })
+        .cloned()
+        .collect();
+    let ranks = before
+        .iter()
+        .map(|row| row_of(after, &row["player"]["id"]).map_or(json!(0), |now| now["rank"].clone()))
+        .collect();
+    (changed, ranks)
 }
 
 async fn league_version(server: &TestApp, league: &str) -> Value {
@@ -105,7 +122,7 @@ async fn standings_updates_carry_only_the_changed_rows(db: TestDatabase) {
     let games = server.game_infos(&league).await;
     let mut socket = subscribed(&server,
         "subscription($id: ID!) { standingsChanged(leagueId: $id) {
-           version previousVersion rowCount changed { rank player { id } total played wins draws } } }",
+           version previousVersion rowCount ranks changed { rank player { id } total played wins draws } } }",
         json!({ "id": league })).await;
 
     let mut before = server.standings(&league, Value::Null).await;
@@ -118,9 +135,10 @@ async fn standings_updates_carry_only_the_changed_rows(db: TestDatabase) {
         assert_eq!(update["previousVersion"], previous);
         assert_eq!(update["version"], league_version(&server, &league).await);
         assert_eq!(update["rowCount"], 8);
-        let pushed = update["changed"].as_array().unwrap();
-        assert_eq!(*pushed, changed_rows(&before, &after));
-        assert!(!pushed.is_empty() && pushed.len() < 8, "{pushed:?}");
+        let (changed, ranks) = changes(&before, &after);
+        assert_eq!(update["changed"], json!(changed));
+        assert_eq!(update["ranks"], json!(ranks));
+        assert_eq!(changed.len(), 4, "the game's four players: {changed:?}");
         (before, previous) = (after, update["version"].clone());
     }
 }
@@ -141,7 +159,7 @@ async fn tournament_updates_carry_only_the_changed_lines(db: TestDatabase) {
     let state = server.data(None, &standings, json!({ "id": id })).await["tournament"].clone();
     let subscription = format!(
         "subscription($id: ID!) {{ tournamentStandingsChanged(tournamentId: $id) {{
-           version previousVersion rowCount changed {{ {TOURNAMENT_LINE} }} }} }}"
+           version previousVersion rowCount ranks changed {{ {TOURNAMENT_LINE} }} }} }}"
     );
     let mut socket = subscribed(&server, &subscription, json!({ "id": id })).await;
     let board = &state["rounds"][0]["boards"][0];
@@ -161,13 +179,12 @@ async fn tournament_updates_carry_only_the_changed_lines(db: TestDatabase) {
     assert_eq!(update["previousVersion"], state["version"]);
     assert_eq!(update["version"], after["version"]);
     assert_eq!(update["rowCount"], 14);
-    let pushed = update["changed"].as_array().unwrap();
-    let want = changed_rows(
-        state["standings"].as_array().unwrap(),
-        after["standings"].as_array().unwrap(),
-    );
-    assert_eq!(*pushed, want);
-    assert!(pushed.len() >= 7, "the board's seven players at least: {pushed:?}");
+    let (changed, ranks) =
+        changes(state["standings"].as_array().unwrap(), after["standings"].as_array().unwrap());
+    assert_eq!(update["changed"], json!(changed));
+    assert_eq!(update["ranks"], json!(ranks));
+    // The board's seven players; the other seven only moved down.
+    assert_eq!(changed.len(), 7, "{changed:?}");
 }
 
 on_both_databases!(

@@ -29,9 +29,12 @@ pub struct StandingsUpdate {
     /// subscription's previous update, or the league as it stood when it subscribed. A page
     /// whose standings are of another version reads them again (`docs/api.md#live-updates`).
     pub previous_version: u64,
-    /// Only the rows that differ from those of `previousVersion` (a new player's included):
-    /// what a page holding those applies, instead of every row.
+    /// Only the rows that differ from those of `previousVersion` other than by their rank (a
+    /// new player's included): what a page holding those applies, instead of every row.
     pub changed: Vec<Standing>,
+    /// The rank now of each row of `previousVersion`'s standings, in their order (0: the
+    /// player left).
+    pub ranks: Vec<u32>,
     /// How many rows the standings have now (a player who left has none).
     pub row_count: usize,
 }
@@ -86,15 +89,16 @@ impl LeagueSubscription {
                             return None;
                         }
                     };
-                let (previous_version, changed) = sent.advance(version, rows.clone())?;
+                let changes = sent.advance(version, rows.clone())?;
                 let standing = |row: &StandingRow| Standing::new(app.clone(), row.clone());
                 Some(StandingsUpdate {
                     league: League::new(app.clone(), league),
                     position,
                     standings: rows.iter().map(standing).collect(),
                     version,
-                    previous_version,
-                    changed: changed.iter().map(standing).collect(),
+                    previous_version: changes.previous_version,
+                    changed: changes.changed.iter().map(standing).collect(),
+                    ranks: changes.ranks,
                     row_count: rows.len(),
                 })
             }

@@ -28,8 +28,11 @@ pub struct TournamentStandingsUpdate {
     /// (`docs/api.md#live-updates`).
     pub previous_version: u64,
     /// Only the lines of `tournament.standings` that differ from those of
-    /// `previousVersion` (a new entrant's included).
+    /// `previousVersion` other than by their rank (a new entrant's included).
     pub changed: Vec<TournamentStanding>,
+    /// The rank now of each line of `previousVersion`'s standings, in their order (0: the
+    /// player is no longer in them).
+    pub ranks: Vec<u32>,
     /// How many lines the standings have now.
     pub row_count: usize,
 }
@@ -91,14 +94,19 @@ impl TournamentSubscription {
                         }
                     };
                     let version = notification.event.stream_version;
-                    let (previous_version, changed) = sent.advance(version, rows.clone())?;
+                    let changes = sent.advance(version, rows.clone())?;
                     let tournament = Tournament::new(app.clone(), id, state);
                     Some(TournamentStandingsUpdate {
-                        changed: changed.into_iter().map(|row| tournament.standing(row)).collect(),
+                        changed: changes
+                            .changed
+                            .into_iter()
+                            .map(|row| tournament.standing(row))
+                            .collect(),
                         tournament,
                         position: notification.event.position,
                         version,
-                        previous_version,
+                        previous_version: changes.previous_version,
+                        ranks: changes.ranks,
                         row_count: rows.len(),
                     })
                 }
