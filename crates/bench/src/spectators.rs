@@ -261,7 +261,14 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
         stopped.await.ok();
     }));
     let endpoint = format!("http://{address}/graphql");
-    let http = crate::graphql::load_client(args.spectators)?;
+    // Idle connections are dropped well before the server's header-read timeout closes
+    // them: a reused connection the server has just closed fails the request.
+    let http = reqwest::Client::builder()
+        .pool_idle_timeout(Duration::from_secs(2))
+        .tcp_nodelay(true)
+        .timeout(Duration::from_secs(120))
+        .build()
+        .context("an HTTP client")?;
     let outcome = async {
         let (tournament, boards) = seed_tournament(&http, &endpoint, &admin).await?;
         let mut runs = Vec::new();
