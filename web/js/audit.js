@@ -7,7 +7,7 @@ import { gql } from "./api.js";
 import { h, replace, score, delta, when } from "./dom.js";
 import { catalogue, systemName } from "./catalogue.js";
 import * as Q from "./queries.js";
-import { actorName, describe, histories } from "./league-log.js";
+import { actorName, describe } from "./league-log.js";
 import { firstRow, pager, wideTable } from "./table.js";
 
 const PAGE = 25;
@@ -43,7 +43,7 @@ export async function auditView(main, [id]) {
   const names = new Map(league.players.map((/** @type {any} */ p) => [p.id, p.name]));
   /** @type {Map<number, { id: string, name: string, change: any }[]>} score changes by the position that made them */
   const changes = new Map();
-  for (const { player, changes: list } of await histories(id, league.players)) {
+  for (const { player, changes: list } of league.scoreHistories) {
     for (const change of list) changes.set(change.position, [...(changes.get(change.position) ?? []), { id: player.id, name: player.name, change }]);
   }
   const system = systemName(cat, league.scoringSystem);

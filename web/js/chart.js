@@ -43,7 +43,7 @@ export function totalsChart(data, gameNumbers) {
     svg.append(s("polyline", { points: points.map((p) => `${x(p.i)},${y(p.total)}`).join(" "), fill: "none", stroke: colour(n), "stroke-width": 2 }));
     for (const p of points.filter((q) => q.change)) {
       const c = p.change;
-      const label = `${d.player.name}: game ${gameNumbers.get(c.game.id) ?? c.game.number}, ${delta(c.delta)} → ${score(c.total)}${c.reason ? ` (corrected: ${c.reason})` : ""}`;
+      const label = `${d.player.name}: game ${gameNumbers.get(c.game.id)}, ${delta(c.delta)} → ${score(c.total)}${c.reason ? ` (corrected: ${c.reason})` : ""}`;
       svg.append(s("circle", { cx: x(p.i), cy: y(p.total), r: 5, fill: colour(n), tabindex: 0, class: "point", "aria-label": label }, s("title", {}, label)));
     }
     legend.append(h("li", {}, h("span", { class: "swatch", "data-colour": n }), d.player.name));

@@ -1,7 +1,7 @@
 // @ts-check
-/** @file A league's log as its pages read it: every event (paged through `events`), each
- * player's score history, and an event or actor in words (the league page's time travel and
- * the audit view). */
+/** @file A league's log as its pages read it: every event (paged through `events`), and an
+ * event or actor in words (the league page's time travel and the audit view). Each player's
+ * score history is the league's `scoreHistories`, read with the league. */
 
 import { gql } from "./api.js";
 import * as Q from "./queries.js";
@@ -17,12 +17,6 @@ export async function leagueEvents(leagueId) {
     if (!events.pageInfo.hasNextPage) return all;
     after = events.pageInfo.endCursor;
   }
-}
-
-/** Each subscribed player's score history in a league. @param {string} leagueId @param {{id: string, name: string}[]} players */
-export async function histories(leagueId, players) {
-  const lists = await Promise.all(players.map((p) => gql(Q.SCORE_HISTORY, { leagueId, playerId: p.id })));
-  return players.map((player, i) => ({ player, changes: /** @type {any[]} */ (lists[i].scoreHistory) }));
 }
 
 /** What an event did, in words: the server's sentence (`Event.description`), the same the

@@ -9,9 +9,8 @@ import { aggregationText, catalogue, systemName } from "./catalogue.js";
 import * as Q from "./queries.js";
 import { formError, showError } from "./forms.js";
 import { firstRow, pager, settingsList, wideTable } from "./table.js";
-import { follow, liveBadge, serial } from "./live.js";
+import { follow, liveBadge, serial, versioned, withChangedRows } from "./live.js";
 import { downloads, standingsTable } from "./standings.js";
-import { histories } from "./league-log.js";
 import { timeTravel } from "./time-travel.js";
 import { totalsChart } from "./chart.js";
 
@@ -130,13 +129,34 @@ function gamesView(league) {
 }
 
 /** The running totals chart. @param {any} league */
-async function chartView(league) {
-  const data = await histories(league.id, league.players);
-  return [h("h2", { id: "chart-h" }, "Running totals"), totalsChart(data, gameNumbers(league))];
+function chartView(league) {
+  return [h("h2", { id: "chart-h" }, "Running totals"), totalsChart(league.scoreHistories, gameNumbers(league))];
 }
 
 /** The league's game numbers by game id. @param {any} league */
 const gameNumbers = (league) => new Map(league.games.map((/** @type {any} */ g) => [g.id, g.number]));
+
+/** The league as read, with what a result or a correction changed (`LEAGUE_CHANGE`): the
+ * games its score changes name, and each player's new score changes. @param {any} league
+ * @param {any} change */
+function withChange(league, change) {
+  const histories = /** @type {any[]} */ (change.scoreHistories);
+  const games = new Map(histories.flatMap((s) => s.changes.map((/** @type {any} */ c) => [c.game.id, c.game])));
+  const added = new Map(histories.map((s) => [s.player.id, s.changes]));
+  return {
+    ...league,
+    status: change.status,
+    games: league.games.map((/** @type {any} */ g) => ({ ...g, ...games.get(g.id) })),
+    scoreHistories: league.scoreHistories.map((/** @type {any} */ s) => {
+      const known = new Set(s.changes.map((/** @type {any} */ c) => c.position));
+      const more = (added.get(s.player.id) ?? []).filter((/** @type {any} */ c) => !known.has(c.position));
+      return { ...s, changes: [...s.changes, ...more] };
+    }),
+  };
+}
+
+/** Event types whose whole change a `LEAGUE_CHANGE` read brings (a result, a correction). */
+const RESULT_EVENTS = new Set(["GameFinished", "GameResultCorrected"]);
 
 /** @type {import("./main.js").View} */
 export async function leagueView(main, [id]) {
@@ -168,28 +188,78 @@ export async function leagueView(main, [id]) {
     replace(playersSection, ...playersView(league));
     replace(actions, ...actionsView(actions, league, reload));
     replace(games, ...gamesView(league));
+    replace(chart, ...chartView(league));
   };
-  const loadLog = async () => {
-    await Promise.all([travel.load(), chartView(league).then((children) => replace(chart, ...children))]);
+  /** @param {string} caption */
+  const renderStandings = (caption) => {
+    replace(standings, standingsTable(league.standings, caption));
+    travel.follow(league.latestEvent, league.version, league.standings);
   };
-  const reload = serial(async () => {
-    const { league: fresh } = await gql(Q.LEAGUE, { id });
-    if (fresh) league = fresh;
+  // What the page holds of the league's stream: its log (events) and its standings, each
+  // followed by its own subscription (docs/api.md#live-updates).
+  const log = versioned(league.version, () => void reload());
+  const table = versioned(league.version, () => void reload());
+  // One read at a time, in order: the whole league, or (with the position of a result or a
+  // correction) only what that event changed.
+  const refresh = serial(async (/** @type {number | undefined} */ position) => {
+    if (position === undefined) {
+      const { league: fresh } = await gql(Q.LEAGUE, { id });
+      if (!fresh) return;
+      league = fresh;
+      log.holds(league.version);
+      table.holds(league.version);
+      renderStandings("Standings now");
+    } else {
+      const { league: changed } = await gql(Q.LEAGUE_CHANGE, { id, after: position - 1 });
+      if (changed) league = withChange(league, changed);
+    }
     render();
-    await loadLog();
   });
+  const reload = () => refresh(undefined);
 
   render();
-  replace(standings, standingsTable(league.standings, "Standings now"));
-  await loadLog();
+  renderStandings("Standings now");
 
-  return follow(live, [{
-    query: Q.STANDINGS_CHANGED,
+  const current = { get: () => league, set: (/** @type {any} */ changed) => { league = changed; } };
+  return follow(live, leagueFeeds(id, current, { log, table, travel, refresh, render, renderStandings }), reload);
+}
+
+/**
+ * The league page's live feeds (docs/api.md#live-updates): the pushed standings rows put in
+ * place, and each event of the log followed by the one read it needs (none, only what a
+ * result changed, or the whole league).
+ * @param {string} id
+ * @param {{ get: () => any, set: (league: any) => void }} current the league as the page holds it
+ * @param {{ log: ReturnType<typeof versioned>, table: ReturnType<typeof versioned>,
+ *   travel: ReturnType<typeof timeTravel>, refresh: (position: number | undefined) => Promise<void>,
+ *   render: () => void, renderStandings: (caption: string) => void }} page
+ * @returns {import("./live.js").Feed[]}
+ */
+function leagueFeeds(id, current, page) {
+  const reload = () => void page.refresh(undefined);
+  return [{
+    query: Q.STANDINGS_PUSHED,
     variables: { leagueId: id },
-    onData: (data) => {
-      const update = data.standingsChanged;
-      replace(standings, standingsTable(update.standings, `Standings now (after position ${update.position})`));
+    onData: ({ standingsChanged: update }) => page.table.apply(update.previousVersion, update.version, () => {
+      const league = current.get();
+      const rows = withChangedRows(league.standings, update);
+      if (!rows) return reload();
+      current.set({ ...league, standings: rows, version: Math.max(league.version, update.version) });
+      page.renderStandings(`Standings now (after position ${update.position})`);
       announce("The standings changed.");
-    },
-  }, { query: Q.LEAGUE_EVENTS, variables: { leagueId: id }, onData: () => void reload() }]);
+    }),
+  }, {
+    query: Q.LEAGUE_EVENTS,
+    variables: { leagueId: id },
+    onData: ({ leagueEvents: event }) => page.log.apply(event.version - 1, event.version, () => {
+      const league = { ...current.get(), latestEvent: event, version: Math.max(current.get().version, event.version) };
+      current.set(league);
+      page.travel.follow(event, league.version, league.standings);
+      if (RESULT_EVENTS.has(event.type)) void page.refresh(event.position);
+      else if (event.type === "LeagueCompleted") {
+        current.set({ ...league, status: "COMPLETED" });
+        page.render();
+      } else reload();
+    }),
+  }];
 }

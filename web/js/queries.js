@@ -35,6 +35,13 @@ fragment ResultFields on GameResult {
   ... on TeamResult { draw sides { name players { points units lost kills shipsLeft surrendered player { id } } } }
 }`;
 
+/** An event as a live page shows it (the time travel's label). */
+const LIVE_EVENT = `position version type description actor recordedAt`;
+
+/** A change of a player's total, as the chart and the audit page show it. */
+const SCORE_CHANGE = `position delta total reason game { id }`;
+
+/** A league's page: everything it shows, in one request (docs/performance.md#live-pages). */
 export const LEAGUE = /* GraphQL */ `
 query League($id: ID!) {
   league(id: $id) {
@@ -50,6 +57,8 @@ query League($id: ID!) {
       scores { score player { id name } }
       result { ...ResultFields }
     }
+    latestEvent { ${LIVE_EVENT} }
+    scoreHistories { player { id name } changes { ${SCORE_CHANGE} } }
   }
 }
 ${RESULT_FIELDS}`;
@@ -66,8 +75,34 @@ subscription StandingsChanged($leagueId: ID!) {
 
 export const LEAGUE_EVENTS = /* GraphQL */ `
 subscription LeagueEvents($leagueId: ID!) {
-  leagueEvents(leagueId: $leagueId) { position type }
+  leagueEvents(leagueId: $leagueId) { ${LIVE_EVENT} }
 }`;
+
+/** Only the standings rows a change moved, with the versions that say whether the page's
+ * rows are the ones they apply to (docs/api.md#live-updates). */
+export const STANDINGS_PUSHED = /* GraphQL */ `
+subscription StandingsPushed($leagueId: ID!) {
+  standingsChanged(leagueId: $leagueId) {
+    position version previousVersion rowCount ranks changed { rank total played wins draws player { id } }
+  }
+}`;
+
+/** What a result or a correction changed on a league's page: the games it touched (through
+ * the score changes it made) and the chart's new points. */
+export const LEAGUE_CHANGE = /* GraphQL */ `
+query LeagueChange($id: ID!, $after: Int!) {
+  league(id: $id) {
+    id status
+    scoreHistories(afterPosition: $after) {
+      player { id }
+      changes {
+        ${SCORE_CHANGE}
+        game { id status finishedAt scores { score player { id name } } result { ...ResultFields } }
+      }
+    }
+  }
+}
+${RESULT_FIELDS}`;
 
 export const EVENTS = /* GraphQL */ `
 query Events($leagueId: ID, $tournamentId: ID, $first: Int!, $after: String) {
@@ -257,6 +292,15 @@ subscription TournamentEvents($tournamentId: ID!) {
 export const TOURNAMENT_STANDINGS_MOVED = /* GraphQL */ `
 subscription TournamentStandingsMoved($tournamentId: ID!) {
   tournamentStandingsChanged(tournamentId: $tournamentId) { position }
+}`;
+
+/** Only the standings lines a change moved, with the versions that say whether the page's
+ * lines are the ones they apply to (docs/api.md#live-updates). */
+export const TOURNAMENT_STANDINGS_PUSHED = /* GraphQL */ `
+subscription TournamentStandingsPushed($tournamentId: ID!) {
+  tournamentStandingsChanged(tournamentId: $tournamentId) {
+    position version previousVersion rowCount ranks changed { ${TOURNAMENT_STANDING} }
+  }
 }`;
 
 export const TOURNAMENT_STANDINGS = /* GraphQL */ `

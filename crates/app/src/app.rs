@@ -827,6 +827,21 @@ impl App {
             }
         }
     }
+
+    /// A league's newest event (`None` only for a league the model has not folded yet): what
+    /// a page that reads the rest of the log on demand shows first.
+    pub async fn latest_league_event(
+        &self,
+        league: Uuid,
+    ) -> Result<Option<RecordedEvent>, AppError> {
+        let model = self.existing_league(league).await?;
+        let version = model.league(league).map_or(0, |view| view.stream_version);
+        if version == 0 {
+            return Ok(None);
+        }
+        let stream = StreamId::new(league_stream_id(league.into())).map_err(AppError::internal)?;
+        Ok(self.inner.reads.read_stream(&stream, version).await?.into_iter().next())
+    }
 }
 
 /// A command whose stream holds another kind of aggregate (cannot happen: the stream id

@@ -21,6 +21,7 @@ mod schedule;
 mod scratch;
 mod seed;
 mod soak;
+mod spectators;
 mod standby;
 mod webhooks;
 
@@ -64,6 +65,9 @@ enum BenchWhat {
     Seed(seed::Args),
     /// Mixed reads, writes and subscriptions for N seconds: memory, descriptors, p99.
     Soak(soak::Args),
+    /// 1,000 spectators of a league's and of a tournament's live page: bytes and requests per
+    /// result, time to every page up to date, memory per subscription, vs the pages before.
+    Spectators(spectators::Args),
     /// The ratings model's memory per rated game and fold time, beside their floors.
     Ratings(ratings::Args),
     /// `league export` and `league import` of a generated log vs the database's own dump/load.
@@ -98,6 +102,7 @@ fn main() -> ExitCode {
             BenchWhat::Schedule(args) => schedule::run(args),
             BenchWhat::Seed(args) => seed::run(args),
             BenchWhat::Soak(args) => soak::run(args).await,
+            BenchWhat::Spectators(args) => spectators::run(args).await,
             BenchWhat::Scale(args) => scale::run(args).await,
             BenchWhat::Ratings(args) => ratings::run(args),
             BenchWhat::Backup(args) => backup::run(args).await,

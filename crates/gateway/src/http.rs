@@ -29,6 +29,8 @@ use league_app::App;
 use sha2::{Digest, Sha256};
 use tokio::net::TcpListener;
 use tower::ServiceBuilder;
+use tower_http::compression::predicate::{Predicate, SizeAbove};
+use tower_http::compression::{CompressionLayer, DefaultPredicate};
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
@@ -166,6 +168,7 @@ pub fn router(app: App, config: &GatewayConfig, shutdown: Shutdown) -> Router {
                 .on_response(DefaultOnResponse::new().level(Level::INFO)),
         )
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+        .layer(compression())
         .layer(RequestBodyLimitLayer::new(config.max_body_bytes))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, config.request_timeout));
     let mut router = Router::new()
@@ -200,6 +203,19 @@ pub fn router(app: App, config: &GatewayConfig, shutdown: Shutdown) -> Router {
                 HeaderValue::from_static("no-referrer"),
             )),
     )
+}
+
+/// Smallest answer body worth compressing: below it, gzip's and brotli's framing costs
+/// about what they save (`docs/performance.md#compression`).
+pub const COMPRESS_ABOVE_BYTES: u16 = 512;
+
+/// gzip or brotli, as the client's `Accept-Encoding` prefers, for GraphQL answers, feeds and
+/// the web app's files (`docs/performance.md#compression`): not for bodies under
+/// [`COMPRESS_ABOVE_BYTES`], images (already compressed; SVG is text and is compressed),
+/// event streams or WebSocket upgrades (which have no body).
+fn compression() -> CompressionLayer<impl Predicate> {
+    let predicate = DefaultPredicate::new().and(SizeAbove::new(COMPRESS_ABOVE_BYTES));
+    CompressionLayer::new().gzip(true).br(true).compress_when(predicate)
 }
 
 /// Keeps a client's `x-request-id` only when it is a UUID, rewritten in its hyphenated

@@ -17,6 +17,7 @@ mod history;
 mod idempotency;
 mod life_cycle;
 mod limits;
+mod live_pages;
 mod oracle;
 mod pagination;
 mod progress;

@@ -7,13 +7,14 @@ use std::sync::Arc;
 use async_graphql::{Context, ID, SimpleObject, Subscription};
 use futures::Stream;
 use league_app::Notification;
+use league_projections::StandingRow;
 
 use super::types::{League, Standing};
 use crate::error::{GatewayError, GatewayResult};
 use crate::schema::context::app;
 use crate::schema::events::Event;
 use crate::schema::inputs::parse_id;
-use crate::schema::live::feed;
+use crate::schema::live::{SentRows, feed};
 
 /// A league's standings after a change.
 #[derive(SimpleObject)]
@@ -22,6 +23,20 @@ pub struct StandingsUpdate {
     /// Global position of the event that changed them.
     pub position: u64,
     pub standings: Vec<Standing>,
+    /// The league stream's version after the change (`League.version`).
+    pub version: u64,
+    /// The league stream's version of the standings `changed` is measured against: the
+    /// subscription's previous update, or the league as it stood when it subscribed. A page
+    /// whose standings are of another version reads them again (`docs/api.md#live-updates`).
+    pub previous_version: u64,
+    /// Only the rows that differ from those of `previousVersion` other than by their rank (a
+    /// new player's included): what a page holding those applies, instead of every row.
+    pub changed: Vec<Standing>,
+    /// The rank now of each row of `previousVersion`'s standings, in their order (0: the
+    /// player left).
+    pub ranks: Vec<u32>,
+    /// How many rows the standings have now (a player who left has none).
+    pub row_count: usize,
 }
 
 /// League subscriptions (merged into the subscription root).
@@ -54,25 +69,37 @@ impl LeagueSubscription {
         // Watched before the feed is joined: the follower then ranks this league's standings
         // right after each change, once for every subscriber.
         let watch = app.watch_standings(league).await?;
+        let model = app.existing_league(league).await?;
+        let sent = Arc::new(SentRows::new(
+            model.league(league).map_or(0, |l| l.stream_version),
+            model.standings(league).into(),
+        ));
         league_feed(ctx, &league_id, move |notification| {
             // The stream owns the watch: it ends with the subscription.
             let _watching = &watch;
-            let app = app.clone();
+            let (app, sent) = (app.clone(), sent.clone());
             async move {
                 let position = notification.event.position;
-                let rows = match app.standings_update(league, &notification).await {
-                    Ok(rows) => rows?,
-                    Err(error) => {
-                        tracing::error!(%error, "standings update not served");
-                        return None;
-                    }
-                };
-                let standings =
-                    rows.into_iter().map(|row| Standing::new(app.clone(), row)).collect();
+                let version = notification.event.stream_version;
+                let rows: Arc<[StandingRow]> =
+                    match app.standings_update(league, &notification).await {
+                        Ok(rows) => rows?.into(),
+                        Err(error) => {
+                            tracing::error!(%error, "standings update not served");
+                            return None;
+                        }
+                    };
+                let changes = sent.advance(version, rows.clone())?;
+                let standing = |row: &StandingRow| Standing::new(app.clone(), row.clone());
                 Some(StandingsUpdate {
                     league: League::new(app.clone(), league),
                     position,
-                    standings,
+                    standings: rows.iter().map(standing).collect(),
+                    version,
+                    previous_version: changes.previous_version,
+                    changed: changes.changed.iter().map(standing).collect(),
+                    ranks: changes.ranks,
+                    row_count: rows.len(),
                 })
             }
         })

@@ -17,6 +17,7 @@ use uuid::Uuid;
 
 use crate::error::GatewayResult;
 use crate::schema::aggregation::AggregationValue;
+use crate::schema::events::Event;
 use crate::schema::feeds::fields::{ExportFormat, ExportTableValue, export};
 use crate::schema::inputs::{AsOf, ScoringSystemValue};
 use crate::schema::pagination::league_list_complexity;
@@ -169,6 +170,49 @@ impl League {
     async fn standings(&self, as_of: Option<AsOf>) -> GatewayResult<Vec<Standing>> {
         standings(&self.app, self.id, as_of).await
     }
+
+    /// The league's newest event (the first thing its time travel shows; the rest of its
+    /// log is `events(leagueId:)`).
+    async fn latest_event(&self) -> GatewayResult<Option<Event>> {
+        Ok(self.app.latest_league_event(self.id).await?.map(Event))
+    }
+
+    /// Every subscribed player's score history, in the order of `players` (the running
+    /// totals chart in one request, `docs/api.md#score-history`); with `afterPosition`, only
+    /// the changes made after that global log position, and only the players they changed
+    /// (what a live page lacks after a result).
+    ///
+    /// Complexity: the selection counts once per player a league may hold (64).
+    #[graphql(complexity = "league_list_complexity(child_complexity)")]
+    async fn score_histories(
+        &self,
+        after_position: Option<u64>,
+    ) -> GatewayResult<Vec<PlayerScoreHistory>> {
+        let model = self.model().await?;
+        let players = self.with(|l| l.players.clone());
+        Ok(players
+            .into_iter()
+            .map(|player| {
+                let changes = model
+                    .score_history(self.id, player)
+                    .into_iter()
+                    .filter(|change| after_position.is_none_or(|after| change.position > after))
+                    .map(|change| {
+                        ScoreChange::new(self.app.clone(), model.clone(), self.id, player, change)
+                    })
+                    .collect();
+                PlayerScoreHistory { player: Player::new(self.app.clone(), player), changes }
+            })
+            .filter(|history| after_position.is_none() || !history.changes.is_empty())
+            .collect())
+    }
+}
+
+/// One player's score history in a league, oldest change first.
+#[derive(SimpleObject)]
+pub struct PlayerScoreHistory {
+    pub player: Player,
+    pub changes: Vec<ScoreChange>,
 }
 
 /// Standings of a league, now (from `read`) or as of a bound (replayed by the app).

@@ -79,36 +79,38 @@ impl Tournament {
         &self,
         rows: Vec<league_scoring::TournamentStanding<league_domain::PlayerId>>,
     ) -> Vec<TournamentStanding> {
-        rows.into_iter()
-            .map(|row| TournamentStanding {
-                rank: row.rank,
-                player: self.player(row.player.into()),
-                total: row.total,
-                games: row.games,
-                wins: row.wins,
-                draws: row.draws,
-                notes: row.notes,
-                rounds: row
-                    .rounds
-                    .into_iter()
-                    .map(|r| RoundScore {
-                        round: r.round,
-                        score: r.score,
-                        sat_out: r.sat_out,
-                        dropped: r.dropped,
-                        boards: r
-                            .boards
-                            .into_iter()
-                            .map(|b| BoardScore {
-                                board: b.board,
-                                score: b.score,
-                                dropped: b.dropped,
-                            })
-                            .collect(),
-                    })
-                    .collect(),
-            })
-            .collect()
+        rows.into_iter().map(|row| self.standing(row)).collect()
+    }
+
+    /// A line of the standings as the API shows it.
+    pub(super) fn standing(
+        &self,
+        row: league_scoring::TournamentStanding<league_domain::PlayerId>,
+    ) -> TournamentStanding {
+        TournamentStanding {
+            rank: row.rank,
+            player: self.player(row.player.into()),
+            total: row.total,
+            games: row.games,
+            wins: row.wins,
+            draws: row.draws,
+            notes: row.notes,
+            rounds: row
+                .rounds
+                .into_iter()
+                .map(|r| RoundScore {
+                    round: r.round,
+                    score: r.score,
+                    sat_out: r.sat_out,
+                    dropped: r.dropped,
+                    boards: r
+                        .boards
+                        .into_iter()
+                        .map(|b| BoardScore { board: b.board, score: b.score, dropped: b.dropped })
+                        .collect(),
+                })
+                .collect(),
+        }
     }
 }
 
