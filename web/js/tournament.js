@@ -120,7 +120,11 @@ export async function tournamentView(main, [id]) {
     oneStepAway("earlier-rounds", h("span", {}, "Earlier rounds"), false, earlier),
     oneStepAway("entrants-more", entrantsSummary, beforeFirstRound && page.director, entrants, walkIns, sheet),
     oneStepAway("settings-more", h("span", {}, "Settings, registration and organisers"), beforeFirstRound, settings, registration, organisers),
-    oneStepAway("links-more", h("span", {}, "Downloads and seeding checks"), false, downloads("tournaments", id), checks));
+    oneStepAway("links-more", h("span", {}, "Downloads, audit log, projector page and seeding checks"), false, downloads("tournaments", id),
+      h("ul", {},
+        h("li", {}, h("a", { href: `/tournaments/${id}/audit` }, "Audit log")),
+        h("li", {}, h("a", { href: `/tournaments/${id}/kiosk` }, "Projector page (standings, board call and centre charts in turn)"))),
+      checks));
 
   const render = () => {
     const action = nextAction(page.t);
