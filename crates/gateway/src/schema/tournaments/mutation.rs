@@ -361,7 +361,7 @@ async fn about_player<C: Into<league_app::AppCommand>>(
 }
 
 /// The tournament after a command (read-your-writes: its stream is read to the end).
-async fn tournament(ctx: &Context<'_>, id: Uuid) -> GatewayResult<Tournament> {
+pub(super) async fn tournament(ctx: &Context<'_>, id: Uuid) -> GatewayResult<Tournament> {
     let app = app(ctx);
     Ok(Tournament::new(app.clone(), id, app.existing_tournament(id).await?))
 }

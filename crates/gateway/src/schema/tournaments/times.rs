@@ -5,11 +5,11 @@
 use async_graphql::{Context, ID, InputObject, Object, SimpleObject};
 use chrono::{DateTime, NaiveDate, Utc};
 use league_domain::{ChangeTournamentSchedule, RoundTimes, Schedule, SetRoundTimes, Venue};
-use uuid::Uuid;
 
+use super::mutation::tournament;
 use super::types::Tournament;
 use crate::error::GatewayResult;
-use crate::schema::context::{app, caller, execute};
+use crate::schema::context::{caller, execute};
 use crate::schema::inputs::{count, parse_id};
 
 /// A tournament's dates, venue, time zone and check-in window. At creation omitted parts
@@ -165,9 +165,4 @@ impl TournamentTimesMutation {
         execute(ctx, command, None).await?;
         tournament(ctx, tournament_id).await
     }
-}
-
-async fn tournament(ctx: &Context<'_>, id: Uuid) -> GatewayResult<Tournament> {
-    let app = app(ctx);
-    Ok(Tournament::new(app.clone(), id, app.existing_tournament(id).await?))
 }
