@@ -49,17 +49,14 @@ pub use catalogue::{
     ScoringSystem, SystemInfo, USUAL_SYSTEMS, catalogue,
 };
 pub use detour::round_half_away_2dp;
-pub use provisional::{
-    FIRST_COUNTED_YEAR, SUPPLY_CENTRES, YearCounts, check_year_counts, provisional_result,
-    scores_unfinished,
-};
+pub use provisional::{YearCounts, check_year_counts, provisional_result, scores_unfinished};
 pub use standings::{compare_games, rank_keyed as rank_standings_keyed};
 pub use tournament::{
     BoardScoreLine, RoundScoreLine, RoundScoring, RoundScoringInfo, SitOut, TournamentBoard,
     TournamentRules, TournamentScoring, TournamentScoringInfo, TournamentStanding, rank_tournament,
     round_scorings, tournament_scorings,
 };
-pub use validate::TOTAL_CENTRES;
+pub use validate::{FIRST_GAME_YEAR, TOTAL_CENTRES};
 
 impl ScoringSystem {
     /// True for the seven-power Diplomacy systems.

@@ -8,12 +8,6 @@
 use crate::validate::{FIRST_GAME_YEAR, TOTAL_CENTRES};
 use crate::{DiplomacyEntry, GameResult, ResultKind, ScoringError, ScoringSystem};
 
-/// Supply centres on the standard map: a year's counts total at most this.
-pub const SUPPLY_CENTRES: u32 = TOTAL_CENTRES;
-
-/// The first game year whose end has a centre count (the game starts in its spring).
-pub const FIRST_COUNTED_YEAR: i32 = FIRST_GAME_YEAR;
-
 /// One game year's centre counts, one per power in seat order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct YearCounts<'a> {
@@ -29,13 +23,13 @@ pub fn scores_unfinished(system: ScoringSystem) -> bool {
 }
 
 /// Checks one year's counts for a game of `powers` powers: one count per power, each and
-/// their total at most [`SUPPLY_CENTRES`], somebody holding a centre, and the year not before
-/// [`FIRST_COUNTED_YEAR`]. Answers the total.
+/// their total at most [`TOTAL_CENTRES`], somebody holding a centre, and the year not before
+/// [`FIRST_GAME_YEAR`]. Answers the total.
 pub fn check_year_counts(year: i32, centres: &[u32], powers: usize) -> Result<u32, ScoringError> {
-    if year < FIRST_COUNTED_YEAR {
+    if year < FIRST_GAME_YEAR {
         return Err(ScoringError::invalid(
             "year",
-            format!("{year} is before the game starts ({FIRST_COUNTED_YEAR})"),
+            format!("{year} is before the game starts ({FIRST_GAME_YEAR})"),
         ));
     }
     if centres.len() != powers {
@@ -45,12 +39,10 @@ pub fn check_year_counts(year: i32, centres: &[u32], powers: usize) -> Result<u3
         ));
     }
     let total: u32 = centres.iter().sum();
-    if total > SUPPLY_CENTRES {
+    if total > TOTAL_CENTRES {
         return Err(ScoringError::invalid(
             "centres",
-            format!(
-                "the counts total {total}, more than the {SUPPLY_CENTRES} centres on the board"
-            ),
+            format!("the counts total {total}, more than the {TOTAL_CENTRES} centres on the board"),
         ));
     }
     if total == 0 {

@@ -8,8 +8,8 @@ use crate::{DiplomacyEntry, PlacementEntry, ScoringError, ScoringSystem, TeamRes
 pub(crate) const DIPLOMACY_PLAYERS: usize = 7;
 /// Supply centres on the standard map: a Diplomacy result's centres add up to at most this.
 pub const TOTAL_CENTRES: u32 = 34;
-/// The year a Diplomacy game starts (spring 1901).
-pub(crate) const FIRST_GAME_YEAR: i32 = 1901;
+/// The year a Diplomacy game starts (spring 1901): the first year whose end has a centre count.
+pub const FIRST_GAME_YEAR: i32 = 1901;
 /// Players an all-vs-all placement game may have (the placement table's columns 2..8,
 /// `docs/scoring.md#placement`).
 pub(crate) const PLACEMENT_PLAYERS: std::ops::RangeInclusive<usize> = 2..=8;

@@ -80,7 +80,7 @@ impl BoardProgress {
 impl BoardProgress {
     /// Supply centres on the board: a year's counts total at most this.
     async fn supply_centres(&self) -> u32 {
-        league_scoring::SUPPLY_CENTRES
+        league_scoring::TOTAL_CENTRES
     }
 
     /// Each recorded game year as it now stands (the latest record of the year), in year
