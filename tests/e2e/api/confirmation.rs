@@ -25,7 +25,7 @@ async fn board(server: &TestApp, tournament: &str, board: &str) -> Value {
     server.data(None, BOARD, json!({ "t": tournament, "b": board })).await["tournament"].clone()
 }
 
-async fn confirm(server: &TestApp, token: &str, tournament: &str, board: &str) -> Value {
+pub(crate) async fn confirm(server: &TestApp, token: &str, tournament: &str, board: &str) -> Value {
     server
         .gql(
             Some(token),
@@ -35,7 +35,7 @@ async fn confirm(server: &TestApp, token: &str, tournament: &str, board: &str) -
         .await
 }
 
-async fn dispute(
+pub(crate) async fn dispute(
     server: &TestApp,
     token: &str,
     tournament: &str,
@@ -49,6 +49,41 @@ async fn dispute(
                disputeBoardResult(tournamentId: $t, boardId: $b, reason: $r) { finished }
              }",
             json!({ "t": tournament, "b": board, "r": reason }),
+        )
+        .await
+}
+
+/// The players seated on a board, in seat order.
+pub(crate) async fn seats_of(server: &TestApp, tournament: &str, board: &str) -> Vec<String> {
+    server
+        .data(
+            None,
+            "query($t: ID!, $b: ID!) { tournament(id: $t) { board(id: $b) { seats { player { id } } } } }",
+            json!({ "t": tournament, "b": board }),
+        )
+        .await["tournament"]["board"]["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["player"]["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// A seated player's report of `result` on `board`.
+pub(crate) async fn report(
+    server: &TestApp,
+    token: &str,
+    tournament: &str,
+    board: &str,
+    result: Value,
+) -> Value {
+    server
+        .gql(
+            Some(token),
+            "mutation($t: ID!, $b: ID!, $r: GameResultInput!) {
+               reportBoardResult(tournamentId: $t, boardId: $b, result: $r) { finished }
+             }",
+            json!({ "t": tournament, "b": board, "r": result }),
         )
         .await
 }
@@ -67,29 +102,10 @@ async fn a_players_report_waits_for_confirmation_and_a_dispute_for_the_director(
     }
     let seeded = seed(&server, &id, 1).await;
     let board_id = seeded["data"]["seedRound"]["boards"][0]["id"].as_str().unwrap().to_owned();
-    let seats: Vec<String> = server
-        .data(
-            None,
-            "query($t: ID!, $b: ID!) { tournament(id: $t) { board(id: $b) { seats { player { id } } } } }",
-            json!({ "t": id, "b": board_id }),
-        )
-        .await["tournament"]["board"]["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["player"]["id"].as_str().unwrap().to_owned())
-        .collect();
+    let seats = seats_of(&server, &id, &board_id).await;
     let token = |seat: usize| entrants.iter().find(|p| p.id == seats[seat]).unwrap().token.clone();
 
-    let reported = server
-        .gql(
-            Some(&token(0)),
-            "mutation($t: ID!, $b: ID!, $r: GameResultInput!) {
-               reportBoardResult(tournamentId: $t, boardId: $b, result: $r) { finished }
-             }",
-            json!({ "t": id, "b": board_id, "r": diplomacy_result(&seats) }),
-        )
-        .await;
+    let reported = report(&server, &token(0), &id, &board_id, diplomacy_result(&seats)).await;
     assert_eq!(reported["data"]["reportBoardResult"]["finished"], false, "{reported}");
     let waiting = board(&server, &id, &board_id).await;
     assert_eq!(waiting["confirmPlayerResults"], true);

@@ -10,8 +10,9 @@ use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
+use super::confirmation::{confirm, dispute, report, seats_of};
 use super::tournament::{
-    check_in, diplomacy_input, diplomacy_result as result_for, enter, report_round, seed,
+    check_in, create, diplomacy_input, diplomacy_result as result_for, enter, report_round, seed,
 };
 use crate::support::{ADMIN, TestApp, error_of, spawn_app};
 
@@ -344,6 +345,7 @@ async fn every_tournament_refusal_has_its_documented_code(db: TestDatabase) {
     assert_eq!(head().await, before, "a refusal appends nothing");
 
     registration_refusals(server, &mut table, &players).await;
+    confirmation_refusals(server, &mut table).await;
 
     let untested: Vec<_> = table.rows.keys().filter(|key| !table.seen.contains(*key)).collect();
     assert!(untested.is_empty(), "rows no refusal triggered: {untested:?}");
@@ -401,3 +403,52 @@ async fn registration_refusals(
 }
 
 on_both_databases!(every_tournament_refusal_has_its_documented_code);
+
+/// The refusals of result confirmation (`docs/tournaments.md#result-confirmation`), on a
+/// tournament of their own that asks for it.
+async fn confirmation_refusals(server: &TestApp, table: &mut Table) {
+    let players = server.register_many(8, "Confirming").await;
+    let (outsider, entrants) = players.split_last().unwrap();
+    let mut input = diplomacy_input(1);
+    input["confirmPlayerResults"] = json!(true);
+    let id =
+        create(server, input).await["data"]["createTournament"]["id"].as_str().unwrap().to_owned();
+    for player in entrants {
+        assert!(enter(server, &player.token, &id, None).await["errors"].is_null());
+        check_in(server, player, &id, 1, false).await;
+    }
+    let seeded = seed(server, &id, 1).await;
+    let board = seeded["data"]["seedRound"]["boards"][0]["id"].as_str().unwrap().to_owned();
+    let seats = seats_of(server, &id, &board).await;
+    let token = |seat: usize| entrants.iter().find(|p| p.id == seats[seat]).unwrap().token.clone();
+    let both = "confirmBoardResult`, `disputeBoardResult";
+    let nobody = Uuid::now_v7().to_string();
+    let response = confirm(server, ADMIN, &id, &nobody).await;
+    table.check(both, "no board of the tournament has that id", &response);
+    let response = confirm(server, ADMIN, &id, &board).await;
+    table.check(both, "the board has no result awaiting confirmation", &response);
+    let reported = report(server, &token(0), &id, &board, result_for(&seats)).await;
+    assert!(reported["errors"].is_null(), "{reported}");
+    let when = "(confirmation asked) a player's report already awaits confirmation";
+    table.check(
+        "reportBoardResult",
+        when,
+        &report(server, &token(1), &id, &board, result_for(&seats)).await,
+    );
+    let when = "the caller is neither seated on the board nor organising the tournament";
+    table.check(both, when, &confirm(server, &outsider.token, &id, &board).await);
+    let when = "the caller reported it (and does not direct the tournament)";
+    table.check(both, when, &confirm(server, &token(0), &id, &board).await);
+    let when = "the reason is empty or too long";
+    table.check("disputeBoardResult", when, &dispute(server, &token(1), &id, &board, " ").await);
+    let disputed = dispute(server, &token(1), &id, &board, "Austria had 4").await;
+    assert!(disputed["errors"].is_null(), "{disputed}");
+    let when = "the result is already disputed";
+    table.check(
+        "disputeBoardResult",
+        when,
+        &dispute(server, &token(2), &id, &board, "again").await,
+    );
+    let when = "a player confirms a disputed result";
+    table.check("confirmBoardResult", when, &confirm(server, &token(2), &id, &board).await);
+}
