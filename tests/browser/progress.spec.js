@@ -76,7 +76,7 @@ test("a director and a seated player record two game years; spectators and the k
         actions++;
       }
       const total = counts.reduce((a, b) => a + b, 0);
-      await expect(form.locator(".centre-total")).toHaveText(`Total: ${total} of 34`);
+      await expect(form.locator(".progress-total")).toHaveText(`Total: ${total} of 34`);
       await form.getByRole("button", { name: "Record centres" }).click();
       actions++;
       await expect(form.getByLabel("Game year")).toHaveValue(String(year + 1));
@@ -92,7 +92,7 @@ test("a director and a seated player record two game years; spectators and the k
       // Over the board's 34 centres: the total warns and the server refuses, naming the field.
       await form.getByLabel("Centres of Austria", { exact: true }).fill("30");
       await form.getByLabel("Centres of England", { exact: true }).fill("5");
-      await expect(form.locator(".centre-total")).toHaveText("Total: 35 of 34 — too many");
+      await expect(form.locator(".progress-total")).toHaveText("Total: 35 of 34 — too many");
       for (const power of POWERS.slice(2)) await form.getByLabel(`Centres of ${power}`, { exact: true }).fill("0");
       await form.getByRole("button", { name: "Record centres" }).click();
       await expect(form.locator(".field-error:not([hidden])").first()).toContainText("34");
@@ -157,6 +157,8 @@ test("a director and a seated player record two game years; spectators and the k
       await expect(kiosk.locator("svg.centre-chart polyline")).toHaveCount(7);
       await kiosk.setViewportSize({ width: 360, height: 800 });
       expect(await sidewaysScroll(kiosk)).toBe(0);
+      // The view fades in: its colours are checked once the fade has ended.
+      await kiosk.locator(".kiosk-view").evaluate((view) => Promise.all(view.getAnimations().map((a) => a.finished)));
       expect(await accessibilityProblems(kiosk)).toEqual([]);
       await kiosk.screenshot({ path: resolve(shots, "progress-kiosk-phone.png"), fullPage: true });
     });

@@ -141,7 +141,7 @@ function progressForm(id, board, progress, recorded) {
   const year = input("number", { min: 1901, step: 1, required: true, value: next });
   const counts = board.seats.map((/** @type {any} */ s, /** @type {number} */ i) =>
     input("number", { min: 0, max: progress.supplyCentres, step: 1, required: true, inputmode: "numeric", value: progress.powers[i]?.counts.at(-1)?.centres ?? "" }));
-  const total = h("p", { class: "centre-total", "aria-live": "polite" });
+  const total = h("p", { class: "progress-total", "aria-live": "polite" });
   const showTotal = () => {
     const sum = counts.reduce((/** @type {number} */ a, /** @type {HTMLInputElement} */ c) => a + (Number(c.value) || 0), 0);
     total.textContent = `Total: ${sum} of ${progress.supplyCentres}${sum > progress.supplyCentres ? " — too many" : ""}`;
