@@ -221,6 +221,32 @@ fn app_error(what: &'static str) -> impl FnOnce(league_app::AppError) -> BenchEr
     move |error| anyhow::Error::new(error).context(what).into()
 }
 
+/// A game as the load benches replay it: its id and its seats' players.
+pub type SeatedGame = (Uuid, Vec<Uuid>);
+
+/// Opens the scratch database at `url`, seeds it ([`seed`]) and reads the asked league's
+/// games that are finished (`finished`) or still to report: the app, the backend's name,
+/// the league and those games.
+pub async fn seeded_games(
+    url: &str,
+    finished: bool,
+) -> Result<(App, String, Uuid, Vec<SeatedGame>), BenchError> {
+    let app = App::open(url).await.context("cannot open the scratch database")?;
+    let database = format!("{:?}", app.store().backend()).to_lowercase();
+    let league = seed(&app).await?;
+    let model = app
+        .league(league)
+        .await
+        .context("cannot load the seeded league")?
+        .context("the seeded league is missing")?;
+    let games = model
+        .games_of(league)
+        .filter(|game| game.finished_at.is_some() == finished)
+        .map(|game| (game.id, game.seats.iter().map(|s| s.player).collect()))
+        .collect();
+    Ok((app, database, league, games))
+}
+
 /// Seeds the players, the two leagues and the results; returns the asked league's id.
 pub async fn seed(app: &App) -> Result<Uuid, BenchError> {
     let options = CommandOptions::default;

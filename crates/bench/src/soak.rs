@@ -25,7 +25,6 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use futures::{SinkExt, StreamExt};
 use hdrhistogram::Histogram;
-use league_app::App;
 use league_gateway::GatewayConfig;
 use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
@@ -178,19 +177,7 @@ struct Shared {
 }
 
 async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
-    let app = App::open(url).await.context("cannot open the scratch database")?;
-    let database = format!("{:?}", app.store().backend()).to_lowercase();
-    let league = crate::graphql::seed(&app).await?;
-    let model = app
-        .league(league)
-        .await
-        .context("cannot load the seeded league")?
-        .context("the seeded league is missing")?;
-    let games: Vec<(Uuid, Vec<Uuid>)> = model
-        .games_of(league)
-        .filter(|game| game.finished_at.is_some())
-        .map(|game| (game.id, game.seats.iter().map(|s| s.player).collect()))
-        .collect();
+    let (app, database, league, games) = crate::graphql::seeded_games(url, true).await?;
     if games.is_empty() {
         return Err(anyhow::anyhow!("the seeded league has no finished game").into());
     }

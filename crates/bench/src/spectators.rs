@@ -33,7 +33,6 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use futures::{SinkExt, StreamExt};
-use league_app::App;
 use league_gateway::GatewayConfig;
 use serde_json::{Value, json};
 use tokio::sync::Notify;
@@ -230,19 +229,7 @@ struct Shared {
 }
 
 async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
-    let app = App::open(url).await.context("cannot open the scratch database")?;
-    let database = format!("{:?}", app.store().backend()).to_lowercase();
-    let league = crate::graphql::seed(&app).await?;
-    let model = app
-        .league(league)
-        .await
-        .context("cannot load the seeded league")?
-        .context("the seeded league is missing")?;
-    let unreported: Vec<(Uuid, Vec<Uuid>)> = model
-        .games_of(league)
-        .filter(|game| game.finished_at.is_none())
-        .map(|game| (game.id, game.seats.iter().map(|s| s.player).collect()))
-        .collect();
+    let (app, database, league, unreported) = crate::graphql::seeded_games(url, false).await?;
     if unreported.len() < args.results + args.baseline_results {
         return Err(anyhow::anyhow!("the seeded league has too few games left to report").into());
     }

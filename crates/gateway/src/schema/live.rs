@@ -63,29 +63,27 @@ pub(crate) trait RankedRow: Clone + PartialEq {
     fn with_rank(&self, rank: u32) -> Self;
 }
 
-impl RankedRow for league_projections::StandingRow {
-    fn rank(&self) -> u32 {
-        self.rank
-    }
-    fn player(&self) -> Uuid {
-        self.player.into()
-    }
-    fn with_rank(&self, rank: u32) -> Self {
-        Self { rank, ..self.clone() }
-    }
+/// [`RankedRow`] for row types with a `rank` and a `player` field.
+macro_rules! ranked_row {
+    ($($row:ty),+) => {$(
+        impl RankedRow for $row {
+            fn rank(&self) -> u32 {
+                self.rank
+            }
+            fn player(&self) -> Uuid {
+                self.player.into()
+            }
+            fn with_rank(&self, rank: u32) -> Self {
+                Self { rank, ..self.clone() }
+            }
+        }
+    )+};
 }
 
-impl RankedRow for league_scoring::TournamentStanding<league_domain::PlayerId> {
-    fn rank(&self) -> u32 {
-        self.rank
-    }
-    fn player(&self) -> Uuid {
-        self.player.into()
-    }
-    fn with_rank(&self, rank: u32) -> Self {
-        Self { rank, ..self.clone() }
-    }
-}
+ranked_row!(
+    league_projections::StandingRow,
+    league_scoring::TournamentStanding<league_domain::PlayerId>
+);
 
 /// What changed between a subscription's last standings and the new ones.
 pub(crate) struct RowChanges<R> {
