@@ -140,8 +140,8 @@ impl App {
     ) -> Result<Vec<CalendarEntry>, AppError> {
         let entered: Vec<Uuid> = self
             .catalog()
-            .tournaments()
-            .filter(|t| t.rounds_seeded > 0 && t.entrants.contains(&player.uuid()))
+            .tournaments_entered(player.uuid())
+            .filter(|t| t.rounds_seeded > 0)
             .map(|t| t.id)
             .collect();
         let mut entries = Vec::new();

@@ -49,8 +49,8 @@ impl App {
     ) -> Result<Option<BoardOfPlayer>, AppError> {
         let entered: Vec<Uuid> = self
             .catalog()
-            .tournaments()
-            .filter(|t| t.rounds_seeded > 0 && t.entrants.contains(&player))
+            .tournaments_entered(player)
+            .filter(|t| t.rounds_seeded > 0)
             .map(|t| t.id)
             .collect();
         for id in entered {

@@ -106,6 +106,9 @@ pub struct Catalog {
     tournaments: Vec<TournamentSummary>,
     /// Tournament id → index in `tournaments`.
     tournament_index: HashMap<Uuid, u32>,
+    /// Player → the tournaments they entered (indices in `tournaments`), in entry order:
+    /// derived from the entrants, so a player's pages and rights never scan every tournament.
+    entered: HashMap<Uuid, Vec<u32>>,
 }
 
 impl Catalog {
@@ -234,7 +237,7 @@ impl Catalog {
     /// subscriber or an entrant): who may issue a sign-in link for the player.
     pub fn organises_player(&self, organiser: Uuid, player: Uuid) -> bool {
         let organises = |organisers: &Organisers| organisers.includes(organiser.into());
-        self.tournaments.iter().any(|t| organises(&t.organisers) && t.entrants.contains(&player))
+        self.tournaments_entered(player).any(|t| organises(&t.organisers))
             || self.joined.get(&player).into_iter().flatten().any(|index| {
                 let league = &self.leagues[*index as usize];
                 organises(&league.organisers) && league.players.contains(&player)
@@ -249,6 +252,21 @@ impl Catalog {
     /// Whether some sealed name or subject is not opened yet.
     pub fn has_unopened_names(&self) -> bool {
         self.players.has_unopened()
+    }
+
+    /// Every tournament the player entered (withdrawn or not), in entry order.
+    pub fn tournaments_entered(&self, player: Uuid) -> impl Iterator<Item = &TournamentSummary> {
+        let indices = self.entered.get(&player).map(Vec::as_slice).unwrap_or_default();
+        indices.iter().map(|index| &self.tournaments[*index as usize])
+    }
+
+    /// Records that `player` entered the tournament at `index` (once, however often the
+    /// entrants list them).
+    fn note_entry(&mut self, player: Uuid, index: u32) {
+        let list = self.entered.entry(player).or_default();
+        if !list.contains(&index) {
+            list.push(index);
+        }
     }
 
     /// Whether the player organises the competition (league or tournament) as its creator
@@ -458,9 +476,13 @@ impl Catalog {
                 tournament_id,
                 player_id,
             }) => {
+                let index = self.tournament_index.get(&(*tournament_id).into()).copied();
                 self.tournament_mut((*tournament_id).into(), position)?
                     .entrants
                     .push((*player_id).into());
+                if let Some(index) = index {
+                    self.note_entry((*player_id).into(), index);
+                }
             }
             TournamentEvent::TournamentRegistrationChanged(e) => {
                 self.tournament_mut(e.tournament_id.into(), position)?.settings.registration =

@@ -150,8 +150,13 @@ impl Catalog {
             image.joined.into_iter().map(|(player, list)| (player, list.into_owned())).collect();
         catalog.departed = image.departed.into_iter().collect();
         catalog.tournaments = image.tournaments.into_owned();
+        let mut entries = Vec::new();
         for (index, tournament) in catalog.tournaments.iter().enumerate() {
             catalog.tournament_index.insert(tournament.id, index as u32);
+            entries.extend(tournament.entrants.iter().map(|player| (*player, index as u32)));
+        }
+        for (player, index) in entries {
+            catalog.note_entry(player, index);
         }
         Ok(catalog)
     }

@@ -32,12 +32,7 @@ pub struct PlayerCompetition {
 /// Every tournament `player` entered (withdrawn ones included), then every league they play
 /// in, in creation order.
 pub async fn competitions_of(app: &App, player: Uuid) -> GatewayResult<Vec<PlayerCompetition>> {
-    let entered: Vec<Uuid> = app
-        .catalog()
-        .tournaments()
-        .filter(|t| t.entrants.contains(&player))
-        .map(|t| t.id)
-        .collect();
+    let entered: Vec<Uuid> = app.catalog().tournaments_entered(player).map(|t| t.id).collect();
     let mut mine = Vec::new();
     for id in entered {
         let Some(state) = app.tournament(id).await? else { continue };
