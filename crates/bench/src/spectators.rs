@@ -149,6 +149,8 @@ struct Run {
     results: usize,
     bytes_per_spectator_per_result: f64,
     requests_per_spectator_per_result: f64,
+    /// Requests sent again on a new connection, in all (counted in the requests too).
+    retried_requests: u64,
     p50_ms: f64,
     p99_ms: f64,
     max_ms: f64,
@@ -188,17 +190,27 @@ fn print_table(f: &Figures) {
         f.database, f.load_average
     );
     println!(
-        "{:<11} {:<9} {:>6} {:>12} {:>9} {:>9} {:>9} {:>9} {:>13}",
-        "page", "", "specs", "bytes/result", "req/res", "p50 ms", "p99 ms", "max ms", "KiB/subscr."
+        "{:<11} {:<9} {:>6} {:>12} {:>9} {:>8} {:>9} {:>9} {:>9} {:>13}",
+        "page",
+        "",
+        "specs",
+        "bytes/result",
+        "req/res",
+        "retried",
+        "p50 ms",
+        "p99 ms",
+        "max ms",
+        "KiB/subscr."
     );
     for r in &f.runs {
         println!(
-            "{:<11} {:<9} {:>6} {:>12.0} {:>9.2} {:>9.1} {:>9.1} {:>9.1} {:>13.1}",
+            "{:<11} {:<9} {:>6} {:>12.0} {:>9.2} {:>8} {:>9.1} {:>9.1} {:>9.1} {:>13.1}",
             format!("{:?}", r.page).to_lowercase(),
             format!("{:?}", r.behaviour).to_lowercase(),
             r.spectators,
             r.bytes_per_spectator_per_result,
             r.requests_per_spectator_per_result,
+            r.retried_requests,
             r.p50_ms,
             r.p99_ms,
             r.max_ms,
@@ -219,6 +231,8 @@ struct Shared {
     /// Bytes the server sent to spectators, requests they made.
     bytes: AtomicU64,
     requests: AtomicU64,
+    /// Requests sent again after their connection closed under them (among `requests`).
+    retries: AtomicU64,
     /// Spectators subscribed, and spectators up to date with each result.
     ready: AtomicUsize,
     caught_up: Vec<AtomicUsize>,
@@ -275,6 +289,7 @@ async fn measure(url: &str, args: &Args) -> Result<Figures, BenchError> {
                     id: if page == Page::League { league } else { tournament },
                     bytes: AtomicU64::new(0),
                     requests: AtomicU64::new(0),
+                    retries: AtomicU64::new(0),
                     ready: AtomicUsize::new(0),
                     caught_up: (0..results).map(|_| AtomicUsize::new(0)).collect(),
                     started: Instant::now(),
@@ -467,6 +482,7 @@ async fn watch(
         results: reports.len(),
         bytes_per_spectator_per_result: bytes,
         requests_per_spectator_per_result: requests,
+        retried_requests: shared.retries.load(Ordering::SeqCst),
         p50_ms: at(0.50),
         p99_ms: p99,
         max_ms: latencies_us.last().copied().unwrap_or(0) as f64 / 1000.0,
@@ -508,12 +524,26 @@ async fn read(
     query: &str,
     variables: Value,
 ) -> anyhow::Result<Vec<u8>> {
-    let mut request =
-        http.post(&shared.endpoint).json(&json!({ "query": query, "variables": variables }));
-    if shared.behaviour == Behaviour::Live {
-        request = request.header(reqwest::header::ACCEPT_ENCODING, "br, gzip");
-    }
-    let response = request.send().await?;
+    let body = json!({ "query": query, "variables": variables });
+    let mut attempts = 0;
+    let response = loop {
+        let mut request = http.post(&shared.endpoint).json(&body);
+        if shared.behaviour == Behaviour::Live {
+            request = request.header(reqwest::header::ACCEPT_ENCODING, "br, gzip");
+        }
+        attempts += 1;
+        match request.send().await {
+            Ok(response) => break response,
+            // A kept-alive connection the server closed as the request went out: a browser
+            // sends such a read again on a new connection, and so does a spectator here (the
+            // retry is counted as a request of its own).
+            Err(error) if attempts < 3 && (error.is_request() || error.is_connect()) => {
+                shared.requests.fetch_add(1, Ordering::Relaxed);
+                shared.retries.fetch_add(1, Ordering::Relaxed);
+            }
+            Err(error) => return Err(error.into()),
+        }
+    };
     let status = response.status();
     let body = response.bytes().await?;
     if !status.is_success() {
