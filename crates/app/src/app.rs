@@ -587,6 +587,11 @@ impl App {
         self.stream_state_in(&self.inner.reads, stream, empty).await
     }
 
+    /// A stream's aggregate as kept in memory, without reading the log for newer events.
+    pub(crate) fn kept_state(&self, stream: &str) -> Option<StreamState> {
+        self.inner.aggregates.get(stream)
+    }
+
     /// A stream's aggregate as of its last event in `log`. The kept state may be ahead of a
     /// replica (a command advanced it on the primary): it is never moved back, only on.
     async fn stream_state_in(

@@ -116,6 +116,14 @@ impl App {
         position: u64,
         stream_version: u64,
     ) -> Result<Arc<Tournament>, AppError> {
+        // The kept state at exactly that version is the tournament as of that event: every
+        // spectator's update for one event shares it without a read of the log.
+        if let Some(StreamState::Tournament(kept)) =
+            self.kept_state(tournament_stream(id)?.as_str())
+            && league_domain::Aggregate::version(kept.as_ref()) == stream_version
+        {
+            return Ok(kept);
+        }
         let current = self.existing_tournament(id).await?;
         if league_domain::Aggregate::version(current.as_ref()) == stream_version {
             return Ok(current);
