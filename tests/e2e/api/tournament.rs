@@ -26,7 +26,12 @@ const TOURNAMENT: &str = "query($id: ID!, $after: Int, $asOf: AsOf) {
   }
 }";
 
-async fn tournament(server: &TestApp, id: &str, after: Option<u32>, as_of: Value) -> Value {
+pub(crate) async fn tournament(
+    server: &TestApp,
+    id: &str,
+    after: Option<u32>,
+    as_of: Value,
+) -> Value {
     let data =
         server.data(None, TOURNAMENT, json!({ "id": id, "after": after, "asOf": as_of })).await;
     data["tournament"].clone()
