@@ -183,12 +183,7 @@ async fn a_diplomacy_tournament_exports_the_rating_database_columns(db: TestData
     // A correction (the same result) whose reason the export carries.
     let state = crate::api::tournament::tournament(&server, &id, None, Value::Null).await;
     let board = &state["rounds"][0]["boards"][0];
-    let seats: Vec<&str> = board["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["player"]["id"].as_str().unwrap())
-        .collect();
+    let seats = crate::api::tournament::seat_ids(board);
     let corrected = server
         .gql(
             Some(ADMIN),

@@ -4,8 +4,9 @@
  * still missing a result, or the standings once it is complete); for a player their next
  * board and power, then their check-in; then the current round's boards and the standings,
  * updated live. Earlier rounds, entrants, settings, registration, links and the seeding checks
- * are one step away in closed sections. This module holds the page's state, its refresh and
- * where each part goes; one view per part renders it (tournament-next.js,
+ * are one step away in closed sections. This module holds the page's state, its live
+ * updates (pushed standings applied in place, a result reading only its board:
+ * docs/api.md#live-updates) and where each part goes; one view per part renders it (tournament-next.js,
  * tournament-registration.js, tournament-entrants.js, tournament-roll-call.js,
  * tournament-rounds.js). */
 
