@@ -166,3 +166,46 @@ export async function setUp(browser, info, env = {}) {
     },
   };
 }
+
+/** The operation a GraphQL POST names (`query League(…)` → "League"). @param {import("@playwright/test").Request} request */
+function operation(request) {
+  const query = String(request.postDataJSON()?.query ?? "");
+  return query.match(/^\s*(?:query|mutation)\s+(\w+)/)?.[1] ?? "anonymous";
+}
+
+/**
+ * Watches a page's GraphQL POSTs (operation and answer bytes as received) and WebSocket
+ * messages received (bytes); `since(mark)` gives what came after a mark.
+ * @param {import("@playwright/test").Page} page
+ */
+export function meter(page) {
+  /** @type {{ at: number, operation: string, bytes: Promise<number> }[]} */
+  const requests = [];
+  /** @type {{ at: number, bytes: number }[]} */
+  const pushes = [];
+  let clock = 0;
+  page.on("request", (request) => {
+    if (request.method() !== "POST" || !request.url().endsWith("/graphql")) return;
+    requests.push({
+      at: ++clock,
+      operation: operation(request),
+      bytes: request.response().then(async () => (await request.sizes()).responseBodySize),
+    });
+  });
+  page.on("websocket", (ws) => ws.on("framereceived", (frame) => {
+    const text = String(frame.payload);
+    if (text.startsWith('{"type":"next"')) pushes.push({ at: ++clock, bytes: text.length });
+  }));
+  return {
+    mark: () => ++clock,
+    /** @param {number} mark */
+    async since(mark) {
+      const asked = requests.filter((r) => r.at > mark);
+      const answered = await Promise.all(asked.map((r) => r.bytes));
+      return {
+        operations: asked.map((r) => r.operation),
+        bytes: answered.reduce((a, b) => a + b, 0) + pushes.filter((p) => p.at > mark).reduce((a, p) => a + p.bytes, 0),
+      };
+    },
+  };
+}

@@ -6,52 +6,9 @@
 // critical violation and nothing scrolls sideways at 360 px.
 import { test, expect } from "@playwright/test";
 import { ADMIN } from "./server.js";
-import { DESKTOP, PHONE, accessibilityProblems, setUp, sidewaysScroll } from "./harness.js";
+import { DESKTOP, PHONE, accessibilityProblems, meter, setUp, sidewaysScroll } from "./harness.js";
 
 /** @typedef {import("@playwright/test").Page} Page */
-
-/** The operation a GraphQL POST names (`query League(…)` → "League"). @param {import("@playwright/test").Request} request */
-function operation(request) {
-  const query = String(request.postDataJSON()?.query ?? "");
-  return query.match(/^\s*(?:query|mutation)\s+(\w+)/)?.[1] ?? "anonymous";
-}
-
-/**
- * Watches a page's GraphQL POSTs (operation and answer bytes as received) and WebSocket
- * messages received (bytes); `since(mark)` gives what came after a mark.
- * @param {Page} page
- */
-function meter(page) {
-  /** @type {{ at: number, operation: string, bytes: Promise<number> }[]} */
-  const requests = [];
-  /** @type {{ at: number, bytes: number }[]} */
-  const pushes = [];
-  let clock = 0;
-  page.on("request", (request) => {
-    if (request.method() !== "POST" || !request.url().endsWith("/graphql")) return;
-    requests.push({
-      at: ++clock,
-      operation: operation(request),
-      bytes: request.response().then(async () => (await request.sizes()).responseBodySize),
-    });
-  });
-  page.on("websocket", (ws) => ws.on("framereceived", (frame) => {
-    const text = String(frame.payload);
-    if (text.startsWith('{"type":"next"')) pushes.push({ at: ++clock, bytes: text.length });
-  }));
-  return {
-    mark: () => ++clock,
-    /** @param {number} mark */
-    async since(mark) {
-      const asked = requests.filter((r) => r.at > mark);
-      const answered = await Promise.all(asked.map((r) => r.bytes));
-      return {
-        operations: asked.map((r) => r.operation),
-        bytes: answered.reduce((a, b) => a + b, 0) + pushes.filter((p) => p.at > mark).reduce((a, p) => a + p.bytes, 0),
-      };
-    },
-  };
-}
 
 test("a 64-player league's page: one request to load, a pushed result applied in place", async ({ browser }, info) => {
   // Setting up 64 players is ~140 admin mutations in a few seconds, over the default burst.

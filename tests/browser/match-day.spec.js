@@ -5,15 +5,20 @@
 // the proposal saying why two players sit out, "Seed round N", the round's boards with
 // "r of b boards reported" and the boards still missing a result, then the next roll call.
 // Two players on their own phones see their board and power first and check in; a spectator
-// never sees a seeding problem; the board call lists players by name. Axe and the 360 px
-// check run on every page. The tournament, its players and the results are set up through
-// GraphQL; the director's work is done in the UI, and its actions are counted.
+// never sees a seeding problem; the board call lists players by name. Every board records
+// its centres for two game years; the provisional standings show on the projector page and
+// on a second spectator's phone; each round's last board is reported by one of its players
+// on their phone from the last counts, through the review step; after round 1 the director
+// corrects a board with a reason, which the affected player finds on their own page and
+// everyone beside the score in the standings. A spectator's open tournament page is metered
+// for a result reported elsewhere (docs/performance.md#live-pages). Axe and the 360 px check
+// run on every page. The tournament, its players, the progress and most results are set up
+// through GraphQL; the director's work is done in the UI, and its actions are counted.
 //
-// Each step is a function of the shared `Day` so later checks (result review, live progress,
-// the kiosk page) can be added as steps of their own.
+// Each step is a function of the shared `Day`.
 import { test, expect } from "@playwright/test";
 import { ADMIN } from "./server.js";
-import { setUp, pageIsSound, PHONE } from "./harness.js";
+import { setUp, pageIsSound, meter, DESKTOP, PHONE } from "./harness.js";
 
 /** @typedef {import("@playwright/test").Page} Page */
 /** @typedef {import("@playwright/test").Locator} Locator */
@@ -57,11 +62,11 @@ function counted(page) {
  * Everything the steps share.
  * @typedef {{ harness: Harness, tournamentId: string, url: string,
  *   players: { name: string, id: string, token: string }[],
- *   director: Counted, seated: Map<string, Counted>, spectator: Page }} Day
+ *   director: Counted, seated: Map<string, Counted>, spectator: Page, reportActions: number[] }} Day
  */
 
 /** The tournament, its 30 players and their entries, through GraphQL.
- * @param {Harness} harness @returns {Promise<Omit<Day, "director" | "seated" | "spectator">>} */
+ * @param {Harness} harness @returns {Promise<Omit<Day, "director" | "seated" | "spectator" | "reportActions">>} */
 async function setUpTournament(harness) {
   const { server } = harness;
   const players = [];
@@ -92,6 +97,138 @@ async function reportBoards(day, round, count) {
     await server.gql(`mutation($t: ID!, $b: ID!, $r: GameResultInput!) { reportBoardResult(tournamentId: $t, boardId: $b, result: $r) { finished } }`,
       { t: day.tournamentId, b: board.id, r: result });
   }
+}
+
+/** Centres after 1901 and 1902 of each board, seat by seat (33 and 34 of 34). */
+const COUNTS = [[5, 5, 5, 5, 4, 5, 4], [10, 8, 6, 5, 3, 2, 0]];
+
+/** Two game years of centres on every board of the round, through GraphQL, each by one of
+ * the board's players (their own token). @param {Day} day @param {number} round */
+async function progressOnEveryBoard(day, round) {
+  const { server } = day.harness;
+  const { tournament } = await server.gql(`query($id: ID!, $n: Int!) { tournament(id: $id) { round(number: $n) { boards { id seats { player { id } } } } } }`,
+    { id: day.tournamentId, n: round });
+  const tokens = new Map(day.players.map((p) => [p.id, p.token]));
+  for (const board of tournament.round.boards) {
+    for (const [i, centres] of COUNTS.entries()) {
+      const token = tokens.get(board.seats[i].player.id);
+      await server.gql(`mutation($t: ID!, $b: ID!, $y: Int!, $c: [Int!]!) { recordBoardProgress(tournamentId: $t, boardId: $b, year: $y, centres: $c) { id } }`,
+        { t: day.tournamentId, b: board.id, y: 1901 + i, c: centres }, token);
+    }
+  }
+}
+
+/** The provisional standings ("if every board ended now") on the projector page and on a
+ * second spectator's phone (a board's page), live and sound. @param {Day} day */
+async function provisionalStandings(day) {
+  const kiosk = await (await day.harness.newContext(DESKTOP)).newPage();
+  await kiosk.goto(`${day.url}/kiosk`);
+  await kiosk.getByRole("button", { name: "Pause" }).click();
+  for (let step = 0; step < 8 && !/Provisional standings/.test(await kiosk.getByRole("heading", { level: 2 }).innerText()); step += 1) {
+    await kiosk.getByRole("button", { name: "Next view" }).click();
+  }
+  await expect(kiosk.getByRole("heading", { level: 2 })).toHaveText(/Provisional standings/);
+  await expect(kiosk.locator("table.standings tbody tr")).toHaveCount(12);
+  await pageIsSound(kiosk);
+  const second = await (await day.harness.newContext(PHONE)).newPage();
+  await second.goto(day.url);
+  await second.locator("#rounds table.boards tbody tr").first().getByRole("link").click();
+  await expect(second.locator(".progress-last")).toHaveText("Last counted: 1902, 34 of 34 centres.");
+  await expect(second.locator(".provisional-standings tbody tr")).toHaveCount(PLAYERS);
+  await expect(second.locator("body")).not.toContainText("cannot seed");
+  await pageIsSound(second);
+}
+
+/** The round's last board, reported on their phone by one of its players: from their
+ * board's link, "Fill from the last counts", the review step, Submit. Returns the actions.
+ * @param {Day} day @param {number} round */
+async function playerReportsLastBoard(day, round) {
+  const { tournament } = await day.harness.server.gql(`query($id: ID!, $n: Int!) { tournament(id: $id) { round(number: $n) { boards { number finished seats { player { id } } } } } }`,
+    { id: day.tournamentId, n: round });
+  const board = tournament.round.boards.find((/** @type {any} */ b) => !b.finished);
+  const reporter = /** @type {Day["players"][number]} */ (day.players.find((p) => p.id === board.seats[1].player.id));
+  const player = await phoneOf(day, reporter);
+  const before = player.actions;
+  const page = player.page;
+  await page.goto(day.url);
+  await player.click(page.getByRole("link", { name: `Report result: round ${round}, board ${board.number}` }));
+  await player.click(page.getByRole("button", { name: "Fill from the last counts" }));
+  await expect(page.locator(".centre-total")).toHaveText("Centres: 34 of 34");
+  await player.click(page.getByRole("button", { name: "Check the result" }));
+  const review = page.getByRole("region", { name: "Check the result" });
+  await expect(review.getByRole("listitem")).toHaveCount(7);
+  await expect(review.getByRole("listitem").nth(6)).toContainText(": 0 centres, eliminated");
+  await pageIsSound(page);
+  await player.click(page.getByRole("button", { name: "Submit", exact: true }));
+  await expect.poll(async () => (await day.harness.server.gql(`query($id: ID!, $n: Int!) { tournament(id: $id) { round(number: $n) { boards { finished } } } }`,
+    { id: day.tournamentId, n: round })).tournament.round.boards.every((/** @type {any} */ b) => b.finished)).toBe(true);
+  return player.actions - before;
+}
+
+/** The director corrects a round-1 board with a reason on their phone; the affected player
+ * finds it on their own page, and the standings mark the corrected score with it.
+ * @param {Day} day */
+async function correctionReachesThePlayer(day) {
+  const { director } = day;
+  const page = director.page;
+  // Board 1 was reported with Austria 8 and England 6 (reportBoards).
+  const reason = "Recount: Austria held 9, England 5";
+  const { tournament } = await day.harness.server.gql(`query($id: ID!) { tournament(id: $id) { round(number: 1) { boards { id number seats { player { id } } } } } }`,
+    { id: day.tournamentId });
+  const board = tournament.round.boards[0];
+  await director.click(page.getByRole("link", { name: `Correct result: round 1, board ${board.number}` }));
+  await director.fill(page.getByLabel(/^Supply centres of /).nth(0), "9");
+  await director.fill(page.getByLabel(/^Supply centres of /).nth(1), "5");
+  await director.fill(page.getByLabel("Reason for the correction"), reason);
+  await director.click(page.getByRole("button", { name: "Check the result" }));
+  await expect(page.locator(".review .reason")).toHaveText(`Reason: ${reason}`);
+  await director.click(page.getByRole("button", { name: "Submit", exact: true }));
+  await expect(page).toHaveURL(new RegExp(`/tournaments/${day.tournamentId}$`));
+  // Beside the score in the standings: a mark, read out with the reason, and the reason below.
+  const affected = /** @type {Day["players"][number]} */ (day.players.find((p) => p.id === board.seats[0].player.id));
+  const row = page.locator(`#standings tr[data-player="${affected.name}"]`);
+  await expect(row.locator('td[data-round="1"] a.corrected')).toContainText(`corrected: ${reason}`);
+  await expect(page.locator(`#correction-1-${board.number}`)).toContainText(reason);
+  await pageIsSound(page);
+  // The affected player, on their own page.
+  const player = await phoneOf(day, affected);
+  await player.page.goto(`/players/${affected.id}`);
+  player.actions += 1;
+  await expect(player.page.locator(".player-competitions .corrections li")).toHaveText(`Round 1, board ${board.number} corrected: ${reason}`);
+  await pageIsSound(player.page);
+}
+
+/** What a spectator's open tournament page reads for one result reported elsewhere, against
+ * what the page read before pushes were applied (the tournament and its standings again),
+ * measured on the same tournament. @param {Day} day @param {number} round */
+async function meteredResult(day, round) {
+  const page = day.spectator;
+  // Watching before the page opens, so its subscription's pushes are counted too.
+  const watch = meter(page);
+  await page.goto(day.url);
+  await expect(page.locator("#standings-h .live")).toHaveText("live");
+  const mark = watch.mark();
+  await reportBoards(day, round, 1);
+  await expect.poll(async () => (await watch.since(mark)).operations).toEqual(["ChangedBoard"]);
+  await page.waitForTimeout(500);
+  const after = await watch.since(mark);
+  const context = await day.harness.newContext(PHONE);
+  const old = await context.newPage();
+  const oldMeter = meter(old);
+  await old.goto(day.url);
+  await expect(old.locator("#standings table")).toBeVisible();
+  const oldMark = oldMeter.mark();
+  await old.evaluate(async () => {
+    // The two reads the page made for every event before (docs/performance.md#live-pages).
+    const { gql } = await import("/js/api.js");
+    const Q = await import("/js/queries.js");
+    const id = location.pathname.split("/")[2];
+    await Promise.all([gql(Q.TOURNAMENT, { id }), gql(Q.TOURNAMENT_STANDINGS, { id, afterRound: null })]);
+  });
+  const before = await oldMeter.since(oldMark);
+  console.log(`match day: per reported result a spectator's tournament page (${PLAYERS} players) read ${after.operations.length} request(s), ${(after.bytes / 1000).toFixed(1)} kB with pushes (${after.operations.join(", ")}); before: ${before.operations.length} requests, ${(before.bytes / 1000).toFixed(1)} kB without pushes`);
+  expect(after.operations.length).toBeLessThanOrEqual(1);
+  await context.close();
 }
 
 /** `count` players seated in round `round` (not sitting out), by the server.
@@ -158,11 +295,12 @@ async function roundInPlay(day, round) {
   const boardsY = (await page.locator(`#next section.round[data-round="${round}"]`).boundingBox())?.y ?? 0;
   expect(boardsY).toBeLessThan((await reported.boundingBox())?.y ?? 0);
   await pageIsSound(page);
-  await reportBoards(day, round, BOARDS - 1);
+  if (round === 1) await meteredResult(day, round);
+  await reportBoards(day, round, round === 1 ? BOARDS - 2 : BOARDS - 1);
   await expect(reported).toHaveText(`Round ${round}: ${BOARDS - 1} of ${BOARDS} boards reported.`);
   await expect(next(day).locator("ul.missing-results li")).toHaveCount(1);
   await expect(next(day).getByRole("link", { name: /^Board \d: enter its result$/ })).toHaveCount(1);
-  await reportBoards(day, round, 1);
+  day.reportActions.push(await playerReportsLastBoard(day, round));
 }
 
 /** A seated player's page on their phone: their board and power first (a link to it), then
@@ -228,7 +366,9 @@ async function roundComplete(day, round) {
 }
 
 test("match day: a director on a phone runs a 30-player, 3-round tournament from the top of its page", async ({ browser }, info) => {
-  const harness = await setUp(browser, info);
+  test.setTimeout(420_000);
+  // Thirty players' set-up, progress and reports are many mutations in a few seconds.
+  const harness = await setUp(browser, info, { LEAGUE_RATE_MUTATIONS_BURST: "1000" });
   if (!harness) return;
   const { newContext, signIn } = harness;
   try {
@@ -236,10 +376,12 @@ test("match day: a director on a phone runs a 30-player, 3-round tournament from
     const director = counted(await signIn(await newContext(PHONE), ADMIN));
     const spectator = await (await newContext(PHONE)).newPage();
     /** @type {Day} */
-    const day = { ...setup, director, seated: new Map(), spectator };
+    const day = { ...setup, director, seated: new Map(), spectator, reportActions: [] };
 
     await director.page.goto(day.url);
     director.actions += 1;
+    /** @type {number[]} a player's actions for each check-in */
+    const checkIns = [];
     for (let round = 1; round <= ROUNDS; round += 1) {
       await test.step(`round ${round}: roll call, seeding, results`, async () => {
         await rollCallAndSeed(day, round);
@@ -247,15 +389,22 @@ test("match day: a director on a phone runs a 30-player, 3-round tournament from
         if (round === 1) await boardCall(day, round);
         if (round < ROUNDS) {
           // Two players seated this round check in for the next one on their phones.
-          for (const player of await seatedIn(day, round, 2)) await playerChecksIn(day, await phoneOf(day, player), round);
+          for (const player of await seatedIn(day, round, 2)) {
+            const phone = await phoneOf(day, player);
+            const before = phone.actions;
+            await playerChecksIn(day, phone, round);
+            checkIns.push(phone.actions - before);
+          }
         }
+        await progressOnEveryBoard(day, round);
+        if (round === 1) await provisionalStandings(day);
         await roundInPlay(day, round);
         await roundComplete(day, round);
+        if (round === 1) await correctionReachesThePlayer(day);
       });
     }
-    const checkIns = [...day.seated.values()];
-    const perCheckIn = checkIns.reduce((sum, p) => sum + p.actions, 0) / (2 * (ROUNDS - 1));
-    console.log(`match day: the director took ${director.actions} actions for ${PLAYERS} players and ${ROUNDS} rounds (results reported through GraphQL); a player ${perCheckIn} to see their board and check in`);
+    const perCheckIn = checkIns.reduce((sum, n) => sum + n, 0) / checkIns.length;
+    console.log(`match day: the director took ${director.actions} actions for ${PLAYERS} players and ${ROUNDS} rounds (most results reported through GraphQL, one correction in the UI); a player ${perCheckIn} to see their board and check in, ${day.reportActions.join(", ")} to report a board from the last counts`);
     harness.verify(8);
   } finally {
     await harness.tearDown();

@@ -180,6 +180,21 @@ async fn a_diplomacy_tournament_exports_the_rating_database_columns(db: TestData
     }
     seed(&server, &id, 1).await;
     report_round(&server, &players, &id, 1).await;
+    // A correction (the same result) whose reason the export carries.
+    let state = crate::api::tournament::tournament(&server, &id, None, Value::Null).await;
+    let board = &state["rounds"][0]["boards"][0];
+    let seats = crate::api::tournament::seat_ids(board);
+    let corrected = server
+        .gql(
+            Some(ADMIN),
+            "mutation($t: ID!, $b: ID!, $r: GameResultInput!, $why: String!) {
+               correctBoardResult(tournamentId: $t, boardId: $b, result: $r, reason: $why) { corrections }
+             }",
+            json!({ "t": id, "b": board["id"], "r": crate::api::tournament::diplomacy_result(&seats),
+                    "why": "=recount at table 1" }),
+        )
+        .await;
+    assert_eq!(corrected["data"]["correctBoardResult"]["corrections"], 1, "{corrected}");
 
     let response = get(&server, &format!("/export/tournaments/{id}.csv"), None).await;
     assert_eq!(response.status(), StatusCode::OK);
@@ -191,8 +206,20 @@ async fn a_diplomacy_tournament_exports_the_rating_database_columns(db: TestData
     let (columns, rows) = csv_table(&response.text().await.unwrap());
     assert_eq!(
         columns,
-        ["round", "board", "power", "player", "playerId", "centres", "rank", "score"]
+        [
+            "round",
+            "board",
+            "power",
+            "player",
+            "playerId",
+            "centres",
+            "rank",
+            "score",
+            "corrections"
+        ]
     );
+    // The corrected board's reason, as text (not a formula), on each of its rows.
+    assert!(rows.iter().all(|r| r[8] == "'=recount at table 1"), "{rows:?}");
     assert_eq!(rows.len(), 7);
     let powers: Vec<&str> = rows.iter().map(|r| r[2].as_str()).collect();
     assert_eq!(powers, league_domain::DIPLOMACY_POWERS);
@@ -225,6 +252,7 @@ async fn a_diplomacy_tournament_exports_the_rating_database_columns(db: TestData
     assert_eq!(export["competition"]["status"], "COMPLETED");
     assert_eq!(export["results"].as_array().unwrap().len(), 7);
     assert_eq!(export["results"][0]["centres"], 10);
+    assert_eq!(export["results"][0]["corrections"], json!(["=recount at table 1"]));
     assert_eq!(export["standings"].as_array().unwrap().len(), 7);
 
     // The board is in each seated player's calendar.

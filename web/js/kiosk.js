@@ -3,14 +3,16 @@
  * no navigation, large type. It cycles, a view every 15 seconds, through the official
  * standings, the provisional standings, the current round's board call and each of its
  * boards' centre charts; Pause (or the space bar) stops the cycle. Progress records update it
- * from the subscription's payload; results and seedings reload it. */
+ * from the subscription's payload; a result applies the pushed standings and reads only the
+ * provisional standings and which boards are finished; a seeding, or a missed push, reloads
+ * it (docs/api.md#live-updates). */
 
 import { gql } from "./api.js";
 import { h, replace, score, badge } from "./dom.js";
 import * as Q from "./queries.js";
 import { centreChart } from "./centre-chart.js";
 import { table } from "./table.js";
-import { follow, liveBadge, serial } from "./live.js";
+import { follow, liveBadge, serial, versioned, withChangedRows } from "./live.js";
 
 /** Seconds each view stays on the screen. */
 const VIEW_SECONDS = 15;
@@ -119,29 +121,64 @@ export async function kioskView(main, [id]) {
     setPaused(!paused);
   };
   document.addEventListener("keydown", onKey);
-  const reload = serial(async () => {
-    tournament = (await gql(Q.KIOSK, { id })).tournament ?? tournament;
-    show(index);
-  });
-  const stop = follow(live, [
-    {
-      query: Q.BOARD_PROGRESS_RECORDED,
-      variables: { tournamentId: id },
-      onData: (/** @type {any} */ data) => {
-        const update = data.boardProgressRecorded;
-        tournament.provisionalStandings = update.tournament.provisionalStandings;
-        for (const round of tournament.rounds) {
-          for (const board of round.boards) if (board.id === update.board.id) board.progress = { powers: update.board.progress.powers };
-        }
-        show(index);
-      },
-    },
-    { query: Q.TOURNAMENT_STANDINGS_MOVED, variables: { tournamentId: id }, onData: () => void reload() },
-  ]);
+  const stop = followKiosk(id, { get: () => tournament, set: (/** @type {any} */ t) => { tournament = t; } }, live, () => show(index));
   return () => {
     stop();
     clearInterval(timer);
     document.removeEventListener("keydown", onKey);
     document.body.classList.remove("kiosk");
   };
+}
+
+/**
+ * Keeps the projector page live: progress records from their payload, a pushed result in
+ * place (then `KIOSK_RESULT`), anything else, a missed push or a reconnection by reading the
+ * page again. Returns the clean-up that ends the subscriptions.
+ * @param {string} id @param {{ get: () => any, set: (tournament: any) => void }} current the
+ * tournament as the page holds it @param {ReturnType<typeof liveBadge>} live @param {() => void} show
+ */
+function followKiosk(id, current, live, show) {
+  const reload = serial(async () => {
+    current.set((await gql(Q.KIOSK, { id })).tournament ?? current.get());
+    table.holds(current.get().version);
+    show();
+  });
+  const table = versioned(current.get().version, () => void reload());
+  // After a pushed result: the provisional standings and the boards' finished marks.
+  const afterResult = serial(async () => {
+    const fresh = (await gql(Q.KIOSK_RESULT, { id })).tournament;
+    const finished = new Map(fresh?.rounds.flatMap((/** @type {any} */ r) => r.boards.map((/** @type {any} */ b) => [b.id, b.finished])) ?? []);
+    const tournament = current.get();
+    const boards = tournament.rounds.flatMap((/** @type {any} */ r) => r.boards);
+    if (!fresh || finished.size !== boards.length || boards.some((/** @type {any} */ b) => !finished.has(b.id))) return reload();
+    tournament.provisionalStandings = fresh.provisionalStandings;
+    for (const board of boards) board.finished = finished.get(board.id);
+    show();
+  });
+  return follow(live, [
+    {
+      query: Q.BOARD_PROGRESS_RECORDED,
+      variables: { tournamentId: id },
+      onData: (/** @type {any} */ data) => {
+        const update = data.boardProgressRecorded;
+        const tournament = current.get();
+        tournament.provisionalStandings = update.tournament.provisionalStandings;
+        for (const round of tournament.rounds) {
+          for (const board of round.boards) if (board.id === update.board.id) board.progress = { powers: update.board.progress.powers };
+        }
+        show();
+      },
+    },
+    {
+      query: Q.TOURNAMENT_STANDINGS_PUSHED,
+      variables: { tournamentId: id },
+      onData: ({ tournamentStandingsChanged: update }) => table.apply(update.previousVersion, update.version, () => {
+        const tournament = current.get();
+        const rows = withChangedRows(tournament.standings, update);
+        if (!rows) return void reload();
+        tournament.standings = rows;
+        void afterResult();
+      }),
+    },
+  ], () => void reload());
 }

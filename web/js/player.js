@@ -1,5 +1,6 @@
 // @ts-check
-/** @file A player's page (leagues and score history, corrections with their reason, ratings
+/** @file A player's page (tournaments and leagues with rank, next board and corrected boards'
+ * reasons; leagues and score history, corrections with their reason, ratings
  * per game kind with their history) and a game's page (seats, result, scores, and the form to
  * report or correct its result, built for the league's scoring system). */
 
@@ -74,11 +75,21 @@ function competitionsSection(player) {
     const seat = board?.seats.find((/** @type {any} */ s) => s.player.id === player.id);
     const next = board ? [" · next: ", h("a", { href: `/tournaments/${comp.id}/boards/${board.id}` }, `round ${board.round}, board ${board.number}${seat ? ` (${seat.label})` : ""}`),
       c.nextBoardStartsAt ? `, starts ${localTime(c.nextBoardStartsAt, comp.schedule.timeZone)}` : ""] : [];
-    return h("li", {}, h("a", { href }, comp.name), " ", badge(comp.status), ` ${c.tournament ? "Tournament" : "League"}: ${rank}`, ...next);
+    return h("li", {}, h("a", { href }, comp.name), " ", badge(comp.status), ` ${c.tournament ? "Tournament" : "League"}: ${rank}`, ...next,
+      c.tournament ? correctedBoards(comp) : null);
   });
   return h("section", { class: "player-competitions", "aria-labelledby": "competitions-h" },
     h("h2", { id: "competitions-h" }, "Tournaments and leagues"),
     rows.length === 0 ? h("p", {}, "Not in any tournament or league yet.") : h("ul", { class: "competitions" }, ...rows));
+}
+
+/** The player's corrected boards in a tournament, each with its reasons (oldest first);
+ * nothing when none was corrected. @param {any} tournament */
+function correctedBoards(tournament) {
+  const corrected = tournament.boardsOf.filter((/** @type {any} */ b) => b.correctionReasons.length > 0);
+  return corrected.length === 0 ? null : h("ul", { class: "corrections" }, corrected.map((/** @type {any} */ b) => h("li", {},
+    h("a", { href: `/tournaments/${tournament.id}/boards/${b.id}` }, `Round ${b.round}, board ${b.number}`),
+    ` corrected: ${b.correctionReasons.join("; ")}`)));
 }
 
 /** The way to the player's account page (their data, erasure; the admin's tokens and roles).

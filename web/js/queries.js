@@ -127,7 +127,7 @@ query Player($id: ID!) {
     leagues { id name game scoringSystem status players { id name } }
     competitions {
       rank of nextBoardStartsAt
-      tournament { id name status schedule { timeZone } }
+      tournament { id name status schedule { timeZone } boardsOf(playerId: $id) { id round number correctionReasons } }
       league { id name status }
       nextBoard { id round number seats { label player { id } } }
     }
@@ -252,6 +252,9 @@ const TOURNAMENT_STANDING = `
   rank total games wins draws notes player { id name }
   rounds { round score satOut dropped boards { board score dropped } }`;
 
+/** A board as the tournament page shows it: seats, scores and each correction's reason. */
+const TOURNAMENT_PAGE_BOARD = `id number finished corrections correctionReasons seats { seat label player { id name } } scores { score player { id } }`;
+
 /** A tournament's page: settings, entrants, the open roll call, every seeded round. */
 export const TOURNAMENT = /* GraphQL */ `
 query Tournament($id: ID!) {
@@ -276,22 +279,23 @@ query Tournament($id: ID!) {
       playingTwice { id name }
       seeding { algorithm seed inputsDigest repeatScore seatRepeats keepApartMet }
       swaps { first { id name } second { id name } reason }
-      boards { id number finished corrections seats { seat label player { id name } } scores { score player { id } } }
+      boards { ${TOURNAMENT_PAGE_BOARD} }
     }
   }
 }`;
 
-/** Only the position: whether the page is behind (roll call answers move no standings). */
-export const TOURNAMENT_EVENTS = /* GraphQL */ `
-subscription TournamentEvents($tournamentId: ID!) {
-  tournamentEvents(tournamentId: $tournamentId) { position }
+/** Only the board a result or a correction changed, for the tournament page
+ * (docs/api.md#live-updates). */
+export const CHANGED_BOARD = /* GraphQL */ `
+query ChangedBoard($id: ID!, $boardId: ID!) {
+  tournament(id: $id) { id board(id: $boardId) { round ${TOURNAMENT_PAGE_BOARD} } }
 }`;
 
-/** Only the position: the server says which changes moved a tournament's standings (the page
- * reads them itself, after the round it shows). */
-export const TOURNAMENT_STANDINGS_MOVED = /* GraphQL */ `
-subscription TournamentStandingsMoved($tournamentId: ID!) {
-  tournamentStandingsChanged(tournamentId: $tournamentId) { position }
+/** Each event's version (a gap shows a missed one), type and payload: the tournament page
+ * reads only what the event changed (docs/api.md#live-updates). */
+export const TOURNAMENT_EVENTS = /* GraphQL */ `
+subscription TournamentEvents($tournamentId: ID!) {
+  tournamentEvents(tournamentId: $tournamentId) { position version type payload }
 }`;
 
 /** Only the standings lines a change moved, with the versions that say whether the page's
@@ -305,7 +309,7 @@ subscription TournamentStandingsPushed($tournamentId: ID!) {
 
 export const TOURNAMENT_STANDINGS = /* GraphQL */ `
 query TournamentStandings($id: ID!, $afterRound: Int) {
-  tournament(id: $id) { id standings(afterRound: $afterRound) { ${TOURNAMENT_STANDING} } }
+  tournament(id: $id) { id version standings(afterRound: $afterRound) { ${TOURNAMENT_STANDING} } }
 }`;
 
 export const BOARDS_OF = /* GraphQL */ `
@@ -619,13 +623,25 @@ mutation RecordBoardProgress($tournamentId: ID!, $boardId: ID!, $year: Int!, $ce
 export const KIOSK = /* GraphQL */ `
 query Kiosk($id: ID!) {
   tournament(id: $id) {
-    id name status
+    id name status version
     standings { ${PROVISIONAL_STANDING} }
     provisionalStandings { ${PROVISIONAL_STANDING} }
     rounds {
       number completed
       boards { id number finished seats { label player { id name } } progress { powers { seat power counts { year centres } eliminatedYear } } }
     }
+  }
+}`;
+
+/** What a result changes on the projector page besides the official standings (pushed): the
+ * provisional standings and which boards are finished (a new round or board reads the page
+ * again). */
+export const KIOSK_RESULT = /* GraphQL */ `
+query KioskResult($id: ID!) {
+  tournament(id: $id) {
+    id
+    provisionalStandings { ${PROVISIONAL_STANDING} }
+    rounds { number boards { id finished } }
   }
 }`;
 

@@ -32,16 +32,26 @@ export function standingsTable(standings, caption) {
     h("td", { class: "num" }, s.draws))), { class: "standings", caption });
 }
 
+/** The marker of a corrected board's score: a link to its reasons below the table, which a
+ * screen reader reads out. @param {number} round @param {number} board @param {string[]} reasons */
+function correctedMark(round, board, reasons) {
+  return h("a", { href: `#correction-${round}-${board}`, class: "corrected", title: `Corrected: ${reasons.join("; ")}` },
+    "*", h("span", { class: "visually-hidden" }, ` board ${board} corrected: ${reasons.join("; ")}`));
+}
+
 /** A tournament standing's cell for one round: its score (struck through when dropped),
- * "sat out", and each board's score when the player played two. @param {any} r */
-function roundCell(r) {
+ * "sat out", each board's score when the player played two, and a corrected board's mark.
+ * @param {any} r @param {Map<string, string[]>} corrections reasons by `round:board` */
+function roundCell(r, corrections) {
   const text = r.score === null ? "—" : score(r.score);
   const main = r.dropped ? h("del", { title: "dropped: does not count" }, text) : h("span", {}, text);
   const boards = r.boards.length > 1
     ? h("span", { class: "board-scores" }, ` (${r.boards.map((/** @type {any} */ b) => `board ${b.board}: ${score(b.score)}${b.dropped ? " dropped" : ""}`).join(", ")})`)
     : null;
+  const marks = r.boards.filter((/** @type {any} */ b) => corrections.has(`${r.round}:${b.board}`))
+    .map((/** @type {any} */ b) => correctedMark(r.round, b.board, corrections.get(`${r.round}:${b.board}`) ?? []));
   return h("td", { class: `num${r.dropped ? " dropped" : ""}${r.satOut ? " sat-out" : ""}`, "data-round": r.round },
-    main, r.satOut ? " sat out" : null, boards);
+    main, ...marks, r.satOut ? " sat out" : null, boards);
 }
 
 /**
@@ -49,8 +59,9 @@ function roundCell(r) {
  * @param {any[]} standings
  * @param {any[]} entrants the tournament's entrants (who withdrew, after which round)
  * @param {number|null} afterRound the round the standings are after (null: every round so far)
+ * @param {Map<string, string[]>} [corrections] each corrected board's reasons by `round:board`
  */
-export function tournamentStandingsTable(standings, entrants, afterRound) {
+export function tournamentStandingsTable(standings, entrants, afterRound, corrections = new Map()) {
   const withdrawn = new Map(entrants.filter((e) => e.withdrawnAfterRound !== null).map((e) => [e.player.id, e.withdrawnAfterRound]));
   const roundNumbers = standings[0]?.rounds.map((/** @type {any} */ r) => r.round) ?? [];
   const columns = ["Rank", "Player", ...roundNumbers.map((/** @type {number} */ n) => `Round ${n}`), "Total", "Boards", "Wins", "Draws"];
@@ -59,7 +70,7 @@ export function tournamentStandingsTable(standings, entrants, afterRound) {
     h("th", { scope: "row" }, h("a", { href: `/players/${s.player.id}` }, s.player.name),
       withdrawn.has(s.player.id) ? h("span", { class: "withdrawn" }, ` (withdrew after round ${withdrawn.get(s.player.id)})`) : null,
       s.notes.length > 0 ? h("span", { class: "hint" }, ` ${s.notes.join("; ")}`) : null),
-    ...s.rounds.map(roundCell),
+    ...s.rounds.map((/** @type {any} */ r) => roundCell(r, corrections)),
     h("td", { class: "num total" }, score(s.total)),
     h("td", { class: "num" }, s.games),
     h("td", { class: "num" }, s.wins),

@@ -4,8 +4,9 @@
  * still missing a result, or the standings once it is complete); for a player their next
  * board and power, then their check-in; then the current round's boards and the standings,
  * updated live. Earlier rounds, entrants, settings, registration, links and the seeding checks
- * are one step away in closed sections. This module holds the page's state, its refresh and
- * where each part goes; one view per part renders it (tournament-next.js,
+ * are one step away in closed sections. This module holds the page's state, its live
+ * updates (pushed standings applied in place, a result reading only its board:
+ * docs/api.md#live-updates) and where each part goes; one view per part renders it (tournament-next.js,
  * tournament-registration.js, tournament-entrants.js, tournament-roll-call.js,
  * tournament-rounds.js). */
 
@@ -14,7 +15,7 @@ import { h, replace, announce } from "./dom.js";
 import { catalogue } from "./catalogue.js";
 import * as Q from "./queries.js";
 import { command, keeper } from "./forms.js";
-import { follow, liveBadge, serial } from "./live.js";
+import { follow, liveBadge, serial, versioned, withChangedRows } from "./live.js";
 import { downloads, tournamentStandingsTable } from "./standings.js";
 import { allPlayers, keepFocus, tournamentCatalogue } from "./tournament-common.js";
 import { renderActions, renderEntrants, renderSettings, renderTitle } from "./tournament-entrants.js";
@@ -33,21 +34,65 @@ function renderStandings(roundSelect, body, page) {
   replace(roundSelect, h("option", { value: "" }, "Every round so far"),
     t.rounds.map((/** @type {any} */ r) => h("option", { value: r.number }, `Round ${r.number}`)));
   roundSelect.value = chosen;
-  replace(body, standings.length === 0 ? h("p", {}, "No entrants yet.") : tournamentStandingsTable(standings, t.entrants, afterRound));
+  const corrections = correctedBoards(t);
+  replace(body, standings.length === 0 ? h("p", {}, "No entrants yet.") : tournamentStandingsTable(standings, t.entrants, afterRound, corrections),
+    corrections.size === 0 ? null : h("section", { "aria-labelledby": "corrections-h", class: "corrections" },
+      h("h3", { id: "corrections-h" }, "Corrected results (*)"),
+      h("ul", {}, [...corrections].map(([key, reasons]) => {
+        const [round, board] = key.split(":");
+        return h("li", { id: `correction-${round}-${board}` },
+          h("a", { href: `/tournaments/${page.id}/boards/${boardId(t, Number(round), Number(board))}` }, `Round ${round}, board ${board}`),
+          `: ${reasons.join("; ")}`);
+      }))));
 }
 
-/** The tournament, its standings after the chosen round and the reader's own boards, into
- * the page's state. @param {TournamentPage} page */
+/** Each corrected board's reasons (oldest first), by `round:board`, in round and board
+ * order (docs/tournaments.md#the-audit-page). @param {any} t */
+function correctedBoards(t) {
+  return new Map(t.rounds.flatMap((/** @type {any} */ r) => r.boards
+    .filter((/** @type {any} */ b) => b.correctionReasons.length > 0)
+    .map((/** @type {any} */ b) => [`${r.number}:${b.number}`, /** @type {string[]} */ (b.correctionReasons)])));
+}
+
+/** The id of board `board` of round `round`. @param {any} t @param {number} round @param {number} board */
+function boardId(t, round, board) {
+  return t.rounds.find((/** @type {any} */ r) => r.number === round)?.boards.find((/** @type {any} */ b) => b.number === board)?.id ?? "";
+}
+
+/** The tournament and the reader's own boards, into the page's state (the standings are
+ * read and pushed apart: `loadStandings`). @param {TournamentPage} page */
 async function load(page) {
   const { id, me } = page;
-  const [{ tournament: fresh }, standingsData, boardsData] = await Promise.all([
+  const [{ tournament: fresh }, boardsData] = await Promise.all([
     gql(Q.TOURNAMENT, { id }),
-    gql(Q.TOURNAMENT_STANDINGS, { id, afterRound: page.afterRound }),
     me ? gql(Q.BOARDS_OF, { id, playerId: me }) : Promise.resolve(null),
   ]);
   if (fresh) page.t = fresh;
-  page.standings = standingsData.tournament?.standings ?? [];
   page.myBoards = boardsData?.tournament?.boardsOf ?? [];
+}
+
+/** The standings after the chosen round, into the page's state; returns the tournament's
+ * version they were read at. @param {TournamentPage} page */
+async function loadStandings(page) {
+  const { tournament } = await gql(Q.TOURNAMENT_STANDINGS, { id: page.id, afterRound: page.afterRound });
+  page.standings = tournament?.standings ?? [];
+  return /** @type {number} */ (tournament?.version ?? page.t.version);
+}
+
+/** Event types that change one board of the page (and the standings, which are pushed):
+ * the page reads that board alone. */
+const BOARD_RESULT_EVENTS = new Set(["BoardFinished", "BoardResultCorrected"]);
+/** Event types that change nothing the page shows (they show on the board's page). */
+const BOARD_PAGE_EVENTS = new Set(["BoardProgressRecorded", "BoardResultAwaitingConfirmation", "BoardResultDisputed"]);
+
+/** The page's tournament with `board` (as `CHANGED_BOARD` reads it) in place of the board
+ * with its id, and the reader's own copy of it marked finished or not.
+ * @param {TournamentPage} page @param {any} board */
+function withBoard(page, board) {
+  const rounds = page.t.rounds.map((/** @type {any} */ r) => r.number !== board.round ? r
+    : { ...r, boards: r.boards.map((/** @type {any} */ b) => b.id === board.id ? { ...b, ...board } : b) });
+  page.t = { ...page.t, rounds };
+  page.myBoards = page.myBoards.map((b) => b.id === board.id ? { ...b, finished: board.finished } : b);
 }
 
 /** The page's state before its first load. @param {string} id @param {any} first the
@@ -149,28 +194,80 @@ export async function tournamentView(main, [id]) {
     }
     renderStandings(roundSelect, standingsBody, page);
   };
+  const stop = await followTournament(page, live, () => keepFocus(main, render), roundSelect);
+  renderChecks(checks, id);
+  return stop;
+}
+
+/**
+ * Reads the page, renders it, and keeps it live (docs/api.md#live-updates): the standings
+ * take each pushed change in place, a result or a correction reads only its board, events
+ * the page does not show read nothing, and any other event reads the tournament again; a
+ * missed push or event (a version gap) or a reconnection reads again what it concerns.
+ * Returns the clean-up that ends the subscriptions.
+ * @param {TournamentPage} page @param {ReturnType<typeof liveBadge>} live
+ * @param {() => void} rerender @param {HTMLSelectElement} roundSelect
+ */
+async function followTournament(page, live, rerender, roundSelect) {
+  const { id } = page;
   // Live events come in bursts (a whole roll call marked at once): one refresh waits at most.
   const refresh = serial(async () => {
     queued = null;
     await load(page);
-    keepFocus(main, render);
+    log.holds(page.t.version);
+    rerender();
   });
   /** @type {Promise<void> | null} */
   let queued = null;
   page.reload = () => (queued ??= refresh());
+  // The standings, read again (after a missed push, or another round chosen).
+  const refreshStandings = serial(async () => {
+    table.holds(await loadStandings(page));
+    rerender();
+  });
   roundSelect.addEventListener("change", () => {
     page.afterRound = roundSelect.value === "" ? null : Number(roundSelect.value);
-    void page.reload();
+    void refreshStandings();
+  });
+  // Only the board a result or a correction changed.
+  const refreshBoard = serial(async (/** @type {string} */ boardId) => {
+    const board = (await gql(Q.CHANGED_BOARD, { id, boardId })).tournament?.board;
+    if (!board) return void page.reload();
+    withBoard(page, board);
+    rerender();
   });
 
-  await load(page);
-  keepFocus(main, render);
-  renderChecks(checks, id);
+  const [, standingsVersion] = await Promise.all([load(page), loadStandings(page)]);
+  // What the page holds of the tournament's stream: its events and its standings, each
+  // followed by its own subscription.
+  const log = versioned(page.t.version, () => void page.reload());
+  const table = versioned(standingsVersion, () => void refreshStandings());
+  rerender();
 
-  // Every event of the tournament's stream (roll-call answers included) refreshes the page;
-  // the server says which of them moved the standings.
   return follow(live, [
-    { query: Q.TOURNAMENT_EVENTS, variables: { tournamentId: id }, onData: () => void page.reload() },
-    { query: Q.TOURNAMENT_STANDINGS_MOVED, variables: { tournamentId: id }, onData: () => announce("The standings changed.") },
-  ]);
+    {
+      query: Q.TOURNAMENT_STANDINGS_PUSHED,
+      variables: { tournamentId: id },
+      onData: ({ tournamentStandingsChanged: update }) => table.apply(update.previousVersion, update.version, () => {
+        // Standings after an earlier round are read again; the current ones take the push.
+        const rows = page.afterRound === null ? withChangedRows(page.standings, update) : null;
+        if (!rows) return void refreshStandings();
+        page.standings = rows;
+        rerender();
+        announce("The standings changed.");
+      }),
+    },
+    {
+      query: Q.TOURNAMENT_EVENTS,
+      variables: { tournamentId: id },
+      onData: ({ tournamentEvents: event }) => log.apply(event.version - 1, event.version, () => {
+        page.t = { ...page.t, version: Math.max(page.t.version, event.version) };
+        if (BOARD_RESULT_EVENTS.has(event.type)) void refreshBoard(event.payload.boardId);
+        else if (!BOARD_PAGE_EVENTS.has(event.type)) void page.reload();
+      }),
+    },
+  ], () => {
+    void page.reload();
+    void refreshStandings();
+  });
 }

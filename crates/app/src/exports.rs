@@ -110,6 +110,10 @@ pub struct ResultExport {
     pub rank: u32,
     /// The competition's score for the game.
     pub score: f64,
+    /// Each correction's reason, oldest first, when the tournament board's result was
+    /// corrected (`docs/feeds.md#exports`); empty otherwise, and for league games.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub corrections: Vec<String>,
 }
 
 /// A finished game as the export needs it: where it was played, its seats and its result.
@@ -120,6 +124,8 @@ struct FinishedGame<'a> {
     /// Each seat's label and player, in seat order.
     seats: Vec<(String, Uuid)>,
     result: &'a GameResult,
+    /// Each correction's reason, oldest first (tournament boards).
+    corrections: &'a [String],
 }
 
 impl App {
@@ -133,8 +139,14 @@ impl App {
         for game in model.games_of(id) {
             let Some(result) = &game.result else { continue };
             let seats = game.seats.iter().map(|s| (s.label.to_string(), s.player)).collect();
-            let game =
-                FinishedGame { round: None, number: game.number, id: game.id, seats, result };
+            let game = FinishedGame {
+                round: None,
+                number: game.number,
+                id: game.id,
+                seats,
+                result,
+                corrections: &[],
+            };
             results.extend(self.result_rows(system, &game)?);
         }
         let standings = model
@@ -181,6 +193,7 @@ impl App {
                 id: board.id.into(),
                 seats,
                 result,
+                corrections: &board.correction_reasons,
             };
             results.extend(self.result_rows(system, &game)?);
         }
@@ -255,6 +268,7 @@ impl App {
                 side,
                 rank: row.position,
                 score: row.score,
+                corrections: game.corrections.to_vec(),
             });
         }
         Ok(rows)
@@ -337,7 +351,8 @@ impl CompetitionExport {
     fn result_columns(&self) -> Vec<Column> {
         use Column::*;
         let mut columns = Vec::new();
-        if self.competition.kind == "tournament" {
+        let tournament = self.competition.kind == "tournament";
+        if tournament {
             columns.push(Round);
         }
         columns.push(Game);
@@ -347,6 +362,9 @@ impl CompetitionExport {
             Some(ResultKind::Placement) | None => vec![Seat, Player, PlayerId, Points],
         });
         columns.extend([Rank, Score]);
+        if tournament {
+            columns.push(Corrections);
+        }
         columns
     }
 
@@ -398,6 +416,7 @@ enum Column {
     Points,
     Rank,
     Score,
+    Corrections,
 }
 
 impl Column {
@@ -418,6 +437,7 @@ impl Column {
             Column::Points => "points",
             Column::Rank => "rank",
             Column::Score => "score",
+            Column::Corrections => "corrections",
         }
     }
 
@@ -434,6 +454,8 @@ impl Column {
             Column::Points => optional(row.points.map(|p| p.to_string())),
             Column::Rank => row.rank.to_string(),
             Column::Score => row.score.to_string(),
+            // One cell: the reasons in order, each text as typed (so no formulas).
+            Column::Corrections => spreadsheet_text(&row.corrections.join("; ")),
         }
     }
 }
@@ -475,6 +497,7 @@ mod tests {
                 side: None,
                 rank: 1,
                 score: 33.5,
+                corrections: Vec::new(),
             }],
         }
     }
@@ -486,12 +509,29 @@ mod tests {
         assert_eq!(
             csv,
             format!(
-                "round,board,power,player,playerId,centres,rank,score\n\
-                 2,1,France,\"Ada \"\"the\"\" Great\",{id},12,1,33.5\n"
+                "round,board,power,player,playerId,centres,rank,score,corrections\n\
+                 2,1,France,\"Ada \"\"the\"\" Great\",{id},12,1,33.5,\n"
             )
         );
         let league = export("league", ResultKind::Placement).to_csv(ExportTable::Results).unwrap();
         assert!(league.starts_with("game,seat,player,playerId,points,rank,score\n"), "{league}");
+    }
+
+    /// A corrected board's rows carry its reasons, oldest first: one CSV cell, a JSON list;
+    /// an uncorrected one has an empty cell and no key.
+    #[test]
+    fn a_corrected_board_carries_its_reasons() {
+        let mut export = export("tournament", ResultKind::Diplomacy);
+        let json: serde_json::Value = serde_json::from_str(&export.to_json()).unwrap();
+        assert!(json["results"][0].get("corrections").is_none());
+        export.results[0].corrections = vec!["-France had 12".into(), "recount".into()];
+        let csv = export.to_csv(ExportTable::Results).unwrap();
+        assert!(csv.lines().nth(1).unwrap().ends_with(",33.5,'-France had 12; recount"), "{csv}");
+        let json: serde_json::Value = serde_json::from_str(&export.to_json()).unwrap();
+        assert_eq!(
+            json["results"][0]["corrections"],
+            serde_json::json!(["-France had 12", "recount"])
+        );
     }
 
     #[test]

@@ -26,7 +26,12 @@ const TOURNAMENT: &str = "query($id: ID!, $after: Int, $asOf: AsOf) {
   }
 }";
 
-async fn tournament(server: &TestApp, id: &str, after: Option<u32>, as_of: Value) -> Value {
+pub(crate) async fn tournament(
+    server: &TestApp,
+    id: &str,
+    after: Option<u32>,
+    as_of: Value,
+) -> Value {
     let data =
         server.data(None, TOURNAMENT, json!({ "id": id, "after": after, "asOf": as_of })).await;
     data["tournament"].clone()
@@ -101,18 +106,18 @@ pub(crate) fn diplomacy_result(seats: &[impl AsRef<str>]) -> Value {
     json!({ "diplomacy": entries })
 }
 
+/// The player ids of a board's seats (as `tournament` reads it), in seat order.
+pub(crate) fn seat_ids(board: &Value) -> Vec<&str> {
+    board["seats"].as_array().unwrap().iter().map(|s| s["player"]["id"].as_str().unwrap()).collect()
+}
+
 /// Reports every board of `round`: seat i gets 10 − i-ish centres; board 1 by one of its
 /// seated players (their own token), the others by the admin.
 pub(crate) async fn report_round(server: &TestApp, players: &[Player], id: &str, round: u32) {
     let state = tournament(server, id, None, Value::Null).await;
     let boards = state["rounds"][round as usize - 1]["boards"].as_array().unwrap().clone();
     for (index, board) in boards.iter().enumerate() {
-        let seats: Vec<&str> = board["seats"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s["player"]["id"].as_str().unwrap())
-            .collect();
+        let seats = seat_ids(board);
         let token = if index == 0 {
             players.iter().find(|p| p.id == seats[3]).map(|p| p.token.clone()).unwrap()
         } else {
