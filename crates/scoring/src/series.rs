@@ -109,14 +109,16 @@ pub fn series_standings<K: Ord + Clone>(
                 SeriesBasis::RankPoints => f64::from((ranked + 1).saturating_sub(placing.rank)),
                 SeriesBasis::Score => placing.total,
             };
-            let cells = rows.entry(placing.player.clone()).or_insert_with(|| vec![None; events.len()]);
+            let cells =
+                rows.entry(placing.player.clone()).or_insert_with(|| vec![None; events.len()]);
             cells[index] = Some(SeriesCell { rank: placing.rank, points, counted: false });
         }
     }
     let mut standings: Vec<(i64, SeriesStanding<K>)> = rows
         .into_iter()
         .map(|(player, mut cells)| {
-            let mut present: Vec<usize> = (0..cells.len()).filter(|i| cells[*i].is_some()).collect();
+            let mut present: Vec<usize> =
+                (0..cells.len()).filter(|i| cells[*i].is_some()).collect();
             let points = |i: &usize| cells[*i].map_or(0, |cell| thousandths(cell.points));
             present.sort_by_key(|i| (Reverse(points(i)), *i));
             present.truncate(best as usize);
@@ -173,12 +175,7 @@ mod tests {
         let rows = series_standings(&example(), SeriesBasis::RankPoints, 2);
         assert_eq!(
             summary(&rows),
-            vec![
-                (1, "Ann", 6.0, 3),
-                (1, "Bob", 6.0, 2),
-                (3, "Cat", 5.0, 2),
-                (4, "Dan", 3.0, 3),
-            ]
+            vec![(1, "Ann", 6.0, 3), (1, "Bob", 6.0, 2), (3, "Cat", 5.0, 2), (4, "Dan", 3.0, 3),]
         );
         let ann = &rows[0].cells;
         assert_eq!(ann[0], Some(SeriesCell { rank: 1, points: 4.0, counted: true }));
@@ -186,9 +183,10 @@ mod tests {
         assert_eq!(ann[2], Some(SeriesCell { rank: 2, points: 2.0, counted: true }));
         // Dan's 1 point in the first and the third event: the earlier is counted.
         let dan = &rows[3].cells;
-        assert_eq!(dan.iter().map(|cell| cell.unwrap().counted).collect::<Vec<_>>(), [
-            true, true, false
-        ]);
+        assert_eq!(
+            dan.iter().map(|cell| cell.unwrap().counted).collect::<Vec<_>>(),
+            [true, true, false]
+        );
         assert_eq!(rows[2].cells[1], None, "Cat missed the second event");
     }
 
