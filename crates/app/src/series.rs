@@ -70,7 +70,7 @@ impl App {
                     player: row.player.into(),
                     rank: row.rank,
                     total: row.total,
-                    played: row.games > 0,
+                    played: row.played > 0,
                 })
                 .collect();
             return Ok((SeriesMember { id, kind: CompetitionKind::League, name }, lines));

@@ -1,7 +1,7 @@
 //! Why a command is refused, and how each refusal maps onto an API error code, so the
 //! gateway translates errors without knowing any rule.
 
-use crate::ids::{BoardId, GameId, LeagueId, PlayerId, TournamentId, WebhookId};
+use crate::ids::{BoardId, GameId, LeagueId, PlayerId, SeriesId, TournamentId, WebhookId};
 use crate::league::status::LeagueStatus;
 
 /// The API-level class of a refusal (GraphQL `extensions.code`).

@@ -96,7 +96,7 @@ async fn member(args: MemberArgs, add: bool) -> Result<ExitCode, CliError> {
     let competition = parse_uuid("--event", &args.event)?;
     let app = open_app(&args.database.url).await?;
     let actor = Actor::Admin;
-    let command = if add {
+    let command: league_app::AppCommand = if add {
         AddSeriesEvent { actor, series_id, competition }.into()
     } else {
         RemoveSeriesEvent { actor, series_id, competition }.into()

@@ -104,8 +104,8 @@ impl Series {
         ID(self.summary.id.to_string())
     }
 
-    async fn name(&self) -> &str {
-        &self.summary.name
+    async fn name(&self) -> String {
+        self.summary.name.clone()
     }
 
     /// How many of each player's results count.
