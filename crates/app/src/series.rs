@@ -63,27 +63,23 @@ impl App {
         &self,
         id: Uuid,
     ) -> Result<(SeriesMember, Vec<EventPlacing<Uuid>>), AppError> {
+        let placing = |player: league_domain::PlayerId, rank, total, played| EventPlacing {
+            player: player.into(),
+            rank,
+            total,
+            played,
+        };
         let league = self.catalog().league(id).map(|league| league.settings.name.clone());
         if let Some(name) = league {
             let lines = (self.league_standings(id, None).await?.into_iter())
-                .map(|row| EventPlacing {
-                    player: row.player.into(),
-                    rank: row.rank,
-                    total: row.total,
-                    played: row.played > 0,
-                })
+                .map(|row| placing(row.player, row.rank, row.total, row.played > 0))
                 .collect();
             return Ok((SeriesMember { id, kind: CompetitionKind::League, name }, lines));
         }
         let tournament = self.existing_tournament(id).await?;
         let name = tournament.settings().map(|s| s.name.clone()).unwrap_or_default();
         let lines = (tournament.standings(None)?.into_iter())
-            .map(|row| EventPlacing {
-                player: row.player.into(),
-                rank: row.rank,
-                total: row.total,
-                played: row.games > 0,
-            })
+            .map(|row| placing(row.player, row.rank, row.total, row.games > 0))
             .collect();
         Ok((SeriesMember { id, kind: CompetitionKind::Tournament, name }, lines))
     }

@@ -247,11 +247,7 @@ impl SeriesMutation {
         competition_id: ID,
         idempotency_key: Option<String>,
     ) -> GatewayResult<Series> {
-        let (actor, id) = (caller(ctx).actor()?, parse_id(&series_id, "seriesId")?);
-        let competition = parse_id(&competition_id, "competitionId")?;
-        let command = AddSeriesEvent { actor, series_id: id.into(), competition };
-        execute(ctx, command, idempotency_key).await?;
-        series(ctx, id)
+        change_members(ctx, &series_id, &competition_id, idempotency_key, true).await
     }
 
     /// Takes a league or tournament out of a series: not a member → `NOT_FOUND`.
@@ -262,11 +258,7 @@ impl SeriesMutation {
         competition_id: ID,
         idempotency_key: Option<String>,
     ) -> GatewayResult<Series> {
-        let (actor, id) = (caller(ctx).actor()?, parse_id(&series_id, "seriesId")?);
-        let competition = parse_id(&competition_id, "competitionId")?;
-        let command = RemoveSeriesEvent { actor, series_id: id.into(), competition };
-        execute(ctx, command, idempotency_key).await?;
-        series(ctx, id)
+        change_members(ctx, &series_id, &competition_id, idempotency_key, false).await
     }
 
     /// Changes a series' name, count or basis: nothing changed → `CONFLICT`.
@@ -288,6 +280,26 @@ impl SeriesMutation {
         execute(ctx, command, idempotency_key).await?;
         series(ctx, id)
     }
+}
+
+/// Adds (`add`) or removes a member event, then reads the series.
+async fn change_members(
+    ctx: &Context<'_>,
+    series_id: &ID,
+    competition_id: &ID,
+    idempotency_key: Option<String>,
+    add: bool,
+) -> GatewayResult<Series> {
+    let (actor, id) = (caller(ctx).actor()?, parse_id(series_id, "seriesId")?);
+    let competition = parse_id(competition_id, "competitionId")?;
+    let series_id = id.into();
+    let command: league_app::AppCommand = if add {
+        AddSeriesEvent { actor, series_id, competition }.into()
+    } else {
+        RemoveSeriesEvent { actor, series_id, competition }.into()
+    };
+    execute(ctx, command, idempotency_key).await?;
+    series(ctx, id)
 }
 
 /// The series `id` as the read side has it after a command.
