@@ -194,6 +194,9 @@ async fn a_series_ranks_best_results_over_two_tournaments(db: TestDatabase) {
     assert_eq!(of["seriesOf"], json!([{ "id": id }]));
 }
 
+/// A refused call: token, document, variables and the expected code and field.
+type Refusal<'a> = (&'a str, &'a str, Value, (&'a str, Option<&'a str>));
+
 /// Every refusal of `docs/series.md#refusals`, each appending nothing.
 async fn series_refusals_append_nothing(db: TestDatabase) {
     let server = spawn_app(&db.url).await;
@@ -210,7 +213,7 @@ async fn series_refusals_append_nothing(db: TestDatabase) {
     let id = created["data"]["createSeries"]["id"].as_str().unwrap().to_owned();
     mutate(&server, ADMIN, ADD, json!({ "s": id, "c": spring })).await;
     let missing = "0190ffff-0000-7000-8000-000000000001";
-    let cases: Vec<(&str, &str, Value, (&str, Option<&str>))> = vec![
+    let cases: Vec<Refusal> = vec![
         (
             player.token.as_str(),
             CREATE,
