@@ -55,6 +55,11 @@ test("every route fits a 360 px phone and passes axe in every role", async ({ br
     const { scoringSystems } = await server.gql(`{ scoringSystems { system ratingKind } }`);
     const kind = scoringSystems.find((/** @type {any} */ s) => s.system === "BAF").ratingKind.toLowerCase().replaceAll("_", "-");
 
+    // A series over the tournament and the league (docs/series.md).
+    const { createSeries } = await server.gql(`mutation { createSeries(input: {name: "Circuit", best: 2, basis: RANK_POINTS}) { id } }`);
+    const seriesId = createSeries.id;
+    for (const c of [tournamentId, leagueId]) await server.gql(`mutation($s: ID!, $c: ID!) { addSeriesEvent(seriesId: $s, competitionId: $c) { id } }`, { s: seriesId, c });
+
     const player = seven[0];
     // Every route of main.js's ROUTES, in its order, and a path no route takes.
     const routes = [
@@ -64,6 +69,7 @@ test("every route fits a 360 px phone and passes axe in every role", async ({ br
       `/tournaments/${tournamentId}/audit`, `/tournaments/${tournamentId}/boards/${board.id}`,
       `/tournaments/${tournamentId}/rounds/1/board-call`, `/tournaments/${tournamentId}/walk-ins`, "/signup",
       `/tournaments/${tournamentId}/sign-in-sheet`, "/signin", "/signin/link", "/admin", "/people", "/webhooks",
+      "/series", `/series/${seriesId}`,
       "/no-such-page",
     ];
     /** @type {[string, string | null][]} */

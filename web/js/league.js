@@ -6,6 +6,7 @@
 import { gql, session } from "./api.js";
 import { h, replace, score, when, badge, announce } from "./dom.js";
 import { aggregationText, catalogue, systemName } from "./catalogue.js";
+import { seriesLinks } from "./series.js";
 import * as Q from "./queries.js";
 import { formError, showError } from "./forms.js";
 import { firstRow, pager, settingsList, wideTable } from "./table.js";
@@ -178,7 +179,7 @@ export async function leagueView(main, [id]) {
   }));
   const chart = h("section", { "aria-labelledby": "chart-h" });
   const games = h("section", { "aria-labelledby": "games-h" });
-  replace(main, title, actions, downloads("leagues", id), settings, playersSection,
+  replace(main, title, seriesLinks(id), actions, downloads("leagues", id), settings, playersSection,
     h("section", { "aria-labelledby": "standings-h" }, h("h2", { id: "standings-h" }, "Standings ", live.element), standings),
     travel.element, chart, games);
 

@@ -2,7 +2,7 @@
 /** @file The app: a small router over the History API and one view per page (leagues,
  * league, game, player, audit, ratings, tournaments, tournament, board, board call, sign-in,
  * sign-up, admin, people, a player's account, a competition's organisers, webhooks, walk-ins,
- * the projector page).
+ * the projector page, series).
  * Views render into `<main>` and return a clean-up function that ends their live
  * subscriptions. */
 
@@ -25,6 +25,7 @@ import { webhooksView } from "./webhooks.js";
 import { walkInsView } from "./walk-ins.js";
 import { signUpView } from "./signup.js";
 import { kioskView } from "./kiosk.js";
+import { seriesListView, seriesView } from "./series.js";
 
 /** @typedef {(main: HTMLElement, params: string[]) => (void | (() => void) | Promise<void | (() => void)>)} View */
 
@@ -53,6 +54,8 @@ const ROUTES = [
   [/^\/people$/, peopleView],
   [/^\/webhooks$/, webhooksView],
   [/^\/tournaments\/([^/]+)\/kiosk$/, kioskView],
+  [/^\/series$/, seriesListView],
+  [/^\/series\/([^/]+)$/, seriesView],
 ];
 
 /** @type {(() => void) | null} */
@@ -118,6 +121,7 @@ export function renderNav() {
     link("/", "Leagues"),
     link("/tournaments", "Tournaments", true),
     link("/ratings", "Ratings", true),
+    link("/series", "Series", true),
     role?.kind === "admin" ? link("/admin", "Admin") : null,
     role?.kind === "admin" ? link("/people", "People") : null,
     role?.kind === "player" ? link(`/players/${role.id}`, "My page") : null,

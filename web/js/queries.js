@@ -665,3 +665,36 @@ query TournamentAudit($id: ID!) {
     entrants { player { id name } }
   }
 }`;
+
+// Series (docs/series.md): web/js/series.js.
+const SERIES_FIELDS = /* GraphQL */ `id name best basis createdBy events { id kind name }`;
+
+export const SERIES_LIST = /* GraphQL */ `query SeriesList { seriesList { ${SERIES_FIELDS} } }`;
+
+export const SERIES = /* GraphQL */ `
+query Series($id: ID!) {
+  series(id: $id) {
+    ${SERIES_FIELDS}
+    standings { rank total attended player { id name } }
+    attendance { player { id name } results { eventId rank points counted } }
+  }
+}`;
+
+export const SERIES_OF = /* GraphQL */ `query SeriesOf($competitionId: ID!) { seriesOf(competitionId: $competitionId) { id name } }`;
+
+export const SERIES_CANDIDATES = /* GraphQL */ `query SeriesCandidates { tournaments { id name } leagues(first: 100) { nodes { id name } } }`;
+
+export const CREATE_SERIES = /* GraphQL */ `
+mutation CreateSeries($input: CreateSeriesInput!, $idempotencyKey: String) {
+  createSeries(input: $input, idempotencyKey: $idempotencyKey) { id }
+}`;
+
+export const ADD_SERIES_EVENT = /* GraphQL */ `
+mutation AddSeriesEvent($seriesId: ID!, $competitionId: ID!, $idempotencyKey: String) {
+  addSeriesEvent(seriesId: $seriesId, competitionId: $competitionId, idempotencyKey: $idempotencyKey) { id }
+}`;
+
+export const REMOVE_SERIES_EVENT = /* GraphQL */ `
+mutation RemoveSeriesEvent($seriesId: ID!, $competitionId: ID!) {
+  removeSeriesEvent(seriesId: $seriesId, competitionId: $competitionId) { id }
+}`;

@@ -13,6 +13,7 @@
 import { gql, session } from "./api.js";
 import { h, replace, announce } from "./dom.js";
 import { catalogue } from "./catalogue.js";
+import { seriesLinks } from "./series.js";
 import * as Q from "./queries.js";
 import { command, keeper } from "./forms.js";
 import { follow, liveBadge, serial, versioned, withChangedRows } from "./live.js";
@@ -156,7 +157,7 @@ export async function tournamentView(main, [id]) {
   // The director's roll call while a round is in play: early check-ins for the next one.
   const laterRollCall = oneStepAway("later-roll-call", h("span", {}, "Roll call for the next round"), false);
   const entrantsSummary = h("span", {});
-  replace(main, title, actions, page.director ? next : null, mine, page.director ? null : rollCall, currentSlot,
+  replace(main, title, seriesLinks(id), actions, page.director ? next : null, mine, page.director ? null : rollCall, currentSlot,
     h("section", { "aria-labelledby": "standings-h" },
       h("h2", { id: "standings-h" }, "Standings ", live.element),
       h("div", { class: "field" }, h("label", { for: "standings-after" }, "Standings after"), roundSelect),

@@ -10,7 +10,9 @@
 use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use league_domain::{Aggregate, Calendar, DomainEvent, League, Player, Tournament, Webhook};
+use league_domain::{
+    Aggregate, Calendar, DomainEvent, League, Player, Series, Tournament, Webhook,
+};
 use lru::LruCache;
 
 /// One stream's state: the aggregate its commands are decided on.
@@ -21,6 +23,7 @@ pub(crate) enum StreamState {
     Tournament(Arc<Tournament>),
     Calendar(Arc<Calendar>),
     Webhook(Arc<Webhook>),
+    Series(Arc<Series>),
 }
 
 impl StreamState {
@@ -32,6 +35,7 @@ impl StreamState {
             StreamState::Tournament(tournament) => tournament.version(),
             StreamState::Calendar(calendar) => calendar.version(),
             StreamState::Webhook(webhook) => webhook.version(),
+            StreamState::Series(series) => series.version(),
         }
     }
 
@@ -44,6 +48,7 @@ impl StreamState {
             StreamState::Tournament(tournament) => fold_into(Arc::make_mut(tournament), events),
             StreamState::Calendar(calendar) => fold_into(Arc::make_mut(calendar), events),
             StreamState::Webhook(webhook) => fold_into(Arc::make_mut(webhook), events),
+            StreamState::Series(series) => fold_into(Arc::make_mut(series), events),
         }
     }
 }

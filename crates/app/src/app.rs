@@ -573,6 +573,7 @@ impl App {
             AppCommand::Tournament(_) => StreamState::Tournament(Arc::default()),
             AppCommand::Calendar(_) => StreamState::Calendar(Arc::default()),
             AppCommand::Webhook(_) => StreamState::Webhook(Arc::default()),
+            AppCommand::Series(_) => StreamState::Series(Arc::default()),
         })
         .await
     }
@@ -712,6 +713,14 @@ impl App {
                     let competitions = c.competitions_to_check(webhook);
                     let (unknown, unmanaged) = self.competition_rights(c.actor(), competitions);
                     webhook.decide(c, &context.with_competitions(unknown, unmanaged))?
+                }
+                _ => return Err(mismatched(command)),
+            },
+            AppCommand::Series(c) => match state {
+                StreamState::Series(series) => {
+                    let (unknown, _) =
+                        self.competition_rights(c.actor(), c.competitions_to_check());
+                    series.decide(c, &context.with_competitions(unknown, Vec::new()))?
                 }
                 _ => return Err(mismatched(command)),
             },

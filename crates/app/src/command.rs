@@ -1,7 +1,8 @@
 //! [`AppCommand`]: a command for any aggregate, as `App::execute` takes it.
 
 use league_domain::{
-    Actor, CalendarCommand, LeagueCommand, PlayerCommand, TournamentCommand, WebhookCommand,
+    Actor, CalendarCommand, LeagueCommand, PlayerCommand, SeriesCommand, TournamentCommand,
+    WebhookCommand,
 };
 
 /// A command for any aggregate.
@@ -12,6 +13,7 @@ pub enum AppCommand {
     Tournament(TournamentCommand),
     Calendar(CalendarCommand),
     Webhook(WebhookCommand),
+    Series(SeriesCommand),
 }
 
 impl AppCommand {
@@ -22,6 +24,7 @@ impl AppCommand {
             AppCommand::Tournament(c) => c.actor(),
             AppCommand::Calendar(c) => c.actor(),
             AppCommand::Webhook(c) => c.actor(),
+            AppCommand::Series(c) => c.actor(),
         }
     }
 
@@ -33,6 +36,7 @@ impl AppCommand {
             AppCommand::Tournament(c) => c.stream_id(),
             AppCommand::Calendar(c) => c.stream_id(),
             AppCommand::Webhook(c) => c.stream_id(),
+            AppCommand::Series(c) => c.stream_id(),
         }
     }
 }
@@ -58,6 +62,12 @@ impl From<TournamentCommand> for AppCommand {
 impl From<CalendarCommand> for AppCommand {
     fn from(c: CalendarCommand) -> Self {
         AppCommand::Calendar(c)
+    }
+}
+
+impl From<SeriesCommand> for AppCommand {
+    fn from(c: SeriesCommand) -> Self {
+        AppCommand::Series(c)
     }
 }
 
@@ -124,5 +134,9 @@ app_command_from!(
     RegisterWebhook => Webhook,
     PauseWebhook => Webhook,
     ResumeWebhook => Webhook,
-    RemoveWebhook => Webhook
+    RemoveWebhook => Webhook,
+    CreateSeries => Series,
+    AddSeriesEvent => Series,
+    RemoveSeriesEvent => Series,
+    ChangeSeriesSettings => Series
 );

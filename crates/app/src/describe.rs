@@ -5,7 +5,7 @@
 
 use league_domain::{
     CalendarEvent, DomainEvent, LeagueEvent, PlayerEvent, PlayerId, Registration, Schedule,
-    SignInMethod, TournamentEvent, WebhookEvent, redact_urls, seat_label,
+    SeriesEvent, SignInMethod, TournamentEvent, WebhookEvent, redact_urls, seat_label,
 };
 use league_scoring::{GameResult, score_game_unexplained};
 use uuid::Uuid;
@@ -42,6 +42,7 @@ impl App {
             DomainEvent::Tournament(event) => words.tournament(event).await,
             DomainEvent::Calendar(event) => words.calendar(event),
             DomainEvent::Webhook(event) => words.webhook(event),
+            DomainEvent::Series(event) => words.series(event),
         }
     }
 
@@ -403,6 +404,32 @@ impl Words<'_> {
             WebhookEvent::WebhookResumed(_) => "Webhook resumed".into(),
             WebhookEvent::WebhookRemoved(_) => "Webhook removed".into(),
         }
+    }
+
+    fn series(&self, event: &SeriesEvent) -> String {
+        let rule = |best: u32, basis| format!("best {best} results on {basis}");
+        match event {
+            SeriesEvent::SeriesCreated(e) => {
+                format!("Series {} created: {}", e.name, rule(e.best, e.basis))
+            }
+            SeriesEvent::SeriesEventAdded(e) => {
+                format!("{} added to the series", self.competition_name(e.competition))
+            }
+            SeriesEvent::SeriesEventRemoved(e) => {
+                format!("{} removed from the series", self.competition_name(e.competition))
+            }
+            SeriesEvent::SeriesSettingsChanged(e) => {
+                format!("Series now {}: {}", e.name, rule(e.best, e.basis))
+            }
+        }
+    }
+
+    /// A league's or tournament's name as the catalog shows it, or its id.
+    fn competition_name(&self, id: Uuid) -> String {
+        let catalog = self.app.catalog();
+        (catalog.league(id).map(|league| league.settings.name.clone()))
+            .or_else(|| catalog.tournament(id).map(|t| t.settings.name.clone()))
+            .unwrap_or_else(|| id.to_string())
     }
 
     /// Each player of a result with their score under the competition's system, best first.

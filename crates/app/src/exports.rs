@@ -395,7 +395,7 @@ impl CompetitionExport {
 /// would be read as a formula (CSV injection; OWASP's list), so it gets a leading `'`,
 /// so the cell reads as text (the quote shows). Numbers are written by the export itself and
 /// never pass here, so a negative score stays a number (`docs/feeds.md#exports`).
-fn spreadsheet_text(text: &str) -> String {
+pub(crate) fn spreadsheet_text(text: &str) -> String {
     if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         format!("'{text}")
     } else {

@@ -5,8 +5,8 @@
 //! checked before any key is looked up (`App::execute`).
 
 use league_domain::{
-    Actor, CalendarCommand, EventType, LeagueCommand, PlayerCommand, TournamentCommand,
-    WebhookCommand,
+    Actor, CalendarCommand, EventType, LeagueCommand, PlayerCommand, SeriesCommand,
+    TournamentCommand, WebhookCommand,
 };
 use league_store::AppendOutcome;
 use sha2::{Digest, Sha256};
@@ -104,6 +104,13 @@ pub(crate) fn fingerprint(command: &AppCommand) -> String {
                     url: String::new(),
                     ..c.clone()
                 }
+            ),
+            other => format!("{other:?}"),
+        },
+        AppCommand::Series(c) => match c {
+            SeriesCommand::Create(c) => format!(
+                "{:?}",
+                league_domain::CreateSeries { series_id: Uuid::nil().into(), ..c.clone() }
             ),
             other => format!("{other:?}"),
         },
@@ -207,6 +214,12 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
             WebhookCommand::Resume(_) => &[EventType::WebhookResumed],
             WebhookCommand::Remove(_) => &[EventType::WebhookRemoved],
         },
+        AppCommand::Series(c) => match c {
+            SeriesCommand::Create(_) => &[EventType::SeriesCreated],
+            SeriesCommand::Add(_) => &[EventType::SeriesEventAdded],
+            SeriesCommand::Remove(_) => &[EventType::SeriesEventRemoved],
+            SeriesCommand::Change(_) => &[EventType::SeriesSettingsChanged],
+        },
     }
 }
 
@@ -219,6 +232,7 @@ fn draws_stream_id(command: &AppCommand) -> bool {
             | AppCommand::League(LeagueCommand::Create(_))
             | AppCommand::Tournament(TournamentCommand::Create(_))
             | AppCommand::Webhook(WebhookCommand::Register(_))
+            | AppCommand::Series(SeriesCommand::Create(_))
     )
 }
 

@@ -65,6 +65,7 @@ mod ratings;
 mod reads;
 pub mod replay;
 mod rescore;
+mod series;
 mod shared;
 mod sign_up;
 mod snapshot;
@@ -86,7 +87,8 @@ pub use exports::{
 };
 pub use league_domain::ErrorCode;
 pub use league_projections::{
-    AsOf, Catalog, CatalogSource, LeagueSummary, ReadModel, SnapshotRejected, StandingRow,
+    AsOf, Catalog, CatalogSource, LeagueSummary, ReadModel, SeriesSummary, SnapshotRejected,
+    StandingRow,
 };
 pub use live::StandingsWatch;
 pub use personal::{
@@ -95,6 +97,10 @@ pub use personal::{
 pub use ratings::RatingChangeView;
 pub use reads::{AuditPage, AuditScope};
 pub use rescore::{RescoreReport, RescoredStanding};
+pub use series::{
+    ExportedSeries, ExportedSeriesEvent, SeriesExport, SeriesMember, SeriesResultExport,
+    SeriesStandingExport, SeriesTable,
+};
 pub use shared::Notification;
 pub use sign_up::{IssuedInvite, SignedUp};
 pub use snapshot::SNAPSHOT_GROWTH;

@@ -10,7 +10,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::commands::{
-    backup, db, personal, replay, schedule, score, seed, serve, snapshot, systems, tournament,
+    backup, db, personal, replay, schedule, score, seed, series, serve, snapshot, systems,
+    tournament,
 };
 pub use crate::error::CliError;
 
@@ -59,6 +60,9 @@ enum Command {
     Rescore(replay::RescoreArgs),
     /// A tournament from the log: verify its seeding, its standings, a round's board call.
     Tournament(tournament::TournamentArgs),
+    /// A series of tournaments and leagues: create it, add or remove events, its standings
+    /// (each player's best N results) with the attendance grid.
+    Series(series::SeriesArgs),
     /// Erase a player's personal data (as the site admin): their key is deleted and they
     /// show as their pseudonym from now on; their results stay.
     ErasePlayer(personal::EraseArgs),
@@ -124,6 +128,7 @@ fn main() -> ExitCode {
             Command::Audit(args) => replay::audit(args).await,
             Command::Rescore(args) => replay::rescore(args).await,
             Command::Tournament(args) => tournament::run(args).await,
+            Command::Series(args) => series::run(args).await,
             Command::Snapshot(args) => snapshot::run(args).await,
         }
     });

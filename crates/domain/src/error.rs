@@ -1,7 +1,7 @@
 //! Why a command is refused, and how each refusal maps onto an API error code, so the
 //! gateway translates errors without knowing any rule.
 
-use crate::ids::{BoardId, GameId, LeagueId, PlayerId, TournamentId, WebhookId};
+use crate::ids::{BoardId, GameId, LeagueId, PlayerId, SeriesId, TournamentId, WebhookId};
 use crate::league::status::LeagueStatus;
 
 /// The API-level class of a refusal (GraphQL `extensions.code`).
@@ -78,6 +78,10 @@ pub enum DomainError {
     BoardNotFound(BoardId),
     #[error("webhook {0} not found")]
     WebhookNotFound(WebhookId),
+    #[error("series {0} not found")]
+    SeriesNotFound(SeriesId),
+    #[error("no league or tournament {0}")]
+    CompetitionNotFound(uuid::Uuid),
     #[error("passkey {0} not found")]
     PasskeyNotFound(uuid::Uuid),
     /// The request does not fit the competition's current state (the message says why).
@@ -135,7 +139,9 @@ impl DomainError {
             | DomainError::TournamentNotFound(_)
             | DomainError::BoardNotFound(_)
             | DomainError::WebhookNotFound(_)
-            | DomainError::PasskeyNotFound(_) => ErrorCode::NotFound,
+            | DomainError::PasskeyNotFound(_)
+            | DomainError::SeriesNotFound(_)
+            | DomainError::CompetitionNotFound(_) => ErrorCode::NotFound,
             DomainError::PlayerAlreadyRegistered(_)
             | DomainError::LeagueAlreadyExists(_)
             | DomainError::AlreadySubscribed(_)

@@ -17,11 +17,12 @@ use serde::de::DeserializeOwned;
 
 use crate::calendar::events::*;
 use crate::ids::{
-    LeagueId, PlayerId, TournamentId, WebhookId, calendar_stream_id, league_stream_id,
-    player_stream_id, tournament_stream_id, webhook_stream_id,
+    LeagueId, PlayerId, SeriesId, TournamentId, WebhookId, calendar_stream_id, league_stream_id,
+    player_stream_id, series_stream_id, tournament_stream_id, webhook_stream_id,
 };
 use crate::league::events::*;
 use crate::player::events::*;
+use crate::series::events::*;
 use crate::tournament::events::*;
 use crate::webhook::events::*;
 
@@ -218,7 +219,7 @@ pub trait AggregateEvent: Sized {
     fn of(event: &DomainEvent) -> Option<&Self>;
 }
 
-player_events! { [league_events, tournament_events, calendar_events, webhook_events, domain_events] }
+player_events! { [league_events, tournament_events, calendar_events, webhook_events, series_events, domain_events] }
 
 /// The kinds of event stream: a player's (`player-<uuid>`), a league's (`league-<uuid>`), a
 /// tournament's (`tournament-<uuid>`), a player's calendar feed (`calendar-<uuid>`) or a
@@ -230,6 +231,7 @@ pub enum StreamKind {
     Tournament,
     Calendar,
     Webhook,
+    Series,
 }
 
 /// The stream an event belongs to, by its id.
@@ -241,6 +243,8 @@ pub enum StreamRef {
     /// A player's calendar feed, by the player's id.
     Calendar(PlayerId),
     Webhook(WebhookId),
+    /// A series of tournaments and leagues (`docs/series.md`).
+    Series(SeriesId),
 }
 
 impl StreamRef {
@@ -253,6 +257,7 @@ impl StreamRef {
             StreamRef::Tournament(id) => tournament_stream_id(id),
             StreamRef::Calendar(id) => calendar_stream_id(id),
             StreamRef::Webhook(id) => webhook_stream_id(id),
+            StreamRef::Series(id) => series_stream_id(id),
         }
     }
 }
@@ -357,6 +362,7 @@ pub fn upcast(
         DomainEvent::Tournament(event) => event.upcast(schema_version),
         DomainEvent::Calendar(event) => event.upcast(schema_version),
         DomainEvent::Webhook(event) => event.upcast(schema_version),
+        DomainEvent::Series(event) => event.upcast(schema_version),
     }
     Ok(event)
 }
@@ -384,7 +390,8 @@ impl DomainEvent {
             StreamRef::Player(_)
             | StreamRef::Tournament(_)
             | StreamRef::Calendar(_)
-            | StreamRef::Webhook(_) => None,
+            | StreamRef::Webhook(_)
+            | StreamRef::Series(_) => None,
         }
     }
 
@@ -395,7 +402,8 @@ impl DomainEvent {
             StreamRef::Player(_)
             | StreamRef::League(_)
             | StreamRef::Calendar(_)
-            | StreamRef::Webhook(_) => None,
+            | StreamRef::Webhook(_)
+            | StreamRef::Series(_) => None,
         }
     }
 
@@ -405,9 +413,10 @@ impl DomainEvent {
         match self {
             DomainEvent::League(event) => event.effects(),
             DomainEvent::Tournament(event) => event.effects(),
-            DomainEvent::Player(_) | DomainEvent::Calendar(_) | DomainEvent::Webhook(_) => {
-                crate::scores::Effects::NONE
-            }
+            DomainEvent::Player(_)
+            | DomainEvent::Calendar(_)
+            | DomainEvent::Webhook(_)
+            | DomainEvent::Series(_) => crate::scores::Effects::NONE,
         }
     }
 
@@ -430,7 +439,10 @@ impl DomainEvent {
         match self.stream() {
             StreamRef::League(id) => Some(id.uuid()),
             StreamRef::Tournament(id) => Some(id.uuid()),
-            StreamRef::Player(_) | StreamRef::Calendar(_) | StreamRef::Webhook(_) => None,
+            StreamRef::Player(_)
+            | StreamRef::Calendar(_)
+            | StreamRef::Webhook(_)
+            | StreamRef::Series(_) => None,
         }
     }
 

@@ -87,6 +87,8 @@ typed_id! {
     BoardId;
     /// A webhook (stream `webhook-<uuid>`), chosen by the caller like league ids.
     WebhookId;
+    /// A series of tournaments and leagues (stream `series-<uuid>`), chosen by the caller.
+    SeriesId;
 }
 
 /// Prefix of tournament streams.
@@ -230,6 +232,19 @@ pub fn webhook_stream_id(webhook_id: WebhookId) -> String {
 /// The webhook id of a `webhook-<uuid>` stream, if it is one.
 pub fn webhook_id_of_stream(stream_id: &str) -> Option<WebhookId> {
     stream_id.strip_prefix(WEBHOOK_STREAM_PREFIX).and_then(|id| id.parse().ok())
+}
+
+/// Prefix of series streams.
+pub const SERIES_STREAM_PREFIX: &str = "series-";
+
+/// The event stream of a series: `series-<uuid>`.
+pub fn series_stream_id(series_id: SeriesId) -> String {
+    format!("{SERIES_STREAM_PREFIX}{series_id}")
+}
+
+/// The series id of a `series-<uuid>` stream, if it is one.
+pub fn series_id_of_stream(stream_id: &str) -> Option<SeriesId> {
+    stream_id.strip_prefix(SERIES_STREAM_PREFIX).and_then(|id| id.parse().ok())
 }
 
 /// Prefix of calendar streams.

@@ -12,6 +12,8 @@
 //!   feed, issued and rotated (`docs/feeds.md`).
 //! - [`Webhook`] (`webhook-<uuid>`): an outbound feed's registration, pauses, resumptions and
 //!   removal (`docs/webhooks.md`).
+//! - [`Series`] (`series-<uuid>`): a series of tournaments and leagues, its best-N rule and
+//!   members (`docs/series.md`).
 //!
 //! [`Aggregate::handle`] decides (`Result<Vec<Self::Event>, DomainError>`, pure) and
 //! [`Aggregate::apply`] only folds, both over the aggregate's own event enum
@@ -35,6 +37,7 @@ mod rights;
 pub mod rules;
 mod scores;
 mod seats;
+mod series;
 mod settings;
 mod tournament;
 mod webhook;
@@ -52,11 +55,12 @@ pub use events::{
 };
 pub use ids::{
     Actor, BoardId, CALENDAR_STREAM_PREFIX, GameId, LEAGUE_STREAM_PREFIX, LeagueId,
-    PLAYER_STREAM_PREFIX, ParseActorError, PlayerId, TOURNAMENT_STREAM_PREFIX, TournamentId,
-    WEBHOOK_STREAM_PREFIX, WebhookId, board_id, calendar_stream_id, game_id, league_id_of_stream,
-    league_stream_id, player_id_of_calendar_stream, player_id_of_stream, player_key,
-    player_stream_id, tournament_id_of_stream, tournament_stream_id, webhook_id_of_stream,
-    webhook_stream_id,
+    PLAYER_STREAM_PREFIX, ParseActorError, PlayerId, SERIES_STREAM_PREFIX, SeriesId,
+    TOURNAMENT_STREAM_PREFIX, TournamentId, WEBHOOK_STREAM_PREFIX, WebhookId, board_id,
+    calendar_stream_id, game_id, league_id_of_stream, league_stream_id,
+    player_id_of_calendar_stream, player_id_of_stream, player_key, player_stream_id,
+    series_id_of_stream, series_stream_id, tournament_id_of_stream, tournament_stream_id,
+    webhook_id_of_stream, webhook_stream_id,
 };
 pub use league::{
     AddLeagueCoOrganiser, CorrectResult, CreateLeague, GameFinished, GameResultCorrected,
@@ -65,6 +69,7 @@ pub use league::{
     Unsubscribe,
 };
 pub use league::{Game, GameStatus, League, LeagueStatus, check_aggregation};
+pub use league_scoring::SeriesBasis;
 pub use personal::{
     OpenError, PERSON_KEY_LEN, PersonKey, PersonalText, SEAL_NONCE_LEN, SealedText, pseudonym,
 };
@@ -85,6 +90,11 @@ pub use player::{
 pub use rights::{Organisers, authorise_organisers_only, authorise_personal_data};
 pub use scores::{Effects, RecordedResult, ScoreError, ScoredGames, ScoredResult, StandingRow};
 pub use seats::{DIPLOMACY_POWERS, seat_label, seat_labels};
+pub use series::{
+    AddSeriesEvent, ChangeSeriesSettings, CreateSeries, MAX_SERIES_BEST, MAX_SERIES_EVENTS,
+    MAX_SERIES_NAME_CHARS, RemoveSeriesEvent, Series, SeriesCommand, SeriesCreated, SeriesEvent,
+    SeriesEventAdded, SeriesEventRemoved, SeriesSettings, SeriesSettingsChanged,
+};
 pub use settings::LeagueSettings;
 pub use tournament::{
     AddTournamentCoOrganiser, AnswerRollCall, ApproveTournamentEntry, Attendance, Board,

@@ -915,6 +915,7 @@ mod stored_events {
         events.extend(crate::player::sessions::tests::one_of_each_sign_in_event());
         events.extend(crate::calendar::tests::issued_and_rotated());
         events.extend(crate::webhook::tests::one_of_each_webhook_event());
+        events.extend(crate::series::tests::one_of_each_series_event());
         let passkey = Uuid::from_u128(0x9a55);
         let seal = |field: &str, text: &str| {
             PersonalText::seal(&key, [4; SEAL_NONCE_LEN], player(50), field, text)
@@ -1136,6 +1137,7 @@ mod stored_events {
                 (StreamKind::Player, _) => format!("player-{}", player(50)),
                 (StreamKind::Calendar, _) => format!("calendar-{}", crate::calendar::tests::PLAYER),
                 (StreamKind::Webhook, _) => webhook_stream_id(crate::webhook::tests::HOOK),
+                (StreamKind::Series, _) => crate::series_stream_id(crate::series::tests::SERIES),
                 (_, Some(tournament)) => format!("tournament-{tournament}"),
                 (_, None) => format!("league-{LEAGUE}"),
             };

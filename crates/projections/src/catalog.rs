@@ -15,6 +15,7 @@ use league_domain::{
     TournamentEvent, TournamentPlayerEntered, TournamentPlayerPromoted, TournamentSettings,
     TournamentStatus,
 };
+use league_domain::{SeriesBasis, SeriesEvent};
 use league_store::{EventStore, RecordedEvent};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::{Deserialize, Serialize};
@@ -80,6 +81,21 @@ pub struct TournamentSummary {
     pub organisers: Organisers,
 }
 
+/// A series as the catalog knows it (`docs/series.md`): its rule and member events.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeriesSummary {
+    pub id: Uuid,
+    pub name: String,
+    /// How many of each player's results count.
+    pub best: u32,
+    pub basis: SeriesBasis,
+    /// Member leagues and tournaments, in the order they were added.
+    pub events: Vec<Uuid>,
+    pub created_at: DateTime<Utc>,
+    /// Who manages it besides the site admin.
+    pub organisers: Organisers,
+}
+
 /// The catalog as of the last folded catalog event. Pure: no IO (but [`load_catalog`]).
 #[derive(Debug, Clone, Default)]
 pub struct Catalog {
@@ -109,6 +125,10 @@ pub struct Catalog {
     /// Player → the tournaments they entered (indices in `tournaments`), in entry order:
     /// derived from the entrants, so a player's pages and rights never scan every tournament.
     entered: HashMap<Uuid, Vec<u32>>,
+    /// Every series, in creation order.
+    series: Vec<SeriesSummary>,
+    /// Series id → index in `series`.
+    series_index: HashMap<Uuid, u32>,
 }
 
 impl Catalog {
@@ -143,6 +163,74 @@ impl Catalog {
     /// Every tournament, in creation order.
     pub fn tournaments(&self) -> impl Iterator<Item = &TournamentSummary> {
         self.tournaments.iter()
+    }
+
+    /// A series by id.
+    pub fn series(&self, id: Uuid) -> Option<&SeriesSummary> {
+        self.series_index.get(&id).map(|index| &self.series[*index as usize])
+    }
+
+    /// Every series, in creation order.
+    pub fn series_list(&self) -> &[SeriesSummary] {
+        &self.series
+    }
+
+    /// The series a league or tournament belongs to, in creation order.
+    pub fn series_of(&self, competition: Uuid) -> impl Iterator<Item = &SeriesSummary> {
+        self.series.iter().filter(move |series| series.events.contains(&competition))
+    }
+
+    fn series_mut(
+        &mut self,
+        id: Uuid,
+        position: u64,
+    ) -> Result<&mut SeriesSummary, ProjectionError> {
+        let index = *self.series_index.get(&id).ok_or_else(|| {
+            ProjectionError::inconsistent(position, format!("series {id} is not created"))
+        })?;
+        Ok(&mut self.series[index as usize])
+    }
+
+    fn apply_series(
+        &mut self,
+        meta: EventMeta,
+        event: &SeriesEvent,
+    ) -> Result<bool, ProjectionError> {
+        let position = meta.position;
+        match event {
+            SeriesEvent::SeriesCreated(e) => {
+                if self.series_index.contains_key(&e.series_id.uuid()) {
+                    return Err(ProjectionError::inconsistent(
+                        position,
+                        format!("series {} created twice", e.series_id),
+                    ));
+                }
+                self.series_index.insert(e.series_id.into(), self.series.len() as u32);
+                self.series.push(SeriesSummary {
+                    id: e.series_id.into(),
+                    name: e.name.clone(),
+                    best: e.best,
+                    basis: e.basis,
+                    events: Vec::new(),
+                    created_at: meta.recorded_at,
+                    organisers: Organisers::created_by(e.created_by),
+                });
+            }
+            SeriesEvent::SeriesEventAdded(e) => {
+                self.series_mut(e.series_id.into(), position)?.events.push(e.competition);
+            }
+            SeriesEvent::SeriesEventRemoved(e) => {
+                let series = self.series_mut(e.series_id.into(), position)?;
+                series.events.retain(|id| *id != e.competition);
+            }
+            SeriesEvent::SeriesSettingsChanged(e) => {
+                let series = self.series_mut(e.series_id.into(), position)?;
+                series.name = e.name.clone();
+                series.best = e.best;
+                series.basis = e.basis;
+            }
+        }
+        Ok(true)
     }
 
     /// The scoring system of a competition (league or tournament): what rates its games.
@@ -347,6 +435,7 @@ impl Catalog {
             DomainEvent::Tournament(event) => self.apply_tournament(meta, event)?,
             // A player's calendar feed and webhooks are not in the catalog.
             DomainEvent::Calendar(_) | DomainEvent::Webhook(_) => false,
+            DomainEvent::Series(event) => self.apply_series(meta, event)?,
         };
         // Which types the catalog folds is said once, on each type's line in its room
         // (`in catalog`): a type said so without a fold here, or folded here without it, is

@@ -32,8 +32,8 @@ mod sign_ins;
 pub use asof::{AsOf, fold_until, load_league, load_model};
 pub use catalog::{
     CATALOG_EVENT_TYPES, CATALOG_SNAPSHOT, CATALOG_SNAPSHOT_FORMAT, Catalog, CatalogSource,
-    LeagueSummary, SnapshotCheck, SnapshotRejected, TournamentSummary, is_catalog_event,
-    load_catalog, snapshot_of, verify_catalog_snapshot,
+    LeagueSummary, SeriesSummary, SnapshotCheck, SnapshotRejected, TournamentSummary,
+    is_catalog_event, load_catalog, snapshot_of, verify_catalog_snapshot,
 };
 pub use decode::{EventMeta, PayloadSource, decode, decode_event};
 pub use error::ProjectionError;

@@ -116,7 +116,10 @@ impl Applied {
                 (applied.game, applied.games_scheduled) = league_games(event)
             }
             // Tournaments are watched by their own stream; feeds and webhooks change no standings.
-            DomainEvent::Tournament(_) | DomainEvent::Calendar(_) | DomainEvent::Webhook(_) => {}
+            DomainEvent::Tournament(_)
+            | DomainEvent::Calendar(_)
+            | DomainEvent::Webhook(_)
+            | DomainEvent::Series(_) => {}
         }
         applied
     }
@@ -373,7 +376,10 @@ impl ReadModel {
             // Tournaments are folded from their own streams (`league_domain::Tournament`): the
             // read model keeps only each one's scoring system. Calendar feeds and webhooks
             // have their own folds.
-            DomainEvent::Tournament(_) | DomainEvent::Calendar(_) | DomainEvent::Webhook(_) => {}
+            DomainEvent::Tournament(_)
+            | DomainEvent::Calendar(_)
+            | DomainEvent::Webhook(_)
+            | DomainEvent::Series(_) => {}
         }
         self.position = meta.position;
         self.last_recorded_at = Some(meta.recorded_at);

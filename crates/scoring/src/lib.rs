@@ -20,6 +20,8 @@
 //! - [`rank_tournament`]: a tournament in rounds (`docs/tournaments.md#round-and-tournament-scoring`)
 //!   under a [`TournamentScoring`] and a [`RoundScoring`] ([`tournament_scorings`],
 //!   [`round_scorings`] list them).
+//! - [`series_standings`]: a series' best N results per player over its member events, with
+//!   the attendance grid (`docs/series.md`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -35,6 +37,7 @@ mod finish;
 mod placement;
 mod provisional;
 mod scorer;
+mod series;
 mod squares;
 mod standings;
 mod systems;
@@ -50,6 +53,7 @@ pub use catalogue::{
 };
 pub use detour::round_half_away_2dp;
 pub use provisional::{YearCounts, check_year_counts, provisional_result, scores_unfinished};
+pub use series::{EventPlacing, SeriesBasis, SeriesCell, SeriesStanding, series_standings};
 pub use standings::{compare_games, rank_keyed as rank_standings_keyed};
 pub use tournament::{
     BoardScoreLine, RoundScoreLine, RoundScoring, RoundScoringInfo, SitOut, TournamentBoard,

@@ -115,7 +115,10 @@ fn competition_of(app: &App, event: &DomainEvent) -> Option<CompetitionRef> {
                 .tournament(id.into())
                 .map_or_else(|| id.to_string(), |t| t.settings.name.clone()),
         }),
-        StreamRef::Player(_) | StreamRef::Webhook(_) | StreamRef::Calendar(_) => None,
+        StreamRef::Player(_)
+        | StreamRef::Webhook(_)
+        | StreamRef::Calendar(_)
+        | StreamRef::Series(_) => None,
     }
 }
 
@@ -150,7 +153,10 @@ async fn standings(
             .into_iter()
             .map(|row| (row.rank, row.player, row.total))
             .collect(),
-        StreamRef::Player(_) | StreamRef::Webhook(_) | StreamRef::Calendar(_) => Vec::new(),
+        StreamRef::Player(_)
+        | StreamRef::Webhook(_)
+        | StreamRef::Calendar(_)
+        | StreamRef::Series(_) => Vec::new(),
     };
     Ok(rows
         .into_iter()

@@ -415,6 +415,28 @@ async fn every_mutation_refuses_a_key_reused_by_another_caller_or_command(db: Te
         "mutation($id: ID!, $key: String) { removeWebhook(id: $id, idempotencyKey: $key) }";
     walk.mutation("removeWebhook", remove, vars.clone(), vars).await;
 
+    // A series (docs/series.md) of the admin's, over the league.
+    let create_series = "mutation($input: CreateSeriesInput!, $key: String) {
+        createSeries(input: $input, idempotencyKey: $key) { id }
+    }";
+    let vars = json!({ "input": { "name": "Circuit", "best": 2, "basis": "RANK_POINTS" } });
+    let series =
+        walk.mutation("createSeries", create_series, vars.clone(), vars).await["id"].clone();
+    let vars = json!({ "s": series, "c": league });
+    let add = "mutation($s: ID!, $c: ID!, $key: String) {
+        addSeriesEvent(seriesId: $s, competitionId: $c, idempotencyKey: $key) { id }
+    }";
+    walk.mutation("addSeriesEvent", add, vars.clone(), vars.clone()).await;
+    let change = json!({ "s": series, "input": { "best": 3 } });
+    let settings = "mutation($s: ID!, $input: SeriesSettingsInput!, $key: String) {
+        changeSeriesSettings(seriesId: $s, input: $input, idempotencyKey: $key) { id best }
+    }";
+    walk.mutation("changeSeriesSettings", settings, change.clone(), change).await;
+    let remove = "mutation($s: ID!, $c: ID!, $key: String) {
+        removeSeriesEvent(seriesId: $s, competitionId: $c, idempotencyKey: $key) { id }
+    }";
+    walk.mutation("removeSeriesEvent", remove, vars.clone(), vars).await;
+
     // Every mutation of the schema has its case: walked if it takes a key, else listed.
     let schema = server
         .data(None, "{ __schema { mutationType { fields { name args { name } } } } }", json!({}))

@@ -26,6 +26,7 @@ mod refusals;
 mod registration;
 mod results;
 mod roles;
+mod series;
 pub(crate) mod sessions;
 mod sign_up;
 pub(crate) mod subscriptions;

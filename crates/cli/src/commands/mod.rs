@@ -8,6 +8,7 @@ pub mod replay;
 pub mod schedule;
 pub mod score;
 pub mod seed;
+pub mod series;
 pub mod serve;
 pub mod snapshot;
 pub mod systems;

@@ -294,7 +294,8 @@ impl Line {
             DomainEvent::Player(_)
             | DomainEvent::Tournament(_)
             | DomainEvent::Calendar(_)
-            | DomainEvent::Webhook(_) => false,
+            | DomainEvent::Webhook(_)
+            | DomainEvent::Series(_) => false,
         };
         if shown {
             let sentence = app.describe_naming(&entry.decoded, &|player| name(app, player)).await;

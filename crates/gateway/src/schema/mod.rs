@@ -3,7 +3,7 @@
 //!
 //! One module per feature (leagues, players, tournaments, walk-ins, sign-up and invites,
 //! ratings, the scoring catalogue, the audit log's events, feeds, webhooks, sessions,
-//! passkeys, the identity provider), each with its queries, mutations,
+//! passkeys, the identity provider, series), each with its queries, mutations,
 //! subscriptions and object types; the roots below merge them in the order the fields
 //! appear in `schema.graphql`. Below the features: the context every resolver reads
 //! ([`context`]), shared inputs, pages, results and the live feed.
@@ -21,6 +21,7 @@ mod pagination;
 mod passkeys;
 mod players;
 mod ratings;
+mod series;
 mod sessions;
 mod sign_up;
 mod tournaments;
@@ -56,6 +57,7 @@ pub struct QueryRoot(
     passkeys::PasskeyQuery,
     identity::IdentityQuery,
     sessions::SessionQuery,
+    series::SeriesQuery,
 );
 
 /// The mutation root: each change needs a bearer token; the domain decides whether the
@@ -77,6 +79,7 @@ pub struct MutationRoot(
     identity::IdentityMutation,
     sessions::SessionMutation,
     tournaments::times::TournamentTimesMutation,
+    series::SeriesMutation,
 );
 
 /// Live updates over `/graphql/ws` (graphql-transport-ws or graphql-ws); authenticate in

@@ -17,7 +17,7 @@ use league_store::{EventStore, Snapshot};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use super::{Catalog, LeagueSummary, TournamentSummary};
+use super::{Catalog, LeagueSummary, SeriesSummary, TournamentSummary};
 use crate::error::ProjectionError;
 use crate::players::{PlayerRegistry, RegistryImage};
 
@@ -31,7 +31,8 @@ pub const CATALOG_SNAPSHOT: &str = "catalog";
 /// Format 3: the players' signed-in sessions and unused sign-in links.
 /// Format 4: each player's passkeys (sealed).
 /// Format 5: the players' linked identities (sealed).
-pub const CATALOG_SNAPSHOT_FORMAT: u32 = 5;
+/// Format 6: the series (`docs/series.md`).
+pub const CATALOG_SNAPSHOT_FORMAT: u32 = 6;
 
 /// The catalog's state, canonically ordered.
 #[derive(Serialize, Deserialize)]
@@ -50,6 +51,8 @@ struct CatalogImage<'a> {
     /// (league, player) pairs where the player left, sorted.
     departed: Vec<(Uuid, Uuid)>,
     tournaments: Cow<'a, [TournamentSummary]>,
+    /// Every series, in creation order.
+    series: Cow<'a, [SeriesSummary]>,
 }
 
 /// Why a stored snapshot was not used.
@@ -99,6 +102,7 @@ impl Catalog {
             joined,
             departed,
             tournaments: Cow::from(&self.tournaments[..]),
+            series: Cow::from(&self.series[..]),
         };
         rmp_serde::to_vec_named(&image).expect("a catalog image always encodes")
     }
@@ -157,6 +161,10 @@ impl Catalog {
         }
         for (player, index) in entries {
             catalog.note_entry(player, index);
+        }
+        catalog.series = image.series.into_owned();
+        for (index, series) in catalog.series.iter().enumerate() {
+            catalog.series_index.insert(series.id, index as u32);
         }
         Ok(catalog)
     }
