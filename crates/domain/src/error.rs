@@ -78,6 +78,8 @@ pub enum DomainError {
     BoardNotFound(BoardId),
     #[error("webhook {0} not found")]
     WebhookNotFound(WebhookId),
+    #[error("award {0} not found in this tournament")]
+    AwardNotFound(u32),
     #[error("passkey {0} not found")]
     PasskeyNotFound(uuid::Uuid),
     /// The request does not fit the competition's current state (the message says why).
@@ -135,7 +137,8 @@ impl DomainError {
             | DomainError::TournamentNotFound(_)
             | DomainError::BoardNotFound(_)
             | DomainError::WebhookNotFound(_)
-            | DomainError::PasskeyNotFound(_) => ErrorCode::NotFound,
+            | DomainError::PasskeyNotFound(_)
+            | DomainError::AwardNotFound(_) => ErrorCode::NotFound,
             DomainError::PlayerAlreadyRegistered(_)
             | DomainError::LeagueAlreadyExists(_)
             | DomainError::AlreadySubscribed(_)

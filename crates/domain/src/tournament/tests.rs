@@ -7,10 +7,12 @@ use uuid::Uuid;
 use crate::fixtures::player;
 use crate::*;
 
+mod awards;
 mod confirmation;
 mod progress;
 mod registration;
 mod times;
+pub(crate) use awards::one_of_each_awards_event;
 pub(crate) use confirmation::one_of_each_confirmation_event;
 pub(crate) use progress::one_of_each_progress_event;
 pub(crate) use registration::one_of_each_registration_event;
