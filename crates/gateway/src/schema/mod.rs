@@ -77,6 +77,7 @@ pub struct MutationRoot(
     identity::IdentityMutation,
     sessions::SessionMutation,
     tournaments::times::TournamentTimesMutation,
+    tournaments::awards::AwardsMutation,
 );
 
 /// Live updates over `/graphql/ws` (graphql-transport-ws or graphql-ws); authenticate in
