@@ -182,7 +182,7 @@ async fn a_key_with_a_control_character_is_bad_input(db: TestDatabase) {
 
 /// The mutations that take no `idempotencyKey` (nothing to reuse; `walkIns` is idempotent
 /// by its list: docs/tournaments.md#walk-ins-and-bulk-entry).
-const WITHOUT_KEY: [&str; 28] = [
+const WITHOUT_KEY: [&str; 29] = [
     "registerPlayer",
     "endSession",
     "endAllSessions",
@@ -211,6 +211,7 @@ const WITHOUT_KEY: [&str; 28] = [
     "recordBoardProgress",
     "changeTournamentSchedule",
     "setRoundTimes",
+    "changeBestCountryRule",
 ];
 
 /// Walks one keyed mutation. A player without the right, with their own key first used for

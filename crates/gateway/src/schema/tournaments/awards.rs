@@ -119,20 +119,20 @@ pub struct AwardsMutation;
 #[Object]
 impl AwardsMutation {
     /// The tournament's organisers or the site admin: sets how Best Country is decided
-    /// (`CONFLICT` when it is already so).
+    /// (`CONFLICT` when it is already so). Like the other settings it takes no idempotency
+    /// key: a retry is refused as a change to the same rule.
     async fn change_best_country_rule(
         &self,
         ctx: &Context<'_>,
         tournament_id: ID,
         criterion: BestCountryCriterion,
         #[graphql(default)] exclude_top_boards: bool,
-        idempotency_key: Option<String>,
     ) -> GatewayResult<Tournament> {
         let actor = caller(ctx).actor()?;
         let id = parse_id(&tournament_id, "tournamentId")?;
         let rule = BestCountryRule { criterion: criterion.into(), exclude_top_boards };
         let command = ChangeBestCountryRule { actor, tournament_id: id.into(), rule };
-        execute(ctx, command, idempotency_key).await?;
+        execute(ctx, command, None).await?;
         tournament(ctx, id).await
     }
 
