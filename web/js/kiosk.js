@@ -11,6 +11,7 @@ import * as Q from "./queries.js";
 import { centreChart } from "./centre-chart.js";
 import { table } from "./table.js";
 import { follow, liveBadge, serial } from "./live.js";
+import { bestCountriesSlide } from "./awards.js";
 
 /** Seconds each view stays on the screen. */
 const VIEW_SECONDS = 15;
@@ -55,11 +56,10 @@ function chartView(board) {
   };
 }
 
-/** Best countries (each power's best result across the boards): the API has none yet, so
- * there is no view; once it serves them, this returns one. @param {any} _tournament
- * @returns {KioskView | null} */
-function bestCountriesView(_tournament) {
-  return null;
+/** Best countries (each power's best result across the boards), once any power has one.
+ * @param {any} tournament @returns {KioskView | null} */
+function bestCountriesView(tournament) {
+  return bestCountriesSlide(tournament);
 }
 
 /** Every view of the cycle, in order. @param {any} t @returns {KioskView[]} */

@@ -253,6 +253,9 @@ const TOURNAMENT_STANDING = `
   rounds { round score satOut dropped boards { board score dropped } }`;
 
 /** A tournament's page: settings, entrants, the open roll call, every seeded round. */
+/** Each power's Best Country leaders (docs/tournaments.md#best-country-and-awards). */
+const BEST_COUNTRY = "power leaders { player { id name } round boardNumber score centres tied }";
+
 export const TOURNAMENT = /* GraphQL */ `
 query Tournament($id: ID!) {
   tournament(id: $id) {
@@ -270,6 +273,9 @@ query Tournament($id: ID!) {
     entryRequests { id name }
     rollCall { answered present standby twoBoards player { id name } }
     proposal { round present problem sittingOut { id name } playingTwice { id name } reasons { player { id } reason } }
+    bestCountryRule { criterion excludeTopBoards }
+    bestCountries { ${BEST_COUNTRY} }
+    awards { number name player { id name } power reason }
     rounds {
       number started completed topBoard
       sittingOut { id name }
@@ -622,6 +628,7 @@ query Kiosk($id: ID!) {
     id name status
     standings { ${PROVISIONAL_STANDING} }
     provisionalStandings { ${PROVISIONAL_STANDING} }
+    bestCountries { ${BEST_COUNTRY} }
     rounds {
       number completed
       boards { id number finished seats { label player { id name } } progress { powers { seat power counts { year centres } eliminatedYear } } }
@@ -648,4 +655,20 @@ query TournamentAudit($id: ID!) {
     organisers { id name }
     entrants { player { id name } }
   }
+}`;
+
+/** Giving and revoking a named award, and the Best Country rule (docs/tournaments.md#best-country-and-awards). */
+export const GIVE_AWARD = /* GraphQL */ `
+mutation GiveAward($tournamentId: ID!, $name: String!, $playerId: ID!, $power: String, $reason: String, $idempotencyKey: String) {
+  giveAward(tournamentId: $tournamentId, name: $name, playerId: $playerId, power: $power, reason: $reason, idempotencyKey: $idempotencyKey) { id }
+}`;
+
+export const REVOKE_AWARD = /* GraphQL */ `
+mutation RevokeAward($tournamentId: ID!, $number: Int!, $idempotencyKey: String) {
+  revokeAward(tournamentId: $tournamentId, number: $number, idempotencyKey: $idempotencyKey) { id }
+}`;
+
+export const CHANGE_BEST_COUNTRY_RULE = /* GraphQL */ `
+mutation ChangeBestCountryRule($tournamentId: ID!, $criterion: BestCountryCriterion!, $excludeTopBoards: Boolean) {
+  changeBestCountryRule(tournamentId: $tournamentId, criterion: $criterion, excludeTopBoards: $excludeTopBoards) { id }
 }`;

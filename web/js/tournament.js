@@ -22,6 +22,7 @@ import { renderRegistration } from "./tournament-registration.js";
 import { renderRollCall } from "./tournament-roll-call.js";
 import { renderChecks, renderMyBoards, renderRounds } from "./tournament-rounds.js";
 import { nextAction, renderNext } from "./tournament-next.js";
+import { renderBestCountries } from "./awards.js";
 
 /** @typedef {import("./tournament-common.js").TournamentPage} TournamentPage */
 
@@ -103,6 +104,7 @@ export async function tournamentView(main, [id]) {
   const standingsBody = h("div", { id: "standings", "aria-live": "polite" });
   const roundSelect = /** @type {HTMLSelectElement} */ (h("select", { id: "standings-after" }));
   const checks = h("section", { "aria-labelledby": "checks-h", id: "seeding-checks" });
+  const bestCountries = h("section", { "aria-labelledby": "best-countries-h", id: "best-countries" });
   const walkIns = page.director ? h("p", {}, h("a", { href: `/tournaments/${id}/walk-ins` }, "Register and enter walk-ins")) : null;
   const sheet = page.director
     ? h("p", {}, h("a", { href: `/tournaments/${id}/sign-in-sheet` }, "Sign-in QR codes for every entrant (print)"))
@@ -116,6 +118,7 @@ export async function tournamentView(main, [id]) {
       h("h2", { id: "standings-h" }, "Standings ", live.element),
       h("div", { class: "field" }, h("label", { for: "standings-after" }, "Standings after"), roundSelect),
       standingsBody),
+    bestCountries,
     page.director ? laterRollCall : null,
     oneStepAway("earlier-rounds", h("span", {}, "Earlier rounds"), false, earlier),
     oneStepAway("entrants-more", entrantsSummary, beforeFirstRound && page.director, entrants, walkIns, sheet),
@@ -148,6 +151,7 @@ export async function tournamentView(main, [id]) {
       laterRollCall.hidden = !inPlay || page.t.nextRound === null;
     }
     renderStandings(roundSelect, standingsBody, page);
+    renderBestCountries(bestCountries, page);
   };
   // Live events come in bursts (a whole roll call marked at once): one refresh waits at most.
   const refresh = serial(async () => {
