@@ -58,6 +58,7 @@ function giveForm(page) {
       tournamentId: page.id, name: name.value, playerId: player.value,
       power: power.value || null, reason: reason.value || null, idempotencyKey,
     });
+    /** @type {HTMLFormElement} */ (form).reset();
     await page.reload();
   });
   return form;

@@ -116,13 +116,7 @@ fn the_rule_decides_by_score_or_by_centres_and_the_other_figure_breaks_a_tie() {
 
 #[test]
 fn a_top_board_counts_unless_the_rule_excludes_it() {
-    let top = TournamentSettings { top_board_last_round: true, ..settings(2) };
-    let mut events = with_entrants(top, 14);
-    all_present(&mut events, 14, 1);
-    then(&mut events, seed(1));
-    report_round(&mut events, 1);
-    all_present(&mut events, 14, 2);
-    then(&mut events, seed(2));
+    let mut events = super::last_round_on_a_top_board();
     report_round(&mut events, 2);
     correct(&mut events, 2, 1, [18, 4, 4, 4, 2, 1, 1]);
     let top_board = board(&events, 2, 1);
