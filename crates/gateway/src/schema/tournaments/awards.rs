@@ -126,10 +126,12 @@ impl AwardsMutation {
         ctx: &Context<'_>,
         tournament_id: ID,
         criterion: BestCountryCriterion,
-        #[graphql(default)] exclude_top_boards: bool,
+        #[graphql(desc = "Top boards do not count (omitted or null: false).")]
+        exclude_top_boards: Option<bool>,
     ) -> GatewayResult<Tournament> {
         let actor = caller(ctx).actor()?;
         let id = parse_id(&tournament_id, "tournamentId")?;
+        let exclude_top_boards = exclude_top_boards.unwrap_or(false);
         let rule = BestCountryRule { criterion: criterion.into(), exclude_top_boards };
         let command = ChangeBestCountryRule { actor, tournament_id: id.into(), rule };
         execute(ctx, command, None).await?;
