@@ -13,6 +13,7 @@ import * as Q from "./queries.js";
 import { centreChart } from "./centre-chart.js";
 import { table } from "./table.js";
 import { follow, liveBadge, serial, versioned, withChangedRows } from "./live.js";
+import { bestCountriesSlide } from "./awards.js";
 
 /** Seconds each view stays on the screen. */
 const VIEW_SECONDS = 15;
@@ -57,11 +58,10 @@ function chartView(board) {
   };
 }
 
-/** Best countries (each power's best result across the boards): the API has none yet, so
- * there is no view; once it serves them, this returns one. @param {any} _tournament
- * @returns {KioskView | null} */
-function bestCountriesView(_tournament) {
-  return null;
+/** Best countries (each power's best result across the boards), once any power has one.
+ * @param {any} tournament @returns {KioskView | null} */
+function bestCountriesView(tournament) {
+  return bestCountriesSlide(tournament);
 }
 
 /** Every view of the cycle, in order. @param {any} t @returns {KioskView[]} */
@@ -144,7 +144,8 @@ function followKiosk(id, current, live, show) {
     show();
   });
   const table = versioned(current.get().version, () => void reload());
-  // After a pushed result: the provisional standings and the boards' finished marks.
+  // After a pushed result: the provisional standings, the best countries and the boards'
+  // finished marks.
   const afterResult = serial(async () => {
     const fresh = (await gql(Q.KIOSK_RESULT, { id })).tournament;
     const finished = new Map(fresh?.rounds.flatMap((/** @type {any} */ r) => r.boards.map((/** @type {any} */ b) => [b.id, b.finished])) ?? []);
@@ -152,6 +153,7 @@ function followKiosk(id, current, live, show) {
     const boards = tournament.rounds.flatMap((/** @type {any} */ r) => r.boards);
     if (!fresh || finished.size !== boards.length || boards.some((/** @type {any} */ b) => !finished.has(b.id))) return reload();
     tournament.provisionalStandings = fresh.provisionalStandings;
+    tournament.bestCountries = fresh.bestCountries;
     for (const board of boards) board.finished = finished.get(board.id);
     show();
   });

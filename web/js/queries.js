@@ -256,6 +256,9 @@ const TOURNAMENT_STANDING = `
 const TOURNAMENT_PAGE_BOARD = `id number finished corrections correctionReasons seats { seat label player { id name } } scores { score player { id } }`;
 
 /** A tournament's page: settings, entrants, the open roll call, every seeded round. */
+/** Each power's Best Country leaders (docs/tournaments.md#best-country-and-awards). */
+const BEST_COUNTRY = "power leaders { player { id name } round boardNumber score centres tied }";
+
 export const TOURNAMENT = /* GraphQL */ `
 query Tournament($id: ID!) {
   tournament(id: $id) {
@@ -273,6 +276,9 @@ query Tournament($id: ID!) {
     entryRequests { id name }
     rollCall { answered present standby twoBoards player { id name } }
     proposal { round present problem sittingOut { id name } playingTwice { id name } reasons { player { id } reason } }
+    bestCountryRule { criterion excludeTopBoards }
+    bestCountries { ${BEST_COUNTRY} }
+    awards { number name player { id name } power reason }
     rounds {
       number started completed topBoard
       sittingOut { id name }
@@ -288,7 +294,7 @@ query Tournament($id: ID!) {
  * (docs/api.md#live-updates). */
 export const CHANGED_BOARD = /* GraphQL */ `
 query ChangedBoard($id: ID!, $boardId: ID!) {
-  tournament(id: $id) { id board(id: $boardId) { round ${TOURNAMENT_PAGE_BOARD} } }
+  tournament(id: $id) { id board(id: $boardId) { round ${TOURNAMENT_PAGE_BOARD} } bestCountries { ${BEST_COUNTRY} } }
 }`;
 
 /** Each event's version (a gap shows a missed one), type and payload: the tournament page
@@ -626,6 +632,7 @@ query Kiosk($id: ID!) {
     id name status version
     standings { ${PROVISIONAL_STANDING} }
     provisionalStandings { ${PROVISIONAL_STANDING} }
+    bestCountries { ${BEST_COUNTRY} }
     rounds {
       number completed
       boards { id number finished seats { label player { id name } } progress { powers { seat power counts { year centres } eliminatedYear } } }
@@ -641,6 +648,7 @@ query KioskResult($id: ID!) {
   tournament(id: $id) {
     id
     provisionalStandings { ${PROVISIONAL_STANDING} }
+    bestCountries { ${BEST_COUNTRY} }
     rounds { number boards { id finished } }
   }
 }`;
@@ -697,4 +705,18 @@ mutation AddSeriesEvent($seriesId: ID!, $competitionId: ID!, $idempotencyKey: St
 export const REMOVE_SERIES_EVENT = /* GraphQL */ `
 mutation RemoveSeriesEvent($seriesId: ID!, $competitionId: ID!) {
   removeSeriesEvent(seriesId: $seriesId, competitionId: $competitionId) { id }
+/** Giving and revoking a named award, and the Best Country rule (docs/tournaments.md#best-country-and-awards). */
+export const GIVE_AWARD = /* GraphQL */ `
+mutation GiveAward($tournamentId: ID!, $name: String!, $playerId: ID!, $power: String, $reason: String, $idempotencyKey: String) {
+  giveAward(tournamentId: $tournamentId, name: $name, playerId: $playerId, power: $power, reason: $reason, idempotencyKey: $idempotencyKey) { id }
+}`;
+
+export const REVOKE_AWARD = /* GraphQL */ `
+mutation RevokeAward($tournamentId: ID!, $number: Int!, $idempotencyKey: String) {
+  revokeAward(tournamentId: $tournamentId, number: $number, idempotencyKey: $idempotencyKey) { id }
+}`;
+
+export const CHANGE_BEST_COUNTRY_RULE = /* GraphQL */ `
+mutation ChangeBestCountryRule($tournamentId: ID!, $criterion: BestCountryCriterion!, $excludeTopBoards: Boolean) {
+  changeBestCountryRule(tournamentId: $tournamentId, criterion: $criterion, excludeTopBoards: $excludeTopBoards) { id }
 }`;

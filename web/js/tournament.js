@@ -24,6 +24,7 @@ import { renderRegistration } from "./tournament-registration.js";
 import { renderRollCall } from "./tournament-roll-call.js";
 import { renderChecks, renderMyBoards, renderRounds } from "./tournament-rounds.js";
 import { nextAction, renderNext } from "./tournament-next.js";
+import { renderBestCountries } from "./awards.js";
 
 /** @typedef {import("./tournament-common.js").TournamentPage} TournamentPage */
 
@@ -149,6 +150,7 @@ export async function tournamentView(main, [id]) {
   const standingsBody = h("div", { id: "standings", "aria-live": "polite" });
   const roundSelect = /** @type {HTMLSelectElement} */ (h("select", { id: "standings-after" }));
   const checks = h("section", { "aria-labelledby": "checks-h", id: "seeding-checks" });
+  const bestCountries = h("section", { "aria-labelledby": "best-countries-h", id: "best-countries" });
   const walkIns = page.director ? h("p", {}, h("a", { href: `/tournaments/${id}/walk-ins` }, "Register and enter walk-ins")) : null;
   const sheet = page.director
     ? h("p", {}, h("a", { href: `/tournaments/${id}/sign-in-sheet` }, "Sign-in QR codes for every entrant (print)"))
@@ -162,6 +164,7 @@ export async function tournamentView(main, [id]) {
       h("h2", { id: "standings-h" }, "Standings ", live.element),
       h("div", { class: "field" }, h("label", { for: "standings-after" }, "Standings after"), roundSelect),
       standingsBody),
+    bestCountries,
     page.director ? laterRollCall : null,
     oneStepAway("earlier-rounds", h("span", {}, "Earlier rounds"), false, earlier),
     oneStepAway("entrants-more", entrantsSummary, beforeFirstRound && page.director, entrants, walkIns, sheet),
@@ -194,6 +197,7 @@ export async function tournamentView(main, [id]) {
       laterRollCall.hidden = !inPlay || page.t.nextRound === null;
     }
     renderStandings(roundSelect, standingsBody, page);
+    renderBestCountries(bestCountries, page);
   };
   const stop = await followTournament(page, live, () => keepFocus(main, render), roundSelect);
   renderChecks(checks, id);
@@ -230,11 +234,12 @@ async function followTournament(page, live, rerender, roundSelect) {
     page.afterRound = roundSelect.value === "" ? null : Number(roundSelect.value);
     void refreshStandings();
   });
-  // Only the board a result or a correction changed.
+  // Only the board a result or a correction changed (and the best countries it may move).
   const refreshBoard = serial(async (/** @type {string} */ boardId) => {
-    const board = (await gql(Q.CHANGED_BOARD, { id, boardId })).tournament?.board;
-    if (!board) return void page.reload();
-    withBoard(page, board);
+    const changed = (await gql(Q.CHANGED_BOARD, { id, boardId })).tournament;
+    if (!changed?.board) return void page.reload();
+    withBoard(page, changed.board);
+    page.t = { ...page.t, bestCountries: changed.bestCountries };
     rerender();
   });
 

@@ -54,6 +54,16 @@ impl App {
 
 /// A tournament's registration controls in words: "open, 2026-12-01T09:00:00+00:00 to …,
 /// at most 21 entrants, entries approved by the organisers".
+/// A Best Country rule in words (`docs/tournaments.md#best-country-and-awards`).
+pub fn best_country_rule_words(rule: &league_domain::BestCountryRule) -> String {
+    let by = match rule.criterion {
+        league_scoring::BestCountryCriterion::Score => "by score, then centres",
+        league_scoring::BestCountryCriterion::Centres => "by centres, then score",
+    };
+    let boards = if rule.exclude_top_boards { "top boards excluded" } else { "every board" };
+    format!("Best Country: {by}; {boards}")
+}
+
 fn registration_words(registration: &Registration) -> String {
     let mut words = vec![if registration.closed { "closed" } else { "open" }.to_owned()];
     match (registration.opens_at, registration.closes_at) {
@@ -359,6 +369,22 @@ impl Words<'_> {
                 format!("{}'s withdrawal was undone", self.name(e.player_id.into()))
             }
             TournamentEvent::BoardProgressRecorded(e) => self.progress(e).await,
+            TournamentEvent::BestCountryRuleChanged(e) => best_country_rule_words(&e.rule),
+            TournamentEvent::AwardGiven(e) => {
+                let mut text = format!("Award {} \"{}\"", e.award, e.name);
+                if let Some(power) = &e.power {
+                    text.push_str(&format!(" ({power})"));
+                }
+                text.push_str(&format!(" given to {}", self.name(e.player_id.into())));
+                if let Some(reason) = &e.reason {
+                    text.push_str(&format!(": {reason}"));
+                }
+                text
+            }
+            TournamentEvent::AwardRevoked(e) => match &e.reason {
+                Some(reason) => format!("Award {} revoked: {reason}", e.award),
+                None => format!("Award {} revoked", e.award),
+            },
             TournamentEvent::TournamentScheduleChanged(e) => {
                 format!("Schedule: {}", schedule_words(&e.schedule))
             }

@@ -50,6 +50,41 @@ pub struct CompetitionExport {
     pub competition: ExportedCompetition,
     pub standings: Vec<StandingExport>,
     pub results: Vec<ResultExport>,
+    /// A tournament's named awards standing, in the order given
+    /// (`docs/tournaments.md#best-country-and-awards`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub awards: Vec<AwardExport>,
+    /// A tournament's Best Country leaders over the boards finished so far, power by power.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub best_countries: Vec<BestCountryExport>,
+}
+
+/// A named award of a tournament.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AwardExport {
+    pub number: u32,
+    pub name: String,
+    pub player: String,
+    pub player_id: Uuid,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub power: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// A result leading a power's Best Country (several when level: `tied`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BestCountryExport {
+    pub power: String,
+    pub player: String,
+    pub player_id: Uuid,
+    pub round: u32,
+    pub board: u32,
+    pub score: f64,
+    pub centres: u32,
+    pub tied: bool,
 }
 
 /// The competition an export is of.
@@ -81,6 +116,10 @@ pub struct StandingExport {
     pub games: u32,
     pub wins: u32,
     pub draws: u32,
+    /// A tournament entrant's awards: each named award's name, then "Best <power>" for each
+    /// power whose Best Country they lead.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub awards: Vec<String>,
 }
 
 /// One seat of a finished game or board.
@@ -166,6 +205,8 @@ impl App {
             },
             standings,
             results,
+            awards: Vec::new(),
+            best_countries: Vec::new(),
         })
     }
 
@@ -197,10 +238,48 @@ impl App {
             };
             results.extend(self.result_rows(system, &game)?);
         }
+        let awards: Vec<AwardExport> = tournament
+            .awards()
+            .map(|a| AwardExport {
+                number: a.award,
+                name: a.name.clone(),
+                player: self.player_name(a.player_id.uuid()),
+                player_id: a.player_id.uuid(),
+                power: a.power.clone(),
+                reason: a.reason.clone(),
+            })
+            .collect();
+        let best_countries: Vec<BestCountryExport> = tournament
+            .best_countries()?
+            .into_iter()
+            .flat_map(|power| power.leaders.into_iter().map(move |l| (power.power.clone(), l)))
+            .map(|(power, l)| BestCountryExport {
+                power,
+                player: self.player_name(l.player.uuid()),
+                player_id: l.player.uuid(),
+                round: l.round,
+                board: l.board_number,
+                score: l.score,
+                centres: l.centres,
+                tied: l.tied,
+            })
+            .collect();
         let standings = tournament
             .standings(None)?
             .into_iter()
-            .map(|r| self.standing(r.rank, r.player.into(), r.total, [r.games, r.wins, r.draws]))
+            .map(|r| {
+                let mut line =
+                    self.standing(r.rank, r.player.into(), r.total, [r.games, r.wins, r.draws]);
+                let player = line.player_id;
+                line.awards = (awards.iter().filter(|a| a.player_id == player))
+                    .map(|a| a.name.clone())
+                    .chain(
+                        (best_countries.iter().filter(|b| b.player_id == player))
+                            .map(|b| format!("Best {}", b.power)),
+                    )
+                    .collect();
+                line
+            })
             .collect();
         Ok(CompetitionExport {
             competition: ExportedCompetition {
@@ -214,6 +293,8 @@ impl App {
             },
             standings,
             results,
+            awards,
+            best_countries,
         })
     }
 
@@ -233,7 +314,8 @@ impl App {
     fn standing(&self, rank: u32, player: Uuid, total: f64, counts: [u32; 3]) -> StandingExport {
         let [games, wins, draws] = counts;
         let name = self.player_name(player);
-        StandingExport { rank, player: name, player_id: player, total, games, wins, draws }
+        let awards = Vec::new();
+        StandingExport { rank, player: name, player_id: player, total, games, wins, draws, awards }
     }
 
     fn player_name(&self, player: Uuid) -> String {
@@ -320,8 +402,14 @@ impl CompetitionExport {
         };
         match table {
             ExportTable::Standings => {
-                let header = ["rank", "player", "playerId", "total", "games", "wins", "draws"];
-                write(&mut writer, header.map(str::to_owned).to_vec())?;
+                let tournament = self.competition.kind == "tournament";
+                let mut header = ["rank", "player", "playerId", "total", "games", "wins", "draws"]
+                    .map(str::to_owned)
+                    .to_vec();
+                if tournament {
+                    header.push("awards".into());
+                }
+                write(&mut writer, header)?;
                 for s in &self.standings {
                     let cells = [
                         s.rank.to_string(),
@@ -332,7 +420,11 @@ impl CompetitionExport {
                         s.wins.to_string(),
                         s.draws.to_string(),
                     ];
-                    write(&mut writer, cells.to_vec())?;
+                    let mut cells = cells.to_vec();
+                    if tournament {
+                        cells.push(spreadsheet_text(&s.awards.join("; ")));
+                    }
+                    write(&mut writer, cells)?;
                 }
             }
             ExportTable::Results => {
@@ -484,6 +576,11 @@ mod tests {
                 games: 1,
                 wins: 0,
                 draws: 1,
+                awards: if kind == "tournament" {
+                    vec!["Best Diplomat".into(), "Best France".into()]
+                } else {
+                    Vec::new()
+                },
             }],
             results: vec![ResultExport {
                 round: (kind == "tournament").then_some(2),
@@ -499,7 +596,18 @@ mod tests {
                 score: 33.5,
                 corrections: Vec::new(),
             }],
+            awards: Vec::new(),
+            best_countries: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_tournament_s_standings_end_with_each_entrant_s_awards() {
+        let csv =
+            export("tournament", ResultKind::Diplomacy).to_csv(ExportTable::Standings).unwrap();
+        let mut lines = csv.lines();
+        assert_eq!(lines.next(), Some("rank,player,playerId,total,games,wins,draws,awards"));
+        assert!(lines.next().unwrap().ends_with(",Best Diplomat; Best France"), "{csv}");
     }
 
     #[test]

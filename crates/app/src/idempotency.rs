@@ -204,6 +204,9 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
             TournamentCommand::SetRoundTimes(_) => &[EventType::RoundTimesSet],
             TournamentCommand::ConfirmResult(_) => &[EventType::BoardFinished],
             TournamentCommand::DisputeResult(_) => &[EventType::BoardResultDisputed],
+            TournamentCommand::ChangeBestCountryRule(_) => &[EventType::BestCountryRuleChanged],
+            TournamentCommand::GiveAward(_) => &[EventType::AwardGiven],
+            TournamentCommand::RevokeAward(_) => &[EventType::AwardRevoked],
         },
         AppCommand::Calendar(CalendarCommand::Rotate(_)) => {
             &[EventType::CalendarFeedIssued, EventType::CalendarFeedRotated]

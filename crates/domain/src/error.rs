@@ -82,6 +82,8 @@ pub enum DomainError {
     SeriesNotFound(SeriesId),
     #[error("no league or tournament {0}")]
     CompetitionNotFound(uuid::Uuid),
+    #[error("award {0} not found in this tournament")]
+    AwardNotFound(u32),
     #[error("passkey {0} not found")]
     PasskeyNotFound(uuid::Uuid),
     /// The request does not fit the competition's current state (the message says why).
@@ -141,7 +143,8 @@ impl DomainError {
             | DomainError::WebhookNotFound(_)
             | DomainError::PasskeyNotFound(_)
             | DomainError::SeriesNotFound(_)
-            | DomainError::CompetitionNotFound(_) => ErrorCode::NotFound,
+            | DomainError::CompetitionNotFound(_)
+            | DomainError::AwardNotFound(_) => ErrorCode::NotFound,
             DomainError::PlayerAlreadyRegistered(_)
             | DomainError::LeagueAlreadyExists(_)
             | DomainError::AlreadySubscribed(_)

@@ -111,6 +111,10 @@ pub use tournament::{
     TournamentWithdrawalUndone, UndoTournamentWithdrawal, WithdrawFromTournament,
 };
 pub use tournament::{
+    Award, AwardGiven, AwardRevoked, BestCountryRule, BestCountryRuleChanged,
+    ChangeBestCountryRule, CountryLeader, GiveAward, PowerBest, RevokeAward,
+};
+pub use tournament::{
     BoardProgress, BoardProgressRecorded, ProgressYear, RecordBoardProgress, RollCallProposal,
 };
 pub use tournament::{

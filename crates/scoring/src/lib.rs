@@ -30,6 +30,7 @@ use serde::{Deserialize, Serialize};
 
 mod aggregation;
 mod baf;
+mod best_country;
 mod bluemax;
 mod catalogue;
 mod detour;
@@ -47,6 +48,7 @@ mod woodenships;
 
 pub use aggregation::{Aggregation, AggregationInfo};
 pub use baf::{BAF_TABLE, baf_score, baf_shared_top};
+pub use best_country::{BestCountryCriterion, CountryResult, best_countries};
 pub use catalogue::{
     CONCESSION_SOLO_ONLY_UNDER_EARLIER_RULE, ConcessionScoring, PlayersPerGame, ResultField,
     ScoringSystem, SystemInfo, USUAL_SYSTEMS, catalogue,

@@ -182,7 +182,7 @@ async fn a_key_with_a_control_character_is_bad_input(db: TestDatabase) {
 
 /// The mutations that take no `idempotencyKey` (nothing to reuse; `walkIns` is idempotent
 /// by its list: docs/tournaments.md#walk-ins-and-bulk-entry).
-const WITHOUT_KEY: [&str; 28] = [
+const WITHOUT_KEY: [&str; 29] = [
     "registerPlayer",
     "endSession",
     "endAllSessions",
@@ -211,6 +211,7 @@ const WITHOUT_KEY: [&str; 28] = [
     "recordBoardProgress",
     "changeTournamentSchedule",
     "setRoundTimes",
+    "changeBestCountryRule",
 ];
 
 /// Walks one keyed mutation. A player without the right, with their own key first used for
@@ -398,6 +399,16 @@ async fn every_mutation_refuses_a_key_reused_by_another_caller_or_command(db: Te
         confirmBoardResult(tournamentId: $t, boardId: $b, idempotencyKey: $key) { id finished }
     }";
     walk.mutation("confirmBoardResult", confirm, vars.clone(), vars).await;
+    let give = "mutation($t: ID!, $p: ID!, $key: String) {
+        giveAward(tournamentId: $t, name: \"Best Diplomat\", playerId: $p, idempotencyKey: $key) { id }
+    }";
+    let vars = json!({ "t": tournament, "p": entrants[0].id });
+    walk.mutation("giveAward", give, vars.clone(), vars).await;
+    let revoke = "mutation($t: ID!, $key: String) {
+        revokeAward(tournamentId: $t, number: 1, idempotencyKey: $key) { id }
+    }";
+    let vars = json!({ "t": tournament });
+    walk.mutation("revokeAward", revoke, vars.clone(), vars).await;
     // Another webhook for a league the player does not organise.
     let input =
         json!({ "url": HOOK_URL, "kinds": ["LEAGUE_COMPLETED"], "competitionIds": [league] });

@@ -10,6 +10,7 @@
 
 mod aggregation;
 mod authorization;
+mod awards;
 mod catalogue;
 mod confirmation;
 mod errors;

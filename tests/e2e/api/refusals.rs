@@ -346,6 +346,7 @@ async fn every_tournament_refusal_has_its_documented_code(db: TestDatabase) {
 
     registration_refusals(server, &mut table, &players).await;
     confirmation_refusals(server, &mut table).await;
+    awards_refusals(server, &mut table).await;
 
     let untested: Vec<_> = table.rows.keys().filter(|key| !table.seen.contains(*key)).collect();
     assert!(untested.is_empty(), "rows no refusal triggered: {untested:?}");
@@ -451,4 +452,44 @@ async fn confirmation_refusals(server: &TestApp, table: &mut Table) {
     );
     let when = "a player confirms a disputed result";
     table.check("confirmBoardResult", when, &confirm(server, &token(2), &id, &board).await);
+}
+
+/// The refusals of Best Country and awards (`docs/tournaments.md#best-country-and-awards`),
+/// on a tournament of their own.
+async fn awards_refusals(server: &TestApp, table: &mut Table) {
+    use super::awards::{GIVE, REVOKE, RULE, two_boards};
+    let (id, boards) = two_boards(server, "Awarded").await;
+    let player = boards[0][0].clone();
+    let entrant = server.register_many(1, "Not entered").await.remove(0);
+    let all = "changeBestCountryRule`, `giveAward`, `revokeAward";
+    let when = "the caller does not organise the tournament";
+    let rule = json!({ "t": id, "c": "CENTRES" });
+    table.check(all, when, &server.gql(Some(&entrant.token), RULE, rule).await);
+    let give = |name: &str, player: &str, power: Option<&str>| json!({ "t": id, "n": name, "p": player, "w": power });
+    let vars = give("Best Diplomat", &player, None);
+    table.check(all, when, &server.gql(Some(&entrant.token), GIVE, vars).await);
+    let revoke = json!({ "t": id, "n": 1 });
+    table.check(all, when, &server.gql(Some(&entrant.token), REVOKE, revoke.clone()).await);
+    let same = json!({ "t": id, "c": "SCORE" });
+    let response = server.gql(Some(ADMIN), RULE, same).await;
+    table.check("changeBestCountryRule", "the rule would stay as it is", &response);
+    let vars = give(" ", &player, None);
+    let response = server.gql(Some(ADMIN), GIVE, vars).await;
+    table.check("giveAward", "the name is empty or too long", &response);
+    let nobody = Uuid::now_v7().to_string();
+    let response = server.gql(Some(ADMIN), GIVE, give("Best Diplomat", &nobody, None)).await;
+    table.check("giveAward", "the player is not registered", &response);
+    let vars = give("Best Diplomat", &entrant.id, None);
+    let response = server.gql(Some(ADMIN), GIVE, vars).await;
+    table.check("giveAward", "the player has not entered the tournament", &response);
+    let vars = give("Best Diplomat", &player, Some("Atlantis"));
+    let response = server.gql(Some(ADMIN), GIVE, vars).await;
+    table.check("giveAward", "the power is none of the board's seats", &response);
+    let response = server.gql(Some(ADMIN), REVOKE, revoke.clone()).await;
+    table.check("revokeAward", "no award of the tournament has that number", &response);
+    let given = server.gql(Some(ADMIN), GIVE, give("Best Diplomat", &player, None)).await;
+    assert!(given["errors"].is_null(), "{given}");
+    assert!(server.gql(Some(ADMIN), REVOKE, revoke.clone()).await["errors"].is_null());
+    let response = server.gql(Some(ADMIN), REVOKE, revoke).await;
+    table.check("revokeAward", "the award is already revoked", &response);
 }

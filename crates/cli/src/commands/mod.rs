@@ -1,6 +1,7 @@
 //! One module per group of subcommands; each exposes clap `Args` and `run`-style functions
 //! returning the process exit code or a [`crate::CliError`].
 
+pub mod awards;
 pub mod backup;
 pub mod db;
 pub mod personal;

@@ -40,6 +40,10 @@ pub enum TournamentCommand {
     /// header `name,wdr,…`. Prints each person's line, id, name and, for a new player, their
     /// token (shown only this once); `--preview` prints the matches and bad lines instead.
     WalkIns(WalkInsArgs),
+    /// Print each power's Best Country leaders as JSON (docs/tournaments.md#best-country-and-awards).
+    BestCountries(TournamentRef),
+    /// List, give or revoke a tournament's named awards.
+    Award(super::awards::AwardArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -95,11 +99,13 @@ pub async fn run(args: TournamentArgs) -> Result<ExitCode, CliError> {
         TournamentCommand::Boards(args) => boards(args).await,
         TournamentCommand::Audit(of) => audit(of).await,
         TournamentCommand::WalkIns(args) => walk_ins(args).await,
+        TournamentCommand::BestCountries(of) => super::awards::best_countries(of).await,
+        TournamentCommand::Award(args) => super::awards::award(args).await,
     }
 }
 
 /// The app over the database and the tournament's id; an unknown tournament is bad input.
-async fn open(of: &TournamentRef) -> Result<(App, uuid::Uuid), CliError> {
+pub(super) async fn open(of: &TournamentRef) -> Result<(App, uuid::Uuid), CliError> {
     let id = parse_uuid("--tournament", &of.tournament)?;
     let app = open_app(&of.database.url).await?;
     if app.catalog().tournament(id).is_none() {
@@ -108,7 +114,7 @@ async fn open(of: &TournamentRef) -> Result<(App, uuid::Uuid), CliError> {
     Ok((app, id))
 }
 
-fn failed(error: AppError) -> CliError {
+pub(super) fn failed(error: AppError) -> CliError {
     CliError::Failed(error.into())
 }
 

@@ -3,6 +3,7 @@
 use league_scoring::GameResult;
 
 use super::Tournament;
+use super::awards::{ChangeBestCountryRule, GiveAward, RevokeAward};
 use super::confirmation::{ConfirmBoardResult, DisputeBoardResult};
 use super::progress::RecordBoardProgress;
 use super::schedule::{RoundTimes, Schedule};
@@ -179,6 +180,9 @@ pub enum TournamentCommand {
     SetRoundTimes(SetRoundTimes),
     ConfirmResult(ConfirmBoardResult),
     DisputeResult(DisputeBoardResult),
+    ChangeBestCountryRule(ChangeBestCountryRule),
+    GiveAward(GiveAward),
+    RevokeAward(RevokeAward),
 }
 
 macro_rules! tournament_commands {
@@ -225,7 +229,10 @@ tournament_commands!(
     ChangeTournamentSchedule => ChangeSchedule,
     SetRoundTimes => SetRoundTimes,
     ConfirmBoardResult => ConfirmResult,
-    DisputeBoardResult => DisputeResult
+    DisputeBoardResult => DisputeResult,
+    ChangeBestCountryRule => ChangeBestCountryRule,
+    GiveAward => GiveAward,
+    RevokeAward => RevokeAward
 );
 
 impl TournamentCommand {
@@ -250,6 +257,7 @@ impl TournamentCommand {
                 tournament.waitlist().to_vec()
             }
             TournamentCommand::AddCoOrganiser(c) => vec![c.player_id],
+            TournamentCommand::GiveAward(c) => vec![c.player_id],
             TournamentCommand::AnswerRollCall(c) => vec![c.player_id],
             TournamentCommand::Swap(c) => vec![c.first, c.second],
             TournamentCommand::SeedRound(c) => tournament.present(c.round),
@@ -263,7 +271,9 @@ impl TournamentCommand {
             | TournamentCommand::ChangeSchedule(_)
             | TournamentCommand::SetRoundTimes(_)
             | TournamentCommand::ConfirmResult(_)
-            | TournamentCommand::DisputeResult(_) => Vec::new(),
+            | TournamentCommand::DisputeResult(_)
+            | TournamentCommand::ChangeBestCountryRule(_)
+            | TournamentCommand::RevokeAward(_) => Vec::new(),
         }
     }
 }

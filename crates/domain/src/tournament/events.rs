@@ -5,6 +5,7 @@
 use league_scoring::{ConcessionRule, GameResult};
 use serde::{Deserialize, Serialize};
 
+pub use super::awards::{AwardGiven, AwardRevoked, BestCountryRuleChanged};
 pub use super::confirmation::{BoardResultAwaitingConfirmation, BoardResultDisputed};
 pub use super::progress::BoardProgressRecorded;
 use super::schedule::{RoundTimes, Schedule};
@@ -277,6 +278,9 @@ macro_rules! tournament_events {
                 RoundTimesSet = "RoundTimesSet" version 1,
                 BoardResultAwaitingConfirmation = "BoardResultAwaitingConfirmation" version 1,
                 BoardResultDisputed = "BoardResultDisputed" version 1,
+                BestCountryRuleChanged = "BestCountryRuleChanged" version 1,
+                AwardGiven = "AwardGiven" version 1 notify [AwardsChanged],
+                AwardRevoked = "AwardRevoked" version 1 notify [AwardsChanged],
             }
         }
     };
@@ -318,7 +322,10 @@ impl TournamentEvent {
             | TournamentEvent::TournamentScheduleChanged(_)
             | TournamentEvent::RoundTimesSet(_)
             | TournamentEvent::BoardResultAwaitingConfirmation(_)
-            | TournamentEvent::BoardResultDisputed(_) => {}
+            | TournamentEvent::BoardResultDisputed(_)
+            | TournamentEvent::BestCountryRuleChanged(_)
+            | TournamentEvent::AwardGiven(_)
+            | TournamentEvent::AwardRevoked(_) => {}
         }
     }
 }
@@ -356,7 +363,10 @@ impl TournamentEvent {
             | TournamentEvent::TournamentScheduleChanged(_)
             | TournamentEvent::RoundTimesSet(_)
             | TournamentEvent::BoardResultAwaitingConfirmation(_)
-            | TournamentEvent::BoardResultDisputed(_) => Effects::NONE,
+            | TournamentEvent::BoardResultDisputed(_)
+            | TournamentEvent::BestCountryRuleChanged(_)
+            | TournamentEvent::AwardGiven(_)
+            | TournamentEvent::AwardRevoked(_) => Effects::NONE,
         }
     }
 }

@@ -5,6 +5,7 @@
 //! Registration controls (closed or open, a window, a cap with a waitlist, approval) decide
 //! how an entry is taken (`docs/tournaments.md#registration`).
 
+mod awards;
 pub(crate) mod commands;
 mod confirmation;
 pub(crate) mod events;
@@ -21,6 +22,10 @@ use std::collections::BTreeMap;
 use league_scheduling::{SeatedPlayer, Seeding};
 use league_scoring::{GameResult, ScoringError, ScoringSystem, score_game_unexplained};
 
+pub use self::awards::{
+    Award, AwardGiven, AwardRevoked, BestCountryRule, BestCountryRuleChanged,
+    ChangeBestCountryRule, CountryLeader, GiveAward, PowerBest, RevokeAward,
+};
 pub use self::commands::*;
 pub use self::confirmation::{
     BoardResultAwaitingConfirmation, BoardResultDisputed, ConfirmBoardResult, DisputeBoardResult,
@@ -155,6 +160,8 @@ pub struct Tournament {
     progress: BTreeMap<BoardId, progress::BoardProgress>,
     /// Round → when it is played, as last set (`docs/tournaments.md#times`).
     round_times: BTreeMap<u32, RoundTimes>,
+    /// The Best Country rule and the awards given (`docs/tournaments.md#best-country-and-awards`).
+    awards: awards::Awards,
 }
 
 impl Tournament {
@@ -1069,6 +1076,9 @@ impl Aggregate for Tournament {
             TournamentCommand::SetRoundTimes(c) => self.set_round_times(c),
             TournamentCommand::ConfirmResult(c) => self.confirm(c),
             TournamentCommand::DisputeResult(c) => self.dispute(c),
+            TournamentCommand::ChangeBestCountryRule(c) => self.change_best_country_rule(c),
+            TournamentCommand::GiveAward(c) => self.give_award(c, context),
+            TournamentCommand::RevokeAward(c) => self.revoke_award(c),
         }
     }
 
@@ -1218,6 +1228,9 @@ impl Aggregate for Tournament {
             TournamentEvent::RoundTimesSet(e) => {
                 self.round_times.insert(e.round, e.times);
             }
+            TournamentEvent::BestCountryRuleChanged(_)
+            | TournamentEvent::AwardGiven(_)
+            | TournamentEvent::AwardRevoked(_) => self.awards.apply(event),
         }
     }
 

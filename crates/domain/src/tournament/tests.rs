@@ -7,10 +7,12 @@ use uuid::Uuid;
 use crate::fixtures::player;
 use crate::*;
 
+mod awards;
 mod confirmation;
 mod progress;
 mod registration;
 mod times;
+pub(crate) use awards::one_of_each_awards_event;
 pub(crate) use confirmation::one_of_each_confirmation_event;
 pub(crate) use progress::one_of_each_progress_event;
 pub(crate) use registration::one_of_each_registration_event;
@@ -477,8 +479,8 @@ fn once_the_tournament_has_completed_nobody_withdraws() {
     assert_eq!(when(&events, other).unwrap_err().code(), ErrorCode::Forbidden);
 }
 
-#[test]
-fn the_last_round_seats_the_best_seven_together_on_board_one() {
+/// Two rounds of 14 entrants, the last on a top board: round 1 reported, round 2 seeded.
+fn last_round_on_a_top_board() -> Vec<DomainEvent> {
     let top = TournamentSettings { top_board_last_round: true, ..settings(2) };
     let mut events = with_entrants(top, 14);
     all_present(&mut events, 14, 1);
@@ -486,6 +488,12 @@ fn the_last_round_seats_the_best_seven_together_on_board_one() {
     report_round(&mut events, 1);
     all_present(&mut events, 14, 2);
     then(&mut events, seed(2));
+    events
+}
+
+#[test]
+fn the_last_round_seats_the_best_seven_together_on_board_one() {
+    let events = last_round_on_a_top_board();
     let tournament = given(&events);
     let mut best: Vec<PlayerId> =
         tournament.standings(Some(1)).unwrap().iter().take(7).map(|s| s.player).collect();

@@ -131,6 +131,9 @@ pub enum WebhookKind {
     /// A tournament board's centre counts after a game year were recorded or corrected
     /// (`docs/tournaments.md#live-progress`); a webhook gets it only when it names it.
     BoardProgress,
+    /// A tournament award was given or revoked (`docs/tournaments.md#best-country-and-awards`);
+    /// a webhook gets it only when it names it.
+    AwardsChanged,
 }
 
 /// How a delivery's body is written.

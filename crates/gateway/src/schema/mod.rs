@@ -80,6 +80,7 @@ pub struct MutationRoot(
     sessions::SessionMutation,
     tournaments::times::TournamentTimesMutation,
     series::SeriesMutation,
+    tournaments::awards::AwardsMutation,
 );
 
 /// Live updates over `/graphql/ws` (graphql-transport-ws or graphql-ws); authenticate in

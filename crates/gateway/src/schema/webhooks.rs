@@ -33,6 +33,8 @@ pub enum WebhookKind {
     StandingsChanged,
     /// A tournament board's centre counts after a game year were recorded (off unless named).
     BoardProgress,
+    /// A tournament award was given or revoked (off unless named).
+    AwardsChanged,
 }
 
 /// How a delivery's body is written.

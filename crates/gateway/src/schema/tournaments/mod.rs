@@ -3,6 +3,7 @@
 //! the mutations (each one domain command), the live subscriptions and the types they
 //! answer with.
 
+pub(super) mod awards;
 pub(super) mod confirmation;
 mod inputs;
 pub(crate) mod mine;

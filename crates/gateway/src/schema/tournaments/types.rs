@@ -135,6 +135,22 @@ impl Tournament {
         &self.settings().name
     }
 
+    /// How Best Country is decided (`docs/tournaments.md#best-country-and-awards`).
+    async fn best_country_rule(&self) -> super::awards::BestCountryRuleValue {
+        self.best_country_rule_value()
+    }
+
+    /// Each power's Best Country over the boards finished so far (the live leaders while the
+    /// tournament runs).
+    async fn best_countries(&self) -> GatewayResult<Vec<super::awards::PowerBest>> {
+        self.best_country_list()
+    }
+
+    /// The named awards standing, in the order given.
+    async fn awards(&self) -> Vec<super::awards::TournamentAward> {
+        self.award_list()
+    }
+
     /// The board game played (e.g. "Diplomacy").
     async fn game(&self) -> &str {
         &self.settings().game
