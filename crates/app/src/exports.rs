@@ -10,7 +10,7 @@
 //! board, power, player, centres, rank, score.
 
 use league_domain::{PlayerId, ScoredResult, player_key};
-use league_scoring::{GameResult, ResultKind, ScoringSystem, score_game_unexplained};
+use league_scoring::{GameResult, ResultKind, ScoringSystem, TieBreak, score_game_unexplained};
 use serde::Serialize;
 use uuid::Uuid;
 
@@ -81,6 +81,9 @@ pub struct StandingExport {
     pub games: u32,
     pub wins: u32,
     pub draws: u32,
+    /// The tie-breaker that split the line from a neighbour level on total, in words
+    /// ("more wins"); null when the total alone ranks it.
+    pub separated_by: Option<&'static str>,
 }
 
 /// One seat of a finished game or board.
@@ -140,7 +143,10 @@ impl App {
         let standings = model
             .standings(id)
             .into_iter()
-            .map(|r| self.standing(r.rank, r.player.into(), r.total, [r.played, r.wins, r.draws]))
+            .map(|r| {
+                let counts = [r.played, r.wins, r.draws];
+                self.standing(r.rank, r.player.into(), r.total, counts, r.separated_by)
+            })
             .collect();
         Ok(CompetitionExport {
             competition: ExportedCompetition {
@@ -187,7 +193,10 @@ impl App {
         let standings = tournament
             .standings(None)?
             .into_iter()
-            .map(|r| self.standing(r.rank, r.player.into(), r.total, [r.games, r.wins, r.draws]))
+            .map(|r| {
+                let counts = [r.games, r.wins, r.draws];
+                self.standing(r.rank, r.player.into(), r.total, counts, r.separated_by)
+            })
             .collect();
         Ok(CompetitionExport {
             competition: ExportedCompetition {
@@ -216,11 +225,27 @@ impl App {
         }
     }
 
-    /// A line of the standings: rank, player, total and `[games, wins, draws]`.
-    fn standing(&self, rank: u32, player: Uuid, total: f64, counts: [u32; 3]) -> StandingExport {
+    /// A line of the standings: rank, player, total, `[games, wins, draws]` and the
+    /// tie-breaker that split it from a neighbour.
+    fn standing(
+        &self,
+        rank: u32,
+        player: Uuid,
+        total: f64,
+        counts: [u32; 3],
+        separated_by: Option<TieBreak>,
+    ) -> StandingExport {
         let [games, wins, draws] = counts;
-        let name = self.player_name(player);
-        StandingExport { rank, player: name, player_id: player, total, games, wins, draws }
+        StandingExport {
+            rank,
+            player: self.player_name(player),
+            player_id: player,
+            total,
+            games,
+            wins,
+            draws,
+            separated_by: separated_by.map(TieBreak::label),
+        }
     }
 
     fn player_name(&self, player: Uuid) -> String {
@@ -306,7 +331,16 @@ impl CompetitionExport {
         };
         match table {
             ExportTable::Standings => {
-                let header = ["rank", "player", "playerId", "total", "games", "wins", "draws"];
+                let header = [
+                    "rank",
+                    "player",
+                    "playerId",
+                    "total",
+                    "games",
+                    "wins",
+                    "draws",
+                    "separatedBy",
+                ];
                 write(&mut writer, header.map(str::to_owned).to_vec())?;
                 for s in &self.standings {
                     let cells = [
@@ -317,6 +351,7 @@ impl CompetitionExport {
                         s.games.to_string(),
                         s.wins.to_string(),
                         s.draws.to_string(),
+                        s.separated_by.unwrap_or_default().to_owned(),
                     ];
                     write(&mut writer, cells.to_vec())?;
                 }
@@ -462,6 +497,7 @@ mod tests {
                 games: 1,
                 wins: 0,
                 draws: 1,
+                separated_by: Some("more draws"),
             }],
             results: vec![ResultExport {
                 round: (kind == "tournament").then_some(2),
@@ -498,13 +534,18 @@ mod tests {
     fn standings_and_json_hold_every_line() {
         let export = export("league", ResultKind::Diplomacy);
         let csv = export.to_csv(ExportTable::Standings).unwrap();
-        assert_eq!(csv.lines().next(), Some("rank,player,playerId,total,games,wins,draws"));
+        assert_eq!(
+            csv.lines().next(),
+            Some("rank,player,playerId,total,games,wins,draws,separatedBy")
+        );
         assert_eq!(csv.lines().count(), 2);
         let json: serde_json::Value = serde_json::from_str(&export.to_json()).unwrap();
         assert_eq!(json["competition"]["kind"], "league");
         assert_eq!(json["results"][0]["centres"], 12);
         assert!(json["results"][0].get("round").is_none());
         assert_eq!(json["standings"][0]["total"], 33.5);
+        assert_eq!(json["standings"][0]["separatedBy"], "more draws");
+        assert_eq!(csv.lines().nth(1).map(|line| line.ends_with(",1,more draws")), Some(true));
     }
 
     /// Names, seats and sides a reporter typed must not become formulas in the organiser's
@@ -531,7 +572,10 @@ mod tests {
             )
         );
         let standings = export.to_csv(ExportTable::Standings).unwrap();
-        assert_eq!(standings.lines().nth(1), Some(format!("1,'+Ann,{id},-3.5,1,0,1").as_str()));
+        assert_eq!(
+            standings.lines().nth(1),
+            Some(format!("1,'+Ann,{id},-3.5,1,0,1,more draws").as_str())
+        );
         for cell in ["\tTab", "\rReturn", "=1+1"] {
             assert_eq!(spreadsheet_text(cell), format!("'{cell}"));
         }

@@ -29,6 +29,7 @@ mod roles;
 pub(crate) mod sessions;
 mod sign_up;
 pub(crate) mod subscriptions;
+mod tie_break;
 mod times;
 pub(crate) mod tournament;
 mod walk_ins;

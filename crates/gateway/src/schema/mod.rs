@@ -23,6 +23,7 @@ mod players;
 mod ratings;
 mod sessions;
 mod sign_up;
+mod tie_break;
 mod tournaments;
 mod walk_ins;
 mod webhooks;
