@@ -24,7 +24,7 @@ query Leagues($first: Int!, $after: String) {
   }
 }`;
 
-const STANDING = `rank total played wins draws player { id name }`;
+const STANDING = `rank total played wins draws player { id name } separatedBy { code label }`;
 
 /** What the app shows of a reported result, and prefills a correction with. */
 const RESULT_FIELDS = `
@@ -83,7 +83,7 @@ subscription LeagueEvents($leagueId: ID!) {
 export const STANDINGS_PUSHED = /* GraphQL */ `
 subscription StandingsPushed($leagueId: ID!) {
   standingsChanged(leagueId: $leagueId) {
-    position version previousVersion rowCount ranks changed { rank total played wins draws player { id } }
+    position version previousVersion rowCount ranks changed { rank total played wins draws player { id } separatedBy { code label } }
   }
 }`;
 
@@ -250,7 +250,7 @@ mutation SetRoundTimes($tournamentId: ID!, $round: Int!, $startsAt: DateTime!) {
 
 const TOURNAMENT_STANDING = `
   rank total games wins draws notes player { id name }
-  rounds { round score satOut dropped boards { board score dropped } }`;
+  rounds { round score satOut dropped boards { board score dropped } } separatedBy { code label }`;
 
 /** A board as the tournament page shows it: seats, scores and each correction's reason. */
 const TOURNAMENT_PAGE_BOARD = `id number finished corrections correctionReasons seats { seat label player { id name } } scores { score player { id } }`;

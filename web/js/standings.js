@@ -21,12 +21,19 @@ export function downloads(kind, id) {
     h("li", {}, h("a", { href: `/embed/${kind}/${id}`, "data-external": "", target: "_blank", rel: "noopener" }, "Standings widget to embed"))));
 }
 
+/** A standing's total, with the tie-breaker that split it from a neighbour level on total
+ * written under it (docs/scoring.md#standings-and-tie-breakers). @param {any} s */
+function totalCell(s) {
+  return h("td", { class: "num total" }, score(s.total),
+    s.separatedBy ? h("span", { class: "tie-break", "data-tie-break": s.separatedBy.code }, `tie-break: ${s.separatedBy.label}`) : null);
+}
+
 /** A league's standings table. @param {any[]} standings @param {string} caption */
 export function standingsTable(standings, caption) {
   return wideTable(["Rank", "Player", "Total", "Played", "Wins", "Draws"], standings.map((s) => h("tr", {},
     h("td", { class: "num" }, s.rank),
     h("th", { scope: "row" }, h("a", { href: `/players/${s.player.id}` }, s.player.name)),
-    h("td", { class: "num total" }, score(s.total)),
+    totalCell(s),
     h("td", { class: "num" }, s.played),
     h("td", { class: "num" }, s.wins),
     h("td", { class: "num" }, s.draws))), { class: "standings", caption });
@@ -71,7 +78,7 @@ export function tournamentStandingsTable(standings, entrants, afterRound, correc
       withdrawn.has(s.player.id) ? h("span", { class: "withdrawn" }, ` (withdrew after round ${withdrawn.get(s.player.id)})`) : null,
       s.notes.length > 0 ? h("span", { class: "hint" }, ` ${s.notes.join("; ")}`) : null),
     ...s.rounds.map((/** @type {any} */ r) => roundCell(r, corrections)),
-    h("td", { class: "num total" }, score(s.total)),
+    totalCell(s),
     h("td", { class: "num" }, s.games),
     h("td", { class: "num" }, s.wins),
     h("td", { class: "num" }, s.draws))),

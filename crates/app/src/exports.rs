@@ -10,7 +10,7 @@
 //! board, power, player, centres, rank, score.
 
 use league_domain::{PlayerId, ScoredResult, player_key};
-use league_scoring::{GameResult, ResultKind, ScoringSystem, score_game_unexplained};
+use league_scoring::{GameResult, ResultKind, ScoringSystem, TieBreak, score_game_unexplained};
 use serde::Serialize;
 use uuid::Uuid;
 
@@ -116,6 +116,9 @@ pub struct StandingExport {
     pub games: u32,
     pub wins: u32,
     pub draws: u32,
+    /// The tie-breaker that split the line from a neighbour level on total, in words
+    /// ("more wins"); null when the total alone ranks it.
+    pub separated_by: Option<&'static str>,
     /// A tournament entrant's awards: each named award's name, then "Best <power>" for each
     /// power whose Best Country they lead.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -191,7 +194,10 @@ impl App {
         let standings = model
             .standings(id)
             .into_iter()
-            .map(|r| self.standing(r.rank, r.player.into(), r.total, [r.played, r.wins, r.draws]))
+            .map(|r| {
+                let counts = [r.played, r.wins, r.draws];
+                self.standing(r.rank, r.player.into(), r.total, counts, r.separated_by)
+            })
             .collect();
         Ok(CompetitionExport {
             competition: ExportedCompetition {
@@ -268,8 +274,9 @@ impl App {
             .standings(None)?
             .into_iter()
             .map(|r| {
+                let counts = [r.games, r.wins, r.draws];
                 let mut line =
-                    self.standing(r.rank, r.player.into(), r.total, [r.games, r.wins, r.draws]);
+                    self.standing(r.rank, r.player.into(), r.total, counts, r.separated_by);
                 let player = line.player_id;
                 line.awards = (awards.iter().filter(|a| a.player_id == player))
                     .map(|a| a.name.clone())
@@ -310,12 +317,28 @@ impl App {
         }
     }
 
-    /// A line of the standings: rank, player, total and `[games, wins, draws]`.
-    fn standing(&self, rank: u32, player: Uuid, total: f64, counts: [u32; 3]) -> StandingExport {
+    /// A line of the standings: rank, player, total, `[games, wins, draws]` and the
+    /// tie-breaker that split it from a neighbour.
+    fn standing(
+        &self,
+        rank: u32,
+        player: Uuid,
+        total: f64,
+        counts: [u32; 3],
+        separated_by: Option<TieBreak>,
+    ) -> StandingExport {
         let [games, wins, draws] = counts;
-        let name = self.player_name(player);
-        let awards = Vec::new();
-        StandingExport { rank, player: name, player_id: player, total, games, wins, draws, awards }
+        StandingExport {
+            rank,
+            player: self.player_name(player),
+            player_id: player,
+            total,
+            games,
+            wins,
+            draws,
+            separated_by: separated_by.map(TieBreak::label),
+            awards: Vec::new(),
+        }
     }
 
     fn player_name(&self, player: Uuid) -> String {
@@ -403,9 +426,10 @@ impl CompetitionExport {
         match table {
             ExportTable::Standings => {
                 let tournament = self.competition.kind == "tournament";
-                let mut header = ["rank", "player", "playerId", "total", "games", "wins", "draws"]
-                    .map(str::to_owned)
-                    .to_vec();
+                let mut header =
+                    ["rank", "player", "playerId", "total", "games", "wins", "draws", "separatedBy"]
+                        .map(str::to_owned)
+                        .to_vec();
                 if tournament {
                     header.push("awards".into());
                 }
@@ -419,6 +443,7 @@ impl CompetitionExport {
                         s.games.to_string(),
                         s.wins.to_string(),
                         s.draws.to_string(),
+                        s.separated_by.unwrap_or_default().to_owned(),
                     ];
                     let mut cells = cells.to_vec();
                     if tournament {
@@ -576,6 +601,7 @@ mod tests {
                 games: 1,
                 wins: 0,
                 draws: 1,
+                separated_by: Some("more draws"),
                 awards: if kind == "tournament" {
                     vec!["Best Diplomat".into(), "Best France".into()]
                 } else {
@@ -606,8 +632,11 @@ mod tests {
         let csv =
             export("tournament", ResultKind::Diplomacy).to_csv(ExportTable::Standings).unwrap();
         let mut lines = csv.lines();
-        assert_eq!(lines.next(), Some("rank,player,playerId,total,games,wins,draws,awards"));
-        assert!(lines.next().unwrap().ends_with(",Best Diplomat; Best France"), "{csv}");
+        assert_eq!(
+            lines.next(),
+            Some("rank,player,playerId,total,games,wins,draws,separatedBy,awards")
+        );
+        assert!(lines.next().unwrap().ends_with(",more draws,Best Diplomat; Best France"), "{csv}");
     }
 
     #[test]
@@ -646,13 +675,18 @@ mod tests {
     fn standings_and_json_hold_every_line() {
         let export = export("league", ResultKind::Diplomacy);
         let csv = export.to_csv(ExportTable::Standings).unwrap();
-        assert_eq!(csv.lines().next(), Some("rank,player,playerId,total,games,wins,draws"));
+        assert_eq!(
+            csv.lines().next(),
+            Some("rank,player,playerId,total,games,wins,draws,separatedBy")
+        );
         assert_eq!(csv.lines().count(), 2);
         let json: serde_json::Value = serde_json::from_str(&export.to_json()).unwrap();
         assert_eq!(json["competition"]["kind"], "league");
         assert_eq!(json["results"][0]["centres"], 12);
         assert!(json["results"][0].get("round").is_none());
         assert_eq!(json["standings"][0]["total"], 33.5);
+        assert_eq!(json["standings"][0]["separatedBy"], "more draws");
+        assert_eq!(csv.lines().nth(1).map(|line| line.ends_with(",1,more draws")), Some(true));
     }
 
     /// Names, seats and sides a reporter typed must not become formulas in the organiser's
@@ -679,7 +713,10 @@ mod tests {
             )
         );
         let standings = export.to_csv(ExportTable::Standings).unwrap();
-        assert_eq!(standings.lines().nth(1), Some(format!("1,'+Ann,{id},-3.5,1,0,1").as_str()));
+        assert_eq!(
+            standings.lines().nth(1),
+            Some(format!("1,'+Ann,{id},-3.5,1,0,1,more draws").as_str())
+        );
         for cell in ["\tTab", "\rReturn", "=1+1"] {
             assert_eq!(spreadsheet_text(cell), format!("'{cell}"));
         }

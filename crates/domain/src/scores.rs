@@ -5,7 +5,7 @@
 //! parses a player string back into an id and no ranking hashes or copies one
 //! (`docs/scoring.md#standings-and-tie-breakers`).
 
-use league_scoring::{Aggregation, PlayerGameScore, ScoredGame, rank_standings_keyed};
+use league_scoring::{Aggregation, PlayerGameScore, ScoredGame, TieBreak, rank_standings_keyed};
 
 use crate::ids::PlayerId;
 
@@ -105,6 +105,9 @@ pub struct StandingRow {
     /// Under best N: the games the total counts; `None` when every game counts
     /// (`docs/scoring.md#league-aggregation`).
     pub counted: Option<u32>,
+    /// The tie-breaker that split this line from a neighbour level on total
+    /// (`docs/scoring.md#standings-and-tie-breakers`); `None` when the total alone ranks it.
+    pub separated_by: Option<TieBreak>,
 }
 
 /// A league's scored games, each with the typed id of every row: what standings are
@@ -166,6 +169,7 @@ impl ScoredGames {
             wins: standing.wins,
             draws: standing.draws,
             counted: standing.counted,
+            separated_by: standing.separated_by,
         }));
         let played = rows.len();
         let unplayed_rank = played as u32 + 1;
@@ -179,6 +183,7 @@ impl ScoredGames {
                     wins: 0,
                     draws: 0,
                     counted: matches!(aggregation, Aggregation::BestN { .. }).then_some(0),
+                    separated_by: None,
                 });
             }
         }

@@ -56,7 +56,7 @@ pub use catalogue::{
 pub use detour::round_half_away_2dp;
 pub use provisional::{YearCounts, check_year_counts, provisional_result, scores_unfinished};
 pub use series::{EventPlacing, SeriesBasis, SeriesCell, SeriesStanding, series_standings};
-pub use standings::{compare_games, rank_keyed as rank_standings_keyed};
+pub use standings::{TieBreak, compare_games, rank_keyed as rank_standings_keyed};
 pub use tournament::{
     BoardScoreLine, RoundScoreLine, RoundScoring, RoundScoringInfo, SitOut, TournamentBoard,
     TournamentRules, TournamentScoring, TournamentScoringInfo, TournamentStanding, rank_tournament,
@@ -386,6 +386,11 @@ pub struct Standing<P = String> {
     /// absent when every game counts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counted: Option<u32>,
+    /// The tie-breaker that split this line from a neighbour level on total
+    /// (`docs/scoring.md#standings-and-tie-breakers`): from the line above, or else from the
+    /// line below; absent when the totals alone rank it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub separated_by: Option<TieBreak>,
 }
 
 impl<P> Standing<P> {
@@ -399,6 +404,7 @@ impl<P> Standing<P> {
             draws: self.draws,
             games: self.games,
             counted: self.counted,
+            separated_by: self.separated_by,
         }
     }
 

@@ -6,6 +6,7 @@ use std::cmp::Ordering;
 use std::hash::Hash;
 
 use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
 
 use crate::aggregation::div_round_half_away;
 use crate::{
@@ -190,32 +191,140 @@ impl<K> Record<K> {
     fn best<'g, 'a>(&self, games: &'g [GameRef<'a>]) -> &'g [GameRef<'a>] {
         &games[self.first..self.first + self.counted]
     }
+
+    /// What the tie-breakers look at: the counted games and their wins and draws.
+    fn view<'g, 'a>(&self, games: &'g [GameRef<'a>]) -> TieBreakView<'g, 'a> {
+        TieBreakView {
+            wins: self.counted_wins as usize,
+            draws: self.counted_draws as usize,
+            best: self.best(games),
+        }
+    }
 }
 
-/// DAANZ part 3.3–3.5: the better 'best', 'second best', 'third best' game; a player
-/// without such a game is behind one who has it.
-pub(crate) fn compare_best_games(a: &[GameRef<'_>], b: &[GameRef<'_>]) -> Ordering {
-    (0..3)
-        .map(|k| match (a.get(k), b.get(k)) {
-            (Some(a), Some(b)) => compare_refs(a, b),
-            (Some(_), None) => Ordering::Greater,
-            (None, Some(_)) => Ordering::Less,
-            (None, None) => Ordering::Equal,
+/// A DAANZ tie-breaker (`docs/scoring.md#standings-and-tie-breakers`, part 3.1–3.5), in the
+/// order they apply: the one that separated two players level on total, which a standings line
+/// shows beside its total.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum TieBreak {
+    MoreWins,
+    MoreDraws,
+    BetterBestGame,
+    BetterSecondBestGame,
+    BetterThirdBestGame,
+}
+
+impl TieBreak {
+    /// Every tie-breaker, in the order they apply.
+    pub const ALL: [TieBreak; 5] = [
+        TieBreak::MoreWins,
+        TieBreak::MoreDraws,
+        TieBreak::BetterBestGame,
+        TieBreak::BetterSecondBestGame,
+        TieBreak::BetterThirdBestGame,
+    ];
+
+    /// The tie-breaker in words, as standings tables and exports show it ("more wins").
+    pub fn label(self) -> &'static str {
+        match self {
+            TieBreak::MoreWins => "more wins",
+            TieBreak::MoreDraws => "more draws",
+            TieBreak::BetterBestGame => "better best game",
+            TieBreak::BetterSecondBestGame => "better 2nd best game",
+            TieBreak::BetterThirdBestGame => "better 3rd best game",
+        }
+    }
+}
+
+/// What the DAANZ tie-breakers look at in one player's record: the wins and draws among the
+/// counted games, and the counted games, best first.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TieBreakView<'r, 'a> {
+    pub(crate) wins: usize,
+    pub(crate) draws: usize,
+    pub(crate) best: &'r [GameRef<'a>],
+}
+
+/// How two standings lines compare: `ordering` (`Greater` = the first ranks higher), and the
+/// tie-breaker that decided when the totals were level and one split them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Decision {
+    pub(crate) ordering: Ordering,
+    pub(crate) by: Option<TieBreak>,
+}
+
+impl Decision {
+    /// Decided by the totals (or level on them, when `ordering` is `Equal`, before the
+    /// tie-breakers are asked).
+    pub(crate) fn on_total(ordering: Ordering) -> Self {
+        Decision { ordering, by: None }
+    }
+
+    /// This decision, or when it is level, the DAANZ tie-breakers between `a` and `b`.
+    pub(crate) fn or_tie_break(self, a: TieBreakView<'_, '_>, b: TieBreakView<'_, '_>) -> Self {
+        if self.ordering.is_ne() {
+            return self;
+        }
+        break_tie(a, b)
+    }
+}
+
+/// DAANZ part 3.1–3.5 between two players level on total: most wins, most draws, then the
+/// better best, second best and third best game (a player without such a game is behind one
+/// who has it). The first tie-breaker that separates them decides, and is named; players level
+/// on every one are `Equal`, with none named. The one place the tie-breakers' order is written.
+pub(crate) fn break_tie(a: TieBreakView<'_, '_>, b: TieBreakView<'_, '_>) -> Decision {
+    let game = |k: usize| match (a.best.get(k), b.best.get(k)) {
+        (Some(a), Some(b)) => compare_refs(a, b),
+        (Some(_), None) => Ordering::Greater,
+        (None, Some(_)) => Ordering::Less,
+        (None, None) => Ordering::Equal,
+    };
+    TieBreak::ALL
+        .into_iter()
+        .map(|tie_break| {
+            let ordering = match tie_break {
+                TieBreak::MoreWins => a.wins.cmp(&b.wins),
+                TieBreak::MoreDraws => a.draws.cmp(&b.draws),
+                TieBreak::BetterBestGame => game(0),
+                TieBreak::BetterSecondBestGame => game(1),
+                TieBreak::BetterThirdBestGame => game(2),
+            };
+            Decision { ordering, by: Some(tie_break) }
         })
-        .find(|ordering| ordering.is_ne())
-        .unwrap_or(Ordering::Equal)
+        .find(|decision| decision.ordering.is_ne())
+        .unwrap_or(Decision { ordering: Ordering::Equal, by: None })
 }
 
-/// DAANZ part 3: most points, then 1. most wins, 2. most draws, 3–5. better best, second
-/// best, third best game (`Greater` = `a` ranks higher). Totals compare as the thousandths
-/// they are shown as, so two totals that print the same go on to the tie-breakers; the
-/// tie-breakers look at the counted games (`docs/scoring.md#league-aggregation`).
-fn compare_records<K>(a: &Record<K>, b: &Record<K>, games: &[GameRef<'_>]) -> Ordering {
-    a.key
-        .cmp(&b.key)
-        .then(a.counted_wins.cmp(&b.counted_wins))
-        .then(a.counted_draws.cmp(&b.counted_draws))
-        .then_with(|| compare_best_games(a.best(games), b.best(games)))
+/// The tie-breaker each line of a ranked list shows (`docs/scoring.md#standings-and-tie-breakers`),
+/// given each line's competition rank and `between[i]`, the tie-breaker that split line `i`
+/// from the line above (`None` for the first line, or when the totals or nothing split them).
+/// Lines sharing a rank show the same: the split of their rank from the one above, or else from
+/// the one below, so every split inside a run of equal totals is named on the lines it
+/// separates (a line between two splits names the one above it).
+pub(crate) fn shown_tie_breaks(
+    ranks: &[u32],
+    between: &[Option<TieBreak>],
+) -> Vec<Option<TieBreak>> {
+    let mut shown = vec![None; ranks.len()];
+    let mut start = 0;
+    while start < ranks.len() {
+        let end =
+            (start + 1..ranks.len()).find(|&k| ranks[k] != ranks[start]).unwrap_or(ranks.len());
+        let split = between[start].or_else(|| between.get(end).copied().flatten());
+        shown[start..end].fill(split);
+        start = end;
+    }
+    shown
+}
+
+/// DAANZ part 3: most points, then the tie-breakers of [`break_tie`] over the counted games
+/// (`Greater` = `a` ranks higher). Totals compare as the thousandths they are shown as, so two
+/// totals that print the same go on to the tie-breakers
+/// (`docs/scoring.md#league-aggregation`).
+fn compare_records<K>(a: &Record<K>, b: &Record<K>, games: &[GameRef<'_>]) -> Decision {
+    Decision::on_total(a.key.cmp(&b.key)).or_tie_break(a.view(games), b.view(games))
 }
 
 /// DAANZ part 3 under `aggregation`: rank every player over `games`, best first; players that
@@ -301,12 +410,16 @@ where
         records.push(Record::new(*player, first, games, aggregation));
         first += count;
     }
-    records.sort_by(|a, b| compare_records(b, a, &refs).then_with(|| a.player.cmp(&b.player)));
+    records.sort_by(|a, b| {
+        compare_records(b, a, &refs).ordering.then_with(|| a.player.cmp(&b.player))
+    });
     let mut standings: Vec<Standing<K>> = Vec::with_capacity(records.len());
+    let mut between: Vec<Option<TieBreak>> = Vec::with_capacity(records.len());
     for (place, record) in records.iter().enumerate() {
-        let rank = match place {
-            0 => 1,
-            _ if compare_records(&records[place - 1], record, &refs).is_eq() => {
+        let above = (place > 0).then(|| compare_records(&records[place - 1], record, &refs));
+        between.push(above.and_then(|decision| decision.by));
+        let rank = match above {
+            Some(decision) if decision.ordering.is_eq() => {
                 standings.last().map_or(1, |previous| previous.rank)
             }
             _ => place as u32 + 1,
@@ -321,7 +434,12 @@ where
             games: record.played,
             counted: matches!(aggregation, Aggregation::BestN { .. })
                 .then_some(record.counted as u32),
+            separated_by: None,
         });
+    }
+    let ranks: Vec<u32> = standings.iter().map(|standing| standing.rank).collect();
+    for (standing, shown) in standings.iter_mut().zip(shown_tie_breaks(&ranks, &between)) {
+        standing.separated_by = shown;
     }
     standings
 }
@@ -466,6 +584,8 @@ mod tests {
         assert_eq!((a.total, b.total), (6.0, 6.0));
         assert!(a.rank < b.rank, "{standings:?}");
         assert_eq!(ranks(&standings)[0], (1, "C"));
+        assert_eq!((a.separated_by, b.separated_by), (Some(TieBreak::MoreWins), a.separated_by));
+        assert_eq!(standings[0].separated_by, None, "C is alone on 9");
     }
 
     /// DAANZ part 3.2: equal totals and wins → most drawn games (shared first is a draw).
@@ -483,6 +603,9 @@ mod tests {
         let b = standings.iter().find(|s| s.player == "B").unwrap();
         assert_eq!((a.total, b.total, a.wins, b.wins, a.draws), (4.0, 4.0, 0, 0, 1));
         assert!(a.rank < b.rank, "{standings:?}");
+        assert_eq!((a.separated_by, b.separated_by), (Some(TieBreak::MoreDraws), a.separated_by));
+        let x = standings.iter().find(|s| s.player == "X").unwrap();
+        assert_eq!((x.rank, x.separated_by), (a.rank, a.separated_by), "X shares A's rank");
     }
 
     /// DAANZ part 3.3: equal totals, wins and draws → the better best game. Same points
@@ -498,11 +621,55 @@ mod tests {
             players: rows,
         };
         let games = [game(vec![a, b]), game(vec![a2, b2])];
-        assert_eq!(ranks(&rank(&games, Aggregation::Sum)), [(1, "A"), (2, "B")]);
-        // Identical records: finished equal, listed by name.
+        let standings = rank(&games, Aggregation::Sum);
+        assert_eq!(ranks(&standings), [(1, "A"), (2, "B")]);
+        let shown: Vec<_> = standings.iter().map(|s| s.separated_by).collect();
+        assert_eq!(shown, [Some(TieBreak::BetterBestGame); 2]);
+        // Identical records: finished equal, listed by name, no tie-breaker named.
         let twins =
             [game(vec![row("Y", 5.0, Outcome::Draw, 1, 2), row("X", 5.0, Outcome::Draw, 1, 2)])];
-        assert_eq!(ranks(&rank(&twins, Aggregation::Sum)), [(1, "X"), (1, "Y")]);
+        let standings = rank(&twins, Aggregation::Sum);
+        assert_eq!(ranks(&standings), [(1, "X"), (1, "Y")]);
+        assert!(standings.iter().all(|s| s.separated_by.is_none()));
+    }
+
+    /// DAANZ part 3.4: equal totals, wins, draws and best game → the better second-best
+    /// game. Both have a 2nd place (20) as their best; A's other game is a 3rd place, B's a 4th.
+    #[test]
+    fn seed_001_part_3_4_better_second_best_game() {
+        let game = |rows: Vec<PlayerGameScore>| ScoredGame {
+            system: ScoringSystem::Squares,
+            players: rows,
+        };
+        let games = [
+            game(vec![row("A", 20.0, Outcome::Draw, 2, 1), row("B", 20.0, Outcome::Draw, 2, 1)]),
+            game(vec![row("A", 5.0, Outcome::Draw, 3, 1), row("B", 5.0, Outcome::Draw, 4, 1)]),
+        ];
+        let standings = rank(&games, Aggregation::Sum);
+        assert_eq!(ranks(&standings), [(1, "A"), (2, "B")]);
+        assert_eq!(standings[1].separated_by, Some(TieBreak::BetterSecondBestGame));
+    }
+
+    /// A run of equal totals split by different tie-breakers names each split: a line shows
+    /// the split from the line above, the run's first line the split from the line below, and
+    /// lines level all the way (shared rank) name nothing between them.
+    #[test]
+    fn each_split_in_a_run_of_equal_totals_is_named() {
+        use TieBreak::{MoreDraws, MoreWins};
+        // 1st ahead of 2nd on wins, 2nd of 3rd on draws; 4th and 5th are behind on total.
+        let between = [None, Some(MoreWins), Some(MoreDraws), None, None];
+        assert_eq!(
+            shown_tie_breaks(&[1, 2, 3, 4, 5], &between),
+            [Some(MoreWins), Some(MoreWins), Some(MoreDraws), None, None]
+        );
+        // Two sharing 1st, then one level on total behind them on draws: all three name it.
+        assert_eq!(
+            shown_tie_breaks(&[1, 1, 3], &[None, None, Some(MoreDraws)]),
+            [Some(MoreDraws); 3]
+        );
+        // Two sharing 1st on a total nobody else has: nothing split them.
+        assert_eq!(shown_tie_breaks(&[1, 1, 3], &[None, None, None]), [None; 3]);
+        assert_eq!(TieBreak::ALL.map(TieBreak::label)[0], "more wins");
     }
 
     /// Totals equal on paper compare equal although binary sums differ (0.1 + 0.2 vs 0.3).

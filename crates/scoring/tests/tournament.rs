@@ -5,9 +5,9 @@
 //! order results were reported in.
 
 use league_scoring::{
-    Outcome, PlayerGameScore, RoundScoring, ScoredGame, ScoringSystem, SitOut, TournamentBoard,
-    TournamentRules, TournamentScoring, TournamentStanding, rank_tournament, round_scorings,
-    tournament_scorings,
+    Outcome, PlayerGameScore, RoundScoring, ScoredGame, ScoringSystem, SitOut, TieBreak,
+    TournamentBoard, TournamentRules, TournamentScoring, TournamentStanding, rank_tournament,
+    round_scorings, tournament_scorings,
 };
 use proptest::prelude::*;
 
@@ -339,6 +339,26 @@ fn tie_breakers_look_at_counted_games() {
     let fifty: Vec<_> = standings.iter().filter(|s| s.total == 50.0).map(|s| s.rank).collect();
     assert_eq!(fifty, [1, 1, 1, 1]);
     assert_eq!(line(&standings, 1).wins, 1, "wins are shown as played");
+    assert!(standings.iter().all(|s| s.separated_by.is_none()), "level all the way: none named");
+}
+
+/// Equal totals split by a tie-breaker name it on both lines: summing every round, 2 (50, then
+/// 20 with a win) and 12 (50, then 20 shared, no win) are level on 70; 2 is ahead on wins.
+#[test]
+fn lines_name_the_tie_breaker_that_split_equal_totals() {
+    let level = [
+        board(1, 1, &[(1, 30.0), (9, 0.0)]),
+        board(2, 1, &[(1, 50.0), (8, 50.0)]),
+        board(1, 2, &[(2, 50.0), (12, 50.0)]),
+        board(2, 2, &[(2, 20.0), (9, 10.0)]),
+        board(2, 3, &[(12, 20.0), (13, 20.0)]),
+    ];
+    let sum = rank(&rules(TournamentScoring::SumAllRounds, RoundScoring::BestBoard), &level, &[]);
+    assert_eq!((line(&sum, 2).total, line(&sum, 12).total), (70.0, 70.0));
+    assert!(line(&sum, 2).rank < line(&sum, 12).rank);
+    assert_eq!(line(&sum, 2).separated_by, Some(TieBreak::MoreWins));
+    assert_eq!(line(&sum, 12).separated_by, Some(TieBreak::MoreWins));
+    assert_eq!(line(&sum, 1).separated_by, None, "80 is alone on its total");
 }
 
 /// WDC 2025 with fewer than 21 players: everyone is in the top 21. Player 1 scores 10, 20, 30

@@ -24,6 +24,7 @@ mod ratings;
 mod series;
 mod sessions;
 mod sign_up;
+mod tie_break;
 mod tournaments;
 mod walk_ins;
 mod webhooks;

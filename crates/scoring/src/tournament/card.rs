@@ -9,7 +9,7 @@
 use std::cmp::Ordering;
 
 use crate::Outcome;
-use crate::standings::{GameRef, compare_best_games, compare_refs};
+use crate::standings::{Decision, GameRef, TieBreakView, break_tie, compare_refs};
 
 /// Every player's card of a tournament being ranked, and what the reports say beyond them: what
 /// a tournament scoring's function is given.
@@ -116,10 +116,17 @@ impl<'a> Record<'a> {
 
     /// `Greater` = `self` is ahead.
     pub(super) fn compare(&self, other: &Record<'_>) -> Ordering {
-        self.wins
-            .cmp(&other.wins)
-            .then(self.draws.cmp(&other.draws))
-            .then_with(|| compare_best_games(&self.games, &other.games))
+        break_tie(self.view(), other.view()).ordering
+    }
+
+    /// What the tie-breakers look at.
+    pub(super) fn view(&self) -> TieBreakView<'_, 'a> {
+        TieBreakView { wins: self.wins, draws: self.draws, best: &self.games }
+    }
+
+    /// The tie-breakers between two players whose totals compare `on_total`.
+    pub(super) fn decide(&self, other: &Record<'_>, on_total: Ordering) -> Decision {
+        Decision::on_total(on_total).or_tie_break(self.view(), other.view())
     }
 }
 

@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{ScoredGame, thousandths};
+use crate::{ScoredGame, TieBreak, thousandths};
 
 mod card;
 mod catalogue;
@@ -130,6 +130,11 @@ pub struct TournamentStanding<K> {
     /// Why the total is what it is, where the rule does more than add, e.g. WDC 2025:
     /// "in the top 21 after round 3: round 4 ×1.5".
     pub notes: Vec<String>,
+    /// The DAANZ tie-breaker that split this line from a neighbour level on total, as for
+    /// league standings (`docs/tournaments.md#round-and-tournament-scoring`); absent when the
+    /// totals alone rank it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub separated_by: Option<TieBreak>,
 }
 
 impl<K> TournamentStanding<K> {

@@ -12,7 +12,7 @@ use super::{
     BoardScoreLine, RoundScoreLine, RoundScoring, SitOut, TournamentBoard, TournamentRules,
     TournamentStanding,
 };
-use crate::standings::{GameRef, compare_refs, push_finishing_scores};
+use crate::standings::{GameRef, TieBreak, compare_refs, push_finishing_scores, shown_tie_breaks};
 use crate::{Outcome, from_thousandths};
 
 /// Ranks a tournament's players (`docs/tournaments.md#round-and-tournament-scoring`). Every
@@ -140,14 +140,17 @@ fn standings<K: Copy + Ord>(
             (card, record)
         })
         .collect();
-    let compare = |a: &(Card<'_, K>, Record<'_>), b: &(Card<'_, K>, Record<'_>)| {
-        a.0.total.cmp(&b.0.total).then_with(|| a.1.compare(&b.1))
+    let decide = |a: &(Card<'_, K>, Record<'_>), b: &(Card<'_, K>, Record<'_>)| {
+        a.1.decide(&b.1, a.0.total.cmp(&b.0.total))
     };
-    ranked.sort_by(|a, b| compare(b, a).then(a.0.player.cmp(&b.0.player)));
+    ranked.sort_by(|a, b| decide(b, a).ordering.then(a.0.player.cmp(&b.0.player)));
     let mut standings: Vec<TournamentStanding<K>> = Vec::with_capacity(ranked.len());
+    let mut between: Vec<Option<TieBreak>> = Vec::with_capacity(ranked.len());
     for (place, entry) in ranked.iter().enumerate() {
-        let rank = match place {
-            _ if place > 0 && compare(&ranked[place - 1], entry).is_eq() => {
+        let above = (place > 0).then(|| decide(&ranked[place - 1], entry));
+        between.push(above.and_then(|decision| decision.by));
+        let rank = match above {
+            Some(decision) if decision.ordering.is_eq() => {
                 standings.last().map_or(1, |previous| previous.rank)
             }
             _ => place as u32 + 1,
@@ -194,7 +197,12 @@ fn standings<K: Copy + Ord>(
             wins: count(Some(Outcome::Win)),
             draws: count(Some(Outcome::Draw)),
             notes: card.notes.clone(),
+            separated_by: None,
         });
+    }
+    let ranks: Vec<u32> = standings.iter().map(|standing| standing.rank).collect();
+    for (standing, shown) in standings.iter_mut().zip(shown_tie_breaks(&ranks, &between)) {
+        standing.separated_by = shown;
     }
     standings
 }

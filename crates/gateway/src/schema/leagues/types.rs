@@ -22,6 +22,7 @@ use crate::schema::feeds::fields::{ExportFormat, ExportTableValue, export};
 use crate::schema::inputs::{AsOf, ScoringSystemValue};
 use crate::schema::pagination::league_list_complexity;
 use crate::schema::players::types::Player;
+use crate::schema::tie_break::TieBreakValue;
 
 use super::values::{GameStatus, LeagueStatus};
 
@@ -317,6 +318,10 @@ pub struct Standing {
     /// Under BEST_N: the games the total counts (n, or fewer while fewer are played); null
     /// when every game counts.
     pub counted: Option<u32>,
+    /// When this line's total equals a neighbour's but the rank differs: the tie-breaker that
+    /// split them (from the line above, or else the line below); null when the total alone
+    /// ranks it or nothing split the level lines.
+    pub separated_by: Option<TieBreakValue>,
 }
 
 impl Standing {
@@ -329,6 +334,7 @@ impl Standing {
             wins: row.wins,
             draws: row.draws,
             counted: row.counted,
+            separated_by: row.separated_by.map(TieBreakValue::from),
         }
     }
 }

@@ -11,6 +11,7 @@ use super::types::Tournament;
 use crate::error::GatewayResult;
 use crate::schema::leagues::types::{GameResultValue, GameScore, Seat};
 use crate::schema::players::types::Player;
+use crate::schema::tie_break::TieBreakValue;
 
 /// An entrant and when they entered and withdrew.
 #[derive(SimpleObject)]
@@ -319,6 +320,10 @@ pub struct TournamentStanding {
     pub draws: u32,
     /// Rule notes (e.g. the WDC 2025 round-4 bonus).
     pub notes: Vec<String>,
+    /// When this line's total equals a neighbour's but the rank differs: the DAANZ
+    /// tie-breaker that split them (from the line above, or else the line below); null when
+    /// the total alone ranks it or nothing split the level lines.
+    pub separated_by: Option<TieBreakValue>,
     /// One line per round so far.
     pub rounds: Vec<RoundScore>,
 }

@@ -19,6 +19,7 @@ use crate::error::{GatewayError, GatewayResult};
 use crate::schema::feeds::fields::{ExportFormat, ExportTableValue, export};
 use crate::schema::inputs::{AsOf, ScoringSystemValue, count, parse_id};
 use crate::schema::players::types::Player;
+use crate::schema::tie_break::TieBreakValue;
 
 /// A tournament's registration controls (`docs/tournaments.md#registration`).
 #[derive(SimpleObject)]
@@ -95,6 +96,7 @@ impl Tournament {
             wins: row.wins,
             draws: row.draws,
             notes: row.notes,
+            separated_by: row.separated_by.map(TieBreakValue::from),
             rounds: row
                 .rounds
                 .into_iter()
