@@ -426,10 +426,18 @@ impl CompetitionExport {
         match table {
             ExportTable::Standings => {
                 let tournament = self.competition.kind == "tournament";
-                let mut header =
-                    ["rank", "player", "playerId", "total", "games", "wins", "draws", "separatedBy"]
-                        .map(str::to_owned)
-                        .to_vec();
+                let mut header = [
+                    "rank",
+                    "player",
+                    "playerId",
+                    "total",
+                    "games",
+                    "wins",
+                    "draws",
+                    "separatedBy",
+                ]
+                .map(str::to_owned)
+                .to_vec();
                 if tournament {
                     header.push("awards".into());
                 }
