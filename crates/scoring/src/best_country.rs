@@ -91,7 +91,7 @@ mod tests {
     #[test]
     fn level_on_both_figures_is_shared() {
         let italy = vec![result("Fay", 25.0, 6), result("Gus", 25.0, 6), result("Hal", 20.0, 9)];
-        let best = best_countries(BestCountryCriterion::Score, &[italy.clone()]);
+        let best = best_countries(BestCountryCriterion::Score, std::slice::from_ref(&italy));
         assert_eq!(names(&best[0]), ["Fay", "Gus"]);
         let best = best_countries(BestCountryCriterion::Centres, &[italy]);
         assert_eq!(names(&best[0]), ["Hal"]);
