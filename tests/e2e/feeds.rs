@@ -231,7 +231,10 @@ async fn a_diplomacy_tournament_exports_the_rating_database_columns(db: TestData
     let standings =
         get(&server, &format!("/export/tournaments/{id}.csv?table=standings"), None).await;
     let (columns, rows) = csv_table(&standings.text().await.unwrap());
-    assert_eq!(columns, ["rank", "player", "playerId", "total", "games", "wins", "draws"]);
+    assert_eq!(
+        columns,
+        ["rank", "player", "playerId", "total", "games", "wins", "draws", "separatedBy", "awards"]
+    );
     assert_eq!(rows.len(), 7);
     assert_eq!(rows[0][0], "1");
 

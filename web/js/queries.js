@@ -304,6 +304,13 @@ subscription TournamentEvents($tournamentId: ID!) {
   tournamentEvents(tournamentId: $tournamentId) { position version type payload }
 }`;
 
+/** Only the position: that a tournament's standings moved (a series page reads its own
+ * standings again). */
+export const TOURNAMENT_STANDINGS_MOVED = /* GraphQL */ `
+subscription TournamentStandingsMoved($tournamentId: ID!) {
+  tournamentStandingsChanged(tournamentId: $tournamentId) { position }
+}`;
+
 /** Only the standings lines a change moved, with the versions that say whether the page's
  * lines are the ones they apply to (docs/api.md#live-updates). */
 export const TOURNAMENT_STANDINGS_PUSHED = /* GraphQL */ `
@@ -705,6 +712,8 @@ mutation AddSeriesEvent($seriesId: ID!, $competitionId: ID!, $idempotencyKey: St
 export const REMOVE_SERIES_EVENT = /* GraphQL */ `
 mutation RemoveSeriesEvent($seriesId: ID!, $competitionId: ID!) {
   removeSeriesEvent(seriesId: $seriesId, competitionId: $competitionId) { id }
+}`;
+
 /** Giving and revoking a named award, and the Best Country rule (docs/tournaments.md#best-country-and-awards). */
 export const GIVE_AWARD = /* GraphQL */ `
 mutation GiveAward($tournamentId: ID!, $name: String!, $playerId: ID!, $power: String, $reason: String, $idempotencyKey: String) {

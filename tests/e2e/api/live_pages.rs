@@ -69,6 +69,16 @@ async fn league_version(server: &TestApp, league: &str) -> Value {
     data["league"]["version"].clone()
 }
 
+/// A league's standings rows as the tests compare them (the tie-break note included: a row
+/// whose note changes is a changed row).
+const LEAGUE_ROW: &str = "rank player { id } total played wins draws separatedBy { code }";
+
+async fn league_rows(server: &TestApp, league: &str) -> Vec<Value> {
+    let query = format!("query($id: ID!) {{ standings(leagueId: $id) {{ {LEAGUE_ROW} }} }}");
+    let data = server.data(None, &query, json!({ "id": league })).await;
+    data["standings"].as_array().expect("standings").clone()
+}
+
 /// A tournament's standings lines as the tests compare them.
 const TOURNAMENT_LINE: &str = "rank total games wins draws notes player { id } rounds { round score satOut dropped boards { board score dropped } }";
 
@@ -120,25 +130,39 @@ async fn standings_updates_carry_only_the_changed_rows(db: TestDatabase) {
     let league = small_placement_league(&server).await;
     server.fill(&league, &players).await;
     let games = server.game_infos(&league).await;
-    let mut socket = subscribed(&server,
-        "subscription($id: ID!) { standingsChanged(leagueId: $id) {
-           version previousVersion rowCount ranks changed { rank player { id } total played wins draws } } }",
-        json!({ "id": league })).await;
+    let mut socket = subscribed(
+        &server,
+        &format!(
+            "subscription($id: ID!) {{ standingsChanged(leagueId: $id) {{
+           version previousVersion rowCount ranks changed {{ {LEAGUE_ROW} }} }} }}"
+        ),
+        json!({ "id": league }),
+    )
+    .await;
 
-    let mut before = server.standings(&league, Value::Null).await;
+    let mut before = league_rows(&server, &league).await;
     let mut previous = league_version(&server, &league).await;
     for game in &games[..3] {
         let (input, _) = result_for("PLACEMENT", game.number, &game.seats);
         server.report(ADMIN, &game.id, &input).await;
         let update = next_update(&mut socket, "standingsChanged").await;
-        let after = server.standings(&league, Value::Null).await;
+        let after = league_rows(&server, &league).await;
         assert_eq!(update["previousVersion"], previous);
         assert_eq!(update["version"], league_version(&server, &league).await);
         assert_eq!(update["rowCount"], 8);
         let (changed, ranks) = changes(&before, &after);
         assert_eq!(update["changed"], json!(changed));
         assert_eq!(update["ranks"], json!(ranks));
-        assert_eq!(changed.len(), 4, "the game's four players: {changed:?}");
+        // The game's four players, and any other whose tie-break note changed with them.
+        let seated: Vec<&Value> = changed
+            .iter()
+            .filter(|row| game.seats.iter().any(|s| row["player"]["id"] == **s))
+            .collect();
+        assert_eq!(seated.len(), 4, "the game's four players: {changed:?}");
+        for row in changed.iter().filter(|row| !seated.contains(row)) {
+            let old = before.iter().find(|r| r["player"]["id"] == row["player"]["id"]).unwrap();
+            assert_ne!(old["separatedBy"], row["separatedBy"], "{row}");
+        }
         (before, previous) = (after, update["version"].clone());
     }
 }
