@@ -42,7 +42,7 @@ test("a 64-player league's page: one request to load, a pushed result applied in
     };
     /** The rows of the page's standings table in the same form. @param {Page} page */
     const rowsOf = async (page) =>
-      (await page.locator("#standings table tbody tr").allInnerTexts()).map((row) => row.split("\t").slice(0, 3).join(" ").trim());
+      (await page.locator("#standings table tbody tr").allInnerTexts()).map((row) => row.split("\t").slice(0, 3).map((cell) => cell.split("\n")[0]).join(" ").trim());
 
     /** @type {{ name: string, page: Page, meter: ReturnType<typeof meter> }[]} */
     const watchers = [];

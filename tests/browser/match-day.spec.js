@@ -129,6 +129,8 @@ async function provisionalStandings(day) {
   }
   await expect(kiosk.getByRole("heading", { level: 2 })).toHaveText(/Provisional standings/);
   await expect(kiosk.locator("table.standings tbody tr")).toHaveCount(12);
+  // The view fades in: its colours are checked once the fade has ended.
+  await kiosk.locator(".kiosk-view").evaluate((view) => Promise.all(view.getAnimations().map((a) => a.finished)));
   await pageIsSound(kiosk);
   const second = await (await day.harness.newContext(PHONE)).newPage();
   await second.goto(day.url);

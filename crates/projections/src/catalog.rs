@@ -684,8 +684,8 @@ mod tests {
 
     /// The lists derived from the rooms' lists of event types are the ones the catalog and the
     /// ratings folded when they were kept by hand: who and what exists (players, leagues,
-    /// tournaments, their organisers, entrants and status), the identities linked to sign in
-    /// with, and the results.
+    /// tournaments, their organisers, entrants and status, the series and their events), the
+    /// identities linked to sign in with, and the results.
     #[test]
     fn the_derived_lists_are_the_types_the_folds_read() {
         use EventType::*;
@@ -721,6 +721,10 @@ mod tests {
             SignInLinkIssued,
             PasskeyAdded,
             PasskeyRemoved,
+            SeriesCreated,
+            SeriesEventAdded,
+            SeriesEventRemoved,
+            SeriesSettingsChanged,
         ];
         expected.sort();
         assert_eq!(catalog, expected);
