@@ -161,7 +161,7 @@ const RESULT_EVENTS = new Set(["GameFinished", "GameResultCorrected"]);
 
 /** @type {import("./main.js").View} */
 export async function leagueView(main, [id]) {
-  const [{ league: first }, cat] = await Promise.all([gql(Q.LEAGUE, { id }), catalogue()]);
+  const [{ league: first, seriesOf }, cat] = await Promise.all([gql(Q.LEAGUE, { id }), catalogue()]);
   if (!first) {
     replace(main, h("h1", {}, "League not found"), h("p", {}, h("a", { href: "/" }, "See every league.")));
     return;
@@ -179,7 +179,7 @@ export async function leagueView(main, [id]) {
   }));
   const chart = h("section", { "aria-labelledby": "chart-h" });
   const games = h("section", { "aria-labelledby": "games-h" });
-  replace(main, title, seriesLinks(id), actions, downloads("leagues", id), settings, playersSection,
+  replace(main, title, seriesLinks(seriesOf), actions, downloads("leagues", id), settings, playersSection,
     h("section", { "aria-labelledby": "standings-h" }, h("h2", { id: "standings-h" }, "Standings ", live.element), standings),
     travel.element, chart, games);
 

@@ -44,6 +44,7 @@ const SCORE_CHANGE = `position delta total reason game { id }`;
 /** A league's page: everything it shows, in one request (docs/performance.md#live-pages). */
 export const LEAGUE = /* GraphQL */ `
 query League($id: ID!) {
+  seriesOf(competitionId: $id) { id name }
   league(id: $id) {
     id name game gameVersion scoringSystem playersPerGame size gamesPerSeat
     requireActivePlayers status createdAt version
@@ -261,6 +262,7 @@ const BEST_COUNTRY = "power leaders { player { id name } round boardNumber score
 
 export const TOURNAMENT = /* GraphQL */ `
 query Tournament($id: ID!) {
+  seriesOf(competitionId: $id) { id name }
   tournament(id: $id) {
     id name game gameVersion scoringSystem playersPerBoard roundCount roundScoring
     tournamentScoring { id name description }
@@ -694,8 +696,6 @@ query Series($id: ID!) {
     attendance { player { id name } results { eventId rank points counted } }
   }
 }`;
-
-export const SERIES_OF = /* GraphQL */ `query SeriesOf($competitionId: ID!) { seriesOf(competitionId: $competitionId) { id name } }`;
 
 export const SERIES_CANDIDATES = /* GraphQL */ `query SeriesCandidates { tournaments { id name } leagues(first: 100) { nodes { id name } } }`;
 

@@ -134,12 +134,10 @@ function addForm(s, reload) {
   return form;
 }
 
-/** A line naming the series a league or tournament belongs to (empty when none).
- * @param {string} competitionId */
-export function seriesLinks(competitionId) {
-  const line = h("p", { class: "series-links" });
-  void gql(Q.SERIES_OF, { competitionId }).then(({ seriesOf }) => {
-    if (seriesOf.length > 0) replace(line, "Part of ", seriesOf.flatMap((/** @type {any} */ s, /** @type {number} */ i) => [i > 0 ? ", " : "", h("a", { href: `/series/${s.id}` }, s.name)]), ".");
-  });
-  return line;
+/** A line naming the series a league or tournament belongs to (none when it is in none):
+ * the page's own query reads them (`seriesOf`).
+ * @param {{ id: string, name: string }[]} series */
+export function seriesLinks(series) {
+  return series.length === 0 ? null : h("p", { class: "series-links" }, "Part of ",
+    series.flatMap((s, i) => [i > 0 ? ", " : "", h("a", { href: `/series/${s.id}` }, s.name)]), ".");
 }

@@ -126,7 +126,7 @@ function oneStepAway(id, summary, open, ...children) {
 
 /** @type {import("./main.js").View} */
 export async function tournamentView(main, [id]) {
-  const [{ tournament: first }, cat, tcat] = await Promise.all([gql(Q.TOURNAMENT, { id }), catalogue(), tournamentCatalogue()]);
+  const [{ tournament: first, seriesOf }, cat, tcat] = await Promise.all([gql(Q.TOURNAMENT, { id }), catalogue(), tournamentCatalogue()]);
   if (!first) {
     replace(main, h("h1", {}, "Tournament not found"), h("p", {}, h("a", { href: "/tournaments" }, "See every tournament.")));
     return;
@@ -159,7 +159,7 @@ export async function tournamentView(main, [id]) {
   // The director's roll call while a round is in play: early check-ins for the next one.
   const laterRollCall = oneStepAway("later-roll-call", h("span", {}, "Roll call for the next round"), false);
   const entrantsSummary = h("span", {});
-  replace(main, title, seriesLinks(id), actions, page.director ? next : null, mine, page.director ? null : rollCall, currentSlot,
+  replace(main, title, seriesLinks(seriesOf), actions, page.director ? next : null, mine, page.director ? null : rollCall, currentSlot,
     h("section", { "aria-labelledby": "standings-h" },
       h("h2", { id: "standings-h" }, "Standings ", live.element),
       h("div", { class: "field" }, h("label", { for: "standings-after" }, "Standings after"), roundSelect),
