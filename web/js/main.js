@@ -76,7 +76,11 @@ async function render(moveFocus = false) {
   if (cleanup) cleanup();
   cleanup = null;
   renderNav();
-  const main = /** @type {HTMLElement} */ (document.getElementById("main"));
+  // Each page gets a fresh main element: a page still loading when the reader moves on
+  // writes into the one it was given, which is no longer in the document.
+  const stale = /** @type {HTMLElement} */ (document.getElementById("main"));
+  const main = /** @type {HTMLElement} */ (stale.cloneNode(false));
+  stale.replaceWith(main);
   const path = location.pathname.replace(/\/+$/, "") || "/";
   const route = ROUTES.find(([re]) => re.test(path));
   replace(main, h("p", { class: "loading" }, "Loading…"));
