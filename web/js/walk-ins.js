@@ -51,11 +51,19 @@ function listForm(id, previewed) {
     field("Names (paste)", list, { field: "list", hint: FORMAT }),
     field("Or a CSV file", file, { field: "file" }),
     h("button", { type: "submit", class: "primary" }, "Check the list"));
+  // Only the newest check's answer is shown: an earlier one answering late (a typing pause's
+  // check after a file was chosen) would replace a newer preview, or the list just entered.
+  let asked = 0;
+  /** @type {ReturnType<typeof setTimeout>|undefined} */
+  let pause;
   const check = async () => {
+    clearTimeout(pause);
+    const mine = ++asked;
     clearErrors(form);
     try {
-      const { walkInsPreview } = await gql(Q.WALK_INS_PREVIEW, { competitionId: id, list: list.value });
-      previewed(list.value, walkInsPreview);
+      const text = list.value;
+      const { walkInsPreview } = await gql(Q.WALK_INS_PREVIEW, { competitionId: id, list: text });
+      if (mine === asked) previewed(text, walkInsPreview);
     } catch (error) {
       showError(form, error);
     }
@@ -65,8 +73,6 @@ function listForm(id, previewed) {
     void check();
   });
   // A pasted list is checked as soon as the typing stops (the button checks at once).
-  /** @type {ReturnType<typeof setTimeout>|undefined} */
-  let pause;
   list.addEventListener("input", () => {
     clearTimeout(pause);
     pause = setTimeout(() => void check(), 500);
