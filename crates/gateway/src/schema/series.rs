@@ -7,6 +7,7 @@
 use async_graphql::{Context, Enum, ID, InputObject, Object, SimpleObject};
 use league_app::{App, SeriesSummary, SeriesTable};
 use league_domain::{AddSeriesEvent, ChangeSeriesSettings, CreateSeries, RemoveSeriesEvent};
+use tokio::sync::OnceCell;
 use uuid::Uuid;
 
 use crate::error::GatewayResult;
@@ -86,15 +87,18 @@ pub struct SeriesResult {
 pub struct Series {
     app: App,
     summary: SeriesSummary,
+    /// Read once per object: `standings` and `attendance` in one query share it.
+    table: OnceCell<SeriesTable>,
 }
 
 impl Series {
     fn new(app: &App, summary: SeriesSummary) -> Series {
-        Series { app: app.clone(), summary }
+        Series { app: app.clone(), summary, table: OnceCell::new() }
     }
 
-    async fn table(&self) -> GatewayResult<SeriesTable> {
-        Ok(self.app.series_table(self.summary.id).await?)
+    async fn table(&self) -> GatewayResult<&SeriesTable> {
+        let read = || self.app.series_table(self.summary.id);
+        Ok(self.table.get_or_try_init(read).await?)
     }
 }
 
@@ -141,7 +145,7 @@ impl Series {
     /// are recorded).
     async fn standings(&self) -> GatewayResult<Vec<SeriesStanding>> {
         let table = self.table().await?;
-        Ok((table.rows.into_iter())
+        Ok((table.rows.iter())
             .map(|row| SeriesStanding {
                 rank: row.rank,
                 player: Player::new(self.app.clone(), row.player),
@@ -155,11 +159,11 @@ impl Series {
     /// member event.
     async fn attendance(&self) -> GatewayResult<Vec<SeriesAttendance>> {
         let table = self.table().await?;
-        let members = table.members;
-        Ok((table.rows.into_iter())
+        let members = &table.members;
+        Ok((table.rows.iter())
             .map(|row| SeriesAttendance {
                 player: Player::new(self.app.clone(), row.player),
-                results: (row.cells.iter().zip(&members))
+                results: (row.cells.iter().zip(members))
                     .map(|(cell, member)| {
                         cell.map(|cell| SeriesResult {
                             event_id: ID(member.id.to_string()),
