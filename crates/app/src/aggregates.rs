@@ -104,3 +104,41 @@ impl Aggregates {
         self.cache.lock().unwrap_or_else(PoisonError::into_inner).len()
     }
 }
+
+/// Stream id → the version of its last event the read side has applied (or a query read from
+/// the log since), for the streams seen lately. A query may answer with the kept state
+/// without reading the log when that state is at least this version: it then holds every
+/// event the read side has applied, which is all a query promises (`App::stream_state`).
+/// Bounded; a forgotten stream is read from the log as before.
+pub(crate) struct FollowedVersions {
+    versions: Mutex<LruCache<String, u64>>,
+}
+
+impl FollowedVersions {
+    pub(crate) fn new(capacity: NonZeroUsize) -> FollowedVersions {
+        FollowedVersions { versions: Mutex::new(LruCache::new(capacity)) }
+    }
+
+    /// The version known applied for `stream`, if it is remembered.
+    pub(crate) fn get(&self, stream: &str) -> Option<u64> {
+        self.lock().get(stream).copied()
+    }
+
+    /// Notes that `stream` has reached at least `version` on the read side's log; versions
+    /// only ever move on.
+    pub(crate) fn note<'a>(&self, streams: impl IntoIterator<Item = (&'a str, u64)>) {
+        let mut versions = self.lock();
+        for (stream, version) in streams {
+            match versions.get_mut(stream) {
+                Some(known) => *known = (*known).max(version),
+                None => {
+                    versions.put(stream.to_owned(), version);
+                }
+            }
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, LruCache<String, u64>> {
+        self.versions.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}

@@ -52,6 +52,10 @@ pub const MAX_PAGE: usize = 1000;
 const NOTIFICATION_BUFFER: usize = 1024;
 /// League models kept in memory when `LEAGUE_CACHE_LEAGUES` is not set.
 pub const DEFAULT_CACHE_LEAGUES: usize = 1000;
+/// Streams whose applied version is remembered, per kept league model: more than the kept
+/// aggregates, so a kept state is rarely read from the log only because its stream was
+/// forgotten.
+const FOLLOWED_STREAMS_PER_KEPT: NonZeroUsize = NonZeroUsize::new(4).unwrap();
 /// Environment variable bounding the league-model cache (a number of leagues, ≥ 1).
 pub const CACHE_LEAGUES_ENV: &str = "LEAGUE_CACHE_LEAGUES";
 
@@ -253,6 +257,9 @@ impl App {
             ratings_load: Mutex::new(None),
             ratings_window: league_projections::RATINGS_WINDOW.into(),
             standings_watchers: Default::default(),
+            followed: crate::aggregates::FollowedVersions::new(
+                cache_leagues.saturating_mul(FOLLOWED_STREAMS_PER_KEPT),
+            ),
         });
         let follower = Follower {
             store: reads.clone(),
@@ -580,12 +587,23 @@ impl App {
 
     /// A stream's aggregate for a query: as of its last event on the log queries read (at
     /// least the applied position), starting from `empty` when none is kept.
+    /// The kept state answers without a read of the log when it holds the stream's last
+    /// applied event: a thousand spectators' reads after one result then cost no query.
     pub(crate) async fn stream_state(
         &self,
         stream: &StreamId,
         empty: impl FnOnce() -> StreamState,
     ) -> Result<StreamState, AppError> {
-        self.stream_state_in(&self.inner.reads, stream, empty).await
+        let followed = &self.inner.shared.followed;
+        if let Some(kept) = self.inner.aggregates.get(stream.as_str())
+            && followed.get(stream.as_str()).is_some_and(|applied| kept.version() >= applied)
+        {
+            return Ok(kept);
+        }
+        let state = self.stream_state_in(&self.inner.reads, stream, empty).await?;
+        // What the log held when read includes everything applied before.
+        followed.note([(stream.as_str(), state.version())]);
+        Ok(state)
     }
 
     /// A stream's aggregate as kept in memory, without reading the log for newer events.

@@ -161,6 +161,10 @@ impl Follower {
                 });
             }
             catalog.open_names(keys);
+            // Before the position is published: a query that sees it applied also sees
+            // these streams' versions (`crate::aggregates::FollowedVersions`).
+            (self.shared.followed)
+                .note(notes.iter().map(|n| (n.event.stream_id.as_str(), n.event.stream_version)));
             self.applied.send_replace(seen);
         }
         for note in notes {

@@ -43,6 +43,9 @@ pub(crate) struct Shared {
     pub(crate) ratings_window: std::sync::atomic::AtomicUsize,
     /// The leagues whose standings live subscriptions watch (`crate::live`).
     pub(crate) standings_watchers: StandingsWatchers,
+    /// Each recently seen stream's last applied version: when a kept aggregate is current
+    /// (`crate::aggregates::FollowedVersions`).
+    pub(crate) followed: crate::aggregates::FollowedVersions,
 }
 
 impl Shared {

@@ -8,8 +8,12 @@ use std::collections::BTreeSet;
 
 use common::*;
 use league_app::{App, AppError, AsOf, CommandOptions, ErrorCode};
-use league_domain::{Actor, DomainError, LeagueStatus, PlayerId, Subscribe, Unsubscribe, game_id};
+use league_domain::{
+    Actor, CreateTournament, DomainError, EnterTournament, LeagueStatus, PlayerId, Subscribe,
+    TournamentSettings, Unsubscribe, game_id,
+};
 use league_projections::{GameStatus, fold_until, load_model};
+use league_scoring::ScoringSystem;
 use league_testkit::TestDatabase;
 
 /// Every event of the log, in order.
@@ -323,6 +327,36 @@ async fn a_kept_aggregate_catches_up_with_another_instance(db: TestDatabase) {
     assert_eq!(types(&reported.unwrap()), ["GameFinished"]);
 }
 
+/// A query answers from the kept tournament without reading the log only while it holds the
+/// stream's last applied event: once another instance's entry is applied here, the read
+/// shows it (`crate::aggregates::FollowedVersions`).
+async fn a_kept_tournament_read_shows_another_instances_events(db: TestDatabase) {
+    let first = App::open(&db.url).await.unwrap();
+    let second = App::open(&db.url).await.unwrap();
+    register_players(&first, 2).await;
+    let tournament = uuid::Uuid::from_u128(77);
+    let settings = TournamentSettings::new("Kept Cup", "Diplomacy", ScoringSystem::Squares, 7, 2);
+    let create =
+        CreateTournament { actor: Actor::Admin, tournament_id: tournament.into(), settings };
+    first.execute(create, no_options()).await.unwrap();
+    let enter = |n| EnterTournament {
+        actor: Actor::Admin,
+        tournament_id: tournament.into(),
+        player_id: player(n),
+    };
+    first.execute(enter(1), no_options()).await.unwrap();
+    second.wait_applied(head(&first).await).await.unwrap();
+    // Read twice: the second read is the kept state's.
+    for _ in 0..2 {
+        let kept = second.existing_tournament(tournament).await.unwrap();
+        assert_eq!(kept.entrants().len(), 1);
+    }
+    first.execute(enter(2), no_options()).await.unwrap();
+    second.wait_applied(head(&first).await).await.unwrap();
+    let read = second.existing_tournament(tournament).await.unwrap();
+    assert_eq!(read.entrants().len(), 2, "the entry applied here is in the read");
+}
+
 /// Reopening an app folds the catalog and loads the league again: the same answers.
 async fn reopening_loads_the_same_model(db: TestDatabase) {
     let app = App::open(&db.url).await.unwrap();
@@ -426,6 +460,7 @@ league_testkit::on_both_databases!(
     as_of_equals_a_replay_cut,
     two_instances_serve_the_same_standings,
     a_kept_aggregate_catches_up_with_another_instance,
+    a_kept_tournament_read_shows_another_instances_events,
     reopening_loads_the_same_model,
     active_players_and_rejoining,
     an_undecodable_event_stops_the_follower,
