@@ -137,6 +137,13 @@ async fn a_log_moves_to_the_other_database(db: TestDatabase) {
     let imported = import(&target, &file);
     assert_eq!(imported.status.code(), Some(0), "{}", stderr(&imported));
     assert!(stdout(&imported).starts_with(&format!("ok: {events} events imported")));
+    // The first start of the imported log begins from a snapshot of all of it.
+    let snapshot_line = format!("ok: catalog snapshot taken at position {events}\n");
+    assert!(stdout(&imported).ends_with(&snapshot_line), "{}", stdout(&imported));
+    let checked = league(&["snapshot", "verify"], &target);
+    assert_eq!(checked.status.code(), Some(0), "{}", stdout(&checked));
+    let at_head = format!("ok: the catalog snapshot at position {events} ");
+    assert!(stdout(&checked).starts_with(&at_head), "{}", stdout(&checked));
     assert_eq!(verified(&target), events);
     assert!(export(&target) == file, "the re-export is byte for byte the original");
 

@@ -11,6 +11,7 @@ use league_store::ImportError;
 
 use crate::CliError;
 use crate::commands::db::connect;
+use crate::commands::replay::open_app;
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Writes the log to stdout: league export --database URL > log.jsonl")]
@@ -77,6 +78,15 @@ pub async fn import(args: ImportArgs) -> Result<ExitCode, CliError> {
             super::write_stdout(&format!(
                 "ok: {} events imported and verified ({} idempotency keys, {} person keys)\n",
                 summary.events, summary.idempotency_keys, summary.person_keys
+            ))?;
+            // A log without a snapshot makes the first start fold every catalog event
+            // (`docs/operations.md#league-export-and-league-import`): leave one.
+            let app = open_app(&args.database.url).await?;
+            let snapshot =
+                app.take_catalog_snapshot().await.context("cannot take a catalog snapshot")?;
+            super::write_stdout(&format!(
+                "ok: catalog snapshot taken at position {}\n",
+                snapshot.position
             ))?;
             Ok(ExitCode::SUCCESS)
         }
