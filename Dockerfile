@@ -1,10 +1,16 @@
+# syntax=docker/dockerfile:1
 # The `league` binary in a small runtime image. Built by `docker compose up` (see
 # docker-compose.yml); runs `league serve`, configured through environment variables.
 
 FROM rust:1.95-bookworm AS build
 WORKDIR /src
 COPY . .
-RUN cargo build --release --locked --bin league \
+# The release profile of `cargo run --release` (no debug info, stripped). The crates
+# downloaded and the dependencies compiled are kept in BuildKit cache mounts between builds,
+# so a change to the platform's own code recompiles only its crates.
+RUN --mount=type=cache,target=/usr/local/cargo/registry \
+    --mount=type=cache,target=/src/target,sharing=locked \
+    cargo build --release --locked --bin league \
  && cp target/release/league /usr/local/bin/league
 
 FROM debian:bookworm-slim
