@@ -8,22 +8,13 @@
 // document sent fits schema.graphql.
 import { test, expect } from "@playwright/test";
 import { ADMIN } from "./server.js";
-import { setUp, accessibilityProblems, sidewaysScroll, PHONE, DESKTOP } from "./harness.js";
+import { setUp, pageIsSound, PHONE, DESKTOP } from "./harness.js";
 
 test("a director makes teams, seeds a team round and a spectator sees team standings", async ({ browser }, info) => {
   const harness = await setUp(browser, info);
   if (!harness) return;
   const { server, newContext, signIn } = harness;
   try {
-    /** The 360 px and axe checks of the page as it stands. @param {import("@playwright/test").Page} page */
-    const checkPage = async (page) => {
-      expect(await accessibilityProblems(page)).toEqual([]);
-      const size = page.viewportSize();
-      await page.setViewportSize({ width: 360, height: size?.height ?? 800 });
-      expect(await sidewaysScroll(page)).toBe(0);
-      if (size) await page.setViewportSize(size);
-    };
-
     for (const [label, device] of /** @type {const} */ ([["Phone", PHONE], ["Desktop", DESKTOP]])) {
       /** @type {string[]} */
       const names = [];
@@ -63,7 +54,7 @@ test("a director makes teams, seeds a team round and a spectator sees team stand
           }
         }
         await expect(section.locator("ol.team-standings > li")).toHaveCount(2);
-        await checkPage(admin);
+        await pageIsSound(admin);
         await admin.getByRole("button", { name: "Seed round 1" }).click();
         actions += 1;
         await expect(admin.locator(`section.round[data-round="1"] table.boards tbody tr`)).toHaveCount(2);
@@ -92,7 +83,7 @@ test("a director makes teams, seeds a team round and a spectator sees team stand
         const members = teams.find(([team]) => team === first.team.name)?.[1] ?? [];
         await expect(rows.first()).toContainText(members.map((m) => names[m]).join(", "));
         await expect(section.getByText("Manage teams")).toHaveCount(0);
-        await checkPage(page);
+        await pageIsSound(page);
       });
     }
 

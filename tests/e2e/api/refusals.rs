@@ -498,16 +498,8 @@ async fn awards_refusals(server: &TestApp, table: &mut Table) {
 /// The refusals of teams (`docs/tournaments.md#teams`), on a one-round tournament of 14
 /// checked in, whose team of three cannot be kept apart on two boards.
 async fn teams_refusals(server: &TestApp, table: &mut Table) {
-    use super::teams::{ADD_MEMBER, CREATE_TEAM, TEAM_RULES};
-    let players = server.register_many(14, "Team refused").await;
-    let id = create(server, diplomacy_input(1)).await["data"]["createTournament"]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    for player in &players {
-        assert!(enter(server, &player.token, &id, None).await["errors"].is_null());
-        check_in(server, player, &id, 1, false).await;
-    }
+    use super::teams::{ADD_MEMBER, CREATE_TEAM, TEAM_RULES, checked_in};
+    let (id, players) = checked_in(server, "Team refused", 1).await;
     let outsider = server.register_many(1, "Not entered").await.remove(0);
     let all = "changeTeamRules`, `createTeam`, `renameTeam`, `dissolveTeam`, `addTeamMember`, `removeTeamMember";
     let when = "the caller does not organise the tournament";

@@ -9,7 +9,7 @@ use super::tournament::{
     check_in, create, diplomacy_input, enter, report_round, seat_ids, seed, tournament,
 };
 use crate::replay::{league, stdout};
-use crate::support::{ADMIN, spawn_app};
+use crate::support::{ADMIN, Player, TestApp, spawn_app};
 
 pub(crate) const CREATE_TEAM: &str = "mutation($t: ID!, $n: String!) {
   createTeam(tournamentId: $t, name: $n) { teams { number name } } }";
@@ -30,17 +30,28 @@ const TEAMS: &str = "query($t: ID!) {
   }
 }";
 
-async fn teams_keep_apart_and_every_surface_shows_the_same_team_standings(db: TestDatabase) {
-    let server = spawn_app(&db.url).await;
-    let players = server.register_many(14, "Teamed").await;
-    let id = create(&server, diplomacy_input(2)).await["data"]["createTournament"]["id"]
+/// A tournament of `rounds` rounds with 14 entrants (registered as `prefix` 1…14), all
+/// checked in for round 1.
+pub(crate) async fn checked_in(
+    server: &TestApp,
+    prefix: &str,
+    rounds: u32,
+) -> (String, Vec<Player>) {
+    let players = server.register_many(14, prefix).await;
+    let id = create(server, diplomacy_input(rounds)).await["data"]["createTournament"]["id"]
         .as_str()
         .unwrap()
         .to_owned();
     for player in &players {
-        assert!(enter(&server, &player.token, &id, None).await["errors"].is_null());
-        check_in(&server, player, &id, 1, false).await;
+        assert!(enter(server, &player.token, &id, None).await["errors"].is_null());
+        check_in(server, player, &id, 1, false).await;
     }
+    (id, players)
+}
+
+async fn teams_keep_apart_and_every_surface_shows_the_same_team_standings(db: TestDatabase) {
+    let server = spawn_app(&db.url).await;
+    let (id, players) = checked_in(&server, "Teamed", 2).await;
     for name in ["North", "South"] {
         let made = server.gql(Some(ADMIN), CREATE_TEAM, json!({ "t": id, "n": name })).await;
         assert!(made["errors"].is_null(), "{made}");

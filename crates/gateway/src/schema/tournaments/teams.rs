@@ -5,9 +5,10 @@
 //! the domain decides who may.
 
 use async_graphql::{Context, Enum, ID, InputObject, Object, SimpleObject};
+use league_app::AppCommand;
 use league_domain::{
-    AddTeamMember, ChangeTeamRules, CreateTeam, DissolveTeam, RemoveTeamMember, RenameTeam,
-    TeamRules,
+    Actor, AddTeamMember, ChangeTeamRules, CreateTeam, DissolveTeam, PlayerId, RemoveTeamMember,
+    RenameTeam, TeamRules, TournamentId,
 };
 
 use super::mutation::tournament;
@@ -188,12 +189,10 @@ impl TeamsMutation {
         name: String,
         idempotency_key: Option<String>,
     ) -> GatewayResult<Tournament> {
-        let actor = caller(ctx).actor()?;
-        let id = parse_id(&tournament_id, "tournamentId")?;
-        let team = count(number, "number")?;
-        let command = RenameTeam { actor, tournament_id: id.into(), team, name };
-        execute(ctx, command, idempotency_key).await?;
-        tournament(ctx, id).await
+        on_team(ctx, tournament_id, number, idempotency_key, |actor, tournament_id, team| {
+            Ok(RenameTeam { actor, tournament_id, team, name }.into())
+        })
+        .await
     }
 
     /// The tournament's organisers or the site admin: dissolves team `number` (its members
@@ -205,12 +204,10 @@ impl TeamsMutation {
         number: i32,
         idempotency_key: Option<String>,
     ) -> GatewayResult<Tournament> {
-        let actor = caller(ctx).actor()?;
-        let id = parse_id(&tournament_id, "tournamentId")?;
-        let team = count(number, "number")?;
-        execute(ctx, DissolveTeam { actor, tournament_id: id.into(), team }, idempotency_key)
-            .await?;
-        tournament(ctx, id).await
+        on_team(ctx, tournament_id, number, idempotency_key, |actor, tournament_id, team| {
+            Ok(DissolveTeam { actor, tournament_id, team }.into())
+        })
+        .await
     }
 
     /// The tournament's organisers or the site admin: puts an entrant in team `number` (an
@@ -223,13 +220,10 @@ impl TeamsMutation {
         player_id: ID,
         idempotency_key: Option<String>,
     ) -> GatewayResult<Tournament> {
-        let actor = caller(ctx).actor()?;
-        let id = parse_id(&tournament_id, "tournamentId")?;
-        let team = count(number, "number")?;
-        let player_id = parse_id(&player_id, "playerId")?.into();
-        let command = AddTeamMember { actor, tournament_id: id.into(), team, player_id };
-        execute(ctx, command, idempotency_key).await?;
-        tournament(ctx, id).await
+        let make = |actor, tournament_id, team, player_id| {
+            AddTeamMember { actor, tournament_id, team, player_id }.into()
+        };
+        on_member(ctx, [tournament_id, player_id], number, idempotency_key, make).await
     }
 
     /// The tournament's organisers or the site admin: takes a member out of team `number`.
@@ -241,12 +235,40 @@ impl TeamsMutation {
         player_id: ID,
         idempotency_key: Option<String>,
     ) -> GatewayResult<Tournament> {
-        let actor = caller(ctx).actor()?;
-        let id = parse_id(&tournament_id, "tournamentId")?;
-        let team = count(number, "number")?;
-        let player_id = parse_id(&player_id, "playerId")?.into();
-        let command = RemoveTeamMember { actor, tournament_id: id.into(), team, player_id };
-        execute(ctx, command, idempotency_key).await?;
-        tournament(ctx, id).await
+        let make = |actor, tournament_id, team, player_id| {
+            RemoveTeamMember { actor, tournament_id, team, player_id }.into()
+        };
+        on_member(ctx, [tournament_id, player_id], number, idempotency_key, make).await
     }
+}
+
+/// A change to team `number`: the caller, the tournament's id and the number checked, then
+/// the command `make` builds of them executed; answers the tournament.
+async fn on_team(
+    ctx: &Context<'_>,
+    tournament_id: ID,
+    number: i32,
+    idempotency_key: Option<String>,
+    make: impl FnOnce(Actor, TournamentId, u32) -> GatewayResult<AppCommand>,
+) -> GatewayResult<Tournament> {
+    let actor = caller(ctx).actor()?;
+    let id = parse_id(&tournament_id, "tournamentId")?;
+    let team = count(number, "number")?;
+    execute(ctx, make(actor, id.into(), team)?, idempotency_key).await?;
+    tournament(ctx, id).await
+}
+
+/// A change to a member of team `number`: `[tournamentId, playerId]` checked after the
+/// team's, then as [`on_team`].
+async fn on_member(
+    ctx: &Context<'_>,
+    [tournament_id, player_id]: [ID; 2],
+    number: i32,
+    idempotency_key: Option<String>,
+    make: impl FnOnce(Actor, TournamentId, u32, PlayerId) -> AppCommand,
+) -> GatewayResult<Tournament> {
+    on_team(ctx, tournament_id, number, idempotency_key, |actor, tournament_id, team| {
+        Ok(make(actor, tournament_id, team, parse_id(&player_id, "playerId")?.into()))
+    })
+    .await
 }
