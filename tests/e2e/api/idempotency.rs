@@ -410,7 +410,7 @@ async fn every_mutation_refuses_a_key_reused_by_another_caller_or_command(db: Te
     }";
     let vars = json!({ "t": tournament });
     walk.mutation("revokeAward", revoke, vars.clone(), vars).await;
-    teams_walk(&mut walk, tournament, &entrants[0].id).await;
+    teams_walk(&mut walk, &tournament, &entrants[0].id).await;
     // Another webhook for a league the player does not organise.
     let input =
         json!({ "url": HOOK_URL, "kinds": ["LEAGUE_COMPLETED"], "competitionIds": [league] });

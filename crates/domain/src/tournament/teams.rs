@@ -214,7 +214,7 @@ impl Teams {
                 }
             }
             TournamentEvent::TeamDissolved(e) => {
-                if let Some(slot) = self.created.get_mut(e.team as usize - 1) {
+                if let Some(slot) = self.created.get_mut((e.team as usize).wrapping_sub(1)) {
                     *slot = None;
                 }
             }
