@@ -50,7 +50,7 @@ test("a director makes teams, seeds a team round and a spectator sees team stand
             await section.getByLabel(`Entrant for ${team}`).selectOption({ label: names[member] });
             await section.getByRole("button", { name: `Add to ${team}` }).click();
             actions += 2;
-            await expect(section.getByRole("button", { name: `Take ${names[member]} out of ${team}` })).toBeVisible();
+            await expect(section.getByRole("button", { name: `Take out ${names[member]} from ${team}` })).toBeVisible();
           }
         }
         await expect(section.locator("ol.team-standings > li")).toHaveCount(2);

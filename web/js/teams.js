@@ -44,7 +44,7 @@ function teamForms(page, team, where) {
   });
   return h("li", {}, h("strong", {}, team.name),
     h("ul", {}, team.members.map((/** @type {any} */ m) => h("li", {}, m.name, " ",
-      h("button", { type: "button", class: "secondary", "aria-label": `Take ${m.name} out of ${team.name}`,
+      h("button", { type: "button", class: "secondary", "aria-label": `Take out ${m.name} from ${team.name}`,
         onclick: () => page.act(where, Q.REMOVE_TEAM_MEMBER, { number: team.number, playerId: m.id }, `${m.name} taken out of ${team.name}.`) }, "Take out")))),
     add,
     h("button", { type: "button", class: "secondary", "aria-label": `Dissolve ${team.name}`,

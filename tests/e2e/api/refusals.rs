@@ -347,7 +347,8 @@ async fn every_tournament_refusal_has_its_documented_code(db: TestDatabase) {
     registration_refusals(server, &mut table, &players).await;
     confirmation_refusals(server, &mut table).await;
     awards_refusals(server, &mut table).await;
-    teams_refusals(server, &mut table).await;
+    // Teams on a gateway of their own: the admin's mutations so far would meet its rate limit.
+    teams_refusals(&spawn_app(&db.url).await, &mut table).await;
 
     let untested: Vec<_> = table.rows.keys().filter(|key| !table.seen.contains(*key)).collect();
     assert!(untested.is_empty(), "rows no refusal triggered: {untested:?}");
