@@ -423,10 +423,10 @@ async fn every_answer_says_nosniff_and_no_referrer(db: TestDatabase) {
     assert_eq!(header(&post, "referrer-policy"), "no-referrer");
 
     let bad = get(&server, &bad_table, None).await.text().await.unwrap();
-    assert_eq!(bad, "table: must be results or standings");
+    assert_eq!(bad, "table: must be results, standings or teams");
     let encoded = format!("/export/leagues/{league}.csv?table=%3Cscript%3E");
     let bad = get(&server, &encoded, None).await.text().await.unwrap();
-    assert_eq!(bad, "table: must be results or standings");
+    assert_eq!(bad, "table: must be results, standings or teams");
 }
 
 async fn only_embed_pages_may_be_framed(db: TestDatabase) {

@@ -260,6 +260,9 @@ const TOURNAMENT_PAGE_BOARD = `id number finished corrections correctionReasons 
 /** Each power's Best Country leaders (docs/tournaments.md#best-country-and-awards). */
 const BEST_COUNTRY = "power leaders { player { id name } round boardNumber score centres tied }";
 
+/** A team's line in the team standings (docs/tournaments.md#teams). */
+const TEAM_STANDING = "rank total team { number name members { id name } }";
+
 export const TOURNAMENT = /* GraphQL */ `
 query Tournament($id: ID!) {
   seriesOf(competitionId: $id) { id name }
@@ -281,6 +284,9 @@ query Tournament($id: ID!) {
     bestCountryRule { criterion excludeTopBoards }
     bestCountries { ${BEST_COUNTRY} }
     awards { number name player { id name } power reason }
+    teamRules { maxSize teamRounds basis best }
+    teams { number name members { id name } }
+    teamStandings { ${TEAM_STANDING} }
     rounds {
       number started completed topBoard
       sittingOut { id name }
@@ -296,7 +302,7 @@ query Tournament($id: ID!) {
  * (docs/api.md#live-updates). */
 export const CHANGED_BOARD = /* GraphQL */ `
 query ChangedBoard($id: ID!, $boardId: ID!) {
-  tournament(id: $id) { id board(id: $boardId) { round ${TOURNAMENT_PAGE_BOARD} } bestCountries { ${BEST_COUNTRY} } }
+  tournament(id: $id) { id board(id: $boardId) { round ${TOURNAMENT_PAGE_BOARD} } bestCountries { ${BEST_COUNTRY} } teamStandings { ${TEAM_STANDING} } }
 }`;
 
 /** Each event's version (a gap shows a missed one), type and payload: the tournament page
@@ -728,4 +734,30 @@ mutation RevokeAward($tournamentId: ID!, $number: Int!, $idempotencyKey: String)
 export const CHANGE_BEST_COUNTRY_RULE = /* GraphQL */ `
 mutation ChangeBestCountryRule($tournamentId: ID!, $criterion: BestCountryCriterion!, $excludeTopBoards: Boolean) {
   changeBestCountryRule(tournamentId: $tournamentId, criterion: $criterion, excludeTopBoards: $excludeTopBoards) { id }
+}`;
+
+/** Teams: the rules, creating and dissolving a team, its members (docs/tournaments.md#teams). */
+export const CHANGE_TEAM_RULES = /* GraphQL */ `
+mutation ChangeTeamRules($tournamentId: ID!, $rules: TeamRulesInput!) {
+  changeTeamRules(tournamentId: $tournamentId, rules: $rules) { id }
+}`;
+
+export const CREATE_TEAM = /* GraphQL */ `
+mutation CreateTeam($tournamentId: ID!, $name: String!, $idempotencyKey: String) {
+  createTeam(tournamentId: $tournamentId, name: $name, idempotencyKey: $idempotencyKey) { id }
+}`;
+
+export const DISSOLVE_TEAM = /* GraphQL */ `
+mutation DissolveTeam($tournamentId: ID!, $number: Int!, $idempotencyKey: String) {
+  dissolveTeam(tournamentId: $tournamentId, number: $number, idempotencyKey: $idempotencyKey) { id }
+}`;
+
+export const ADD_TEAM_MEMBER = /* GraphQL */ `
+mutation AddTeamMember($tournamentId: ID!, $number: Int!, $playerId: ID!, $idempotencyKey: String) {
+  addTeamMember(tournamentId: $tournamentId, number: $number, playerId: $playerId, idempotencyKey: $idempotencyKey) { id }
+}`;
+
+export const REMOVE_TEAM_MEMBER = /* GraphQL */ `
+mutation RemoveTeamMember($tournamentId: ID!, $number: Int!, $playerId: ID!, $idempotencyKey: String) {
+  removeTeamMember(tournamentId: $tournamentId, number: $number, playerId: $playerId, idempotencyKey: $idempotencyKey) { id }
 }`;

@@ -385,6 +385,16 @@ impl Words<'_> {
                 Some(reason) => format!("Award {} revoked: {reason}", e.award),
                 None => format!("Award {} revoked", e.award),
             },
+            TournamentEvent::TeamRulesChanged(e) => crate::teams::team_rules_words(&e.rules),
+            TournamentEvent::TeamCreated(e) => format!("Team {} \"{}\" created", e.team, e.name),
+            TournamentEvent::TeamRenamed(e) => format!("Team {} renamed \"{}\"", e.team, e.name),
+            TournamentEvent::TeamDissolved(e) => format!("Team {} dissolved", e.team),
+            TournamentEvent::TeamMemberAdded(e) => {
+                format!("{} put in team {}", self.name(e.player_id.into()), e.team)
+            }
+            TournamentEvent::TeamMemberRemoved(e) => {
+                format!("{} taken out of team {}", self.name(e.player_id.into()), e.team)
+            }
             TournamentEvent::TournamentScheduleChanged(e) => {
                 format!("Schedule: {}", schedule_words(&e.schedule))
             }

@@ -32,6 +32,9 @@ pub enum ExportTable {
     Results,
     /// One row per player, best first.
     Standings,
+    /// A tournament's team standings, one row per team, best first
+    /// (`docs/tournaments.md#teams`).
+    Teams,
 }
 
 impl ExportTable {
@@ -39,6 +42,7 @@ impl ExportTable {
         match self {
             ExportTable::Results => "results",
             ExportTable::Standings => "standings",
+            ExportTable::Teams => "teams",
         }
     }
 }
@@ -57,6 +61,9 @@ pub struct CompetitionExport {
     /// A tournament's Best Country leaders over the boards finished so far, power by power.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub best_countries: Vec<BestCountryExport>,
+    /// A tournament's team standings (`docs/tournaments.md#teams`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub teams: Vec<crate::teams::TeamStandingExport>,
 }
 
 /// A named award of a tournament.
@@ -123,6 +130,9 @@ pub struct StandingExport {
     /// power whose Best Country they lead.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub awards: Vec<String>,
+    /// A tournament entrant's team, when the tournament has teams.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub team: Option<String>,
 }
 
 /// One seat of a finished game or board.
@@ -213,6 +223,7 @@ impl App {
             results,
             awards: Vec::new(),
             best_countries: Vec::new(),
+            teams: Vec::new(),
         })
     }
 
@@ -285,9 +296,11 @@ impl App {
                             .map(|b| format!("Best {}", b.power)),
                     )
                     .collect();
+                line.team = tournament.team_of(player.into()).map(|t| t.name.clone());
                 line
             })
             .collect();
+        let teams = self.team_exports(&tournament)?;
         Ok(CompetitionExport {
             competition: ExportedCompetition {
                 kind: "tournament",
@@ -302,6 +315,7 @@ impl App {
             results,
             awards,
             best_countries,
+            teams,
         })
     }
 
@@ -338,10 +352,11 @@ impl App {
             draws,
             separated_by: separated_by.map(TieBreak::label),
             awards: Vec::new(),
+            team: None,
         }
     }
 
-    fn player_name(&self, player: Uuid) -> String {
+    pub(crate) fn player_name(&self, player: Uuid) -> String {
         self.catalog().player(player).map(|p| p.name.clone()).unwrap_or_default()
     }
 
@@ -441,6 +456,10 @@ impl CompetitionExport {
                 if tournament {
                     header.push("awards".into());
                 }
+                let teams = !self.teams.is_empty();
+                if teams {
+                    header.push("team".into());
+                }
                 write(&mut writer, header)?;
                 for s in &self.standings {
                     let cells = [
@@ -457,7 +476,15 @@ impl CompetitionExport {
                     if tournament {
                         cells.push(spreadsheet_text(&s.awards.join("; ")));
                     }
+                    if teams {
+                        cells.push(spreadsheet_text(s.team.as_deref().unwrap_or_default()));
+                    }
                     write(&mut writer, cells)?;
+                }
+            }
+            ExportTable::Teams => {
+                for row in crate::teams::team_rows(&self.teams) {
+                    write(&mut writer, row)?;
                 }
             }
             ExportTable::Results => {
@@ -615,6 +642,7 @@ mod tests {
                 } else {
                     Vec::new()
                 },
+                team: None,
             }],
             results: vec![ResultExport {
                 round: (kind == "tournament").then_some(2),
@@ -632,7 +660,31 @@ mod tests {
             }],
             awards: Vec::new(),
             best_countries: Vec::new(),
+            teams: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_tournament_with_teams_has_a_team_column_and_a_team_table() {
+        let mut export = export("tournament", ResultKind::Diplomacy);
+        export.standings[0].team = Some("=North".into());
+        export.teams = vec![crate::teams::TeamStandingExport {
+            rank: 1,
+            team: 1,
+            name: "=North".into(),
+            total: 33.5,
+            members: vec!["Ada \"the\" Great".into()],
+            member_ids: vec![export.standings[0].player_id],
+            counted: 1,
+        }];
+        let standings = export.to_csv(ExportTable::Standings).unwrap();
+        assert!(standings.lines().next().unwrap().ends_with(",awards,team"), "{standings}");
+        assert!(standings.lines().nth(1).unwrap().ends_with(",'=North"), "{standings}");
+        let teams = export.to_csv(ExportTable::Teams).unwrap();
+        assert_eq!(
+            teams,
+            "rank,team,total,counted,members\n1,'=North,33.5,1,\"Ada \"\"the\"\" Great\"\n"
+        );
     }
 
     #[test]

@@ -207,6 +207,12 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
             TournamentCommand::ChangeBestCountryRule(_) => &[EventType::BestCountryRuleChanged],
             TournamentCommand::GiveAward(_) => &[EventType::AwardGiven],
             TournamentCommand::RevokeAward(_) => &[EventType::AwardRevoked],
+            TournamentCommand::ChangeTeamRules(_) => &[EventType::TeamRulesChanged],
+            TournamentCommand::CreateTeam(_) => &[EventType::TeamCreated],
+            TournamentCommand::RenameTeam(_) => &[EventType::TeamRenamed],
+            TournamentCommand::DissolveTeam(_) => &[EventType::TeamDissolved],
+            TournamentCommand::AddTeamMember(_) => &[EventType::TeamMemberAdded],
+            TournamentCommand::RemoveTeamMember(_) => &[EventType::TeamMemberRemoved],
         },
         AppCommand::Calendar(CalendarCommand::Rotate(_)) => {
             &[EventType::CalendarFeedIssued, EventType::CalendarFeedRotated]

@@ -69,6 +69,7 @@ mod series;
 mod shared;
 mod sign_up;
 mod snapshot;
+mod teams;
 mod tournaments;
 mod walk_ins;
 
@@ -104,6 +105,7 @@ pub use series::{
 pub use shared::Notification;
 pub use sign_up::{IssuedInvite, SignedUp};
 pub use snapshot::SNAPSHOT_GROWTH;
+pub use teams::{TeamStandingExport, team_rules_words};
 pub use tournaments::BoardOfPlayer;
 pub use walk_ins::{
     ExternalId, LineProblem, MAX_WALK_INS, NewToken, PlayerMatch, PreviewLine, UseExisting,

@@ -140,6 +140,7 @@ fn tournament(players: usize, rounds: usize, seed: u64) -> Result<Vec<RoundFigur
             sitting_out: plan.sitting_out.clone(),
             playing_twice: plan.playing_twice,
             top_board: Vec::new(),
+            teams: Vec::new(),
             seed: seed + round as u64 - 1,
         };
         let started = Instant::now();

@@ -97,6 +97,11 @@ pub use series::{
 };
 pub use settings::LeagueSettings;
 pub use tournament::{
+    AddTeamMember, ChangeTeamRules, CreateTeam, DissolveTeam, RemoveTeamMember, RenameTeam, Team,
+    TeamCreated, TeamDissolved, TeamMemberAdded, TeamMemberRemoved, TeamRenamed, TeamRules,
+    TeamRulesChanged, TeamScore, TeamScoreBasis, TeamStanding, rank_teams,
+};
+pub use tournament::{
     AddTournamentCoOrganiser, AnswerRollCall, ApproveTournamentEntry, Attendance, Board,
     BoardFinished, BoardResultAwaitingConfirmation, BoardResultCorrected, BoardResultDisputed,
     ChangeTournamentRegistration, ConfirmBoardResult, CorrectBoardResult, CreateTournament,

@@ -160,11 +160,12 @@ async fn export(
     let Some((id, format)) = file.rsplit_once('.') else { return not_found() };
     let Ok(id) = Uuid::try_parse(id) else { return not_found() };
     // The answer names what is wrong, never the request's text (it would be reflected).
-    let bad_table = || (StatusCode::BAD_REQUEST, "table: must be results or standings");
+    let bad_table = || (StatusCode::BAD_REQUEST, "table: must be results, standings or teams");
     let Ok(Query(query)) = query else { return bad_table().into_response() };
     let table = match query.table.as_deref() {
         None | Some("results") => ExportTable::Results,
         Some("standings") => ExportTable::Standings,
+        Some("teams") => ExportTable::Teams,
         Some(_) => return bad_table().into_response(),
     };
     if !matches!(format, "csv" | "json") {

@@ -7,7 +7,7 @@ use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::{Value, json};
 
 use super::confirmation::{report, seats_of};
-use super::tournament::{check_in, create, diplomacy_input, diplomacy_result, enter, seed};
+use super::tournament::{diplomacy_result, seed};
 use crate::replay::{league, stdout};
 use crate::support::{ADMIN, TestApp, spawn_app};
 
@@ -29,15 +29,7 @@ pub(crate) const REVOKE: &str = "mutation($t: ID!, $n: Int!) {
 
 /// A one-round tournament of 14 entrants and its two boards' seats, not yet reported.
 pub(crate) async fn two_boards(server: &TestApp, prefix: &str) -> (String, Vec<Vec<String>>) {
-    let players = server.register_many(14, prefix).await;
-    let id = create(server, diplomacy_input(1)).await["data"]["createTournament"]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    for player in &players {
-        assert!(enter(server, &player.token, &id, None).await["errors"].is_null());
-        check_in(server, player, &id, 1, false).await;
-    }
+    let (id, _) = super::teams::checked_in(server, prefix, 1).await;
     let seeded = seed(server, &id, 1).await;
     let mut boards = Vec::new();
     for board in seeded["data"]["seedRound"]["boards"].as_array().unwrap() {

@@ -182,7 +182,7 @@ async fn a_key_with_a_control_character_is_bad_input(db: TestDatabase) {
 
 /// The mutations that take no `idempotencyKey` (nothing to reuse; `walkIns` is idempotent
 /// by its list: docs/tournaments.md#walk-ins-and-bulk-entry).
-const WITHOUT_KEY: [&str; 29] = [
+const WITHOUT_KEY: [&str; 30] = [
     "registerPlayer",
     "endSession",
     "endAllSessions",
@@ -212,6 +212,7 @@ const WITHOUT_KEY: [&str; 29] = [
     "changeTournamentSchedule",
     "setRoundTimes",
     "changeBestCountryRule",
+    "changeTeamRules",
 ];
 
 /// Walks one keyed mutation. A player without the right, with their own key first used for
@@ -409,6 +410,7 @@ async fn every_mutation_refuses_a_key_reused_by_another_caller_or_command(db: Te
     }";
     let vars = json!({ "t": tournament });
     walk.mutation("revokeAward", revoke, vars.clone(), vars).await;
+    teams_walk(&mut walk, &tournament, &entrants[0].id).await;
     // Another webhook for a league the player does not organise.
     let input =
         json!({ "url": HOOK_URL, "kinds": ["LEAGUE_COMPLETED"], "competitionIds": [league] });
@@ -474,3 +476,30 @@ on_both_databases!(
     a_key_with_a_control_character_is_bad_input,
     every_mutation_refuses_a_key_reused_by_another_caller_or_command,
 );
+
+/// The keyed team mutations (`docs/tournaments.md#teams`): team 1 created, renamed, given a
+/// member who is taken out again, dissolved.
+async fn teams_walk(walk: &mut Walk<'_>, tournament: &Value, entrant: &str) {
+    let create = "mutation($t: ID!, $key: String) {
+        createTeam(tournamentId: $t, name: \"North\", idempotencyKey: $key) { id }
+    }";
+    let vars = json!({ "t": tournament });
+    walk.mutation("createTeam", create, vars.clone(), vars.clone()).await;
+    let rename = "mutation($t: ID!, $key: String) {
+        renameTeam(tournamentId: $t, number: 1, name: \"Nord\", idempotencyKey: $key) { id }
+    }";
+    walk.mutation("renameTeam", rename, vars.clone(), vars.clone()).await;
+    let member = json!({ "t": tournament, "p": entrant });
+    let add = "mutation($t: ID!, $p: ID!, $key: String) {
+        addTeamMember(tournamentId: $t, number: 1, playerId: $p, idempotencyKey: $key) { id }
+    }";
+    walk.mutation("addTeamMember", add, member.clone(), member.clone()).await;
+    let remove = "mutation($t: ID!, $p: ID!, $key: String) {
+        removeTeamMember(tournamentId: $t, number: 1, playerId: $p, idempotencyKey: $key) { id }
+    }";
+    walk.mutation("removeTeamMember", remove, member.clone(), member).await;
+    let dissolve = "mutation($t: ID!, $key: String) {
+        dissolveTeam(tournamentId: $t, number: 1, idempotencyKey: $key) { id }
+    }";
+    walk.mutation("dissolveTeam", dissolve, vars.clone(), vars).await;
+}

@@ -31,6 +31,7 @@ mod series;
 pub(crate) mod sessions;
 mod sign_up;
 pub(crate) mod subscriptions;
+mod teams;
 mod tie_break;
 mod times;
 pub(crate) mod tournament;

@@ -347,6 +347,8 @@ async fn every_tournament_refusal_has_its_documented_code(db: TestDatabase) {
     registration_refusals(server, &mut table, &players).await;
     confirmation_refusals(server, &mut table).await;
     awards_refusals(server, &mut table).await;
+    // Teams on a gateway of their own: the admin's mutations so far would meet its rate limit.
+    teams_refusals(&spawn_app(&db.url).await, &mut table).await;
 
     let untested: Vec<_> = table.rows.keys().filter(|key| !table.seen.contains(*key)).collect();
     assert!(untested.is_empty(), "rows no refusal triggered: {untested:?}");
@@ -492,4 +494,56 @@ async fn awards_refusals(server: &TestApp, table: &mut Table) {
     assert!(server.gql(Some(ADMIN), REVOKE, revoke.clone()).await["errors"].is_null());
     let response = server.gql(Some(ADMIN), REVOKE, revoke).await;
     table.check("revokeAward", "the award is already revoked", &response);
+}
+
+/// The refusals of teams (`docs/tournaments.md#teams`), on a one-round tournament of 14
+/// checked in, whose team of three cannot be kept apart on two boards.
+async fn teams_refusals(server: &TestApp, table: &mut Table) {
+    use super::teams::{ADD_MEMBER, CREATE_TEAM, TEAM_RULES, checked_in};
+    let (id, players) = checked_in(server, "Team refused", 1).await;
+    let outsider = server.register_many(1, "Not entered").await.remove(0);
+    let all = "changeTeamRules`, `createTeam`, `renameTeam`, `dissolveTeam`, `addTeamMember`, `removeTeamMember";
+    let when = "the caller does not organise the tournament";
+    let name = |n: &str| json!({ "t": id, "n": n });
+    table.check(all, when, &server.gql(Some(&outsider.token), CREATE_TEAM, name("North")).await);
+    let rules = |r: Value| json!({ "t": id, "r": r });
+    let response = server.gql(Some(&outsider.token), TEAM_RULES, rules(json!({}))).await;
+    table.check(all, when, &response);
+    let when = "`maxSize` below 2, `best` 0, or a team round that is not a planned round";
+    let response = server.gql(Some(ADMIN), TEAM_RULES, rules(json!({ "maxSize": 1 }))).await;
+    table.check("changeTeamRules", when, &response);
+    let response = server.gql(Some(ADMIN), TEAM_RULES, rules(json!({ "teamRounds": [2] }))).await;
+    table.check("changeTeamRules", when, &response);
+    let when = "a team already has more members than `maxSize`, a seeded round would change whether it is a team round, or the rules would stay as they are";
+    let response = server.gql(Some(ADMIN), TEAM_RULES, rules(json!({}))).await;
+    table.check("changeTeamRules", when, &response);
+    let both = "createTeam`, `renameTeam";
+    let response = server.gql(Some(ADMIN), CREATE_TEAM, name(" ")).await;
+    table.check(both, "the name is empty or too long", &response);
+    assert!(server.gql(Some(ADMIN), CREATE_TEAM, name("North")).await["errors"].is_null());
+    let response = server.gql(Some(ADMIN), CREATE_TEAM, name("NORTH")).await;
+    table.check(both, "another team has that name, or the team has it already", &response);
+    let member = |team: u32, player: &str| json!({ "t": id, "n": team, "p": player });
+    let when = "no standing team of the tournament has that number";
+    let four = "renameTeam`, `dissolveTeam`, `addTeamMember`, `removeTeamMember";
+    let response = server.gql(Some(ADMIN), ADD_MEMBER, member(7, &players[0].id)).await;
+    table.check(four, when, &response);
+    let nobody = Uuid::now_v7().to_string();
+    let response = server.gql(Some(ADMIN), ADD_MEMBER, member(1, &nobody)).await;
+    table.check("addTeamMember", "the player is not registered", &response);
+    let response = server.gql(Some(ADMIN), ADD_MEMBER, member(1, &outsider.id)).await;
+    table.check("addTeamMember", "the player has not entered the tournament", &response);
+    for player in &players[..3] {
+        let added = server.gql(Some(ADMIN), ADD_MEMBER, member(1, &player.id)).await;
+        assert!(added["errors"].is_null(), "{added}");
+    }
+    let response = server.gql(Some(ADMIN), ADD_MEMBER, member(1, &players[0].id)).await;
+    table.check("addTeamMember", "the player is in a team already, or the team is full", &response);
+    let remove = "mutation($t: ID!, $n: Int!, $p: ID!) {
+      removeTeamMember(tournamentId: $t, number: $n, playerId: $p) { id } }";
+    let response = server.gql(Some(ADMIN), remove, member(1, &players[5].id)).await;
+    table.check("removeTeamMember", "the player is not in that team", &response);
+    let response = server.gql(Some(ADMIN), SEED, json!({ "t": id, "r": 1 })).await;
+    let when = "(a team round) a team cannot be kept apart: more seats to fill than boards, two team-mates on the top board";
+    table.check("seedRound", when, &response);
 }

@@ -13,6 +13,7 @@ pub mod series;
 pub mod serve;
 pub mod snapshot;
 pub mod systems;
+pub mod teams;
 pub mod tournament;
 
 /// `--database URL` / `DATABASE_URL`, default: an embedded SQLite file (zero setup).

@@ -44,6 +44,9 @@ pub enum TournamentCommand {
     BestCountries(TournamentRef),
     /// List, give or revoke a tournament's named awards.
     Award(super::awards::AwardArgs),
+    /// Teams and team standings (docs/tournaments.md#teams): list, set the rules, create,
+    /// rename, dissolve, put entrants in and out.
+    Team(super::teams::TeamArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -101,6 +104,7 @@ pub async fn run(args: TournamentArgs) -> Result<ExitCode, CliError> {
         TournamentCommand::WalkIns(args) => walk_ins(args).await,
         TournamentCommand::BestCountries(of) => super::awards::best_countries(of).await,
         TournamentCommand::Award(args) => super::awards::award(args).await,
+        TournamentCommand::Team(args) => super::teams::team(args).await,
     }
 }
 

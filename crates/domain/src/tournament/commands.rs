@@ -8,6 +8,9 @@ use super::confirmation::{ConfirmBoardResult, DisputeBoardResult};
 use super::progress::RecordBoardProgress;
 use super::schedule::{RoundTimes, Schedule};
 use super::settings::{Attendance, RegistrationChange, Replacement, TournamentSettings};
+use super::teams::{
+    AddTeamMember, ChangeTeamRules, CreateTeam, DissolveTeam, RemoveTeamMember, RenameTeam,
+};
 use crate::ids::{Actor, BoardId, PlayerId, TournamentId, tournament_stream_id};
 
 /// An organiser of a tournament, or the site admin, makes another player co-organiser of it.
@@ -183,6 +186,12 @@ pub enum TournamentCommand {
     ChangeBestCountryRule(ChangeBestCountryRule),
     GiveAward(GiveAward),
     RevokeAward(RevokeAward),
+    ChangeTeamRules(ChangeTeamRules),
+    CreateTeam(CreateTeam),
+    RenameTeam(RenameTeam),
+    DissolveTeam(DissolveTeam),
+    AddTeamMember(AddTeamMember),
+    RemoveTeamMember(RemoveTeamMember),
 }
 
 macro_rules! tournament_commands {
@@ -232,7 +241,13 @@ tournament_commands!(
     DisputeBoardResult => DisputeResult,
     ChangeBestCountryRule => ChangeBestCountryRule,
     GiveAward => GiveAward,
-    RevokeAward => RevokeAward
+    RevokeAward => RevokeAward,
+    ChangeTeamRules => ChangeTeamRules,
+    CreateTeam => CreateTeam,
+    RenameTeam => RenameTeam,
+    DissolveTeam => DissolveTeam,
+    AddTeamMember => AddTeamMember,
+    RemoveTeamMember => RemoveTeamMember
 );
 
 impl TournamentCommand {
@@ -258,6 +273,7 @@ impl TournamentCommand {
             }
             TournamentCommand::AddCoOrganiser(c) => vec![c.player_id],
             TournamentCommand::GiveAward(c) => vec![c.player_id],
+            TournamentCommand::AddTeamMember(c) => vec![c.player_id],
             TournamentCommand::AnswerRollCall(c) => vec![c.player_id],
             TournamentCommand::Swap(c) => vec![c.first, c.second],
             TournamentCommand::SeedRound(c) => tournament.present(c.round),
@@ -273,7 +289,12 @@ impl TournamentCommand {
             | TournamentCommand::ConfirmResult(_)
             | TournamentCommand::DisputeResult(_)
             | TournamentCommand::ChangeBestCountryRule(_)
-            | TournamentCommand::RevokeAward(_) => Vec::new(),
+            | TournamentCommand::RevokeAward(_)
+            | TournamentCommand::ChangeTeamRules(_)
+            | TournamentCommand::CreateTeam(_)
+            | TournamentCommand::RenameTeam(_)
+            | TournamentCommand::DissolveTeam(_)
+            | TournamentCommand::RemoveTeamMember(_) => Vec::new(),
         }
     }
 }

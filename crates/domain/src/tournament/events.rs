@@ -10,6 +10,9 @@ pub use super::confirmation::{BoardResultAwaitingConfirmation, BoardResultDisput
 pub use super::progress::BoardProgressRecorded;
 use super::schedule::{RoundTimes, Schedule};
 use super::settings::{Attendance, Registration, Replacement, SeededBoard, TournamentSettings};
+pub use super::teams::{
+    TeamCreated, TeamDissolved, TeamMemberAdded, TeamMemberRemoved, TeamRenamed, TeamRulesChanged,
+};
 use crate::event_enum::aggregate_enum;
 use crate::ids::{Actor, BoardId, PlayerId, TournamentId};
 use crate::scores::Effects;
@@ -281,6 +284,12 @@ macro_rules! tournament_events {
                 BestCountryRuleChanged = "BestCountryRuleChanged" version 1,
                 AwardGiven = "AwardGiven" version 1 notify [AwardsChanged],
                 AwardRevoked = "AwardRevoked" version 1 notify [AwardsChanged],
+                TeamRulesChanged = "TeamRulesChanged" version 1,
+                TeamCreated = "TeamCreated" version 1,
+                TeamRenamed = "TeamRenamed" version 1,
+                TeamDissolved = "TeamDissolved" version 1,
+                TeamMemberAdded = "TeamMemberAdded" version 1,
+                TeamMemberRemoved = "TeamMemberRemoved" version 1,
             }
         }
     };
@@ -325,7 +334,13 @@ impl TournamentEvent {
             | TournamentEvent::BoardResultDisputed(_)
             | TournamentEvent::BestCountryRuleChanged(_)
             | TournamentEvent::AwardGiven(_)
-            | TournamentEvent::AwardRevoked(_) => {}
+            | TournamentEvent::AwardRevoked(_)
+            | TournamentEvent::TeamRulesChanged(_)
+            | TournamentEvent::TeamCreated(_)
+            | TournamentEvent::TeamRenamed(_)
+            | TournamentEvent::TeamDissolved(_)
+            | TournamentEvent::TeamMemberAdded(_)
+            | TournamentEvent::TeamMemberRemoved(_) => {}
         }
     }
 }
@@ -366,7 +381,13 @@ impl TournamentEvent {
             | TournamentEvent::BoardResultDisputed(_)
             | TournamentEvent::BestCountryRuleChanged(_)
             | TournamentEvent::AwardGiven(_)
-            | TournamentEvent::AwardRevoked(_) => Effects::NONE,
+            | TournamentEvent::AwardRevoked(_)
+            | TournamentEvent::TeamRulesChanged(_)
+            | TournamentEvent::TeamCreated(_)
+            | TournamentEvent::TeamRenamed(_)
+            | TournamentEvent::TeamDissolved(_)
+            | TournamentEvent::TeamMemberAdded(_)
+            | TournamentEvent::TeamMemberRemoved(_) => Effects::NONE,
         }
     }
 }

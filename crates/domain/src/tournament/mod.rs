@@ -14,6 +14,7 @@ mod schedule;
 mod seeding;
 mod settings;
 mod standings;
+mod teams;
 #[cfg(test)]
 pub(crate) mod tests;
 
@@ -38,6 +39,11 @@ pub use self::seeding::{RollCallProposal, SeedingCheck};
 pub use self::settings::{
     Attendance, Registration, RegistrationChange, Replacement, ReplacementScores, SeededBoard,
     TournamentSettings,
+};
+pub use self::teams::{
+    AddTeamMember, ChangeTeamRules, CreateTeam, DissolveTeam, RemoveTeamMember, RenameTeam, Team,
+    TeamCreated, TeamDissolved, TeamMemberAdded, TeamMemberRemoved, TeamRenamed, TeamRules,
+    TeamRulesChanged, TeamScore, TeamScoreBasis, TeamStanding, rank_teams,
 };
 use crate::aggregate::{Aggregate, Decision};
 use crate::context::Context;
@@ -162,6 +168,8 @@ pub struct Tournament {
     round_times: BTreeMap<u32, RoundTimes>,
     /// The Best Country rule and the awards given (`docs/tournaments.md#best-country-and-awards`).
     awards: awards::Awards,
+    /// The team rules and the teams (`docs/tournaments.md#teams`).
+    teams: teams::Teams,
 }
 
 impl Tournament {
@@ -1079,6 +1087,12 @@ impl Aggregate for Tournament {
             TournamentCommand::ChangeBestCountryRule(c) => self.change_best_country_rule(c),
             TournamentCommand::GiveAward(c) => self.give_award(c, context),
             TournamentCommand::RevokeAward(c) => self.revoke_award(c),
+            TournamentCommand::ChangeTeamRules(c) => self.change_team_rules(c),
+            TournamentCommand::CreateTeam(c) => self.create_team(c),
+            TournamentCommand::RenameTeam(c) => self.rename_team(c),
+            TournamentCommand::DissolveTeam(c) => self.dissolve_team(c),
+            TournamentCommand::AddTeamMember(c) => self.add_team_member(c, context),
+            TournamentCommand::RemoveTeamMember(c) => self.remove_team_member(c),
         }
     }
 
@@ -1231,6 +1245,12 @@ impl Aggregate for Tournament {
             TournamentEvent::BestCountryRuleChanged(_)
             | TournamentEvent::AwardGiven(_)
             | TournamentEvent::AwardRevoked(_) => self.awards.apply(event),
+            TournamentEvent::TeamRulesChanged(_)
+            | TournamentEvent::TeamCreated(_)
+            | TournamentEvent::TeamRenamed(_)
+            | TournamentEvent::TeamDissolved(_)
+            | TournamentEvent::TeamMemberAdded(_)
+            | TournamentEvent::TeamMemberRemoved(_) => self.teams.apply(event),
         }
     }
 

@@ -162,6 +162,7 @@ impl Tournament {
             sitting_out: sitting_out.iter().copied().map(player_key).collect(),
             playing_twice: playing_twice.iter().copied().map(player_key).collect(),
             top_board: top_board.into_iter().map(player_key).collect(),
+            teams: self.teams_kept_apart(round, &present, sitting_out),
             seed,
         })
     }

@@ -16,6 +16,7 @@ mod plane;
 mod problem;
 mod search;
 mod seats;
+mod teams;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
@@ -59,6 +60,11 @@ pub struct SeedingRequest {
     /// the best k by standings in the last round); the others are seeded as usual.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub top_board: Vec<String>,
+    /// Teams whose members never share a board this round (a team round,
+    /// `docs/tournaments.md#teams`): a hard constraint, refused when it cannot be met. Names
+    /// not among `players`, or sitting out, are ignored. Absent from older requests.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub teams: Vec<Vec<String>>,
     pub seed: u64,
 }
 
@@ -126,6 +132,16 @@ pub enum SeedingError {
     KeepApartSelf(String),
     #[error("the boards given do not fit the request: {0}")]
     BoardsMismatch(String),
+    #[error(
+        "team {team} has {members} seats to fill this round but there are only {boards} boards: team-mates cannot all be kept apart"
+    )]
+    TeamLargerThanBoards { team: usize, members: usize, boards: usize },
+    #[error("team-mates {0:?} and {1:?} are both on the top board")]
+    TeamMatesOnTopBoard(String, String),
+    #[error(
+        "no seating found that keeps every team's members apart ({0:?} and {1:?} share a board)"
+    )]
+    TeamMatesTogether(String, String),
 }
 
 /// Seats the round: boards of `board_size` in seat order, minimising Σ over boards of Σ over
@@ -135,6 +151,7 @@ pub fn seed_round(request: &SeedingRequest) -> Result<Seeding, SeedingError> {
     let problem = problem::Problem::new(request)?;
     let boards = plane::next_parallel_class(&problem)
         .unwrap_or_else(|| search::search(&problem, request.seed));
+    teams::check_apart(&problem, &boards)?;
     Ok(seats::seat_boards(&problem, &boards, request.seed))
 }
 

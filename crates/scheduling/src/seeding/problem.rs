@@ -23,6 +23,9 @@ pub(super) struct Problem {
     pub met: Vec<u32>,
     /// `keep_apart[p * n + q]`: the pair is to be kept apart.
     pub keep_apart: Vec<bool>,
+    /// `team_mates[p * n + q]`: p and q are in the same team this team round (never on a
+    /// board together: their pair cost is [`SAME_PLAYER`]'s).
+    pub team_mates: Vec<bool>,
     /// `cost[p * n + q]`: what seating p and q together costs, (met + 25·keep-apart)²;
     /// [`SAME_PLAYER`] on the diagonal.
     pub cost: Vec<u64>,
@@ -113,6 +116,8 @@ impl Problem {
             }
         }
 
+        let team_mates = super::teams::team_mates(request, &names, &twice, &top_board)?;
+
         let mut met = vec![0u32; n * n];
         let mut seat_counts = vec![0u32; n * k];
         let mut earlier_present = Vec::with_capacity(request.earlier_boards.len());
@@ -148,7 +153,7 @@ impl Problem {
 
         let cost = (0..n * n)
             .map(|pq| {
-                if pq / n == pq % n {
+                if pq / n == pq % n || team_mates[pq] {
                     SAME_PLAYER
                 } else {
                     let weight = u64::from(met[pq])
@@ -168,6 +173,7 @@ impl Problem {
             top_board,
             met,
             keep_apart,
+            team_mates,
             cost,
             seat_counts,
             fresh_seats,

@@ -22,6 +22,7 @@ fn request(players: usize, seed: u64) -> SeedingRequest {
         sitting_out: Vec::new(),
         playing_twice: Vec::new(),
         top_board: Vec::new(),
+        teams: Vec::new(),
         seed,
     }
 }
@@ -278,4 +279,62 @@ fn bad_requests_are_refused_with_one_line() {
         assert_eq!(error.to_string(), message);
         assert!(!error.to_string().contains('\n'));
     }
+}
+
+fn team(members: &[usize]) -> Vec<String> {
+    members.iter().map(|i| format!("P{i}")).collect()
+}
+
+#[test]
+fn team_mates_never_share_a_board_in_a_team_round() {
+    // Given 21 players (three boards) in three teams of three, after two rounds seeded
+    // without teams (which may have put team-mates together)
+    let mut request = request(21, 11);
+    request.earlier_boards = tournament(21, 2, 4).into_iter().flat_map(|s| s.boards).collect();
+    request.teams = vec![team(&[1, 2, 3]), team(&[4, 5, 6]), team(&[7, 8, 21])];
+    // When the team round is seeded
+    let seeding = seed_round(&request).unwrap();
+    // Then every team has one member on each board
+    for members in &request.teams {
+        let mut boards: Vec<usize> = members
+            .iter()
+            .map(|name| seeding.boards.iter().position(|b| b.iter().any(|s| &s.player == name)))
+            .map(Option::unwrap)
+            .collect();
+        boards.sort_unstable();
+        assert_eq!(boards, [0, 1, 2], "{members:?} in {:?}", seeding.boards);
+    }
+}
+
+#[test]
+fn a_team_with_more_seats_than_boards_is_refused_and_absent_members_do_not_count() {
+    let mut request = request(14, 2);
+    request.teams = vec![team(&[1, 2, 3])];
+    assert_eq!(
+        seed_round(&request),
+        Err(SeedingError::TeamLargerThanBoards { team: 1, members: 3, boards: 2 })
+    );
+    // A member sitting out is not seated: the two others go on different boards.
+    request.players.push("P15".into());
+    request.sitting_out = vec!["P3".into()];
+    let seeding = seed_round(&request).unwrap();
+    let board_of =
+        |name: &str| seeding.boards.iter().position(|b| b.iter().any(|s| s.player == name));
+    assert_ne!(board_of("P1"), board_of("P2"));
+    // Team-mates on the fixed top board cannot be kept apart either.
+    let mut top = request.clone();
+    top.sitting_out = vec!["P15".into()];
+    top.teams = vec![team(&[1, 2])];
+    top.top_board = team(&[1, 2, 4, 5, 6, 7, 8]);
+    assert_eq!(seed_round(&top), Err(SeedingError::TeamMatesOnTopBoard("P1".into(), "P2".into())));
+}
+
+#[test]
+fn a_request_without_teams_keeps_its_canonical_json() {
+    let request = request(7, 1);
+    let json = serde_json::to_string(&request).unwrap();
+    assert!(!json.contains("teams"), "{json}");
+    let mut with_teams = request.clone();
+    with_teams.teams = vec![team(&[1, 2])];
+    assert_ne!(with_teams.digest(), request.digest());
 }

@@ -37,6 +37,8 @@ pub enum ExportTableValue {
     Results,
     /// One row per player, best first.
     Standings,
+    /// A tournament's team standings, one row per team, best first.
+    Teams,
 }
 
 impl From<ExportTableValue> for ExportTable {
@@ -44,6 +46,7 @@ impl From<ExportTableValue> for ExportTable {
         match value {
             ExportTableValue::Results => ExportTable::Results,
             ExportTableValue::Standings => ExportTable::Standings,
+            ExportTableValue::Teams => ExportTable::Teams,
         }
     }
 }

@@ -12,5 +12,6 @@ pub(super) mod progress;
 pub(super) mod query;
 mod rounds;
 pub(super) mod subscription;
+pub(super) mod teams;
 pub(super) mod times;
 pub(super) mod types;

@@ -153,6 +153,21 @@ impl Tournament {
         self.award_list()
     }
 
+    /// The team rules (`docs/tournaments.md#teams`).
+    async fn team_rules(&self) -> super::teams::TeamRulesValue {
+        self.team_rules_value()
+    }
+
+    /// The teams standing, in the order created, with their members.
+    async fn teams(&self) -> Vec<super::teams::TournamentTeam> {
+        self.team_list()
+    }
+
+    /// The team standings over the boards finished so far (live while the tournament runs).
+    async fn team_standings(&self) -> GatewayResult<Vec<super::teams::TeamStandingRow>> {
+        self.team_standing_list()
+    }
+
     /// The board game played (e.g. "Diplomacy").
     async fn game(&self) -> &str {
         &self.settings().game
