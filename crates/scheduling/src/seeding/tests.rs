@@ -23,6 +23,7 @@ fn request(players: usize, seed: u64) -> SeedingRequest {
         playing_twice: Vec::new(),
         top_board: Vec::new(),
         seed,
+        power_preferences: None,
     }
 }
 
