@@ -207,6 +207,10 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
             TournamentCommand::ChangeBestCountryRule(_) => &[EventType::BestCountryRuleChanged],
             TournamentCommand::GiveAward(_) => &[EventType::AwardGiven],
             TournamentCommand::RevokeAward(_) => &[EventType::AwardRevoked],
+            TournamentCommand::ChangePowerAssignment(_) => &[EventType::PowerAssignmentChanged],
+            TournamentCommand::SubmitPowerPreferences(_) => &[EventType::PowerPreferencesSubmitted],
+            TournamentCommand::SetBoardPowers(_) => &[EventType::BoardPowersSet],
+            TournamentCommand::ChoosePower(_) => &[EventType::PowerChosen],
         },
         AppCommand::Calendar(CalendarCommand::Rotate(_)) => {
             &[EventType::CalendarFeedIssued, EventType::CalendarFeedRotated]

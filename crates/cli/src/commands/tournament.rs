@@ -44,6 +44,9 @@ pub enum TournamentCommand {
     BestCountries(TournamentRef),
     /// List, give or revoke a tournament's named awards.
     Award(super::awards::AwardArgs),
+    /// How powers are given, the players' rankings, setting and choosing a board's powers
+    /// (docs/tournaments.md#power-assignment).
+    Powers(super::powers::PowersArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -101,6 +104,7 @@ pub async fn run(args: TournamentArgs) -> Result<ExitCode, CliError> {
         TournamentCommand::WalkIns(args) => walk_ins(args).await,
         TournamentCommand::BestCountries(of) => super::awards::best_countries(of).await,
         TournamentCommand::Award(args) => super::awards::award(args).await,
+        TournamentCommand::Powers(args) => super::powers::run(args).await,
     }
 }
 

@@ -5,6 +5,7 @@ use league_scoring::GameResult;
 use super::Tournament;
 use super::awards::{ChangeBestCountryRule, GiveAward, RevokeAward};
 use super::confirmation::{ConfirmBoardResult, DisputeBoardResult};
+use super::powers::{ChangePowerAssignment, ChoosePower, SetBoardPowers, SubmitPowerPreferences};
 use super::progress::RecordBoardProgress;
 use super::schedule::{RoundTimes, Schedule};
 use super::settings::{Attendance, RegistrationChange, Replacement, TournamentSettings};
@@ -183,6 +184,10 @@ pub enum TournamentCommand {
     ChangeBestCountryRule(ChangeBestCountryRule),
     GiveAward(GiveAward),
     RevokeAward(RevokeAward),
+    ChangePowerAssignment(ChangePowerAssignment),
+    SubmitPowerPreferences(SubmitPowerPreferences),
+    SetBoardPowers(SetBoardPowers),
+    ChoosePower(ChoosePower),
 }
 
 macro_rules! tournament_commands {
@@ -232,7 +237,11 @@ tournament_commands!(
     DisputeBoardResult => DisputeResult,
     ChangeBestCountryRule => ChangeBestCountryRule,
     GiveAward => GiveAward,
-    RevokeAward => RevokeAward
+    RevokeAward => RevokeAward,
+    ChangePowerAssignment => ChangePowerAssignment,
+    SubmitPowerPreferences => SubmitPowerPreferences,
+    SetBoardPowers => SetBoardPowers,
+    ChoosePower => ChoosePower
 );
 
 impl TournamentCommand {
@@ -258,6 +267,9 @@ impl TournamentCommand {
             }
             TournamentCommand::AddCoOrganiser(c) => vec![c.player_id],
             TournamentCommand::GiveAward(c) => vec![c.player_id],
+            TournamentCommand::SubmitPowerPreferences(c) => {
+                c.rankings.iter().map(|(player, _)| *player).collect()
+            }
             TournamentCommand::AnswerRollCall(c) => vec![c.player_id],
             TournamentCommand::Swap(c) => vec![c.first, c.second],
             TournamentCommand::SeedRound(c) => tournament.present(c.round),
@@ -273,7 +285,10 @@ impl TournamentCommand {
             | TournamentCommand::ConfirmResult(_)
             | TournamentCommand::DisputeResult(_)
             | TournamentCommand::ChangeBestCountryRule(_)
-            | TournamentCommand::RevokeAward(_) => Vec::new(),
+            | TournamentCommand::RevokeAward(_)
+            | TournamentCommand::ChangePowerAssignment(_)
+            | TournamentCommand::SetBoardPowers(_)
+            | TournamentCommand::ChoosePower(_) => Vec::new(),
         }
     }
 }

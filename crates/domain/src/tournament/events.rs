@@ -7,6 +7,10 @@ use serde::{Deserialize, Serialize};
 
 pub use super::awards::{AwardGiven, AwardRevoked, BestCountryRuleChanged};
 pub use super::confirmation::{BoardResultAwaitingConfirmation, BoardResultDisputed};
+pub use super::powers::{
+    BoardPowerChoiceOpened, BoardPowersSet, PowerAssignmentChanged, PowerChosen,
+    PowerPreferencesSubmitted,
+};
 pub use super::progress::BoardProgressRecorded;
 use super::schedule::{RoundTimes, Schedule};
 use super::settings::{Attendance, Registration, Replacement, SeededBoard, TournamentSettings};
@@ -281,6 +285,11 @@ macro_rules! tournament_events {
                 BestCountryRuleChanged = "BestCountryRuleChanged" version 1,
                 AwardGiven = "AwardGiven" version 1 notify [AwardsChanged],
                 AwardRevoked = "AwardRevoked" version 1 notify [AwardsChanged],
+                PowerAssignmentChanged = "PowerAssignmentChanged" version 1,
+                PowerPreferencesSubmitted = "PowerPreferencesSubmitted" version 1,
+                BoardPowersSet = "BoardPowersSet" version 1,
+                BoardPowerChoiceOpened = "BoardPowerChoiceOpened" version 1,
+                PowerChosen = "PowerChosen" version 1,
             }
         }
     };
@@ -325,7 +334,12 @@ impl TournamentEvent {
             | TournamentEvent::BoardResultDisputed(_)
             | TournamentEvent::BestCountryRuleChanged(_)
             | TournamentEvent::AwardGiven(_)
-            | TournamentEvent::AwardRevoked(_) => {}
+            | TournamentEvent::AwardRevoked(_)
+            | TournamentEvent::PowerAssignmentChanged(_)
+            | TournamentEvent::PowerPreferencesSubmitted(_)
+            | TournamentEvent::BoardPowersSet(_)
+            | TournamentEvent::BoardPowerChoiceOpened(_)
+            | TournamentEvent::PowerChosen(_) => {}
         }
     }
 }
@@ -366,7 +380,12 @@ impl TournamentEvent {
             | TournamentEvent::BoardResultDisputed(_)
             | TournamentEvent::BestCountryRuleChanged(_)
             | TournamentEvent::AwardGiven(_)
-            | TournamentEvent::AwardRevoked(_) => Effects::NONE,
+            | TournamentEvent::AwardRevoked(_)
+            | TournamentEvent::PowerAssignmentChanged(_)
+            | TournamentEvent::PowerPreferencesSubmitted(_)
+            | TournamentEvent::BoardPowersSet(_)
+            | TournamentEvent::BoardPowerChoiceOpened(_)
+            | TournamentEvent::PowerChosen(_) => Effects::NONE,
         }
     }
 }

@@ -9,6 +9,7 @@ mod awards;
 pub(crate) mod commands;
 mod confirmation;
 pub(crate) mod events;
+mod powers;
 mod progress;
 mod schedule;
 mod seeding;
@@ -32,6 +33,11 @@ pub use self::confirmation::{
     PendingResult,
 };
 pub use self::events::*;
+pub use self::powers::{
+    BoardPowerChoiceOpened, BoardPowersSet, ChangePowerAssignment, ChoosePower, PowerAssignment,
+    PowerAssignmentChanged, PowerAssignmentRule, PowerChoice, PowerChosen,
+    PowerPreferencesSubmitted, SetBoardPowers, SubmitPowerPreferences,
+};
 pub use self::progress::{BoardProgress, BoardProgressRecorded, ProgressYear, RecordBoardProgress};
 pub use self::schedule::{RoundTimes, Schedule, Venue};
 pub use self::seeding::{RollCallProposal, SeedingCheck};
@@ -162,6 +168,9 @@ pub struct Tournament {
     round_times: BTreeMap<u32, RoundTimes>,
     /// The Best Country rule and the awards given (`docs/tournaments.md#best-country-and-awards`).
     awards: awards::Awards,
+    /// How powers are given, the players' rankings, boards still choosing
+    /// (`docs/tournaments.md#power-assignment`).
+    powers: powers::Powers,
 }
 
 impl Tournament {
@@ -703,21 +712,23 @@ impl Tournament {
         let seeding = league_scheduling::seed_round(&request)
             .map_err(|error| DomainError::CannotSeed(error.to_string()))?;
         let boards = seeded_boards(c.tournament_id, c.round, &seeding)?;
-        Ok(vec![TournamentEvent::RoundSeeded(RoundSeeded {
+        let seeded = RoundSeeded {
             tournament_id: c.tournament_id,
             round: c.round,
             boards,
             sitting_out: plan.0,
             playing_twice: plan.1,
             top_board: !request.top_board.is_empty(),
-            algorithm: league_scheduling::SEEDING_ALGORITHM.to_owned(),
+            algorithm: request.algorithm().to_owned(),
             seed: c.seed,
             inputs_digest: request.digest(),
             repeat_score: seeding.repeat_score,
             seat_repeats: seeding.seat_repeats,
             keep_apart_met: seeding.keep_apart_met,
             seeded_by: c.actor,
-        })])
+        };
+        let choices = self.power_choices_opened(&seeded);
+        Ok([TournamentEvent::RoundSeeded(seeded)].into_iter().chain(choices).collect())
     }
 
     fn swap(
@@ -777,6 +788,7 @@ impl Tournament {
             c.board_id,
             "report the result of a board they are not seated on",
         )?;
+        self.refuse_while_choosing(c.board_id)?;
         if board.result.is_some() {
             return Err(DomainError::conflict(format!(
                 "board {} already has a result; use a correction",
@@ -1079,6 +1091,12 @@ impl Aggregate for Tournament {
             TournamentCommand::ChangeBestCountryRule(c) => self.change_best_country_rule(c),
             TournamentCommand::GiveAward(c) => self.give_award(c, context),
             TournamentCommand::RevokeAward(c) => self.revoke_award(c),
+            TournamentCommand::ChangePowerAssignment(c) => self.change_power_assignment(c),
+            TournamentCommand::SubmitPowerPreferences(c) => {
+                self.submit_power_preferences(c, context)
+            }
+            TournamentCommand::SetBoardPowers(c) => self.set_board_powers(c),
+            TournamentCommand::ChoosePower(c) => self.choose_power(c),
         }
     }
 
@@ -1231,6 +1249,11 @@ impl Aggregate for Tournament {
             TournamentEvent::BestCountryRuleChanged(_)
             | TournamentEvent::AwardGiven(_)
             | TournamentEvent::AwardRevoked(_) => self.awards.apply(event),
+            TournamentEvent::PowerAssignmentChanged(_)
+            | TournamentEvent::PowerPreferencesSubmitted(_)
+            | TournamentEvent::BoardPowersSet(_)
+            | TournamentEvent::BoardPowerChoiceOpened(_)
+            | TournamentEvent::PowerChosen(_) => self.apply_powers(event),
         }
     }
 

@@ -163,6 +163,7 @@ impl Tournament {
             playing_twice: playing_twice.iter().copied().map(player_key).collect(),
             top_board: top_board.into_iter().map(player_key).collect(),
             seed,
+            power_preferences: self.seeding_preferences(&present),
         })
     }
 
@@ -203,14 +204,6 @@ impl Tournament {
             boards_match: false,
             problem: None,
         };
-        if recorded.algorithm != league_scheduling::SEEDING_ALGORITHM {
-            check.problem = Some(format!(
-                "recorded with {}, this build seeds with {}",
-                recorded.algorithm,
-                league_scheduling::SEEDING_ALGORITHM
-            ));
-            return check;
-        }
         let request = match self.seeding_request(
             recorded.round,
             recorded.seed,
@@ -223,6 +216,14 @@ impl Tournament {
                 return check;
             }
         };
+        if recorded.algorithm != request.algorithm() {
+            check.problem = Some(format!(
+                "recorded with {}, this build seeds it with {}",
+                recorded.algorithm,
+                request.algorithm()
+            ));
+            return check;
+        }
         check.recomputed_digest = request.digest();
         match seed_round(&request) {
             Ok(seeding) => {
