@@ -7,22 +7,13 @@
 // document sent fits schema.graphql.
 import { test, expect } from "@playwright/test";
 import { ADMIN } from "./server.js";
-import { setUp, accessibilityProblems, sidewaysScroll, PHONE, DESKTOP } from "./harness.js";
+import { setUp, pageIsSound, PHONE, DESKTOP } from "./harness.js";
 
 test("an entrant ranks the powers and the director seeds by preferences", async ({ browser }, info) => {
   const harness = await setUp(browser, info);
   if (!harness) return;
   const { server, newContext, signIn } = harness;
   try {
-    /** The 360 px and axe checks of the page as it stands. @param {import("@playwright/test").Page} page */
-    const checkPage = async (page) => {
-      expect(await accessibilityProblems(page)).toEqual([]);
-      const size = page.viewportSize();
-      await page.setViewportSize({ width: 360, height: size?.height ?? 800 });
-      expect(await sidewaysScroll(page)).toBe(0);
-      if (size) await page.setViewportSize(size);
-    };
-
     for (const [label, device, first, second] of /** @type {const} */ ([["Phone", PHONE, "Italy", "France"], ["Desktop", DESKTOP, "Turkey", "Russia"]])) {
       /** @type {{ id: string, token: string, name: string }[]} */
       const players = [];
@@ -52,7 +43,7 @@ test("an entrant ranks the powers and the director seeds by preferences", async 
         await section.getByRole("button", { name: "Save my ranking" }).click();
         actions += 1;
         await expect(section).toContainText(`Your ranking: ${first}, ${second}.`);
-        await checkPage(page);
+        await pageIsSound(page);
         console.log(`${label}: an entrant ranked the powers in ${actions} actions`);
       });
 
@@ -72,7 +63,7 @@ test("an entrant ranks the powers and the director seeds by preferences", async 
         const round = admin.locator(`section.round[data-round="1"]`);
         await expect(round.locator("table.boards tbody tr")).toHaveCount(1);
         await expect(round.locator("ul.seats li").filter({ hasText: ranker.name })).toContainText(first);
-        await checkPage(admin);
+        await pageIsSound(admin);
         console.log(`${label}: the director set the method and seeded in ${actions} actions`);
       });
 

@@ -1199,6 +1199,7 @@ impl Aggregate for Tournament {
                     round.playing_twice.iter_mut().for_each(swap);
                     round.swaps.push(e.clone());
                 }
+                self.powers.swap_in_choices(e);
             }
             TournamentEvent::BoardFinished(e) => {
                 if let Some(board) = self.board_mut(e.board_id) {

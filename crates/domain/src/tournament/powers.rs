@@ -147,6 +147,19 @@ impl PowerChoice {
     }
 }
 
+impl Powers {
+    /// A swap before the round started exchanges the two players in any choosing order too.
+    pub(super) fn swap_in_choices(&mut self, swap: &super::RoundPlayersSwapped) {
+        for player in self.choosing.values_mut().flat_map(|c| &mut c.order) {
+            if *player == swap.first {
+                *player = swap.second;
+            } else if *player == swap.second {
+                *player = swap.first;
+            }
+        }
+    }
+}
+
 /// The power-assignment state a tournament folds.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Powers {

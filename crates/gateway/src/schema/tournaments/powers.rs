@@ -98,7 +98,7 @@ impl Tournament {
     pub(super) fn power_preference_csv(&self, caller: Caller) -> GatewayResult<String> {
         if !self.sees_all_preferences(caller) {
             return Err(GatewayError::Forbidden(
-                "only the tournament's organisers export the rankings".into(),
+                "only the tournament's organisers export the rankings",
             ));
         }
         let rows = self.app.power_preference_rows(&self.state);
@@ -174,9 +174,15 @@ impl PowersMutation {
         tournament_id: ID,
         list: String,
     ) -> GatewayResult<Tournament> {
-        let actor = caller(ctx).actor()?;
+        let caller = caller(ctx);
+        let actor = caller.actor()?;
         let id = parse_id(&tournament_id, "tournamentId")?;
         let before = tournament(ctx, id).await?;
+        if !before.sees_all_preferences(caller) {
+            return Err(GatewayError::Forbidden(
+                "only the tournament's organisers record a list of rankings",
+            ));
+        }
         let rankings = app(ctx).read_power_preference_list(&before.state, &list)?;
         let command = SubmitPowerPreferences { actor, tournament_id: id.into(), rankings };
         execute(ctx, command, None).await?;
