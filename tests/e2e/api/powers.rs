@@ -19,6 +19,8 @@ const POWERS: &str = "query($t: ID!) {
     powerPreferencesCsv
   }
 }";
+const MINE: &str =
+    "query($t: ID!) { tournament(id: $t) { powerPreferences { player { id } powers } } }";
 const METHOD: &str = "mutation($t: ID!, $m: PowerAssignment!) {
   changePowerAssignment(tournamentId: $t, method: $m) { id } }";
 const RANK: &str = "mutation($t: ID!, $p: ID, $w: [String!]!) {
@@ -100,7 +102,7 @@ async fn powers_by_preference_by_hand_and_by_choice(db: TestDatabase) {
     let state = server.data(Some(ADMIN), POWERS, json!({ "t": id })).await["tournament"].clone();
     assert_eq!(state["powerPreferences"][0]["powers"], json!(["France", "England"]));
     assert_eq!(state["powerPreferences"].as_array().unwrap().len(), 4);
-    let mine = server.data(Some(&players[1].token), POWERS, json!({ "t": id })).await;
+    let mine = server.data(Some(&players[1].token), MINE, json!({ "t": id })).await;
     assert_eq!(mine["tournament"]["powerPreferences"][0]["powers"], json!(["Germany", "Italy"]));
     assert_eq!(mine["tournament"]["powerPreferences"].as_array().unwrap().len(), 1, "own only");
 
@@ -127,7 +129,7 @@ async fn powers_by_preference_by_hand_and_by_choice(db: TestDatabase) {
     let verified = league(&["tournament", "verify-seeding", "--tournament", &id], &db);
     assert_eq!(verified.status.code(), Some(0), "{}", stdout(&verified));
 
-    // A director swaps France and Germany by hand over GraphQL; the CLI sets them back.
+    // A director swaps France and Germany by hand, then sets them back.
     let swapped: Vec<Value> = seats
         .iter()
         .map(|(player, power)| {
@@ -142,24 +144,18 @@ async fn powers_by_preference_by_hand_and_by_choice(db: TestDatabase) {
     let set = server.gql(Some(ADMIN), SET, json!({ "t": id, "b": board, "s": swapped })).await;
     assert!(set["errors"].is_null(), "{set}");
     assert_eq!(power_of(&powers_of(&server, &id, &board).await, &players[0].id), "Germany");
-    let mut args = vec!["tournament", "powers", "set", "--tournament", &id, "--board", &board];
-    let seat_args: Vec<String> = seats.iter().map(|(p, power)| format!("{power}={p}")).collect();
-    for seat in &seat_args {
-        args.extend(["--seat", seat]);
-    }
-    let set_back = league(&args, &db);
-    assert_eq!(set_back.status.code(), Some(0), "{}", stdout(&set_back));
+    let back: Vec<Value> =
+        seats.iter().map(|(player, power)| json!({ "power": power, "playerId": player })).collect();
+    let set = server.gql(Some(ADMIN), SET, json!({ "t": id, "b": board, "s": back })).await;
+    assert!(set["errors"].is_null(), "{set}");
     assert_eq!(powers_of(&server, &id, &board).await, seats);
 
-    // Round 2 by ordered choice (set with the CLI): the best placed picks first.
+    // Round 2 by ordered choice: the best placed picks first.
     let round_one = seats_of(&server, &id, &board).await;
     let reported = report(&server, ADMIN, &id, &board, diplomacy_result(&round_one)).await;
     assert!(reported["errors"].is_null(), "{reported}");
-    let method = league(
-        &["tournament", "powers", "method", "--method", "ordered-choice", "--tournament", &id],
-        &db,
-    );
-    assert_eq!(method.status.code(), Some(0), "{}", stdout(&method));
+    let method = json!({ "t": id, "m": "ORDERED_CHOICE" });
+    assert!(server.gql(Some(ADMIN), METHOD, method).await["errors"].is_null());
     for player in &players {
         check_in(&server, player, &id, 2, false).await;
     }
@@ -180,42 +176,71 @@ async fn powers_by_preference_by_hand_and_by_choice(db: TestDatabase) {
     let early = report(&server, ADMIN, &id, &board, diplomacy_result(&seats_now)).await;
     assert_eq!(code(&early), "CONFLICT", "a choosing board takes no result");
     let token = |player: &str| players.iter().find(|p| p.id == player).unwrap().token.clone();
-    let out_of_turn = json!({ "t": id, "b": board, "w": "Italy" });
-    assert_eq!(code(&server.gql(Some(&token(&order[1])), CHOOSE, out_of_turn).await), "CONFLICT");
-    let picked = server
-        .gql(Some(&token(&order[0])), CHOOSE, json!({ "t": id, "b": board, "w": "Italy" }))
-        .await;
+    let pick = |power: &str| json!({ "t": id, "b": board, "w": power });
+    assert_eq!(code(&server.gql(Some(&token(&order[1])), CHOOSE, pick("Italy")).await), "CONFLICT");
+    let picked = server.gql(Some(&token(&order[0])), CHOOSE, pick("Italy")).await;
     assert!(picked["errors"].is_null(), "{picked}");
+    let taken = server.gql(Some(&token(&order[1])), CHOOSE, pick("italy")).await;
+    assert_eq!(code(&taken), "CONFLICT", "Italy is taken");
+    for (player, power) in order[1..5].iter().zip(["Austria", "England", "France", "Germany"]) {
+        let picked = server.gql(Some(&token(player)), CHOOSE, pick(power)).await;
+        assert!(picked["errors"].is_null(), "{picked}");
+    }
     let shown = league(&["tournament", "powers", "show", "--tournament", &id], &db);
     let shown: Value = serde_json::from_str(&stdout(&shown)).unwrap();
-    assert_eq!(shown["choosing"][0]["picked"], json!(["Italy"]));
-    assert_eq!(shown["choosing"][0]["next"], order[1].as_str());
-    for (player, power) in
-        order[1..6].iter().zip(["Austria", "England", "France", "Germany", "Russia"])
-    {
-        let cli = league(
-            &[
-                "tournament",
-                "powers",
-                "choose",
-                "--tournament",
-                &id,
-                "--board",
-                &board,
-                "--player",
-                player,
-                "--power",
-                power,
-            ],
-            &db,
-        );
-        assert_eq!(cli.status.code(), Some(0), "{}", stdout(&cli));
+    assert_eq!(shown["assignment"]["method"], "ORDERED_CHOICE");
+    assert_eq!(
+        shown["choosing"][0]["picked"],
+        json!(["Italy", "Austria", "England", "France", "Germany"])
+    );
+    assert_eq!(shown["choosing"][0]["next"], order[5].as_str());
+
+    // Last, as the server does not read what another process writes to SQLite: the CLI
+    // makes the sixth pick, then gives the first picker Turkey and the last Italy.
+    let cli = league(
+        &[
+            "tournament",
+            "powers",
+            "choose",
+            "--tournament",
+            &id,
+            "--board",
+            &board,
+            "--player",
+            &order[5],
+            "--power",
+            "Russia",
+        ],
+        &db,
+    );
+    assert_eq!(cli.status.code(), Some(0), "{}", stdout(&cli));
+    let shown: Value = serde_json::from_str(&stdout(&cli)).unwrap();
+    assert_eq!(shown["choosing"], json!([]), "six picks leave the seventh the power left");
+    let call = league(&["tournament", "boards", "--round", "2", "--tournament", &id], &db);
+    let name = |player: &str| {
+        let n = (0..7).find(|i| players[*i].id == player).unwrap();
+        format!("Ranker {}", n + 1)
+    };
+    assert!(
+        stdout(&call).contains(&format!("Turkey     {}", name(&order[6]))),
+        "{}",
+        stdout(&call)
+    );
+    let mut args: Vec<&str> =
+        vec!["tournament", "powers", "set", "--tournament", &id, "--board", &board];
+    let seat_args: Vec<String> = order
+        .iter()
+        .zip(["Turkey", "Austria", "England", "France", "Germany", "Russia", "Italy"])
+        .map(|(player, power)| format!("{power}={player}"))
+        .collect();
+    for seat in &seat_args {
+        args.extend(["--seat", seat.as_str()]);
     }
-    let done = server.data(None, CHOICE, json!({ "t": id, "b": board })).await;
-    assert!(done["tournament"]["board"]["powerChoice"].is_null());
-    let seats = powers_of(&server, &id, &board).await;
-    assert_eq!(power_of(&seats, &order[0]), "Italy");
-    assert_eq!(power_of(&seats, &order[6]), "Turkey", "the last player gets the power left");
+    let set = league(&args, &db);
+    assert_eq!(set.status.code(), Some(0), "{}", stdout(&set));
+    let call = stdout(&league(&["tournament", "boards", "--round", "2", "--tournament", &id], &db));
+    assert!(call.contains(&format!("Turkey     {}", name(&order[0]))), "{call}");
+    assert!(call.contains(&format!("Italy      {}", name(&order[6]))), "{call}");
     let verified = league(&["tournament", "verify-seeding", "--tournament", &id], &db);
     assert_eq!(verified.status.code(), Some(0), "{}", stdout(&verified));
 }
