@@ -254,7 +254,7 @@ const TOURNAMENT_STANDING = `
   rounds { round score satOut dropped boards { board score dropped } } separatedBy { code label }`;
 
 /** A board as the tournament page shows it: seats, scores and each correction's reason. */
-const TOURNAMENT_PAGE_BOARD = `id number finished corrections correctionReasons seats { seat label player { id name } } scores { score player { id } }`;
+const TOURNAMENT_PAGE_BOARD = `id number finished corrections correctionReasons seats { seat label player { id name } } scores { score player { id } } powerChoice { order { id name } picked next { id name } }`;
 
 /** A tournament's page: settings, entrants, the open roll call, every seeded round. */
 /** Each power's Best Country leaders (docs/tournaments.md#best-country-and-awards). */
@@ -287,6 +287,8 @@ query Tournament($id: ID!) {
     teamRules { maxSize teamRounds basis best }
     teams { number name members { id name } }
     teamStandings { ${TEAM_STANDING} }
+    powerAssignment { method topBoardOrderedChoice }
+    powerPreferences { player { id name } powers }
     rounds {
       number started completed topBoard
       sittingOut { id name }
@@ -760,4 +762,24 @@ mutation AddTeamMember($tournamentId: ID!, $number: Int!, $playerId: ID!, $idemp
 export const REMOVE_TEAM_MEMBER = /* GraphQL */ `
 mutation RemoveTeamMember($tournamentId: ID!, $number: Int!, $playerId: ID!, $idempotencyKey: String) {
   removeTeamMember(tournamentId: $tournamentId, number: $number, playerId: $playerId, idempotencyKey: $idempotencyKey) { id }
+/** Power assignment: the method, rankings (one's own or a pasted list) and a pick in turn
+ * (docs/tournaments.md#power-assignment). */
+export const CHANGE_POWER_ASSIGNMENT = /* GraphQL */ `
+mutation ChangePowerAssignment($tournamentId: ID!, $method: PowerAssignment!, $topBoardOrderedChoice: Boolean) {
+  changePowerAssignment(tournamentId: $tournamentId, method: $method, topBoardOrderedChoice: $topBoardOrderedChoice) { id }
+}`;
+
+export const SUBMIT_POWER_PREFERENCES = /* GraphQL */ `
+mutation SubmitPowerPreferences($tournamentId: ID!, $powers: [String!]!) {
+  submitPowerPreferences(tournamentId: $tournamentId, powers: $powers) { id }
+}`;
+
+export const PASTE_POWER_PREFERENCES = /* GraphQL */ `
+mutation PastePowerPreferences($tournamentId: ID!, $list: String!) {
+  pastePowerPreferences(tournamentId: $tournamentId, list: $list) { id }
+}`;
+
+export const CHOOSE_POWER = /* GraphQL */ `
+mutation ChoosePower($tournamentId: ID!, $boardId: ID!, $playerId: ID, $power: String!) {
+  choosePower(tournamentId: $tournamentId, boardId: $boardId, playerId: $playerId, power: $power) { id }
 }`;

@@ -26,6 +26,7 @@ import { renderChecks, renderMyBoards, renderRounds } from "./tournament-rounds.
 import { nextAction, renderNext } from "./tournament-next.js";
 import { renderBestCountries } from "./awards.js";
 import { renderTeams } from "./teams.js";
+import { renderPowers } from "./powers.js";
 
 /** @typedef {import("./tournament-common.js").TournamentPage} TournamentPage */
 
@@ -153,6 +154,7 @@ export async function tournamentView(main, [id]) {
   const checks = h("section", { "aria-labelledby": "checks-h", id: "seeding-checks" });
   const bestCountries = h("section", { "aria-labelledby": "best-countries-h", id: "best-countries" });
   const teams = h("section", { "aria-labelledby": "teams-h", id: "teams" });
+  const powers = h("section", { "aria-labelledby": "powers-h", id: "powers" });
   const walkIns = page.director ? h("p", {}, h("a", { href: `/tournaments/${id}/walk-ins` }, "Register and enter walk-ins")) : null;
   const sheet = page.director
     ? h("p", {}, h("a", { href: `/tournaments/${id}/sign-in-sheet` }, "Sign-in QR codes for every entrant (print)"))
@@ -168,6 +170,7 @@ export async function tournamentView(main, [id]) {
       standingsBody),
     bestCountries,
     teams,
+    powers,
     page.director ? laterRollCall : null,
     oneStepAway("earlier-rounds", h("span", {}, "Earlier rounds"), false, earlier),
     oneStepAway("entrants-more", entrantsSummary, beforeFirstRound && page.director, entrants, walkIns, sheet),
@@ -202,6 +205,7 @@ export async function tournamentView(main, [id]) {
     renderStandings(roundSelect, standingsBody, page);
     renderBestCountries(bestCountries, page);
     renderTeams(teams, page);
+    renderPowers(powers, page);
   };
   const stop = await followTournament(page, live, () => keepFocus(main, render), roundSelect);
   renderChecks(checks, id);

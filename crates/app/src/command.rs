@@ -147,5 +147,9 @@ app_command_from!(
     CreateSeries => Series,
     AddSeriesEvent => Series,
     RemoveSeriesEvent => Series,
-    ChangeSeriesSettings => Series
+    ChangeSeriesSettings => Series,
+    ChangePowerAssignment => Tournament,
+    SubmitPowerPreferences => Tournament,
+    SetBoardPowers => Tournament,
+    ChoosePower => Tournament
 );

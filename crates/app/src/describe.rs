@@ -64,6 +64,18 @@ pub fn best_country_rule_words(rule: &league_domain::BestCountryRule) -> String 
     format!("Best Country: {by}; {boards}")
 }
 
+/// How powers are given, in words (`docs/tournaments.md#power-assignment`).
+pub fn power_assignment_words(rule: &league_domain::PowerAssignmentRule) -> String {
+    let method = match rule.method {
+        league_domain::PowerAssignment::Automatic => "automatic",
+        league_domain::PowerAssignment::Preferences => "by preferences, lowest placed first",
+        league_domain::PowerAssignment::Manual => "set by the directors",
+        league_domain::PowerAssignment::OrderedChoice => "ordered choice at the board",
+    };
+    let top = if rule.top_board_ordered_choice { "; top board by ordered choice" } else { "" };
+    format!("Powers: {method}{top}")
+}
+
 fn registration_words(registration: &Registration) -> String {
     let mut words = vec![if registration.closed { "closed" } else { "open" }.to_owned()];
     match (registration.opens_at, registration.closes_at) {
@@ -395,6 +407,33 @@ impl Words<'_> {
             TournamentEvent::TeamMemberRemoved(e) => {
                 format!("{} taken out of team {}", self.name(e.player_id.into()), e.team)
             }
+            TournamentEvent::PowerAssignmentChanged(e) => power_assignment_words(&e.rule),
+            TournamentEvent::PowerPreferencesSubmitted(e) if e.powers.is_empty() => {
+                format!("{} cleared their ranking of the powers", self.name(e.player_id.into()))
+            }
+            TournamentEvent::PowerPreferencesSubmitted(e) => format!(
+                "{} ranked the powers: {}",
+                self.name(e.player_id.into()),
+                e.powers.join(", ")
+            ),
+            TournamentEvent::BoardPowersSet(e) => format!(
+                "{}'s powers set by a director",
+                self.board_label(e.tournament_id.into(), e.board_id.into()).await
+            ),
+            TournamentEvent::BoardPowerChoiceOpened(e) => format!(
+                "{} chooses its powers in turn, {} first",
+                self.board_label(e.tournament_id.into(), e.board_id.into()).await,
+                match e.order.first() {
+                    Some(first) => self.name((*first).into()),
+                    None => "nobody".to_owned(),
+                }
+            ),
+            TournamentEvent::PowerChosen(e) => format!(
+                "{} chose {} on {}",
+                self.name(e.player_id.into()),
+                e.power,
+                self.board_label(e.tournament_id.into(), e.board_id.into()).await
+            ),
             TournamentEvent::TournamentScheduleChanged(e) => {
                 format!("Schedule: {}", schedule_words(&e.schedule))
             }

@@ -213,6 +213,10 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
             TournamentCommand::DissolveTeam(_) => &[EventType::TeamDissolved],
             TournamentCommand::AddTeamMember(_) => &[EventType::TeamMemberAdded],
             TournamentCommand::RemoveTeamMember(_) => &[EventType::TeamMemberRemoved],
+            TournamentCommand::ChangePowerAssignment(_) => &[EventType::PowerAssignmentChanged],
+            TournamentCommand::SubmitPowerPreferences(_) => &[EventType::PowerPreferencesSubmitted],
+            TournamentCommand::SetBoardPowers(_) => &[EventType::BoardPowersSet],
+            TournamentCommand::ChoosePower(_) => &[EventType::PowerChosen],
         },
         AppCommand::Calendar(CalendarCommand::Rotate(_)) => {
             &[EventType::CalendarFeedIssued, EventType::CalendarFeedRotated]

@@ -61,6 +61,7 @@ mod follow;
 mod idempotency;
 mod live;
 mod personal;
+mod powers;
 mod ratings;
 mod reads;
 pub mod replay;
@@ -95,6 +96,7 @@ pub use live::StandingsWatch;
 pub use personal::{
     EventData, GameData, LeagueData, PasskeyData, PersonalData, RatingData, TournamentData,
 };
+pub use powers::{PowerPreferenceRow, power_preferences_csv};
 pub use ratings::RatingChangeView;
 pub use reads::{AuditPage, AuditScope};
 pub use rescore::{RescoreReport, RescoredStanding};

@@ -142,6 +142,7 @@ fn tournament(players: usize, rounds: usize, seed: u64) -> Result<Vec<RoundFigur
             top_board: Vec::new(),
             teams: Vec::new(),
             seed: seed + round as u64 - 1,
+            power_preferences: None,
         };
         let started = Instant::now();
         let ours = seed_round(&request).map_err(failed)?;

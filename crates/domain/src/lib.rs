@@ -120,6 +120,11 @@ pub use tournament::{
     ChangeBestCountryRule, CountryLeader, GiveAward, PowerBest, RevokeAward,
 };
 pub use tournament::{
+    BoardPowerChoiceOpened, BoardPowersSet, ChangePowerAssignment, ChoosePower, PowerAssignment,
+    PowerAssignmentChanged, PowerAssignmentRule, PowerChoice, PowerChosen,
+    PowerPreferencesSubmitted, SetBoardPowers, SubmitPowerPreferences,
+};
+pub use tournament::{
     BoardProgress, BoardProgressRecorded, ProgressYear, RecordBoardProgress, RollCallProposal,
 };
 pub use tournament::{

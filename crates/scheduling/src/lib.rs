@@ -32,6 +32,9 @@ pub use crate::seeding::{
     Attendee, KEEP_APART_WEIGHT, MAX_BOARD_SIZE, PlanError, RoundPlan, SEEDING_ALGORITHM,
     SeatedPlayer, Seeding, SeedingError, SeedingRequest, plan_round, seat_given_boards, seed_round,
 };
+pub use crate::seeding::{
+    PREFERENCE_SEEDING_ALGORITHM, PlayerPlace, PowerPreferences, SeatRanking,
+};
 
 /// Largest league: player sets are 64-bit masks.
 pub const MAX_PLAYERS: usize = 64;

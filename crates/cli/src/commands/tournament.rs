@@ -47,6 +47,9 @@ pub enum TournamentCommand {
     /// Teams and team standings (docs/tournaments.md#teams): list, set the rules, create,
     /// rename, dissolve, put entrants in and out.
     Team(super::teams::TeamArgs),
+    /// How powers are given, the players' rankings, setting and choosing a board's powers
+    /// (docs/tournaments.md#power-assignment).
+    Powers(super::powers::PowersArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -105,6 +108,7 @@ pub async fn run(args: TournamentArgs) -> Result<ExitCode, CliError> {
         TournamentCommand::BestCountries(of) => super::awards::best_countries(of).await,
         TournamentCommand::Award(args) => super::awards::award(args).await,
         TournamentCommand::Team(args) => super::teams::team(args).await,
+        TournamentCommand::Powers(args) => super::powers::run(args).await,
     }
 }
 

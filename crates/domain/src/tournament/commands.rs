@@ -5,6 +5,7 @@ use league_scoring::GameResult;
 use super::Tournament;
 use super::awards::{ChangeBestCountryRule, GiveAward, RevokeAward};
 use super::confirmation::{ConfirmBoardResult, DisputeBoardResult};
+use super::powers::{ChangePowerAssignment, ChoosePower, SetBoardPowers, SubmitPowerPreferences};
 use super::progress::RecordBoardProgress;
 use super::schedule::{RoundTimes, Schedule};
 use super::settings::{Attendance, RegistrationChange, Replacement, TournamentSettings};
@@ -192,6 +193,10 @@ pub enum TournamentCommand {
     DissolveTeam(DissolveTeam),
     AddTeamMember(AddTeamMember),
     RemoveTeamMember(RemoveTeamMember),
+    ChangePowerAssignment(ChangePowerAssignment),
+    SubmitPowerPreferences(SubmitPowerPreferences),
+    SetBoardPowers(SetBoardPowers),
+    ChoosePower(ChoosePower),
 }
 
 macro_rules! tournament_commands {
@@ -247,7 +252,11 @@ tournament_commands!(
     RenameTeam => RenameTeam,
     DissolveTeam => DissolveTeam,
     AddTeamMember => AddTeamMember,
-    RemoveTeamMember => RemoveTeamMember
+    RemoveTeamMember => RemoveTeamMember,
+    ChangePowerAssignment => ChangePowerAssignment,
+    SubmitPowerPreferences => SubmitPowerPreferences,
+    SetBoardPowers => SetBoardPowers,
+    ChoosePower => ChoosePower
 );
 
 impl TournamentCommand {
@@ -274,6 +283,9 @@ impl TournamentCommand {
             TournamentCommand::AddCoOrganiser(c) => vec![c.player_id],
             TournamentCommand::GiveAward(c) => vec![c.player_id],
             TournamentCommand::AddTeamMember(c) => vec![c.player_id],
+            TournamentCommand::SubmitPowerPreferences(c) => {
+                c.rankings.iter().map(|(player, _)| *player).collect()
+            }
             TournamentCommand::AnswerRollCall(c) => vec![c.player_id],
             TournamentCommand::Swap(c) => vec![c.first, c.second],
             TournamentCommand::SeedRound(c) => tournament.present(c.round),
@@ -294,7 +306,10 @@ impl TournamentCommand {
             | TournamentCommand::CreateTeam(_)
             | TournamentCommand::RenameTeam(_)
             | TournamentCommand::DissolveTeam(_)
-            | TournamentCommand::RemoveTeamMember(_) => Vec::new(),
+            | TournamentCommand::RemoveTeamMember(_)
+            | TournamentCommand::ChangePowerAssignment(_)
+            | TournamentCommand::SetBoardPowers(_)
+            | TournamentCommand::ChoosePower(_) => Vec::new(),
         }
     }
 }

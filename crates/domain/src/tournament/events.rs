@@ -7,6 +7,10 @@ use serde::{Deserialize, Serialize};
 
 pub use super::awards::{AwardGiven, AwardRevoked, BestCountryRuleChanged};
 pub use super::confirmation::{BoardResultAwaitingConfirmation, BoardResultDisputed};
+pub use super::powers::{
+    BoardPowerChoiceOpened, BoardPowersSet, PowerAssignmentChanged, PowerChosen,
+    PowerPreferencesSubmitted,
+};
 pub use super::progress::BoardProgressRecorded;
 use super::schedule::{RoundTimes, Schedule};
 use super::settings::{Attendance, Registration, Replacement, SeededBoard, TournamentSettings};
@@ -290,6 +294,11 @@ macro_rules! tournament_events {
                 TeamDissolved = "TeamDissolved" version 1,
                 TeamMemberAdded = "TeamMemberAdded" version 1,
                 TeamMemberRemoved = "TeamMemberRemoved" version 1,
+                PowerAssignmentChanged = "PowerAssignmentChanged" version 1,
+                PowerPreferencesSubmitted = "PowerPreferencesSubmitted" version 1,
+                BoardPowersSet = "BoardPowersSet" version 1,
+                BoardPowerChoiceOpened = "BoardPowerChoiceOpened" version 1,
+                PowerChosen = "PowerChosen" version 1,
             }
         }
     };
@@ -340,7 +349,12 @@ impl TournamentEvent {
             | TournamentEvent::TeamRenamed(_)
             | TournamentEvent::TeamDissolved(_)
             | TournamentEvent::TeamMemberAdded(_)
-            | TournamentEvent::TeamMemberRemoved(_) => {}
+            | TournamentEvent::TeamMemberRemoved(_)
+            | TournamentEvent::PowerAssignmentChanged(_)
+            | TournamentEvent::PowerPreferencesSubmitted(_)
+            | TournamentEvent::BoardPowersSet(_)
+            | TournamentEvent::BoardPowerChoiceOpened(_)
+            | TournamentEvent::PowerChosen(_) => {}
         }
     }
 }
@@ -387,7 +401,12 @@ impl TournamentEvent {
             | TournamentEvent::TeamRenamed(_)
             | TournamentEvent::TeamDissolved(_)
             | TournamentEvent::TeamMemberAdded(_)
-            | TournamentEvent::TeamMemberRemoved(_) => Effects::NONE,
+            | TournamentEvent::TeamMemberRemoved(_)
+            | TournamentEvent::PowerAssignmentChanged(_)
+            | TournamentEvent::PowerPreferencesSubmitted(_)
+            | TournamentEvent::BoardPowersSet(_)
+            | TournamentEvent::BoardPowerChoiceOpened(_)
+            | TournamentEvent::PowerChosen(_) => Effects::NONE,
         }
     }
 }

@@ -9,6 +9,7 @@ mod awards;
 pub(crate) mod commands;
 mod confirmation;
 pub(crate) mod events;
+mod powers;
 mod progress;
 mod schedule;
 mod seeding;
@@ -33,6 +34,11 @@ pub use self::confirmation::{
     PendingResult,
 };
 pub use self::events::*;
+pub use self::powers::{
+    BoardPowerChoiceOpened, BoardPowersSet, ChangePowerAssignment, ChoosePower, PowerAssignment,
+    PowerAssignmentChanged, PowerAssignmentRule, PowerChoice, PowerChosen,
+    PowerPreferencesSubmitted, SetBoardPowers, SubmitPowerPreferences,
+};
 pub use self::progress::{BoardProgress, BoardProgressRecorded, ProgressYear, RecordBoardProgress};
 pub use self::schedule::{RoundTimes, Schedule, Venue};
 pub use self::seeding::{RollCallProposal, SeedingCheck};
@@ -170,6 +176,9 @@ pub struct Tournament {
     awards: awards::Awards,
     /// The team rules and the teams (`docs/tournaments.md#teams`).
     teams: teams::Teams,
+    /// How powers are given, the players' rankings, boards still choosing
+    /// (`docs/tournaments.md#power-assignment`).
+    powers: powers::Powers,
 }
 
 impl Tournament {
@@ -711,21 +720,23 @@ impl Tournament {
         let seeding = league_scheduling::seed_round(&request)
             .map_err(|error| DomainError::CannotSeed(error.to_string()))?;
         let boards = seeded_boards(c.tournament_id, c.round, &seeding)?;
-        Ok(vec![TournamentEvent::RoundSeeded(RoundSeeded {
+        let seeded = RoundSeeded {
             tournament_id: c.tournament_id,
             round: c.round,
             boards,
             sitting_out: plan.0,
             playing_twice: plan.1,
             top_board: !request.top_board.is_empty(),
-            algorithm: league_scheduling::SEEDING_ALGORITHM.to_owned(),
+            algorithm: request.algorithm().to_owned(),
             seed: c.seed,
             inputs_digest: request.digest(),
             repeat_score: seeding.repeat_score,
             seat_repeats: seeding.seat_repeats,
             keep_apart_met: seeding.keep_apart_met,
             seeded_by: c.actor,
-        })])
+        };
+        let choices = self.power_choices_opened(&seeded);
+        Ok([TournamentEvent::RoundSeeded(seeded)].into_iter().chain(choices).collect())
     }
 
     fn swap(
@@ -785,6 +796,7 @@ impl Tournament {
             c.board_id,
             "report the result of a board they are not seated on",
         )?;
+        self.refuse_while_choosing(c.board_id)?;
         if board.result.is_some() {
             return Err(DomainError::conflict(format!(
                 "board {} already has a result; use a correction",
@@ -1093,6 +1105,12 @@ impl Aggregate for Tournament {
             TournamentCommand::DissolveTeam(c) => self.dissolve_team(c),
             TournamentCommand::AddTeamMember(c) => self.add_team_member(c, context),
             TournamentCommand::RemoveTeamMember(c) => self.remove_team_member(c),
+            TournamentCommand::ChangePowerAssignment(c) => self.change_power_assignment(c),
+            TournamentCommand::SubmitPowerPreferences(c) => {
+                self.submit_power_preferences(c, context)
+            }
+            TournamentCommand::SetBoardPowers(c) => self.set_board_powers(c),
+            TournamentCommand::ChoosePower(c) => self.choose_power(c),
         }
     }
 
@@ -1195,6 +1213,7 @@ impl Aggregate for Tournament {
                     round.playing_twice.iter_mut().for_each(swap);
                     round.swaps.push(e.clone());
                 }
+                self.powers.swap_in_choices(e);
             }
             TournamentEvent::BoardFinished(e) => {
                 if let Some(board) = self.board_mut(e.board_id) {
@@ -1251,6 +1270,11 @@ impl Aggregate for Tournament {
             | TournamentEvent::TeamDissolved(_)
             | TournamentEvent::TeamMemberAdded(_)
             | TournamentEvent::TeamMemberRemoved(_) => self.teams.apply(event),
+            TournamentEvent::PowerAssignmentChanged(_)
+            | TournamentEvent::PowerPreferencesSubmitted(_)
+            | TournamentEvent::BoardPowersSet(_)
+            | TournamentEvent::BoardPowerChoiceOpened(_)
+            | TournamentEvent::PowerChosen(_) => self.apply_powers(event),
         }
     }
 

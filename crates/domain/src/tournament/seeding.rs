@@ -164,6 +164,7 @@ impl Tournament {
             top_board: top_board.into_iter().map(player_key).collect(),
             teams: self.teams_kept_apart(round, &present, sitting_out),
             seed,
+            power_preferences: self.seeding_preferences(&present),
         })
     }
 
@@ -204,14 +205,6 @@ impl Tournament {
             boards_match: false,
             problem: None,
         };
-        if recorded.algorithm != league_scheduling::SEEDING_ALGORITHM {
-            check.problem = Some(format!(
-                "recorded with {}, this build seeds with {}",
-                recorded.algorithm,
-                league_scheduling::SEEDING_ALGORITHM
-            ));
-            return check;
-        }
         let request = match self.seeding_request(
             recorded.round,
             recorded.seed,
@@ -224,6 +217,14 @@ impl Tournament {
                 return check;
             }
         };
+        if recorded.algorithm != request.algorithm() {
+            check.problem = Some(format!(
+                "recorded with {}, this build seeds it with {}",
+                recorded.algorithm,
+                request.algorithm()
+            ));
+            return check;
+        }
         check.recomputed_digest = request.digest();
         match seed_round(&request) {
             Ok(seeding) => {

@@ -9,12 +9,14 @@ use crate::*;
 
 mod awards;
 mod confirmation;
+mod powers;
 mod progress;
 mod registration;
 mod teams;
 mod times;
 pub(crate) use awards::one_of_each_awards_event;
 pub(crate) use confirmation::one_of_each_confirmation_event;
+pub(crate) use powers::one_of_each_powers_event;
 pub(crate) use progress::one_of_each_progress_event;
 pub(crate) use registration::one_of_each_registration_event;
 pub(crate) use teams::one_of_each_teams_event;

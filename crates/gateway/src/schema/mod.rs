@@ -83,6 +83,7 @@ pub struct MutationRoot(
     series::SeriesMutation,
     tournaments::awards::AwardsMutation,
     tournaments::teams::TeamsMutation,
+    tournaments::powers::PowersMutation,
 );
 
 /// Live updates over `/graphql/ws` (graphql-transport-ws or graphql-ws); authenticate in

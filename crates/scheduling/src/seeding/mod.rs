@@ -13,6 +13,7 @@
 
 mod plan;
 mod plane;
+mod preferences;
 mod problem;
 mod search;
 mod seats;
@@ -22,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
 pub use plan::{Attendee, PlanError, RoundPlan, plan_round};
+pub use preferences::{PREFERENCE_SEEDING_ALGORITHM, PlayerPlace, PowerPreferences, SeatRanking};
 
 /// Stored in `RoundSeeded`; bump when the algorithm's output for the same request changes.
 pub const SEEDING_ALGORITHM: &str = "league-seeder/1";
@@ -66,6 +68,10 @@ pub struct SeedingRequest {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub teams: Vec<Vec<String>>,
     pub seed: u64,
+    /// Seats by the players' preferences instead of the automatic rule
+    /// (`docs/tournaments.md#power-assignment`); absent in every older request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power_preferences: Option<PowerPreferences>,
 }
 
 impl SeedingRequest {
@@ -74,6 +80,15 @@ impl SeedingRequest {
     pub fn digest(&self) -> String {
         let json = serde_json::to_vec(self).expect("a request always serialises");
         hex::encode(Sha256::digest(json))
+    }
+
+    /// The algorithm version a seeding of this request records.
+    pub fn algorithm(&self) -> &'static str {
+        if self.power_preferences.is_some() {
+            PREFERENCE_SEEDING_ALGORITHM
+        } else {
+            SEEDING_ALGORITHM
+        }
     }
 }
 
@@ -142,6 +157,8 @@ pub enum SeedingError {
         "no seating found that keeps every team's members apart ({0:?} and {1:?} share a board)"
     )]
     TeamMatesTogether(String, String),
+    #[error("the ranking of {player:?} names {seat:?} twice or as none of the seats")]
+    BadRanking { player: String, seat: String },
 }
 
 /// Seats the round: boards of `board_size` in seat order, minimising Σ over boards of Σ over
@@ -149,10 +166,11 @@ pub enum SeedingError {
 /// repeats. Same request → same seeding, on every machine.
 pub fn seed_round(request: &SeedingRequest) -> Result<Seeding, SeedingError> {
     let problem = problem::Problem::new(request)?;
+    check_preferences(request, &problem)?;
     let boards = plane::next_parallel_class(&problem)
         .unwrap_or_else(|| search::search(&problem, request.seed));
     teams::check_apart(&problem, &boards)?;
-    Ok(seats::seat_boards(&problem, &boards, request.seed))
+    Ok(seats::seat_boards(&problem, &boards, request.seed, request.power_preferences.as_ref()))
 }
 
 /// Seats boards formed elsewhere (e.g. by hand, or by another seeder to compare with) as
@@ -163,8 +181,16 @@ pub fn seat_given_boards(
     boards: &[Vec<String>],
 ) -> Result<Seeding, SeedingError> {
     let problem = problem::Problem::new(request)?;
+    check_preferences(request, &problem)?;
     let boards = problem.boards_by_index(boards)?;
-    Ok(seats::seat_boards(&problem, &boards, request.seed))
+    Ok(seats::seat_boards(&problem, &boards, request.seed, request.power_preferences.as_ref()))
+}
+
+fn check_preferences(
+    request: &SeedingRequest,
+    problem: &problem::Problem,
+) -> Result<(), SeedingError> {
+    request.power_preferences.as_ref().map_or(Ok(()), |p| p.check(&problem.seat_labels))
 }
 
 /// Fisher–Yates with the crate's own generator, so a seed shuffles alike everywhere.

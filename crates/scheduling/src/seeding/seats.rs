@@ -8,7 +8,7 @@ use pathfinding::kuhn_munkres::kuhn_munkres_min;
 use pathfinding::matrix::Matrix;
 
 use super::problem::Problem;
-use super::{SeatedPlayer, Seeding};
+use super::{PowerPreferences, SeatedPlayer, Seeding};
 use crate::rng::SplitMix64;
 
 /// Players of a board who cannot get a fresh seat, given each one's fresh seats as a mask.
@@ -53,11 +53,20 @@ impl FreshMatcher {
 /// Outweighs any spread term: a repeated seat is avoided whenever the board allows.
 const REPEAT_PENALTY: i64 = 1 << 32;
 
+/// Outweighs a board full of repeats: a seat chosen by preference is never moved.
+const CHOSEN_ELSEWHERE: i64 = REPEAT_PENALTY << 8;
+
 /// Seats every board (player indices; order kept) and counts the figures of the result.
 /// Boards are seated in order, so a player on two boards avoids their first board's seat.
 /// Each board's players are shuffled by `seed` first: among equally good assignments (every
-/// seat in round 1) the seat is drawn, not given by the order of the players.
-pub(super) fn seat_boards(problem: &Problem, boards: &[Vec<usize>], seed: u64) -> Seeding {
+/// seat in round 1) the seat is drawn, not given by the order of the players. With
+/// `preferences`, the seats players choose are fixed first and the rest are assigned as above.
+pub(super) fn seat_boards(
+    problem: &Problem,
+    boards: &[Vec<usize>],
+    seed: u64,
+    preferences: Option<&PowerPreferences>,
+) -> Seeding {
     let mut rng = SplitMix64::new(seed);
     let k = problem.board_size;
     let n = problem.players();
@@ -71,7 +80,14 @@ pub(super) fn seat_boards(problem: &Problem, boards: &[Vec<usize>], seed: u64) -
     for board in boards {
         let mut board = board.clone();
         super::shuffle(&mut board, &mut rng);
+        let chosen =
+            preferences.map_or_else(|| vec![None; k], |p| chosen_seats(problem, &board, p));
         let costs = Matrix::from_fn(k, k, |(row, seat)| {
+            match chosen[row] {
+                Some(own) => return if own == seat { 0 } else { CHOSEN_ELSEWHERE },
+                None if chosen.contains(&Some(seat)) => return CHOSEN_ELSEWHERE,
+                None => {}
+            }
             let had = i64::from(counts[board[row] * k + seat]);
             if had > 0 { REPEAT_PENALTY + had * had } else { 0 }
         });
@@ -99,4 +115,23 @@ pub(super) fn seat_boards(problem: &Problem, boards: &[Vec<usize>], seed: u64) -
         );
     }
     seeding
+}
+
+/// Per row of `board` (the seeded draw's order): the seat its player chooses by preference,
+/// or `None` when indifferent.
+fn chosen_seats(
+    problem: &Problem,
+    board: &[usize],
+    preferences: &PowerPreferences,
+) -> Vec<Option<usize>> {
+    let drawn: Vec<&str> = board.iter().map(|&p| problem.names[p].as_str()).collect();
+    let order = preferences.choosing_order(&drawn);
+    let seats = preferences.choose(&order, &problem.seat_labels);
+    drawn
+        .iter()
+        .map(|player| {
+            let at = order.iter().position(|p| p == player).expect("the order holds the board");
+            seats[at]
+        })
+        .collect()
 }

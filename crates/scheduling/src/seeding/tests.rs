@@ -24,6 +24,7 @@ fn request(players: usize, seed: u64) -> SeedingRequest {
         top_board: Vec::new(),
         teams: Vec::new(),
         seed,
+        power_preferences: None,
     }
 }
 

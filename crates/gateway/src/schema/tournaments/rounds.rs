@@ -233,6 +233,12 @@ impl Board {
         self.with(|b| b.result.is_some())
     }
 
+    /// While the board's players pick their powers in turn (`docs/tournaments.md#power-assignment`):
+    /// the order, the picks so far and whose turn it is; null otherwise.
+    async fn power_choice(&self) -> Option<super::powers::PowerChoice> {
+        self.tournament.power_choice_of(self.id)
+    }
+
     /// The result as reported (or last corrected); null until finished.
     async fn result(&self) -> GatewayResult<Option<GameResultValue>> {
         let seats = self.seat_views();

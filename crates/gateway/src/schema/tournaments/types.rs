@@ -168,6 +168,28 @@ impl Tournament {
         self.team_standing_list()
     }
 
+    /// How powers are given (`docs/tournaments.md#power-assignment`).
+    async fn power_assignment(&self) -> super::powers::PowerAssignmentValue {
+        self.power_assignment_value()
+    }
+
+    /// The rankings of the powers recorded: every one for the organisers and the site
+    /// admin, the caller's own for a player, none for an anonymous reader.
+    async fn power_preferences(
+        &self,
+        ctx: &async_graphql::Context<'_>,
+    ) -> Vec<super::powers::PowerPreference> {
+        self.power_preference_list(crate::schema::context::caller(ctx))
+    }
+
+    /// The organisers' export of the rankings: CSV `player,playerId,1,2,…`.
+    async fn power_preferences_csv(
+        &self,
+        ctx: &async_graphql::Context<'_>,
+    ) -> GatewayResult<String> {
+        self.power_preference_csv(crate::schema::context::caller(ctx))
+    }
+
     /// The board game played (e.g. "Diplomacy").
     async fn game(&self) -> &str {
         &self.settings().game
