@@ -141,6 +141,7 @@ fn tournament(players: usize, rounds: usize, seed: u64) -> Result<Vec<RoundFigur
             playing_twice: plan.playing_twice,
             top_board: Vec::new(),
             seed: seed + round as u64 - 1,
+            pool: Vec::new(),
         };
         let started = Instant::now();
         let ours = seed_round(&request).map_err(failed)?;

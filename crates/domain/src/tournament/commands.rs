@@ -5,6 +5,7 @@ use league_scoring::GameResult;
 use super::Tournament;
 use super::awards::{ChangeBestCountryRule, GiveAward, RevokeAward};
 use super::confirmation::{ConfirmBoardResult, DisputeBoardResult};
+use super::pools::{RemoveRoundPool, SetRoundPool, SetRoundScoring};
 use super::progress::RecordBoardProgress;
 use super::schedule::{RoundTimes, Schedule};
 use super::settings::{Attendance, RegistrationChange, Replacement, TournamentSettings};
@@ -183,6 +184,9 @@ pub enum TournamentCommand {
     ChangeBestCountryRule(ChangeBestCountryRule),
     GiveAward(GiveAward),
     RevokeAward(RevokeAward),
+    SetRoundPool(SetRoundPool),
+    RemoveRoundPool(RemoveRoundPool),
+    SetRoundScoring(SetRoundScoring),
 }
 
 macro_rules! tournament_commands {
@@ -232,7 +236,10 @@ tournament_commands!(
     DisputeBoardResult => DisputeResult,
     ChangeBestCountryRule => ChangeBestCountryRule,
     GiveAward => GiveAward,
-    RevokeAward => RevokeAward
+    RevokeAward => RevokeAward,
+    SetRoundPool => SetRoundPool,
+    RemoveRoundPool => RemoveRoundPool,
+    SetRoundScoring => SetRoundScoring
 );
 
 impl TournamentCommand {
@@ -273,7 +280,10 @@ impl TournamentCommand {
             | TournamentCommand::ConfirmResult(_)
             | TournamentCommand::DisputeResult(_)
             | TournamentCommand::ChangeBestCountryRule(_)
-            | TournamentCommand::RevokeAward(_) => Vec::new(),
+            | TournamentCommand::RevokeAward(_)
+            | TournamentCommand::SetRoundPool(_)
+            | TournamentCommand::RemoveRoundPool(_)
+            | TournamentCommand::SetRoundScoring(_) => Vec::new(),
         }
     }
 }

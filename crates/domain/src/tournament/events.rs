@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 pub use super::awards::{AwardGiven, AwardRevoked, BestCountryRuleChanged};
 pub use super::confirmation::{BoardResultAwaitingConfirmation, BoardResultDisputed};
+pub use super::pools::{RoundPoolRemoved, RoundPoolSet, RoundScoringSet};
 pub use super::progress::BoardProgressRecorded;
 use super::schedule::{RoundTimes, Schedule};
 use super::settings::{Attendance, Registration, Replacement, SeededBoard, TournamentSettings};
@@ -90,6 +91,14 @@ pub struct RoundSeeded {
     pub seat_repeats: u32,
     pub keep_apart_met: u32,
     pub seeded_by: Actor,
+    /// Boards 1..=`pool_boards` seat the round's pool
+    /// (`docs/tournaments.md#pools-top-boards-and-per-round-scoring`); absent (0) without one.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pool_boards: u32,
+}
+
+fn is_zero(count: &u32) -> bool {
+    *count == 0
 }
 
 /// Before round `round` starts, two of its players exchanged places (seats, or a seat and
@@ -281,6 +290,9 @@ macro_rules! tournament_events {
                 BestCountryRuleChanged = "BestCountryRuleChanged" version 1,
                 AwardGiven = "AwardGiven" version 1 notify [AwardsChanged],
                 AwardRevoked = "AwardRevoked" version 1 notify [AwardsChanged],
+                RoundPoolSet = "RoundPoolSet" version 1,
+                RoundPoolRemoved = "RoundPoolRemoved" version 1,
+                RoundScoringSet = "RoundScoringSet" version 1,
             }
         }
     };
@@ -325,7 +337,10 @@ impl TournamentEvent {
             | TournamentEvent::BoardResultDisputed(_)
             | TournamentEvent::BestCountryRuleChanged(_)
             | TournamentEvent::AwardGiven(_)
-            | TournamentEvent::AwardRevoked(_) => {}
+            | TournamentEvent::AwardRevoked(_)
+            | TournamentEvent::RoundPoolSet(_)
+            | TournamentEvent::RoundPoolRemoved(_)
+            | TournamentEvent::RoundScoringSet(_) => {}
         }
     }
 }
@@ -366,7 +381,10 @@ impl TournamentEvent {
             | TournamentEvent::BoardResultDisputed(_)
             | TournamentEvent::BestCountryRuleChanged(_)
             | TournamentEvent::AwardGiven(_)
-            | TournamentEvent::AwardRevoked(_) => Effects::NONE,
+            | TournamentEvent::AwardRevoked(_)
+            | TournamentEvent::RoundPoolSet(_)
+            | TournamentEvent::RoundPoolRemoved(_)
+            | TournamentEvent::RoundScoringSet(_) => Effects::NONE,
         }
     }
 }

@@ -9,6 +9,7 @@ mod awards;
 pub(crate) mod commands;
 mod confirmation;
 pub(crate) mod events;
+mod pools;
 mod progress;
 mod schedule;
 mod seeding;
@@ -32,6 +33,10 @@ pub use self::confirmation::{
     PendingResult,
 };
 pub use self::events::*;
+pub use self::pools::{
+    PoolPlayers, RemoveRoundPool, RoundPool, RoundPoolRemoved, RoundPoolSet, RoundScoringSet,
+    ScoreMultiplier, SeatedPool, SetRoundPool, SetRoundScoring,
+};
 pub use self::progress::{BoardProgress, BoardProgressRecorded, ProgressYear, RecordBoardProgress};
 pub use self::schedule::{RoundTimes, Schedule, Venue};
 pub use self::seeding::{RollCallProposal, SeedingCheck};
@@ -162,6 +167,9 @@ pub struct Tournament {
     round_times: BTreeMap<u32, RoundTimes>,
     /// The Best Country rule and the awards given (`docs/tournaments.md#best-country-and-awards`).
     awards: awards::Awards,
+    /// Each round's pool and own scoring system
+    /// (`docs/tournaments.md#pools-top-boards-and-per-round-scoring`).
+    stages: pools::Stages,
 }
 
 impl Tournament {
@@ -717,6 +725,7 @@ impl Tournament {
             seat_repeats: seeding.seat_repeats,
             keep_apart_met: seeding.keep_apart_met,
             seeded_by: c.actor,
+            pool_boards: (request.pool.len() / request.board_size.max(1)) as u32,
         })])
     }
 
@@ -771,7 +780,7 @@ impl Tournament {
         c: &ReportBoardResult,
         context: &Context,
     ) -> Result<Vec<TournamentEvent>, DomainError> {
-        let (settings, board) = self.board_for(
+        let (_, board) = self.board_for(
             c.actor,
             c.tournament_id,
             c.board_id,
@@ -790,7 +799,7 @@ impl Tournament {
                 c.board_id
             )));
         }
-        let result = validate_result(settings.scoring_system, &board.seats, &c.result)?;
+        let result = validate_result(self.board_system(board), &board.seats, &c.result)?;
         check_replacements(board, &c.replacements, context)?;
         if awaits {
             return Ok(vec![TournamentEvent::BoardResultAwaitingConfirmation(
@@ -839,7 +848,7 @@ impl Tournament {
         c: &CorrectBoardResult,
         context: &Context,
     ) -> Result<Vec<TournamentEvent>, DomainError> {
-        let settings = self.created(c.tournament_id)?;
+        self.created(c.tournament_id)?;
         self.authorise(c.actor, c.tournament_id, "correct results")?;
         let board = self.board(c.board_id).ok_or(DomainError::BoardNotFound(c.board_id))?;
         if board.result.is_none() {
@@ -849,7 +858,7 @@ impl Tournament {
             )));
         }
         let reason = clean_reason(&c.reason)?;
-        let result = validate_result(settings.scoring_system, &board.seats, &c.result)?;
+        let result = validate_result(self.board_system(board), &board.seats, &c.result)?;
         check_replacements(board, &c.replacements, context)?;
         Ok(vec![TournamentEvent::BoardResultCorrected(BoardResultCorrected {
             tournament_id: c.tournament_id,
@@ -1079,6 +1088,9 @@ impl Aggregate for Tournament {
             TournamentCommand::ChangeBestCountryRule(c) => self.change_best_country_rule(c),
             TournamentCommand::GiveAward(c) => self.give_award(c, context),
             TournamentCommand::RevokeAward(c) => self.revoke_award(c),
+            TournamentCommand::SetRoundPool(c) => self.set_round_pool(c),
+            TournamentCommand::RemoveRoundPool(c) => self.remove_round_pool(c),
+            TournamentCommand::SetRoundScoring(c) => self.set_round_scoring(c),
         }
     }
 
@@ -1231,6 +1243,9 @@ impl Aggregate for Tournament {
             TournamentEvent::BestCountryRuleChanged(_)
             | TournamentEvent::AwardGiven(_)
             | TournamentEvent::AwardRevoked(_) => self.awards.apply(event),
+            TournamentEvent::RoundPoolSet(_)
+            | TournamentEvent::RoundPoolRemoved(_)
+            | TournamentEvent::RoundScoringSet(_) => self.stages.apply(event),
         }
     }
 

@@ -148,7 +148,12 @@ impl Tournament {
             .filter(|pair| pair.iter().all(|p| present.contains(p)))
             .map(|[a, b]| [player_key(*a), player_key(*b)])
             .collect();
-        let top_board = if settings.top_board_last_round && round == settings.rounds && round > 1 {
+        let pool = self.pool_for_seeding(round, &present, sitting_out, playing_twice)?;
+        let top_board = if pool.is_empty()
+            && settings.top_board_last_round
+            && round == settings.rounds
+            && round > 1
+        {
             self.top_board(settings.players_per_board as usize, &present, sitting_out)
         } else {
             Vec::new()
@@ -163,6 +168,7 @@ impl Tournament {
             playing_twice: playing_twice.iter().copied().map(player_key).collect(),
             top_board: top_board.into_iter().map(player_key).collect(),
             seed,
+            pool: pool.into_iter().map(player_key).collect(),
         })
     }
 

@@ -9,11 +9,13 @@ use crate::*;
 
 mod awards;
 mod confirmation;
+mod pools;
 mod progress;
 mod registration;
 mod times;
 pub(crate) use awards::one_of_each_awards_event;
 pub(crate) use confirmation::one_of_each_confirmation_event;
+pub(crate) use pools::one_of_each_pools_event;
 pub(crate) use progress::one_of_each_progress_event;
 pub(crate) use registration::one_of_each_registration_event;
 pub(crate) use times::one_of_each_times_event;
