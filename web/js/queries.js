@@ -281,6 +281,7 @@ query Tournament($id: ID!) {
     bestCountryRule { criterion excludeTopBoards }
     bestCountries { ${BEST_COUNTRY} }
     awards { number name player { id name } power reason }
+    roundStages { round scoringSystem ownScoringSystem pool { best multiplier decidesPlaces poolBoards named { id name } } }
     rounds {
       number started completed topBoard
       sittingOut { id name }
@@ -728,4 +729,15 @@ mutation RevokeAward($tournamentId: ID!, $number: Int!, $idempotencyKey: String)
 export const CHANGE_BEST_COUNTRY_RULE = /* GraphQL */ `
 mutation ChangeBestCountryRule($tournamentId: ID!, $criterion: BestCountryCriterion!, $excludeTopBoards: Boolean) {
   changeBestCountryRule(tournamentId: $tournamentId, criterion: $criterion, excludeTopBoards: $excludeTopBoards) { id }
+}`;
+
+/** Setting a round's pool and scoring system (docs/tournaments.md#pools-top-boards-and-per-round-scoring). */
+export const SET_ROUND_POOL = /* GraphQL */ `
+mutation SetRoundPool($tournamentId: ID!, $round: Int!, $best: Int, $multiplier: String, $decidesPlaces: Boolean, $idempotencyKey: String) {
+  setRoundPool(tournamentId: $tournamentId, round: $round, best: $best, multiplier: $multiplier, decidesPlaces: $decidesPlaces, idempotencyKey: $idempotencyKey) { id }
+}`;
+
+export const SET_ROUND_SCORING = /* GraphQL */ `
+mutation SetRoundScoring($tournamentId: ID!, $round: Int!, $scoringSystem: ScoringSystem!, $idempotencyKey: String) {
+  setRoundScoring(tournamentId: $tournamentId, round: $round, scoringSystem: $scoringSystem, idempotencyKey: $idempotencyKey) { id }
 }`;

@@ -57,6 +57,10 @@ pub struct CompetitionExport {
     /// A tournament's Best Country leaders over the boards finished so far, power by power.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub best_countries: Vec<BestCountryExport>,
+    /// A tournament's rounds that have a pool or their own scoring system
+    /// (`docs/tournaments.md#pools-top-boards-and-per-round-scoring`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub round_stages: Vec<crate::pool_exports::RoundStageExport>,
 }
 
 /// A named award of a tournament.
@@ -123,6 +127,9 @@ pub struct StandingExport {
     /// power whose Best Country they lead.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub awards: Vec<String>,
+    /// A tournament entrant's pools ("round 4 pool ×1.5") and a place a pool decided.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pools: Vec<String>,
 }
 
 /// One seat of a finished game or board.
@@ -213,6 +220,7 @@ impl App {
             results,
             awards: Vec::new(),
             best_countries: Vec::new(),
+            round_stages: Vec::new(),
         })
     }
 
@@ -242,7 +250,7 @@ impl App {
                 result,
                 corrections: &board.correction_reasons,
             };
-            results.extend(self.result_rows(system, &game)?);
+            results.extend(self.result_rows(tournament.board_system(board), &game)?);
         }
         let awards: Vec<AwardExport> = tournament
             .awards()
@@ -285,6 +293,7 @@ impl App {
                             .map(|b| format!("Best {}", b.power)),
                     )
                     .collect();
+                line.pools = crate::pool_exports::pool_marks(&r.notes);
                 line
             })
             .collect();
@@ -302,6 +311,7 @@ impl App {
             results,
             awards,
             best_countries,
+            round_stages: crate::pool_exports::round_stages(&tournament),
         })
     }
 
@@ -338,6 +348,7 @@ impl App {
             draws,
             separated_by: separated_by.map(TieBreak::label),
             awards: Vec::new(),
+            pools: Vec::new(),
         }
     }
 
@@ -440,6 +451,7 @@ impl CompetitionExport {
                 .to_vec();
                 if tournament {
                     header.push("awards".into());
+                    header.push("pools".into());
                 }
                 write(&mut writer, header)?;
                 for s in &self.standings {
@@ -456,6 +468,7 @@ impl CompetitionExport {
                     let mut cells = cells.to_vec();
                     if tournament {
                         cells.push(spreadsheet_text(&s.awards.join("; ")));
+                        cells.push(spreadsheet_text(&s.pools.join("; ")));
                     }
                     write(&mut writer, cells)?;
                 }
@@ -615,6 +628,7 @@ mod tests {
                 } else {
                     Vec::new()
                 },
+                pools: Vec::new(),
             }],
             results: vec![ResultExport {
                 round: (kind == "tournament").then_some(2),
@@ -632,6 +646,7 @@ mod tests {
             }],
             awards: Vec::new(),
             best_countries: Vec::new(),
+            round_stages: Vec::new(),
         }
     }
 
@@ -642,9 +657,12 @@ mod tests {
         let mut lines = csv.lines();
         assert_eq!(
             lines.next(),
-            Some("rank,player,playerId,total,games,wins,draws,separatedBy,awards")
+            Some("rank,player,playerId,total,games,wins,draws,separatedBy,awards,pools")
         );
-        assert!(lines.next().unwrap().ends_with(",more draws,Best Diplomat; Best France"), "{csv}");
+        assert!(
+            lines.next().unwrap().ends_with(",more draws,Best Diplomat; Best France,"),
+            "{csv}"
+        );
     }
 
     #[test]

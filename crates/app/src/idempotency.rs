@@ -207,6 +207,9 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
             TournamentCommand::ChangeBestCountryRule(_) => &[EventType::BestCountryRuleChanged],
             TournamentCommand::GiveAward(_) => &[EventType::AwardGiven],
             TournamentCommand::RevokeAward(_) => &[EventType::AwardRevoked],
+            TournamentCommand::SetRoundPool(_) => &[EventType::RoundPoolSet],
+            TournamentCommand::RemoveRoundPool(_) => &[EventType::RoundPoolRemoved],
+            TournamentCommand::SetRoundScoring(_) => &[EventType::RoundScoringSet],
         },
         AppCommand::Calendar(CalendarCommand::Rotate(_)) => {
             &[EventType::CalendarFeedIssued, EventType::CalendarFeedRotated]

@@ -123,7 +123,7 @@ pub use tournament::{
 };
 pub use tournament::{
     PoolPlayers, RemoveRoundPool, RoundPool, RoundPoolRemoved, RoundPoolSet, RoundScoringSet,
-    ScoreMultiplier, SeatedPool, SetRoundPool, SetRoundScoring,
+    ScoreMultiplier, SeatedPool, SetRoundPool, SetRoundScoring, is_pool_note,
 };
 pub use webhook::{
     MAX_WEBHOOK_COMPETITIONS, MAX_WEBHOOK_URL_CHARS, PauseWebhook, RegisterWebhook, RemoveWebhook,

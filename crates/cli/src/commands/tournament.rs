@@ -44,6 +44,10 @@ pub enum TournamentCommand {
     BestCountries(TournamentRef),
     /// List, give or revoke a tournament's named awards.
     Award(super::awards::AwardArgs),
+    /// List, set or remove a round's pool (docs/tournaments.md#pools-top-boards-and-per-round-scoring).
+    Pool(super::pools::PoolArgs),
+    /// Set the system scoring a round's boards, before any has a result.
+    RoundScoring(super::pools::RoundScoringArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -101,6 +105,8 @@ pub async fn run(args: TournamentArgs) -> Result<ExitCode, CliError> {
         TournamentCommand::WalkIns(args) => walk_ins(args).await,
         TournamentCommand::BestCountries(of) => super::awards::best_countries(of).await,
         TournamentCommand::Award(args) => super::awards::award(args).await,
+        TournamentCommand::Pool(args) => super::pools::pool(args).await,
+        TournamentCommand::RoundScoring(args) => super::pools::round_scoring(args).await,
     }
 }
 

@@ -35,7 +35,7 @@ pub use self::confirmation::{
 pub use self::events::*;
 pub use self::pools::{
     PoolPlayers, RemoveRoundPool, RoundPool, RoundPoolRemoved, RoundPoolSet, RoundScoringSet,
-    ScoreMultiplier, SeatedPool, SetRoundPool, SetRoundScoring,
+    ScoreMultiplier, SeatedPool, SetRoundPool, SetRoundScoring, is_pool_note,
 };
 pub use self::progress::{BoardProgress, BoardProgressRecorded, ProgressYear, RecordBoardProgress};
 pub use self::schedule::{RoundTimes, Schedule, Venue};

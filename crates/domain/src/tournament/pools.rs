@@ -22,6 +22,15 @@ use crate::seats::seat_labels;
 /// Largest multiplier a pool may have.
 pub const MAX_MULTIPLIER_THOUSANDTHS: u32 = 100_000;
 
+/// How every standings note about a pool starts, so each surface can tell them from the
+/// scoring's own notes (the exports' pools column).
+const POOL_NOTE: &str = "pool: ";
+
+/// Whether a standings note is about a pool ("pool: round 4 ×1.5").
+pub fn is_pool_note(note: &str) -> bool {
+    note.starts_with(POOL_NOTE)
+}
+
 /// Who plays in a round's pool.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -452,7 +461,7 @@ impl Tournament {
             (1..=last.min(self.rounds.len() as u32)).filter_map(|r| self.seated_pool(r)).collect();
         for pool in &seated {
             let Some(round) = self.round(pool.round) else { continue };
-            let note = format!("round {} pool ×{}", pool.round, pool.multiplier);
+            let note = format!("{POOL_NOTE}round {} ×{}", pool.round, pool.multiplier);
             for board in round.boards.iter().filter(|b| b.number <= pool.boards) {
                 for line in standings.iter_mut().filter(|s| board.seats.contains(&s.player)) {
                     line.notes.push(note.clone());
@@ -494,7 +503,7 @@ impl Tournament {
             line.rank = rank;
             line.separated_by = None;
             line.notes.push(format!(
-                "place decided by the round {} pool: {} there",
+                "{POOL_NOTE}place decided in round {}, {} there",
                 deciding.round,
                 from_thousandths(score)
             ));

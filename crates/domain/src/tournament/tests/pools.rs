@@ -73,7 +73,7 @@ fn the_best_seven_play_board_one_and_score_it_times_one_and_a_half() {
     assert_eq!(round_two(other_winner), 43_478);
     assert_eq!(round_two(round.boards[0].seats[6]), 653, "0.435 × 1.5 = 0.6525 → 0.653");
     let (_, _, notes) = total(&tournament, pool_winner);
-    assert!(notes.contains(&"round 2 pool ×1.5".to_owned()), "{notes:?}");
+    assert!(notes.contains(&"pool: round 2 ×1.5".to_owned()), "{notes:?}");
     let (_, _, notes) = total(&tournament, other_winner);
     assert!(notes.is_empty(), "{notes:?}");
     // and re-running the seeding from the log gives the same boards
@@ -100,7 +100,7 @@ fn a_pool_that_decides_places_puts_its_players_first_by_their_pool_score() {
     // has less
     assert_eq!(standings[7].player, round.boards[1].seats[0]);
     assert!(standings[..7].iter().any(|s| s.total < standings[7].total), "{standings:?}");
-    assert!(standings[0].notes.iter().any(|n| n.starts_with("place decided by the round 2 pool")));
+    assert!(standings[0].notes.iter().any(|n| n.starts_with("pool: place decided in round 2, ")));
 }
 
 #[test]
