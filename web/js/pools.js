@@ -75,8 +75,8 @@ function scoringForm(page) {
     field("Scored round", round, { field: "round" }),
     field("Scoring system", system, { field: "scoringSystem" }),
     h("button", { type: "submit" }, "Set round scoring"));
-  onSubmit(form, async (idempotencyKey) => {
-    await gql(Q.SET_ROUND_SCORING, { tournamentId: page.id, round: Number(round.value), scoringSystem: system.value, idempotencyKey });
+  onSubmit(form, async () => {
+    await gql(Q.SET_ROUND_SCORING, { tournamentId: page.id, round: Number(round.value), scoringSystem: system.value });
     await page.reload();
   });
   return form;

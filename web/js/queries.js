@@ -738,6 +738,6 @@ mutation SetRoundPool($tournamentId: ID!, $round: Int!, $best: Int, $multiplier:
 }`;
 
 export const SET_ROUND_SCORING = /* GraphQL */ `
-mutation SetRoundScoring($tournamentId: ID!, $round: Int!, $scoringSystem: ScoringSystem!, $idempotencyKey: String) {
-  setRoundScoring(tournamentId: $tournamentId, round: $round, scoringSystem: $scoringSystem, idempotencyKey: $idempotencyKey) { id }
+mutation SetRoundScoring($tournamentId: ID!, $round: Int!, $scoringSystem: ScoringSystem!) {
+  setRoundScoring(tournamentId: $tournamentId, round: $round, scoringSystem: $scoringSystem) { id }
 }`;

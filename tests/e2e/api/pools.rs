@@ -18,9 +18,8 @@ pub(crate) const SET_POOL: &str = "mutation($t: ID!, $r: Int!, $b: Int, $n: [ID!
                decidesPlaces: $d, idempotencyKey: $k) {
     roundStages { round pool { best multiplier decidesPlaces poolBoards } scoringSystem ownScoringSystem }
   } }";
-pub(crate) const ROUND_SCORING: &str =
-    "mutation($t: ID!, $r: Int!, $s: ScoringSystem!, $k: String) {
-  setRoundScoring(tournamentId: $t, round: $r, scoringSystem: $s, idempotencyKey: $k) { id } }";
+pub(crate) const ROUND_SCORING: &str = "mutation($t: ID!, $r: Int!, $s: ScoringSystem!) {
+  setRoundScoring(tournamentId: $t, round: $r, scoringSystem: $s) { id } }";
 
 const STANDINGS: &str = "query($t: ID!, $a: Int) {
   tournament(id: $t) {
@@ -183,7 +182,7 @@ async fn a_pool_multiplies_and_a_round_has_its_own_system(db: TestDatabase) {
         &db,
     );
     assert_eq!(set.status.code(), Some(0), "{}", stdout(&set));
-    let vars = json!({ "t": id, "r": 1, "s": "SOLO_OR_BUST", "k": "scoring-1" });
+    let vars = json!({ "t": id, "r": 1, "s": "SOLO_OR_BUST" });
     let scored = server.gql(Some(ADMIN), ROUND_SCORING, vars).await;
     assert!(scored["errors"].is_null(), "{scored}");
     play_round(&server, &id, 1).await;

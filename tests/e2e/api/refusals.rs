@@ -347,7 +347,8 @@ async fn every_tournament_refusal_has_its_documented_code(db: TestDatabase) {
     registration_refusals(server, &mut table, &players).await;
     confirmation_refusals(server, &mut table).await;
     awards_refusals(server, &mut table).await;
-    pools_refusals(server, &mut table).await;
+    // A server of its own, so its requests do not meet the first one's rate limit.
+    pools_refusals(&spawn_app(&db.url).await, &mut table).await;
 
     let untested: Vec<_> = table.rows.keys().filter(|key| !table.seen.contains(*key)).collect();
     assert!(untested.is_empty(), "rows no refusal triggered: {untested:?}");
@@ -500,7 +501,8 @@ async fn awards_refusals(server: &TestApp, table: &mut Table) {
 /// tournament of seven entrants whose round 1 is seeded.
 async fn pools_refusals(server: &TestApp, table: &mut Table) {
     use super::pools::{ROUND_SCORING, SET_POOL};
-    const REMOVE: &str = "mutation($t: ID!, $r: Int!) { removeRoundPool(tournamentId: $t, round: $r) { id } }";
+    const REMOVE: &str =
+        "mutation($t: ID!, $r: Int!) { removeRoundPool(tournamentId: $t, round: $r) { id } }";
     let players = server.register_many(8, "Pooled").await;
     let (entrants, outsider) = (&players[..7], &players[7]);
     let id = create(server, diplomacy_input(3)).await["data"]["createTournament"]["id"]
@@ -522,12 +524,20 @@ async fn pools_refusals(server: &TestApp, table: &mut Table) {
     let vars = json!({ "t": id, "r": 2, "s": "SOLO_OR_BUST" });
     table.check(all, when, &server.gql(token, ROUND_SCORING, vars).await);
     let when = "the round is not a planned one";
-    table.check(all, when, &server.gql(Some(ADMIN), SET_POOL, json!({ "t": id, "r": 4, "b": 7 })).await);
+    table.check(
+        all,
+        when,
+        &server.gql(Some(ADMIN), SET_POOL, json!({ "t": id, "r": 4, "b": 7 })).await,
+    );
     let vars = json!({ "t": id, "r": 0, "s": "SOLO_OR_BUST" });
     table.check(all, when, &server.gql(Some(ADMIN), ROUND_SCORING, vars).await);
     let both = "setRoundPool`, `removeRoundPool";
     let when = "the round is already seeded";
-    table.check(both, when, &server.gql(Some(ADMIN), SET_POOL, json!({ "t": id, "r": 1, "b": 7 })).await);
+    table.check(
+        both,
+        when,
+        &server.gql(Some(ADMIN), SET_POOL, json!({ "t": id, "r": 1, "b": 7 })).await,
+    );
     table.check(both, when, &server.gql(Some(ADMIN), REMOVE, json!({ "t": id, "r": 1 })).await);
     let when = "(checked with the arguments, before the rights) both or neither of `best` and `named`, or a multiplier that is not a decimal above 0 and at most 100 with at most 3 decimals";
     let vars = json!({ "t": id, "r": 2, "b": 7, "n": ids });
@@ -554,7 +564,11 @@ async fn pools_refusals(server: &TestApp, table: &mut Table) {
     table.check("removeRoundPool", "the round has no pool", &response);
     let vars = json!({ "t": id, "r": 2, "s": "PLACEMENT" });
     let response = server.gql(Some(ADMIN), ROUND_SCORING, vars).await;
-    table.check("setRoundScoring", "a system of another game, or one that does not score boards of k", &response);
+    table.check(
+        "setRoundScoring",
+        "a system of another game, or one that does not score boards of k",
+        &response,
+    );
     let vars = json!({ "t": id, "r": 2, "s": "SQUARES" });
     let response = server.gql(Some(ADMIN), ROUND_SCORING, vars).await;
     table.check("setRoundScoring", "the round is already scored by that system", &response);

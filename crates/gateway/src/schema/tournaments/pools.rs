@@ -148,14 +148,14 @@ impl PoolsMutation {
 
     /// The tournament's organisers or the site admin, before any board of round `round` has a
     /// result: the system scoring its boards (one of the same game as the tournament's; the
-    /// tournament's own puts it back).
+    /// tournament's own puts it back). Like the other settings it takes no idempotency key: a
+    /// retry is refused as a change to the same system.
     async fn set_round_scoring(
         &self,
         ctx: &Context<'_>,
         tournament_id: ID,
         round: i32,
         scoring_system: ScoringSystemValue,
-        idempotency_key: Option<String>,
     ) -> GatewayResult<Tournament> {
         let actor = caller(ctx).actor()?;
         let id = parse_id(&tournament_id, "tournamentId")?;
@@ -166,7 +166,7 @@ impl PoolsMutation {
             round,
             scoring_system: scoring_system.into(),
         };
-        execute(ctx, command, idempotency_key).await?;
+        execute(ctx, command, None).await?;
         tournament(ctx, id).await
     }
 }
