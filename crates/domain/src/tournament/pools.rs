@@ -281,7 +281,7 @@ impl Tournament {
                 players.len() as u32
             }
         };
-        if size == 0 || size % k != 0 {
+        if size == 0 || !size.is_multiple_of(k) {
             return Err(DomainError::invalid(
                 "players",
                 format!("a pool is a whole number of boards of {k} players, not {size}"),

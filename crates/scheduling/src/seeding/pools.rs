@@ -43,7 +43,7 @@ pub(super) fn seed_with_pool(request: &SeedingRequest) -> Result<Seeding, Seedin
 /// and the round has no top board besides.
 fn check_pool(request: &SeedingRequest) -> Result<(), SeedingError> {
     let k = request.board_size;
-    if k == 0 || request.pool.len() % k != 0 {
+    if k == 0 || !request.pool.len().is_multiple_of(k) {
         return Err(SeedingError::PoolSize { given: request.pool.len(), board_size: k });
     }
     if !request.top_board.is_empty() {
