@@ -289,6 +289,7 @@ query Tournament($id: ID!) {
     teamStandings { ${TEAM_STANDING} }
     powerAssignment { method topBoardOrderedChoice }
     powerPreferences { player { id name } powers }
+    roundStages { round scoringSystem ownScoringSystem pool { best multiplier decidesPlaces poolBoards named { id name } } }
     rounds {
       number started completed topBoard
       sittingOut { id name }
@@ -782,4 +783,13 @@ mutation PastePowerPreferences($tournamentId: ID!, $list: String!) {
 export const CHOOSE_POWER = /* GraphQL */ `
 mutation ChoosePower($tournamentId: ID!, $boardId: ID!, $playerId: ID, $power: String!) {
   choosePower(tournamentId: $tournamentId, boardId: $boardId, playerId: $playerId, power: $power) { id }
+/** Setting a round's pool and scoring system (docs/tournaments.md#pools-top-boards-and-per-round-scoring). */
+export const SET_ROUND_POOL = /* GraphQL */ `
+mutation SetRoundPool($tournamentId: ID!, $round: Int!, $best: Int, $multiplier: String, $decidesPlaces: Boolean, $idempotencyKey: String) {
+  setRoundPool(tournamentId: $tournamentId, round: $round, best: $best, multiplier: $multiplier, decidesPlaces: $decidesPlaces, idempotencyKey: $idempotencyKey) { id }
+}`;
+
+export const SET_ROUND_SCORING = /* GraphQL */ `
+mutation SetRoundScoring($tournamentId: ID!, $round: Int!, $scoringSystem: ScoringSystem!) {
+  setRoundScoring(tournamentId: $tournamentId, round: $round, scoringSystem: $scoringSystem) { id }
 }`;

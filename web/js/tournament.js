@@ -27,6 +27,7 @@ import { nextAction, renderNext } from "./tournament-next.js";
 import { renderBestCountries } from "./awards.js";
 import { renderTeams } from "./teams.js";
 import { renderPowers } from "./powers.js";
+import { renderPools } from "./pools.js";
 
 /** @typedef {import("./tournament-common.js").TournamentPage} TournamentPage */
 
@@ -155,6 +156,7 @@ export async function tournamentView(main, [id]) {
   const bestCountries = h("section", { "aria-labelledby": "best-countries-h", id: "best-countries" });
   const teams = h("section", { "aria-labelledby": "teams-h", id: "teams" });
   const powers = h("section", { "aria-labelledby": "powers-h", id: "powers" });
+  const pools = h("section", { "aria-labelledby": "pools-h", id: "pools" });
   const walkIns = page.director ? h("p", {}, h("a", { href: `/tournaments/${id}/walk-ins` }, "Register and enter walk-ins")) : null;
   const sheet = page.director
     ? h("p", {}, h("a", { href: `/tournaments/${id}/sign-in-sheet` }, "Sign-in QR codes for every entrant (print)"))
@@ -171,6 +173,7 @@ export async function tournamentView(main, [id]) {
     bestCountries,
     teams,
     powers,
+    pools,
     page.director ? laterRollCall : null,
     oneStepAway("earlier-rounds", h("span", {}, "Earlier rounds"), false, earlier),
     oneStepAway("entrants-more", entrantsSummary, beforeFirstRound && page.director, entrants, walkIns, sheet),
@@ -206,6 +209,7 @@ export async function tournamentView(main, [id]) {
     renderBestCountries(bestCountries, page);
     renderTeams(teams, page);
     renderPowers(powers, page);
+    renderPools(pools, page);
   };
   const stop = await followTournament(page, live, () => keepFocus(main, render), roundSelect);
   renderChecks(checks, id);

@@ -434,6 +434,11 @@ impl Words<'_> {
                 e.power,
                 self.board_label(e.tournament_id.into(), e.board_id.into()).await
             ),
+            TournamentEvent::RoundPoolSet(e) => self.pool_words(e),
+            TournamentEvent::RoundPoolRemoved(e) => format!("round {}'s pool removed", e.round),
+            TournamentEvent::RoundScoringSet(e) => {
+                format!("round {} scored by {}", e.round, e.scoring_system.info().display_name)
+            }
             TournamentEvent::TournamentScheduleChanged(e) => {
                 format!("Schedule: {}", schedule_words(&e.schedule))
             }
@@ -568,4 +573,23 @@ impl Words<'_> {
 pub fn points(total: f64) -> String {
     let text = format!("{total:.3}");
     text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+impl Words<'_> {
+    /// A round's pool in words (`docs/tournaments.md#pools-top-boards-and-per-round-scoring`):
+    /// "round 4's pool: the best 21, ×1.5, deciding places 1–21".
+    fn pool_words(&self, e: &league_domain::RoundPoolSet) -> String {
+        let (who, size) = match &e.pool.players {
+            league_domain::PoolPlayers::Best(size) => (format!("the best {size}"), *size as usize),
+            league_domain::PoolPlayers::Named(players) => {
+                let names: Vec<String> = players.iter().map(|p| self.name((*p).into())).collect();
+                (names.join(", "), players.len())
+            }
+        };
+        let mut text = format!("round {}'s pool: {who}, ×{}", e.round, e.pool.multiplier);
+        if e.pool.decides_places {
+            text.push_str(&format!(", deciding places 1–{size}"));
+        }
+        text
+    }
 }

@@ -64,6 +64,10 @@ pub struct CompetitionExport {
     /// A tournament's team standings (`docs/tournaments.md#teams`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub teams: Vec<crate::teams::TeamStandingExport>,
+    /// A tournament's rounds that have a pool or their own scoring system
+    /// (`docs/tournaments.md#pools-top-boards-and-per-round-scoring`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub round_stages: Vec<crate::pool_exports::RoundStageExport>,
 }
 
 /// A named award of a tournament.
@@ -133,6 +137,9 @@ pub struct StandingExport {
     /// A tournament entrant's team, when the tournament has teams.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub team: Option<String>,
+    /// A tournament entrant's pools ("round 4 pool ×1.5") and a place a pool decided.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pools: Vec<String>,
 }
 
 /// One seat of a finished game or board.
@@ -224,6 +231,7 @@ impl App {
             awards: Vec::new(),
             best_countries: Vec::new(),
             teams: Vec::new(),
+            round_stages: Vec::new(),
         })
     }
 
@@ -253,7 +261,7 @@ impl App {
                 result,
                 corrections: &board.correction_reasons,
             };
-            results.extend(self.result_rows(system, &game)?);
+            results.extend(self.result_rows(tournament.board_system(board), &game)?);
         }
         let awards: Vec<AwardExport> = tournament
             .awards()
@@ -297,6 +305,7 @@ impl App {
                     )
                     .collect();
                 line.team = tournament.team_of(player.into()).map(|t| t.name.clone());
+                line.pools = crate::pool_exports::pool_marks(&r.notes);
                 line
             })
             .collect();
@@ -316,6 +325,7 @@ impl App {
             awards,
             best_countries,
             teams,
+            round_stages: crate::pool_exports::round_stages(&tournament),
         })
     }
 
@@ -353,6 +363,7 @@ impl App {
             separated_by: separated_by.map(TieBreak::label),
             awards: Vec::new(),
             team: None,
+            pools: Vec::new(),
         }
     }
 
@@ -455,6 +466,7 @@ impl CompetitionExport {
                 .to_vec();
                 if tournament {
                     header.push("awards".into());
+                    header.push("pools".into());
                 }
                 let teams = !self.teams.is_empty();
                 if teams {
@@ -475,6 +487,7 @@ impl CompetitionExport {
                     let mut cells = cells.to_vec();
                     if tournament {
                         cells.push(spreadsheet_text(&s.awards.join("; ")));
+                        cells.push(spreadsheet_text(&s.pools.join("; ")));
                     }
                     if teams {
                         cells.push(spreadsheet_text(s.team.as_deref().unwrap_or_default()));
@@ -643,6 +656,7 @@ mod tests {
                     Vec::new()
                 },
                 team: None,
+                pools: Vec::new(),
             }],
             results: vec![ResultExport {
                 round: (kind == "tournament").then_some(2),
@@ -661,6 +675,7 @@ mod tests {
             awards: Vec::new(),
             best_countries: Vec::new(),
             teams: Vec::new(),
+            round_stages: Vec::new(),
         }
     }
 
@@ -694,9 +709,12 @@ mod tests {
         let mut lines = csv.lines();
         assert_eq!(
             lines.next(),
-            Some("rank,player,playerId,total,games,wins,draws,separatedBy,awards")
+            Some("rank,player,playerId,total,games,wins,draws,separatedBy,awards,pools")
         );
-        assert!(lines.next().unwrap().ends_with(",more draws,Best Diplomat; Best France"), "{csv}");
+        assert!(
+            lines.next().unwrap().ends_with(",more draws,Best Diplomat; Best France,"),
+            "{csv}"
+        );
     }
 
     #[test]

@@ -217,6 +217,9 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
             TournamentCommand::SubmitPowerPreferences(_) => &[EventType::PowerPreferencesSubmitted],
             TournamentCommand::SetBoardPowers(_) => &[EventType::BoardPowersSet],
             TournamentCommand::ChoosePower(_) => &[EventType::PowerChosen],
+            TournamentCommand::SetRoundPool(_) => &[EventType::RoundPoolSet],
+            TournamentCommand::RemoveRoundPool(_) => &[EventType::RoundPoolRemoved],
+            TournamentCommand::SetRoundScoring(_) => &[EventType::RoundScoringSet],
         },
         AppCommand::Calendar(CalendarCommand::Rotate(_)) => {
             &[EventType::CalendarFeedIssued, EventType::CalendarFeedRotated]

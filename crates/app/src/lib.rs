@@ -61,6 +61,7 @@ mod follow;
 mod idempotency;
 mod live;
 mod personal;
+mod pool_exports;
 mod powers;
 mod ratings;
 mod reads;

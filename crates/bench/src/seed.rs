@@ -143,6 +143,7 @@ fn tournament(players: usize, rounds: usize, seed: u64) -> Result<Vec<RoundFigur
             teams: Vec::new(),
             seed: seed + round as u64 - 1,
             power_preferences: None,
+            pool: Vec::new(),
         };
         let started = Instant::now();
         let ours = seed_round(&request).map_err(failed)?;

@@ -131,6 +131,10 @@ pub use tournament::{
     ChangeTournamentSchedule, RoundTimes, RoundTimesSet, Schedule, SetRoundTimes,
     TournamentScheduleChanged, Venue,
 };
+pub use tournament::{
+    PoolPlayers, RemoveRoundPool, RoundPool, RoundPoolRemoved, RoundPoolSet, RoundScoringSet,
+    ScoreMultiplier, SeatedPool, SetRoundPool, SetRoundScoring, is_pool_note,
+};
 pub use webhook::{
     MAX_WEBHOOK_COMPETITIONS, MAX_WEBHOOK_URL_CHARS, PauseWebhook, RegisterWebhook, RemoveWebhook,
     ResumeWebhook, Webhook, WebhookCommand, WebhookEvent, WebhookFormat, WebhookKind,

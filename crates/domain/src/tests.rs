@@ -909,6 +909,7 @@ mod stored_events {
         events.extend(crate::tournament::tests::one_of_each_awards_event());
         events.extend(crate::tournament::tests::one_of_each_teams_event());
         events.extend(crate::tournament::tests::one_of_each_powers_event());
+        events.extend(crate::tournament::tests::one_of_each_pools_event());
         events.extend(rights::one_of_each_rights_event());
         events.push(DomainEvent::Player(PlayerEvent::PlayerErased(PlayerErased {
             player_id: player(50),

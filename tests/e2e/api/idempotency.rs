@@ -182,7 +182,7 @@ async fn a_key_with_a_control_character_is_bad_input(db: TestDatabase) {
 
 /// The mutations that take no `idempotencyKey` (nothing to reuse; `walkIns` is idempotent
 /// by its list: docs/tournaments.md#walk-ins-and-bulk-entry).
-const WITHOUT_KEY: [&str; 30] = [
+const WITHOUT_KEY: [&str; 31] = [
     "registerPlayer",
     "endSession",
     "endAllSessions",
@@ -213,6 +213,7 @@ const WITHOUT_KEY: [&str; 30] = [
     "setRoundTimes",
     "changeBestCountryRule",
     "changeTeamRules",
+    "setRoundScoring",
 ];
 
 /// Walks one keyed mutation. A player without the right, with their own key first used for
@@ -353,6 +354,16 @@ async fn every_mutation_refuses_a_key_reused_by_another_caller_or_command(db: Te
         withdrawFromTournament(tournamentId: $t, playerId: $p, idempotencyKey: $key) { id }
     }";
     walk.mutation("withdrawFromTournament", withdraw, vars.clone(), vars).await;
+    let pool = "mutation($t: ID!, $key: String) {
+        setRoundPool(tournamentId: $t, round: 1, best: 2, idempotencyKey: $key) { id }
+    }";
+    let vars = json!({ "t": tournament });
+    walk.mutation("setRoundPool", pool, vars.clone(), vars).await;
+    let unpool = "mutation($t: ID!, $key: String) {
+        removeRoundPool(tournamentId: $t, round: 1, idempotencyKey: $key) { id }
+    }";
+    let vars = json!({ "t": tournament });
+    walk.mutation("removeRoundPool", unpool, vars.clone(), vars).await;
     let seed = "mutation($t: ID!, $key: String) {
         seedRound(tournamentId: $t, round: 1, seed: \"42\", idempotencyKey: $key) {
             number boards { id seats { player { id } } }

@@ -21,6 +21,7 @@ mod limits;
 mod live_pages;
 mod oracle;
 mod pagination;
+mod pools;
 mod powers;
 mod progress;
 mod ratings;

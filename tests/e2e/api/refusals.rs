@@ -349,6 +349,8 @@ async fn every_tournament_refusal_has_its_documented_code(db: TestDatabase) {
     awards_refusals(server, &mut table).await;
     // Teams on a gateway of their own: the admin's mutations so far would meet its rate limit.
     teams_refusals(&spawn_app(&db.url).await, &mut table).await;
+    // A server of its own, so its requests do not meet the first one's rate limit.
+    pools_refusals(&spawn_app(&db.url).await, &mut table).await;
 
     let untested: Vec<_> = table.rows.keys().filter(|key| !table.seen.contains(*key)).collect();
     assert!(untested.is_empty(), "rows no refusal triggered: {untested:?}");
@@ -546,4 +548,93 @@ async fn teams_refusals(server: &TestApp, table: &mut Table) {
     let response = server.gql(Some(ADMIN), SEED, json!({ "t": id, "r": 1 })).await;
     let when = "(a team round) a team cannot be kept apart: more seats to fill than boards, two team-mates on the top board";
     table.check("seedRound", when, &response);
+}
+
+/// The refusals of pools and per-round scoring
+/// (`docs/tournaments.md#pools-top-boards-and-per-round-scoring`), on a three-round
+/// tournament of seven entrants whose round 1 is seeded.
+async fn pools_refusals(server: &TestApp, table: &mut Table) {
+    use super::pools::{ROUND_SCORING, SET_POOL};
+    const REMOVE: &str =
+        "mutation($t: ID!, $r: Int!) { removeRoundPool(tournamentId: $t, round: $r) { id } }";
+    let players = server.register_many(8, "Pooled").await;
+    let (entrants, outsider) = (&players[..7], &players[7]);
+    let id = create(server, diplomacy_input(3)).await["data"]["createTournament"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for player in entrants {
+        assert!(enter(server, &player.token, &id, None).await["errors"].is_null());
+        check_in(server, player, &id, 1, false).await;
+    }
+    let seeded = seed(server, &id, 1).await;
+    assert!(seeded["errors"].is_null(), "{seeded}");
+    let ids: Vec<&str> = entrants.iter().map(|p| p.id.as_str()).collect();
+    let all = "setRoundPool`, `removeRoundPool`, `setRoundScoring";
+    let when = "the caller does not organise the tournament";
+    let token = Some(outsider.token.as_str());
+    table.check(all, when, &server.gql(token, SET_POOL, json!({ "t": id, "r": 2, "b": 7 })).await);
+    table.check(all, when, &server.gql(token, REMOVE, json!({ "t": id, "r": 2 })).await);
+    let vars = json!({ "t": id, "r": 2, "s": "SOLO_OR_BUST" });
+    table.check(all, when, &server.gql(token, ROUND_SCORING, vars).await);
+    let when = "the round is not a planned one";
+    table.check(
+        all,
+        when,
+        &server.gql(Some(ADMIN), SET_POOL, json!({ "t": id, "r": 4, "b": 7 })).await,
+    );
+    let vars = json!({ "t": id, "r": 0, "s": "SOLO_OR_BUST" });
+    table.check(all, when, &server.gql(Some(ADMIN), ROUND_SCORING, vars).await);
+    let both = "setRoundPool`, `removeRoundPool";
+    let when = "the round is already seeded";
+    table.check(
+        both,
+        when,
+        &server.gql(Some(ADMIN), SET_POOL, json!({ "t": id, "r": 1, "b": 7 })).await,
+    );
+    table.check(both, when, &server.gql(Some(ADMIN), REMOVE, json!({ "t": id, "r": 1 })).await);
+    let when = "(checked with the arguments, before the rights) both or neither of `best` and `named`, or a multiplier that is not a decimal above 0 and at most 100 with at most 3 decimals";
+    let vars = json!({ "t": id, "r": 2, "b": 7, "n": ids });
+    table.check("setRoundPool", when, &server.gql(Some(ADMIN), SET_POOL, vars).await);
+    let vars = json!({ "t": id, "r": 2, "b": 7, "m": "1.2345" });
+    table.check("setRoundPool", when, &server.gql(Some(ADMIN), SET_POOL, vars).await);
+    let twice = [&ids[..6], &ids[..1]].concat();
+    let vars = json!({ "t": id, "r": 2, "n": twice });
+    let response = server.gql(Some(ADMIN), SET_POOL, vars).await;
+    table.check("setRoundPool", "a named player is named twice", &response);
+    let named = [&ids[..6], &[outsider.id.as_str()][..]].concat();
+    let response = server.gql(Some(ADMIN), SET_POOL, json!({ "t": id, "r": 2, "n": named })).await;
+    table.check("setRoundPool", "a named player has not entered, or has withdrawn", &response);
+    let response = server.gql(Some(ADMIN), SET_POOL, json!({ "t": id, "r": 2, "b": 6 })).await;
+    table.check("setRoundPool", "the pool is not a whole number of boards", &response);
+    let vars = json!({ "t": id, "r": 2, "b": 7, "d": true });
+    let response = server.gql(Some(ADMIN), SET_POOL, vars).await;
+    table.check("setRoundPool", "`decidesPlaces` in a round other than the last", &response);
+    let vars = json!({ "t": id, "r": 2, "b": 14 });
+    assert!(server.gql(Some(ADMIN), SET_POOL, vars.clone()).await["errors"].is_null());
+    let response = server.gql(Some(ADMIN), SET_POOL, vars).await;
+    table.check("setRoundPool", "the pool would stay as it is", &response);
+    let response = server.gql(Some(ADMIN), REMOVE, json!({ "t": id, "r": 3 })).await;
+    table.check("removeRoundPool", "the round has no pool", &response);
+    let vars = json!({ "t": id, "r": 2, "s": "PLACEMENT" });
+    let response = server.gql(Some(ADMIN), ROUND_SCORING, vars).await;
+    table.check(
+        "setRoundScoring",
+        "a system of another game, or one that does not score boards of k",
+        &response,
+    );
+    let vars = json!({ "t": id, "r": 2, "s": "SQUARES" });
+    let response = server.gql(Some(ADMIN), ROUND_SCORING, vars).await;
+    table.check("setRoundScoring", "the round is already scored by that system", &response);
+    let board = &boards(server, &id, 1).await[0];
+    let reported = report(server, ADMIN, &id, &board.0, result_for(&board.1)).await;
+    assert!(reported["errors"].is_null(), "{reported}");
+    let vars = json!({ "t": id, "r": 1, "s": "SOLO_OR_BUST" });
+    let response = server.gql(Some(ADMIN), ROUND_SCORING, vars).await;
+    table.check("setRoundScoring", "a board of the round has a result", &response);
+    for player in entrants {
+        check_in(server, player, &id, 2, false).await;
+    }
+    let when = "the pool cannot be filled (too few present players playing one board, or a named player absent, sitting out or playing twice)";
+    table.check("seedRound", when, &seed(server, &id, 2).await);
 }

@@ -50,6 +50,10 @@ pub enum TournamentCommand {
     /// How powers are given, the players' rankings, setting and choosing a board's powers
     /// (docs/tournaments.md#power-assignment).
     Powers(super::powers::PowersArgs),
+    /// List, set or remove a round's pool (docs/tournaments.md#pools-top-boards-and-per-round-scoring).
+    Pool(super::pools::PoolArgs),
+    /// Set the system scoring a round's boards, before any has a result.
+    RoundScoring(super::pools::RoundScoringArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -109,6 +113,8 @@ pub async fn run(args: TournamentArgs) -> Result<ExitCode, CliError> {
         TournamentCommand::Award(args) => super::awards::award(args).await,
         TournamentCommand::Team(args) => super::teams::team(args).await,
         TournamentCommand::Powers(args) => super::powers::run(args).await,
+        TournamentCommand::Pool(args) => super::pools::pool(args).await,
+        TournamentCommand::RoundScoring(args) => super::pools::round_scoring(args).await,
     }
 }
 

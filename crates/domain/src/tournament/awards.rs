@@ -168,7 +168,9 @@ impl Tournament {
     /// Each power's Best Country over the boards finished so far under the tournament's rule
     /// (the live leaders while it runs; the awards once it is completed).
     pub fn best_countries(&self) -> Result<Vec<PowerBest>, DomainError> {
-        let Some(settings) = self.settings() else { return Ok(Vec::new()) };
+        if !self.exists() {
+            return Ok(Vec::new());
+        }
         let powers = self.seat_labels();
         let mut results: Vec<Vec<CountryResult<Played>>> = vec![Vec::new(); powers.len()];
         for round in &self.rounds {
@@ -179,7 +181,7 @@ impl Tournament {
                 {
                     continue;
                 }
-                let Some(scored) = board.scored(settings.scoring_system)? else { continue };
+                let Some(scored) = board.scored(self.board_system(board))? else { continue };
                 for (seat, player) in board.seats.iter().enumerate() {
                     let (Some(power), Some(row)) = (results.get_mut(seat), scored.of(*player))
                     else {

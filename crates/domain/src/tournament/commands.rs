@@ -5,6 +5,7 @@ use league_scoring::GameResult;
 use super::Tournament;
 use super::awards::{ChangeBestCountryRule, GiveAward, RevokeAward};
 use super::confirmation::{ConfirmBoardResult, DisputeBoardResult};
+use super::pools::{RemoveRoundPool, SetRoundPool, SetRoundScoring};
 use super::powers::{ChangePowerAssignment, ChoosePower, SetBoardPowers, SubmitPowerPreferences};
 use super::progress::RecordBoardProgress;
 use super::schedule::{RoundTimes, Schedule};
@@ -197,6 +198,9 @@ pub enum TournamentCommand {
     SubmitPowerPreferences(SubmitPowerPreferences),
     SetBoardPowers(SetBoardPowers),
     ChoosePower(ChoosePower),
+    SetRoundPool(SetRoundPool),
+    RemoveRoundPool(RemoveRoundPool),
+    SetRoundScoring(SetRoundScoring),
 }
 
 macro_rules! tournament_commands {
@@ -256,7 +260,10 @@ tournament_commands!(
     ChangePowerAssignment => ChangePowerAssignment,
     SubmitPowerPreferences => SubmitPowerPreferences,
     SetBoardPowers => SetBoardPowers,
-    ChoosePower => ChoosePower
+    ChoosePower => ChoosePower,
+    SetRoundPool => SetRoundPool,
+    RemoveRoundPool => RemoveRoundPool,
+    SetRoundScoring => SetRoundScoring
 );
 
 impl TournamentCommand {
@@ -309,7 +316,10 @@ impl TournamentCommand {
             | TournamentCommand::RemoveTeamMember(_)
             | TournamentCommand::ChangePowerAssignment(_)
             | TournamentCommand::SetBoardPowers(_)
-            | TournamentCommand::ChoosePower(_) => Vec::new(),
+            | TournamentCommand::ChoosePower(_)
+            | TournamentCommand::SetRoundPool(_)
+            | TournamentCommand::RemoveRoundPool(_)
+            | TournamentCommand::SetRoundScoring(_) => Vec::new(),
         }
     }
 }

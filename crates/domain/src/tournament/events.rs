@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 pub use super::awards::{AwardGiven, AwardRevoked, BestCountryRuleChanged};
 pub use super::confirmation::{BoardResultAwaitingConfirmation, BoardResultDisputed};
+pub use super::pools::{RoundPoolRemoved, RoundPoolSet, RoundScoringSet};
 pub use super::powers::{
     BoardPowerChoiceOpened, BoardPowersSet, PowerAssignmentChanged, PowerChosen,
     PowerPreferencesSubmitted,
@@ -97,6 +98,14 @@ pub struct RoundSeeded {
     pub seat_repeats: u32,
     pub keep_apart_met: u32,
     pub seeded_by: Actor,
+    /// Boards 1..=`pool_boards` seat the round's pool
+    /// (`docs/tournaments.md#pools-top-boards-and-per-round-scoring`); absent (0) without one.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pool_boards: u32,
+}
+
+fn is_zero(count: &u32) -> bool {
+    *count == 0
 }
 
 /// Before round `round` starts, two of its players exchanged places (seats, or a seat and
@@ -299,6 +308,9 @@ macro_rules! tournament_events {
                 BoardPowersSet = "BoardPowersSet" version 1,
                 BoardPowerChoiceOpened = "BoardPowerChoiceOpened" version 1,
                 PowerChosen = "PowerChosen" version 1,
+                RoundPoolSet = "RoundPoolSet" version 1,
+                RoundPoolRemoved = "RoundPoolRemoved" version 1,
+                RoundScoringSet = "RoundScoringSet" version 1,
             }
         }
     };
@@ -354,7 +366,10 @@ impl TournamentEvent {
             | TournamentEvent::PowerPreferencesSubmitted(_)
             | TournamentEvent::BoardPowersSet(_)
             | TournamentEvent::BoardPowerChoiceOpened(_)
-            | TournamentEvent::PowerChosen(_) => {}
+            | TournamentEvent::PowerChosen(_)
+            | TournamentEvent::RoundPoolSet(_)
+            | TournamentEvent::RoundPoolRemoved(_)
+            | TournamentEvent::RoundScoringSet(_) => {}
         }
     }
 }
@@ -406,7 +421,10 @@ impl TournamentEvent {
             | TournamentEvent::PowerPreferencesSubmitted(_)
             | TournamentEvent::BoardPowersSet(_)
             | TournamentEvent::BoardPowerChoiceOpened(_)
-            | TournamentEvent::PowerChosen(_) => Effects::NONE,
+            | TournamentEvent::PowerChosen(_)
+            | TournamentEvent::RoundPoolSet(_)
+            | TournamentEvent::RoundPoolRemoved(_)
+            | TournamentEvent::RoundScoringSet(_) => Effects::NONE,
         }
     }
 }

@@ -9,6 +9,7 @@ mod awards;
 pub(crate) mod commands;
 mod confirmation;
 pub(crate) mod events;
+mod pools;
 mod powers;
 mod progress;
 mod schedule;
@@ -34,6 +35,10 @@ pub use self::confirmation::{
     PendingResult,
 };
 pub use self::events::*;
+pub use self::pools::{
+    PoolPlayers, RemoveRoundPool, RoundPool, RoundPoolRemoved, RoundPoolSet, RoundScoringSet,
+    ScoreMultiplier, SeatedPool, SetRoundPool, SetRoundScoring, is_pool_note,
+};
 pub use self::powers::{
     BoardPowerChoiceOpened, BoardPowersSet, ChangePowerAssignment, ChoosePower, PowerAssignment,
     PowerAssignmentChanged, PowerAssignmentRule, PowerChoice, PowerChosen,
@@ -179,6 +184,9 @@ pub struct Tournament {
     /// How powers are given, the players' rankings, boards still choosing
     /// (`docs/tournaments.md#power-assignment`).
     powers: powers::Powers,
+    /// Each round's pool and own scoring system
+    /// (`docs/tournaments.md#pools-top-boards-and-per-round-scoring`).
+    stages: pools::Stages,
 }
 
 impl Tournament {
@@ -734,6 +742,7 @@ impl Tournament {
             seat_repeats: seeding.seat_repeats,
             keep_apart_met: seeding.keep_apart_met,
             seeded_by: c.actor,
+            pool_boards: (request.pool.len() / request.board_size.max(1)) as u32,
         };
         let choices = self.power_choices_opened(&seeded);
         Ok([TournamentEvent::RoundSeeded(seeded)].into_iter().chain(choices).collect())
@@ -790,7 +799,7 @@ impl Tournament {
         c: &ReportBoardResult,
         context: &Context,
     ) -> Result<Vec<TournamentEvent>, DomainError> {
-        let (settings, board) = self.board_for(
+        let (_, board) = self.board_for(
             c.actor,
             c.tournament_id,
             c.board_id,
@@ -810,7 +819,7 @@ impl Tournament {
                 c.board_id
             )));
         }
-        let result = validate_result(settings.scoring_system, &board.seats, &c.result)?;
+        let result = validate_result(self.board_system(board), &board.seats, &c.result)?;
         check_replacements(board, &c.replacements, context)?;
         if awaits {
             return Ok(vec![TournamentEvent::BoardResultAwaitingConfirmation(
@@ -859,7 +868,7 @@ impl Tournament {
         c: &CorrectBoardResult,
         context: &Context,
     ) -> Result<Vec<TournamentEvent>, DomainError> {
-        let settings = self.created(c.tournament_id)?;
+        self.created(c.tournament_id)?;
         self.authorise(c.actor, c.tournament_id, "correct results")?;
         let board = self.board(c.board_id).ok_or(DomainError::BoardNotFound(c.board_id))?;
         if board.result.is_none() {
@@ -869,7 +878,7 @@ impl Tournament {
             )));
         }
         let reason = clean_reason(&c.reason)?;
-        let result = validate_result(settings.scoring_system, &board.seats, &c.result)?;
+        let result = validate_result(self.board_system(board), &board.seats, &c.result)?;
         check_replacements(board, &c.replacements, context)?;
         Ok(vec![TournamentEvent::BoardResultCorrected(BoardResultCorrected {
             tournament_id: c.tournament_id,
@@ -1111,6 +1120,9 @@ impl Aggregate for Tournament {
             }
             TournamentCommand::SetBoardPowers(c) => self.set_board_powers(c),
             TournamentCommand::ChoosePower(c) => self.choose_power(c),
+            TournamentCommand::SetRoundPool(c) => self.set_round_pool(c),
+            TournamentCommand::RemoveRoundPool(c) => self.remove_round_pool(c),
+            TournamentCommand::SetRoundScoring(c) => self.set_round_scoring(c),
         }
     }
 
@@ -1275,6 +1287,9 @@ impl Aggregate for Tournament {
             | TournamentEvent::BoardPowersSet(_)
             | TournamentEvent::BoardPowerChoiceOpened(_)
             | TournamentEvent::PowerChosen(_) => self.apply_powers(event),
+            TournamentEvent::RoundPoolSet(_)
+            | TournamentEvent::RoundPoolRemoved(_)
+            | TournamentEvent::RoundScoringSet(_) => self.stages.apply(event),
         }
     }
 

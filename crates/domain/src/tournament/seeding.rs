@@ -148,7 +148,12 @@ impl Tournament {
             .filter(|pair| pair.iter().all(|p| present.contains(p)))
             .map(|[a, b]| [player_key(*a), player_key(*b)])
             .collect();
-        let top_board = if settings.top_board_last_round && round == settings.rounds && round > 1 {
+        let pool = self.pool_for_seeding(round, &present, sitting_out, playing_twice)?;
+        let top_board = if pool.is_empty()
+            && settings.top_board_last_round
+            && round == settings.rounds
+            && round > 1
+        {
             self.top_board(settings.players_per_board as usize, &present, sitting_out)
         } else {
             Vec::new()
@@ -165,6 +170,7 @@ impl Tournament {
             teams: self.teams_kept_apart(round, &present, sitting_out),
             seed,
             power_preferences: self.seeding_preferences(&present),
+            pool: pool.into_iter().map(player_key).collect(),
         })
     }
 

@@ -35,8 +35,9 @@ impl Tournament {
             );
             for board in &round.boards {
                 let Some(result) = &board.result else { continue };
-                let Some(scored) = board.scored(settings.scoring_system)? else { continue };
+                let Some(scored) = board.scored(self.board_system(board))? else { continue };
                 let (game, seated) = scored.into_parts();
+                let game = self.pool_multiplied(round.number, board.number, game);
                 let players: Vec<PlayerId> = seated
                     .into_iter()
                     .map(|seated| scorer(settings.replacement_scores, &board.replacements, seated))
@@ -56,7 +57,7 @@ impl Tournament {
                 });
             }
         }
-        Ok(rank_tournament(&rules, &entrants, &boards, &sit_outs))
+        Ok(self.pool_places(rank_tournament(&rules, &entrants, &boards, &sit_outs), last))
     }
 }
 

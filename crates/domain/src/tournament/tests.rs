@@ -9,6 +9,7 @@ use crate::*;
 
 mod awards;
 mod confirmation;
+mod pools;
 mod powers;
 mod progress;
 mod registration;
@@ -16,6 +17,7 @@ mod teams;
 mod times;
 pub(crate) use awards::one_of_each_awards_event;
 pub(crate) use confirmation::one_of_each_confirmation_event;
+pub(crate) use pools::one_of_each_pools_event;
 pub(crate) use powers::one_of_each_powers_event;
 pub(crate) use progress::one_of_each_progress_event;
 pub(crate) use registration::one_of_each_registration_event;

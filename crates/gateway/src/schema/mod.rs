@@ -84,6 +84,7 @@ pub struct MutationRoot(
     tournaments::awards::AwardsMutation,
     tournaments::teams::TeamsMutation,
     tournaments::powers::PowersMutation,
+    tournaments::pools::PoolsMutation,
 );
 
 /// Live updates over `/graphql/ws` (graphql-transport-ws or graphql-ws); authenticate in

@@ -13,6 +13,7 @@
 
 mod plan;
 mod plane;
+mod pools;
 mod preferences;
 mod problem;
 mod search;
@@ -72,6 +73,11 @@ pub struct SeedingRequest {
     /// (`docs/tournaments.md#power-assignment`); absent in every older request.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power_preferences: Option<PowerPreferences>,
+    /// Optional pool (`docs/tournaments.md#pools-top-boards-and-per-round-scoring`): n·board_size
+    /// players seeded first among themselves onto boards 1..n, the others as usual after them.
+    /// Absent from the canonical JSON when empty, so earlier requests keep their digest.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pool: Vec<String>,
 }
 
 impl SeedingRequest {
@@ -159,12 +165,21 @@ pub enum SeedingError {
     TeamMatesTogether(String, String),
     #[error("the ranking of {player:?} names {seat:?} twice or as none of the seats")]
     BadRanking { player: String, seat: String },
+    #[error("the pool has {given} players; it needs a whole number of boards of {board_size}")]
+    PoolSize { given: usize, board_size: usize },
+    #[error("player {0:?} is in the pool but {1}: a pool player plays exactly one board")]
+    PoolPlayerNotOnce(String, &'static str),
+    #[error("a round seats either a pool or a top board, not both")]
+    PoolAndTopBoard,
 }
 
 /// Seats the round: boards of `board_size` in seat order, minimising Σ over boards of Σ over
 /// ordered pairs of (earlier shared boards)² (a keep-apart pair counts 25 more), then seat
 /// repeats. Same request → same seeding, on every machine.
 pub fn seed_round(request: &SeedingRequest) -> Result<Seeding, SeedingError> {
+    if !request.pool.is_empty() {
+        return pools::seed_with_pool(request);
+    }
     let problem = problem::Problem::new(request)?;
     check_preferences(request, &problem)?;
     let boards = plane::next_parallel_class(&problem)

@@ -219,6 +219,7 @@ mod tests {
             teams: Vec::new(),
             seed: 11,
             power_preferences: None,
+            pool: Vec::new(),
         };
         let automatic_digest = request.digest();
         assert_eq!(request.algorithm(), SEEDING_ALGORITHM);

@@ -8,11 +8,11 @@ use super::*;
 
 const POWERS: [&str; 7] = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"];
 
-fn names(count: usize) -> Vec<String> {
+pub(super) fn names(count: usize) -> Vec<String> {
     (1..=count).map(|i| format!("P{i}")).collect()
 }
 
-fn request(players: usize, seed: u64) -> SeedingRequest {
+pub(super) fn request(players: usize, seed: u64) -> SeedingRequest {
     SeedingRequest {
         board_size: 7,
         seats: Some(POWERS.iter().map(|p| p.to_string()).collect()),
@@ -25,6 +25,7 @@ fn request(players: usize, seed: u64) -> SeedingRequest {
         teams: Vec::new(),
         seed,
         power_preferences: None,
+        pool: Vec::new(),
     }
 }
 

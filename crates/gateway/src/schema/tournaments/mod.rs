@@ -8,6 +8,7 @@ pub(super) mod confirmation;
 mod inputs;
 pub(crate) mod mine;
 pub(super) mod mutation;
+pub(super) mod pools;
 pub(super) mod powers;
 pub(super) mod progress;
 pub(super) mod query;

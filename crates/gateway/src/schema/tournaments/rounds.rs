@@ -251,8 +251,9 @@ impl Board {
     /// Each seated player's board score (before round and tournament scoring); empty until
     /// finished.
     async fn scores(&self) -> GatewayResult<Vec<GameScore>> {
-        let system = self.tournament.settings().scoring_system;
-        let scored = self.with(|b| b.scored(system)).map_err(league_app::AppError::from)?;
+        let state = &self.tournament.state;
+        let scored =
+            self.with(|b| b.scored(state.board_system(b))).map_err(league_app::AppError::from)?;
         Ok(scored
             .map(|scored| self.with(|b| scored.in_seat_order(b.seats.iter().copied())))
             .unwrap_or_default()

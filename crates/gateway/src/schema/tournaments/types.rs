@@ -245,6 +245,12 @@ impl Tournament {
         self.settings().top_board_last_round
     }
 
+    /// Each planned round's pool and scoring system
+    /// (`docs/tournaments.md#pools-top-boards-and-per-round-scoring`), round 1 first.
+    async fn round_stages(&self) -> Vec<super::pools::RoundStage> {
+        self.stages_of_rounds()
+    }
+
     async fn replacement_scores(&self) -> ReplacementScores {
         self.settings().replacement_scores.into()
     }
