@@ -84,6 +84,8 @@ pub enum DomainError {
     CompetitionNotFound(uuid::Uuid),
     #[error("award {0} not found in this tournament")]
     AwardNotFound(u32),
+    #[error("score adjustment {0} not found in this tournament")]
+    AdjustmentNotFound(u32),
     #[error("passkey {0} not found")]
     PasskeyNotFound(uuid::Uuid),
     /// The request does not fit the competition's current state (the message says why).
@@ -144,7 +146,8 @@ impl DomainError {
             | DomainError::PasskeyNotFound(_)
             | DomainError::SeriesNotFound(_)
             | DomainError::CompetitionNotFound(_)
-            | DomainError::AwardNotFound(_) => ErrorCode::NotFound,
+            | DomainError::AwardNotFound(_)
+            | DomainError::AdjustmentNotFound(_) => ErrorCode::NotFound,
             DomainError::PlayerAlreadyRegistered(_)
             | DomainError::LeagueAlreadyExists(_)
             | DomainError::AlreadySubscribed(_)

@@ -6,6 +6,9 @@ use super::Tournament;
 use super::awards::{ChangeBestCountryRule, GiveAward, RevokeAward};
 use super::confirmation::{ConfirmBoardResult, DisputeBoardResult};
 use super::progress::RecordBoardProgress;
+use super::rulings::{
+    AdjustScore, BreakTopBoardTie, ChangeKeepApart, RevokeScoreAdjustment, SetHandicap, SetUnranked,
+};
 use super::schedule::{RoundTimes, Schedule};
 use super::settings::{Attendance, RegistrationChange, Replacement, TournamentSettings};
 use crate::ids::{Actor, BoardId, PlayerId, TournamentId, tournament_stream_id};
@@ -183,6 +186,12 @@ pub enum TournamentCommand {
     ChangeBestCountryRule(ChangeBestCountryRule),
     GiveAward(GiveAward),
     RevokeAward(RevokeAward),
+    AdjustScore(AdjustScore),
+    RevokeScoreAdjustment(RevokeScoreAdjustment),
+    SetHandicap(SetHandicap),
+    SetUnranked(SetUnranked),
+    ChangeKeepApart(ChangeKeepApart),
+    BreakTopBoardTie(BreakTopBoardTie),
 }
 
 macro_rules! tournament_commands {
@@ -232,7 +241,13 @@ tournament_commands!(
     DisputeBoardResult => DisputeResult,
     ChangeBestCountryRule => ChangeBestCountryRule,
     GiveAward => GiveAward,
-    RevokeAward => RevokeAward
+    RevokeAward => RevokeAward,
+    AdjustScore => AdjustScore,
+    RevokeScoreAdjustment => RevokeScoreAdjustment,
+    SetHandicap => SetHandicap,
+    SetUnranked => SetUnranked,
+    ChangeKeepApart => ChangeKeepApart,
+    BreakTopBoardTie => BreakTopBoardTie
 );
 
 impl TournamentCommand {
@@ -258,6 +273,10 @@ impl TournamentCommand {
             }
             TournamentCommand::AddCoOrganiser(c) => vec![c.player_id],
             TournamentCommand::GiveAward(c) => vec![c.player_id],
+            TournamentCommand::AdjustScore(c) => vec![c.player_id],
+            TournamentCommand::SetHandicap(c) => vec![c.player_id],
+            TournamentCommand::SetUnranked(c) => vec![c.player_id],
+            TournamentCommand::ChangeKeepApart(c) => vec![c.first, c.second],
             TournamentCommand::AnswerRollCall(c) => vec![c.player_id],
             TournamentCommand::Swap(c) => vec![c.first, c.second],
             TournamentCommand::SeedRound(c) => tournament.present(c.round),
@@ -273,7 +292,9 @@ impl TournamentCommand {
             | TournamentCommand::ConfirmResult(_)
             | TournamentCommand::DisputeResult(_)
             | TournamentCommand::ChangeBestCountryRule(_)
-            | TournamentCommand::RevokeAward(_) => Vec::new(),
+            | TournamentCommand::RevokeAward(_)
+            | TournamentCommand::RevokeScoreAdjustment(_)
+            | TournamentCommand::BreakTopBoardTie(_) => Vec::new(),
         }
     }
 }

@@ -8,6 +8,10 @@ use serde::{Deserialize, Serialize};
 pub use super::awards::{AwardGiven, AwardRevoked, BestCountryRuleChanged};
 pub use super::confirmation::{BoardResultAwaitingConfirmation, BoardResultDisputed};
 pub use super::progress::BoardProgressRecorded;
+pub use super::rulings::{
+    EntrantRankingChanged, HandicapSet, KeepApartAdded, KeepApartRemoved, ScoreAdjusted,
+    ScoreAdjustmentRevoked, TopBoardTieBroken,
+};
 use super::schedule::{RoundTimes, Schedule};
 use super::settings::{Attendance, Registration, Replacement, SeededBoard, TournamentSettings};
 use crate::event_enum::aggregate_enum;
@@ -281,6 +285,13 @@ macro_rules! tournament_events {
                 BestCountryRuleChanged = "BestCountryRuleChanged" version 1,
                 AwardGiven = "AwardGiven" version 1 notify [AwardsChanged],
                 AwardRevoked = "AwardRevoked" version 1 notify [AwardsChanged],
+                ScoreAdjusted = "ScoreAdjusted" version 1 notify [StandingsChanged],
+                ScoreAdjustmentRevoked = "ScoreAdjustmentRevoked" version 1 notify [StandingsChanged],
+                HandicapSet = "HandicapSet" version 1 notify [StandingsChanged],
+                EntrantRankingChanged = "EntrantRankingChanged" version 1 notify [StandingsChanged],
+                KeepApartAdded = "KeepApartAdded" version 1,
+                KeepApartRemoved = "KeepApartRemoved" version 1,
+                TopBoardTieBroken = "TopBoardTieBroken" version 1 notify [StandingsChanged],
             }
         }
     };
@@ -325,7 +336,14 @@ impl TournamentEvent {
             | TournamentEvent::BoardResultDisputed(_)
             | TournamentEvent::BestCountryRuleChanged(_)
             | TournamentEvent::AwardGiven(_)
-            | TournamentEvent::AwardRevoked(_) => {}
+            | TournamentEvent::AwardRevoked(_)
+            | TournamentEvent::ScoreAdjusted(_)
+            | TournamentEvent::ScoreAdjustmentRevoked(_)
+            | TournamentEvent::HandicapSet(_)
+            | TournamentEvent::EntrantRankingChanged(_)
+            | TournamentEvent::KeepApartAdded(_)
+            | TournamentEvent::KeepApartRemoved(_)
+            | TournamentEvent::TopBoardTieBroken(_) => {}
         }
     }
 }
@@ -345,7 +363,12 @@ impl TournamentEvent {
             TournamentEvent::TournamentPlayerEntered(_)
             | TournamentEvent::TournamentPlayerPromoted(_)
             | TournamentEvent::RoundSeeded(_)
-            | TournamentEvent::RoundPlayersSwapped(_) => Effects::MOVES_STANDINGS,
+            | TournamentEvent::RoundPlayersSwapped(_)
+            | TournamentEvent::ScoreAdjusted(_)
+            | TournamentEvent::ScoreAdjustmentRevoked(_)
+            | TournamentEvent::HandicapSet(_)
+            | TournamentEvent::EntrantRankingChanged(_)
+            | TournamentEvent::TopBoardTieBroken(_) => Effects::MOVES_STANDINGS,
             TournamentEvent::TournamentCreated(_)
             | TournamentEvent::TournamentPlayerWithdrawn(_)
             | TournamentEvent::RollCallAnswered(_)
@@ -366,7 +389,9 @@ impl TournamentEvent {
             | TournamentEvent::BoardResultDisputed(_)
             | TournamentEvent::BestCountryRuleChanged(_)
             | TournamentEvent::AwardGiven(_)
-            | TournamentEvent::AwardRevoked(_) => Effects::NONE,
+            | TournamentEvent::AwardRevoked(_)
+            | TournamentEvent::KeepApartAdded(_)
+            | TournamentEvent::KeepApartRemoved(_) => Effects::NONE,
         }
     }
 }

@@ -10,6 +10,7 @@ pub(crate) mod commands;
 mod confirmation;
 pub(crate) mod events;
 mod progress;
+mod rulings;
 mod schedule;
 mod seeding;
 mod settings;
@@ -33,6 +34,10 @@ pub use self::confirmation::{
 };
 pub use self::events::*;
 pub use self::progress::{BoardProgress, BoardProgressRecorded, ProgressYear, RecordBoardProgress};
+pub use self::rulings::{
+    AdjustScore, Adjustment, AdjustmentTarget, BreakTopBoardTie, ChangeKeepApart, Handicap,
+    MAX_RULING_POINTS, RevokeScoreAdjustment, RulingKind, RulingLine, SetHandicap, SetUnranked,
+};
 pub use self::schedule::{RoundTimes, Schedule, Venue};
 pub use self::seeding::{RollCallProposal, SeedingCheck};
 pub use self::settings::{
@@ -134,7 +139,7 @@ impl Round {
         self.boards.iter().any(|board| board.result.is_some())
     }
 
-    fn takes_part(&self, player: PlayerId) -> bool {
+    pub(crate) fn takes_part(&self, player: PlayerId) -> bool {
         self.sitting_out.contains(&player) || self.boards.iter().any(|b| b.is_seated(player))
     }
 }
@@ -162,6 +167,9 @@ pub struct Tournament {
     round_times: BTreeMap<u32, RoundTimes>,
     /// The Best Country rule and the awards given (`docs/tournaments.md#best-country-and-awards`).
     awards: awards::Awards,
+    /// Score adjustments, handicaps, unranked entrants, top-board orders
+    /// (`docs/tournaments.md#rulings`).
+    rulings: rulings::RulingsState,
 }
 
 impl Tournament {
@@ -1079,6 +1087,12 @@ impl Aggregate for Tournament {
             TournamentCommand::ChangeBestCountryRule(c) => self.change_best_country_rule(c),
             TournamentCommand::GiveAward(c) => self.give_award(c, context),
             TournamentCommand::RevokeAward(c) => self.revoke_award(c),
+            TournamentCommand::AdjustScore(c) => self.adjust_score(c, context),
+            TournamentCommand::RevokeScoreAdjustment(c) => self.revoke_adjustment(c),
+            TournamentCommand::SetHandicap(c) => self.set_handicap(c, context),
+            TournamentCommand::SetUnranked(c) => self.set_unranked(c, context),
+            TournamentCommand::ChangeKeepApart(c) => self.change_keep_apart(c, context),
+            TournamentCommand::BreakTopBoardTie(c) => self.break_top_board_tie(c),
         }
     }
 
@@ -1231,6 +1245,13 @@ impl Aggregate for Tournament {
             TournamentEvent::BestCountryRuleChanged(_)
             | TournamentEvent::AwardGiven(_)
             | TournamentEvent::AwardRevoked(_) => self.awards.apply(event),
+            TournamentEvent::ScoreAdjusted(_)
+            | TournamentEvent::ScoreAdjustmentRevoked(_)
+            | TournamentEvent::HandicapSet(_)
+            | TournamentEvent::EntrantRankingChanged(_)
+            | TournamentEvent::KeepApartAdded(_)
+            | TournamentEvent::KeepApartRemoved(_)
+            | TournamentEvent::TopBoardTieBroken(_) => self.apply_ruling(event),
         }
     }
 

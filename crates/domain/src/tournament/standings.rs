@@ -3,7 +3,7 @@
 //! scoring, ranked with the DAANZ tie-breakers as leagues are.
 
 use league_scoring::{
-    GameResult, SitOut, TournamentBoard, TournamentRules, TournamentStanding, rank_tournament,
+    GameResult, SitOut, TournamentBoard, TournamentRules, TournamentStanding, rank_tournament_ruled,
 };
 
 use super::{ReplacementScores, Tournament};
@@ -36,11 +36,12 @@ impl Tournament {
             for board in &round.boards {
                 let Some(result) = &board.result else { continue };
                 let Some(scored) = board.scored(settings.scoring_system)? else { continue };
-                let (game, seated) = scored.into_parts();
+                let (mut game, seated) = scored.into_parts();
                 let players: Vec<PlayerId> = seated
                     .into_iter()
                     .map(|seated| scorer(settings.replacement_scores, &board.replacements, seated))
                     .collect();
+                self.adjust_board(board.id, &players, &mut game);
                 for player in &players {
                     if !entrants.contains(player) {
                         entrants.push(*player);
@@ -56,7 +57,8 @@ impl Tournament {
                 });
             }
         }
-        Ok(rank_tournament(&rules, &entrants, &boards, &sit_outs))
+        let rulings = self.ranking_rulings(last);
+        Ok(rank_tournament_ruled(&rules, &entrants, &boards, &sit_outs, &rulings))
     }
 }
 

@@ -11,11 +11,13 @@ mod awards;
 mod confirmation;
 mod progress;
 mod registration;
+mod rulings;
 mod times;
 pub(crate) use awards::one_of_each_awards_event;
 pub(crate) use confirmation::one_of_each_confirmation_event;
 pub(crate) use progress::one_of_each_progress_event;
 pub(crate) use registration::one_of_each_registration_event;
+pub(crate) use rulings::one_of_each_rulings_event;
 pub(crate) use times::one_of_each_times_event;
 
 const TOURNAMENT: TournamentId =
