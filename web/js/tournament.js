@@ -25,6 +25,7 @@ import { renderRollCall } from "./tournament-roll-call.js";
 import { renderChecks, renderMyBoards, renderRounds } from "./tournament-rounds.js";
 import { nextAction, renderNext } from "./tournament-next.js";
 import { renderBestCountries } from "./awards.js";
+import { renderRulings } from "./rulings.js";
 
 /** @typedef {import("./tournament-common.js").TournamentPage} TournamentPage */
 
@@ -151,6 +152,7 @@ export async function tournamentView(main, [id]) {
   const roundSelect = /** @type {HTMLSelectElement} */ (h("select", { id: "standings-after" }));
   const checks = h("section", { "aria-labelledby": "checks-h", id: "seeding-checks" });
   const bestCountries = h("section", { "aria-labelledby": "best-countries-h", id: "best-countries" });
+  const rulings = h("section", { "aria-labelledby": "rulings-h", id: "rulings" });
   const walkIns = page.director ? h("p", {}, h("a", { href: `/tournaments/${id}/walk-ins` }, "Register and enter walk-ins")) : null;
   const sheet = page.director
     ? h("p", {}, h("a", { href: `/tournaments/${id}/sign-in-sheet` }, "Sign-in QR codes for every entrant (print)"))
@@ -165,6 +167,7 @@ export async function tournamentView(main, [id]) {
       h("div", { class: "field" }, h("label", { for: "standings-after" }, "Standings after"), roundSelect),
       standingsBody),
     bestCountries,
+    rulings,
     page.director ? laterRollCall : null,
     oneStepAway("earlier-rounds", h("span", {}, "Earlier rounds"), false, earlier),
     oneStepAway("entrants-more", entrantsSummary, beforeFirstRound && page.director, entrants, walkIns, sheet),
@@ -198,6 +201,7 @@ export async function tournamentView(main, [id]) {
     }
     renderStandings(roundSelect, standingsBody, page);
     renderBestCountries(bestCountries, page);
+    renderRulings(rulings, page);
   };
   const stop = await followTournament(page, live, () => keepFocus(main, render), roundSelect);
   renderChecks(checks, id);

@@ -123,6 +123,13 @@ pub struct StandingExport {
     /// power whose Best Country they lead.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub awards: Vec<String>,
+    /// A tournament entrant listed without a rank (`rank` 0; `docs/tournaments.md#rulings`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unranked: bool,
+    /// The rulings on a tournament entrant's line in words, e.g. "penalty -5 (round 1,
+    /// board 2): late to the board".
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rulings: Vec<String>,
 }
 
 /// One seat of a finished game or board.
@@ -285,6 +292,9 @@ impl App {
                             .map(|b| format!("Best {}", b.power)),
                     )
                     .collect();
+                line.unranked = r.unranked;
+                line.rulings =
+                    tournament.rulings_on(r.player).iter().map(|l| l.describe()).collect();
                 line
             })
             .collect();
@@ -338,6 +348,8 @@ impl App {
             draws,
             separated_by: separated_by.map(TieBreak::label),
             awards: Vec::new(),
+            unranked: false,
+            rulings: Vec::new(),
         }
     }
 
@@ -440,11 +452,12 @@ impl CompetitionExport {
                 .to_vec();
                 if tournament {
                     header.push("awards".into());
+                    header.push("rulings".into());
                 }
                 write(&mut writer, header)?;
                 for s in &self.standings {
                     let cells = [
-                        s.rank.to_string(),
+                        if s.unranked { String::new() } else { s.rank.to_string() },
                         spreadsheet_text(&s.player),
                         s.player_id.to_string(),
                         s.total.to_string(),
@@ -456,6 +469,7 @@ impl CompetitionExport {
                     let mut cells = cells.to_vec();
                     if tournament {
                         cells.push(spreadsheet_text(&s.awards.join("; ")));
+                        cells.push(spreadsheet_text(&s.rulings.join("; ")));
                     }
                     write(&mut writer, cells)?;
                 }

@@ -207,6 +207,14 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
             TournamentCommand::ChangeBestCountryRule(_) => &[EventType::BestCountryRuleChanged],
             TournamentCommand::GiveAward(_) => &[EventType::AwardGiven],
             TournamentCommand::RevokeAward(_) => &[EventType::AwardRevoked],
+            TournamentCommand::AdjustScore(_) => &[EventType::ScoreAdjusted],
+            TournamentCommand::RevokeScoreAdjustment(_) => &[EventType::ScoreAdjustmentRevoked],
+            TournamentCommand::SetHandicap(_) => &[EventType::HandicapSet],
+            TournamentCommand::SetUnranked(_) => &[EventType::EntrantRankingChanged],
+            TournamentCommand::ChangeKeepApart(_) => {
+                &[EventType::KeepApartAdded, EventType::KeepApartRemoved]
+            }
+            TournamentCommand::BreakTopBoardTie(_) => &[EventType::TopBoardTieBroken],
         },
         AppCommand::Calendar(CalendarCommand::Rotate(_)) => {
             &[EventType::CalendarFeedIssued, EventType::CalendarFeedRotated]

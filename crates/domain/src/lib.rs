@@ -111,6 +111,12 @@ pub use tournament::{
     TournamentWithdrawalUndone, UndoTournamentWithdrawal, WithdrawFromTournament,
 };
 pub use tournament::{
+    AdjustScore, Adjustment, AdjustmentTarget, BreakTopBoardTie, ChangeKeepApart,
+    EntrantRankingChanged, Handicap, HandicapSet, KeepApartAdded, KeepApartRemoved,
+    MAX_RULING_POINTS, RevokeScoreAdjustment, RulingKind, RulingLine, ScoreAdjusted,
+    ScoreAdjustmentRevoked, SetHandicap, SetUnranked, TopBoardTieBroken,
+};
+pub use tournament::{
     Award, AwardGiven, AwardRevoked, BestCountryRule, BestCountryRuleChanged,
     ChangeBestCountryRule, CountryLeader, GiveAward, PowerBest, RevokeAward,
 };
@@ -120,12 +126,6 @@ pub use tournament::{
 pub use tournament::{
     ChangeTournamentSchedule, RoundTimes, RoundTimesSet, Schedule, SetRoundTimes,
     TournamentScheduleChanged, Venue,
-};
-pub use tournament::{
-    AdjustScore, Adjustment, AdjustmentTarget, BreakTopBoardTie, ChangeKeepApart,
-    EntrantRankingChanged, Handicap, HandicapSet, KeepApartAdded, KeepApartRemoved,
-    MAX_RULING_POINTS, RevokeScoreAdjustment, RulingKind, RulingLine, ScoreAdjusted,
-    ScoreAdjustmentRevoked, SetHandicap, SetUnranked, TopBoardTieBroken,
 };
 pub use webhook::{
     MAX_WEBHOOK_COMPETITIONS, MAX_WEBHOOK_URL_CHARS, PauseWebhook, RegisterWebhook, RemoveWebhook,

@@ -6,6 +6,7 @@ pub mod backup;
 pub mod db;
 pub mod personal;
 pub mod replay;
+pub mod rulings;
 pub mod schedule;
 pub mod score;
 pub mod seed;

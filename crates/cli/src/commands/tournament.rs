@@ -44,6 +44,11 @@ pub enum TournamentCommand {
     BestCountries(TournamentRef),
     /// List, give or revoke a tournament's named awards.
     Award(super::awards::AwardArgs),
+    /// Score adjustments, handicaps, unranked entrants and top-board orders
+    /// (docs/tournaments.md#rulings).
+    Ruling(super::rulings::RulingArgs),
+    /// Add or remove a keep-apart pair before the seedings that use it.
+    KeepApart(super::rulings::KeepApartArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -101,6 +106,8 @@ pub async fn run(args: TournamentArgs) -> Result<ExitCode, CliError> {
         TournamentCommand::WalkIns(args) => walk_ins(args).await,
         TournamentCommand::BestCountries(of) => super::awards::best_countries(of).await,
         TournamentCommand::Award(args) => super::awards::award(args).await,
+        TournamentCommand::Ruling(args) => super::rulings::ruling(args).await,
+        TournamentCommand::KeepApart(args) => super::rulings::keep_apart(args).await,
     }
 }
 

@@ -263,7 +263,8 @@ impl Tournament {
                 state.adjustments.push(Adjustment { given: e.clone(), revoked: None });
             }
             TournamentEvent::ScoreAdjustmentRevoked(e) => {
-                if let Some(a) = state.adjustments.iter_mut().find(|a| a.given.adjustment == e.adjustment)
+                if let Some(a) =
+                    state.adjustments.iter_mut().find(|a| a.given.adjustment == e.adjustment)
                 {
                     a.revoked = Some(e.clone());
                 }
@@ -412,7 +413,10 @@ impl Tournament {
             }
         }
         rulings.total_points.extend(
-            self.rulings.handicaps.iter().map(|(&player, h)| TotalPoints { player, points: h.points }),
+            self.rulings
+                .handicaps
+                .iter()
+                .map(|(&player, h)| TotalPoints { player, points: h.points }),
         );
         rulings.unranked = self.rulings.unranked.keys().copied().collect();
         if let Some(order) = self.rulings.tie_breaks.range(..=last).next_back() {
@@ -535,7 +539,10 @@ impl Tournament {
         self.ruled_entrant(c.player_id)?;
         if self.is_unranked(c.player_id) == c.unranked {
             let state = if c.unranked { "unranked" } else { "ranked" };
-            return Err(DomainError::conflict(format!("player {} is already {state}", c.player_id)));
+            return Err(DomainError::conflict(format!(
+                "player {} is already {state}",
+                c.player_id
+            )));
         }
         if c.unranked && self.awards().any(|award| award.player_id == c.player_id) {
             return Err(DomainError::conflict(format!(
@@ -623,7 +630,10 @@ impl Tournament {
                 return Err(not_there(*player, format!("round {}'s top board", c.round)));
             }
             if c.order[..index].contains(player) {
-                return Err(DomainError::invalid("order", format!("player {player} is named twice")));
+                return Err(DomainError::invalid(
+                    "order",
+                    format!("player {player} is named twice"),
+                ));
             }
         }
         if self.rulings.tie_breaks.get(&c.round).is_some_and(|t| t.order == c.order) {

@@ -82,6 +82,7 @@ pub struct MutationRoot(
     tournaments::times::TournamentTimesMutation,
     series::SeriesMutation,
     tournaments::awards::AwardsMutation,
+    tournaments::rulings::RulingsMutation,
 );
 
 /// Live updates over `/graphql/ws` (graphql-transport-ws or graphql-ws); authenticate in

@@ -5,8 +5,8 @@ use league_scoring::{DiplomacyEntry, GameResult, TieBreak, thousandths};
 
 use super::awards::{board, two_level_boards};
 use super::{
-    TOURNAMENT, all_present, given, last_round_on_a_top_board, report_round, seed, settings,
-    then, when, with_entrants,
+    TOURNAMENT, all_present, given, last_round_on_a_top_board, report_round, seed, settings, then,
+    when, with_entrants,
 };
 use crate::fixtures::player;
 use crate::*;
@@ -170,7 +170,8 @@ fn top_board_with_level_pair() -> (Vec<DomainEvent>, PlayerId, PlayerId) {
     let tournament = given(&events);
     let top = tournament.round(2).unwrap().boards[0].seats.clone();
     let after_one = tournament.standings(Some(1)).unwrap();
-    let total = |p: &PlayerId| thousandths(after_one.iter().find(|s| s.player == *p).unwrap().total);
+    let total =
+        |p: &PlayerId| thousandths(after_one.iter().find(|s| s.player == *p).unwrap().total);
     let (a, b) = top
         .iter()
         .enumerate()

@@ -11,6 +11,7 @@ pub(super) mod mutation;
 pub(super) mod progress;
 pub(super) mod query;
 mod rounds;
+pub(super) mod rulings;
 pub(super) mod subscription;
 pub(super) mod times;
 pub(super) mod types;
