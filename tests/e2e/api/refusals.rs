@@ -497,10 +497,16 @@ async fn awards_refusals(server: &TestApp, table: &mut Table) {
 
 /// The refusals of rulings (`docs/tournaments.md#rulings`), on a tournament of their own.
 async fn rulings_refusals(server: &TestApp, table: &mut Table) {
+    use super::awards::two_boards;
     use super::rulings::{
-        ADJUST, HANDICAP, KEEP_APART, REVOKE, TIE_BREAK, UNRANKED, reported_boards,
+        ADJUST, HANDICAP, KEEP_APART, REVOKE, TIE_BREAK, UNRANKED, board_ids, report_all,
     };
-    let (id, boards, board_ids) = reported_boards(server, "Ruling").await;
+    let (id, boards) = two_boards(server, "Ruling").await;
+    let board_ids = board_ids(server, &id).await;
+    let vars = json!({ "t": id, "p": boards[0][0], "l": "BOARD", "b": board_ids[0], "x": -1.0, "why": "late" });
+    let response = server.gql(Some(ADMIN), ADJUST, vars).await;
+    table.check("adjustScore", "the board has no result yet", &response);
+    report_all(server, &id, &boards, &board_ids).await;
     let player = boards[0][0].clone();
     let outsider = server.register_many(1, "Not ruling").await.remove(0);
     let adjust = |player: &str,
@@ -524,7 +530,12 @@ async fn rulings_refusals(server: &TestApp, table: &mut Table) {
     for (mutation, vars) in by_outsider {
         table.check(all, when, &server.gql(Some(&outsider.token), mutation, vars).await);
     }
-    let admin = |mutation: &'static str, vars: Value| server.gql(Some(ADMIN), mutation, vars);
+    // A co-organiser rules, so the admin's mutation budget is left to the other refusals.
+    let director = server.register_many(1, "Ruling director").await.remove(0);
+    let co_organise = |competition: &str| json!({ "c": competition, "p": director.id });
+    assert!(server.gql(Some(ADMIN), CO_ORGANISER, co_organise(&id)).await["errors"].is_null());
+    let admin =
+        |mutation: &'static str, vars: Value| server.gql(Some(&director.token), mutation, vars);
     let vars = adjust(&player, "TOURNAMENT", None, None, 0.0, "nothing");
     let when = "points 0, not a number or beyond 10,000 either way";
     table.check("adjustScore", when, &admin(ADJUST, vars).await);
@@ -575,6 +586,7 @@ async fn rulings_refusals(server: &TestApp, table: &mut Table) {
         .as_str()
         .unwrap()
         .to_owned();
+    assert!(server.gql(Some(ADMIN), CO_ORGANISER, co_organise(&open)).await["errors"].is_null());
     let pair = |keep: bool| json!({ "t": open, "a": player, "b": boards[0][1], "k": keep });
     let when = "the pair is already kept apart (to add), or is not (to remove)";
     table.check("changeKeepApart", when, &admin(KEEP_APART, pair(false)).await);

@@ -32,25 +32,35 @@ pub(crate) const KEEP_APART: &str = "mutation($t: ID!, $a: ID!, $b: ID!, $k: Boo
 pub(crate) const TIE_BREAK: &str = "mutation($t: ID!, $r: Int!, $o: [ID!]!, $why: String!) {
   breakTopBoardTie(tournamentId: $t, round: $r, order: $o, reason: $why) { id } }";
 
-/// A one-round tournament of 14 entrants, both boards reported alike (10, 8, 6, 4, 3, 2, 1):
-/// its id, each board's seats and each board's id.
-pub(crate) async fn reported_boards(
-    server: &TestApp,
-    prefix: &str,
-) -> (String, Vec<Vec<String>>, Vec<String>) {
-    let (id, boards) = two_boards(server, prefix).await;
+/// The ids of a one-round tournament's boards, in board order.
+pub(crate) async fn board_ids(server: &TestApp, id: &str) -> Vec<String> {
     let state = server.data(None, STANDINGS, json!({ "t": id })).await;
-    let board_ids: Vec<String> = state["tournament"]["rounds"][0]["boards"]
+    state["tournament"]["rounds"][0]["boards"]
         .as_array()
         .unwrap()
         .iter()
         .map(|b| b["id"].as_str().unwrap().to_owned())
-        .collect();
-    for (seats, board) in boards.iter().zip(&board_ids) {
-        let reported = report(server, ADMIN, &id, board, diplomacy_result(seats)).await;
+        .collect()
+}
+
+/// Every board reported alike (10, 8, 6, 4, 3, 2, 1).
+pub(crate) async fn report_all(server: &TestApp, id: &str, boards: &[Vec<String>], ids: &[String]) {
+    for (seats, board) in boards.iter().zip(ids) {
+        let reported = report(server, ADMIN, id, board, diplomacy_result(seats)).await;
         assert!(reported["errors"].is_null(), "{reported}");
     }
-    (id, boards, board_ids)
+}
+
+/// A one-round tournament of 14 entrants, both boards reported alike: its id, each board's
+/// seats and each board's id.
+async fn reported_boards(
+    server: &TestApp,
+    prefix: &str,
+) -> (String, Vec<Vec<String>>, Vec<String>) {
+    let (id, boards) = two_boards(server, prefix).await;
+    let ids = board_ids(server, &id).await;
+    report_all(server, &id, &boards, &ids).await;
+    (id, boards, ids)
 }
 
 async fn state(server: &TestApp, id: &str) -> (Vec<Value>, Value) {
@@ -127,7 +137,16 @@ async fn rulings_show_the_same_numbers_everywhere(db: TestDatabase) {
     );
     assert_eq!(cli.status.code(), Some(0), "{}", stdout(&cli));
     let printed: Value = serde_json::from_str(&stdout(&cli)).unwrap();
-    let (standings, export) = state(&server, &id).await;
+    // The server follows the log the CLI appended to (on SQLite by polling it).
+    let mut shown = state(&server, &id).await;
+    for _ in 0..100 {
+        if shown.1["standings"] == printed {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        shown = state(&server, &id).await;
+    }
+    let (standings, export) = shown;
     assert_eq!(printed, export["standings"], "the CLI and the export agree");
     let bonused = line(&standings, austria)["total"].as_f64().unwrap();
     assert!((bonused - (level - 2.5)).abs() < 1e-9, "{bonused}");
