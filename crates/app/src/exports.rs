@@ -629,6 +629,12 @@ mod tests {
                 } else {
                     Vec::new()
                 },
+                unranked: false,
+                rulings: if kind == "tournament" {
+                    vec!["penalty -5 (round 1, board 1): late".into()]
+                } else {
+                    Vec::new()
+                },
             }],
             results: vec![ResultExport {
                 round: (kind == "tournament").then_some(2),
@@ -656,9 +662,24 @@ mod tests {
         let mut lines = csv.lines();
         assert_eq!(
             lines.next(),
-            Some("rank,player,playerId,total,games,wins,draws,separatedBy,awards")
+            Some("rank,player,playerId,total,games,wins,draws,separatedBy,awards,rulings")
         );
-        assert!(lines.next().unwrap().ends_with(",more draws,Best Diplomat; Best France"), "{csv}");
+        let line = lines.next().unwrap();
+        assert!(
+            line.ends_with(
+                ",more draws,Best Diplomat; Best France,penalty -5 (round 1, board 1): late"
+            ),
+            "{csv}"
+        );
+    }
+
+    /// An unranked entrant's rank cell is empty (`docs/tournaments.md#rulings`).
+    #[test]
+    fn an_unranked_entrant_has_no_rank_in_the_csv() {
+        let mut export = export("tournament", ResultKind::Diplomacy);
+        export.standings[0].unranked = true;
+        let csv = export.to_csv(ExportTable::Standings).unwrap();
+        assert!(csv.lines().nth(1).unwrap().starts_with(",\"Ada"), "{csv}");
     }
 
     #[test]
