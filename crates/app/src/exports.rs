@@ -667,7 +667,7 @@ mod tests {
         let line = lines.next().unwrap();
         assert!(
             line.ends_with(
-                ",more draws,Best Diplomat; Best France,penalty -5 (round 1, board 1): late"
+                ",more draws,Best Diplomat; Best France,\"penalty -5 (round 1, board 1): late\""
             ),
             "{csv}"
         );
