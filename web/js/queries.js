@@ -251,7 +251,8 @@ mutation SetRoundTimes($tournamentId: ID!, $round: Int!, $startsAt: DateTime!) {
 
 const TOURNAMENT_STANDING = `
   rank total games wins draws notes player { id name }
-  rounds { round score satOut dropped boards { board score dropped } } separatedBy { code label }`;
+  rounds { round score satOut dropped boards { board score dropped } } separatedBy { code label }
+  unranked rulings { kind number round board points reason }`;
 
 /** A board as the tournament page shows it: seats, scores and each correction's reason. */
 const TOURNAMENT_PAGE_BOARD = `id number finished corrections correctionReasons seats { seat label player { id name } } scores { score player { id } } powerChoice { order { id name } picked next { id name } }`;
@@ -792,4 +793,18 @@ mutation SetRoundPool($tournamentId: ID!, $round: Int!, $best: Int, $multiplier:
 export const SET_ROUND_SCORING = /* GraphQL */ `
 mutation SetRoundScoring($tournamentId: ID!, $round: Int!, $scoringSystem: ScoringSystem!) {
   setRoundScoring(tournamentId: $tournamentId, round: $round, scoringSystem: $scoringSystem) { id }
+/** Rulings: adjusting a score, revoking an adjustment, marking an entrant unranked (docs/tournaments.md#rulings). */
+export const ADJUST_SCORE = /* GraphQL */ `
+mutation AdjustScore($tournamentId: ID!, $playerId: ID!, $level: AdjustmentLevel!, $boardId: ID, $round: Int, $points: Float!, $reason: String!, $idempotencyKey: String) {
+  adjustScore(tournamentId: $tournamentId, playerId: $playerId, level: $level, boardId: $boardId, round: $round, points: $points, reason: $reason, idempotencyKey: $idempotencyKey) { id }
+}`;
+
+export const REVOKE_SCORE_ADJUSTMENT = /* GraphQL */ `
+mutation RevokeScoreAdjustment($tournamentId: ID!, $number: Int!, $idempotencyKey: String) {
+  revokeScoreAdjustment(tournamentId: $tournamentId, number: $number, idempotencyKey: $idempotencyKey) { id }
+}`;
+
+export const SET_ENTRANT_UNRANKED = /* GraphQL */ `
+mutation SetEntrantUnranked($tournamentId: ID!, $playerId: ID!, $unranked: Boolean!, $reason: String, $idempotencyKey: String) {
+  setEntrantUnranked(tournamentId: $tournamentId, playerId: $playerId, unranked: $unranked, reason: $reason, idempotencyKey: $idempotencyKey) { id }
 }`;

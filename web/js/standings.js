@@ -73,8 +73,10 @@ export function tournamentStandingsTable(standings, entrants, afterRound, correc
   const roundNumbers = standings[0]?.rounds.map((/** @type {any} */ r) => r.round) ?? [];
   const columns = ["Rank", "Player", ...roundNumbers.map((/** @type {number} */ n) => `Round ${n}`), "Total", "Boards", "Wins", "Draws"];
   return wideTable(columns, standings.map((s) => h("tr", { "data-player": s.player.name },
-    h("td", { class: "num rank" }, s.rank),
+    h("td", { class: "num rank" }, s.unranked ? "–" : s.rank),
     h("th", { scope: "row" }, h("a", { href: `/players/${s.player.id}` }, s.player.name),
+      s.unranked ? h("span", { class: "unranked" }, " (unranked)") : null,
+      s.rulings.some((/** @type {any} */ r) => r.kind !== "UNRANKED") ? h("a", { href: "#rulings-h", class: "ruled", title: "see the rulings" }, " †") : null,
       withdrawn.has(s.player.id) ? h("span", { class: "withdrawn" }, ` (withdrew after round ${withdrawn.get(s.player.id)})`) : null,
       s.notes.length > 0 ? h("span", { class: "hint" }, ` ${s.notes.join("; ")}`) : null),
     ...s.rounds.map((/** @type {any} */ r) => roundCell(r, corrections)),

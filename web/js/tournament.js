@@ -28,6 +28,7 @@ import { renderBestCountries } from "./awards.js";
 import { renderTeams } from "./teams.js";
 import { renderPowers } from "./powers.js";
 import { renderPools } from "./pools.js";
+import { renderRulings } from "./rulings.js";
 
 /** @typedef {import("./tournament-common.js").TournamentPage} TournamentPage */
 
@@ -157,6 +158,7 @@ export async function tournamentView(main, [id]) {
   const teams = h("section", { "aria-labelledby": "teams-h", id: "teams" });
   const powers = h("section", { "aria-labelledby": "powers-h", id: "powers" });
   const pools = h("section", { "aria-labelledby": "pools-h", id: "pools" });
+  const rulings = h("section", { "aria-labelledby": "rulings-h", id: "rulings" });
   const walkIns = page.director ? h("p", {}, h("a", { href: `/tournaments/${id}/walk-ins` }, "Register and enter walk-ins")) : null;
   const sheet = page.director
     ? h("p", {}, h("a", { href: `/tournaments/${id}/sign-in-sheet` }, "Sign-in QR codes for every entrant (print)"))
@@ -174,6 +176,7 @@ export async function tournamentView(main, [id]) {
     teams,
     powers,
     pools,
+    rulings,
     page.director ? laterRollCall : null,
     oneStepAway("earlier-rounds", h("span", {}, "Earlier rounds"), false, earlier),
     oneStepAway("entrants-more", entrantsSummary, beforeFirstRound && page.director, entrants, walkIns, sheet),
@@ -210,6 +213,7 @@ export async function tournamentView(main, [id]) {
     renderTeams(teams, page);
     renderPowers(powers, page);
     renderPools(pools, page);
+    renderRulings(rulings, page);
   };
   const stop = await followTournament(page, live, () => keepFocus(main, render), roundSelect);
   renderChecks(checks, id);

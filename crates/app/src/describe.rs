@@ -16,6 +16,8 @@ use league_store::RecordedEvent;
 use crate::app::App;
 use crate::error::AppError;
 
+mod rulings;
+
 /// How a sentence names a player.
 pub type NamePlayer<'a> = &'a (dyn Fn(Uuid) -> String + Sync);
 
@@ -462,6 +464,13 @@ impl Words<'_> {
                 }
                 text
             }
+            TournamentEvent::ScoreAdjusted(_)
+            | TournamentEvent::ScoreAdjustmentRevoked(_)
+            | TournamentEvent::HandicapSet(_)
+            | TournamentEvent::EntrantRankingChanged(_)
+            | TournamentEvent::KeepApartAdded(_)
+            | TournamentEvent::KeepApartRemoved(_)
+            | TournamentEvent::TopBoardTieBroken(_) => self.ruling(event).await.unwrap_or_default(),
         }
     }
 

@@ -140,6 +140,13 @@ pub struct StandingExport {
     /// A tournament entrant's pools ("round 4 pool ×1.5") and a place a pool decided.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub pools: Vec<String>,
+    /// A tournament entrant listed without a rank (`rank` 0; `docs/tournaments.md#rulings`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unranked: bool,
+    /// The rulings on a tournament entrant's line in words, e.g. "penalty -5 (round 1,
+    /// board 2): late to the board".
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rulings: Vec<String>,
 }
 
 /// One seat of a finished game or board.
@@ -306,6 +313,9 @@ impl App {
                     .collect();
                 line.team = tournament.team_of(player.into()).map(|t| t.name.clone());
                 line.pools = crate::pool_exports::pool_marks(&r.notes);
+                line.unranked = r.unranked;
+                line.rulings =
+                    tournament.rulings_on(r.player).iter().map(|l| l.describe()).collect();
                 line
             })
             .collect();
@@ -364,6 +374,8 @@ impl App {
             awards: Vec::new(),
             team: None,
             pools: Vec::new(),
+            unranked: false,
+            rulings: Vec::new(),
         }
     }
 
@@ -467,6 +479,7 @@ impl CompetitionExport {
                 if tournament {
                     header.push("awards".into());
                     header.push("pools".into());
+                    header.push("rulings".into());
                 }
                 let teams = !self.teams.is_empty();
                 if teams {
@@ -475,7 +488,7 @@ impl CompetitionExport {
                 write(&mut writer, header)?;
                 for s in &self.standings {
                     let cells = [
-                        s.rank.to_string(),
+                        if s.unranked { String::new() } else { s.rank.to_string() },
                         spreadsheet_text(&s.player),
                         s.player_id.to_string(),
                         s.total.to_string(),
@@ -488,6 +501,7 @@ impl CompetitionExport {
                     if tournament {
                         cells.push(spreadsheet_text(&s.awards.join("; ")));
                         cells.push(spreadsheet_text(&s.pools.join("; ")));
+                        cells.push(spreadsheet_text(&s.rulings.join("; ")));
                     }
                     if teams {
                         cells.push(spreadsheet_text(s.team.as_deref().unwrap_or_default()));
@@ -657,6 +671,12 @@ mod tests {
                 },
                 team: None,
                 pools: Vec::new(),
+                unranked: false,
+                rulings: if kind == "tournament" {
+                    vec!["penalty -5 (round 1, board 1): late".into()]
+                } else {
+                    Vec::new()
+                },
             }],
             results: vec![ResultExport {
                 round: (kind == "tournament").then_some(2),
@@ -693,7 +713,10 @@ mod tests {
             counted: 1,
         }];
         let standings = export.to_csv(ExportTable::Standings).unwrap();
-        assert!(standings.lines().next().unwrap().ends_with(",awards,team"), "{standings}");
+        assert!(
+            standings.lines().next().unwrap().ends_with(",awards,pools,rulings,team"),
+            "{standings}"
+        );
         assert!(standings.lines().nth(1).unwrap().ends_with(",'=North"), "{standings}");
         let teams = export.to_csv(ExportTable::Teams).unwrap();
         assert_eq!(
@@ -709,12 +732,24 @@ mod tests {
         let mut lines = csv.lines();
         assert_eq!(
             lines.next(),
-            Some("rank,player,playerId,total,games,wins,draws,separatedBy,awards,pools")
+            Some("rank,player,playerId,total,games,wins,draws,separatedBy,awards,pools,rulings")
         );
+        let line = lines.next().unwrap();
         assert!(
-            lines.next().unwrap().ends_with(",more draws,Best Diplomat; Best France,"),
+            line.ends_with(
+                ",more draws,Best Diplomat; Best France,,\"penalty -5 (round 1, board 1): late\""
+            ),
             "{csv}"
         );
+    }
+
+    /// An unranked entrant's rank cell is empty (`docs/tournaments.md#rulings`).
+    #[test]
+    fn an_unranked_entrant_has_no_rank_in_the_csv() {
+        let mut export = export("tournament", ResultKind::Diplomacy);
+        export.standings[0].unranked = true;
+        let csv = export.to_csv(ExportTable::Standings).unwrap();
+        assert!(csv.lines().nth(1).unwrap().starts_with(",\"Ada"), "{csv}");
     }
 
     #[test]

@@ -220,6 +220,14 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
             TournamentCommand::SetRoundPool(_) => &[EventType::RoundPoolSet],
             TournamentCommand::RemoveRoundPool(_) => &[EventType::RoundPoolRemoved],
             TournamentCommand::SetRoundScoring(_) => &[EventType::RoundScoringSet],
+            TournamentCommand::AdjustScore(_) => &[EventType::ScoreAdjusted],
+            TournamentCommand::RevokeScoreAdjustment(_) => &[EventType::ScoreAdjustmentRevoked],
+            TournamentCommand::SetHandicap(_) => &[EventType::HandicapSet],
+            TournamentCommand::SetUnranked(_) => &[EventType::EntrantRankingChanged],
+            TournamentCommand::ChangeKeepApart(_) => {
+                &[EventType::KeepApartAdded, EventType::KeepApartRemoved]
+            }
+            TournamentCommand::BreakTopBoardTie(_) => &[EventType::TopBoardTieBroken],
         },
         AppCommand::Calendar(CalendarCommand::Rotate(_)) => {
             &[EventType::CalendarFeedIssued, EventType::CalendarFeedRotated]

@@ -79,6 +79,8 @@ impl App {
         let tournament = self.existing_tournament(id).await?;
         let name = tournament.settings().map(|s| s.name.clone()).unwrap_or_default();
         let lines = (tournament.standings(None)?.into_iter())
+            // An unranked entrant has no place to carry (`docs/tournaments.md#rulings`).
+            .filter(|row| !row.unranked)
             .map(|row| placing(row.player, row.rank, row.total, row.games > 0))
             .collect();
         Ok((SeriesMember { id, kind: CompetitionKind::Tournament, name }, lines))

@@ -86,6 +86,8 @@ pub enum DomainError {
     AwardNotFound(u32),
     #[error("team {0} not found in this tournament")]
     TeamNotFound(u32),
+    #[error("score adjustment {0} not found in this tournament")]
+    AdjustmentNotFound(u32),
     #[error("passkey {0} not found")]
     PasskeyNotFound(uuid::Uuid),
     /// The request does not fit the competition's current state (the message says why).
@@ -147,7 +149,8 @@ impl DomainError {
             | DomainError::SeriesNotFound(_)
             | DomainError::CompetitionNotFound(_)
             | DomainError::AwardNotFound(_)
-            | DomainError::TeamNotFound(_) => ErrorCode::NotFound,
+            | DomainError::TeamNotFound(_)
+            | DomainError::AdjustmentNotFound(_) => ErrorCode::NotFound,
             DomainError::PlayerAlreadyRegistered(_)
             | DomainError::LeagueAlreadyExists(_)
             | DomainError::AlreadySubscribed(_)

@@ -116,6 +116,12 @@ pub use tournament::{
     TournamentWithdrawalUndone, UndoTournamentWithdrawal, WithdrawFromTournament,
 };
 pub use tournament::{
+    AdjustScore, Adjustment, AdjustmentTarget, BreakTopBoardTie, ChangeKeepApart,
+    EntrantRankingChanged, Handicap, HandicapSet, KeepApartAdded, KeepApartRemoved,
+    MAX_RULING_POINTS, RevokeScoreAdjustment, RulingKind, RulingLine, ScoreAdjusted,
+    ScoreAdjustmentRevoked, SetHandicap, SetUnranked, TopBoardTieBroken,
+};
+pub use tournament::{
     Award, AwardGiven, AwardRevoked, BestCountryRule, BestCountryRuleChanged,
     ChangeBestCountryRule, CountryLeader, GiveAward, PowerBest, RevokeAward,
 };

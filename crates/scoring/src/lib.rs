@@ -58,9 +58,10 @@ pub use provisional::{YearCounts, check_year_counts, provisional_result, scores_
 pub use series::{EventPlacing, SeriesBasis, SeriesCell, SeriesStanding, series_standings};
 pub use standings::{TieBreak, compare_games, rank_keyed as rank_standings_keyed};
 pub use tournament::{
-    BoardScoreLine, RoundScoreLine, RoundScoring, RoundScoringInfo, SitOut, TournamentBoard,
-    TournamentRules, TournamentScoring, TournamentScoringInfo, TournamentStanding, rank_tournament,
-    round_scorings, tournament_scorings,
+    BoardScoreLine, RoundPoints, RoundScoreLine, RoundScoring, RoundScoringInfo, Rulings, SitOut,
+    TotalPoints, TournamentBoard, TournamentRules, TournamentScoring, TournamentScoringInfo,
+    TournamentStanding, rank_tournament, rank_tournament_ruled, round_scorings,
+    tournament_scorings,
 };
 pub use validate::{FIRST_GAME_YEAR, TOTAL_CENTRES};
 

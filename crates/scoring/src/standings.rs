@@ -213,6 +213,9 @@ pub enum TieBreak {
     BetterBestGame,
     BetterSecondBestGame,
     BetterThirdBestGame,
+    /// Not a DAANZ tie-breaker (never in [`Self::ALL`]): the order a director gave players
+    /// level on a top board (`docs/tournaments.md#rulings`), asked before the others.
+    DirectorsRank,
 }
 
 impl TieBreak {
@@ -233,6 +236,7 @@ impl TieBreak {
             TieBreak::BetterBestGame => "better best game",
             TieBreak::BetterSecondBestGame => "better 2nd best game",
             TieBreak::BetterThirdBestGame => "better 3rd best game",
+            TieBreak::DirectorsRank => "director's top-board rank",
         }
     }
 }
@@ -290,6 +294,7 @@ pub(crate) fn break_tie(a: TieBreakView<'_, '_>, b: TieBreakView<'_, '_>) -> Dec
                 TieBreak::BetterBestGame => game(0),
                 TieBreak::BetterSecondBestGame => game(1),
                 TieBreak::BetterThirdBestGame => game(2),
+                TieBreak::DirectorsRank => Ordering::Equal,
             };
             Decision { ordering, by: Some(tie_break) }
         })

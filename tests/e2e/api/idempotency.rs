@@ -182,7 +182,7 @@ async fn a_key_with_a_control_character_is_bad_input(db: TestDatabase) {
 
 /// The mutations that take no `idempotencyKey` (nothing to reuse; `walkIns` is idempotent
 /// by its list: docs/tournaments.md#walk-ins-and-bulk-entry).
-const WITHOUT_KEY: [&str; 31] = [
+const WITHOUT_KEY: [&str; 34] = [
     "registerPlayer",
     "endSession",
     "endAllSessions",
@@ -214,6 +214,9 @@ const WITHOUT_KEY: [&str; 31] = [
     "changeBestCountryRule",
     "changeTeamRules",
     "setRoundScoring",
+    "setHandicap",
+    "changeKeepApart",
+    "breakTopBoardTie",
 ];
 
 /// Walks one keyed mutation. A player without the right, with their own key first used for
@@ -422,6 +425,22 @@ async fn every_mutation_refuses_a_key_reused_by_another_caller_or_command(db: Te
     let vars = json!({ "t": tournament });
     walk.mutation("revokeAward", revoke, vars.clone(), vars).await;
     teams_walk(&mut walk, &tournament, &entrants[0].id).await;
+    // Rulings (docs/tournaments.md#rulings): a tournament bonus, revoked; an entrant unranked.
+    let adjust = "mutation($t: ID!, $p: ID!, $key: String) {
+        adjustScore(tournamentId: $t, playerId: $p, level: TOURNAMENT, points: 1.5, reason: \"fair play\", idempotencyKey: $key) { id }
+    }";
+    let vars = json!({ "t": tournament, "p": entrants[0].id });
+    walk.mutation("adjustScore", adjust, vars.clone(), vars).await;
+    let revoke_adjustment = "mutation($t: ID!, $key: String) {
+        revokeScoreAdjustment(tournamentId: $t, number: 1, idempotencyKey: $key) { id }
+    }";
+    let vars = json!({ "t": tournament });
+    walk.mutation("revokeScoreAdjustment", revoke_adjustment, vars.clone(), vars).await;
+    let unrank = "mutation($t: ID!, $p: ID!, $key: String) {
+        setEntrantUnranked(tournamentId: $t, playerId: $p, unranked: true, idempotencyKey: $key) { id }
+    }";
+    let vars = json!({ "t": tournament, "p": entrants[1].id });
+    walk.mutation("setEntrantUnranked", unrank, vars.clone(), vars).await;
     // Another webhook for a league the player does not organise.
     let input =
         json!({ "url": HOOK_URL, "kinds": ["LEAGUE_COMPLETED"], "competitionIds": [league] });

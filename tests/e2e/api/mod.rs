@@ -29,6 +29,7 @@ mod refusals;
 mod registration;
 mod results;
 mod roles;
+mod rulings;
 mod series;
 pub(crate) mod sessions;
 mod sign_up;

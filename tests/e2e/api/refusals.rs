@@ -351,6 +351,7 @@ async fn every_tournament_refusal_has_its_documented_code(db: TestDatabase) {
     teams_refusals(&spawn_app(&db.url).await, &mut table).await;
     // A server of its own, so its requests do not meet the first one's rate limit.
     pools_refusals(&spawn_app(&db.url).await, &mut table).await;
+    rulings_refusals(server, &mut table).await;
 
     let untested: Vec<_> = table.rows.keys().filter(|key| !table.seen.contains(*key)).collect();
     assert!(untested.is_empty(), "rows no refusal triggered: {untested:?}");
@@ -637,4 +638,106 @@ async fn pools_refusals(server: &TestApp, table: &mut Table) {
     }
     let when = "the pool cannot be filled (too few present players playing one board, or a named player absent, sitting out or playing twice)";
     table.check("seedRound", when, &seed(server, &id, 2).await);
+}
+
+/// The refusals of rulings (`docs/tournaments.md#rulings`), on a tournament of their own.
+async fn rulings_refusals(server: &TestApp, table: &mut Table) {
+    use super::awards::two_boards;
+    use super::rulings::{
+        ADJUST, HANDICAP, KEEP_APART, REVOKE, TIE_BREAK, UNRANKED, board_ids, report_all,
+    };
+    let (id, boards) = two_boards(server, "Ruling").await;
+    let board_ids = board_ids(server, &id).await;
+    let vars = json!({ "t": id, "p": boards[0][0], "l": "BOARD", "b": board_ids[0], "x": -1.0, "why": "late" });
+    let response = server.gql(Some(ADMIN), ADJUST, vars).await;
+    table.check("adjustScore", "the board has no result yet", &response);
+    report_all(server, &id, &boards, &board_ids).await;
+    let player = boards[0][0].clone();
+    let outsider = server.register_many(1, "Not ruling").await.remove(0);
+    let adjust = |player: &str,
+                  level: &str,
+                  board: Option<&str>,
+                  round: Option<u32>,
+                  points: f64,
+                  why: &str| {
+        json!({ "t": id, "p": player, "l": level, "b": board, "r": round, "x": points, "why": why })
+    };
+    let all = "adjustScore`, `revokeScoreAdjustment`, `setHandicap`, `setEntrantUnranked`, `changeKeepApart`, `breakTopBoardTie";
+    let when = "the caller does not organise the tournament";
+    let by_outsider = [
+        (ADJUST, adjust(&player, "TOURNAMENT", None, None, -1.0, "late")),
+        (REVOKE, json!({ "t": id, "n": 1 })),
+        (HANDICAP, json!({ "t": id, "p": player, "x": 1.0 })),
+        (UNRANKED, json!({ "t": id, "p": player, "u": true })),
+        (KEEP_APART, json!({ "t": id, "a": player, "b": boards[0][1], "k": true })),
+        (TIE_BREAK, json!({ "t": id, "r": 1, "o": [player, boards[0][1]], "why": "agreed" })),
+    ];
+    for (mutation, vars) in by_outsider {
+        table.check(all, when, &server.gql(Some(&outsider.token), mutation, vars).await);
+    }
+    // A co-organiser rules, so the admin's mutation budget is left to the other refusals.
+    let director = server.register_many(1, "Ruling director").await.remove(0);
+    let co_organise = |competition: &str| json!({ "c": competition, "p": director.id });
+    assert!(server.gql(Some(ADMIN), CO_ORGANISER, co_organise(&id)).await["errors"].is_null());
+    let admin =
+        |mutation: &'static str, vars: Value| server.gql(Some(&director.token), mutation, vars);
+    let vars = adjust(&player, "TOURNAMENT", None, None, 0.0, "nothing");
+    let when = "points 0, not a number or beyond 10,000 either way";
+    table.check("adjustScore", when, &admin(ADJUST, vars).await);
+    let vars = adjust(&player, "TOURNAMENT", None, None, -1.0, " ");
+    table.check("adjustScore", "the reason is empty or too long", &admin(ADJUST, vars).await);
+    let nobody = Uuid::now_v7().to_string();
+    let vars = adjust(&nobody, "TOURNAMENT", None, None, -1.0, "late");
+    table.check("adjustScore", "the player is not registered", &admin(ADJUST, vars).await);
+    let vars = adjust(&player, "BOARD", Some(&nobody), None, -1.0, "late");
+    table.check(
+        "adjustScore",
+        "no board of the tournament has that id",
+        &admin(ADJUST, vars).await,
+    );
+    let vars = adjust(&player, "BOARD", Some(&board_ids[1]), None, -1.0, "late");
+    table.check("adjustScore", "the player is not on the board", &admin(ADJUST, vars).await);
+    let vars = adjust(&player, "ROUND", None, Some(2), -1.0, "late");
+    table.check("adjustScore", "the round is not seeded", &admin(ADJUST, vars).await);
+    let response = admin(REVOKE, json!({ "t": id, "n": 1 })).await;
+    table.check("revokeScoreAdjustment", "no adjustment has that number", &response);
+    let vars = adjust(&player, "TOURNAMENT", None, None, -1.0, "late");
+    assert!(admin(ADJUST, vars).await["errors"].is_null());
+    assert!(admin(REVOKE, json!({ "t": id, "n": 1 })).await["errors"].is_null());
+    let response = admin(REVOKE, json!({ "t": id, "n": 1 })).await;
+    table.check("revokeScoreAdjustment", "the adjustment is already revoked", &response);
+    let response = admin(HANDICAP, json!({ "t": id, "p": outsider.id, "x": 1.0 })).await;
+    table.check("setHandicap", "the player has not entered the tournament", &response);
+    let response = admin(HANDICAP, json!({ "t": id, "p": player, "x": 1.0 })).await;
+    table.check("setHandicap", "round 1 is seeded", &response);
+    let response = admin(UNRANKED, json!({ "t": id, "p": player, "u": false })).await;
+    table.check("setEntrantUnranked", "the player is already so", &response);
+    let award = "mutation($t: ID!, $p: ID!) { giveAward(tournamentId: $t, name: \"Best Diplomat\", playerId: $p) { id } }";
+    assert!(admin(award, json!({ "t": id, "p": player })).await["errors"].is_null());
+    let response = admin(UNRANKED, json!({ "t": id, "p": player, "u": true })).await;
+    table.check("setEntrantUnranked", "(to unrank) the player holds an award", &response);
+    let response = admin(KEEP_APART, json!({ "t": id, "a": player, "b": player, "k": true })).await;
+    table.check("changeKeepApart", "the two players are one", &response);
+    let pair = json!({ "t": id, "a": player, "b": boards[0][1], "k": true });
+    table.check("changeKeepApart", "every round is seeded", &admin(KEEP_APART, pair).await);
+    // A tournament with a round left to seed: a pair added twice, one never added removed.
+    let open = server
+        .data(
+            Some(ADMIN),
+            "mutation($input: CreateTournamentInput!) { createTournament(input: $input) { id } }",
+            json!({ "input": super::tournament::diplomacy_input(2) }),
+        )
+        .await["createTournament"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(server.gql(Some(ADMIN), CO_ORGANISER, co_organise(&open)).await["errors"].is_null());
+    let pair = |keep: bool| json!({ "t": open, "a": player, "b": boards[0][1], "k": keep });
+    let when = "the pair is already kept apart (to add), or is not (to remove)";
+    table.check("changeKeepApart", when, &admin(KEEP_APART, pair(false)).await);
+    assert!(admin(KEEP_APART, pair(true)).await["errors"].is_null());
+    table.check("changeKeepApart", when, &admin(KEEP_APART, pair(true)).await);
+    let order = json!({ "t": id, "r": 1, "o": [player, boards[0][1]], "why": "agreed" });
+    let when = "the round is not seeded or has no top board; fewer than two players, one named twice, or one not on that board; the reason is empty";
+    table.check("breakTopBoardTie", when, &admin(TIE_BREAK, order).await);
 }

@@ -132,7 +132,10 @@ async fn teams_keep_apart_and_every_surface_shows_the_same_team_standings(db: Te
     assert!(teams_csv.starts_with("rank,team,total,counted,members\n"), "{teams_csv}");
     assert_eq!(teams_csv.lines().count(), 3, "{teams_csv}");
     let standings_csv = state["standingsCsv"].as_str().unwrap();
-    assert!(standings_csv.lines().next().unwrap().ends_with(",awards,team"), "{standings_csv}");
+    assert!(
+        standings_csv.lines().next().unwrap().ends_with(",awards,pools,rulings,team"),
+        "{standings_csv}"
+    );
     let member_row = standings_csv.lines().find(|l| l.contains(&players[0].id)).unwrap();
     assert!(member_row.ends_with(",North"), "{member_row}");
     let cli = league(&["tournament", "team", "standings", "--tournament", &id], &db);

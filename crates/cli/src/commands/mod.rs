@@ -8,6 +8,7 @@ pub mod personal;
 pub mod pools;
 pub mod powers;
 pub mod replay;
+pub mod rulings;
 pub mod schedule;
 pub mod score;
 pub mod seed;

@@ -54,6 +54,11 @@ pub enum TournamentCommand {
     Pool(super::pools::PoolArgs),
     /// Set the system scoring a round's boards, before any has a result.
     RoundScoring(super::pools::RoundScoringArgs),
+    /// Score adjustments, handicaps, unranked entrants and top-board orders
+    /// (docs/tournaments.md#rulings).
+    Ruling(super::rulings::RulingArgs),
+    /// Add or remove a keep-apart pair before the seedings that use it.
+    KeepApart(super::rulings::KeepApartArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -115,6 +120,8 @@ pub async fn run(args: TournamentArgs) -> Result<ExitCode, CliError> {
         TournamentCommand::Powers(args) => super::powers::run(args).await,
         TournamentCommand::Pool(args) => super::pools::pool(args).await,
         TournamentCommand::RoundScoring(args) => super::pools::round_scoring(args).await,
+        TournamentCommand::Ruling(args) => super::rulings::ruling(args).await,
+        TournamentCommand::KeepApart(args) => super::rulings::keep_apart(args).await,
     }
 }
 

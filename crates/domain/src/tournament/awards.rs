@@ -183,6 +183,9 @@ impl Tournament {
                 }
                 let Some(scored) = board.scored(self.board_system(board))? else { continue };
                 for (seat, player) in board.seats.iter().enumerate() {
+                    if self.is_unranked(*player) {
+                        continue;
+                    }
                     let (Some(power), Some(row)) = (results.get_mut(seat), scored.of(*player))
                     else {
                         continue;
@@ -252,6 +255,12 @@ impl Tournament {
             return Err(DomainError::PlayerNotFound(c.player_id));
         }
         context.refuse_erased(c.player_id)?;
+        if self.is_unranked(c.player_id) {
+            return Err(DomainError::conflict(format!(
+                "player {} is unranked: never awarded",
+                c.player_id
+            )));
+        }
         if self.entrant(c.player_id).is_none() {
             return Err(DomainError::invalid(
                 "playerId",
@@ -309,7 +318,7 @@ impl Tournament {
 }
 
 /// A reason that may be left out (blank counts as left out).
-fn optional_reason(reason: Option<&str>) -> Result<Option<String>, DomainError> {
+pub(super) fn optional_reason(reason: Option<&str>) -> Result<Option<String>, DomainError> {
     reason.filter(|r| !r.trim().is_empty()).map(clean_reason).transpose()
 }
 

@@ -8,6 +8,9 @@ use super::confirmation::{ConfirmBoardResult, DisputeBoardResult};
 use super::pools::{RemoveRoundPool, SetRoundPool, SetRoundScoring};
 use super::powers::{ChangePowerAssignment, ChoosePower, SetBoardPowers, SubmitPowerPreferences};
 use super::progress::RecordBoardProgress;
+use super::rulings::{
+    AdjustScore, BreakTopBoardTie, ChangeKeepApart, RevokeScoreAdjustment, SetHandicap, SetUnranked,
+};
 use super::schedule::{RoundTimes, Schedule};
 use super::settings::{Attendance, RegistrationChange, Replacement, TournamentSettings};
 use super::teams::{
@@ -201,6 +204,12 @@ pub enum TournamentCommand {
     SetRoundPool(SetRoundPool),
     RemoveRoundPool(RemoveRoundPool),
     SetRoundScoring(SetRoundScoring),
+    AdjustScore(AdjustScore),
+    RevokeScoreAdjustment(RevokeScoreAdjustment),
+    SetHandicap(SetHandicap),
+    SetUnranked(SetUnranked),
+    ChangeKeepApart(ChangeKeepApart),
+    BreakTopBoardTie(BreakTopBoardTie),
 }
 
 macro_rules! tournament_commands {
@@ -263,7 +272,13 @@ tournament_commands!(
     ChoosePower => ChoosePower,
     SetRoundPool => SetRoundPool,
     RemoveRoundPool => RemoveRoundPool,
-    SetRoundScoring => SetRoundScoring
+    SetRoundScoring => SetRoundScoring,
+    AdjustScore => AdjustScore,
+    RevokeScoreAdjustment => RevokeScoreAdjustment,
+    SetHandicap => SetHandicap,
+    SetUnranked => SetUnranked,
+    ChangeKeepApart => ChangeKeepApart,
+    BreakTopBoardTie => BreakTopBoardTie
 );
 
 impl TournamentCommand {
@@ -293,6 +308,10 @@ impl TournamentCommand {
             TournamentCommand::SubmitPowerPreferences(c) => {
                 c.rankings.iter().map(|(player, _)| *player).collect()
             }
+            TournamentCommand::AdjustScore(c) => vec![c.player_id],
+            TournamentCommand::SetHandicap(c) => vec![c.player_id],
+            TournamentCommand::SetUnranked(c) => vec![c.player_id],
+            TournamentCommand::ChangeKeepApart(c) => vec![c.first, c.second],
             TournamentCommand::AnswerRollCall(c) => vec![c.player_id],
             TournamentCommand::Swap(c) => vec![c.first, c.second],
             TournamentCommand::SeedRound(c) => tournament.present(c.round),
@@ -319,7 +338,9 @@ impl TournamentCommand {
             | TournamentCommand::ChoosePower(_)
             | TournamentCommand::SetRoundPool(_)
             | TournamentCommand::RemoveRoundPool(_)
-            | TournamentCommand::SetRoundScoring(_) => Vec::new(),
+            | TournamentCommand::SetRoundScoring(_)
+            | TournamentCommand::RevokeScoreAdjustment(_)
+            | TournamentCommand::BreakTopBoardTie(_) => Vec::new(),
         }
     }
 }

@@ -13,6 +13,10 @@ pub use super::powers::{
     PowerPreferencesSubmitted,
 };
 pub use super::progress::BoardProgressRecorded;
+pub use super::rulings::{
+    EntrantRankingChanged, HandicapSet, KeepApartAdded, KeepApartRemoved, ScoreAdjusted,
+    ScoreAdjustmentRevoked, TopBoardTieBroken,
+};
 use super::schedule::{RoundTimes, Schedule};
 use super::settings::{Attendance, Registration, Replacement, SeededBoard, TournamentSettings};
 pub use super::teams::{
@@ -311,6 +315,13 @@ macro_rules! tournament_events {
                 RoundPoolSet = "RoundPoolSet" version 1,
                 RoundPoolRemoved = "RoundPoolRemoved" version 1,
                 RoundScoringSet = "RoundScoringSet" version 1,
+                ScoreAdjusted = "ScoreAdjusted" version 1 notify [StandingsChanged],
+                ScoreAdjustmentRevoked = "ScoreAdjustmentRevoked" version 1 notify [StandingsChanged],
+                HandicapSet = "HandicapSet" version 1 notify [StandingsChanged],
+                EntrantRankingChanged = "EntrantRankingChanged" version 1 notify [StandingsChanged],
+                KeepApartAdded = "KeepApartAdded" version 1,
+                KeepApartRemoved = "KeepApartRemoved" version 1,
+                TopBoardTieBroken = "TopBoardTieBroken" version 1 notify [StandingsChanged],
             }
         }
     };
@@ -369,7 +380,14 @@ impl TournamentEvent {
             | TournamentEvent::PowerChosen(_)
             | TournamentEvent::RoundPoolSet(_)
             | TournamentEvent::RoundPoolRemoved(_)
-            | TournamentEvent::RoundScoringSet(_) => {}
+            | TournamentEvent::RoundScoringSet(_)
+            | TournamentEvent::ScoreAdjusted(_)
+            | TournamentEvent::ScoreAdjustmentRevoked(_)
+            | TournamentEvent::HandicapSet(_)
+            | TournamentEvent::EntrantRankingChanged(_)
+            | TournamentEvent::KeepApartAdded(_)
+            | TournamentEvent::KeepApartRemoved(_)
+            | TournamentEvent::TopBoardTieBroken(_) => {}
         }
     }
 }
@@ -389,7 +407,12 @@ impl TournamentEvent {
             TournamentEvent::TournamentPlayerEntered(_)
             | TournamentEvent::TournamentPlayerPromoted(_)
             | TournamentEvent::RoundSeeded(_)
-            | TournamentEvent::RoundPlayersSwapped(_) => Effects::MOVES_STANDINGS,
+            | TournamentEvent::RoundPlayersSwapped(_)
+            | TournamentEvent::ScoreAdjusted(_)
+            | TournamentEvent::ScoreAdjustmentRevoked(_)
+            | TournamentEvent::HandicapSet(_)
+            | TournamentEvent::EntrantRankingChanged(_)
+            | TournamentEvent::TopBoardTieBroken(_) => Effects::MOVES_STANDINGS,
             TournamentEvent::TournamentCreated(_)
             | TournamentEvent::TournamentPlayerWithdrawn(_)
             | TournamentEvent::RollCallAnswered(_)
@@ -424,7 +447,9 @@ impl TournamentEvent {
             | TournamentEvent::PowerChosen(_)
             | TournamentEvent::RoundPoolSet(_)
             | TournamentEvent::RoundPoolRemoved(_)
-            | TournamentEvent::RoundScoringSet(_) => Effects::NONE,
+            | TournamentEvent::RoundScoringSet(_)
+            | TournamentEvent::KeepApartAdded(_)
+            | TournamentEvent::KeepApartRemoved(_) => Effects::NONE,
         }
     }
 }

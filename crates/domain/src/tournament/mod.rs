@@ -12,6 +12,7 @@ pub(crate) mod events;
 mod pools;
 mod powers;
 mod progress;
+mod rulings;
 mod schedule;
 mod seeding;
 mod settings;
@@ -45,6 +46,10 @@ pub use self::powers::{
     PowerPreferencesSubmitted, SetBoardPowers, SubmitPowerPreferences,
 };
 pub use self::progress::{BoardProgress, BoardProgressRecorded, ProgressYear, RecordBoardProgress};
+pub use self::rulings::{
+    AdjustScore, Adjustment, AdjustmentTarget, BreakTopBoardTie, ChangeKeepApart, Handicap,
+    MAX_RULING_POINTS, RevokeScoreAdjustment, RulingKind, RulingLine, SetHandicap, SetUnranked,
+};
 pub use self::schedule::{RoundTimes, Schedule, Venue};
 pub use self::seeding::{RollCallProposal, SeedingCheck};
 pub use self::settings::{
@@ -151,7 +156,7 @@ impl Round {
         self.boards.iter().any(|board| board.result.is_some())
     }
 
-    fn takes_part(&self, player: PlayerId) -> bool {
+    pub(crate) fn takes_part(&self, player: PlayerId) -> bool {
         self.sitting_out.contains(&player) || self.boards.iter().any(|b| b.is_seated(player))
     }
 }
@@ -187,6 +192,9 @@ pub struct Tournament {
     /// Each round's pool and own scoring system
     /// (`docs/tournaments.md#pools-top-boards-and-per-round-scoring`).
     stages: pools::Stages,
+    /// Score adjustments, handicaps, unranked entrants, top-board orders
+    /// (`docs/tournaments.md#rulings`).
+    rulings: rulings::RulingsState,
 }
 
 impl Tournament {
@@ -1123,6 +1131,12 @@ impl Aggregate for Tournament {
             TournamentCommand::SetRoundPool(c) => self.set_round_pool(c),
             TournamentCommand::RemoveRoundPool(c) => self.remove_round_pool(c),
             TournamentCommand::SetRoundScoring(c) => self.set_round_scoring(c),
+            TournamentCommand::AdjustScore(c) => self.adjust_score(c, context),
+            TournamentCommand::RevokeScoreAdjustment(c) => self.revoke_adjustment(c),
+            TournamentCommand::SetHandicap(c) => self.set_handicap(c, context),
+            TournamentCommand::SetUnranked(c) => self.set_unranked(c, context),
+            TournamentCommand::ChangeKeepApart(c) => self.change_keep_apart(c, context),
+            TournamentCommand::BreakTopBoardTie(c) => self.break_top_board_tie(c),
         }
     }
 
@@ -1290,6 +1304,13 @@ impl Aggregate for Tournament {
             TournamentEvent::RoundPoolSet(_)
             | TournamentEvent::RoundPoolRemoved(_)
             | TournamentEvent::RoundScoringSet(_) => self.stages.apply(event),
+            TournamentEvent::ScoreAdjusted(_)
+            | TournamentEvent::ScoreAdjustmentRevoked(_)
+            | TournamentEvent::HandicapSet(_)
+            | TournamentEvent::EntrantRankingChanged(_)
+            | TournamentEvent::KeepApartAdded(_)
+            | TournamentEvent::KeepApartRemoved(_)
+            | TournamentEvent::TopBoardTieBroken(_) => self.apply_ruling(event),
         }
     }
 

@@ -3,7 +3,7 @@
 //! scoring, ranked with the DAANZ tie-breakers as leagues are.
 
 use league_scoring::{
-    GameResult, SitOut, TournamentBoard, TournamentRules, TournamentStanding, rank_tournament,
+    GameResult, SitOut, TournamentBoard, TournamentRules, TournamentStanding, rank_tournament_ruled,
 };
 
 use super::{ReplacementScores, Tournament};
@@ -37,11 +37,12 @@ impl Tournament {
                 let Some(result) = &board.result else { continue };
                 let Some(scored) = board.scored(self.board_system(board))? else { continue };
                 let (game, seated) = scored.into_parts();
-                let game = self.pool_multiplied(round.number, board.number, game);
+                let mut game = self.pool_multiplied(round.number, board.number, game);
                 let players: Vec<PlayerId> = seated
                     .into_iter()
                     .map(|seated| scorer(settings.replacement_scores, &board.replacements, seated))
                     .collect();
+                self.adjust_board(board.id, &players, &mut game);
                 for player in &players {
                     if !entrants.contains(player) {
                         entrants.push(*player);
@@ -57,7 +58,9 @@ impl Tournament {
                 });
             }
         }
-        Ok(self.pool_places(rank_tournament(&rules, &entrants, &boards, &sit_outs), last))
+        let rulings = self.ranking_rulings(last);
+        let ranked = rank_tournament_ruled(&rules, &entrants, &boards, &sit_outs, &rulings);
+        Ok(self.pool_places(ranked, last))
     }
 }
 

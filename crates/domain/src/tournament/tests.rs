@@ -13,6 +13,7 @@ mod pools;
 mod powers;
 mod progress;
 mod registration;
+mod rulings;
 mod teams;
 mod times;
 pub(crate) use awards::one_of_each_awards_event;
@@ -21,6 +22,7 @@ pub(crate) use pools::one_of_each_pools_event;
 pub(crate) use powers::one_of_each_powers_event;
 pub(crate) use progress::one_of_each_progress_event;
 pub(crate) use registration::one_of_each_registration_event;
+pub(crate) use rulings::one_of_each_rulings_event;
 pub(crate) use teams::one_of_each_teams_event;
 pub(crate) use times::one_of_each_times_event;
 

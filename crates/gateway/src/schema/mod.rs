@@ -85,6 +85,7 @@ pub struct MutationRoot(
     tournaments::teams::TeamsMutation,
     tournaments::powers::PowersMutation,
     tournaments::pools::PoolsMutation,
+    tournaments::rulings::RulingsMutation,
 );
 
 /// Live updates over `/graphql/ws` (graphql-transport-ws or graphql-ws); authenticate in

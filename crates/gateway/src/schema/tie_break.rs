@@ -18,6 +18,9 @@ pub enum TieBreakCode {
     BetterSecondBestGame,
     /// The better third-best game.
     BetterThirdBestGame,
+    /// Not DAANZ: the order a director gave players level on a top board, asked before the
+    /// others (`docs/tournaments.md#rulings`).
+    DirectorsRank,
 }
 
 /// The tie-breaker that split a standings line from a neighbour level on total: the line
@@ -39,6 +42,7 @@ impl From<TieBreak> for TieBreakValue {
             TieBreak::BetterBestGame => TieBreakCode::BetterBestGame,
             TieBreak::BetterSecondBestGame => TieBreakCode::BetterSecondBestGame,
             TieBreak::BetterThirdBestGame => TieBreakCode::BetterThirdBestGame,
+            TieBreak::DirectorsRank => TieBreakCode::DirectorsRank,
         };
         TieBreakValue { code, label: tie_break.label() }
     }

@@ -18,10 +18,12 @@ mod cut;
 mod games;
 mod rank;
 mod rounds;
+mod rulings;
 mod wdc;
 
 pub use catalogue::{TournamentScoring, TournamentScoringInfo, tournament_scorings};
-pub use rank::rank_tournament;
+pub use rank::{rank_tournament, rank_tournament_ruled};
+pub use rulings::{RoundPoints, Rulings, TotalPoints};
 
 /// A player's round score when they played two boards in the round (one board: its score).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -116,7 +118,8 @@ pub struct SitOut<K> {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TournamentStanding<K> {
-    /// Competition rank: players level after every tie-breaker share it (1, 2, 2, 4).
+    /// Competition rank: players level after every tie-breaker share it (1, 2, 2, 4); 0 for
+    /// an unranked player.
     pub rank: u32,
     pub player: K,
     /// Exact thousandths, like league totals.
@@ -135,6 +138,10 @@ pub struct TournamentStanding<K> {
     /// totals alone rank it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub separated_by: Option<TieBreak>,
+    /// Listed without a rank ([`Self::rank`] is 0), after everyone ranked
+    /// (`docs/tournaments.md#rulings`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unranked: bool,
 }
 
 impl<K> TournamentStanding<K> {

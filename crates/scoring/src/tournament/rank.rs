@@ -8,11 +8,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::hash::Hash;
 
 use super::card::{Card, Play, Record, Round, Tally};
+use super::rulings::Rulings;
 use super::{
     BoardScoreLine, RoundScoreLine, RoundScoring, SitOut, TournamentBoard, TournamentRules,
     TournamentStanding,
 };
-use crate::standings::{GameRef, TieBreak, compare_refs, push_finishing_scores, shown_tie_breaks};
+use crate::standings::{
+    Decision, GameRef, TieBreak, compare_refs, push_finishing_scores, shown_tie_breaks,
+};
 use crate::{Outcome, from_thousandths};
 
 /// Ranks a tournament's players (`docs/tournaments.md#round-and-tournament-scoring`). Every
@@ -28,6 +31,17 @@ pub fn rank_tournament<K: Copy + Ord + Hash>(
     boards: &[TournamentBoard<K>],
     sit_outs: &[SitOut<K>],
 ) -> Vec<TournamentStanding<K>> {
+    rank_tournament_ruled(rules, entrants, boards, sit_outs, &Rulings::default())
+}
+
+/// [`rank_tournament`] with the directors' rulings applied (`docs/tournaments.md#rulings`).
+pub fn rank_tournament_ruled<K: Copy + Ord + Hash>(
+    rules: &TournamentRules,
+    entrants: &[K],
+    boards: &[TournamentBoard<K>],
+    sit_outs: &[SitOut<K>],
+    rulings: &Rulings<K>,
+) -> Vec<TournamentStanding<K>> {
     let finishers: Vec<Vec<f64>> = boards
         .iter()
         .map(|board| {
@@ -39,11 +53,12 @@ pub fn rank_tournament<K: Copy + Ord + Hash>(
     let rounds = boards.iter().map(|board| board.round);
     let last_round = rounds.chain(sit_outs.iter().map(|sit_out| sit_out.round)).max();
     let mut tally = Tally {
-        cards: cards(rules, entrants, boards, &finishers, sit_outs),
+        cards: cards(rules, entrants, boards, &finishers, sit_outs, rulings),
         last_round: last_round.unwrap_or(0),
     };
     rules.scoring.score(&mut tally);
-    standings(rules, tally.cards)
+    rulings.add_to_totals(&mut tally.cards);
+    standings(rules, tally.cards, rulings)
 }
 
 /// Every player's rounds with their round scores, players in key order.
@@ -53,6 +68,7 @@ fn cards<'a, K: Copy + Ord>(
     boards: &'a [TournamentBoard<K>],
     finishers: &'a [Vec<f64>],
     sit_outs: &[SitOut<K>],
+    rulings: &Rulings<K>,
 ) -> Vec<Card<'a, K>> {
     #[derive(Default)]
     struct Reported<'a> {
@@ -92,6 +108,7 @@ fn cards<'a, K: Copy + Ord>(
                     } else {
                         score_round(&mut plays, rules.round_scoring)
                     };
+                    let score = rulings.round_score(player, round, score);
                     Round { round, plays, sat_out, score, counts: false }
                 })
                 .collect();
@@ -129,6 +146,7 @@ fn score_round(plays: &mut [Play<'_>], scoring: RoundScoring) -> Option<f64> {
 fn standings<K: Copy + Ord>(
     rules: &TournamentRules,
     cards: Vec<Card<'_, K>>,
+    rulings: &Rulings<K>,
 ) -> Vec<TournamentStanding<K>> {
     let round_numbers: BTreeSet<u32> = (1..=rules.rounds)
         .chain(cards.iter().flat_map(|card| card.rounds.iter().map(|round| round.round)))
@@ -141,15 +159,27 @@ fn standings<K: Copy + Ord>(
         })
         .collect();
     let decide = |a: &(Card<'_, K>, Record<'_>), b: &(Card<'_, K>, Record<'_>)| {
-        a.1.decide(&b.1, a.0.total.cmp(&b.0.total))
+        let on_total = a.0.total.cmp(&b.0.total);
+        match rulings.directors_order(a.0.player, b.0.player).filter(|_| on_total.is_eq()) {
+            Some(ordering) => Decision { ordering, by: Some(TieBreak::DirectorsRank) },
+            None => a.1.decide(&b.1, on_total),
+        }
     };
-    ranked.sort_by(|a, b| decide(b, a).ordering.then(a.0.player.cmp(&b.0.player)));
+    let unranked = |entry: &(Card<'_, K>, Record<'_>)| rulings.is_unranked(entry.0.player);
+    ranked.sort_by(|a, b| {
+        unranked(a)
+            .cmp(&unranked(b))
+            .then_with(|| decide(b, a).ordering)
+            .then(a.0.player.cmp(&b.0.player))
+    });
     let mut standings: Vec<TournamentStanding<K>> = Vec::with_capacity(ranked.len());
     let mut between: Vec<Option<TieBreak>> = Vec::with_capacity(ranked.len());
     for (place, entry) in ranked.iter().enumerate() {
-        let above = (place > 0).then(|| decide(&ranked[place - 1], entry));
+        let unranked = unranked(entry);
+        let above = (place > 0 && !unranked).then(|| decide(&ranked[place - 1], entry));
         between.push(above.and_then(|decision| decision.by));
         let rank = match above {
+            _ if unranked => 0,
             Some(decision) if decision.ordering.is_eq() => {
                 standings.last().map_or(1, |previous| previous.rank)
             }
@@ -198,6 +228,7 @@ fn standings<K: Copy + Ord>(
             draws: count(Some(Outcome::Draw)),
             notes: card.notes.clone(),
             separated_by: None,
+            unranked,
         });
     }
     let ranks: Vec<u32> = standings.iter().map(|standing| standing.rank).collect();

@@ -11,7 +11,7 @@ use crate::*;
 
 /// 14 entrants, round 1 seeded into two boards and both reported with the same centres
 /// (seat i: 10, 8, 6, 4, 3, 2, 1): every power is level on both boards.
-fn two_level_boards() -> Vec<DomainEvent> {
+pub(super) fn two_level_boards() -> Vec<DomainEvent> {
     let mut events = with_entrants(settings(2), 14);
     all_present(&mut events, 14, 1);
     then(&mut events, seed(1));
@@ -19,7 +19,7 @@ fn two_level_boards() -> Vec<DomainEvent> {
     events
 }
 
-fn board(events: &[DomainEvent], round: u32, number: usize) -> Board {
+pub(super) fn board(events: &[DomainEvent], round: u32, number: usize) -> Board {
     given(events).round(round).unwrap().boards[number - 1].clone()
 }
 

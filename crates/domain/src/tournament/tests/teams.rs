@@ -202,6 +202,7 @@ fn standing(player_n: u128, rounds: &[(u32, &[f64])]) -> TournamentStanding<Play
         draws: 0,
         notes: Vec::new(),
         separated_by: None,
+        unranked: false,
     }
 }
 

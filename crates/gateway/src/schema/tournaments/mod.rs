@@ -13,6 +13,7 @@ pub(super) mod powers;
 pub(super) mod progress;
 pub(super) mod query;
 mod rounds;
+pub(super) mod rulings;
 pub(super) mod subscription;
 pub(super) mod teams;
 pub(super) mod times;

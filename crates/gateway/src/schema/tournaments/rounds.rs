@@ -317,7 +317,7 @@ pub struct Replacement {
 /// A player's line in a tournament's standings.
 #[derive(SimpleObject)]
 pub struct TournamentStanding {
-    /// Competition rank after every tie-breaker (1, 2, 2, 4).
+    /// Competition rank after every tie-breaker (1, 2, 2, 4); 0 for an unranked entrant.
     pub rank: u32,
     pub player: Player,
     pub total: f64,
@@ -333,6 +333,11 @@ pub struct TournamentStanding {
     pub separated_by: Option<TieBreakValue>,
     /// One line per round so far.
     pub rounds: Vec<RoundScore>,
+    /// Listed without a rank (`rank` is 0), never ranked or awarded
+    /// (`docs/tournaments.md#rulings`).
+    pub unranked: bool,
+    /// The rulings on this line: adjustments, handicap, unranked, each with its reason.
+    pub rulings: Vec<super::rulings::StandingRuling>,
 }
 
 /// A player's score for one round.

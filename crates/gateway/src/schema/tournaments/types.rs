@@ -97,6 +97,8 @@ impl Tournament {
             draws: row.draws,
             notes: row.notes,
             separated_by: row.separated_by.map(TieBreakValue::from),
+            unranked: row.unranked,
+            rulings: self.standing_rulings(row.player),
             rounds: row
                 .rounds
                 .into_iter()
@@ -190,6 +192,21 @@ impl Tournament {
         self.power_preference_csv(crate::schema::context::caller(ctx))
     }
 
+    /// The score adjustments standing, in the order given (`docs/tournaments.md#rulings`).
+    async fn score_adjustments(&self) -> Vec<super::rulings::ScoreAdjustment> {
+        self.score_adjustment_list()
+    }
+
+    /// Each entrant's handicap (entrants without one are not listed).
+    async fn handicaps(&self) -> Vec<super::rulings::PlayerHandicap> {
+        self.handicap_list()
+    }
+
+    /// The directors' orders of top boards, by round.
+    async fn top_board_orders(&self) -> Vec<super::rulings::TopBoardOrder> {
+        self.top_board_order_list()
+    }
+
     /// The board game played (e.g. "Diplomacy").
     async fn game(&self) -> &str {
         &self.settings().game
@@ -223,7 +240,8 @@ impl Tournament {
         self.settings().tournament_scoring.info().into()
     }
 
-    /// Pairs never seated together unless impossible.
+    /// Pairs never seated together unless impossible, as they stand for the next seeding
+    /// (`docs/tournaments.md#rulings`).
     async fn keep_apart(&self) -> Vec<Vec<Player>> {
         self.settings()
             .keep_apart
