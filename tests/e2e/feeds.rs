@@ -233,7 +233,19 @@ async fn a_diplomacy_tournament_exports_the_rating_database_columns(db: TestData
     let (columns, rows) = csv_table(&standings.text().await.unwrap());
     assert_eq!(
         columns,
-        ["rank", "player", "playerId", "total", "games", "wins", "draws", "separatedBy", "awards"]
+        [
+            "rank",
+            "player",
+            "playerId",
+            "total",
+            "games",
+            "wins",
+            "draws",
+            "separatedBy",
+            "awards",
+            "pools",
+            "rulings"
+        ]
     );
     assert_eq!(rows.len(), 7);
     assert_eq!(rows[0][0], "1");

@@ -764,6 +764,8 @@ mutation AddTeamMember($tournamentId: ID!, $number: Int!, $playerId: ID!, $idemp
 export const REMOVE_TEAM_MEMBER = /* GraphQL */ `
 mutation RemoveTeamMember($tournamentId: ID!, $number: Int!, $playerId: ID!, $idempotencyKey: String) {
   removeTeamMember(tournamentId: $tournamentId, number: $number, playerId: $playerId, idempotencyKey: $idempotencyKey) { id }
+}`;
+
 /** Power assignment: the method, rankings (one's own or a pasted list) and a pick in turn
  * (docs/tournaments.md#power-assignment). */
 export const CHANGE_POWER_ASSIGNMENT = /* GraphQL */ `
@@ -784,6 +786,8 @@ mutation PastePowerPreferences($tournamentId: ID!, $list: String!) {
 export const CHOOSE_POWER = /* GraphQL */ `
 mutation ChoosePower($tournamentId: ID!, $boardId: ID!, $playerId: ID, $power: String!) {
   choosePower(tournamentId: $tournamentId, boardId: $boardId, playerId: $playerId, power: $power) { id }
+}`;
+
 /** Setting a round's pool and scoring system (docs/tournaments.md#pools-top-boards-and-per-round-scoring). */
 export const SET_ROUND_POOL = /* GraphQL */ `
 mutation SetRoundPool($tournamentId: ID!, $round: Int!, $best: Int, $multiplier: String, $decidesPlaces: Boolean, $idempotencyKey: String) {
@@ -793,6 +797,8 @@ mutation SetRoundPool($tournamentId: ID!, $round: Int!, $best: Int, $multiplier:
 export const SET_ROUND_SCORING = /* GraphQL */ `
 mutation SetRoundScoring($tournamentId: ID!, $round: Int!, $scoringSystem: ScoringSystem!) {
   setRoundScoring(tournamentId: $tournamentId, round: $round, scoringSystem: $scoringSystem) { id }
+}`;
+
 /** Rulings: adjusting a score, revoking an adjustment, marking an entrant unranked (docs/tournaments.md#rulings). */
 export const ADJUST_SCORE = /* GraphQL */ `
 mutation AdjustScore($tournamentId: ID!, $playerId: ID!, $level: AdjustmentLevel!, $boardId: ID, $round: Int, $points: Float!, $reason: String!, $idempotencyKey: String) {

@@ -182,7 +182,7 @@ async fn a_key_with_a_control_character_is_bad_input(db: TestDatabase) {
 
 /// The mutations that take no `idempotencyKey` (nothing to reuse; `walkIns` is idempotent
 /// by its list: docs/tournaments.md#walk-ins-and-bulk-entry).
-const WITHOUT_KEY: [&str; 34] = [
+const WITHOUT_KEY: [&str; 39] = [
     "registerPlayer",
     "endSession",
     "endAllSessions",
@@ -217,6 +217,14 @@ const WITHOUT_KEY: [&str; 34] = [
     "setHandicap",
     "changeKeepApart",
     "breakTopBoardTie",
+    // Power assignment (docs/tournaments.md#power-assignment): a method, a ranking or a
+    // board's powers sent again are refused as already recorded (CONFLICT), a pick sent again
+    // as taken: nothing is appended twice.
+    "changePowerAssignment",
+    "submitPowerPreferences",
+    "pastePowerPreferences",
+    "setBoardPowers",
+    "choosePower",
 ];
 
 /// Walks one keyed mutation. A player without the right, with their own key first used for
