@@ -14,7 +14,6 @@ use async_graphql::extensions::apollo_persisted_queries::{
 };
 use async_graphql::http::ALL_WEBSOCKET_PROTOCOLS;
 use async_graphql::{Data, ErrorExtensions, Pos, ServerError};
-use async_graphql_axum::{GraphQLRequest, GraphQLResponse};
 use axum::body::Bytes;
 use axum::extract::{FromRequestParts, RawQuery, State, WebSocketUpgrade};
 use axum::http::request::Parts;
@@ -341,14 +340,50 @@ async fn graphql_post(
             "content-type",
             "a GraphQL request is JSON: send it as application/json",
         );
-        let mut http = GraphQLResponse::from(refused(error)).into_response();
+        let mut http = graphql_answer(refused(error));
         *http.status_mut() = StatusCode::UNSUPPORTED_MEDIA_TYPE;
         return http;
     }
-    match <GraphQLRequest as axum::extract::FromRequest<_>>::from_request(request, &state).await {
-        Ok(request) => execute(&state, addr, &headers, Transport::Post, request.into_inner()).await,
-        Err(rejection) => rejection.into_response(),
+    match post_request(request).await {
+        Ok(request) => execute(&state, addr, &headers, Transport::Post, request).await,
+        Err(refusal) => refusal,
     }
+}
+
+/// A POST body as one GraphQL request (JSON; a batch is not taken). A body past the size
+/// limit answers 413, anything that is not one request 400, with a fixed message: the input
+/// is not echoed.
+async fn post_request(
+    request: Request<axum::body::Body>,
+) -> Result<async_graphql::Request, Response> {
+    let body = axum::body::to_bytes(request.into_body(), usize::MAX).await.map_err(|error| {
+        let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&error);
+        let too_large = std::iter::from_fn(|| {
+            let this = cause?;
+            cause = this.source();
+            Some(this)
+        })
+        .any(|cause| cause.is::<http_body_util::LengthLimitError>());
+        match too_large {
+            true => {
+                (StatusCode::PAYLOAD_TOO_LARGE, "the request body is too large").into_response()
+            }
+            false => {
+                (StatusCode::BAD_REQUEST, "the request body could not be read").into_response()
+            }
+        }
+    })?;
+    serde_json::from_slice(&body).map_err(|_| {
+        (StatusCode::BAD_REQUEST, "the body is not one GraphQL request in JSON").into_response()
+    })
+}
+
+/// A GraphQL response as HTTP: JSON, with the headers resolvers set.
+fn graphql_answer(response: async_graphql::Response) -> Response {
+    let headers = response.http_headers.clone();
+    let mut http = Json(response).into_response();
+    http.headers_mut().extend(headers);
+    http
 }
 
 /// Whether a request's body is of a type an HTML form can send across sites.
@@ -498,7 +533,7 @@ async fn execute(
         Ok(caller) => caller,
         Err(error) => {
             state.metrics.request(OperationKind::Unknown, error.code(), started.elapsed());
-            return GraphQLResponse::from(refused(error)).into_response();
+            return graphql_answer(refused(error));
         }
     };
     let get = transport == Transport::Get;
@@ -559,7 +594,7 @@ async fn execute(
             _ => None,
         })
     });
-    let mut http = GraphQLResponse::from(response).into_response();
+    let mut http = graphql_answer(response);
     match first_code.as_deref() {
         Some(RATE_LIMITED) => {
             *http.status_mut() = StatusCode::TOO_MANY_REQUESTS;
@@ -602,7 +637,7 @@ fn error_code(error: &ServerError) -> String {
 fn rate_limited(limited: Limited) -> Response {
     let error = limited.error().into_server_error(Pos::default());
     let body = async_graphql::Response::from_errors(vec![error]);
-    let mut http = GraphQLResponse::from(body).into_response();
+    let mut http = graphql_answer(body);
     *http.status_mut() = StatusCode::TOO_MANY_REQUESTS;
     http.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(limited.retry_after_secs()));
     http
