@@ -62,10 +62,11 @@ test("a director sets a pool round and a spectator sees its multiplied scores", 
         const section = admin.getByRole("region", { name: "Pools and round scoring" });
         await expect(section).toContainText("Every round is seeded as one");
         let actions = 0;
+        await section.getByText("Set a round's pool or scoring").click();
         await section.getByLabel("Pool of the best (players, whole boards)").fill("7");
         await section.getByLabel("Score multiplier").fill("1.5");
         await section.getByRole("button", { name: "Set pool" }).click();
-        actions += 3;
+        actions += 4;
         await expect(section.getByRole("listitem")).toContainText("Round 2: pool of the best 7 by standings, scores ×1.5");
         await admin.getByRole("button", { name: "Seed round 2" }).click();
         actions += 1;

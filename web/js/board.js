@@ -1,5 +1,6 @@
 // @ts-check
-/** @file A tournament board's page (seats with powers, board scores, correction reasons,
+/** @file A tournament board's page (seats with powers, a director's form setting them before
+ * the result, board scores, correction reasons,
  * replacements, a report awaiting confirmation, and the result form of the tournament's
  * scoring system: report, or the director's correction; during play the live progress: the
  * centre chart, provisional scores and standings, and the form for a game year's centre
@@ -17,6 +18,7 @@ import { centreChart } from "./centre-chart.js";
 import { command, field, formError, input, onSubmit, cellControl } from "./forms.js";
 import { table, wideTable } from "./table.js";
 import { follow, liveBadge } from "./live.js";
+import { boardPowersForm } from "./powers.js";
 
 /** @type {import("./main.js").View} */
 export async function boardView(main, [id, boardId]) {
@@ -68,6 +70,7 @@ export async function boardView(main, [id, boardId]) {
         h("th", { scope: "row" }, s.label),
         h("td", {}, h("a", { href: `/players/${s.player.id}` }, s.player.name)),
         h("td", { class: "num" }, scores.has(s.player.id) ? score(/** @type {number} */ (scores.get(s.player.id))) : "—")))))),
+    manager && !board.finished && !pending ? boardPowersForm(id, board, async () => void navigate(`/tournaments/${id}/boards/${boardId}`)) : null,
     board.correctionReasons.length > 0
       ? h("section", { "aria-labelledby": "corrections-h" }, h("h2", { id: "corrections-h" }, "Corrections"),
           h("ol", { class: "corrections" }, board.correctionReasons.map((/** @type {string} */ r) => h("li", { class: "reason" }, r))))

@@ -3,12 +3,14 @@
  * "Powers" section. It says how powers are given; a signed-in entrant ranks the powers (one
  * choice per line, best first); a board choosing its powers says whose turn it is, and that
  * player (or a director) picks; a director changes the method, pastes everyone's rankings and
- * sees them all. Lists and stacked fields, so a phone never scrolls sideways. */
+ * sees them all. On a board's page, a director sets every power of the board before its
+ * result (`boardPowersForm`). Lists and stacked fields, so a phone never scrolls sideways. */
 
 import { gql } from "./api.js";
 import { h, replace } from "./dom.js";
 import * as Q from "./queries.js";
 import { field, formError, input, onSubmit, selectOf } from "./forms.js";
+import { refuseRepeats } from "./distinct-choices.js";
 
 /** @typedef {import("./tournament-common.js").TournamentPage} TournamentPage */
 
@@ -102,7 +104,39 @@ function choosingBoard(page, board) {
   return h("li", {},
     h("strong", {}, `Board ${board.number}: ${next.name}'s turn to choose.`),
     picked.length > 0 ? ` Chosen so far: ${picked.join("; ")}.` : "",
-    mayPick ? form : null);
+    mayPick ? form : null,
+    page.director ? h("p", {}, h("a", { href: `/tournaments/${page.id}/boards/${board.id}` }, `Set every power of board ${board.number}`)) : null);
+}
+
+/**
+ * A director's form on a board's page setting every power of the board before its result:
+ * one select per player, holding their power now; each power once (a repeat is refused before
+ * anything is sent); it ends a choice still running (docs/tournaments.md#power-assignment).
+ * It sits one step away, in a closed `<details>`. `done` runs after the powers are set.
+ * @param {string} tournamentId @param {any} board its seats, in seat order @param {() => Promise<void>} done
+ */
+export function boardPowersForm(tournamentId, board, done) {
+  const labels = board.seats.map((/** @type {any} */ s) => s.label);
+  const selects = board.seats.map((/** @type {any} */ s) => {
+    const select = selectOf(labels, (/** @type {string} */ l) => ({ value: l, text: l }));
+    select.value = s.label;
+    return select;
+  });
+  const form = h("form", { class: "board-powers" }, formError(),
+    board.seats.map((/** @type {any} */ s, /** @type {number} */ i) => field(`Power of ${s.player.name}`, selects[i], { field: `seats[${i}]` })),
+    h("button", { type: "submit" }, "Set powers"));
+  onSubmit(form, async () => {
+    refuseRepeats(selects, (power) => `${power} is given twice: give each power once.`);
+    await gql(Q.SET_BOARD_POWERS, {
+      tournamentId, boardId: board.id,
+      seats: board.seats.map((/** @type {any} */ s, /** @type {number} */ i) => ({ power: selects[i].value, playerId: s.player.id })),
+    });
+    await done();
+  });
+  return h("details", { class: "one-step", id: "set-powers" },
+    h("summary", {}, "Set the powers"),
+    h("p", { class: "hint" }, "Each power once. Setting them ends a choice of powers still running."),
+    form);
 }
 
 /** The page's "Powers" section. @param {HTMLElement} section @param {TournamentPage} page */

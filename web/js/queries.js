@@ -291,6 +291,8 @@ query Tournament($id: ID!) {
     powerAssignment { method topBoardOrderedChoice }
     powerPreferences { player { id name } powers }
     roundStages { round scoringSystem ownScoringSystem pool { best multiplier decidesPlaces poolBoards named { id name } } }
+    handicaps { points reason player { id name } }
+    topBoardOrders { round reason players { id name } }
     rounds {
       number started completed topBoard
       sittingOut { id name }
@@ -790,8 +792,8 @@ mutation ChoosePower($tournamentId: ID!, $boardId: ID!, $playerId: ID, $power: S
 
 /** Setting a round's pool and scoring system (docs/tournaments.md#pools-top-boards-and-per-round-scoring). */
 export const SET_ROUND_POOL = /* GraphQL */ `
-mutation SetRoundPool($tournamentId: ID!, $round: Int!, $best: Int, $multiplier: String, $decidesPlaces: Boolean, $idempotencyKey: String) {
-  setRoundPool(tournamentId: $tournamentId, round: $round, best: $best, multiplier: $multiplier, decidesPlaces: $decidesPlaces, idempotencyKey: $idempotencyKey) { id }
+mutation SetRoundPool($tournamentId: ID!, $round: Int!, $best: Int, $named: [ID!], $multiplier: String, $decidesPlaces: Boolean, $idempotencyKey: String) {
+  setRoundPool(tournamentId: $tournamentId, round: $round, best: $best, named: $named, multiplier: $multiplier, decidesPlaces: $decidesPlaces, idempotencyKey: $idempotencyKey) { id }
 }`;
 
 export const SET_ROUND_SCORING = /* GraphQL */ `
@@ -813,4 +815,28 @@ mutation RevokeScoreAdjustment($tournamentId: ID!, $number: Int!, $idempotencyKe
 export const SET_ENTRANT_UNRANKED = /* GraphQL */ `
 mutation SetEntrantUnranked($tournamentId: ID!, $playerId: ID!, $unranked: Boolean!, $reason: String, $idempotencyKey: String) {
   setEntrantUnranked(tournamentId: $tournamentId, playerId: $playerId, unranked: $unranked, reason: $reason, idempotencyKey: $idempotencyKey) { id }
+}`;
+
+/** A director's forms for what only GraphQL and the CLI offered: a board's powers
+ * (docs/tournaments.md#power-assignment), removing a round's pool
+ * (docs/tournaments.md#pools-top-boards-and-per-round-scoring), a handicap and a top board's
+ * order (docs/tournaments.md#rulings). */
+export const SET_BOARD_POWERS = /* GraphQL */ `
+mutation SetBoardPowers($tournamentId: ID!, $boardId: ID!, $seats: [PowerSeatInput!]!) {
+  setBoardPowers(tournamentId: $tournamentId, boardId: $boardId, seats: $seats) { id }
+}`;
+
+export const REMOVE_ROUND_POOL = /* GraphQL */ `
+mutation RemoveRoundPool($tournamentId: ID!, $round: Int!, $idempotencyKey: String) {
+  removeRoundPool(tournamentId: $tournamentId, round: $round, idempotencyKey: $idempotencyKey) { id }
+}`;
+
+export const SET_HANDICAP = /* GraphQL */ `
+mutation SetHandicap($tournamentId: ID!, $playerId: ID!, $points: Float!, $reason: String) {
+  setHandicap(tournamentId: $tournamentId, playerId: $playerId, points: $points, reason: $reason) { id }
+}`;
+
+export const BREAK_TOP_BOARD_TIE = /* GraphQL */ `
+mutation BreakTopBoardTie($tournamentId: ID!, $round: Int!, $order: [ID!]!, $reason: String!) {
+  breakTopBoardTie(tournamentId: $tournamentId, round: $round, order: $order, reason: $reason) { id }
 }`;
