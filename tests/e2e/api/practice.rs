@@ -388,7 +388,7 @@ async fn graphql_the_cli_and_the_exports_show_the_same_tournament_practice(db: T
     );
     assert_eq!(
         export["roundStages"],
-        json!([{ "round": 2, "scoringSystem": "Squares", "poolBest": 7, "multiplier": "1.5", "poolBoards": 1 }])
+        json!([{ "round": 2, "scoringSystem": "squares", "poolBest": 7, "multiplier": "1.5", "poolBoards": 1 }])
     );
 
     // What each number is, once (the surfaces agreeing, each is checked on GraphQL).
