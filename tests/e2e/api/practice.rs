@@ -447,6 +447,14 @@ async fn graphql_the_cli_and_the_exports_show_the_same_tournament_practice(db: T
         assert_eq!(milli_text(&row["score"]), milli(&exported["score"]));
     }
 
+    // A result row holds the board's score under the system, as a rating database imports
+    // it: neither the pool's multiplier nor a ruling (the standings hold those).
+    let row_of = |round: u64, player: &str| {
+        exported.iter().find(|r| r["round"] == round && r["playerId"] == player).unwrap()
+    };
+    assert_eq!(milli(&row_of(2, &played.round_two[0][0])["score"]), 43_478);
+    assert_eq!(milli(&row_of(1, &played.penalised)["score"]), 43_478);
+
     // A second tournament of seven, the director among them, and a series over both.
     let mut input = diplomacy_input(1);
     input["name"] = json!("Practice Close");
