@@ -23,6 +23,7 @@ mod oracle;
 mod pagination;
 mod pools;
 mod powers;
+mod practice;
 mod progress;
 mod ratings;
 mod refusals;

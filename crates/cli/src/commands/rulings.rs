@@ -1,12 +1,12 @@
 //! `league tournament ruling …` and `league tournament keep-apart …`: a tournament's rulings
 //! (`docs/tournaments.md#rulings`) as the site admin: adjust a score and revoke an adjustment,
 //! set a handicap, mark an entrant unranked, order a top board, add and remove keep-apart
-//! pairs. Each prints the standings as `league tournament standings` does (the keep-apart
-//! commands the pairs as they stand).
+//! pairs; list the rulings. Each prints the export's standings lines with their rulings in
+//! words (the keep-apart commands the pairs as they stand).
 
 use std::process::ExitCode;
 
-use league_app::CommandOptions;
+use league_app::{App, CommandOptions};
 use league_domain::{
     Actor, AdjustScore, AdjustmentTarget, BreakTopBoardTie, ChangeKeepApart, PlayerId,
     RevokeScoreAdjustment, SetHandicap, SetUnranked, TournamentCommand,
@@ -36,6 +36,9 @@ pub enum RulingCommand {
     Unranked(UnrankedArgs),
     /// Order players of a round's top board (first ahead) for when their totals are level.
     TieBreak(TieBreakArgs),
+    /// Print the standings lines with their rulings in words, as the exports show them;
+    /// changes nothing.
+    List(TournamentRef),
 }
 
 #[derive(Debug, clap::Args)]
@@ -142,6 +145,7 @@ pub async fn ruling(args: RulingArgs) -> Result<ExitCode, CliError> {
         RulingCommand::Handicap(a) => &a.of,
         RulingCommand::Unranked(a) => &a.of,
         RulingCommand::TieBreak(a) => &a.of,
+        RulingCommand::List(of) => of,
     };
     let (app, id) = open(of).await?;
     let (actor, tournament_id) = (Actor::Admin, id.into());
@@ -178,8 +182,14 @@ pub async fn ruling(args: RulingArgs) -> Result<ExitCode, CliError> {
             let (round, reason) = (a.round, a.reason);
             BreakTopBoardTie { actor, tournament_id, round, order, reason }.into()
         }
+        RulingCommand::List(_) => return print_standings(&app, id).await,
     };
     app.execute(command, CommandOptions::default()).await.map_err(refused)?;
+    print_standings(&app, id).await
+}
+
+/// The export's standings lines, each with its rulings in words, as JSON.
+async fn print_standings(app: &App, id: uuid::Uuid) -> Result<ExitCode, CliError> {
     let export = app.tournament_export(id).await.map_err(failed)?;
     print_json(&export.standings)?;
     Ok(ExitCode::SUCCESS)
