@@ -77,14 +77,18 @@ async fn league(app: &App) -> u32 {
     app.league(LEAGUE).await.unwrap().unwrap().games_of(LEAGUE).count() as u32
 }
 
+/// The players seated at game `number`.
+async fn seats(app: &App, number: u32) -> Vec<PlayerId> {
+    let model = app.league(LEAGUE).await.unwrap().unwrap();
+    let game = model.game(game_id(LEAGUE.into(), number).into()).unwrap();
+    game.seats.iter().map(|seat| seat.player.into()).collect()
+}
+
 /// Reports games `numbers`; returns the log positions of their results.
 async fn report(app: &App, numbers: impl IntoIterator<Item = u32>) -> Vec<u64> {
     let mut positions = Vec::new();
     for number in numbers {
-        let model = app.league(LEAGUE).await.unwrap().unwrap();
-        let game = model.game(game_id(LEAGUE.into(), number).into()).unwrap();
-        let seats: Vec<PlayerId> = game.seats.iter().map(|seat| seat.player.into()).collect();
-        let result = placement(&seats, &[2.0, 1.0]);
+        let result = placement(&seats(app, number).await, &[2.0, 1.0]);
         let command = ReportResult {
             actor: Actor::Admin,
             league_id: LEAGUE.into(),
@@ -397,14 +401,11 @@ async fn a_crash_mid_catch_up_repeats_at_most_the_deliveries_not_yet_checkpointe
 async fn correct(app: &App, numbers: impl IntoIterator<Item = u32>) -> Vec<u64> {
     let mut positions = Vec::new();
     for number in numbers {
-        let model = app.league(LEAGUE).await.unwrap().unwrap();
-        let game = model.game(game_id(LEAGUE.into(), number).into()).unwrap();
-        let seats: Vec<PlayerId> = game.seats.iter().map(|seat| seat.player.into()).collect();
         let correction = CorrectResult {
             actor: Actor::Admin,
             league_id: LEAGUE.into(),
             game_id: game_id(LEAGUE.into(), number),
-            result: placement(&seats, &[1.0, 2.0]),
+            result: placement(&seats(app, number).await, &[1.0, 2.0]),
             reason: "swapped".into(),
         };
         let executed = app.execute(correction, CommandOptions::default()).await.unwrap();
