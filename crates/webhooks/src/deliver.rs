@@ -1,11 +1,12 @@
 //! The delivery worker: a supervisor that follows the webhook registry, and one task per
 //! active webhook that reads the log from the webhook's checkpoint and POSTs each wanted
-//! event, in log order, moving the checkpoint only after a 2xx (the crate docs).
+//! event, in log order, moving the checkpoint only after a 2xx and writing it in batches
+//! (checkpoint.rs, the crate docs).
 
 use std::collections::{HashMap, VecDeque};
 use std::future::Future;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 use league_app::App;
@@ -16,10 +17,12 @@ use league_domain::{
 use league_store::{RecordedEvent, WebhookCheckpoint, WebhookFailure, WebhookLocks};
 use rand::Rng;
 use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use uuid::Uuid;
 
 use crate::address::{GuardedResolver, check_literal};
+use crate::checkpoint::Unsaved;
 use crate::registry::{WebhookEntry, load_webhooks};
 use crate::render::{delivery_id, render, truncate};
 use crate::signature::{DELIVERY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, sign};
@@ -33,6 +36,8 @@ const MAX_ANSWER_BYTES: usize = 64 * 1024;
 const MAX_THROTTLE: Duration = Duration::from_secs(3600);
 /// Longest pause reason (the domain's limit on reasons).
 const MAX_REASON_CHARS: usize = 1000;
+/// How long a stopping webhook task may take to write its checkpoint before it is cut off.
+const STOP_GRACE: Duration = Duration::from_secs(2);
 
 /// What every webhook task shares.
 struct Worker {
@@ -69,8 +74,9 @@ impl Throttled {
     }
 }
 
-/// Delivers webhooks until `shutdown` completes (the gateway runs it beside the API). A
-/// delivery cut short by shutdown is repeated by the next run.
+/// Delivers webhooks until `shutdown` completes (the gateway runs it beside the API), then
+/// writes each webhook's checkpoint. A delivery cut short by shutdown is repeated by the next
+/// run.
 pub async fn run(app: App, settings: WebhookSettings, shutdown: impl Future<Output = ()> + Send) {
     let client = match http_client(&settings) {
         Ok(client) => client,
@@ -82,7 +88,7 @@ pub async fn run(app: App, settings: WebhookSettings, shutdown: impl Future<Outp
     let locks = app.store().webhook_locks();
     let worker = Arc::new(Worker { app, settings, client, locks, throttled: Throttled::default() });
     let mut notifications = worker.app.subscribe();
-    let mut running: HashMap<Uuid, (WebhookEntry, JoinHandle<()>)> = HashMap::new();
+    let mut running: HashMap<Uuid, Task> = HashMap::new();
     tokio::pin!(shutdown);
     loop {
         supervise(&worker, &mut running).await;
@@ -109,19 +115,46 @@ pub async fn run(app: App, settings: WebhookSettings, shutdown: impl Future<Outp
             () = tokio::time::sleep(worker.settings.poll_interval * 5) => {}
         }
     }
-    for (id, (_, task)) in running {
-        task.abort();
-        let _ = task.await;
+    for task in running.values() {
+        let _ = task.stop.send(true);
+    }
+    let deadline = tokio::time::Instant::now() + STOP_GRACE;
+    for (id, task) in running {
+        task.stop(&worker, id, deadline).await;
+    }
+}
+
+/// A running webhook task.
+struct Task {
+    /// The registry entry it was started for.
+    entry: WebhookEntry,
+    /// Tells it to write its checkpoint and end.
+    stop: watch::Sender<bool>,
+    handle: JoinHandle<()>,
+}
+
+impl Task {
+    fn start(worker: &Arc<Worker>, entry: WebhookEntry) -> Task {
+        let (stop, stopping) = watch::channel(false);
+        let handle = tokio::spawn(deliver_webhook(worker.clone(), entry.clone(), stopping));
+        Task { entry, stop, handle }
+    }
+
+    /// Stops the task (cut off at `deadline` if it has not ended) and lets go of its lock.
+    async fn stop(self, worker: &Worker, id: Uuid, deadline: tokio::time::Instant) {
+        let _ = self.stop.send(true);
+        let mut handle = self.handle;
+        if tokio::time::timeout_at(deadline, &mut handle).await.is_err() {
+            handle.abort();
+            let _ = handle.await;
+        }
         let _ = worker.locks.unlock(id).await;
     }
 }
 
 /// Starts a task for each active webhook without one (or whose registry entry changed), and
 /// stops the tasks of webhooks paused or removed.
-async fn supervise(
-    worker: &Arc<Worker>,
-    running: &mut HashMap<Uuid, (WebhookEntry, JoinHandle<()>)>,
-) {
+async fn supervise(worker: &Arc<Worker>, running: &mut HashMap<Uuid, Task>) {
     let head = worker.app.applied_position();
     let webhooks = match load_webhooks(worker.app.store(), head).await {
         Ok(webhooks) => webhooks,
@@ -133,18 +166,15 @@ async fn supervise(
     for (id, entry) in webhooks {
         let active = entry.status() == WebhookStatus::Active;
         let current =
-            running.get(&id).is_some_and(|(seen, task)| *seen == entry && !task.is_finished());
+            running.get(&id).is_some_and(|task| task.entry == entry && !task.handle.is_finished());
         if active && current {
             continue;
         }
-        if let Some((_, task)) = running.remove(&id) {
-            task.abort();
-            let _ = task.await;
-            let _ = worker.locks.unlock(id).await;
+        if let Some(task) = running.remove(&id) {
+            task.stop(worker, id, tokio::time::Instant::now() + STOP_GRACE).await;
         }
         if active {
-            let task = tokio::spawn(deliver_webhook(worker.clone(), entry.clone()));
-            running.insert(id, (entry, task));
+            running.insert(id, Task::start(worker, entry));
         }
     }
 }
@@ -163,51 +193,84 @@ pub fn http_client(settings: &WebhookSettings) -> reqwest::Result<reqwest::Clien
         .build()
 }
 
-/// One webhook's task: hold its lock, then deliver until it is paused (or the task is stopped).
-async fn deliver_webhook(worker: Arc<Worker>, entry: WebhookEntry) {
+/// One webhook's task: hold its lock, then deliver until it is paused or told to stop; a
+/// stopped task writes its checkpoint (a delivery in flight is cut short, and repeated later).
+async fn deliver_webhook(
+    worker: Arc<Worker>,
+    entry: WebhookEntry,
+    mut stopping: watch::Receiver<bool>,
+) {
     let mut delivery = Delivery {
         worker: &worker,
         webhook: entry.registration().clone(),
         registered_at: entry.registered_at,
         resumed_at: entry.resumed_at,
         checkpoint: None,
+        unsaved: Unsaved::at(0),
         buffer: VecDeque::new(),
         secret: None,
         url: None,
     };
+    let poll = || tokio::time::sleep(worker.settings.poll_interval);
     loop {
         if !worker.locks.holds(entry.id).await {
             match worker.locks.try_lock(entry.id).await {
                 Ok(true) => delivery.checkpoint = None,
                 Ok(false) => {
-                    tokio::time::sleep(worker.settings.poll_interval).await;
+                    if unless_stopped(&mut stopping, poll()).await.is_none() {
+                        return;
+                    }
                     continue;
                 }
                 Err(error) => {
                     tracing::warn!(webhook = %entry.id, %error, "webhooks: cannot take the lock");
-                    tokio::time::sleep(worker.settings.poll_interval).await;
+                    if unless_stopped(&mut stopping, poll()).await.is_none() {
+                        return;
+                    }
                     continue;
                 }
             }
         }
-        match delivery.step().await {
-            Ok(Step::Again) => {}
+        let Some(step) = unless_stopped(&mut stopping, delivery.step()).await else { break };
+        let waited = match step {
+            Ok(Step::Again) => Some(()),
             Ok(Step::Idle(after)) => {
                 let applied = worker.app.wait_applied(after + 1);
-                let _ = tokio::time::timeout(worker.settings.poll_interval, applied).await;
+                let wait = async {
+                    let _ = tokio::time::timeout(worker.settings.poll_interval, applied).await;
+                };
+                unless_stopped(&mut stopping, wait).await
             }
             Ok(Step::RetryAt(at)) => {
                 let wait = (at - Utc::now()).to_std().unwrap_or_default();
-                tokio::time::sleep(wait).await;
+                unless_stopped(&mut stopping, tokio::time::sleep(wait)).await
             }
             Ok(Step::Paused) => return,
             Err(error) => {
                 tracing::warn!(webhook = %entry.id, %error, "webhooks: delivery stalled");
+                delivery.save_or_warn().await;
                 delivery.checkpoint = None;
                 delivery.buffer.clear();
-                tokio::time::sleep(worker.settings.poll_interval).await;
+                unless_stopped(&mut stopping, poll()).await
             }
+        };
+        if waited.is_none() {
+            break;
         }
+    }
+    delivery.save_or_warn().await;
+}
+
+/// `work`'s output, or `None` when the task is told to stop first (`work` is dropped).
+async fn unless_stopped<T>(
+    stopping: &mut watch::Receiver<bool>,
+    work: impl Future<Output = T>,
+) -> Option<T> {
+    tokio::select! {
+        biased;
+        // An error: the supervisor is gone, stop too.
+        _ = stopping.wait_for(|stop| *stop) => None,
+        output = work => Some(output),
     }
 }
 
@@ -223,13 +286,16 @@ enum Step {
     Paused,
 }
 
-/// One webhook's delivery state, in memory (the checkpoint is also in the database).
+/// One webhook's delivery state, in memory (the checkpoint is also in the database, written
+/// in batches).
 struct Delivery<'a> {
     worker: &'a Worker,
     webhook: WebhookRegistered,
     registered_at: u64,
     resumed_at: Option<DateTime<Utc>>,
     checkpoint: Option<WebhookCheckpoint>,
+    /// How far `checkpoint` is past the database's copy.
+    unsaved: Unsaved,
     /// Events after the checkpoint read but not yet handled, in order.
     buffer: VecDeque<RecordedEvent>,
     secret: Option<String>,
@@ -245,7 +311,10 @@ impl Delivery<'_> {
             Some(checkpoint) => checkpoint,
             None => {
                 self.buffer.clear();
-                store.start_webhook_checkpoint(id.into(), self.registered_at).await?
+                let checkpoint =
+                    store.start_webhook_checkpoint(id.into(), self.registered_at).await?;
+                self.unsaved = Unsaved::at(checkpoint.position);
+                checkpoint
             }
         };
         let position = checkpoint.position;
@@ -262,12 +331,14 @@ impl Delivery<'_> {
             self.buffer.extend(page.into_iter().filter(|event| event.position <= head));
         }
         let Some(last_read) = self.buffer.back().map(|event| event.position) else {
+            // Caught up: the database's copy follows before waiting.
+            self.save().await?;
             return Ok(Step::Idle(position));
         };
         let wanted = self.buffer.iter().position(|event| !self.kinds_of(event).is_empty());
         let Some(index) = wanted else {
             self.buffer.clear();
-            self.advance(position, last_read, false).await?;
+            self.advance(last_read, false).await?;
             return Ok(Step::Again);
         };
         // A receiver that asked to wait (`429`) gets nothing from any webhook until then; other
@@ -275,6 +346,7 @@ impl Delivery<'_> {
         if let Some(until) =
             self.receiver().and_then(|receiver| self.worker.throttled.until(&receiver))
         {
+            self.save().await?;
             return Ok(Step::RetryAt(until));
         }
         let event = self.buffer[index].clone();
@@ -286,7 +358,7 @@ impl Delivery<'_> {
         match self.post(event.position, body).await {
             Ok(()) => {
                 self.buffer.drain(..=index);
-                self.advance(position, event.position, true).await?;
+                self.advance(event.position, true).await?;
                 Ok(Step::Again)
             }
             // Not a failure: the receiver is well and says when to come back.
@@ -297,6 +369,7 @@ impl Delivery<'_> {
                 }
                 let host = &self.webhook.host;
                 tracing::info!(webhook = %self.webhook.webhook_id, %host, wait_ms = wait.as_millis(), "webhooks: the receiver asked to wait (429)");
+                self.save().await?;
                 Ok(Step::RetryAt(until))
             }
             Err(Refused::Failed(error)) => self.failed(checkpoint, error).await,
@@ -329,24 +402,53 @@ impl Delivery<'_> {
             .collect()
     }
 
-    async fn advance(&mut self, from: u64, to: u64, delivered: bool) -> Result<(), WebhookError> {
+    /// Moves the checkpoint to `to` (after a delivery, or past events not wanted) and clears
+    /// its retry state; writes it when due, or at once when it ends a failure (so the
+    /// `webhooks` query stops showing the error).
+    async fn advance(&mut self, to: u64, delivered: bool) -> Result<(), WebhookError> {
+        let Some(checkpoint) = &mut self.checkpoint else { return Ok(()) };
+        let recovered = checkpoint.attempts > 0
+            || checkpoint.failing_since.is_some()
+            || checkpoint.last_error.is_some();
+        checkpoint.position = to;
+        checkpoint.attempts = 0;
+        checkpoint.next_attempt_at = None;
+        checkpoint.failing_since = None;
+        checkpoint.last_error = None;
+        let now = Instant::now();
+        self.unsaved.moved(delivered, now);
+        if recovered || self.unsaved.due(&self.worker.settings, now) {
+            self.save().await?;
+        }
+        Ok(())
+    }
+
+    /// Writes the checkpoint if it moved past the database's copy.
+    async fn save(&mut self) -> Result<(), WebhookError> {
+        let Some(position) = self.checkpoint.as_ref().map(|checkpoint| checkpoint.position) else {
+            return Ok(());
+        };
+        if self.unsaved.is_empty() {
+            return Ok(());
+        }
         let store = self.worker.app.store();
-        if store
-            .advance_webhook_checkpoint(self.webhook.webhook_id.into(), from, to, delivered)
-            .await?
-        {
-            if let Some(checkpoint) = &mut self.checkpoint {
-                checkpoint.position = to;
-                checkpoint.attempts = 0;
-                checkpoint.next_attempt_at = None;
-                checkpoint.failing_since = None;
-                checkpoint.last_error = None;
-            }
+        let id = self.webhook.webhook_id.into();
+        let delivered = self.unsaved.deliveries > 0;
+        if store.advance_webhook_checkpoint(id, self.unsaved.saved, position, delivered).await? {
+            self.unsaved = Unsaved::at(position);
         } else {
             // Someone else moved it (a gateway that held the lock before us): re-read it.
             self.checkpoint = None;
         }
         Ok(())
+    }
+
+    /// [`Self::save`] before stopping or starting afresh: what cannot be written is repeated.
+    async fn save_or_warn(&mut self) {
+        if let Err(error) = self.save().await {
+            let webhook = self.webhook.webhook_id;
+            tracing::warn!(%webhook, %error, "webhooks: cannot write the checkpoint");
+        }
     }
 
     /// Signs and POSTs one body; `Err` says why it did not get a 2xx.
@@ -421,6 +523,11 @@ impl Delivery<'_> {
         checkpoint: WebhookCheckpoint,
         error: String,
     ) -> Result<Step, WebhookError> {
+        // The failure is recorded at the database's checkpoint: bring it to this one first.
+        self.save().await?;
+        if self.checkpoint.is_none() {
+            return Ok(Step::Again);
+        }
         let now = Utc::now();
         let settings = &self.worker.settings;
         let attempts = checkpoint.attempts.saturating_add(1);

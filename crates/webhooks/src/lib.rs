@@ -8,18 +8,23 @@
 //!   one task per webhook         lock (one gateway per webhook on PostgreSQL) → checkpoint →
 //!                                next wanted event after it → body (render.rs) → signed POST
 //!                                (signature.rs) to a checked address (address.rs) → 2xx moves
-//!                                the checkpoint; a failure is retried with backoff and jitter,
-//!                                and after `pause_after` the webhook is paused (an event)
+//!                                the checkpoint, written in batches (checkpoint.rs); a failure
+//!                                is retried with backoff and jitter, and after `pause_after`
+//!                                the webhook is paused (an event)
 //! check_destination(url, allow)  the address rules at registration
 //! generate_secret / sign / verify
 //! list_webhooks(store, head)     webhooks with status and checkpoint (the GraphQL query)
 //! ```
 //!
 //! Delivery is at least once, in log order per webhook: the checkpoint moves only after a 2xx,
-//! so a crash repeats at most the delivery in flight, which the receiver recognises by its
-//! `X-League-Delivery` id. A slow or failing endpoint holds up only its own webhook.
+//! and is written to the database at least every `checkpoint_every` deliveries and
+//! `checkpoint_interval`, when the webhook is idle, fails, is throttled or stops; so a crash
+//! repeats at most those unwritten deliveries and the one in flight, which the receiver
+//! recognises by their `X-League-Delivery` ids. A slow or failing endpoint holds up only its
+//! own webhook.
 
 mod address;
+mod checkpoint;
 mod deliver;
 #[cfg(feature = "receiver")]
 pub mod receiver;
@@ -59,9 +64,15 @@ pub struct WebhookSettings {
     /// How often idle webhooks look at the log without a wake-up, and a gateway that could
     /// not take a webhook's lock tries again.
     pub poll_interval: Duration,
+    /// A webhook's checkpoint is written to the database at least every this many deliveries
+    /// (the most a crash can make a webhook repeat, besides the delivery in flight).
+    pub checkpoint_every: u32,
+    /// … and at least this soon after the first delivery the database's copy does not cover.
+    pub checkpoint_interval: Duration,
 }
 
-/// Defaults: 24 hours before pausing, retries from 1 s to 10 min, 10 s per request.
+/// Defaults: 24 hours before pausing, retries from 1 s to 10 min, 10 s per request, the
+/// checkpoint written every 50 deliveries or 100 ms.
 impl Default for WebhookSettings {
     fn default() -> Self {
         WebhookSettings {
@@ -71,6 +82,8 @@ impl Default for WebhookSettings {
             retry_max: Duration::from_secs(600),
             request_timeout: Duration::from_secs(10),
             poll_interval: Duration::from_secs(2),
+            checkpoint_every: 50,
+            checkpoint_interval: Duration::from_millis(100),
         }
     }
 }

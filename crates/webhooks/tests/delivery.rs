@@ -3,7 +3,9 @@
 //! gets every event; a webhook failing too long is paused with the reason and delivers again
 //! once resumed; a failing webhook never holds up another; refused addresses are never
 //! reached; on PostgreSQL two gateways never both make a delivery; a receiver answering `429`
-//! is waited for as long as it asks, by every webhook to it, and no other is held.
+//! is waited for as long as it asks, by every webhook to it, and no other is held; a worker
+//! that crashes mid-catch-up repeats at most the deliveries its checkpoint did not cover yet
+//! (`checkpoint_every`) and the one in flight, and one stopped cleanly only the one in flight.
 
 use std::time::Duration;
 
@@ -75,14 +77,18 @@ async fn league(app: &App) -> u32 {
     app.league(LEAGUE).await.unwrap().unwrap().games_of(LEAGUE).count() as u32
 }
 
+/// The players seated at game `number`.
+async fn seats(app: &App, number: u32) -> Vec<PlayerId> {
+    let model = app.league(LEAGUE).await.unwrap().unwrap();
+    let game = model.game(game_id(LEAGUE.into(), number).into()).unwrap();
+    game.seats.iter().map(|seat| seat.player.into()).collect()
+}
+
 /// Reports games `numbers`; returns the log positions of their results.
 async fn report(app: &App, numbers: impl IntoIterator<Item = u32>) -> Vec<u64> {
     let mut positions = Vec::new();
     for number in numbers {
-        let model = app.league(LEAGUE).await.unwrap().unwrap();
-        let game = model.game(game_id(LEAGUE.into(), number).into()).unwrap();
-        let seats: Vec<PlayerId> = game.seats.iter().map(|seat| seat.player.into()).collect();
-        let result = placement(&seats, &[2.0, 1.0]);
+        let result = placement(&seats(app, number).await, &[2.0, 1.0]);
         let command = ReportResult {
             actor: Actor::Admin,
             league_id: LEAGUE.into(),
@@ -285,6 +291,129 @@ async fn a_receiver_over_its_rate_limit_is_waited_for_as_it_asks_and_others_are_
     }
 }
 
+/// Requests per delivery id, for those made more than once.
+fn repeats(received: &[league_webhooks::receiver::Received]) -> Vec<(String, usize)> {
+    let mut counts = std::collections::BTreeMap::<String, usize>::new();
+    for request in received {
+        *counts.entry(request.delivery_id.clone()).or_default() += 1;
+    }
+    counts.into_iter().filter(|(_, n)| *n > 1).collect()
+}
+
+/// Webhook `hook`'s checkpoint position in the database.
+async fn saved_position(app: &App, hook: Uuid) -> u64 {
+    app.store().webhook_checkpoint(hook).await.unwrap().map_or(0, |c| c.position)
+}
+
+async fn a_crash_mid_catch_up_repeats_at_most_the_deliveries_not_yet_checkpointed(
+    db: TestDatabase,
+) {
+    const EVERY: u32 = 5;
+    let app = open(&db).await;
+    let games = league(&app).await;
+    let receiver = Receiver::start(0.0).await.unwrap();
+    // Slow answers: the crash comes mid-way through the catch-up.
+    receiver.set_hold(Duration::from_millis(40));
+    let (hook, _) = register(&app, &receiver.url, WebhookFormat::Json).await;
+    let mut positions = report(&app, 1..=games).await;
+    positions.extend(correct(&app, (0..40).map(|n| n % games + 1)).await);
+    // Only the count writes the checkpoint while delivering (an interval never reached).
+    let settings = WebhookSettings {
+        checkpoint_every: EVERY,
+        checkpoint_interval: Duration::from_secs(3600),
+        ..fast()
+    };
+
+    // The crashing worker runs on a runtime of its own, over its own connections, and ends
+    // as a killed process does: its tasks dropped where they stand, nothing written after.
+    let url = db.url.clone();
+    let crashing = settings.clone();
+    let runtime = std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let app = runtime.block_on(App::open(&url)).unwrap();
+        runtime.spawn(league_webhooks::run(app, crashing, std::future::pending()));
+        runtime
+    })
+    .join()
+    .unwrap();
+    receiver.wait_for_accepted(20, WAIT).await;
+    runtime.shutdown_background();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let before = receiver.received();
+    let saved = saved_position(&app, hook).await;
+    let delivered_past_saved =
+        positions_of(&before, true).into_iter().filter(|p| *p > saved).count();
+    assert!(distinct_accepted(&before) < positions.len(), "crashed mid-way");
+    let batch = positions[EVERY as usize - 1];
+    assert!(saved >= batch, "written during the catch-up: {saved} < {batch}");
+    // The deliveries the checkpoint does not cover, and the one in flight.
+    assert!(delivered_past_saved <= EVERY as usize + 1, "{delivered_past_saved} past {saved}");
+
+    // The restart repeats those, and nothing else.
+    receiver.set_hold(Duration::ZERO);
+    let worker = start_worker(&app, settings.clone());
+    let received = receiver.wait_for_accepted(positions.len(), WAIT).await;
+    assert_eq!(distinct_accepted(&received), positions.len(), "no event lost");
+    let repeated = repeats(&received);
+    assert!(repeated.len() <= EVERY as usize + 1, "{repeated:?}");
+    assert!(repeated.iter().all(|(_, n)| *n == 2), "{repeated:?}");
+    let mut first_seen = Vec::new();
+    for position in positions_of(&received, false) {
+        if !first_seen.contains(&position) {
+            first_seen.push(position);
+        }
+    }
+    assert_eq!(first_seen, positions, "first made in log order");
+    drop(worker);
+
+    // A clean stop mid-catch-up writes what was delivered: only the delivery in flight is
+    // made again.
+    let corrections = correct(&app, (0..40).map(|n| n % games + 1)).await;
+    let settings = WebhookSettings { checkpoint_every: 1000, ..settings };
+    receiver.set_hold(Duration::from_millis(40));
+    let before = receiver.received().len();
+    let worker = start_worker(&app, settings.clone());
+    receiver.wait_for_accepted(positions.len() + 8, WAIT).await;
+    drop(worker);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let stopped = receiver.received();
+    let made = &stopped[before..];
+    assert!(distinct_accepted(made) < corrections.len(), "stopped mid-way");
+    let saved = saved_position(&app, hook).await;
+    let past_saved = positions_of(made, false).into_iter().filter(|p| *p > saved).count();
+    assert!(past_saved <= 1, "{past_saved} requests past {saved}");
+    // The one cut short may or may not have been answered.
+    let answered_past_saved = positions_of(made, true).into_iter().filter(|p| *p > saved).count();
+    receiver.set_hold(Duration::ZERO);
+    let _worker = start_worker(&app, settings);
+    let received = receiver.wait_for_accepted(positions.len() + corrections.len(), WAIT).await;
+    assert_eq!(
+        positions_of(&received[before..], true).len(),
+        corrections.len() + answered_past_saved
+    );
+}
+
+/// Corrects games `numbers` (the seats' places swapped); returns the corrections' positions.
+async fn correct(app: &App, numbers: impl IntoIterator<Item = u32>) -> Vec<u64> {
+    let mut positions = Vec::new();
+    for number in numbers {
+        let correction = CorrectResult {
+            actor: Actor::Admin,
+            league_id: LEAGUE.into(),
+            game_id: game_id(LEAGUE.into(), number),
+            result: placement(&seats(app, number).await, &[1.0, 2.0]),
+            reason: "swapped".into(),
+        };
+        let executed = app.execute(correction, CommandOptions::default()).await.unwrap();
+        positions.push(executed.events[0].position);
+    }
+    positions
+}
+
 async fn two_gateways_on_one_postgres_never_both_deliver(db: TestDatabase) {
     if db.backend == league_testkit::Backend::Sqlite {
         return; // one process serves a SQLite file
@@ -310,4 +439,5 @@ on_both_databases!(
     a_failing_webhook_never_holds_up_another_and_refused_addresses_are_never_reached,
     two_gateways_on_one_postgres_never_both_deliver,
     a_receiver_over_its_rate_limit_is_waited_for_as_it_asks_and_others_are_not_held,
+    a_crash_mid_catch_up_repeats_at_most_the_deliveries_not_yet_checkpointed,
 );

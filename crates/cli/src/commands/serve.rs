@@ -147,14 +147,18 @@ pub async fn run(args: ServeArgs) -> Result<ExitCode, CliError> {
     // The composition root: the gateway serves HTTP; the webhook deliveries run beside it,
     // both until the signal.
     let (trigger, stop) = Shutdown::channel();
-    if let Some(settings) = config.webhooks.clone() {
-        tokio::spawn(league_webhooks::run(app.clone(), settings, stop.requested_owned()));
-    }
+    let deliveries = config.webhooks.clone().map(|settings| {
+        tokio::spawn(league_webhooks::run(app.clone(), settings, stop.requested_owned()))
+    });
     let shutdown = async move {
         shutdown_signal().await;
         let _ = trigger.send(true);
     };
     league_gateway::run(listener, app, config, shutdown).await.context("the server failed")?;
+    // The deliveries write their checkpoints as they stop (`docs/webhooks.md#delivery`).
+    if let Some(deliveries) = deliveries {
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(5), deliveries).await;
+    }
     tracing::info!("stopped");
     Ok(ExitCode::SUCCESS)
 }
