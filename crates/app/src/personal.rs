@@ -387,6 +387,7 @@ impl App {
             }
         }
         let key_held = person_keys(self.store(), Some(&[player])).await?.contains_key(&player);
+        let keep_apart = self.permanent_keep_apart(actor, player).await?;
         Ok(PersonalData {
             player_id: player,
             name: view.name,
@@ -398,7 +399,7 @@ impl App {
             passkeys,
             identities,
             sessions: self.catalog().sign_ins().sessions_of(player).into_iter().cloned().collect(),
-            keep_apart: self.permanent_keep_apart(actor, player).await?,
+            keep_apart,
             leagues: league_data,
             tournaments,
             ratings,
