@@ -6,39 +6,27 @@
 // (clicks, fills and choices) are counted. No sideways scroll at 360 px, no serious or
 // critical axe-core violation; every GraphQL document sent fits schema.graphql.
 import { test, expect } from "@playwright/test";
-import { setUp, accessibilityProblems, sidewaysScroll, PHONE, DESKTOP } from "./harness.js";
+import { setUp, pageIsSound, PHONE, DESKTOP } from "./harness.js";
 
 test("a player keeps someone apart for good and a director keeps a pair apart", async ({ browser }, info) => {
   const harness = await setUp(browser, info);
   if (!harness) return;
   const { server, newContext, signIn } = harness;
   try {
-    /** The 360 px and axe checks of the page as it stands. @param {import("@playwright/test").Page} page */
-    const checkPage = async (page) => {
-      expect(await accessibilityProblems(page)).toEqual([]);
-      const size = page.viewportSize();
-      await page.setViewportSize({ width: 360, height: size?.height ?? 800 });
-      expect(await sidewaysScroll(page)).toBe(0);
-      if (size) await page.setViewportSize(size);
-    };
+    const checkPage = pageIsSound;
 
     /** A one-round tournament of seven entrants, not seeded yet, directed by its first
      * player (a co-organiser). @param {string} prefix */
     const tournament = async (prefix) => {
-      /** @type {{ id: string, token: string, name: string }[]} */
-      const players = [];
-      for (let i = 1; i <= 7; i += 1) {
-        const name = `${prefix}${i}`;
-        const { registerPlayer } = await server.gql(`mutation($n: String!) { registerPlayer(input: {name: $n}) { token player { id } } }`, { n: name });
-        players.push({ id: registerPlayer.player.id, token: registerPlayer.token, name });
-      }
-      const input = { name: `${prefix} Cup`, game: "Diplomacy", scoringSystem: "SQUARES", playersPerBoard: 7, rounds: 1, tournamentScoring: "sum-all-rounds" };
-      const { createTournament } = await server.gql(`mutation($i: CreateTournamentInput!) { createTournament(input: $i) { id } }`, { i: input });
-      const id = createTournament.id;
+      const { createTournament: { id } } = await server.gql(`mutation($i: CreateTournamentInput!) { createTournament(input: $i) { id } }`,
+        { i: { name: `${prefix} Cup`, game: "Diplomacy", scoringSystem: "SQUARES", playersPerBoard: 7, rounds: 1, tournamentScoring: "sum-all-rounds" } });
+      const players = await Promise.all([1, 2, 3, 4, 5, 6, 7].map(async (n) => {
+        const name = `${prefix}${n}`;
+        const { registerPlayer: made } = await server.gql(`mutation($n: String!) { registerPlayer(input: {name: $n}) { token player { id } } }`, { n: name });
+        await server.gql(`mutation($t: ID!, $p: ID!) { enterTournament(tournamentId: $t, playerId: $p) { id } }`, { t: id, p: made.player.id });
+        return { id: made.player.id, token: made.token, name };
+      }));
       await server.gql(`mutation($c: ID!, $p: ID!) { addCoOrganiser(competitionId: $c, playerId: $p) }`, { c: id, p: players[0].id });
-      for (const player of players) {
-        await server.gql(`mutation($t: ID!, $p: ID!) { enterTournament(tournamentId: $t, playerId: $p) { id } }`, { t: id, p: player.id });
-      }
       return { id, players };
     };
 

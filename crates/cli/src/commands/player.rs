@@ -21,13 +21,10 @@ pub struct PlayerArgs {
 pub enum PlayerCommand {
     /// A player's permanent keep-apart list: the players they never share a board with in
     /// any tournament round.
-    KeepApart(KeepApartArgs),
-}
-
-#[derive(Debug, clap::Args)]
-pub struct KeepApartArgs {
-    #[command(subcommand)]
-    pub command: KeepApartCommand,
+    KeepApart {
+        #[command(subcommand)]
+        command: KeepApartCommand,
+    },
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -63,8 +60,8 @@ pub struct ListArgs {
 
 /// `league player …`.
 pub async fn run(args: PlayerArgs) -> Result<ExitCode, CliError> {
-    let PlayerCommand::KeepApart(args) = args.command;
-    let (of, change) = match args.command {
+    let PlayerCommand::KeepApart { command } = args.command;
+    let (of, change) = match command {
         KeepApartCommand::Add(c) => (c.of, Some((c.other, true, c.reason))),
         KeepApartCommand::Remove(c) => (c.of, Some((c.other, false, c.reason))),
         KeepApartCommand::List(of) => (of, None),
