@@ -27,7 +27,7 @@ export default defineConfig({
   },
   projects: [
     { name: "schema", testMatch: /documents\.spec\.js$/ },
-    { name: "sqlite", testMatch: /(league|shapes|tournament|organiser|embed|sign-in|registration|operations|passkeys|oidc|walk-ins|signup|progress|times|results|routes|match-day|live|series|awards|tiebreak|teams|powers|pools|rulings|director-forms|tournament-practice)\.spec\.js$/, metadata: { database: "sqlite" } },
-    { name: "postgres", testMatch: /(league|shapes|tournament|organiser|embed|sign-in|registration|operations|passkeys|oidc|walk-ins|signup|progress|times|results|routes|match-day|live|series|awards|tiebreak|teams|powers|pools|rulings|director-forms|tournament-practice)\.spec\.js$/, metadata: { database: "postgres" } },
+    { name: "sqlite", testMatch: /(league|shapes|tournament|organiser|embed|sign-in|registration|operations|passkeys|oidc|walk-ins|signup|progress|times|results|routes|match-day|live|series|awards|tiebreak|teams|powers|pools|rulings|director-forms|tournament-practice|keep-apart)\.spec\.js$/, metadata: { database: "sqlite" } },
+    { name: "postgres", testMatch: /(league|shapes|tournament|organiser|embed|sign-in|registration|operations|passkeys|oidc|walk-ins|signup|progress|times|results|routes|match-day|live|series|awards|tiebreak|teams|powers|pools|rulings|director-forms|tournament-practice|keep-apart)\.spec\.js$/, metadata: { database: "postgres" } },
   ],
 });

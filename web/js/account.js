@@ -12,6 +12,7 @@ import { command, field, formError, input, onSubmit } from "./forms.js";
 import * as Q from "./queries.js";
 import { navigate } from "./main.js";
 import { linkCard } from "./sign-in.js";
+import { permanentKeepApartSection } from "./keep-apart.js";
 
 /** @type {import("./main.js").View} */
 export async function accountView(main, [id]) {
@@ -34,6 +35,7 @@ export async function accountView(main, [id]) {
       self || player.erased ? null : signInLinkSection(player),
       self ? null : organiserSection(player, render),
       self || player.erased ? null : tokenSection(player),
+      player.erased ? null : permanentKeepApartSection(player, self),
       dataSection(player, self),
       player.erased ? h("p", {}, "This player's personal data was erased: they show as their pseudonym everywhere.")
         : eraseForm(player, self, render));

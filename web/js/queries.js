@@ -840,3 +840,17 @@ export const BREAK_TOP_BOARD_TIE = /* GraphQL */ `
 mutation BreakTopBoardTie($tournamentId: ID!, $round: Int!, $order: [ID!]!, $reason: String!) {
   breakTopBoardTie(tournamentId: $tournamentId, round: $round, order: $order, reason: $reason) { id }
 }`;
+
+/** Keep-apart pairs: a player's permanent list, a tournament's pairs (docs/tournaments.md#rulings). */
+export const PERMANENT_KEEP_APART = /* GraphQL */ `
+query PermanentKeepApart($id: ID!) { player(id: $id) { id keepApart { player { id name } reason } } }`;
+
+export const CHANGE_PERMANENT_KEEP_APART = /* GraphQL */ `
+mutation ChangePermanentKeepApart($playerId: ID, $otherId: ID!, $keep: Boolean!, $reason: String) {
+  changePermanentKeepApart(playerId: $playerId, otherId: $otherId, keep: $keep, reason: $reason) { player { id } }
+}`;
+
+export const CHANGE_KEEP_APART = /* GraphQL */ `
+mutation ChangeKeepApart($tournamentId: ID!, $firstId: ID!, $secondId: ID!, $keep: Boolean!, $reason: String) {
+  changeKeepApart(tournamentId: $tournamentId, firstId: $firstId, secondId: $secondId, keep: $keep, reason: $reason) { id }
+}`;

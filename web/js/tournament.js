@@ -29,6 +29,7 @@ import { renderTeams } from "./teams.js";
 import { renderPowers } from "./powers.js";
 import { renderPools } from "./pools.js";
 import { renderRulings } from "./rulings.js";
+import { renderKeepApart } from "./keep-apart.js";
 
 /** @typedef {import("./tournament-common.js").TournamentPage} TournamentPage */
 
@@ -159,6 +160,7 @@ export async function tournamentView(main, [id]) {
   const powers = h("section", { "aria-labelledby": "powers-h", id: "powers" });
   const pools = h("section", { "aria-labelledby": "pools-h", id: "pools" });
   const rulings = h("section", { "aria-labelledby": "rulings-h", id: "rulings" });
+  const keepApart = h("section", { "aria-labelledby": "keep-apart-h", id: "keep-apart-pairs" });
   const walkIns = page.director ? h("p", {}, h("a", { href: `/tournaments/${id}/walk-ins` }, "Register and enter walk-ins")) : null;
   const sheet = page.director
     ? h("p", {}, h("a", { href: `/tournaments/${id}/sign-in-sheet` }, "Sign-in QR codes for every entrant (print)"))
@@ -177,6 +179,7 @@ export async function tournamentView(main, [id]) {
     powers,
     pools,
     rulings,
+    keepApart,
     page.director ? laterRollCall : null,
     oneStepAway("earlier-rounds", h("span", {}, "Earlier rounds"), false, earlier),
     oneStepAway("entrants-more", entrantsSummary, beforeFirstRound && page.director, entrants, walkIns, sheet),
@@ -214,6 +217,7 @@ export async function tournamentView(main, [id]) {
     renderPowers(powers, page);
     renderPools(pools, page);
     renderRulings(rulings, page);
+    renderKeepApart(keepApart, page);
   };
   const stop = await followTournament(page, live, () => keepFocus(main, render), roundSelect);
   renderChecks(checks, id);

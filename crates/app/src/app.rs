@@ -9,7 +9,8 @@ use std::time::Duration;
 use chrono::Utc;
 use league_domain::rules::ACTIVE_PLAYER_MIN_FINISHED_GAMES;
 use league_domain::{
-    Actor, Aggregate, Context, DomainEvent, PlayerCommand, PlayerId, league_stream_id,
+    Actor, Aggregate, Context, DomainEvent, PlayerCommand, PlayerId, TournamentCommand,
+    league_stream_id,
 };
 use league_projections::{
     AsOf, Catalog, CatalogSource, PersonKeys, ReadModel, StandingRow, decode, load_catalog,
@@ -684,6 +685,9 @@ impl App {
                             self.catalog().organises_player(actor.into(), link.player_id.into());
                         context = context.with_actor_organising_player(organises);
                     }
+                    if let PlayerCommand::ChangePermanentKeepApart(change) = c {
+                        context = self.with_players(context, vec![change.other]);
+                    }
                     player.decide(c, &self.with_invite(context, c).await?)?
                 }
                 _ => return Err(mismatched(command)),
@@ -714,7 +718,12 @@ impl App {
             }
             AppCommand::Tournament(c) => match state {
                 StreamState::Tournament(tournament) => {
-                    let context = self.with_players(context, c.players_to_check(tournament));
+                    let mut context = self.with_players(context, c.players_to_check(tournament));
+                    if let TournamentCommand::SeedRound(seed) = c {
+                        let present = tournament.present(seed.round);
+                        let pairs = self.permanent_pairs_among(&present).await?;
+                        context = context.with_permanent_keep_apart(pairs);
+                    }
                     tournament.decide(c, &context)?
                 }
                 _ => return Err(mismatched(command)),

@@ -205,6 +205,13 @@ impl Words<'_> {
             PlayerEvent::SignInLinkIssued(e) => {
                 format!("A sign-in link was issued for {}", self.name(e.player_id.into()))
             }
+            // The list may be sensitive: the words name its owner only.
+            PlayerEvent::PermanentKeepApartAdded(e) => {
+                format!("{}'s keep-apart list grew by one player", self.name(e.player_id.into()))
+            }
+            PlayerEvent::PermanentKeepApartRemoved(e) => {
+                format!("{}'s keep-apart list shrank by one player", self.name(e.player_id.into()))
+            }
         }
     }
 

@@ -168,6 +168,9 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
             PlayerCommand::EndSession(_) => &[EventType::SessionEnded],
             PlayerCommand::EndAllSessions(_) => &[EventType::AllSessionsEnded],
             PlayerCommand::IssueSignInLink(_) => &[EventType::SignInLinkIssued],
+            PlayerCommand::ChangePermanentKeepApart(_) => {
+                &[EventType::PermanentKeepApartAdded, EventType::PermanentKeepApartRemoved]
+            }
         },
         AppCommand::League(c) => match c {
             LeagueCommand::Create(_) => &[EventType::LeagueCreated],
@@ -188,7 +191,7 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
                 &[EventType::TournamentPlayerWithdrawn, EventType::TournamentEntryCancelled]
             }
             TournamentCommand::AnswerRollCall(_) => &[EventType::RollCallAnswered],
-            TournamentCommand::SeedRound(_) => &[EventType::RoundSeeded],
+            TournamentCommand::SeedRound(_) => &[EventType::RoundSeeded, EventType::KeepApartAdded],
             TournamentCommand::Swap(_) => &[EventType::RoundPlayersSwapped],
             TournamentCommand::ReportResult(_) => {
                 &[EventType::BoardFinished, EventType::BoardResultAwaitingConfirmation]

@@ -59,6 +59,7 @@ mod error;
 mod exports;
 mod follow;
 mod idempotency;
+mod keep_apart;
 mod live;
 mod personal;
 mod pool_exports;
@@ -88,6 +89,7 @@ pub use exports::{
     CompetitionExport, CompetitionKind, ExportTable, ExportedCompetition, ResultExport,
     StandingExport,
 };
+pub use keep_apart::KeepApartEntry;
 pub use league_domain::ErrorCode;
 pub use league_projections::{
     AsOf, Catalog, CatalogSource, LeagueSummary, ReadModel, SeriesSummary, SnapshotRejected,

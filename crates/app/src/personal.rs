@@ -8,8 +8,8 @@
 use chrono::{DateTime, Utc};
 use league_domain::PlayerEvent;
 use league_domain::{
-    Actor, DomainEvent, EventType, LeagueStatus, PERSON_KEY_LEN, PersonKey, PersonalText,
-    authorise_personal_data, calendar_stream_id, player_stream_id,
+    Actor, DomainEvent, EventType, KEEP_APART_REASON_FIELD, LeagueStatus, PERSON_KEY_LEN,
+    PersonKey, PersonalText, authorise_personal_data, calendar_stream_id, player_stream_id,
 };
 use league_projections::{
     GameKind, IDENTITY_SUBJECT_FIELD, NAME_FIELD, PASSKEY_FIELD, PASSKEY_NAME_FIELD, PersonKeys,
@@ -49,6 +49,9 @@ pub(crate) fn sealed_under_held_key(events: &[DomainEvent]) -> Option<Uuid> {
     events.iter().find_map(|event| match event {
         DomainEvent::Player(PlayerEvent::PasskeyAdded(e)) => Some(e.player_id.into()),
         DomainEvent::Player(PlayerEvent::IdentityLinked(e)) => Some(e.player_id.into()),
+        DomainEvent::Player(PlayerEvent::PermanentKeepApartAdded(e)) if e.reason.is_some() => {
+            Some(e.player_id.into())
+        }
         _ => None,
     })
 }
@@ -104,7 +107,22 @@ pub(crate) fn seal_personal_data(
                 e.subject = PersonalText::seal(key, random()?, player, field, subject);
                 continue;
             }
+            PlayerEvent::PermanentKeepApartAdded(e) => {
+                let Some(PersonalText::Plain(reason)) = &e.reason else { continue };
+                let key = held.get(&e.player_id.uuid()).ok_or_else(|| {
+                    AppError::Domain(league_domain::DomainError::Conflict(format!(
+                        "player {} was registered before personal data was sealed: a reason \
+                         cannot be kept for their keep-apart list; add the player without one \
+                         (docs/personal-data.md)",
+                        e.player_id
+                    )))
+                })?;
+                let (player, field) = (e.player_id, KEEP_APART_REASON_FIELD);
+                e.reason = Some(PersonalText::seal(key, random()?, player, field, reason));
+                continue;
+            }
             PlayerEvent::IdentityUnlinked(_)
+            | PlayerEvent::PermanentKeepApartRemoved(_)
             | PlayerEvent::TokenRotated(_)
             | PlayerEvent::InviteIssued(_)
             | PlayerEvent::InviteRevoked(_)
@@ -154,6 +172,9 @@ pub struct PersonalData {
     pub passkeys: Vec<PasskeyData>,
     /// The identity-provider identities linked to sign in with (none once erased).
     pub identities: Vec<IdentityData>,
+    /// The players the person is never to share a board with, and why
+    /// (`docs/tournaments.md#a-players-permanent-keep-apart-list`; none once erased).
+    pub keep_apart: Vec<crate::KeepApartEntry>,
     /// The browsers signed in now (`docs/sign-in.md`): how, when, and a coarse device label.
     pub sessions: Vec<league_projections::SessionView>,
     pub leagues: Vec<LeagueData>,
@@ -366,6 +387,7 @@ impl App {
             }
         }
         let key_held = person_keys(self.store(), Some(&[player])).await?.contains_key(&player);
+        let keep_apart = self.permanent_keep_apart(actor, player).await?;
         Ok(PersonalData {
             player_id: player,
             name: view.name,
@@ -377,6 +399,7 @@ impl App {
             passkeys,
             identities,
             sessions: self.catalog().sign_ins().sessions_of(player).into_iter().cloned().collect(),
+            keep_apart,
             leagues: league_data,
             tournaments,
             ratings,

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::commands::{
-    backup, db, personal, replay, schedule, score, seed, series, serve, snapshot, systems,
+    backup, db, personal, player, replay, schedule, score, seed, series, serve, snapshot, systems,
     tournament,
 };
 pub use crate::error::CliError;
@@ -70,6 +70,8 @@ enum Command {
     ExportPlayer(personal::ExportArgs),
     /// The catalog snapshot a start begins from: take, show, verify or drop it.
     Snapshot(snapshot::SnapshotArgs),
+    /// A player's permanent keep-apart list (as the site admin): add, remove or list.
+    Player(player::PlayerArgs),
 }
 
 /// Ends the process quietly (exit 0) when `println!` meets a closed stdout (`league … |
@@ -130,6 +132,7 @@ fn main() -> ExitCode {
             Command::Tournament(args) => tournament::run(args).await,
             Command::Series(args) => series::run(args).await,
             Command::Snapshot(args) => snapshot::run(args).await,
+            Command::Player(args) => player::run(args).await,
         }
     });
     match outcome {

@@ -36,6 +36,10 @@ pub struct Context {
     /// For a sign-up with an invite code: the invite whose code hash it names (`None` when
     /// no invite has that hash).
     pub invite: Option<InviteFacts>,
+    /// For a round's seeding: `[owner, other]` for every player of the round (`owner`)
+    /// whose permanent keep-apart list holds another player of the round (`other`)
+    /// (`docs/tournaments.md#a-players-permanent-keep-apart-list`).
+    pub permanent_keep_apart: Vec<[PlayerId; 2]>,
 }
 
 /// What the log says of an invite (`docs/operations.md#sign-up`).
@@ -67,6 +71,7 @@ impl Context {
             unknown_competitions: Vec::new(),
             unmanaged_competitions: Vec::new(),
             invite: None,
+            permanent_keep_apart: Vec::new(),
         }
     }
 
@@ -119,6 +124,12 @@ impl Context {
     ) -> Self {
         self.unknown_competitions = unknown;
         self.unmanaged_competitions = unmanaged;
+        self
+    }
+
+    /// The round's players' permanent keep-apart lists, as `[owner, other]` pairs.
+    pub fn with_permanent_keep_apart(mut self, pairs: Vec<[PlayerId; 2]>) -> Self {
+        self.permanent_keep_apart = pairs;
         self
     }
 

@@ -84,6 +84,10 @@ pub use player::{
     TokenRevoked, TokenRotated, UnlinkIdentity, key_owner,
 };
 pub use player::{
+    ChangePermanentKeepApart, KEEP_APART_REASON_FIELD, MAX_PERMANENT_KEEP_APART,
+    PermanentKeepApart, PermanentKeepApartAdded, PermanentKeepApartRemoved,
+};
+pub use player::{
     InviteIssued, InviteRevoked, IssueInvite, MAX_INVITE_DAYS, RevokeInvite, SignUpPlayer,
     SignUpPolicy,
 };

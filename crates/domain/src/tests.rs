@@ -955,6 +955,7 @@ mod stored_events {
         events.extend(one_of_each_invite_event());
         events.push(crate::tournament::tests::one_of_each_progress_event());
         events.extend(crate::tournament::tests::one_of_each_rulings_event());
+        events.extend(crate::player::keep_apart::tests::one_of_each_keep_apart_event());
         events
     }
 

@@ -427,6 +427,11 @@ impl Catalog {
             DomainEvent::Player(PlayerEvent::InviteIssued(_) | PlayerEvent::InviteRevoked(_)) => {
                 false
             }
+            // Keep-apart lists are read from each player's stream (at a seeding, or by their
+            // owner): `docs/tournaments.md#a-players-permanent-keep-apart-list`.
+            DomainEvent::Player(
+                PlayerEvent::PermanentKeepApartAdded(_) | PlayerEvent::PermanentKeepApartRemoved(_),
+            ) => false,
             DomainEvent::Player(event) => {
                 self.players.apply(meta, event)?;
                 true

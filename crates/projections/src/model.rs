@@ -145,7 +145,9 @@ fn shown_player(event: &PlayerEvent) -> Option<Uuid> {
         | PlayerEvent::SessionRenewed(_)
         | PlayerEvent::SessionEnded(_)
         | PlayerEvent::AllSessionsEnded(_)
-        | PlayerEvent::SignInLinkIssued(_) => None,
+        | PlayerEvent::SignInLinkIssued(_)
+        | PlayerEvent::PermanentKeepApartAdded(_)
+        | PlayerEvent::PermanentKeepApartRemoved(_) => None,
     }
 }
 

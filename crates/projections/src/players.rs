@@ -252,6 +252,10 @@ impl PlayerRegistry {
             // Not in the catalog: invites are read from the log when someone signs up with
             // one (`docs/operations.md#sign-up`).
             PlayerEvent::InviteIssued(_) | PlayerEvent::InviteRevoked(_) => {}
+            // Not in the catalog: a permanent keep-apart list is read from its player's
+            // stream (`docs/tournaments.md#a-players-permanent-keep-apart-list`).
+            PlayerEvent::PermanentKeepApartAdded(_) | PlayerEvent::PermanentKeepApartRemoved(_) => {
+            }
             PlayerEvent::SessionStarted(_)
             | PlayerEvent::SessionRenewed(_)
             | PlayerEvent::SessionEnded(_)

@@ -182,7 +182,7 @@ async fn a_key_with_a_control_character_is_bad_input(db: TestDatabase) {
 
 /// The mutations that take no `idempotencyKey` (nothing to reuse; `walkIns` is idempotent
 /// by its list: docs/tournaments.md#walk-ins-and-bulk-entry).
-const WITHOUT_KEY: [&str; 39] = [
+const WITHOUT_KEY: [&str; 40] = [
     "registerPlayer",
     "endSession",
     "endAllSessions",
@@ -225,6 +225,8 @@ const WITHOUT_KEY: [&str; 39] = [
     "pastePowerPreferences",
     "setBoardPowers",
     "choosePower",
+    // A permanent keep-apart change sent again is refused as already so (CONFLICT).
+    "changePermanentKeepApart",
 ];
 
 /// Walks one keyed mutation. A player without the right, with their own key first used for

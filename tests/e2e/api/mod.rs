@@ -16,6 +16,7 @@ mod confirmation;
 mod errors;
 mod history;
 mod idempotency;
+mod keep_apart;
 mod life_cycle;
 mod limits;
 mod live_pages;

@@ -5,6 +5,7 @@ pub mod awards;
 pub mod backup;
 pub mod db;
 pub mod personal;
+pub mod player;
 pub mod pools;
 pub mod powers;
 pub mod replay;

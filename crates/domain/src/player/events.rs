@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::event_enum::aggregate_enum;
 use crate::ids::{Actor, PlayerId};
 use crate::personal::PersonalText;
+pub use crate::player::keep_apart::{PermanentKeepApartAdded, PermanentKeepApartRemoved};
 
 /// A player joined the platform. The gateway stores only a hash of the player's bearer token.
 /// Since version 2 the name is sealed under the player's own key ([`PersonalText`]); version
@@ -229,6 +230,8 @@ macro_rules! player_events {
                 SessionEnded = "SessionEnded" version 1 in catalog,
                 AllSessionsEnded = "AllSessionsEnded" version 1 in catalog,
                 SignInLinkIssued = "SignInLinkIssued" version 1 in catalog,
+                PermanentKeepApartAdded = "PermanentKeepApartAdded" version 1,
+                PermanentKeepApartRemoved = "PermanentKeepApartRemoved" version 1,
             }
         }
     };
@@ -257,7 +260,9 @@ impl PlayerEvent {
             | PlayerEvent::SessionRenewed(_)
             | PlayerEvent::SessionEnded(_)
             | PlayerEvent::AllSessionsEnded(_)
-            | PlayerEvent::SignInLinkIssued(_) => {}
+            | PlayerEvent::SignInLinkIssued(_)
+            | PlayerEvent::PermanentKeepApartAdded(_)
+            | PlayerEvent::PermanentKeepApartRemoved(_) => {}
         }
     }
 }

@@ -8,10 +8,15 @@
 
 pub(crate) mod commands;
 pub(crate) mod events;
+pub(crate) mod keep_apart;
 pub(crate) mod sessions;
 
 pub use self::commands::*;
 pub use self::events::*;
+pub use self::keep_apart::{
+    ChangePermanentKeepApart, KEEP_APART_REASON_FIELD, MAX_PERMANENT_KEEP_APART,
+    PermanentKeepApart, PermanentKeepApartAdded, PermanentKeepApartRemoved,
+};
 pub use self::sessions::{MAX_DEVICE_LABEL_LEN, MAX_SIGN_IN_LINK_DAYS};
 
 use crate::aggregate::{Aggregate, Decision};
@@ -48,6 +53,8 @@ pub struct Player {
     /// Invites this organiser issued, by id: expiry and whether revoked.
     invites: std::collections::BTreeMap<uuid::Uuid, InviteFacts>,
     sign_ins: sessions::SignIns,
+    /// The permanent keep-apart list, in the order added.
+    keep_apart: Vec<PermanentKeepApart>,
 }
 
 impl Player {
@@ -459,12 +466,16 @@ impl Aggregate for Player {
             PlayerCommand::EndSession(c) => self.end_session(c),
             PlayerCommand::EndAllSessions(c) => self.end_all_sessions(c),
             PlayerCommand::IssueSignInLink(c) => self.issue_sign_in_link(c, context),
+            PlayerCommand::ChangePermanentKeepApart(c) => {
+                self.change_permanent_keep_apart(c, context)
+            }
         }
     }
 
     fn apply(&mut self, event: &PlayerEvent) {
         self.version += 1;
         self.sign_ins.apply(event);
+        self.apply_keep_apart(event);
         match event {
             PlayerEvent::PlayerRegistered(e) => {
                 self.token_hash = Some(e.token_hash.clone());
@@ -503,7 +514,9 @@ impl Aggregate for Player {
             | PlayerEvent::SessionRenewed(_)
             | PlayerEvent::SessionEnded(_)
             | PlayerEvent::AllSessionsEnded(_)
-            | PlayerEvent::SignInLinkIssued(_) => {}
+            | PlayerEvent::SignInLinkIssued(_)
+            | PlayerEvent::PermanentKeepApartAdded(_)
+            | PlayerEvent::PermanentKeepApartRemoved(_) => {}
         }
     }
 

@@ -69,7 +69,9 @@ impl SignIns {
             | PlayerEvent::IdentityLinked(_)
             | PlayerEvent::IdentityUnlinked(_)
             | PlayerEvent::InviteIssued(_)
-            | PlayerEvent::InviteRevoked(_) => {}
+            | PlayerEvent::InviteRevoked(_)
+            | PlayerEvent::PermanentKeepApartAdded(_)
+            | PlayerEvent::PermanentKeepApartRemoved(_) => {}
         }
     }
 

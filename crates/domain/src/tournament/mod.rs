@@ -9,6 +9,7 @@ mod awards;
 pub(crate) mod commands;
 mod confirmation;
 pub(crate) mod events;
+mod permanent;
 mod pools;
 mod powers;
 mod progress;
@@ -730,6 +731,13 @@ impl Tournament {
                 "player {erased} was erased: withdraw them before seeding round {}",
                 c.round
             )));
+        }
+        // Permanent keep-apart lists: recorded before the seeding that uses them.
+        let carried = self.permanent_pairs_carried(c, context);
+        if !carried.is_empty() {
+            let mut carrying = self.clone();
+            carried.iter().for_each(|event| carrying.apply(event));
+            return Ok(carried.into_iter().chain(carrying.seed_round(c, context)?).collect());
         }
         let plan = self.plan(c)?;
         let request = self.seeding_request(c.round, c.seed, &plan.0, &plan.1)?;

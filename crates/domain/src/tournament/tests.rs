@@ -9,6 +9,7 @@ use crate::*;
 
 mod awards;
 mod confirmation;
+mod permanent;
 mod pools;
 mod powers;
 mod progress;

@@ -15,6 +15,7 @@ mod events;
 mod feeds;
 mod identity;
 mod inputs;
+mod keep_apart;
 mod leagues;
 mod live;
 mod pagination;
@@ -86,6 +87,7 @@ pub struct MutationRoot(
     tournaments::powers::PowersMutation,
     tournaments::pools::PoolsMutation,
     tournaments::rulings::RulingsMutation,
+    keep_apart::KeepApartMutation,
 );
 
 /// Live updates over `/graphql/ws` (graphql-transport-ws or graphql-ws); authenticate in

@@ -115,6 +115,16 @@ impl Player {
     async fn calendar_feed(&self, ctx: &Context<'_>) -> GatewayResult<Option<bool>> {
         calendar_feed_exists(ctx, self.id).await
     }
+
+    /// The players this player is never to share a board with
+    /// (`docs/tournaments.md#a-players-permanent-keep-apart-list`): told only to the player
+    /// themself and the site admin, `null` for anyone else.
+    async fn keep_apart(
+        &self,
+        ctx: &Context<'_>,
+    ) -> GatewayResult<Option<Vec<crate::schema::keep_apart::PermanentKeepApart>>> {
+        crate::schema::keep_apart::keep_apart_shown(ctx, self.id).await
+    }
 }
 
 /// `registerPlayer`'s answer: the player and their bearer token, shown this once.
