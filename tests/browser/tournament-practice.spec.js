@@ -161,10 +161,11 @@ test("a director runs a tournament with preferences, a pool, rulings, Best Count
 
     await test.step("round 2: a pool of the best 7 ×1.5; the lowest placed outside it gets France", async () => {
       const section = director.getByRole("region", { name: "Pools and round scoring" });
+      await section.getByText("Set a round's pool or scoring").click();
       await section.getByLabel("Pool of the best (players, whole boards)").fill("7");
       await section.getByLabel("Score multiplier").fill("1.5");
       await section.getByRole("button", { name: "Set pool" }).click();
-      actions.director += 3;
+      actions.director += 4;
       await expect(section.getByRole("listitem")).toContainText("Round 2: pool of the best 7 by standings, scores ×1.5");
       await seed(2);
       await expect(section.getByRole("listitem")).toContainText("(board 1)");
