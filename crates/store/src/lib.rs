@@ -104,6 +104,7 @@ mod convert;
 mod decide;
 mod entity;
 mod error;
+mod failover;
 mod group;
 mod hash;
 mod postgres;
