@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use league_testkit::auto_failover::AutoFailoverCluster;
 use serde_json::{Value, json};
-use support::{ADMIN, TestApp, start_league_serve, start_reading_league_serve};
+use support::{ADMIN, TestApp, start_league_serve_with, start_reading_league_serve};
 
 /// Concurrent writers, half on each gateway.
 const WRITERS: usize = 64;
@@ -96,14 +96,19 @@ async fn gateways_follow_an_automatic_failover_and_lose_no_acknowledged_write() 
     assert!(!synchronous.is_empty(), "synchronous replication is on: {synchronous:?}");
     let writes_url = cluster.formation_url("read-write");
     let reads_url = cluster.formation_url("prefer-standby");
+    // 64 writers as one admin: no rate limit in the way.
+    let unlimited = [
+        ("LEAGUE_RATE_MUTATIONS_PER_MIN", "0"),
+        ("LEAGUE_RATE_REQUESTS_PER_SEC", "0"),
+        ("RUST_LOG", "error,league_store::failover=warn"),
+    ];
+    let mut writing = vec![("LEAGUE_ADMIN_TOKEN", ADMIN)];
+    writing.extend(unlimited);
+    let mut reading = vec![("LEAGUE_REPLICA_LAG_TIMEOUT", "10s")];
+    reading.extend(unlimited);
     let gateways = Arc::new([
-        start_league_serve(&writes_url).await,
-        start_reading_league_serve(
-            &writes_url,
-            &reads_url,
-            &[("LEAGUE_REPLICA_LAG_TIMEOUT", "10s")],
-        )
-        .await,
+        start_league_serve_with(&writes_url, &writing).await,
+        start_reading_league_serve(&writes_url, &reads_url, &reading).await,
     ]);
     let start = Instant::now();
     let stop = Arc::new(AtomicBool::new(false));

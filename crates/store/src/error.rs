@@ -58,21 +58,41 @@ pub enum StoreError {
 }
 
 impl StoreError {
-    /// Whether this is [`StoreError::Unavailable`]: trying again later may succeed.
+    /// Whether the database was out of reach or read-only ([`StoreError::Unavailable`], or
+    /// the same cause in an error of sea-orm's own queries): trying again later may succeed.
     pub fn is_unavailable(&self) -> bool {
-        matches!(self, StoreError::Unavailable { .. })
+        match self {
+            StoreError::Unavailable { .. } => true,
+            StoreError::Database(error) => db_unavailable(error),
+            _ => false,
+        }
+    }
+}
+
+/// Whether a sea-orm error says the PostgreSQL server is out of reach or read-only.
+fn db_unavailable(error: &DbErr) -> bool {
+    match error {
+        DbErr::ConnectionAcquire(_) => true,
+        DbErr::Conn(RuntimeErr::SqlxError(error))
+        | DbErr::Exec(RuntimeErr::SqlxError(error))
+        | DbErr::Query(RuntimeErr::SqlxError(error)) => sqlx_unavailable(error),
+        _ => false,
+    }
+}
+
+/// Whether a sqlx error says the server is out of reach or cannot take the statement now.
+fn sqlx_unavailable(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed => true,
+        sqlx::Error::Database(server) => server.code().is_some_and(|code| unavailable_state(&code)),
+        _ => false,
     }
 }
 
 /// A database driver's error as the store reports database errors:
 /// [`StoreError::Unavailable`] when the server is out of reach or read-only.
 pub(crate) fn database_error(error: sqlx::Error) -> StoreError {
-    let unreachable = match &error {
-        sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed => true,
-        sqlx::Error::Database(server) => server.code().is_some_and(|code| unavailable_state(&code)),
-        _ => false,
-    };
-    if unreachable {
+    if sqlx_unavailable(&error) {
         return StoreError::Unavailable { reason: error.to_string() };
     }
     StoreError::Database(DbErr::Exec(RuntimeErr::SqlxError(Arc::new(error))))

@@ -12,7 +12,8 @@
 //!
 //! The monitor is told to notice a lost node within about two seconds (its health checks
 //! every second, a node unhealthy after 2 s without a report) instead of pg_auto_failover's
-//! twenty: a test budget, not a production setting.
+//! twenty, and to let the promoted standby take writes 2 s after it asked the old primary to
+//! demote itself instead of 30: a test budget, not a production setting.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -35,6 +36,9 @@ const MONITOR_SETTINGS: &[(&str, &str)] = &[
     ("pgautofailover.health_check_max_retries", "1"),
     ("pgautofailover.health_check_retry_delay", "500"),
     ("pgautofailover.node_considered_unhealthy_timeout", "2000"),
+    // How long the promoted standby refuses writes while the old primary may still take
+    // them (30 s by default): the test's old primary is dead for sure.
+    ("pgautofailover.primary_demote_timeout", "2000"),
 ];
 
 /// A monitor and two nodes, each a `pg_autoctl run` process group.
