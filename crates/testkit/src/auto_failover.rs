@@ -19,7 +19,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::replication::{clear_pg_env, free_port, is_root, run, server_binaries};
+use crate::replication::{
+    append, clear_pg_env, free_port, is_root, run, server_binaries, server_command,
+};
 
 /// The role the nodes trust, which owns the [`DATABASE`].
 pub const USER: &str = "league";
@@ -320,14 +322,7 @@ impl AutoFailoverCluster {
     /// through `PG_CONFIG`, its configuration and state under the temporary directory.
     fn autoctl(&self) -> Command {
         let program = pg_autoctl().unwrap_or_else(|| PathBuf::from("pg_autoctl"));
-        let mut command = if self.as_postgres {
-            let mut command = Command::new("runuser");
-            command.args(["-u", "postgres", "--"]).arg(program);
-            command
-        } else {
-            Command::new(program)
-        };
-        clear_pg_env(&mut command);
+        let mut command = server_command(program, self.as_postgres);
         let path = std::env::var("PATH").unwrap_or_default();
         command
             .env("PATH", format!("{}:{path}", self.bin.display()))
@@ -361,13 +356,4 @@ fn pg_autoctl() -> Option<PathBuf> {
         .unwrap_or_default();
     places.extend(server_binaries());
     places.into_iter().map(|dir| dir.join("pg_autoctl")).find(|path| path.is_file())
-}
-
-fn append(path: &Path, text: &str) -> Result<(), String> {
-    use std::io::Write;
-    std::fs::OpenOptions::new()
-        .append(true)
-        .open(path)
-        .and_then(|mut file| file.write_all(text.as_bytes()))
-        .map_err(|error| format!("{}: {error}", path.display()))
 }

@@ -218,15 +218,7 @@ impl ReplicatedPair {
 
     /// A server binary, run as `postgres` when this process is root.
     fn server_binary(&self, name: &str) -> Command {
-        let program = self.bin.join(name);
-        let mut command = if self.as_postgres {
-            let mut command = Command::new("runuser");
-            command.args(["-u", "postgres", "--"]).arg(program);
-            command
-        } else {
-            Command::new(program)
-        };
-        clear_pg_env(&mut command);
+        let mut command = server_command(self.bin.join(name), self.as_postgres);
         command.current_dir(self.dir.path());
         command
     }
@@ -276,6 +268,20 @@ pub(crate) fn server_binaries() -> Option<PathBuf> {
     versions.pop().map(|(_, dir)| dir)
 }
 
+/// `program` run as `postgres` (through `runuser`) when `as_postgres`, else as this process's
+/// user, without the caller's `PG*` variables.
+pub(crate) fn server_command(program: PathBuf, as_postgres: bool) -> Command {
+    let mut command = if as_postgres {
+        let mut command = Command::new("runuser");
+        command.args(["-u", "postgres", "--"]).arg(program);
+        command
+    } else {
+        Command::new(program)
+    };
+    clear_pg_env(&mut command);
+    command
+}
+
 /// Whether this process runs as root (`id -u` is 0).
 pub(crate) fn is_root() -> bool {
     Command::new("id")
@@ -315,7 +321,7 @@ pub(crate) fn run(command: &mut Command) -> Result<Output, String> {
     }
 }
 
-fn append(path: &Path, text: &str) -> Result<(), String> {
+pub(crate) fn append(path: &Path, text: &str) -> Result<(), String> {
     use std::io::Write;
     std::fs::OpenOptions::new()
         .append(true)
