@@ -191,7 +191,7 @@ fn every_gateway_setting_is_one_league_serve_reads() {
     assert!(help.status.success());
     let help = String::from_utf8(help.stdout).unwrap();
     let compose = compose();
-    for gateway in ["gateway", "reading-gateway"] {
+    for gateway in ["gateway", "reading-gateway", "failover-gateway"] {
         for name in compose.services[gateway].environment.keys() {
             if name == "RUST_LOG" {
                 continue; // read by the logger, not a flag
@@ -257,6 +257,40 @@ fn the_standby_profile_adds_a_hot_standby_of_db_and_a_gateway_reading_it() {
         service.ports.iter().map(|p| interpolate(p).split(':').next().unwrap().to_owned()).collect()
     };
     assert_ne!(published(reading), published(gateway), "another host port");
+}
+
+#[test]
+fn the_failover_profile_runs_a_monitor_two_nodes_and_a_gateway_on_both() {
+    let compose = compose();
+    let services = ["monitor", "node1", "node2", "failover-gateway"];
+    for name in services {
+        assert_eq!(compose.services[name].profiles, ["failover"], "{name}");
+    }
+    let monitor = compose.services["monitor"].command.as_ref().expect("the monitor's command");
+    assert_eq!(monitor[..3], ["pg_autoctl", "create", "monitor"]);
+    for node in ["node1", "node2"] {
+        let service = &compose.services[node];
+        let command = service.command.as_ref().expect("the node's command").join(" ");
+        assert!(command.starts_with("pg_autoctl create postgres "), "{command}");
+        assert!(command.contains(&format!("--hostname {node} ")), "{command}");
+        assert!(command.contains("@monitor/pg_auto_failover") && command.ends_with(" --run"));
+        assert_eq!(service.depends_on["monitor"].condition, "service_healthy");
+        assert_eq!(service.user.as_deref(), Some("postgres"));
+        let build = service.build.as_ref().expect("built with pg_auto_failover");
+        let dockerfile =
+            repo_root().join(&build.context).join(build.dockerfile.as_deref().unwrap());
+        let text = std::fs::read_to_string(&dockerfile).expect("the nodes' Dockerfile");
+        assert!(
+            text.contains("postgresql-15-auto-failover") && text.contains("pg-auto-failover-cli")
+        );
+    }
+    assert_ne!(compose.services["node1"].volumes, compose.services["node2"].volumes);
+    // The gateway's URL names both nodes and wants the one that takes writes.
+    let gateway = &compose.services["failover-gateway"];
+    let url = interpolate(&gateway.environment["DATABASE_URL"]);
+    assert!(url.contains("@node1:5432,node2:5432/league?"), "{url}");
+    assert!(url.contains("target_session_attrs=read-write"), "{url}");
+    assert_eq!(gateway.image, compose.services["gateway"].image);
 }
 
 #[test]

@@ -11,6 +11,7 @@ mod compose;
 mod concessions;
 mod crash;
 mod erasure;
+mod failover;
 mod feeds;
 mod identity;
 mod immutability;

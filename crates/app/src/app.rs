@@ -204,7 +204,7 @@ impl App {
             StoreError::UnsupportedReplica { .. } => {
                 AppError::invalid("readDatabase", error.to_string())
             }
-            other => AppError::internal(other),
+            other => other.into(),
         })?;
         App::with_settings(store, settings).await
     }
@@ -538,7 +538,7 @@ impl App {
                     let pause = Duration::from_millis((attempt as u64 + 1).min(10) * 2);
                     tokio::time::sleep(pause).await;
                 }
-                Err(error) => return Err(AppError::internal(error)),
+                Err(error) => return Err(error.into()),
             }
         }
         Err(AppError::Contention { stream: stream.to_string() })

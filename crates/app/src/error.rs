@@ -34,6 +34,16 @@ pub enum AppError {
          caught up yet (applied up to {applied}); read again shortly"
     )]
     ReplicaLag { position: u64, applied: u64 },
+    /// The database is out of reach or read-only for a moment (a primary lost, a failover
+    /// under way): the command may or may not have been committed; a retry with the same
+    /// idempotency key answers its first outcome or runs it once
+    /// (`docs/operations.md#automatic-failover-pg_auto_failover`). The cause is in the log
+    /// under `reference`.
+    #[error(
+        "the database is unavailable for a moment (a failover may be under way); retry with \
+         the same idempotency key (reference {reference})"
+    )]
+    Unavailable { reference: Uuid },
     /// A failure of the database or of the platform itself; the cause is in the log under
     /// `reference`.
     #[error("internal error (reference {reference})")]
@@ -46,6 +56,14 @@ impl AppError {
         let reference = Uuid::now_v7();
         tracing::error!(%reference, %cause, "internal error");
         AppError::Internal { reference }
+    }
+
+    /// Logs `cause` (the database out of reach) under a fresh reference and returns the
+    /// retryable [`AppError::Unavailable`].
+    pub fn unavailable(cause: impl std::fmt::Display) -> AppError {
+        let reference = Uuid::now_v7();
+        tracing::warn!(%reference, %cause, "database unavailable");
+        AppError::Unavailable { reference }
     }
 
     pub(crate) fn invalid(field: &str, message: impl Into<String>) -> AppError {
@@ -74,6 +92,7 @@ impl AppError {
                 ErrorCode::Conflict
             }
             AppError::ReplicaLag { .. } => ErrorCode::ReplicaLag,
+            AppError::Unavailable { .. } => ErrorCode::Unavailable,
             AppError::Internal { .. } => ErrorCode::Internal,
         }
     }
@@ -81,12 +100,20 @@ impl AppError {
 
 impl From<league_store::StoreError> for AppError {
     fn from(error: league_store::StoreError) -> Self {
+        if error.is_unavailable() {
+            return AppError::unavailable(error);
+        }
         AppError::internal(error)
     }
 }
 
 impl From<league_projections::ProjectionError> for AppError {
     fn from(error: league_projections::ProjectionError) -> Self {
+        if let league_projections::ProjectionError::Store(store) = &error
+            && store.is_unavailable()
+        {
+            return AppError::unavailable(error);
+        }
         AppError::internal(error)
     }
 }

@@ -20,6 +20,10 @@ pub enum ErrorCode {
     /// `REPLICA_LAG`: the command is committed, but the read replica the gateway reads has
     /// not replayed it in time (never a refusal by the domain).
     ReplicaLag,
+    /// `UNAVAILABLE`: the database is out of reach or read-only for a moment (a failover);
+    /// the command may or may not have been committed, and a retry with the same
+    /// idempotency key is safe (never a refusal by the domain).
+    Unavailable,
 }
 
 impl ErrorCode {
@@ -32,6 +36,7 @@ impl ErrorCode {
             ErrorCode::Forbidden => "FORBIDDEN",
             ErrorCode::Internal => "INTERNAL",
             ErrorCode::ReplicaLag => "REPLICA_LAG",
+            ErrorCode::Unavailable => "UNAVAILABLE",
         }
     }
 }

@@ -1,8 +1,10 @@
 //! The gateway's error boundary: every failure becomes a GraphQL error whose
 //! `extensions.code` is one of `UNAUTHENTICATED`, `FORBIDDEN`, `BAD_USER_INPUT` (with
 //! `extensions.field`), `NOT_FOUND`, `CONFLICT`, `INTERNAL`, `QUERY_TOO_COMPLEX`,
-//! `RATE_LIMITED`, `METHOD_NOT_ALLOWED` or `REPLICA_LAG` (a gateway reading a replica: the
-//! command is committed at `extensions.position`, the replica has not replayed it yet).
+//! `RATE_LIMITED`, `METHOD_NOT_ALLOWED`, `REPLICA_LAG` (a gateway reading a replica: the
+//! command is committed at `extensions.position`, the replica has not replayed it yet) or
+//! `UNAVAILABLE` (the database is out of reach for a moment, a failover: `extensions.retryable`
+//! is `true`, and a retry with the same idempotency key is safe).
 //! Internal causes are logged, never sent.
 
 use async_graphql::ErrorExtensions;
@@ -116,6 +118,10 @@ impl ErrorExtensions for GatewayError {
                 // Where the write is: a client may read again once the gateway reached it.
                 e.set("position", *position);
             }
+            if matches!(code, Some(ErrorCode::Unavailable)) {
+                // A failover: the same request, with its idempotency key, may be sent again.
+                e.set("retryable", true);
+            }
         })
     }
 }
@@ -154,6 +160,15 @@ mod tests {
         let json = extensions(GatewayError::App(AppError::Domain(scheduling)));
         assert_eq!(json["extensions"]["code"], "INTERNAL");
         assert_eq!(json["message"], "internal error");
+    }
+
+    #[test]
+    fn unavailable_is_retryable_and_shows_only_a_reference() {
+        let reference = uuid::Uuid::from_u128(9);
+        let json = extensions(GatewayError::App(AppError::Unavailable { reference }));
+        assert_eq!(json["extensions"]["code"], "UNAVAILABLE");
+        assert_eq!(json["extensions"]["retryable"], true);
+        assert!(json["message"].as_str().unwrap().contains("same idempotency key"), "{json}");
     }
 
     #[test]

@@ -459,7 +459,7 @@ pub(crate) fn refusal(error: GatewayError) -> Response {
         "NOT_FOUND" => StatusCode::NOT_FOUND,
         "CONFLICT" => StatusCode::CONFLICT,
         "RATE_LIMITED" => StatusCode::TOO_MANY_REQUESTS,
-        "INTERNAL" | "REPLICA_LAG" => StatusCode::SERVICE_UNAVAILABLE,
+        "INTERNAL" | "REPLICA_LAG" | "UNAVAILABLE" => StatusCode::SERVICE_UNAVAILABLE,
         _ => StatusCode::BAD_REQUEST,
     };
     let mut body = serde_json::json!({ "code": code, "message": error.message() });

@@ -114,6 +114,7 @@ fn refused(error: &AppError) -> Response {
     let code = error.code();
     let status = match code {
         ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        ErrorCode::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
         _ => StatusCode::OK,
     };
     let mut body = json!({ "code": code.as_str(), "message": error.to_string() });

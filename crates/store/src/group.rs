@@ -99,12 +99,17 @@ async fn commit_group(store: &impl Committer, batch: Vec<Pending>) {
         Err(GroupFailed { error, rolled_back: false }) => {
             // The commit itself failed (e.g. the connection dropped): the group may or may
             // not be in the log, so retrying could write it twice. Everyone hears so.
-            let text = error.to_string();
+            let text = format!(
+                "the append's group commit failed, it may or may not have been committed: {error}"
+            );
+            let unavailable = error.is_unavailable();
             let mut results = vec![Err(error)];
             results.extend(requests.iter().skip(1).map(|_| {
-                Err(StoreError::Database(DbErr::Custom(format!(
-                    "the append's group commit failed, it may or may not have been committed: {text}"
-                ))))
+                Err(match unavailable {
+                    // Still a lost server: the caller may retry with its idempotency key.
+                    true => StoreError::Unavailable { reason: text.clone() },
+                    false => StoreError::Database(DbErr::Custom(text.clone())),
+                })
             }));
             results
         }

@@ -2,7 +2,7 @@
 //! about leagues: streams of JSON events, a global log, a live feed and a tamper check.
 //!
 //! ```text
-//! EventStore::connect(url)            sqlite://file.db?mode=rwc | sqlite::memory: | postgres://…
+//! EventStore::connect(url)            sqlite://file.db?mode=rwc | sqlite::memory: | postgres://… (one host or several)
 //! EventStore::connect_with_replica(primary, standby)   PostgreSQL, reads on a hot standby:
 //!   .for_reads()                      the same store reading the log from the standby
 //!   .migrate()                        create/upgrade the schema (league-migration)
@@ -41,6 +41,8 @@
 //!   raw-row reads, event-type seeks, the live-feed relay, a restore, the scan's reader).
 //! - `sqlite.rs` and `postgres.rs` (its write connections in `postgres_writer.rs`): one
 //!   implementation each, holding all of that engine's SQL.
+//! - `failover.rs`: a PostgreSQL URL naming several hosts (`target_session_attrs`), the host
+//!   to use now, and the task that moves the pools when the primary moves.
 //! - the leaves the engines and the façade share: `decide.rs` (the one pure decision of a
 //!   group's appends against the log's state: conflict, deduplicated, or the rows with
 //!   positions, versions and chained hashes), `scan.rs` (the whole-log scan of a rebuild:
@@ -88,6 +90,11 @@
 //!   replayed yet reads again at the next wake-up or after a short pause (1 ms, doubled
 //!   while the replica shows nothing new, up to 50 ms) until it has it, so replica lag
 //!   delays events but never skips one.
+//! - **Failover.** A PostgreSQL URL may name several hosts (as pg_auto_failover prints it):
+//!   the store connects to the primary among them and follows it when it moves, within a
+//!   second or two of noticing; meanwhile a lost or read-only server is
+//!   [`StoreError::Unavailable`], and a retry with the same idempotency key is safe
+//!   (`docs/operations.md`, "Automatic failover (pg_auto_failover)").
 //!
 //! # SQLite settings
 //! WAL journal (readers never block the writer), `synchronous=FULL`, a 30 s busy timeout,
@@ -104,6 +111,7 @@ mod convert;
 mod decide;
 mod entity;
 mod error;
+mod failover;
 mod group;
 mod hash;
 mod postgres;

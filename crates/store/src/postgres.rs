@@ -45,6 +45,7 @@ use crate::convert::{from_db, to_db};
 use crate::decide::{Decided, Head, KeyOutcome, Plan, Request, RowInput, Stamp, Tip, decide};
 use crate::entity::{event, idempotency_key};
 use crate::error::database_error;
+use crate::failover::{self, Following, HostList};
 use crate::hash::GENESIS_HASH;
 use crate::postgres_writer::{PostgresWriter, failed, query, query_unless_taken};
 use crate::row::{EventRow, raw_columns};
@@ -143,8 +144,10 @@ const NOTIFY_HEAD: &str =
 /// The primary's WAL position now: everything committed so far lies before it.
 const CURRENT_WAL: &str = "SELECT pg_current_wal_lsn()::text";
 /// Whether a standby has replayed the WAL up to parameter 1 (a server that is not replaying
-/// any WAL, e.g. a promoted one, has nothing to wait for).
-const REPLAYED: &str = "SELECT COALESCE(pg_last_wal_replay_lsn() >= $1::text::pg_lsn, true)";
+/// any WAL, e.g. a promoted one, has nothing to wait for: after a promotion
+/// `pg_last_wal_replay_lsn()` stays where recovery ended).
+const REPLAYED: &str = "SELECT NOT pg_is_in_recovery() \
+    OR COALESCE(pg_last_wal_replay_lsn() >= $1::text::pg_lsn, true)";
 
 /// The primary's current WAL position (`pg_current_wal_lsn()`), as PostgreSQL prints it.
 pub(crate) async fn current_wal(primary: &PgPool) -> Result<String, StoreError> {
@@ -182,7 +185,9 @@ pub(crate) struct PostgresStorage {
     /// The log's reads, on the same pool.
     reads: PostgresReads,
     /// The connections appends are written on.
-    writer: PostgresWriter,
+    writer: Arc<PostgresWriter>,
+    /// Keeps both on the primary of a multi-host URL (stopped when dropped).
+    following: Option<Following>,
     /// What this process last saw of the log, to predict the next group's state.
     known: Mutex<Known>,
     /// Groups whose prediction missed ([`EventStore::prediction_misses`](crate::EventStore)).
@@ -206,12 +211,23 @@ struct Found {
 }
 
 impl PostgresStorage {
-    /// The store on `pool`, writing through connections to `url` (the pool's URL).
-    pub(crate) fn new(pool: PgPool, url: &str) -> Result<PostgresStorage, StoreError> {
+    /// The store on `pool`, writing through connections to `url` (the pool's URL); with
+    /// `hosts`, a multi-host URL's hosts and the index of `url` among them, it follows the
+    /// primary there ([`failover`](crate::failover)).
+    pub(crate) fn new(
+        pool: PgPool,
+        url: &str,
+        hosts: Option<(HostList, usize)>,
+    ) -> Result<PostgresStorage, StoreError> {
+        let writer = Arc::new(PostgresWriter::new(url)?);
+        let following = hosts.map(|(hosts, current)| {
+            failover::follow(hosts, current, pool.clone(), Some(writer.clone()))
+        });
         Ok(PostgresStorage {
             reads: PostgresReads::new(pool.clone()),
             pool,
-            writer: PostgresWriter::new(url)?,
+            writer,
+            following,
             known: Mutex::default(),
             misses: AtomicU64::new(0),
         })
@@ -762,7 +778,16 @@ impl Storage for PostgresStorage {
         &'a self,
         requests: &'a [Arc<Request>],
     ) -> BoxFuture<'a, Result<Vec<Decided>, GroupFailed>> {
-        Box::pin(self.write(requests))
+        Box::pin(async move {
+            let written = self.write(requests).await;
+            if let (Err(failed), Some(following)) = (&written, &self.following)
+                && failed.error.is_unavailable()
+            {
+                // The primary is gone or demoted: look for the new one now.
+                following.wake();
+            }
+            written
+        })
     }
 
     fn scan(

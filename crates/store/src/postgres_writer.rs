@@ -9,8 +9,12 @@
 //! sqlx's (and libpq's) `sslmode`: `disable`; `allow`/`prefer` encrypt when the server offers
 //! it; `require` encrypts without checking the certificate; `verify-ca` checks the chain
 //! against `sslrootcert` (else the Web PKI roots); `verify-full` also checks the host name.
+//!
+//! A store following the primary over several hosts ([`failover`](crate::failover)) points
+//! the writer at the new primary with [`PostgresWriter::retarget`]: connections to the old one
+//! are dropped as they come back.
 
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError, RwLock};
 use std::time::Duration;
 
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Object, Pool, RecyclingMethod};
@@ -32,7 +36,7 @@ use tokio_postgres::{Row, Statement};
 use tokio_postgres_rustls::MakeRustlsConnect;
 
 use crate::StoreError;
-use crate::error::database_error;
+use crate::error::{database_error, unavailable_state};
 use crate::storage::GroupFailed;
 
 /// Write connections: the group commit serialises a process's appends, so one is busy at a
@@ -41,41 +45,55 @@ const WRITE_CONNECTIONS: usize = 3;
 /// How long a write waits for a connection (sqlx's default acquire timeout).
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// The pool of write connections.
+/// The pool of write connections (replaced whole when the primary moves).
 pub(crate) struct PostgresWriter {
-    pool: Pool,
+    pool: RwLock<Pool>,
 }
 
 impl PostgresWriter {
     /// A writer for `url`; connections are opened at the first write. A URL sqlx cannot
     /// read, or an unreadable certificate file, is an error here.
     pub(crate) fn new(url: &str) -> Result<PostgresWriter, StoreError> {
-        let options: PgConnectOptions = url.parse().map_err(database_error)?;
-        let (config, tls) = connection(&options)?;
-        let manager = Manager::from_config(
-            config,
-            tls,
-            ManagerConfig { recycling_method: RecyclingMethod::Fast },
-        );
-        let pool = Pool::builder(manager)
-            .max_size(WRITE_CONNECTIONS)
-            .runtime(deadpool_postgres::Runtime::Tokio1)
-            .wait_timeout(Some(CONNECT_TIMEOUT))
-            .create_timeout(Some(CONNECT_TIMEOUT))
-            .build()
-            .map_err(|error| setup_error(&error.to_string()))?;
-        Ok(PostgresWriter { pool })
+        Ok(PostgresWriter { pool: RwLock::new(pool(url)?) })
+    }
+
+    /// Writes through a new pool on `url` from now on (the primary moved); writes already
+    /// holding a connection to the old server finish or fail there.
+    pub(crate) fn retarget(&self, url: &str) -> Result<(), StoreError> {
+        let pool = pool(url)?;
+        *self.pool.write().unwrap_or_else(PoisonError::into_inner) = pool;
+        Ok(())
     }
 
     /// A write connection, opened if none is free.
     pub(crate) async fn connection(&self) -> Result<Object, GroupFailed> {
-        self.pool.get().await.map_err(|error| GroupFailed {
+        let pool = self.pool.read().unwrap_or_else(PoisonError::into_inner).clone();
+        pool.get().await.map_err(|error| GroupFailed {
             // Nothing was sent, but a caller cannot tell a refused connection from a
             // dropped one: as with sqlx's pool, the outcome counts as unknown.
-            error: driver_error_text(&error.to_string()),
+            error: StoreError::Unavailable { reason: format!("postgres: {error}") },
             rolled_back: false,
         })
     }
+}
+
+/// A pool of [`WRITE_CONNECTIONS`] on `url`.
+fn pool(url: &str) -> Result<Pool, StoreError> {
+    let options: PgConnectOptions = url.parse().map_err(database_error)?;
+    let (config, tls) = connection(&options)?;
+    let manager = Manager::from_config(
+        config,
+        tls,
+        ManagerConfig { recycling_method: RecyclingMethod::Fast },
+    );
+    let pool = Pool::builder(manager)
+        .max_size(WRITE_CONNECTIONS)
+        .runtime(deadpool_postgres::Runtime::Tokio1)
+        .wait_timeout(Some(CONNECT_TIMEOUT))
+        .create_timeout(Some(CONNECT_TIMEOUT))
+        .build()
+        .map_err(|error| setup_error(&error.to_string()))?;
+    Ok(pool)
 }
 
 /// Runs `sql` (prepared once per connection) with `params` on `client`: one round trip.
@@ -110,9 +128,20 @@ pub(crate) fn failed(error: tokio_postgres::Error) -> GroupFailed {
     GroupFailed { rolled_back: error.as_db_error().is_some(), error: driver_error(&error) }
 }
 
+/// A driver error as the store reports it: [`StoreError::Unavailable`] for a lost
+/// connection (no answer from the server) or a server that cannot take writes now.
 fn driver_error(error: &tokio_postgres::Error) -> StoreError {
     match error.as_db_error() {
+        Some(server) if unavailable_state(server.code().code()) => {
+            StoreError::Unavailable { reason: format!("postgres: {server}") }
+        }
         Some(server) => driver_error_text(&server.to_string()),
+        None if error.is_closed()
+            || std::error::Error::source(error)
+                .is_some_and(|cause| cause.is::<std::io::Error>()) =>
+        {
+            StoreError::Unavailable { reason: format!("postgres: {error}") }
+        }
         None => driver_error_text(&error.to_string()),
     }
 }

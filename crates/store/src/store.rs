@@ -20,6 +20,7 @@ use uuid::Uuid;
 use crate::convert::{from_db, to_db};
 use crate::decide::{Decided, KeyOutcome, Request, RowInput};
 use crate::entity::{event, idempotency_key};
+use crate::failover::{self, HostList};
 use crate::group::{self, Committer, GroupCommit};
 use crate::hash::canonical_json;
 use crate::postgres::{self, PostgresReads, PostgresStorage};
@@ -78,6 +79,8 @@ pub(crate) struct Inner {
 struct Replica {
     db: DatabaseConnection,
     reads: PostgresReads,
+    /// Keeps the pool on the host its multi-host URL wants (stopped when dropped).
+    _following: Option<failover::Following>,
 }
 
 impl Drop for Inner {
@@ -123,9 +126,15 @@ impl EventStore {
         {
             return Err(StoreError::UnsupportedReplica { url: replica_url.to_owned() });
         }
-        let mut options = connect_options(url);
+        // A URL naming several PostgreSQL hosts: the store's own writes go to the primary.
+        let hosts = match backend {
+            DbBackend::Postgres => HostList::parse(url)?.map(HostList::for_writes),
+            _ => None,
+        };
+        let (url, hosts) = on_one_host(url, hosts).await?;
+        let mut options = connect_options(&url);
         let sqlite_location = match backend {
-            DbBackend::Sqlite => Some(sqlite::configure(url, &mut options)?),
+            DbBackend::Sqlite => Some(sqlite::configure(&url, &mut options)?),
             _ => {
                 postgres::configure(&mut options);
                 None
@@ -136,16 +145,24 @@ impl EventStore {
             Some(location) => {
                 Box::new(SqliteStorage::new(db.get_sqlite_connection_pool().clone(), location))
             }
-            None => Box::new(PostgresStorage::new(db.get_postgres_connection_pool().clone(), url)?),
+            None => Box::new(PostgresStorage::new(
+                db.get_postgres_connection_pool().clone(),
+                &url,
+                hosts,
+            )?),
         };
         let replica = match replica_url {
             None => None,
             Some(replica_url) => {
-                let mut options = connect_options(replica_url);
+                let hosts = HostList::parse(replica_url)?;
+                let (replica_url, hosts) = on_one_host(replica_url, hosts).await?;
+                let mut options = connect_options(&replica_url);
                 postgres::configure(&mut options);
                 let db = Database::connect(options).await?;
-                let reads = PostgresReads::new(db.get_postgres_connection_pool().clone());
-                Some(Replica { db, reads })
+                let pool = db.get_postgres_connection_pool().clone();
+                let following = hosts
+                    .map(|(hosts, current)| failover::follow(hosts, current, pool.clone(), None));
+                Some(Replica { db, reads: PostgresReads::new(pool), _following: following })
             }
         };
         let (head, _) = watch::channel(0);
@@ -786,6 +803,21 @@ fn backend_of(url: &str) -> Result<DbBackend, StoreError> {
         Ok(DbBackend::Postgres)
     } else {
         Err(StoreError::UnsupportedDatabase { url: url.to_owned() })
+    }
+}
+
+/// The one-host URL to connect to: `url` itself, or for a multi-host URL the host it wants
+/// now ([`HostList::find`]), with the list and that host's index to follow it from.
+async fn on_one_host(
+    url: &str,
+    hosts: Option<HostList>,
+) -> Result<(String, Option<(HostList, usize)>), StoreError> {
+    match hosts {
+        None => Ok((url.to_owned(), None)),
+        Some(hosts) => {
+            let current = hosts.find().await?;
+            Ok((hosts.urls[current].clone(), Some((hosts, current))))
+        }
     }
 }
 

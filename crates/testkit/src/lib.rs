@@ -20,6 +20,7 @@ pub use league_domain::fixtures;
 
 #[cfg(feature = "app")]
 pub mod app;
+pub mod auto_failover;
 #[cfg(feature = "app")]
 pub mod client;
 #[cfg(feature = "app")]

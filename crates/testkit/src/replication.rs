@@ -218,15 +218,7 @@ impl ReplicatedPair {
 
     /// A server binary, run as `postgres` when this process is root.
     fn server_binary(&self, name: &str) -> Command {
-        let program = self.bin.join(name);
-        let mut command = if self.as_postgres {
-            let mut command = Command::new("runuser");
-            command.args(["-u", "postgres", "--"]).arg(program);
-            command
-        } else {
-            Command::new(program)
-        };
-        clear_pg_env(&mut command);
+        let mut command = server_command(self.bin.join(name), self.as_postgres);
         command.current_dir(self.dir.path());
         command
     }
@@ -256,7 +248,7 @@ fn url(port: u16) -> String {
 }
 
 /// The directory holding `initdb`, `pg_ctl` and `pg_basebackup`, if there is one.
-fn server_binaries() -> Option<PathBuf> {
+pub(crate) fn server_binaries() -> Option<PathBuf> {
     let has_all = |dir: &Path| {
         ["initdb", "pg_ctl", "pg_basebackup", "psql"].iter().all(|name| dir.join(name).is_file())
     };
@@ -276,8 +268,22 @@ fn server_binaries() -> Option<PathBuf> {
     versions.pop().map(|(_, dir)| dir)
 }
 
+/// `program` run as `postgres` (through `runuser`) when `as_postgres`, else as this process's
+/// user, without the caller's `PG*` variables.
+pub(crate) fn server_command(program: PathBuf, as_postgres: bool) -> Command {
+    let mut command = if as_postgres {
+        let mut command = Command::new("runuser");
+        command.args(["-u", "postgres", "--"]).arg(program);
+        command
+    } else {
+        Command::new(program)
+    };
+    clear_pg_env(&mut command);
+    command
+}
+
 /// Whether this process runs as root (`id -u` is 0).
-fn is_root() -> bool {
+pub(crate) fn is_root() -> bool {
     Command::new("id")
         .arg("-u")
         .output()
@@ -285,14 +291,14 @@ fn is_root() -> bool {
 }
 
 /// A port nobody listens on now (the kernel's pick; free again once the probe closes).
-fn free_port() -> Result<u16, String> {
+pub(crate) fn free_port() -> Result<u16, String> {
     let probe = TcpListener::bind("127.0.0.1:0").map_err(|error| format!("free port: {error}"))?;
     probe.local_addr().map(|address| address.port()).map_err(|error| error.to_string())
 }
 
 /// Leaves out the `PG*` variables of the caller's environment (`pg_virtualenv` exports its
 /// cluster's), so every command talks to the server its arguments name.
-fn clear_pg_env(command: &mut Command) {
+pub(crate) fn clear_pg_env(command: &mut Command) {
     for (name, _) in std::env::vars_os() {
         if name.to_str().is_some_and(|name| name.starts_with("PG")) {
             command.env_remove(name);
@@ -301,7 +307,7 @@ fn clear_pg_env(command: &mut Command) {
 }
 
 /// Runs `command`; its output, or what it printed when it failed.
-fn run(command: &mut Command) -> Result<Output, String> {
+pub(crate) fn run(command: &mut Command) -> Result<Output, String> {
     let output = command.output().map_err(|error| format!("{command:?}: {error}"))?;
     if output.status.success() {
         Ok(output)
@@ -315,7 +321,7 @@ fn run(command: &mut Command) -> Result<Output, String> {
     }
 }
 
-fn append(path: &Path, text: &str) -> Result<(), String> {
+pub(crate) fn append(path: &Path, text: &str) -> Result<(), String> {
     use std::io::Write;
     std::fs::OpenOptions::new()
         .append(true)

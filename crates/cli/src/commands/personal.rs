@@ -38,7 +38,7 @@ pub struct ExportArgs {
 /// A refusal is bad input (exit 2, nothing appended); anything else a failure.
 pub(super) fn refused(error: AppError) -> CliError {
     match error.code() {
-        ErrorCode::Internal => CliError::Failed(error.into()),
+        ErrorCode::Internal | ErrorCode::Unavailable => CliError::Failed(error.into()),
         _ => CliError::BadInput(error.to_string()),
     }
 }
