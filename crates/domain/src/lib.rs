@@ -84,6 +84,10 @@ pub use player::{
     TokenRevoked, TokenRotated, UnlinkIdentity, key_owner,
 };
 pub use player::{
+    ExternalIdRecorded, MAX_EXTERNAL_ID_CHARS, RecordExternalId, WDR, check_external_id,
+    check_external_system,
+};
+pub use player::{
     InviteIssued, InviteRevoked, IssueInvite, MAX_INVITE_DAYS, RevokeInvite, SignUpPlayer,
     SignUpPolicy,
 };

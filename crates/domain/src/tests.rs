@@ -955,6 +955,7 @@ mod stored_events {
         events.extend(one_of_each_invite_event());
         events.push(crate::tournament::tests::one_of_each_progress_event());
         events.extend(crate::tournament::tests::one_of_each_rulings_event());
+        events.push(crate::player::external_ids::tests::one_of_each_external_id_event());
         events
     }
 

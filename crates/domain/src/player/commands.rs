@@ -2,6 +2,7 @@
 
 use crate::ids::{Actor, PlayerId, player_stream_id};
 use crate::player::events::SignInMethod;
+use crate::player::external_ids::RecordExternalId;
 
 /// Admin registers a player. The token itself never reaches the domain, only its hash.
 #[derive(Debug, Clone, PartialEq)]
@@ -199,6 +200,7 @@ pub enum PlayerCommand {
     EndSession(EndSession),
     EndAllSessions(EndAllSessions),
     IssueSignInLink(IssueSignInLink),
+    RecordExternalId(RecordExternalId),
 }
 
 macro_rules! player_commands {
@@ -245,7 +247,8 @@ player_commands!(
     RenewSession => RenewSession,
     EndSession => EndSession,
     EndAllSessions => EndAllSessions,
-    IssueSignInLink => IssueSignInLink
+    IssueSignInLink => IssueSignInLink,
+    RecordExternalId => RecordExternalId
 );
 
 impl PlayerCommand {

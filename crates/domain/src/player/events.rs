@@ -112,6 +112,19 @@ pub struct IdentityUnlinked {
     pub unlinked_by: Actor,
 }
 
+/// The id the player has in another system (`system`: `wdr` for the World Diplomacy
+/// Reference, `docs/tournaments.md#external-ids`) was recorded; a later one of the same
+/// system replaces it. The id is personal data, sealed under the player's key
+/// ([`PersonalText`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExternalIdRecorded {
+    pub player_id: PlayerId,
+    pub system: String,
+    pub id: PersonalText,
+    pub recorded_by: Actor,
+}
+
 /// An organiser issued an invite code: on an invite-only site it lets people sign up until
 /// `expiresAt` (`docs/operations.md#sign-up`). Only the code's SHA-256 is stored.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -229,6 +242,7 @@ macro_rules! player_events {
                 SessionEnded = "SessionEnded" version 1 in catalog,
                 AllSessionsEnded = "AllSessionsEnded" version 1 in catalog,
                 SignInLinkIssued = "SignInLinkIssued" version 1 in catalog,
+                ExternalIdRecorded = "ExternalIdRecorded" version 1,
             }
         }
     };
@@ -257,7 +271,8 @@ impl PlayerEvent {
             | PlayerEvent::SessionRenewed(_)
             | PlayerEvent::SessionEnded(_)
             | PlayerEvent::AllSessionsEnded(_)
-            | PlayerEvent::SignInLinkIssued(_) => {}
+            | PlayerEvent::SignInLinkIssued(_)
+            | PlayerEvent::ExternalIdRecorded(_) => {}
         }
     }
 }

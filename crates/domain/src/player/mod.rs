@@ -8,10 +8,14 @@
 
 pub(crate) mod commands;
 pub(crate) mod events;
+pub(crate) mod external_ids;
 pub(crate) mod sessions;
 
 pub use self::commands::*;
 pub use self::events::*;
+pub use self::external_ids::{
+    MAX_EXTERNAL_ID_CHARS, RecordExternalId, WDR, check_external_id, check_external_system,
+};
 pub use self::sessions::{MAX_DEVICE_LABEL_LEN, MAX_SIGN_IN_LINK_DAYS};
 
 use crate::aggregate::{Aggregate, Decision};
@@ -459,6 +463,7 @@ impl Aggregate for Player {
             PlayerCommand::EndSession(c) => self.end_session(c),
             PlayerCommand::EndAllSessions(c) => self.end_all_sessions(c),
             PlayerCommand::IssueSignInLink(c) => self.issue_sign_in_link(c, context),
+            PlayerCommand::RecordExternalId(c) => self.record_external_id(c, context),
         }
     }
 
@@ -503,7 +508,8 @@ impl Aggregate for Player {
             | PlayerEvent::SessionRenewed(_)
             | PlayerEvent::SessionEnded(_)
             | PlayerEvent::AllSessionsEnded(_)
-            | PlayerEvent::SignInLinkIssued(_) => {}
+            | PlayerEvent::SignInLinkIssued(_)
+            | PlayerEvent::ExternalIdRecorded(_) => {}
         }
     }
 
