@@ -106,6 +106,7 @@ app_command_from!(
     EndSession => Player,
     EndAllSessions => Player,
     IssueSignInLink => Player,
+    RecordExternalId => Player,
     CreateLeague => League,
     AddLeagueCoOrganiser => League,
     Subscribe => League,

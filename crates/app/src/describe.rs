@@ -205,6 +205,10 @@ impl Words<'_> {
             PlayerEvent::SignInLinkIssued(e) => {
                 format!("A sign-in link was issued for {}", self.name(e.player_id.into()))
             }
+            // The id itself (personal data) is never shown.
+            PlayerEvent::ExternalIdRecorded(e) => {
+                format!("{}'s {} id was recorded", self.name(e.player_id.into()), e.system)
+            }
         }
     }
 

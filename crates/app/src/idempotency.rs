@@ -168,6 +168,7 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
             PlayerCommand::EndSession(_) => &[EventType::SessionEnded],
             PlayerCommand::EndAllSessions(_) => &[EventType::AllSessionsEnded],
             PlayerCommand::IssueSignInLink(_) => &[EventType::SignInLinkIssued],
+            PlayerCommand::RecordExternalId(_) => &[EventType::ExternalIdRecorded],
         },
         AppCommand::League(c) => match c {
             LeagueCommand::Create(_) => &[EventType::LeagueCreated],

@@ -57,6 +57,7 @@ mod command;
 mod describe;
 mod error;
 mod exports;
+mod external_ids;
 mod follow;
 mod idempotency;
 mod live;
@@ -84,6 +85,7 @@ pub use calendar::{CalendarEntry, calendar_ics};
 pub use command::AppCommand;
 pub use describe::{NamePlayer, points};
 pub use error::AppError;
+pub use external_ids::ExternalIds;
 pub use exports::{
     CompetitionExport, CompetitionKind, ExportTable, ExportedCompetition, ResultExport,
     StandingExport,

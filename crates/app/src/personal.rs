@@ -12,7 +12,7 @@ use league_domain::{
     authorise_personal_data, calendar_stream_id, player_stream_id,
 };
 use league_projections::{
-    GameKind, IDENTITY_SUBJECT_FIELD, NAME_FIELD, PASSKEY_FIELD, PASSKEY_NAME_FIELD, PersonKeys,
+    EXTERNAL_ID_FIELD, GameKind, IDENTITY_SUBJECT_FIELD, NAME_FIELD, PASSKEY_FIELD, PASSKEY_NAME_FIELD, PersonKeys,
     person_keys,
 };
 use league_store::{KeyChange, RecordedEvent, StreamId};
@@ -49,6 +49,7 @@ pub(crate) fn sealed_under_held_key(events: &[DomainEvent]) -> Option<Uuid> {
     events.iter().find_map(|event| match event {
         DomainEvent::Player(PlayerEvent::PasskeyAdded(e)) => Some(e.player_id.into()),
         DomainEvent::Player(PlayerEvent::IdentityLinked(e)) => Some(e.player_id.into()),
+        DomainEvent::Player(PlayerEvent::ExternalIdRecorded(e)) => Some(e.player_id.into()),
         _ => None,
     })
 }
@@ -102,6 +103,19 @@ pub(crate) fn seal_personal_data(
                 })?;
                 let (player, field) = (e.player_id, IDENTITY_SUBJECT_FIELD);
                 e.subject = PersonalText::seal(key, random()?, player, field, subject);
+                continue;
+            }
+            PlayerEvent::ExternalIdRecorded(e) => {
+                let PersonalText::Plain(id) = &e.id else { continue };
+                let key = held.get(&e.player_id.uuid()).ok_or_else(|| {
+                    AppError::Domain(league_domain::DomainError::Conflict(format!(
+                        "player {} was registered before personal data was sealed: their \
+                         external ids cannot be recorded (docs/personal-data.md)",
+                        e.player_id
+                    )))
+                })?;
+                let (player, field) = (e.player_id, EXTERNAL_ID_FIELD);
+                e.id = PersonalText::seal(key, random()?, player, field, id);
                 continue;
             }
             PlayerEvent::IdentityUnlinked(_)

@@ -145,7 +145,8 @@ fn shown_player(event: &PlayerEvent) -> Option<Uuid> {
         | PlayerEvent::SessionRenewed(_)
         | PlayerEvent::SessionEnded(_)
         | PlayerEvent::AllSessionsEnded(_)
-        | PlayerEvent::SignInLinkIssued(_) => None,
+        | PlayerEvent::SignInLinkIssued(_)
+        | PlayerEvent::ExternalIdRecorded(_) => None,
     }
 }
 

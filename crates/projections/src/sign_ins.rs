@@ -95,7 +95,8 @@ impl SignIns {
             | PlayerEvent::IdentityLinked(_)
             | PlayerEvent::IdentityUnlinked(_)
             | PlayerEvent::InviteIssued(_)
-            | PlayerEvent::InviteRevoked(_) => {}
+            | PlayerEvent::InviteRevoked(_)
+            | PlayerEvent::ExternalIdRecorded(_) => {}
         }
     }
 

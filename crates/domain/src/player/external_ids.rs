@@ -28,18 +28,17 @@ pub struct RecordExternalId {
     pub id: String,
 }
 
-/// A system's name: lower-case ASCII letters and digits, starting with a letter, at most
+/// A system's name: lower-case ASCII letters, digits and `-`, at most
 /// [`MAX_EXTERNAL_SYSTEM_CHARS`] (`wdr`).
 pub fn check_external_system(system: &str) -> Result<(), String> {
-    let mut chars = system.chars();
-    let named = chars.next().is_some_and(|c| c.is_ascii_lowercase())
-        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-        && system.len() <= MAX_EXTERNAL_SYSTEM_CHARS;
+    let named = !system.is_empty()
+        && system.len() <= MAX_EXTERNAL_SYSTEM_CHARS
+        && system.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
     if named {
         Ok(())
     } else {
         Err(format!(
-            "{system:?} is no system name (lower-case letters and digits, at most \
+            "{system:?} is no external id name (letters, digits and -, at most \
              {MAX_EXTERNAL_SYSTEM_CHARS})"
         ))
     }
@@ -187,7 +186,8 @@ pub(crate) mod tests {
             ("wdr", "", "id"),
             ("club", "", "id"),
             ("club", &"x".repeat(65), "id"),
-            ("9club", "1", "system"),
+            ("", "1", "system"),
+            ("club!", "1", "system"),
             ("wd r", "1", "system"),
         ] {
             let error = given(vec![]).decide(&record(admin, system, id), &context()).unwrap_err();
