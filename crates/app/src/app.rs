@@ -677,8 +677,10 @@ impl App {
         Ok(match command {
             AppCommand::Player(c) => match state {
                 StreamState::Player(player) => {
-                    let names_another =
-                        matches!(c, PlayerCommand::IssueSignInLink(_) | PlayerCommand::RecordExternalId(_));
+                    let names_another = matches!(
+                        c,
+                        PlayerCommand::IssueSignInLink(_) | PlayerCommand::RecordExternalId(_)
+                    );
                     if let (true, Actor::Player(actor)) = (names_another, c.actor()) {
                         let organises =
                             self.catalog().organises_player(actor.into(), c.player_id().into());

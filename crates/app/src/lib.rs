@@ -85,11 +85,11 @@ pub use calendar::{CalendarEntry, calendar_ics};
 pub use command::AppCommand;
 pub use describe::{NamePlayer, points};
 pub use error::AppError;
-pub use external_ids::ExternalIds;
 pub use exports::{
     CompetitionExport, CompetitionKind, ExportTable, ExportedCompetition, ResultExport,
     StandingExport,
 };
+pub use external_ids::ExternalIds;
 pub use league_domain::ErrorCode;
 pub use league_projections::{
     AsOf, Catalog, CatalogSource, LeagueSummary, ReadModel, SeriesSummary, SnapshotRejected,
@@ -97,7 +97,8 @@ pub use league_projections::{
 };
 pub use live::StandingsWatch;
 pub use personal::{
-    EventData, GameData, LeagueData, PasskeyData, PersonalData, RatingData, TournamentData,
+    EventData, ExternalIdData, GameData, LeagueData, PasskeyData, PersonalData, RatingData,
+    TournamentData,
 };
 pub use powers::{PowerPreferenceRow, power_preferences_csv};
 pub use ratings::RatingChangeView;

@@ -2,7 +2,8 @@
 //! person's new key before the event is stored, the key committing with it; a passkey
 //! (credential and name) and a linked identity's subject are sealed under the key the
 //! person already has; an erasure
-//! deletes the key in the erasure event's transaction; and the access request gathers
+//! deletes the key in the erasure event's transaction (an external id is sealed like a
+//! subject); and the access request gathers
 //! everything the platform holds about a person.
 
 use chrono::{DateTime, Utc};
@@ -12,8 +13,8 @@ use league_domain::{
     authorise_personal_data, calendar_stream_id, player_stream_id,
 };
 use league_projections::{
-    EXTERNAL_ID_FIELD, GameKind, IDENTITY_SUBJECT_FIELD, NAME_FIELD, PASSKEY_FIELD, PASSKEY_NAME_FIELD, PersonKeys,
-    person_keys,
+    EXTERNAL_ID_FIELD, GameKind, IDENTITY_SUBJECT_FIELD, NAME_FIELD, PASSKEY_FIELD,
+    PASSKEY_NAME_FIELD, PersonKeys, person_keys,
 };
 use league_store::{KeyChange, RecordedEvent, StreamId};
 use serde::Serialize;
@@ -168,6 +169,9 @@ pub struct PersonalData {
     pub passkeys: Vec<PasskeyData>,
     /// The identity-provider identities linked to sign in with (none once erased).
     pub identities: Vec<IdentityData>,
+    /// The ids the person has in other systems (`wdr` …, `docs/tournaments.md#external-ids`),
+    /// opened with their key (none once erased).
+    pub external_ids: Vec<ExternalIdData>,
     /// The browsers signed in now (`docs/sign-in.md`): how, when, and a coarse device label.
     pub sessions: Vec<league_projections::SessionView>,
     pub leagues: Vec<LeagueData>,
@@ -207,6 +211,14 @@ pub struct IdentityData {
     pub issuer: String,
     /// The provider's id of the person, opened with their key (`None` if it does not open).
     pub subject: Option<String>,
+}
+
+/// An id of the person in another system.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExternalIdData {
+    pub system: String,
+    pub id: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -380,6 +392,9 @@ impl App {
             }
         }
         let key_held = person_keys(self.store(), Some(&[player])).await?.contains_key(&player);
+        let external_ids = self.external_ids(&[player]).await?.remove(&player).unwrap_or_default();
+        let external_ids =
+            external_ids.into_iter().map(|(system, id)| ExternalIdData { system, id }).collect();
         Ok(PersonalData {
             player_id: player,
             name: view.name,
@@ -390,6 +405,7 @@ impl App {
             token: if view.token_hash.is_empty() { "revoked" } else { "valid" },
             passkeys,
             identities,
+            external_ids,
             sessions: self.catalog().sign_ins().sessions_of(player).into_iter().cloned().collect(),
             leagues: league_data,
             tournaments,
