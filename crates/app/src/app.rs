@@ -678,11 +678,13 @@ impl App {
         Ok(match command {
             AppCommand::Player(c) => match state {
                 StreamState::Player(player) => {
-                    if let (PlayerCommand::IssueSignInLink(link), Actor::Player(actor)) =
-                        (c, c.actor())
-                    {
+                    let names_another = matches!(
+                        c,
+                        PlayerCommand::IssueSignInLink(_) | PlayerCommand::RecordExternalId(_)
+                    );
+                    if let (true, Actor::Player(actor)) = (names_another, c.actor()) {
                         let organises =
-                            self.catalog().organises_player(actor.into(), link.player_id.into());
+                            self.catalog().organises_player(actor.into(), c.player_id().into());
                         context = context.with_actor_organising_player(organises);
                     }
                     if let PlayerCommand::ChangePermanentKeepApart(change) = c {

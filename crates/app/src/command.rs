@@ -107,6 +107,7 @@ app_command_from!(
     EndAllSessions => Player,
     IssueSignInLink => Player,
     ChangePermanentKeepApart => Player,
+    RecordExternalId => Player,
     CreateLeague => League,
     AddLeagueCoOrganiser => League,
     Subscribe => League,

@@ -212,6 +212,10 @@ impl Words<'_> {
             PlayerEvent::PermanentKeepApartRemoved(e) => {
                 format!("{}'s keep-apart list shrank by one player", self.name(e.player_id.into()))
             }
+            // The id itself (personal data) is never shown.
+            PlayerEvent::ExternalIdRecorded(e) => {
+                format!("{}'s {} id was recorded", self.name(e.player_id.into()), e.system)
+            }
         }
     }
 

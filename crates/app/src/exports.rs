@@ -9,7 +9,7 @@
 //! Diplomacy competition the CSV has the columns a world rating database imports: round,
 //! board, power, player, centres, rank, score.
 
-use league_domain::{PlayerId, ScoredResult, player_key};
+use league_domain::{PlayerId, ScoredResult, WDR, player_key};
 use league_scoring::{GameResult, ResultKind, ScoringSystem, TieBreak, score_game_unexplained};
 use serde::Serialize;
 use uuid::Uuid;
@@ -147,6 +147,10 @@ pub struct StandingExport {
     /// board 2): late to the board".
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rulings: Vec<String>,
+    /// A tournament entrant's World Diplomacy Reference id, when one was recorded
+    /// (`docs/feeds.md#exports`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wdr: Option<String>,
 }
 
 /// One seat of a finished game or board.
@@ -180,6 +184,9 @@ pub struct ResultExport {
     /// corrected (`docs/feeds.md#exports`); empty otherwise, and for league games.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub corrections: Vec<String>,
+    /// The tournament player's World Diplomacy Reference id, when one was recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wdr: Option<String>,
 }
 
 /// A finished game as the export needs it: where it was played, its seats and its result.
@@ -296,6 +303,12 @@ impl App {
                 tied: l.tied,
             })
             .collect();
+        let entrants: Vec<Uuid> = tournament.entrants().iter().map(|e| e.player.uuid()).collect();
+        let wdr_ids = self.external_ids(&entrants).await?;
+        let wdr = |player: Uuid| wdr_ids.get(&player).and_then(|ids| ids.get(WDR)).cloned();
+        for row in &mut results {
+            row.wdr = wdr(row.player_id);
+        }
         let standings = tournament
             .standings(None)?
             .into_iter()
@@ -316,6 +329,7 @@ impl App {
                 line.unranked = r.unranked;
                 line.rulings =
                     tournament.rulings_on(r.player).iter().map(|l| l.describe()).collect();
+                line.wdr = wdr(player);
                 line
             })
             .collect();
@@ -376,6 +390,7 @@ impl App {
             pools: Vec::new(),
             unranked: false,
             rulings: Vec::new(),
+            wdr: None,
         }
     }
 
@@ -412,6 +427,7 @@ impl App {
                 rank: row.position,
                 score: row.score,
                 corrections: game.corrections.to_vec(),
+                wdr: None,
             });
         }
         Ok(rows)
@@ -485,6 +501,10 @@ impl CompetitionExport {
                 if teams {
                     header.push("team".into());
                 }
+                let wdr = self.has_wdr();
+                if wdr {
+                    header.push(WDR.into());
+                }
                 write(&mut writer, header)?;
                 for s in &self.standings {
                     let cells = [
@@ -505,6 +525,9 @@ impl CompetitionExport {
                     }
                     if teams {
                         cells.push(spreadsheet_text(s.team.as_deref().unwrap_or_default()));
+                    }
+                    if wdr {
+                        cells.push(s.wdr.clone().unwrap_or_default());
                     }
                     write(&mut writer, cells)?;
                 }
@@ -544,7 +567,17 @@ impl CompetitionExport {
         if tournament {
             columns.push(Corrections);
         }
+        if self.has_wdr() {
+            columns.push(Wdr);
+        }
         columns
+    }
+
+    /// Whether some entrant has a World Diplomacy Reference id: only then do the CSV tables
+    /// end with a `wdr` column (`docs/feeds.md#exports`).
+    fn has_wdr(&self) -> bool {
+        self.standings.iter().any(|s| s.wdr.is_some())
+            || self.results.iter().any(|r| r.wdr.is_some())
     }
 
     /// A download's file name: the competition's name in lower case with dashes, then the
@@ -596,6 +629,7 @@ enum Column {
     Rank,
     Score,
     Corrections,
+    Wdr,
 }
 
 impl Column {
@@ -617,6 +651,7 @@ impl Column {
             Column::Rank => "rank",
             Column::Score => "score",
             Column::Corrections => "corrections",
+            Column::Wdr => WDR,
         }
     }
 
@@ -635,6 +670,8 @@ impl Column {
             Column::Score => row.score.to_string(),
             // One cell: the reasons in order, each text as typed (so no formulas).
             Column::Corrections => spreadsheet_text(&row.corrections.join("; ")),
+            // A positive number, checked when recorded.
+            Column::Wdr => optional(row.wdr.clone()),
         }
     }
 }
@@ -677,6 +714,7 @@ mod tests {
                 } else {
                     Vec::new()
                 },
+                wdr: None,
             }],
             results: vec![ResultExport {
                 round: (kind == "tournament").then_some(2),
@@ -691,12 +729,31 @@ mod tests {
                 rank: 1,
                 score: 33.5,
                 corrections: Vec::new(),
+                wdr: None,
             }],
             awards: Vec::new(),
             best_countries: Vec::new(),
             teams: Vec::new(),
             round_stages: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_wdr_column_ends_both_tables_only_when_some_entrant_has_an_id() {
+        let mut export = export("tournament", ResultKind::Diplomacy);
+        let without = export.to_csv(ExportTable::Results).unwrap();
+        assert!(!without.lines().next().unwrap().contains("wdr"), "{without}");
+        assert!(!export.to_json().contains("wdr"));
+        export.standings[0].wdr = Some("1234".into());
+        export.results[0].wdr = Some("1234".into());
+        let results = export.to_csv(ExportTable::Results).unwrap();
+        let header = results.lines().next().unwrap();
+        assert_eq!(header, format!("{},wdr", without.lines().next().unwrap()));
+        assert!(results.lines().nth(1).unwrap().ends_with(",1234"), "{results}");
+        let standings = export.to_csv(ExportTable::Standings).unwrap();
+        assert!(standings.lines().next().unwrap().ends_with(",rulings,wdr"), "{standings}");
+        assert!(standings.lines().nth(1).unwrap().ends_with(",1234"), "{standings}");
+        assert!(export.to_json().contains("\"wdr\": \"1234\""));
     }
 
     #[test]

@@ -171,6 +171,7 @@ fn first_event_types(command: &AppCommand) -> &'static [EventType] {
             PlayerCommand::ChangePermanentKeepApart(_) => {
                 &[EventType::PermanentKeepApartAdded, EventType::PermanentKeepApartRemoved]
             }
+            PlayerCommand::RecordExternalId(_) => &[EventType::ExternalIdRecorded],
         },
         AppCommand::League(c) => match c {
             LeagueCommand::Create(_) => &[EventType::LeagueCreated],

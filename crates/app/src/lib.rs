@@ -57,6 +57,7 @@ mod command;
 mod describe;
 mod error;
 mod exports;
+mod external_ids;
 mod follow;
 mod idempotency;
 mod keep_apart;
@@ -89,6 +90,7 @@ pub use exports::{
     CompetitionExport, CompetitionKind, ExportTable, ExportedCompetition, ResultExport,
     StandingExport,
 };
+pub use external_ids::ExternalIds;
 pub use keep_apart::KeepApartEntry;
 pub use league_domain::ErrorCode;
 pub use league_projections::{
@@ -97,7 +99,8 @@ pub use league_projections::{
 };
 pub use live::StandingsWatch;
 pub use personal::{
-    EventData, GameData, LeagueData, PasskeyData, PersonalData, RatingData, TournamentData,
+    EventData, ExternalIdData, GameData, LeagueData, PasskeyData, PersonalData, RatingData,
+    TournamentData,
 };
 pub use powers::{PowerPreferenceRow, power_preferences_csv};
 pub use ratings::RatingChangeView;

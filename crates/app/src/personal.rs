@@ -2,7 +2,8 @@
 //! person's new key before the event is stored, the key committing with it; a passkey
 //! (credential and name) and a linked identity's subject are sealed under the key the
 //! person already has; an erasure
-//! deletes the key in the erasure event's transaction; and the access request gathers
+//! deletes the key in the erasure event's transaction (an external id is sealed like a
+//! subject); and the access request gathers
 //! everything the platform holds about a person.
 
 use chrono::{DateTime, Utc};
@@ -12,8 +13,8 @@ use league_domain::{
     PersonKey, PersonalText, authorise_personal_data, calendar_stream_id, player_stream_id,
 };
 use league_projections::{
-    GameKind, IDENTITY_SUBJECT_FIELD, NAME_FIELD, PASSKEY_FIELD, PASSKEY_NAME_FIELD, PersonKeys,
-    person_keys,
+    EXTERNAL_ID_FIELD, GameKind, IDENTITY_SUBJECT_FIELD, NAME_FIELD, PASSKEY_FIELD,
+    PASSKEY_NAME_FIELD, PersonKeys, person_keys,
 };
 use league_store::{KeyChange, RecordedEvent, StreamId};
 use serde::Serialize;
@@ -52,6 +53,7 @@ pub(crate) fn sealed_under_held_key(events: &[DomainEvent]) -> Option<Uuid> {
         DomainEvent::Player(PlayerEvent::PermanentKeepApartAdded(e)) if e.reason.is_some() => {
             Some(e.player_id.into())
         }
+        DomainEvent::Player(PlayerEvent::ExternalIdRecorded(e)) => Some(e.player_id.into()),
         _ => None,
     })
 }
@@ -121,6 +123,19 @@ pub(crate) fn seal_personal_data(
                 e.reason = Some(PersonalText::seal(key, random()?, player, field, reason));
                 continue;
             }
+            PlayerEvent::ExternalIdRecorded(e) => {
+                let PersonalText::Plain(id) = &e.id else { continue };
+                let key = held.get(&e.player_id.uuid()).ok_or_else(|| {
+                    AppError::Domain(league_domain::DomainError::Conflict(format!(
+                        "player {} was registered before personal data was sealed: their \
+                         external ids cannot be recorded (docs/personal-data.md)",
+                        e.player_id
+                    )))
+                })?;
+                let (player, field) = (e.player_id, EXTERNAL_ID_FIELD);
+                e.id = PersonalText::seal(key, random()?, player, field, id);
+                continue;
+            }
             PlayerEvent::IdentityUnlinked(_)
             | PlayerEvent::PermanentKeepApartRemoved(_)
             | PlayerEvent::TokenRotated(_)
@@ -175,6 +190,9 @@ pub struct PersonalData {
     /// The players the person is never to share a board with, and why
     /// (`docs/tournaments.md#a-players-permanent-keep-apart-list`; none once erased).
     pub keep_apart: Vec<crate::KeepApartEntry>,
+    /// The ids the person has in other systems (`wdr` …, `docs/tournaments.md#external-ids`),
+    /// opened with their key (none once erased).
+    pub external_ids: Vec<ExternalIdData>,
     /// The browsers signed in now (`docs/sign-in.md`): how, when, and a coarse device label.
     pub sessions: Vec<league_projections::SessionView>,
     pub leagues: Vec<LeagueData>,
@@ -214,6 +232,14 @@ pub struct IdentityData {
     pub issuer: String,
     /// The provider's id of the person, opened with their key (`None` if it does not open).
     pub subject: Option<String>,
+}
+
+/// An id of the person in another system.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExternalIdData {
+    pub system: String,
+    pub id: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -388,6 +414,9 @@ impl App {
         }
         let key_held = person_keys(self.store(), Some(&[player])).await?.contains_key(&player);
         let keep_apart = self.permanent_keep_apart(actor, player).await?;
+        let external_ids = self.external_ids(&[player]).await?.remove(&player).unwrap_or_default();
+        let external_ids =
+            external_ids.into_iter().map(|(system, id)| ExternalIdData { system, id }).collect();
         Ok(PersonalData {
             player_id: player,
             name: view.name,
@@ -398,6 +427,7 @@ impl App {
             token: if view.token_hash.is_empty() { "revoked" } else { "valid" },
             passkeys,
             identities,
+            external_ids,
             sessions: self.catalog().sign_ins().sessions_of(player).into_iter().cloned().collect(),
             keep_apart,
             leagues: league_data,

@@ -3,7 +3,8 @@
 //! their competition in one step. [`parse_walk_ins`] reads the list (bad lines are typed
 //! problems with their line numbers), [`App::walk_ins_preview`] says which names match
 //! players already registered (case- and accent-insensitively) and who is entered already,
-//! and [`App::walk_ins`] registers and enters everyone with the existing commands.
+//! and [`App::walk_ins`] registers and enters everyone with the existing commands, and
+//! records the external ids the list gives them (`docs/tournaments.md#external-ids`).
 //!
 //! Appends are atomic per stream only, so the whole list is checked before anything is
 //! appended (a bad line, a player who withdrew, closed entries refuse it all), and each new
@@ -14,7 +15,7 @@ use std::collections::HashMap;
 
 use league_domain::{
     Actor, EnterTournament, LeagueStatus, PlayerId, RegisterPlayer, Subscribe, TournamentStatus,
-    rules::clean_name,
+    WDR, check_external_id, check_external_system, rules::clean_name,
 };
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -26,11 +27,6 @@ use crate::{App, AppError, CommandOptions};
 
 /// The most people one list may hold.
 pub const MAX_WALK_INS: usize = 500;
-/// The external id column a list without a header may have second (a World Diplomacy
-/// Reference id).
-pub const WDR: &str = "wdr";
-/// The most characters an external id may have.
-const MAX_EXTERNAL_ID_CHARS: usize = 64;
 
 /// One person of a list, as read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -43,7 +39,8 @@ pub struct WalkInLine {
     pub external_ids: Vec<ExternalId>,
 }
 
-/// An id of the person elsewhere, e.g. `wdr` 1234 (checked and shown, not stored).
+/// An id of the person elsewhere, e.g. `wdr` 1234 (recorded when the list is committed,
+/// `docs/tournaments.md#external-ids`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ExternalId {
     pub system: String,
@@ -228,13 +225,8 @@ fn header(record: &csv::StringRecord) -> Result<Vec<String>, String> {
     let mut systems: Vec<String> = Vec::new();
     for cell in record.iter().skip(1) {
         let system = cell.to_ascii_lowercase();
-        let plain = !system.is_empty()
-            && system.len() <= 32
-            && system.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
-        if !plain {
-            return Err(format!(
-                "column {cell:?} is no external id name (letters, digits and -, at most 32)"
-            ));
+        if let Err(message) = check_external_system(&system) {
+            return Err(format!("column {message}"));
         }
         if systems.contains(&system) {
             return Err(format!("column {system:?} appears twice"));
@@ -242,23 +234,6 @@ fn header(record: &csv::StringRecord) -> Result<Vec<String>, String> {
         systems.push(system);
     }
     Ok(systems)
-}
-
-/// A World Diplomacy Reference id is a number; any other id is a printable text of at
-/// most [`MAX_EXTERNAL_ID_CHARS`].
-fn check_external_id(system: &str, id: &str) -> Result<(), String> {
-    if system == WDR {
-        let digits = id.len() <= 10 && id.chars().all(|c| c.is_ascii_digit());
-        return if digits && id.parse::<u64>().is_ok_and(|n| n > 0) {
-            Ok(())
-        } else {
-            Err(format!("{id:?} is no World Diplomacy Reference id (a positive number)"))
-        };
-    }
-    if id.chars().count() > MAX_EXTERNAL_ID_CHARS || id.chars().any(char::is_control) {
-        return Err(format!("must be at most {MAX_EXTERNAL_ID_CHARS} printable characters"));
-    }
-    Ok(())
 }
 
 /// A name as compared: decomposed, accents dropped, lower case, single spaces ("Zoë
@@ -366,6 +341,8 @@ impl App {
                 person.line
             ))));
         }
+        let players: Vec<Uuid> = plan.iter().map(|(_, id, _)| id.uuid()).collect();
+        let recorded = self.external_ids(&players).await?;
         let mut walked_in = Vec::with_capacity(plan.len());
         for (person, player_id, new) in plan {
             let mut token = None;
@@ -389,6 +366,13 @@ impl App {
                     CommandOptions::default(),
                 )
                 .await?;
+            }
+            // After the entry: the organiser now organises a competition the player is in.
+            for ExternalId { system, id } in &person.external_ids {
+                let known = recorded.get(&player_id.uuid()).and_then(|ids| ids.get(system));
+                if known != Some(id) {
+                    self.record_external_id(actor, player_id.uuid(), system, id).await?;
+                }
             }
             let name =
                 self.catalog().player(player_id.uuid()).map_or(person.name, |p| p.name.clone());

@@ -84,8 +84,9 @@ pub use player::{
     TokenRevoked, TokenRotated, UnlinkIdentity, key_owner,
 };
 pub use player::{
-    ChangePermanentKeepApart, KEEP_APART_REASON_FIELD, MAX_PERMANENT_KEEP_APART,
-    PermanentKeepApart, PermanentKeepApartAdded, PermanentKeepApartRemoved,
+    ChangePermanentKeepApart, ExternalIdRecorded, KEEP_APART_REASON_FIELD, MAX_EXTERNAL_ID_CHARS,
+    MAX_PERMANENT_KEEP_APART, PermanentKeepApart, PermanentKeepApartAdded,
+    PermanentKeepApartRemoved, RecordExternalId, WDR, check_external_id, check_external_system,
 };
 pub use player::{
     InviteIssued, InviteRevoked, IssueInvite, MAX_INVITE_DAYS, RevokeInvite, SignUpPlayer,

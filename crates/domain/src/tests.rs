@@ -956,6 +956,7 @@ mod stored_events {
         events.push(crate::tournament::tests::one_of_each_progress_event());
         events.extend(crate::tournament::tests::one_of_each_rulings_event());
         events.extend(crate::player::keep_apart::tests::one_of_each_keep_apart_event());
+        events.push(crate::player::external_ids::tests::one_of_each_external_id_event());
         events
     }
 

@@ -432,6 +432,9 @@ impl Catalog {
             DomainEvent::Player(
                 PlayerEvent::PermanentKeepApartAdded(_) | PlayerEvent::PermanentKeepApartRemoved(_),
             ) => false,
+            // External ids are read from the log when asked for
+            // (`docs/tournaments.md#external-ids`).
+            DomainEvent::Player(PlayerEvent::ExternalIdRecorded(_)) => false,
             DomainEvent::Player(event) => {
                 self.players.apply(meta, event)?;
                 true

@@ -41,8 +41,8 @@ pub use league_domain::{GameStatus, LeagueStatus};
 pub use league_ratings::{GameKind, LeaderboardRow, Rating, RatingChange};
 pub use model::{Applied, GameView, LeagueView, ReadModel, ScoreChange, SeatView, StandingRow};
 pub use players::{
-    IDENTITY_SUBJECT_FIELD, LinkedIdentity, NAME_FIELD, PASSKEY_FIELD, PASSKEY_NAME_FIELD, Passkey,
-    PersonKeys, PlayerView, erased_players, person_keys,
+    EXTERNAL_ID_FIELD, IDENTITY_SUBJECT_FIELD, LinkedIdentity, NAME_FIELD, PASSKEY_FIELD,
+    PASSKEY_NAME_FIELD, Passkey, PersonKeys, PlayerView, erased_players, person_keys,
 };
 pub use ratings::{
     RATING_EVENT_TYPES, RATINGS_WINDOW, RatingsModel, RatingsQuestion, load_ratings,

@@ -147,7 +147,8 @@ fn shown_player(event: &PlayerEvent) -> Option<Uuid> {
         | PlayerEvent::AllSessionsEnded(_)
         | PlayerEvent::SignInLinkIssued(_)
         | PlayerEvent::PermanentKeepApartAdded(_)
-        | PlayerEvent::PermanentKeepApartRemoved(_) => None,
+        | PlayerEvent::PermanentKeepApartRemoved(_)
+        | PlayerEvent::ExternalIdRecorded(_) => None,
     }
 }
 

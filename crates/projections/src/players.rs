@@ -133,6 +133,8 @@ pub const PASSKEY_NAME_FIELD: &str = "passkeyName";
 pub const NAME_FIELD: &str = "name";
 /// The field a linked identity's subject is sealed as.
 pub const IDENTITY_SUBJECT_FIELD: &str = "identitySubject";
+/// The field an external id (`docs/tournaments.md#external-ids`) is sealed as.
+pub const EXTERNAL_ID_FIELD: &str = "externalId";
 
 /// Person keys by person, as [`PlayerRegistry::open_names`] takes them.
 pub type PersonKeys = KeyMap<Uuid, PersonKey>;
@@ -261,6 +263,9 @@ impl PlayerRegistry {
             | PlayerEvent::SessionEnded(_)
             | PlayerEvent::AllSessionsEnded(_)
             | PlayerEvent::SignInLinkIssued(_) => {}
+            // Not in the catalog: exports and the access request read external ids from
+            // the log (`docs/tournaments.md#external-ids`).
+            PlayerEvent::ExternalIdRecorded(_) => {}
         }
         Ok(())
     }

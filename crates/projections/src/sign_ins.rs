@@ -97,7 +97,8 @@ impl SignIns {
             | PlayerEvent::InviteIssued(_)
             | PlayerEvent::InviteRevoked(_)
             | PlayerEvent::PermanentKeepApartAdded(_)
-            | PlayerEvent::PermanentKeepApartRemoved(_) => {}
+            | PlayerEvent::PermanentKeepApartRemoved(_)
+            | PlayerEvent::ExternalIdRecorded(_) => {}
         }
     }
 

@@ -14,6 +14,7 @@ mod awards;
 mod catalogue;
 mod confirmation;
 mod errors;
+mod external_ids;
 mod history;
 mod idempotency;
 mod keep_apart;

@@ -2,6 +2,7 @@
 
 use crate::ids::{Actor, PlayerId, player_stream_id};
 use crate::player::events::SignInMethod;
+use crate::player::external_ids::RecordExternalId;
 use crate::player::keep_apart::ChangePermanentKeepApart;
 
 /// Admin registers a player. The token itself never reaches the domain, only its hash.
@@ -201,6 +202,7 @@ pub enum PlayerCommand {
     EndAllSessions(EndAllSessions),
     IssueSignInLink(IssueSignInLink),
     ChangePermanentKeepApart(ChangePermanentKeepApart),
+    RecordExternalId(RecordExternalId),
 }
 
 macro_rules! player_commands {
@@ -248,7 +250,8 @@ player_commands!(
     EndSession => EndSession,
     EndAllSessions => EndAllSessions,
     IssueSignInLink => IssueSignInLink,
-    ChangePermanentKeepApart => ChangePermanentKeepApart
+    ChangePermanentKeepApart => ChangePermanentKeepApart,
+    RecordExternalId => RecordExternalId
 );
 
 impl PlayerCommand {

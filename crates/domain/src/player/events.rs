@@ -113,6 +113,19 @@ pub struct IdentityUnlinked {
     pub unlinked_by: Actor,
 }
 
+/// The id the player has in another system (`system`: `wdr` for the World Diplomacy
+/// Reference, `docs/tournaments.md#external-ids`) was recorded; a later one of the same
+/// system replaces it. The id is personal data, sealed under the player's key
+/// ([`PersonalText`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExternalIdRecorded {
+    pub player_id: PlayerId,
+    pub system: String,
+    pub id: PersonalText,
+    pub recorded_by: Actor,
+}
+
 /// An organiser issued an invite code: on an invite-only site it lets people sign up until
 /// `expiresAt` (`docs/operations.md#sign-up`). Only the code's SHA-256 is stored.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -232,6 +245,7 @@ macro_rules! player_events {
                 SignInLinkIssued = "SignInLinkIssued" version 1 in catalog,
                 PermanentKeepApartAdded = "PermanentKeepApartAdded" version 1,
                 PermanentKeepApartRemoved = "PermanentKeepApartRemoved" version 1,
+                ExternalIdRecorded = "ExternalIdRecorded" version 1,
             }
         }
     };
@@ -262,7 +276,8 @@ impl PlayerEvent {
             | PlayerEvent::AllSessionsEnded(_)
             | PlayerEvent::SignInLinkIssued(_)
             | PlayerEvent::PermanentKeepApartAdded(_)
-            | PlayerEvent::PermanentKeepApartRemoved(_) => {}
+            | PlayerEvent::PermanentKeepApartRemoved(_)
+            | PlayerEvent::ExternalIdRecorded(_) => {}
         }
     }
 }

@@ -8,11 +8,15 @@
 
 pub(crate) mod commands;
 pub(crate) mod events;
+pub(crate) mod external_ids;
 pub(crate) mod keep_apart;
 pub(crate) mod sessions;
 
 pub use self::commands::*;
 pub use self::events::*;
+pub use self::external_ids::{
+    MAX_EXTERNAL_ID_CHARS, RecordExternalId, WDR, check_external_id, check_external_system,
+};
 pub use self::keep_apart::{
     ChangePermanentKeepApart, KEEP_APART_REASON_FIELD, MAX_PERMANENT_KEEP_APART,
     PermanentKeepApart, PermanentKeepApartAdded, PermanentKeepApartRemoved,
@@ -469,6 +473,7 @@ impl Aggregate for Player {
             PlayerCommand::ChangePermanentKeepApart(c) => {
                 self.change_permanent_keep_apart(c, context)
             }
+            PlayerCommand::RecordExternalId(c) => self.record_external_id(c, context),
         }
     }
 
@@ -516,7 +521,8 @@ impl Aggregate for Player {
             | PlayerEvent::AllSessionsEnded(_)
             | PlayerEvent::SignInLinkIssued(_)
             | PlayerEvent::PermanentKeepApartAdded(_)
-            | PlayerEvent::PermanentKeepApartRemoved(_) => {}
+            | PlayerEvent::PermanentKeepApartRemoved(_)
+            | PlayerEvent::ExternalIdRecorded(_) => {}
         }
     }
 

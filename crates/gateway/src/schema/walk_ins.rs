@@ -9,11 +9,12 @@ use league_app::{NewToken, UseExisting};
 use super::players::types::Player;
 use crate::auth::{generate_token, hash_token};
 use crate::error::GatewayResult;
-use crate::schema::context::{app, caller};
+use crate::schema::context::{app, caller, subject};
 use crate::schema::inputs::parse_id;
 
 /// An id of a person on another site, from a list's column (`wdr`: World Diplomacy
-/// Reference). Checked and shown, not stored.
+/// Reference). Recorded on the player when the list is committed
+/// (`docs/tournaments.md#external-ids`).
 #[derive(Debug, SimpleObject)]
 pub struct ExternalId {
     /// The column's name, e.g. `wdr`.
@@ -173,6 +174,24 @@ impl WalkInsMutation {
                 token: w.token,
             })
             .collect())
+    }
+
+    /// Records the id a player has in another system (`system`: `wdr` for the World
+    /// Diplomacy Reference, a positive number): the calling player's own (`playerId`
+    /// omitted or their own), a player of a competition the caller organises, or anyone's
+    /// for the site admin. A later id of the same system replaces it in exports.
+    async fn record_external_id(
+        &self,
+        ctx: &Context<'_>,
+        player_id: Option<ID>,
+        system: String,
+        id: String,
+    ) -> GatewayResult<bool> {
+        let caller = caller(ctx);
+        let actor = caller.actor()?;
+        let player = subject(caller, player_id)?;
+        app(ctx).record_external_id(actor, player, &system, &id).await?;
+        Ok(true)
     }
 }
 
