@@ -238,7 +238,7 @@ for (const [label, device] of DEVICES) {
         // Refused in the page (not counted): no reason, then not confirmed.
         await admin.getByRole("button", { name: "Erase player" }).click();
         await expect(admin.getByText("Required.")).toBeVisible();
-        await acts.fill(admin.getByLabel("Reason"), "asked by letter on 2026-11-27");
+        await acts.fill(admin.getByLabel("Reason", { exact: true }), "asked by letter on 2026-11-27");
         await admin.getByRole("button", { name: "Erase player" }).click();
         await expect(admin.getByText("Tick this to confirm.")).toBeVisible();
         await acts.check(admin.getByLabel("This cannot be undone"));
@@ -264,7 +264,7 @@ for (const [label, device] of DEVICES) {
         const { readFile } = await import("node:fs/promises");
         expect(await readFile(await (await download).path(), "utf8")).toContain("Sam Self");
         acts.record("personalData (own)");
-        await acts.fill(page.getByLabel("Reason"), "I am leaving the club");
+        await acts.fill(page.getByLabel("Reason", { exact: true }), "I am leaving the club");
         await acts.check(page.getByLabel("I understand this cannot be undone"));
         await acts.click(page.getByRole("button", { name: "Erase my data" }));
         await expect(page.getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
