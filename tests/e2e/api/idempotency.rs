@@ -182,7 +182,7 @@ async fn a_key_with_a_control_character_is_bad_input(db: TestDatabase) {
 
 /// The mutations that take no `idempotencyKey` (nothing to reuse; `walkIns` is idempotent
 /// by its list: docs/tournaments.md#walk-ins-and-bulk-entry).
-const WITHOUT_KEY: [&str; 40] = [
+const WITHOUT_KEY: [&str; 41] = [
     "registerPlayer",
     "endSession",
     "endAllSessions",
@@ -227,6 +227,9 @@ const WITHOUT_KEY: [&str; 40] = [
     "choosePower",
     // A permanent keep-apart change sent again is refused as already so (CONFLICT).
     "changePermanentKeepApart",
+    // An external id sent again is recorded again, the same value: a system's latest id is the
+    // one shown (docs/tournaments.md#external-ids).
+    "recordExternalId",
 ];
 
 /// Walks one keyed mutation. A player without the right, with their own key first used for
