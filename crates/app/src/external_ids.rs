@@ -1,14 +1,13 @@
 //! External ids (`docs/tournaments.md#external-ids`): the ids players have in other systems
 //! (`wdr`: the World Diplomacy Reference), recorded on the player's stream, sealed under their
-//! key (`docs/personal-data.md`). They are read from the log when asked for (an export, an
-//! access request, a walk-in list), opened with the players' keys; an erased player's ids do
+//! key (`docs/personal-data.md`). They are read from each player's stream when asked for (an
+//! export, an access request, a walk-in list), opened with the players' keys; an erased player's ids do
 //! not open and are never shown.
 
 use std::collections::{BTreeMap, HashMap};
 
-use futures::TryStreamExt;
-use league_domain::{Actor, DomainEvent, EventType, PlayerEvent, RecordExternalId};
-use league_projections::{EXTERNAL_ID_FIELD, decode_event, person_keys};
+use league_domain::{Actor, RecordExternalId};
+use league_projections::{EXTERNAL_ID_FIELD, person_keys};
 use uuid::Uuid;
 
 use crate::{App, AppError, CommandOptions};
@@ -37,7 +36,8 @@ impl App {
     }
 
     /// The external ids of `players` not erased, opened with their keys (ids that do not
-    /// open are left out).
+    /// open are left out). Each player's own stream answers (as kept in memory, read on
+    /// from the log), so the cost is the players asked for, not the log's history.
     pub async fn external_ids(&self, players: &[Uuid]) -> Result<ExternalIds, AppError> {
         let wanted: Vec<Uuid> = {
             let catalog = self.catalog();
@@ -45,27 +45,29 @@ impl App {
             players.iter().filter(live).copied().collect()
         };
         let mut ids = ExternalIds::default();
-        if wanted.is_empty() {
+        let mut sealed = Vec::new();
+        for &player in &wanted {
+            let state = self.player_state(player.into()).await?;
+            if !state.external_ids().is_empty() {
+                sealed.push((player, state));
+            }
+        }
+        if sealed.is_empty() {
             return Ok(ids);
         }
-        let keys = person_keys(self.store(), Some(&wanted)).await?;
-        let mut rows =
-            self.reads().read_types_until(&[EventType::ExternalIdRecorded.as_str()], u64::MAX);
-        while let Some(row) = rows.try_next().await.map_err(AppError::internal)? {
-            let raw = row.event().map_err(AppError::internal)?;
-            let event = decode_event(raw.event_type, raw.schema_version.into(), raw.payload)
-                .map_err(AppError::internal)?;
-            let DomainEvent::Player(PlayerEvent::ExternalIdRecorded(e)) = event else { continue };
-            let player = e.player_id.uuid();
-            if !wanted.contains(&player) {
-                continue;
-            }
-            match e.id.open(keys.get(&player), e.player_id, EXTERNAL_ID_FIELD) {
-                Ok(Some(id)) => {
-                    ids.entry(player).or_default().insert(e.system, id);
+        let owners: Vec<Uuid> = sealed.iter().map(|(player, _)| *player).collect();
+        let keys = person_keys(self.store(), Some(&owners)).await?;
+        for (player, state) in sealed {
+            for (system, id) in state.external_ids() {
+                match id.open(keys.get(&player), player.into(), EXTERNAL_ID_FIELD) {
+                    Ok(Some(id)) => {
+                        ids.entry(player).or_default().insert(system.clone(), id);
+                    }
+                    Ok(None) => {}
+                    Err(error) => {
+                        tracing::warn!(%player, %error, "a sealed external id does not open");
+                    }
                 }
-                Ok(None) => {}
-                Err(error) => tracing::warn!(%player, %error, "a sealed external id does not open"),
             }
         }
         Ok(ids)

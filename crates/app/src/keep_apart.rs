@@ -81,7 +81,7 @@ impl App {
     }
 
     /// A player's aggregate as of the applied log.
-    async fn player_state(&self, player: PlayerId) -> Result<Arc<Player>, AppError> {
+    pub(crate) async fn player_state(&self, player: PlayerId) -> Result<Arc<Player>, AppError> {
         let stream = StreamId::new(player_stream_id(player)).map_err(AppError::internal)?;
         match self.stream_state(&stream, || StreamState::Player(Arc::default())).await? {
             StreamState::Player(state) => Ok(state),

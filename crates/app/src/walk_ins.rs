@@ -17,6 +17,7 @@ use league_domain::{
     Actor, EnterTournament, LeagueStatus, PlayerId, RegisterPlayer, Subscribe, TournamentStatus,
     WDR, check_external_id, check_external_system, rules::clean_name,
 };
+use league_projections::person_keys;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use unicode_normalization::{UnicodeNormalization, char::is_combining_mark};
@@ -343,6 +344,7 @@ impl App {
         }
         let players: Vec<Uuid> = plan.iter().map(|(_, id, _)| id.uuid()).collect();
         let recorded = self.external_ids(&players).await?;
+        self.check_keys_for_external_ids(&plan).await?;
         let mut walked_in = Vec::with_capacity(plan.len());
         for (person, player_id, new) in plan {
             let mut token = None;
@@ -386,6 +388,39 @@ impl App {
             });
         }
         Ok(walked_in)
+    }
+
+    /// `CONFLICT` when the list gives external ids to a registered player who holds no key
+    /// (registered before personal data was sealed): their ids could not be sealed, and
+    /// finding it out after the first entries would leave the list half done.
+    async fn check_keys_for_external_ids(
+        &self,
+        plan: &[(WalkInLine, PlayerId, bool)],
+    ) -> Result<(), AppError> {
+        let registered: Vec<(usize, Uuid)> = {
+            let catalog = self.catalog();
+            plan.iter()
+                .filter(|(person, id, _)| {
+                    !person.external_ids.is_empty() && catalog.player(id.uuid()).is_some()
+                })
+                .map(|(person, id, _)| (person.line, id.uuid()))
+                .collect()
+        };
+        if registered.is_empty() {
+            return Ok(());
+        }
+        let players: Vec<Uuid> = registered.iter().map(|(_, id)| *id).collect();
+        let keys = person_keys(self.store(), Some(&players)).await?;
+        match registered.iter().find(|(_, id)| keys.get(id).is_none()) {
+            None => Ok(()),
+            Some((line, id)) => {
+                Err(AppError::Domain(league_domain::DomainError::Conflict(format!(
+                    "line {line}: player {id} was registered before personal data was sealed: \
+                 their external ids cannot be recorded; leave them out of the list \
+                 (docs/personal-data.md)"
+                ))))
+            }
+        }
     }
 
     /// Rights first: `actor` must be able to enter players in `competition` (its organisers

@@ -1,8 +1,11 @@
 //! External ids (`docs/tournaments.md#external-ids`): a walk-in list's `wdr` ids are
 //! recorded on the players; a tournament's standings export ends with a `wdr` column once
 //! some entrant has one; the access request lists the id; a player records their own; a
-//! stranger may not; an erased player's id is gone from the exports and the access request.
+//! stranger may not; an erased player's id is gone from the exports and the access request;
+//! a list giving an id to a player who holds no key is refused whole.
 
+use league_domain::{DomainEvent, PersonalText, PlayerEvent, PlayerRegistered, player_stream_id};
+use league_store::{ExpectedVersion, Metadata, NewEvent, StreamId};
 use league_testkit::{TestDatabase, on_both_databases};
 use serde_json::{Value, json};
 
@@ -95,3 +98,44 @@ async fn walk_in_wdr_ids_reach_the_exports_and_go_with_an_erasure(db: TestDataba
 }
 
 on_both_databases!(walk_in_wdr_ids_reach_the_exports_and_go_with_an_erasure);
+
+/// A player registered before personal data was sealed holds no key, so no id of theirs can
+/// be sealed: a walk-in list giving them one is refused before anyone on it is registered or
+/// entered, and the list without their id goes through.
+async fn a_list_giving_an_id_to_a_player_without_a_key_changes_nothing(db: TestDatabase) {
+    let server = spawn_app(&db.url).await;
+    let tournament = server.data(Some(ADMIN), CREATE_TOURNAMENT, json!({})).await;
+    let tournament = tournament["createTournament"]["id"].as_str().expect("id").to_owned();
+    // Registered as an older build wrote it: schema version 1, the name plain, no key.
+    let old = uuid::Uuid::now_v7();
+    let registered = DomainEvent::Player(PlayerEvent::PlayerRegistered(PlayerRegistered {
+        player_id: old.into(),
+        name: PersonalText::Plain("Old Timer".into()),
+        token_hash: "0".repeat(64),
+    }));
+    let row = NewEvent::new(registered.event_type(), 1, registered.payload());
+    let stream = StreamId::new(player_stream_id(old.into())).unwrap();
+    let store = server.app().store();
+    store.append(&stream, ExpectedVersion::Any, vec![row], Metadata::default()).await.unwrap();
+    server.app().wait_applied(store.head_position().await.unwrap()).await.unwrap();
+
+    let list = "name,wdr\nNew Person,5\nOld Timer,7\n";
+    let existing = json!([{ "line": 3, "playerId": old }]);
+    let walk_ins = "mutation($c: ID!, $l: String!, $e: [UseExistingInput!]) {
+        walkIns(input: {competitionId: $c, list: $l, useExisting: $e}) { line } }";
+    let count = server.event_count().await;
+    let refused = server
+        .gql(Some(ADMIN), walk_ins, json!({ "c": tournament, "l": list, "e": existing }))
+        .await;
+    assert_eq!(refused["errors"][0]["extensions"]["code"], "CONFLICT", "{refused}");
+    assert!(refused["errors"][0]["message"].as_str().unwrap().contains("line 3"), "{refused}");
+    assert_eq!(server.event_count().await, count, "nobody registered or entered");
+
+    let list = "name,wdr\nNew Person,5\nOld Timer,\n";
+    let done = server
+        .data(Some(ADMIN), walk_ins, json!({ "c": tournament, "l": list, "e": existing }))
+        .await;
+    assert_eq!(done["walkIns"].as_array().expect("walkIns").len(), 2, "{done}");
+}
+
+on_both_databases!(a_list_giving_an_id_to_a_player_without_a_key_changes_nothing);

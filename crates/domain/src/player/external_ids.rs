@@ -65,6 +65,23 @@ pub fn check_external_id(system: &str, id: &str) -> Result<(), String> {
 }
 
 impl Player {
+    /// The latest external id recorded of each system, as stored (sealed under the player's
+    /// key; empty once erased).
+    pub fn external_ids(&self) -> &std::collections::BTreeMap<String, PersonalText> {
+        &self.external_ids
+    }
+
+    /// Folds a recorded id: a later one of the same system replaces the earlier.
+    pub(super) fn apply_external_id(&mut self, event: &PlayerEvent) {
+        match event {
+            PlayerEvent::ExternalIdRecorded(e) => {
+                self.external_ids.insert(e.system.clone(), e.id.clone());
+            }
+            PlayerEvent::PlayerErased(_) => self.external_ids.clear(),
+            _ => {}
+        }
+    }
+
     pub(super) fn record_external_id(
         &self,
         c: &RecordExternalId,
@@ -208,5 +225,29 @@ pub(crate) mod tests {
         }));
         let result = given(vec![erased]).decide(&record(Actor::Admin, "wdr", "7"), &context());
         assert_eq!(code(result), "CONFLICT");
+    }
+
+    #[test]
+    fn the_latest_id_of_each_system_is_kept_until_an_erasure() {
+        let recorded = |system: &str, id: &str| {
+            DomainEvent::Player(PlayerEvent::ExternalIdRecorded(ExternalIdRecorded {
+                player_id: player(ANN),
+                system: system.into(),
+                id: PersonalText::Plain(id.into()),
+                recorded_by: Actor::Admin,
+            }))
+        };
+        let state =
+            given(vec![recorded("wdr", "7"), recorded("club", "P-1"), recorded("wdr", "9")]);
+        let ids: Vec<(&str, &PersonalText)> =
+            state.external_ids().iter().map(|(system, id)| (system.as_str(), id)).collect();
+        let plain = |id: &str| PersonalText::Plain(id.into());
+        assert_eq!(ids, [("club", &plain("P-1")), ("wdr", &plain("9"))]);
+        let erased = DomainEvent::Player(PlayerEvent::PlayerErased(PlayerErased {
+            player_id: player(ANN),
+            erased_by: Actor::Admin,
+            reason: "asked".into(),
+        }));
+        assert!(given(vec![recorded("wdr", "7"), erased]).external_ids().is_empty());
     }
 }

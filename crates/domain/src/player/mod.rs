@@ -59,6 +59,8 @@ pub struct Player {
     sign_ins: sessions::SignIns,
     /// The permanent keep-apart list, in the order added.
     keep_apart: Vec<PermanentKeepApart>,
+    /// The latest external id recorded of each system, as stored (sealed).
+    external_ids: std::collections::BTreeMap<String, PersonalText>,
 }
 
 impl Player {
@@ -481,6 +483,7 @@ impl Aggregate for Player {
         self.version += 1;
         self.sign_ins.apply(event);
         self.apply_keep_apart(event);
+        self.apply_external_id(event);
         match event {
             PlayerEvent::PlayerRegistered(e) => {
                 self.token_hash = Some(e.token_hash.clone());
