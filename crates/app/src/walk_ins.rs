@@ -411,7 +411,7 @@ impl App {
         }
         let players: Vec<Uuid> = registered.iter().map(|(_, id)| *id).collect();
         let keys = person_keys(self.store(), Some(&players)).await?;
-        match registered.iter().find(|(_, id)| keys.get(id).is_none()) {
+        match registered.iter().find(|(_, id)| !keys.contains_key(id)) {
             None => Ok(()),
             Some((line, id)) => {
                 Err(AppError::Domain(league_domain::DomainError::Conflict(format!(
