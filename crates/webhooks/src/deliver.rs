@@ -210,7 +210,6 @@ async fn deliver_webhook(
         buffer: VecDeque::new(),
         secret: None,
         url: None,
-        prepared: None,
     };
     let poll = || tokio::time::sleep(worker.settings.poll_interval);
     loop {
@@ -302,9 +301,6 @@ struct Delivery<'a> {
     secret: Option<String>,
     /// Where to POST: kept beside the secret, or (an older log) in the registration event.
     url: Option<String>,
-    /// The body of the next wanted event, rendered while the POST before it was in flight
-    /// (its log position and the bytes); used if that event is the next one delivered.
-    prepared: Option<(u64, Vec<u8>)>,
 }
 
 impl Delivery<'_> {
@@ -354,30 +350,12 @@ impl Delivery<'_> {
             return Ok(Step::RetryAt(until));
         }
         let event = self.buffer[index].clone();
-        let body = match self.prepared.take() {
-            Some((position, body)) if position == event.position => body,
-            _ => self.body(&event).await?,
-        };
-        // The next wanted event's body is rendered while this POST is in flight (a body
-        // depends only on its event and the log up to it, so rendering early changes nothing).
-        let next = self.buffer.iter().skip(index + 1).find(|e| !self.kinds_of(e).is_empty());
-        let next = next.cloned();
-        let posted = match self.target().await {
-            Ok((url, secret)) => {
-                let send = self.send(&url, &secret, event.position, body);
-                let prepare = async {
-                    match &next {
-                        Some(next) => self.body(next).await.ok().map(|body| (next.position, body)),
-                        None => None,
-                    }
-                };
-                let (posted, prepared) = tokio::join!(send, prepare);
-                self.prepared = prepared;
-                posted
-            }
-            Err(refused) => Err(refused),
-        };
-        match posted {
+        let kinds = self.kinds_of(&event);
+        let decoded =
+            DomainEvent::decode(&event.event_type, event.schema_version.into(), &event.payload)
+                .map_err(|error| WebhookError::Decode { position: event.position, error })?;
+        let body = render(&self.worker.app, &self.webhook, &event, &decoded, &kinds).await?;
+        match self.post(event.position, body).await {
             Ok(()) => {
                 self.buffer.drain(..=index);
                 self.advance(event.position, true).await?;
@@ -473,18 +451,8 @@ impl Delivery<'_> {
         }
     }
 
-    /// The body of the delivery of `event` (decoded and rendered).
-    async fn body(&self, event: &RecordedEvent) -> Result<Vec<u8>, WebhookError> {
-        let kinds = self.kinds_of(event);
-        let decoded =
-            DomainEvent::decode(&event.event_type, event.schema_version.into(), &event.payload)
-                .map_err(|error| WebhookError::Decode { position: event.position, error })?;
-        render(&self.worker.app, &self.webhook, event, &decoded, &kinds).await
-    }
-
-    /// Where to POST and the signing secret, read once and kept; `Err` when either is
-    /// missing or the address is not allowed.
-    async fn target(&mut self) -> Result<(String, String), Refused> {
+    /// Signs and POSTs one body; `Err` says why it did not get a 2xx.
+    async fn post(&mut self, position: u64, body: Vec<u8>) -> Result<(), Refused> {
         let id = self.webhook.webhook_id;
         let secret = match &self.secret {
             Some(secret) => secret.clone(),
@@ -511,29 +479,17 @@ impl Delivery<'_> {
         };
         check_literal(&url, self.worker.settings.allow_private)
             .map_err(|error| error.to_string())?;
-        Ok((url, secret))
-    }
-
-    /// Signs and POSTs one body to `url`; `Err` says why it did not get a 2xx.
-    async fn send(
-        &self,
-        url: &str,
-        secret: &str,
-        position: u64,
-        body: Vec<u8>,
-    ) -> Result<(), Refused> {
-        let id = self.webhook.webhook_id;
         if let Some(until) =
             self.receiver().and_then(|receiver| self.worker.throttled.until(&receiver))
         {
             return Err(Refused::Throttled((until - Utc::now()).to_std().unwrap_or_default()));
         }
         let timestamp = Utc::now().timestamp();
-        let signature = sign(secret, timestamp, &body);
+        let signature = sign(&secret, timestamp, &body);
         let response = self
             .worker
             .client
-            .post(url)
+            .post(&url)
             .header(reqwest::header::CONTENT_TYPE, "application/json")
             .header(SIGNATURE_HEADER, signature)
             .header(TIMESTAMP_HEADER, timestamp.to_string())
