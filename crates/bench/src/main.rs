@@ -25,6 +25,12 @@ mod spectators;
 mod standby;
 mod webhooks;
 
+/// mimalloc instead of the system allocator: a replay allocates and frees a few small values
+/// per event, and glibc's malloc and free were a sixth of its CPU time
+/// (docs/performance.md#replay-fold).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};

@@ -15,6 +15,12 @@ use crate::commands::{
 };
 pub use crate::error::CliError;
 
+/// mimalloc instead of the system allocator: a replay allocates and frees a few small values
+/// per event, and glibc's malloc and free were a sixth of its CPU time
+/// (docs/performance.md#replay-fold).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "league",
