@@ -10,7 +10,7 @@ use chrono::Utc;
 use league_domain::rules::ACTIVE_PLAYER_MIN_FINISHED_GAMES;
 use league_domain::{
     Actor, Aggregate, Context, DomainEvent, PlayerCommand, PlayerId, TournamentCommand,
-    league_stream_id,
+    league_stream_id, player_stream_id,
 };
 use league_projections::{
     AsOf, Catalog, CatalogSource, PersonKeys, ReadModel, StandingRow, decode, load_catalog,
@@ -605,6 +605,19 @@ impl App {
         // What the log held when read includes everything applied before.
         followed.note([(stream.as_str(), state.version())]);
         Ok(state)
+    }
+
+    /// A player's aggregate as of the applied log (their keep-apart list and external ids
+    /// are read from it).
+    pub(crate) async fn player_state(
+        &self,
+        player: PlayerId,
+    ) -> Result<Arc<league_domain::Player>, AppError> {
+        let stream = StreamId::new(player_stream_id(player)).map_err(AppError::internal)?;
+        match self.stream_state(&stream, || StreamState::Player(Arc::default())).await? {
+            StreamState::Player(state) => Ok(state),
+            _ => Err(AppError::internal(format!("stream {stream} is no player's"))),
+        }
     }
 
     /// A stream's aggregate as kept in memory, without reading the log for newer events.

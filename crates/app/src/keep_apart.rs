@@ -3,18 +3,12 @@
 //! and carried to a tournament round's seeding as `[owner, other]` pairs of the round's
 //! players.
 
-use std::sync::Arc;
-
-use league_domain::{
-    Actor, KEEP_APART_REASON_FIELD, Player, PlayerId, authorise_personal_data, player_stream_id,
-};
+use league_domain::{Actor, KEEP_APART_REASON_FIELD, PlayerId, authorise_personal_data};
 use league_projections::person_keys;
-use league_store::StreamId;
 use serde::Serialize;
 use uuid::Uuid;
 
 use crate::App;
-use crate::aggregates::StreamState;
 use crate::error::AppError;
 
 /// One entry of a permanent keep-apart list, as its owner reads it.
@@ -78,14 +72,5 @@ impl App {
             );
         }
         Ok(pairs)
-    }
-
-    /// A player's aggregate as of the applied log.
-    pub(crate) async fn player_state(&self, player: PlayerId) -> Result<Arc<Player>, AppError> {
-        let stream = StreamId::new(player_stream_id(player)).map_err(AppError::internal)?;
-        match self.stream_state(&stream, || StreamState::Player(Arc::default())).await? {
-            StreamState::Player(state) => Ok(state),
-            _ => Err(AppError::internal(format!("stream {stream} is no player's"))),
-        }
     }
 }
